@@ -1,0 +1,95 @@
+import { ErrorCodes } from './errorCodes';
+import { violation, type Violation } from './violation';
+
+export type FieldType = 'string' | 'boolean' | 'integer' | 'array' | 'object';
+
+export interface FieldSpec {
+	type: FieldType;
+	/** Present and, for strings, not blank. */
+	required?: boolean;
+	/** Runs only when the value is present and of the right type. */
+	check?: (name: string, value: never, body: Record<string, unknown>) => Violation | Violation[] | undefined;
+}
+
+export type Shape = Record<string, FieldSpec>;
+
+export interface ShapeOptions {
+	/** Merge patch: unknown fields and nulls are 400 (contract.md). */
+	patch?: boolean;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function isBlank(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+function hasType(value: unknown, type: FieldType): boolean {
+	switch (type) {
+		case 'string':
+			return typeof value === 'string';
+		case 'boolean':
+			return typeof value === 'boolean';
+		case 'integer':
+			return typeof value === 'number' && Number.isSafeInteger(value);
+		case 'array':
+			return Array.isArray(value);
+		case 'object':
+			return isPlainObject(value);
+	}
+}
+
+const ARTICLE: Record<FieldType, string> = {
+	string: 'a string',
+	boolean: 'true or false',
+	integer: 'a whole number',
+	array: 'an array',
+	object: 'an object',
+};
+
+/**
+ * Checks a decoded JSON body against a shape: the body is an object, required fields are
+ * there, every field has its type, and each field's own rule holds. Returns every
+ * violation, not only the first.
+ */
+export function checkShape(body: unknown, shape: Shape, options: ShapeOptions = {}): Violation[] {
+	if (!isPlainObject(body)) {
+		return [violation('', ErrorCodes.InvalidType, 'The request body must be a JSON object.')];
+	}
+	const out: Violation[] = [];
+	for (const [name, spec] of Object.entries(shape)) {
+		const value = body[name];
+		if (value === null && options.patch) {
+			out.push(violation(name, ErrorCodes.NullNotAllowed, `${name} cannot be null: no field can be removed.`));
+			continue;
+		}
+		if (value === undefined || value === null) {
+			if (spec.required) out.push(violation(name, ErrorCodes.FieldRequired, `${name} is required.`));
+			continue;
+		}
+		if (!hasType(value, spec.type)) {
+			out.push(violation(name, ErrorCodes.InvalidType, `${name} must be ${ARTICLE[spec.type]}.`));
+			continue;
+		}
+		if (spec.required && spec.type === 'string' && (value as string).trim() === '') {
+			out.push(violation(name, ErrorCodes.FieldRequired, `${name} is required and cannot be blank.`));
+			continue;
+		}
+		const found = spec.check?.(name, value as never, body);
+		if (Array.isArray(found)) out.push(...found);
+		else if (found) out.push(found);
+	}
+	if (options.patch) {
+		for (const name of Object.keys(body)) {
+			if (!(name in shape)) out.push(violation(name, ErrorCodes.UnknownField, `${name} is not a field of this resource.`));
+		}
+	}
+	return out;
+}
+
+/** For optional strings that, once given, may not be blank (a name, say). */
+export function checkNotBlank(field: string, value: string): Violation | undefined {
+	return value.trim() === '' ? violation(field, ErrorCodes.FieldRequired, `${field} cannot be blank.`) : undefined;
+}

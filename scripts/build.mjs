@@ -1,0 +1,25 @@
+// Builds the n8n package (api, credentials, nodes) into dist/, then the worker and the
+// sandbox into their own dist/ folders, each with its own compiled copy of api/.
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+
+for (const project of ['tsconfig.json', 'sandbox/tsconfig.json', 'worker/tsconfig.json']) {
+	execFileSync(process.execPath, [tsc, '-p', join(root, project)], { stdio: 'inherit' });
+}
+
+// tsc copies no assets: n8n needs each node's icon and codex file beside its .js.
+function copyAssets(dir) {
+	if (!existsSync(dir)) return;
+	for (const name of readdirSync(dir)) {
+		const path = join(dir, name);
+		if (statSync(path).isDirectory()) copyAssets(path);
+		else if (/\.(svg|png|json)$/.test(name)) cpSync(path, join(root, 'dist', relative(root, path)));
+	}
+}
+copyAssets(join(root, 'nodes'));
+copyAssets(join(root, 'credentials'));

@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+'use strict';
+require('../dist/worker/src/cli.js').main(process.argv.slice(2)).then(
+	(code) => {
+		process.exitCode = code;
+	},
+	(error) => {
+		process.stderr.write(`cloudtel: ${error instanceof Error ? error.message : String(error)}\n`);
+		process.exitCode = 1;
+	},
+);
