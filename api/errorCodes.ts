@@ -29,6 +29,7 @@ export const ErrorCodes = {
 	InvalidCountryCode: 'INVALID_COUNTRY_CODE',
 	InvalidSid: 'INVALID_SID',
 	OutOfRange: 'OUT_OF_RANGE',
+	InvalidValue: 'INVALID_VALUE',
 	InvalidPageToken: 'INVALID_PAGE_TOKEN',
 	BatchEmpty: 'BATCH_EMPTY',
 	BatchTooLarge: 'BATCH_TOO_LARGE',

@@ -83,7 +83,8 @@ export function checkShape(body: unknown, shape: Shape, options: ShapeOptions = 
 	}
 	if (options.patch) {
 		for (const name of Object.keys(body)) {
-			if (!(name in shape)) out.push(violation(name, ErrorCodes.UnknownField, `${name} is not a field of this resource.`));
+			// Own keys only: `in` would let toString, constructor or __proto__ through.
+			if (!Object.prototype.hasOwnProperty.call(shape, name)) out.push(violation(name, ErrorCodes.UnknownField, `${name} is not a field of this resource.`));
 		}
 	}
 	return out;

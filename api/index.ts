@@ -32,6 +32,7 @@ export * from './validate/sendMessage';
 export * from './validate/batch';
 export * from './validate/sipTrunk';
 export * from './validate/address';
+export * from './validate/pathSid';
 export * from './types/onlineLogin';
 export * from './types/property';
 export * from './types/message';

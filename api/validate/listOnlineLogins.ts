@@ -35,7 +35,7 @@ export function validateListOnlineLogins(query: Record<string, unknown>): ListPa
 	const rawSkip = single(query.Results_Skip);
 	if (rawSkip !== undefined && rawSkip !== '') {
 		const n = wholeNumber(rawSkip);
-		if (n === undefined) violations.push(violation('Results_Skip', ErrorCodes.OutOfRange, 'Results_Skip must be a whole number, 0 or more.'));
+		if (n === undefined || n < 0) violations.push(violation('Results_Skip', ErrorCodes.OutOfRange, 'Results_Skip must be a whole number, 0 or more.'));
 		else skip = n;
 	}
 	const token = single(query.PageToken);
