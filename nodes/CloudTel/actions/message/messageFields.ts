@@ -1,0 +1,137 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { propertySidField } from '../common/propertySid';
+
+const methodOptions = [
+	{ name: 'POST', value: 'POST' },
+	{ name: 'GET', value: 'GET' },
+];
+
+const TRIGGER_HINT = 'Paste the Production URL of a CloudTel Trigger here (add ?secret=... if the trigger has a Secret)';
+
+/** The fields of one message, shared by Send and Send Batch (where each item is one message). */
+export const messageFields: INodeProperties[] = [
+	{ ...propertySidField, description: 'The property that sends; it and its account must be SMS-enabled' },
+	{
+		displayName: 'From',
+		name: 'from',
+		type: 'string',
+		default: '',
+		placeholder: '+61412345678 or MyBrand',
+		description:
+			'Sender ID: an E.164 number, or 1 to 11 letters, digits and spaces. Leave blank to send from a leased number, which can receive replies.',
+	},
+	{
+		displayName: 'To',
+		name: 'to',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: '+61412345678',
+		description: 'Recipient in E.164 format',
+	},
+	{
+		displayName: 'Text',
+		name: 'text',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		required: true,
+		description: 'The message, 1 to 1600 characters',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Delivery Receipt',
+				name: 'DeliveryReceipt',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to ask for a delivery receipt',
+			},
+			{
+				displayName: 'Delivery Receipt Webhook Method',
+				name: 'DeliveryReceiptWebhookMethod',
+				type: 'options',
+				options: methodOptions,
+				default: 'POST',
+			},
+			{
+				displayName: 'Delivery Receipt Webhook URI',
+				name: 'DeliveryReceiptWebhookUri',
+				type: 'string',
+				default: '',
+				placeholder: 'https://n8n.example.com/webhook/.../cloudtel',
+				description: `Where the delivery receipt is sent. ${TRIGGER_HINT}.`,
+			},
+			{
+				displayName: 'External ID',
+				name: 'ExternalId',
+				type: 'string',
+				default: '',
+				description: 'Your own ID for the message, echoed in receipts and replies',
+			},
+			{
+				displayName: 'Schedule',
+				name: 'Schedule',
+				type: 'dateTime',
+				default: '',
+				description: "When to send, at most 14 days ahead; a time under an hour in the past sends now. Without a time zone, the workflow's time zone applies.",
+			},
+		],
+	},
+	{
+		displayName: 'Reply Handling',
+		name: 'replyHandling',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		description: 'What happens to a reply. Only for messages from a leased number, so only shown while From is blank.',
+		displayOptions: { show: { from: [''] } },
+		options: [
+			{
+				displayName: 'Forward From Email',
+				name: 'ForwardFromEmail',
+				type: 'string',
+				placeholder: 'name@email.com',
+				default: '',
+				description: 'Sender of the forwarded e-mail; a no-reply address by default',
+			},
+			{
+				displayName: 'Forward From SMS',
+				name: 'ForwardFromSms',
+				type: 'string',
+				default: '',
+				description: "Sender ID of the forwarded SMS; the replier's own by default",
+			},
+			{
+				displayName: 'Forward To Email',
+				name: 'ForwardToEmail',
+				type: 'string',
+				placeholder: 'name@email.com',
+				default: '',
+				description: 'E-mail address a reply is forwarded to',
+			},
+			{
+				displayName: 'Forward To SMS',
+				name: 'ForwardToSms',
+				type: 'string',
+				default: '',
+				placeholder: '+61412345678',
+				description: 'E.164 number a reply is forwarded to',
+			},
+			{ displayName: 'Webhook Method', name: 'WebhookMethod', type: 'options', options: methodOptions, default: 'POST' },
+			{
+				displayName: 'Webhook URI',
+				name: 'WebhookUri',
+				type: 'string',
+				default: '',
+				placeholder: 'https://n8n.example.com/webhook/.../cloudtel',
+				description: `Where a reply is sent. ${TRIGGER_HINT}.`,
+			},
+		],
+	},
+];

@@ -1,0 +1,19 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { requests, unwrap } from '../../../../api';
+import { apiRequest } from '../../transport';
+import { sendFailureItem } from '../common/failureItem';
+import { runPerItem } from '../common/runPerItem';
+import { messageFields } from './messageFields';
+import { readMessage } from './readMessage';
+
+export const description = updateDisplayOptions({ show: { resource: ['message'], operation: ['send'] } }, messageFields);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	return await runPerItem(
+		this,
+		(i) => readMessage(this, i),
+		async ({ propertySid, body }, i) => unwrap<IDataObject>(await apiRequest.call(this, requests.sendMessage(propertySid, body), i), 'Message'),
+		{ failure: sendFailureItem },
+	);
+}

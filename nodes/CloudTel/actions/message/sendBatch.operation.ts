@@ -1,0 +1,98 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { BATCH_MAX_MESSAGES, isBatchErrorItem, isMessage, isPlainObject, requests } from '../../../../api';
+import { apiRequest } from '../../transport';
+import { providerError } from '../../transport/providerError';
+import { sendFailureItem } from '../common/failureItem';
+import { asNodeError, type NodeError } from '../common/nodeError';
+import { messageFields } from './messageFields';
+import { readMessage, type PreparedMessage } from './readMessage';
+
+const properties: INodeProperties[] = [
+	...messageFields,
+	{
+		displayName: 'Batch Size',
+		name: 'batchSize',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: BATCH_MAX_MESSAGES },
+		default: BATCH_MAX_MESSAGES,
+		description: `How many messages go in one BatchMessages request (at most ${BATCH_MAX_MESSAGES})`,
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['message'], operation: ['sendBatch'] } }, properties);
+
+interface Pending extends PreparedMessage {
+	itemIndex: number;
+}
+
+/** Batch answers are a bare array; a wrapper is tolerated, as the real provider may add one. */
+function readElements(body: unknown): unknown[] {
+	if (Array.isArray(body)) return body;
+	if (isPlainObject(body)) for (const key of ['Messages', 'Results']) if (Array.isArray(body[key])) return body[key] as unknown[];
+	return [];
+}
+
+/** Each message of a failed request gets its own copy of the error, with its own index. */
+function errorForItem(ctx: IExecuteFunctions, error: NodeError, itemIndex: number): NodeError {
+	if (error instanceof NodeApiError && error.httpCode) {
+		return providerError(ctx.getNode(), error.errorResponse, { statusCode: Number(error.httpCode), itemIndex });
+	}
+	return new NodeOperationError(ctx.getNode(), error.message, { itemIndex, description: error.description ?? undefined });
+}
+
+function chunksByProperty(pending: Pending[], size: number): Pending[][] {
+	const byProperty = new Map<string, Pending[]>();
+	for (const p of pending) byProperty.set(p.propertySid, [...(byProperty.get(p.propertySid) ?? []), p]);
+	const out: Pending[][] = [];
+	for (const group of byProperty.values()) for (let k = 0; k < group.length; k += size) out.push(group.slice(k, k + size));
+	return out;
+}
+
+/**
+ * Turns the input items into BatchMessages requests and gives every item its own output:
+ * the Message the provider accepted, or its own error. Items are validated first, so
+ * without Continue On Fail a bad item stops the node before anything is sent; once a
+ * request has been accepted the node no longer fails as a whole, because failing would
+ * hide which messages went out and a re-run would send them twice.
+ */
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const count = this.getInputData().length;
+	const size = Math.min(Math.max(Math.floor(this.getNodeParameter('batchSize', 0, BATCH_MAX_MESSAGES) as number), 1), BATCH_MAX_MESSAGES);
+	const results: INodeExecutionData[] = new Array(count);
+	const pending: Pending[] = [];
+	for (let i = 0; i < count; i++) {
+		try {
+			pending.push({ ...readMessage(this, i), itemIndex: i });
+		} catch (error) {
+			const nodeError = asNodeError(this.getNode(), error, i);
+			if (!this.continueOnFail()) throw nodeError;
+			results[i] = sendFailureItem(nodeError, i);
+		}
+	}
+
+	let accepted = false;
+	for (const chunk of chunksByProperty(pending, size)) {
+		let body: unknown;
+		try {
+			body = await apiRequest.call(this, requests.sendBatch(chunk[0].propertySid, chunk.map((p) => p.body)), chunk[0].itemIndex);
+		} catch (error) {
+			const nodeError = asNodeError(this.getNode(), error, chunk[0].itemIndex);
+			if (!accepted && !this.continueOnFail()) throw nodeError;
+			for (const p of chunk) results[p.itemIndex] = sendFailureItem(errorForItem(this, nodeError, p.itemIndex), p.itemIndex);
+			continue;
+		}
+		accepted = true;
+		const elements = readElements(body);
+		chunk.forEach((p, k) => {
+			const element = elements[k];
+			if (isMessage(element)) results[p.itemIndex] = { json: element as unknown as IDataObject, pairedItem: { item: p.itemIndex } };
+			else if (isBatchErrorItem(element)) results[p.itemIndex] = sendFailureItem(providerError(this.getNode(), element, { itemIndex: p.itemIndex }), p.itemIndex);
+			else {
+				const missing = new NodeOperationError(this.getNode(), `CloudTel returned no result for this message (element ${k} of ${elements.length})`, { itemIndex: p.itemIndex });
+				results[p.itemIndex] = sendFailureItem(missing, p.itemIndex);
+			}
+		});
+	}
+	return results;
+}

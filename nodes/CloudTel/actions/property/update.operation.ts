@@ -1,0 +1,71 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { ErrorCodes, requests, validatePathSid, validateUpdateProperty, violation, WINDOWS_TIME_ZONES, type UpdatePropertyRequest } from '../../../../api';
+import { apiRequest } from '../../transport';
+import { assertValid } from '../common/assertValid';
+import { propertySidField } from '../common/propertySid';
+import { runPerItem } from '../common/runPerItem';
+
+const properties: INodeProperties[] = [
+	{ ...propertySidField, description: 'The property (project) to update' },
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add field',
+		default: {},
+		description: 'Only the fields added here are sent; everything else stays as it is',
+		options: [
+			{ displayName: 'Active', name: 'Active', type: 'boolean', default: true, description: 'Whether the property is active' },
+			{
+				displayName: 'Call Recording Enabled',
+				name: 'CallRecordingEnabled',
+				type: 'boolean',
+				default: false,
+				description: 'Whether calls are recorded',
+			},
+			{
+				displayName: 'Integrations Enabled',
+				name: 'IntegrationsEnabled',
+				type: 'boolean',
+				default: false,
+				description: 'Whether integrations are enabled',
+			},
+			{ displayName: 'Main Domain', name: 'MainDomain', type: 'string', placeholder: 'example.com', default: '' },
+			{ displayName: 'Name', name: 'Name', type: 'string', default: '' },
+			{ displayName: 'SMS Enabled', name: 'SmsEnabled', type: 'boolean', default: true, description: 'Whether the property may send SMS' },
+			{
+				displayName: 'Time Zone',
+				name: 'TimeZone',
+				type: 'options',
+				options: Object.keys(WINDOWS_TIME_ZONES)
+					.sort()
+					.map((id) => ({ name: id, value: id })),
+				default: 'AUS Eastern Standard Time',
+				description: 'A Windows time zone ID',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['property'], operation: ['update'] } }, properties);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	return await runPerItem(
+		this,
+		(i) => {
+			const propertySid = (this.getNodeParameter('propertySid', i) as string).trim();
+			const patch = { ...(this.getNodeParameter('updateFields', i, {}) as IDataObject) } as UpdatePropertyRequest;
+			assertValid(this.getNode(), [...validatePathSid('PropertySid', propertySid), ...validateUpdateProperty(patch)], i);
+			if (Object.keys(patch).length === 0) {
+				assertValid(this.getNode(), [violation('Update Fields', ErrorCodes.FieldRequired, 'Add at least one field to update.')], i);
+			}
+			return { propertySid, request: requests.updateProperty(propertySid, patch) };
+		},
+		async ({ propertySid, request }, i) => {
+			await apiRequest.call(this, request, i);
+			// 204 has no body: echo what changed.
+			return { PropertySid: propertySid, ...(request.body as IDataObject) };
+		},
+	);
+}

@@ -1,0 +1,134 @@
+import type { IDataObject, IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+import { callbackEventKey, ErrorCodes, parseCallback } from '../../api';
+import { readPayload } from './readPayload';
+import { secretMatches } from './secret';
+import { seenBefore } from './seenCallbacks';
+
+const EVENT_NAMES = { receipt: 'DeliveryReceipt', reply: 'Reply' } as const;
+
+function answer(res: ReturnType<IWebhookFunctions['getResponseObject']>, status: number, body: IDataObject): IWebhookResponseData {
+	res.status(status).json(body);
+	return { noWebhookResponse: true };
+}
+
+export class CloudTelTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'CloudTel Trigger',
+		name: 'cloudTelTrigger',
+		icon: { light: 'file:cloudtelTrigger.svg', dark: 'file:cloudtelTrigger.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ $parameter["events"].join(", ") }}',
+		description: 'Starts the workflow when CloudTel sends a delivery receipt or a reply to a leased number',
+		defaults: { name: 'CloudTel Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		// The provider calls back with POST or GET, at the sender's choice, on one URL.
+		webhooks: [
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'cloudtel' },
+			{ name: 'default', httpMethod: 'GET', responseMode: 'onReceived', path: 'cloudtel' },
+		],
+		triggerPanel: {
+			header: 'Copy the Production URL into CloudTel',
+			executionsHelp: {
+				inactive:
+					"Put this node's Test URL in a CloudTel Send's Delivery Receipt Webhook URI (receipts) or Reply Handling > Webhook URI (replies), add ?secret=... if you set a Secret, then click 'Listen for test event' and send a message.",
+				active:
+					"Put this node's Production URL in a CloudTel Send's Delivery Receipt Webhook URI (receipts) or Reply Handling > Webhook URI (replies), add ?secret=... if you set a Secret. Each callback starts one execution.",
+			},
+			activationHint: 'Once activated, every callback to the Production URL starts an execution.',
+		},
+		properties: [
+			{
+				displayName:
+					'CloudTel has no webhook registration: give this URL per message, in Send\'s Delivery Receipt Webhook URI or Reply Handling > Webhook URI (POST or GET both work). With a Secret, append ?secret=<your secret> to the URL.',
+				name: 'notice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				default: ['receipt', 'reply'],
+				options: [
+					{ name: 'Delivery Receipt', value: 'receipt', description: 'A message was delivered, or failed' },
+					{ name: 'Reply', value: 'reply', description: 'Someone replied to a message sent from a leased number' },
+				],
+			},
+			{
+				displayName: 'Secret',
+				name: 'secret',
+				type: 'string',
+				typeOptions: { password: true },
+				default: '',
+				description:
+					'When set, a callback must carry it as the query parameter "secret" or the header "X-CloudTel-Secret"; anything else is answered 401 and starts nothing',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				options: [
+					{
+						displayName: 'Ignore Repeats',
+						name: 'ignoreRepeats',
+						type: 'boolean',
+						default: true,
+						description: 'Whether a callback with a MessageSid and event already seen (a provider retry) is acknowledged without starting an execution',
+					},
+				],
+			},
+		],
+	};
+
+	// CloudTel has no API to register or list webhooks: the URL travels with each message.
+	// So there is nothing to check, create or delete, and each step simply succeeds.
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const req = this.getRequestObject();
+		const res = this.getResponseObject();
+		const query = (this.getQueryData() ?? {}) as IDataObject;
+		const secret = this.getNodeParameter('secret', '') as string;
+		if (secret !== '' && !secretMatches(secret, query, this.getHeaderData() as Record<string, unknown>)) {
+			return answer(res, 401, { ResponseStatus: { ErrorCode: ErrorCodes.Unauthorized, Message: 'Missing or wrong secret.' } });
+		}
+
+		const payload = readPayload(req.method, query, this.getBodyData());
+		const parsed = parseCallback(payload);
+		if (!parsed.ok) {
+			const message = parsed.violations.map((v) => v.Message).join(' ');
+			return answer(res, 400, { ResponseStatus: { ErrorCode: parsed.violations[0].ErrorCode, Message: message, Errors: parsed.violations as unknown as IDataObject[] } });
+		}
+
+		const { event } = parsed;
+		const events = this.getNodeParameter('events', []) as string[];
+		// Answered 200 so the provider does not retry an event nobody here listens to.
+		if (!events.includes(event.kind)) return answer(res, 200, { received: true, ignored: 'event not selected' });
+		const ignoreRepeats = this.getNodeParameter('options.ignoreRepeats', true) as boolean;
+		if (ignoreRepeats && seenBefore(this.getWorkflowStaticData('node'), callbackEventKey(event))) {
+			return answer(res, 200, { received: true, ignored: 'repeat' });
+		}
+
+		return {
+			workflowData: [[{ json: { Event: EVENT_NAMES[event.kind], ...event.data, Raw: payload as IDataObject } }]],
+		};
+	}
+}

@@ -1,0 +1,220 @@
+// A stand-in for the parts of n8n's execution context the CloudTel nodes call, and
+// nothing else. HTTP is real: httpRequestWithAuthentication applies the credential's own
+// `authenticate` and sends the request with fetch, as n8n's helper does with axios.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IHttpRequestOptions, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { CloudTelApi } from '../../../credentials/CloudTelApi.credentials';
+import { CloudTel } from '../../../nodes/CloudTel/CloudTel.node';
+
+export interface Credentials {
+	baseUrl: string;
+	accountSid: string;
+	authToken: string;
+}
+
+/** A parameter value, or a function of the item standing in for an n8n expression. */
+export type Param = unknown | ((itemIndex: number, item: INodeExecutionData) => unknown);
+
+export interface SentRequest {
+	method: string;
+	url: string;
+	headers: Record<string, string>;
+	body: unknown;
+	status: number;
+}
+
+export interface ExecuteOptions {
+	credentials: Credentials;
+	params: Record<string, Param>;
+	items?: INodeExecutionData[];
+	/** n8n's node setting "On Error"; both continue modes make continueOnFail() true. */
+	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+	timezone?: string;
+}
+
+const NODE = { id: 'node-1', name: 'CloudTel', type: 'n8n-nodes-cloudtel.cloudTel', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+
+const PROPERTIES = new CloudTel().description.properties;
+
+/** Like n8n, an unset parameter reads as the default of the property shown for this resource and operation. */
+function defaultOf(params: Record<string, Param>, name: string): unknown {
+	const shown = PROPERTIES.find((p) => {
+		if (p.name !== name) return false;
+		const show = p.displayOptions?.show ?? {};
+		return ['resource', 'operation'].every((key) => !show[key] || (show[key] as unknown[]).includes(params[key]));
+	});
+	return shown?.default;
+}
+
+function lookup(params: Record<string, Param>, name: string): unknown {
+	if (name in params) return params[name];
+	const [head, ...rest] = name.split('.');
+	let value: unknown = params[head];
+	for (const key of rest) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+	return value;
+}
+
+/** n8n's HTTP helper, reduced to the options the nodes use. */
+async function httpRequest(credentials: Credentials, options: IHttpRequestOptions, log: SentRequest[]): Promise<unknown> {
+	const signed = await new CloudTelApi().authenticate(credentials as unknown as ICredentialDataDecryptedObject, options);
+	const headers = { ...(signed.headers as Record<string, string>) };
+	const body = signed.body === undefined ? undefined : typeof signed.body === 'string' ? signed.body : JSON.stringify(signed.body);
+	const response = await fetch(signed.url, { method: signed.method ?? 'GET', headers, body });
+	const text = await response.text();
+	let parsed: unknown = text;
+	try {
+		parsed = text === '' ? '' : JSON.parse(text);
+	} catch {
+		// Not JSON: n8n's helper keeps the text as well.
+	}
+	log.push({ method: signed.method ?? 'GET', url: signed.url, headers, body: body === undefined ? undefined : JSON.parse(body), status: response.status });
+	if (!signed.ignoreHttpStatusErrors && response.status >= 400) {
+		throw Object.assign(new Error(`Request failed with status code ${response.status}`), { httpCode: String(response.status), response: { status: response.status, data: parsed } });
+	}
+	if (!signed.returnFullResponse) return parsed;
+	return { statusCode: response.status, statusMessage: response.statusText, headers: Object.fromEntries([...(response.headers as unknown as Iterable<[string, string]>)]), body: parsed };
+}
+
+export function executeContext(options: ExecuteOptions): IExecuteFunctions & { sent: SentRequest[] } {
+	const items = options.items ?? [{ json: {} }];
+	const sent: SentRequest[] = [];
+	const ctx = {
+		sent,
+		getInputData: () => items,
+		getNode: () => NODE,
+		getTimezone: () => options.timezone ?? 'UTC',
+		continueOnFail: () => options.onError === 'continueRegularOutput' || options.onError === 'continueErrorOutput',
+		getCredentials: async () => ({ ...options.credentials }),
+		getNodeParameter(name: string, itemIndex: number, fallback?: unknown, opts?: { extractValue?: boolean }) {
+			let value = lookup(options.params, name);
+			if (typeof value === 'function') value = value(itemIndex, items[itemIndex]);
+			if (value === undefined) value = arguments.length >= 3 ? fallback : defaultOf(options.params, name);
+			if (value === undefined) throw new Error(`Could not get parameter "${name}"`);
+			if (opts?.extractValue && value && typeof value === 'object' && '__rl' in value) return (value as unknown as { value: unknown }).value;
+			return value;
+		},
+		helpers: {
+			httpRequestWithAuthentication: async (_type: string, request: IHttpRequestOptions) => await httpRequest(options.credentials, request, sent),
+		},
+	};
+	return ctx as unknown as IExecuteFunctions & { sent: SentRequest[] };
+}
+
+/**
+ * What n8n's WorkflowExecute.handleNodeErrorOutput does with "On Error: Continue (using
+ * error output)": items carrying `error` (or a json of only error/message/details) move
+ * to a second output.
+ */
+export function splitErrorOutput(output: INodeExecutionData[]): { success: INodeExecutionData[]; error: INodeExecutionData[] } {
+	const isError = (item: INodeExecutionData) =>
+		item.error !== undefined || (item.json.error !== undefined && Object.keys(item.json).every((k) => ['error', 'message', 'details'].includes(k)));
+	return { success: output.filter((i) => !isError(i)), error: output.filter(isError) };
+}
+
+export interface WebhookCall {
+	method: string;
+	status: number;
+	body: unknown;
+	/** Present when the node started an execution. */
+	workflowData?: INodeExecutionData[][];
+}
+
+export interface WebhookServer {
+	url: string;
+	calls: WebhookCall[];
+	close(): Promise<void>;
+}
+
+type WebhookNode = { webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> };
+
+function readBody(req: IncomingMessage): Promise<unknown> {
+	return new Promise((resolve) => {
+		let text = '';
+		req.on('data', (chunk) => (text += chunk));
+		req.on('end', () => {
+			if (text === '') return resolve({});
+			// n8n parses JSON bodies; anything else reaches the node as it came.
+			if ((req.headers['content-type'] ?? '').includes('json')) {
+				try {
+					return resolve(JSON.parse(text));
+				} catch {
+					return resolve(text);
+				}
+			}
+			resolve(text);
+		});
+	});
+}
+
+/**
+ * Serves a trigger node's webhook over real HTTP, the way n8n's webhook server calls
+ * `webhook()`: with the request, a response the node may write to, its parameters and
+ * the workflow's static data; answers 200 "Workflow was started" when the node leaves the
+ * response to n8n (responseMode onReceived).
+ */
+export async function webhookServer(node: WebhookNode, params: Record<string, unknown>): Promise<WebhookServer> {
+	const calls: WebhookCall[] = [];
+	const staticData: IDataObject = {};
+	const server: Server = createServer(async (req, res) => {
+		const url = new URL(req.url ?? '/', 'http://localhost');
+		const query: IDataObject = {};
+		for (const [k, v] of url.searchParams) query[k] = v;
+		const body = await readBody(req);
+		let status = 200;
+		let sentBody: unknown;
+		const response = {
+			status(code: number) {
+				status = code;
+				return response;
+			},
+			json(data: unknown) {
+				sentBody = data;
+				res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(data));
+				return response;
+			},
+		};
+		const ctx = {
+			getRequestObject: () => ({ method: req.method, query, body, headers: req.headers }),
+			getResponseObject: () => response,
+			getQueryData: () => query,
+			getBodyData: () => body,
+			getHeaderData: () => req.headers,
+			getNode: () => ({ ...NODE, name: 'CloudTel Trigger', type: 'n8n-nodes-cloudtel.cloudTelTrigger' }),
+			getWorkflowStaticData: () => staticData,
+			getNodeParameter: (name: string, fallback?: unknown) => lookup(params, name) ?? fallback,
+		};
+		const result = await node.webhook.call(ctx as unknown as IWebhookFunctions);
+		if (!result.noWebhookResponse) {
+			sentBody = { message: 'Workflow was started' };
+			res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(sentBody));
+		}
+		calls.push({ method: req.method ?? '', status, body: sentBody, workflowData: result.workflowData });
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}/webhook/cloudtel`,
+		calls,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+/**
+ * What n8n's credential tester does with a credential's `test`: resolves
+ * `={{$credentials.x}}`, signs the request with `authenticate`, sends it, and turns a
+ * status matched by a `responseCode` rule into that rule's message.
+ */
+export async function testCredential(credentials: Credentials): Promise<{ status: 'OK' | 'Error'; message: string }> {
+	const type = new CloudTelApi();
+	const resolve = (v: unknown) => (typeof v === 'string' ? v.replace(/^=\{\{\s*\$credentials\.(\w+)\s*\}\}$/, (_, k: string) => String(credentials[k as keyof Credentials])) : v);
+	const { baseURL, url, method, qs } = type.test.request;
+	const query = new URLSearchParams(Object.entries(qs ?? {}).map(([k, v]) => [k, String(v)])).toString();
+	const target = `${String(resolve(baseURL)).replace(/\/+$/, '')}/${String(url).replace(/^\/+/, '')}${query ? `?${query}` : ''}`;
+	const signed = await type.authenticate(credentials as unknown as ICredentialDataDecryptedObject, { url: target, method: method ?? 'GET', headers: {} });
+	const response = await fetch(signed.url, { method: signed.method, headers: signed.headers as Record<string, string> });
+	for (const rule of type.test.rules ?? []) {
+		if (rule.type === 'responseCode' && response.status === rule.properties.value) return { status: 'Error', message: rule.properties.message as string };
+	}
+	return response.ok ? { status: 'OK', message: 'Connection tested successfully' } : { status: 'Error', message: `Received HTTP status code: ${response.status}` };
+}

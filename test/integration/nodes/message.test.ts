@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IDataObject } from 'n8n-workflow';
+import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
+import { CloudTel } from '../../../nodes/CloudTel/CloudTel.node';
+import { executeContext, type ExecuteOptions } from './fakeN8n';
+import { control, credentialsFor } from './sandboxControl';
+
+const node = new CloudTel();
+let sb: RunningSandbox;
+
+beforeAll(async () => {
+	sb = await startSandbox({ port: 0 });
+});
+afterAll(async () => sb.close());
+
+function send(params: ExecuteOptions['params'], extra: Partial<ExecuteOptions> = {}) {
+	const ctx = executeContext({
+		credentials: credentialsFor(sb),
+		params: { resource: 'message', operation: 'send', propertySid: sb.demo.PropertySid, ...params },
+		...extra,
+	});
+	return { ctx, result: node.execute.call(ctx) };
+}
+
+async function sandboxMessage(sid: string): Promise<IDataObject> {
+	const { Messages } = await control<{ Messages: IDataObject[] }>(sb, 'GET', `/messages?PropertySid=${sb.demo.PropertySid}`);
+	return Messages.find((m) => m.MessageSid === sid) as IDataObject;
+}
+
+describe('Message: Send', () => {
+	it('sends every field: schedule as Unix seconds, receipt webhook, ExternalId, reply handling', async () => {
+		const at = new Date(Date.now() + 2 * 3600_000);
+		at.setUTCMilliseconds(0);
+		const { ctx, result } = send({
+			from: '',
+			to: '+61412345678',
+			text: 'Your table is ready',
+			options: {
+				Schedule: at.toISOString(),
+				DeliveryReceipt: true,
+				DeliveryReceiptWebhookUri: 'https://hooks.example.com/receipt?secret=s3',
+				DeliveryReceiptWebhookMethod: 'GET',
+				ExternalId: 'booking-42',
+			},
+			replyHandling: {
+				ForwardToSms: '+61499999999',
+				ForwardFromSms: 'Bistro',
+				ForwardToEmail: 'owner@example.com',
+				ForwardFromEmail: 'sms@example.com',
+				WebhookUri: 'https://hooks.example.com/reply',
+				WebhookMethod: 'POST',
+			},
+		});
+		const out = await result;
+		expect(ctx.sent[0].body).toEqual({
+			To: '+61412345678',
+			Text: 'Your table is ready',
+			Schedule: at.getTime() / 1000,
+			DeliveryReceipt: true,
+			DeliveryReceiptWebhookUri: 'https://hooks.example.com/receipt?secret=s3',
+			DeliveryReceiptWebhookMethod: 'GET',
+			ExternalId: 'booking-42',
+			ForwardToSms: '+61499999999',
+			ForwardFromSms: 'Bistro',
+			ForwardToEmail: 'owner@example.com',
+			ForwardFromEmail: 'sms@example.com',
+			WebhookUri: 'https://hooks.example.com/reply',
+			WebhookMethod: 'POST',
+		});
+		const message = out[0][0].json;
+		expect(message).toMatchObject({ To: '+61412345678', ExternalId: 'booking-42', From: expect.stringMatching(/^\+\d+$/) });
+		expect(out[0][0].pairedItem).toEqual({ item: 0 });
+		expect(await sandboxMessage(message.MessageSid as string)).toMatchObject({
+			Status: 'Scheduled',
+			Schedule: at.getTime() / 1000,
+			DeliveryReceiptWebhookUri: 'https://hooks.example.com/receipt?secret=s3',
+			WebhookUri: 'https://hooks.example.com/reply',
+		});
+	});
+
+	it("reads a zoneless date, as n8n's date picker gives it, in the workflow's time zone", async () => {
+		const target = Math.floor(Date.now() / 1000) + 3 * 3600;
+		const sydneyWallTime = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Australia/Sydney', dateStyle: 'short', timeStyle: 'medium' })
+			.format(new Date(target * 1000))
+			.replace(' ', 'T');
+		const { ctx, result } = send({ from: 'Bistro', to: '+61412345678', text: 'x', options: { Schedule: sydneyWallTime } }, { timezone: 'Australia/Sydney' });
+		await result;
+		expect((ctx.sent[0].body as IDataObject).Schedule).toBe(target);
+	});
+
+	it('refuses a schedule beyond 14 days before sending', async () => {
+		const { ctx, result } = send({ from: 'Bistro', to: '+61412345678', text: 'x', options: { Schedule: new Date(Date.now() + 15 * 86400_000).toISOString() } });
+		await expect(result).rejects.toMatchObject({ context: { ErrorCode: 'SCHEDULE_TOO_FAR', FieldNames: ['Schedule'] } });
+		expect(ctx.sent).toHaveLength(0);
+	});
+
+	it('refuses reply options with a non-blank From, by field and item, sending nothing', async () => {
+		const { ctx, result } = send({ from: 'Bistro', to: '+61412345678', text: 'x', replyHandling: { WebhookUri: 'https://hooks.example.com/reply' } });
+		await expect(result).rejects.toMatchObject({ message: expect.stringMatching(/^Invalid WebhookUri \[item 0\]/), context: { itemIndex: 0, FieldNames: ['WebhookUri'] } });
+		expect(ctx.sent).toHaveLength(0);
+	});
+
+	it('validates every item before sending any, without Continue On Fail', async () => {
+		const to = ['+61412345678', '0412 345 678'];
+		const { ctx, result } = send({ from: 'Bistro', to: (i: number) => to[i], text: 'x' }, { items: [{ json: {} }, { json: {} }] });
+		await expect(result).rejects.toMatchObject({ name: 'NodeOperationError', message: expect.stringMatching(/To \[item 1\]/) });
+		expect(ctx.sent).toHaveLength(0);
+	});
+
+	it('keeps a failed item with Continue On Fail, without json.error (a soft failure would resend)', async () => {
+		const to = ['+61412345678', 'nope', '+61412345679'];
+		const { ctx, result } = send({ from: 'Bistro', to: (i: number) => to[i], text: 'x' }, { items: to.map(() => ({ json: {} })), onError: 'continueRegularOutput' });
+		const out = (await result)[0];
+		expect(ctx.sent).toHaveLength(2);
+		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(out[1].json).toMatchObject({ Sent: false, ErrorCode: 'INVALID_PHONENUMBER_FORMAT', FieldNames: ['To'] });
+		expect(out[1].json.error).toBeUndefined();
+		expect(out[1].error?.name).toBe('NodeOperationError');
+	});
+
+	it('reports the provider refusing a property without SMS as a NodeApiError', async () => {
+		const { PropertySid } = await control<{ PropertySid: string }>(sb, 'POST', `/accounts/${sb.demo.AccountSid}/properties`, { SmsEnabled: false });
+		const { result } = send({ propertySid: PropertySid, from: 'Bistro', to: '+61412345678', text: 'x' });
+		await expect(result).rejects.toMatchObject({ name: 'NodeApiError', httpCode: '400', context: { ErrorCode: 'SMS_NOT_ENABLED', itemIndex: 0 } });
+	});
+
+	it('explains a wrong Auth Token', async () => {
+		const ctx = executeContext({
+			credentials: credentialsFor(sb, 'wrong-token'),
+			params: { resource: 'message', operation: 'send', propertySid: sb.demo.PropertySid, from: 'Bistro', to: '+61412345678', text: 'x' },
+		});
+		await expect(node.execute.call(ctx)).rejects.toMatchObject({ httpCode: '401', description: expect.stringMatching(/Account SID and Auth Token/) });
+	});
+});

@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
+import { CloudTel } from '../../../nodes/CloudTel/CloudTel.node';
+import { executeContext, splitErrorOutput, type ExecuteOptions } from './fakeN8n';
+import { control, credentialsFor } from './sandboxControl';
+
+const node = new CloudTel();
+let sb: RunningSandbox;
+
+beforeAll(async () => {
+	sb = await startSandbox({ port: 0 });
+});
+afterAll(async () => sb.close());
+
+/** Input items as a Code node would make them: one row per recipient. */
+function rows(count: number, to: (i: number) => string = (i) => `+6140${String(i).padStart(7, '0')}`): INodeExecutionData[] {
+	return Array.from({ length: count }, (_, i) => ({ json: { to: to(i), ref: `row-${i}` } }));
+}
+
+function sendBatch(items: INodeExecutionData[], params: ExecuteOptions['params'] = {}, extra: Partial<ExecuteOptions> = {}, on = sb) {
+	const ctx = executeContext({
+		credentials: credentialsFor(on),
+		items,
+		params: {
+			resource: 'message',
+			operation: 'sendBatch',
+			propertySid: on.demo.PropertySid,
+			from: 'Bistro',
+			to: (_i: number, item: INodeExecutionData) => item.json.to,
+			text: (_i: number, item: INodeExecutionData) => `Hello ${item.json.ref}`,
+			...params,
+		},
+		...extra,
+	});
+	return { ctx, result: node.execute.call(ctx) };
+}
+
+// Expressions inside a collection: resolve them per item, as n8n does.
+function resolveOptions(items: INodeExecutionData[]) {
+	return (i: number) => ({ ExternalId: items[i].json.ref });
+}
+
+describe('Message: Send Batch', () => {
+	it('sends 2,500 items in 3 requests and answers each item in input order', async () => {
+		const items = rows(2500);
+		const { ctx, result } = sendBatch(items, { options: resolveOptions(items) });
+		const out = (await result)[0];
+		expect(ctx.sent.map((r) => ((r.body as { Messages: unknown[] }).Messages).length)).toEqual([1000, 1000, 500]);
+		expect(out).toHaveLength(2500);
+		out.forEach((item, i) => {
+			expect(item.pairedItem).toEqual({ item: i });
+			expect(item.json).toMatchObject({ To: items[i].json.to, ExternalId: `row-${i}`, Status: 'Processing', MessageSid: expect.any(String) });
+		});
+		const { Messages } = await control<{ Messages: IDataObject[] }>(sb, 'GET', `/messages?PropertySid=${sb.demo.PropertySid}`);
+		expect(Messages.filter((m) => String(m.ExternalId).startsWith('row-'))).toHaveLength(2500);
+	});
+
+	it('honours a smaller Batch Size', async () => {
+		const items = rows(5);
+		const { ctx, result } = sendBatch(items, { batchSize: 2, options: resolveOptions(items) });
+		expect((await result)[0]).toHaveLength(5);
+		expect(ctx.sent.map((r) => ((r.body as { Messages: unknown[] }).Messages).length)).toEqual([2, 2, 1]);
+	});
+
+	it('sends bad items to the error output and the rest in one request', async () => {
+		const items = rows(10, (i) => (i === 3 || i === 7 ? '12345' : `+6141${String(i).padStart(7, '0')}`));
+		const { ctx, result } = sendBatch(items, { options: resolveOptions(items) }, { onError: 'continueErrorOutput' });
+		const out = (await result)[0];
+		expect(ctx.sent).toHaveLength(1);
+		expect((ctx.sent[0].body as { Messages: unknown[] }).Messages).toHaveLength(8);
+		const { success, error } = splitErrorOutput(out);
+		expect(success.map((i) => (i.pairedItem as { item: number }).item)).toEqual([0, 1, 2, 4, 5, 6, 8, 9]);
+		expect(error.map((i) => i.pairedItem)).toEqual([{ item: 3 }, { item: 7 }]);
+		expect(error[0].json).toMatchObject({ Sent: false, ErrorCode: 'INVALID_PHONENUMBER_FORMAT', FieldNames: ['To'] });
+		expect(error[0].error?.context.itemIndex).toBe(3);
+	});
+
+	it('without Continue On Fail, a bad item stops the node before anything is sent', async () => {
+		const items = rows(4, (i) => (i === 2 ? 'oops' : `+6142${String(i).padStart(7, '0')}`));
+		const { ctx, result } = sendBatch(items, { options: resolveOptions(items) });
+		await expect(result).rejects.toMatchObject({ name: 'NodeOperationError', message: expect.stringMatching(/To \[item 2\]/) });
+		expect(ctx.sent).toHaveLength(0);
+	});
+
+	it("makes a provider's per-message failure that item's error, never the node's", async () => {
+		// The sandbox clock runs two hours ahead: a schedule 30 minutes ago passes the
+		// node's check but is over an hour old for the provider, which refuses that element.
+		const ahead = await startSandbox({ port: 0 });
+		try {
+			await control(ahead, 'POST', '/clock', { AdvanceSeconds: 7200 });
+			const items = rows(3);
+			const schedule = new Date(Date.now() - 30 * 60_000).toISOString();
+			const { result } = sendBatch(items, { options: (i: number) => (i === 1 ? { Schedule: schedule } : {}) }, {}, ahead);
+			const out = (await result)[0];
+			expect(out).toHaveLength(3);
+			expect(out[0].json.MessageSid).toEqual(expect.any(String));
+			expect(out[2].json.MessageSid).toEqual(expect.any(String));
+			expect(out[1]).toMatchObject({ pairedItem: { item: 1 }, json: { Sent: false, ErrorCode: 'SCHEDULE_IN_PAST', FieldNames: ['Schedule'] } });
+			expect(out[1].error).toMatchObject({ name: 'NodeApiError', context: { itemIndex: 1, ErrorCode: 'SCHEDULE_IN_PAST' } });
+			expect(splitErrorOutput(out).error).toHaveLength(1);
+		} finally {
+			await ahead.close();
+		}
+	});
+
+	it('groups items by Property and keeps input order', async () => {
+		const { PropertySid } = await control<{ PropertySid: string }>(sb, 'POST', `/accounts/${sb.demo.AccountSid}/properties`, {});
+		const items = rows(4);
+		const { ctx, result } = sendBatch(items, { propertySid: (i: number) => (i % 2 ? PropertySid : sb.demo.PropertySid), options: resolveOptions(items) });
+		const out = (await result)[0];
+		expect(ctx.sent.map((r) => r.url.includes(PropertySid))).toEqual([false, true]);
+		expect(out.map((i) => i.json.PropertySid)).toEqual([sb.demo.PropertySid, PropertySid, sb.demo.PropertySid, PropertySid]);
+	});
+
+	it('fails the node on a whole-request failure before anything was accepted, or fails each item with Continue On Fail', async () => {
+		const { PropertySid } = await control<{ PropertySid: string }>(sb, 'POST', `/accounts/${sb.demo.AccountSid}/properties`, { Active: false });
+		const items = rows(3);
+		await expect(sendBatch(items, { propertySid: PropertySid, options: resolveOptions(items) }).result).rejects.toMatchObject({
+			name: 'NodeApiError',
+			context: { ErrorCode: 'PROPERTY_INACTIVE' },
+		});
+		const out = (await sendBatch(items, { propertySid: PropertySid, options: resolveOptions(items) }, { onError: 'continueRegularOutput' }).result)[0];
+		expect(out.map((i) => [i.pairedItem, i.json.ErrorCode, i.error?.context.itemIndex])).toEqual([
+			[{ item: 0 }, 'PROPERTY_INACTIVE', 0],
+			[{ item: 1 }, 'PROPERTY_INACTIVE', 1],
+			[{ item: 2 }, 'PROPERTY_INACTIVE', 2],
+		]);
+	});
+
+	it('waits out 429 as Retry-After says, then sends', async () => {
+		const limited = await startSandbox({ port: 0, rateLimit: 5 });
+		try {
+			const items = rows(10);
+			const started = Date.now();
+			const { ctx, result } = sendBatch(items, { batchSize: 5, options: resolveOptions(items) }, {}, limited);
+			const out = (await result)[0];
+			expect(ctx.sent.map((r) => r.status)).toEqual([200, 429, 200]);
+			expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+			expect(out.every((i) => typeof i.json.MessageSid === 'string')).toBe(true);
+		} finally {
+			await limited.close();
+		}
+	});
+});
