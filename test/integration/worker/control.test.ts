@@ -1,0 +1,87 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../sandbox/src';
+import { cli, envFor, numbersCsv, sandboxMessages, startCli, summaryOf, tempDir, waitFor, withSandbox, writeCsv } from './harness';
+
+describe('campaign pause, resume and cancel', () => {
+	let sandbox: RunningSandbox;
+	beforeAll(async () => {
+		sandbox = await withSandbox();
+	});
+	afterAll(async () => sandbox?.close());
+
+	const count = async (name: string) => (await sandboxMessages(sandbox)).filter((m) => m.ExternalId?.startsWith(`${name}:`)).length;
+
+	function begin(name: string, rows: number) {
+		const dir = tempDir();
+		const db = join(dir, 'l.db');
+		const csv = writeCsv(dir, 'c.csv', numbersCsv(rows));
+		const args = ['campaign', 'run', '--csv', csv, '--text', 'Hi {{Name}}', '--property', sandbox.demo.PropertySid, '--db', db, '--name', name, '--rate', '100'];
+		const run = startCli(args, envFor(sandbox));
+		let stdout = '';
+		run.child.stdout!.on('data', (d) => (stdout += d));
+		return { db, args, run, stdout: () => stdout };
+	}
+
+	it('pauses a running campaign, which then sends nothing until resumed, and finishes', async () => {
+		const c = begin('p1', 400);
+		await waitFor(async () => (await count('p1')) >= 50);
+		expect((await cli(['campaign', 'pause', '--db', c.db, '--name', 'p1'])).stdout).toMatch(/paused campaign p1: the run \(pid \d+\)/);
+		await waitFor(() => c.stdout().includes('"event":"paused"'));
+		const held = await count('p1');
+		const status = JSON.parse((await cli(['campaign', 'status', '--db', c.db, '--name', 'p1', '--json'])).stdout);
+		expect(status).toMatchObject({ paused: true, running: { pid: c.run.child.pid } });
+		await new Promise((r) => setTimeout(r, 800));
+		expect(await count('p1')).toBe(held);
+		expect(held).toBeLessThan(400);
+		expect((await cli(['campaign', 'resume', '--db', c.db, '--name', 'p1'])).code).toBe(0);
+		const done = await c.run.done;
+		expect(done.code, done.stderr).toBe(0);
+		expect(summaryOf(done).rows).toMatchObject({ accepted: 400 });
+		expect(await count('p1')).toBe(400);
+	});
+
+	it('cancels a running campaign: rows not sent are cancelled, and a later run sends nothing', async () => {
+		const c = begin('c1', 400);
+		await waitFor(async () => (await count('c1')) >= 50);
+		expect((await cli(['campaign', 'cancel', '--db', c.db, '--name', 'c1'])).code).toBe(0);
+		const done = await c.run.done;
+		expect(done.code).toBe(4);
+		const s = summaryOf(done);
+		const sent = await count('c1');
+		expect(s.rows.accepted).toBe(sent);
+		expect(s.rows.cancelled).toBe(400 - sent);
+		expect(sent).toBeLessThan(400);
+		const again = await cli(c.args, envFor(sandbox));
+		expect(again.code).toBe(4);
+		expect(summaryOf(again).message).toMatch(/cancelled/);
+		expect(await count('c1')).toBe(sent);
+		expect((await cli(['campaign', 'resume', '--db', c.db, '--name', 'c1'])).stderr).toMatch(/cancelled and cannot be resumed/);
+	});
+
+	it('a campaign paused with no run active waits for resume, then runs to the end', async () => {
+		const c = begin('p2', 300);
+		await waitFor(async () => (await count('p2')) >= 20);
+		c.run.child.kill('SIGINT');
+		expect((await c.run.done).code).toBe(130);
+		await cli(['campaign', 'pause', '--db', c.db, '--name', 'p2']);
+		const refused = await cli(c.args, envFor(sandbox));
+		expect(refused.code).toBe(4);
+		expect(summaryOf(refused).message).toMatch(/is paused/);
+		expect((await cli(['campaign', 'resume', '--db', c.db, '--name', 'p2'])).stdout).toMatch(/no run is active/);
+		const done = await cli(c.args, envFor(sandbox));
+		expect(done.code).toBe(0);
+		expect(summaryOf(done).rows).toMatchObject({ accepted: 300, uncertain: 0 });
+		expect(await count('p2')).toBe(300);
+	});
+
+	it('refuses a second run of a campaign that is running', async () => {
+		const c = begin('twice', 300);
+		await waitFor(async () => (await count('twice')) >= 10);
+		const second = await cli(c.args, envFor(sandbox));
+		expect(second.code).toBe(1);
+		expect(second.stderr).toMatch(/already running \(pid \d+/);
+		expect((await c.run.done).code).toBe(0);
+		expect(await count('twice')).toBe(300);
+	});
+});

@@ -1,0 +1,56 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isCsvError, type CsvItem } from '../../../worker/src/csv/csvItem';
+import { openCsv } from '../../../worker/src/csv/openCsv';
+import { sniffDelimiter } from '../../../worker/src/csv/sniffDelimiter';
+
+const dir = mkdtempSync(join(tmpdir(), 'cloudtel-csv-'));
+let n = 0;
+async function read(text: string) {
+	const path = join(dir, `f${n++}.csv`);
+	writeFileSync(path, text);
+	const csv = await openCsv(path);
+	const items: CsvItem[] = [];
+	for await (const b of csv.batches) items.push(...b);
+	return { csv, items };
+}
+
+describe('CSV sniffing and reading', () => {
+	it('picks the delimiter of the header, ignoring quoted ones', () => {
+		expect(sniffDelimiter('a,b,c\n1;2;3')).toBe(',');
+		expect(sniffDelimiter('\ufeffa;b;"c,d,e"\n')).toBe(';');
+		expect(sniffDelimiter('a\tb\tc')).toBe('\t');
+		expect(sniffDelimiter('a|b')).toBe('|');
+		expect(sniffDelimiter('phone')).toBe(',');
+	});
+	it('strips a BOM and numbers rows by the line they start on', async () => {
+		const { csv, items } = await read('\ufeffTo;Name\r\n+61491570156;"Ann\nLee"\r\n\r\n+61491570157;Bob\r\n');
+		expect(csv.header).toEqual(['To', 'Name']);
+		expect(csv.delimiter).toBe(';');
+		expect(items).toEqual([
+			{ line: 2, fields: ['+61491570156', 'Ann\nLee'] },
+			{ line: 5, fields: ['+61491570157', 'Bob'] },
+		]);
+	});
+	it('reports a broken quote in place and goes on', async () => {
+		const { items } = await read('To,Name\n1,a\n2,x"y\n3,c\n');
+		expect(items.map((i) => (isCsvError(i) ? `error@${i.line}` : i.line))).toEqual([2, 'error@3', 4]);
+	});
+	it('reports an unclosed quote with the lines it swallowed', async () => {
+		const { items } = await read('To,Name\n1,a\n2,"open\n3,c\n4,d\n');
+		const last = items[items.length - 1];
+		expect(isCsvError(last) && [last.line, last.endLine]).toEqual([3, 5]);
+	});
+	it('refuses an empty file and an unreadable one', async () => {
+		await expect(read('')).rejects.toThrow(/is empty/);
+		await expect(read('\ufeff\n\n')).rejects.toThrow(/is empty/);
+		await expect(openCsv(join(dir, 'missing.csv'))).rejects.toThrow(/no such file/);
+	});
+	it('reads a header alone as no rows', async () => {
+		const { csv, items } = await read('To,Name\n');
+		expect(csv.header).toEqual(['To', 'Name']);
+		expect(items).toEqual([]);
+	});
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { getCountries, getExampleNumber, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import examples from 'libphonenumber-js/mobile/examples';
+import { NumberSet } from '../../../worker/src/rows/numberSet';
+import { PhoneNormalizer } from '../../../worker/src/rows/phoneNormalizer';
+import { RowValidator } from '../../../worker/src/rows/rowValidator';
+import { settleAnswer } from '../../../worker/src/campaign/settleAnswer';
+
+describe('phone normalisation', () => {
+	it('gives the same answer on the E.164 fast path as the full parse, in every country', () => {
+		const phones = new PhoneNormalizer();
+		for (const country of getCountries()) {
+			const example = getExampleNumber(country as CountryCode, examples);
+			if (!example) continue;
+			for (const e164 of [example.number, example.number.slice(0, -1), example.number + '1']) {
+				const full = parsePhoneNumberFromString(e164);
+				const expected = full && full.isValid() ? full.number : undefined;
+				const got = phones.normalize(e164);
+				expect('e164' in got ? got.e164 : undefined, `${country} ${e164}`).toBe(expected);
+			}
+		}
+	});
+	it('reads national formats with --default-country and says why a number fails', () => {
+		const au = new PhoneNormalizer('au');
+		expect(au.normalize('0491 570 156')).toEqual({ e164: '+61491570156' });
+		expect(au.normalize('(04) 9157-0156')).toEqual({ e164: '+61491570156' });
+		expect(au.normalize('+61 491 570 156')).toEqual({ e164: '+61491570156' });
+		expect(au.normalize('12345')).toEqual({ error: '"12345" is not a valid phone number for AU' });
+		expect(new PhoneNormalizer().normalize('0491 570 156')).toEqual({ error: expect.stringMatching(/no --default-country/) });
+		expect(() => new PhoneNormalizer('XX')).toThrow(/two-letter/);
+	});
+});
+
+describe('row validation', () => {
+	const rules = { campaign: 'c1', header: ['Phone', 'Name', 'Zone'], toIndex: 0, text: 'Hi {{Name}}', defaultCountry: 'AU', wantText: true };
+	it('accepts a good row with its E.164 number, text and segments', () => {
+		const v = new RowValidator(rules).validate({ line: 2, fields: ['0491570156', 'Ann', ''] }, 1_700_000_000);
+		expect(v).toEqual({ line: 2, ok: true, to: '+61491570156', text: 'Hi Ann', segments: 1, timeZone: undefined });
+	});
+	it('names the problem of each bad row', () => {
+		const r = new RowValidator({ ...rules, timeZoneIndex: 2 });
+		const codes = [
+			r.validate({ line: 3, fields: ['0491570156', 'Ann'] }, 0),
+			r.validate({ line: 4, fields: ['nope', 'Ann', 'UTC'] }, 0),
+			r.validate({ line: 5, fields: ['0491570156', ' ', 'UTC'] }, 0),
+			r.validate({ line: 6, fields: ['0491570156', 'Ann', 'Nowhere/Land'] }, 0),
+			r.validate({ line: 7, fields: ['0491570156', 'x'.repeat(1601), 'UTC'] }, 0),
+		].map((v) => (v.ok ? 'ok' : v.code));
+		expect(codes).toEqual(['FIELD_COUNT', 'INVALID_NUMBER', 'EMPTY_VALUE', 'INVALID_TIME_ZONE', 'INVALID_TEXT_LENGTH']);
+	});
+	it('counts segments with api/', () => {
+		const v = new RowValidator(rules).validate({ line: 2, fields: ['0491570156', 'ж'.repeat(80), ''] }, 0);
+		expect(v.ok && v.segments).toBe(2);
+	});
+});
+
+describe('number set', () => {
+	it('finds duplicates across growth', () => {
+		const s = new NumberSet(4);
+		for (let i = 0; i < 10_000; i++) expect(s.add(`+614915${String(i).padStart(5, '0')}`)).toBe(true);
+		expect(s.add('+61491500042')).toBe(false);
+		expect(s.has('+61491599999')).toBe(false);
+		expect(s.size).toBe(10_000);
+	});
+});
+
+describe('batch answers', () => {
+	const msg = (id: string, ext: string) => ({ MessageSid: id, AccountSid: 'a', PropertySid: 'p', From: 'x', To: '+1', Text: 't', ExternalId: ext });
+	it('pairs elements with rows in order: accepted and rejected', () => {
+		const rows = settleAnswer('c', [2, 3], [msg('m1', 'c:2'), { ErrorCode: 'INVALID_PHONENUMBER_FORMAT', Message: 'To is bad.', Errors: [{ FieldName: 'To' }] }]);
+		expect(rows).toEqual([
+			{ line: 2, status: 'accepted', messageSid: 'm1' },
+			{ line: 3, status: 'rejected', errorCode: 'INVALID_PHONENUMBER_FORMAT', message: 'To is bad.' },
+		]);
+	});
+	it('matches by ExternalId when the answer is out of step, and marks the rest uncertain', () => {
+		const rows = settleAnswer('c', [2, 3, 4], [msg('m4', 'c:4'), msg('m2', 'c:2')]);
+		expect(rows.map((r) => r.status)).toEqual(['accepted', 'uncertain', 'accepted']);
+		expect(rows[0].messageSid).toBe('m2');
+	});
+});

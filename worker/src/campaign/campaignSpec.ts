@@ -1,0 +1,59 @@
+/**
+ * What makes a campaign what it is. Stored with it: a resumed run must send exactly what
+ * the first run would have, so these cannot change under the same name.
+ */
+export interface CampaignSpec {
+	name: string;
+	csvPath: string;
+	propertySid: string;
+	text: string;
+	from?: string;
+	toColumn?: string;
+	defaultCountry?: string;
+	/** Windows or IANA, as given. */
+	timeZone?: string;
+	timeZoneColumn?: string;
+	/** `HH:MM-HH:MM`. */
+	sendWindow?: string;
+	/** Unix seconds. */
+	schedule?: number;
+	delimiter?: string;
+}
+
+export const SPEC_KEYS: readonly (keyof CampaignSpec)[] = [
+	'csvPath',
+	'propertySid',
+	'text',
+	'from',
+	'toColumn',
+	'defaultCountry',
+	'timeZone',
+	'timeZoneColumn',
+	'sendWindow',
+	'schedule',
+	'delimiter',
+];
+
+const FLAG: Record<string, string> = {
+	csvPath: '--csv',
+	propertySid: '--property',
+	text: '--text',
+	from: '--from',
+	toColumn: '--to-column',
+	defaultCountry: '--default-country',
+	timeZone: '--time-zone',
+	timeZoneColumn: '--time-zone-column',
+	sendWindow: '--send-window',
+	schedule: '--schedule',
+	delimiter: '--delimiter',
+};
+
+/** The flags given again that differ from the stored campaign; omitted ones are taken from it. */
+export function specConflicts(stored: CampaignSpec, given: Partial<CampaignSpec>): string[] {
+	const out: string[] = [];
+	for (const key of SPEC_KEYS) {
+		const v = given[key];
+		if (v !== undefined && v !== stored[key]) out.push(`${FLAG[key]} (stored: ${JSON.stringify(stored[key] ?? null)}, given: ${JSON.stringify(v)})`);
+	}
+	return out;
+}

@@ -1,0 +1,30 @@
+import type { CampaignPhase, StatusCounts } from '../ledger/ledger';
+
+export interface RowProblem {
+	line: number;
+	code: string;
+	reason: string;
+	to?: string;
+}
+
+export type StopReason = 'finished' | 'paused' | 'cancelled' | 'interrupted' | 'waiting' | 'failed';
+
+export interface CampaignSummary {
+	campaign: string;
+	dryRun: boolean;
+	stop: StopReason;
+	phase?: CampaignPhase;
+	rows: StatusCounts;
+	total: number;
+	/** Segments of accepted messages (or, in a dry run, of the valid ones). */
+	segments: number;
+	/** Messages the provider answered, per second of the send stage. */
+	sendRate?: number;
+	seconds: number;
+	firstErrors: RowProblem[];
+	/** Lines whose answer was lost; sent again only with --resend-uncertain. */
+	uncertainLines: number[];
+	preview?: { line: number; to: string; text: string; segments: number }[];
+	message?: string;
+	exitCode: number;
+}

@@ -1,0 +1,44 @@
+import type { CsvItem } from '../csv/csvItem';
+import { ROW_STATUSES, type ImportRow, type StatusCounts } from '../ledger/ledger';
+import type { OutFile } from '../report/outFile';
+import type { RowRules } from '../rows/rowRules';
+import { RowValidator } from '../rows/rowValidator';
+import type { RowSink } from './readStage';
+
+const PREVIEW = 3;
+
+/** A dry run's rows: counted, written to --out, a few rendered for a preview; nothing stored. */
+export class DryRunSink implements RowSink {
+	readonly rows: StatusCounts = Object.fromEntries(ROW_STATUSES.map((s) => [s, 0])) as StatusCounts;
+	segments = 0;
+	readonly preview: { line: number; to: string; text: string; segments: number }[] = [];
+	private readonly previewer: RowValidator;
+
+	constructor(
+		rules: RowRules,
+		private readonly out: OutFile | undefined,
+		private readonly now: () => number,
+	) {
+		this.previewer = new RowValidator({ ...rules, wantText: true });
+	}
+
+	async accept(rows: ImportRow[], _through: number, items: CsvItem[]): Promise<void> {
+		for (const r of rows) {
+			this.rows[r.status]++;
+			if (r.status === 'pending') {
+				this.segments += r.segments;
+				if (this.preview.length < PREVIEW) this.addPreview(r.line, items);
+			}
+			if (this.out) {
+				await this.out.write({ line: r.line, to: r.to, status: r.status === 'pending' ? 'valid' : r.status, errorCode: r.errorCode, message: r.message });
+			}
+		}
+	}
+
+	private addPreview(line: number, items: CsvItem[]): void {
+		const item = items.find((i) => i.line === line);
+		if (!item || !('fields' in item)) return;
+		const v = this.previewer.validate(item, this.now());
+		if (v.ok && v.text !== undefined) this.preview.push({ line, to: v.to, text: v.text, segments: v.segments });
+	}
+}

@@ -1,0 +1,16 @@
+/** Stops the run with a message for a person and a non-zero exit; never loses accepted work. */
+export class FatalError extends Error {
+	constructor(
+		message: string,
+		readonly exitCode = 1,
+	) {
+		super(message);
+	}
+}
+
+/** Bad flags or arguments: exit 2, with the usage hint. */
+export class UsageError extends FatalError {
+	constructor(message: string) {
+		super(message, 2);
+	}
+}

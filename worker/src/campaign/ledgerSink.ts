@@ -1,0 +1,14 @@
+import type { Ledger, ImportRow } from '../ledger/ledger';
+import type { RowSink } from './readStage';
+
+/** A run's rows go to the ledger, with the import mark, one transaction per batch. */
+export class LedgerSink implements RowSink {
+	constructor(
+		private readonly ledger: Ledger,
+		private readonly campaign: string,
+	) {}
+
+	async accept(rows: ImportRow[], throughLine: number): Promise<void> {
+		await this.ledger.importBatch(this.campaign, rows, throughLine);
+	}
+}

@@ -1,0 +1,330 @@
+import { randomUUID } from 'node:crypto';
+import { hostname, availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { BATCH_MAX_MESSAGES, validateSendMessage } from '../../../api';
+import { openCsv, type CsvSource } from '../csv/openCsv';
+import { FINAL_STATUSES, ROW_STATUSES, type CampaignRecord, type Ledger, type RowStatus, type RunOwner } from '../ledger/ledger';
+import { DEFAULT_BACKOFF } from '../pacing/backoff';
+import { TokenBucket } from '../pacing/tokenBucket';
+import { BatchClient, type ProviderConfig } from '../provider/batchClient';
+import { OutFile } from '../report/outFile';
+import type { Reporter } from '../report/reporter';
+import { NumberSet } from '../rows/numberSet';
+import { createRowJudge } from '../rows/rowJudge';
+import type { RowRules } from '../rows/rowRules';
+import { waitUntil, type Timing } from '../schedule/sendTime';
+import { specConflicts, type CampaignSpec } from './campaignSpec';
+import type { CampaignSummary, RowProblem, StopReason } from './campaignSummary';
+import { campaignTiming } from './campaignTiming';
+import { mapColumns } from './csvColumns';
+import { DryRunSink } from './dryRunSink';
+import { ExitCodes } from './exitCodes';
+import { FatalError, UsageError } from './fatalError';
+import { LedgerSink } from './ledgerSink';
+import { readStage, type RowSink } from './readStage';
+import { refusal, sendStage } from './sendStage';
+import { sleep } from './sleep';
+
+export interface RunCampaignOptions {
+	/** The campaign as given; on a resume, omitted keys come from the ledger. */
+	spec: Partial<CampaignSpec> & { name: string };
+	provider?: ProviderConfig;
+	/** Messages per second; 0 for no limit of our own. */
+	rate: number;
+	batchSize: number;
+	concurrency: number;
+	dryRun?: boolean;
+	resendUncertain?: boolean;
+	outPath?: string;
+	/** Worker threads for row validation; undefined picks by file size. */
+	threads?: number;
+	/** Retries of a batch after a 5xx or a failed connection (429s have their own, larger limit). */
+	retries?: number;
+	/** Receipt and reply webhooks every message carries (the worker daemon's). */
+	callbacks?: Parameters<typeof sendStage>[0]['callbacks'];
+}
+
+export interface RunCampaignDeps {
+	/** Required for a run; a dry run uses it only for the suppression list. */
+	ledger?: Ledger;
+	reporter: Reporter;
+	signal?: AbortSignal;
+}
+
+const STALE_OWNER_MS = 15_000;
+const HEARTBEAT_MS = 2_000;
+/** Files smaller than this are judged on the main thread: starting threads costs more. */
+const THREADS_FROM_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The campaign engine, in four stages: read -> validate (CSV rows judged and stored as
+ * pending, invalid, duplicate or suppressed), send (paced batches), settle (the answers
+ * stored, --out and the summary). The CLI and the cron daemon both call this.
+ */
+export async function runCampaign(options: RunCampaignOptions, deps: RunCampaignDeps): Promise<CampaignSummary> {
+	checkSettings(options);
+	const started = performance.now();
+	const { ledger, reporter } = deps;
+	const name = options.spec.name;
+	const stored = ledger ? await ledger.campaign(name) : undefined;
+	const spec = resolveSpec(options, stored);
+	const timing = campaignTiming(spec);
+	checkFrom(spec.from);
+	if (options.dryRun) return dryRun(spec, options, deps, started);
+	if (!ledger) throw new UsageError('a run needs a ledger (--db)');
+	if (!options.provider) throw new UsageError('a run needs the provider: set CLOUDTEL_BASE_URL, CLOUDTEL_ACCOUNT_SID and CLOUDTEL_AUTH_TOKEN');
+
+	const client = new BatchClient(options.provider, options.concurrency);
+	const owner: RunOwner = { pid: process.pid, host: hostname(), token: randomUUID() };
+	let claimed = false;
+	let heartbeat: NodeJS.Timeout | undefined;
+	try {
+		// Before the campaign is created: a wrong --property must not become part of it.
+		await preflight(client, spec.propertySid);
+		const record = stored ?? (await ledger.createCampaign(spec));
+		const other = await ledger.claim(name, owner, STALE_OWNER_MS);
+		if (other) throw new FatalError(`campaign ${name} is already running (pid ${other.pid} on ${other.host}); a second run would race it`);
+		claimed = true;
+		heartbeat = setInterval(() => void ledger.heartbeat(name, owner).catch(() => undefined), HEARTBEAT_MS);
+		heartbeat.unref();
+		reporter.event('start', { campaign: name, csv: spec.csvPath, property: spec.propertySid, resumed: stored !== undefined, phase: record.phase }, `${stored ? 'resuming' : 'starting'} campaign ${name} (${spec.csvPath})`);
+		const stop = await stages(spec, timing, record, options, deps, ledger, client);
+		return await settleStage(spec, options, deps, ledger, stop, started);
+	} finally {
+		if (heartbeat) clearInterval(heartbeat);
+		if (claimed) await ledger.release(name, owner).catch(() => undefined);
+		await client.close().catch(() => undefined);
+	}
+}
+
+function checkSettings(options: RunCampaignOptions): void {
+	if (!/^[A-Za-z0-9._-]{1,64}$/.test(options.spec.name)) throw new UsageError(`--name must be 1 to 64 letters, digits, dots, dashes or underscores: it goes into every ExternalId (got "${options.spec.name}")`);
+	if (!(options.rate >= 0)) throw new UsageError(`--rate must be a number of messages per second, 0 for no limit (got ${options.rate})`);
+	if (!Number.isInteger(options.batchSize) || options.batchSize < 1 || options.batchSize > BATCH_MAX_MESSAGES) throw new UsageError(`--batch-size must be 1 to ${BATCH_MAX_MESSAGES} (got ${options.batchSize})`);
+	if (!Number.isInteger(options.concurrency) || options.concurrency < 1 || options.concurrency > 64) throw new UsageError(`--concurrency must be 1 to 64 (got ${options.concurrency})`);
+}
+
+function resolveSpec(options: RunCampaignOptions, stored: CampaignRecord | undefined): CampaignSpec {
+	const given = { ...options.spec, csvPath: options.spec.csvPath === undefined ? undefined : resolve(options.spec.csvPath) };
+	if (stored) {
+		const conflicts = specConflicts(stored.spec, given);
+		if (conflicts.length > 0) {
+			throw new UsageError(`campaign ${options.spec.name} already exists in this ledger with other settings: ${conflicts.join('; ')}. Run it again without them to resume it, or pick a new --name`);
+		}
+		return stored.spec;
+	}
+	const missing = [given.csvPath === undefined && '--csv', given.text === undefined && '--text', !options.dryRun && given.propertySid === undefined && '--property'].filter(Boolean);
+	if (missing.length > 0) throw new UsageError(`a new campaign needs ${missing.join(', ')}`);
+	return { ...given, propertySid: given.propertySid ?? '' } as CampaignSpec;
+}
+
+/** A bad --from would fail every row: say so once, before reading anything. */
+function checkFrom(from: string | undefined): void {
+	if (from === undefined) return;
+	const bad = validateSendMessage({ From: from, To: '+61491570156', Text: 'x' }, { now: Math.floor(Date.now() / 1000) }).filter((v) => v.FieldName === 'From');
+	if (bad.length > 0) throw new UsageError(`--from: ${bad[0].Message}`);
+}
+
+/** An empty batch sends nothing, yet shows bad credentials (401) and an unknown property (404) at once. */
+async function preflight(client: BatchClient, propertySid: string): Promise<void> {
+	for (let attempt = 1; attempt <= 5; attempt++) {
+		const outcome = await client.send(propertySid, []);
+		if (outcome.kind === 'refused' && (outcome.status === 401 || outcome.status === 403 || outcome.status === 404)) throw refusal(outcome.status, outcome.detail, propertySid);
+		if (outcome.kind !== 'retry') return;
+		if (outcome.status === 0 && attempt === 5) throw new FatalError(`cannot reach the provider: ${outcome.reason}`);
+		await sleep(outcome.retryAfterMs ?? 200 * attempt);
+	}
+}
+
+function threadsFor(options: RunCampaignOptions, csv: CsvSource): number {
+	if (options.threads !== undefined) return options.threads;
+	return csv.size >= THREADS_FROM_BYTES ? Math.min(4, availableParallelism()) : 0;
+}
+
+async function prepareRead(spec: CampaignSpec, options: RunCampaignOptions, timing: Timing, wantText: boolean) {
+	const csv = await openCsv(spec.csvPath, spec.delimiter);
+	const columns = mapColumns(csv.header, spec);
+	const rules: RowRules = {
+		campaign: spec.name,
+		header: csv.header,
+		toIndex: columns.toIndex,
+		text: spec.text,
+		from: spec.from,
+		defaultCountry: spec.defaultCountry,
+		timeZoneIndex: columns.timeZoneIndex,
+		defaultTimeZone: timing.timeZone,
+		wantText,
+	};
+	const threads = threadsFor(options, csv);
+	return { csv, rules, threads, judge: createRowJudge(rules, threads) };
+}
+
+async function loadNumbers(source: AsyncIterable<string> | undefined): Promise<NumberSet> {
+	const set = new NumberSet();
+	if (source) for await (const n of source) set.add(n);
+	return set;
+}
+
+async function runRead(spec: CampaignSpec, options: RunCampaignOptions, deps: RunCampaignDeps, timing: Timing, sink: (rules: RowRules) => RowSink, importedThrough: number, seen: NumberSet, wantText: boolean) {
+	const { csv, rules, threads, judge } = await prepareRead(spec, options, timing, wantText);
+	const theSink = sink(rules);
+	try {
+		const suppressed = await loadNumbers(deps.ledger?.suppressions());
+		deps.reporter.event('read', { csv: spec.csvPath, delimiter: csv.delimiter, columns: csv.header, threads }, `reading ${spec.csvPath} (${csv.header.length} columns, delimiter ${JSON.stringify(csv.delimiter)})`);
+		const result = await readStage({
+			csv,
+			judge,
+			sink: theSink,
+			importedThrough,
+			seen,
+			suppressed,
+			inFlight: threads > 0 ? threads * 2 : 1,
+			reporter: deps.reporter,
+			signal: deps.signal,
+			now: () => Math.floor(Date.now() / 1000),
+		});
+		return { ...result, sink: theSink };
+	} finally {
+		await judge.close();
+	}
+}
+
+async function dryRun(spec: CampaignSpec, options: RunCampaignOptions, deps: RunCampaignDeps, started: number): Promise<CampaignSummary> {
+	const out = options.outPath ? new OutFile(options.outPath) : undefined;
+	try {
+		const timing = campaignTiming(spec);
+		const result = await runRead(spec, options, deps, timing, (rules) => new DryRunSink(rules, out, () => Math.floor(Date.now() / 1000)), 0, new NumberSet(), false);
+		const sink = result.sink as DryRunSink;
+		const total = ROW_STATUSES.reduce((n, s) => n + sink.rows[s], 0);
+		const summary: CampaignSummary = {
+			campaign: spec.name,
+			dryRun: true,
+			stop: result.interrupted ? 'interrupted' : 'finished',
+			rows: sink.rows,
+			total,
+			segments: sink.segments,
+			seconds: (performance.now() - started) / 1000,
+			firstErrors: result.firstErrors,
+			uncertainLines: [],
+			preview: sink.preview,
+			exitCode: result.interrupted ? ExitCodes.Interrupted : ExitCodes.Finished,
+		};
+		deps.reporter.summary(summary);
+		return summary;
+	} finally {
+		await out?.close();
+	}
+}
+
+async function stages(spec: CampaignSpec, timing: Timing, record: CampaignRecord, options: RunCampaignOptions, deps: RunCampaignDeps, ledger: Ledger, client: BatchClient): Promise<{ stop: StopReason; sendRate?: number; fatal?: FatalError }> {
+	const { reporter, signal } = deps;
+	const name = spec.name;
+	if (record.phase === 'cancelled') return { stop: 'cancelled' };
+	if (record.paused) return { stop: 'paused' };
+
+	if (record.phase === 'importing') {
+		const seen = await loadNumbers(record.importedThrough > 0 ? ledger.campaignNumbers(name) : undefined);
+		const read = await runRead(spec, options, deps, timing, () => new LedgerSink(ledger, name), record.importedThrough, seen, true);
+		if (read.interrupted) return { stop: 'interrupted' };
+		await ledger.setPhase(name, 'sending');
+	} else if (record.phase === 'finished') {
+		await ledger.setPhase(name, 'sending');
+	}
+
+	const recovered = await ledger.recoverSubmitting(name);
+	if (recovered > 0) {
+		const lines: number[] = [];
+		for await (const r of ledger.rows(name, ['uncertain'], 1000)) lines.push(r.line);
+		reporter.event('uncertain', { lines, count: recovered }, `${recovered} rows were being submitted when the last run stopped: they are uncertain and will not be sent again unless you ask with --resend-uncertain`);
+	}
+	if (options.resendUncertain) {
+		const n = await ledger.requeueUncertain(name);
+		if (n > 0) reporter.event('resend-uncertain', { count: n }, `${n} uncertain rows will be sent again (--resend-uncertain)`);
+	}
+
+	const wait = waitUntil(timing);
+	if (wait !== undefined && wait * 1000 > Date.now()) {
+		reporter.event('wait', { until: new Date(wait * 1000).toISOString() }, `--schedule is more than 14 days ahead: waiting until ${new Date(wait * 1000).toISOString()} to hand the messages to the provider`);
+		while (wait * 1000 > Date.now()) {
+			if (signal?.aborted) return { stop: 'interrupted' };
+			const c = await ledger.campaign(name);
+			if (c?.phase === 'cancelled') break;
+			await sleep(Math.min(1000, wait * 1000 - Date.now()), signal);
+		}
+	}
+
+	const counts = await ledger.counts(name);
+	const chunkSize = options.rate > 0 ? Math.min(options.batchSize, Math.max(1, Math.ceil(options.rate / 10))) : options.batchSize;
+	const bucket = new TokenBucket(options.rate, chunkSize);
+	const result = await sendStage({
+		campaign: name,
+		propertySid: spec.propertySid,
+		from: spec.from,
+		timing,
+		ledger,
+		client,
+		bucket,
+		chunkSize,
+		concurrency: options.concurrency,
+		total: counts.rows.pending,
+		reporter,
+		signal,
+		callbacks: options.callbacks,
+		backoff: options.retries === undefined ? undefined : { ...DEFAULT_BACKOFF, maxAttempts: Math.floor(options.retries) + 1 },
+	});
+	if (result.stop === 'cancelled') await ledger.cancelPending(name);
+	if (result.stop === 'finished') await ledger.setPhase(name, 'finished');
+	return { stop: result.stop, sendRate: result.seconds > 0 ? result.sent / result.seconds : undefined, fatal: result.fatal };
+}
+
+async function settleStage(spec: CampaignSpec, options: RunCampaignOptions, deps: RunCampaignDeps, ledger: Ledger, outcome: { stop: StopReason; sendRate?: number; fatal?: FatalError }, started: number): Promise<CampaignSummary> {
+	const name = spec.name;
+	const counts = await ledger.counts(name);
+	const firstErrors: RowProblem[] = [];
+	for await (const r of ledger.rows(name, ['invalid', 'rejected'], 10)) firstErrors.push({ line: r.line, code: r.errorCode ?? '', reason: r.message ?? '', to: r.to });
+	const uncertainLines: number[] = [];
+	for await (const r of ledger.rows(name, ['uncertain'], 1000)) uncertainLines.push(r.line);
+	if (options.outPath) {
+		const out = new OutFile(options.outPath);
+		try {
+			for await (const r of ledger.rows(name)) await out.write({ line: r.line, to: r.to, status: r.status, messageSid: r.messageSid, errorCode: r.errorCode, message: r.message });
+		} finally {
+			await out.close();
+		}
+	}
+	const record = await ledger.campaign(name);
+	const open = counts.total - FINAL_STATUSES.reduce((n, s: RowStatus) => n + counts.rows[s], 0);
+	let stop = outcome.stop;
+	if (stop === 'finished' && open > 0) stop = 'failed';
+	const exitCode =
+		stop === 'failed' ? ExitCodes.Fatal
+		: stop === 'interrupted' ? ExitCodes.Interrupted
+		: stop === 'paused' || stop === 'cancelled' || stop === 'waiting' ? ExitCodes.Stopped
+		: counts.rows.uncertain > 0 ? ExitCodes.Uncertain
+		: ExitCodes.Finished;
+	const message =
+		outcome.fatal?.message ??
+		(stop === 'paused' ? `campaign ${name} is paused: \`cloudtel campaign resume\` it, then run it again`
+		: stop === 'cancelled' ? `campaign ${name} was cancelled`
+		: stop === 'interrupted' ? `interrupted: run the same command again to resume campaign ${name}`
+		: stop === 'failed' ? `${open} rows are still pending: run again to resume`
+		: counts.rows.uncertain > 0 ? `${counts.rows.uncertain} rows are uncertain (their request may have reached the provider); check them, then run again with --resend-uncertain to send them anyway`
+		: undefined);
+	const summary: CampaignSummary = {
+		campaign: name,
+		dryRun: false,
+		stop,
+		phase: record?.phase,
+		rows: counts.rows,
+		total: counts.total,
+		segments: counts.acceptedSegments,
+		sendRate: outcome.sendRate,
+		seconds: (performance.now() - started) / 1000,
+		firstErrors,
+		uncertainLines,
+		message,
+		exitCode,
+	};
+	deps.reporter.summary(summary);
+	return summary;
+}

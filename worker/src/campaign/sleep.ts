@@ -1,0 +1,13 @@
+/** setTimeout as a promise that an abort ends early (resolving, not throwing). */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+	return new Promise((resolve) => {
+		if (signal?.aborted) return resolve();
+		const timer = setTimeout(done, ms);
+		function done() {
+			clearTimeout(timer);
+			signal?.removeEventListener('abort', done);
+			resolve();
+		}
+		signal?.addEventListener('abort', done, { once: true });
+	});
+}

@@ -1,0 +1,59 @@
+import { FatalError } from './campaign/fatalError';
+import { ExitCodes } from './campaign/exitCodes';
+import { campaignControlCommand } from './cli/campaignControlCommand';
+import { campaignRunCommand } from './cli/campaignRunCommand';
+import { demoCommand } from './cli/demoCommand';
+import { loadSandbox } from './cli/sandboxModule';
+import { USAGE } from './cli/usage';
+import { workerCommand } from './daemon/workerCommand';
+
+/** `cloudtel ...`: returns the exit code; bin/cloudtel.js sets it. */
+export async function main(argv: string[]): Promise<number> {
+	try {
+		return await dispatch(argv);
+	} catch (error) {
+		if (error instanceof FatalError) {
+			process.stderr.write(`cloudtel: ${error.message}\n`);
+			if (error.exitCode === ExitCodes.Usage) process.stderr.write('Run `cloudtel --help` for usage.\n');
+			return error.exitCode;
+		}
+		throw error;
+	}
+}
+
+async function dispatch(argv: string[]): Promise<number> {
+	const [command, sub, ...rest] = argv;
+	switch (command) {
+		case 'campaign':
+			switch (sub) {
+				case 'run':
+					return campaignRunCommand(rest);
+				case 'status':
+				case 'pause':
+				case 'resume':
+				case 'cancel':
+					return campaignControlCommand(sub, rest);
+				default:
+					return usage(`unknown campaign command ${sub === undefined ? '(none)' : JSON.stringify(sub)}: use run, status, pause, resume or cancel`);
+			}
+		case 'demo':
+			return demoCommand(argv.slice(1));
+		case 'sandbox':
+			return loadSandbox().runSandboxCli(argv.slice(1));
+		case 'worker':
+			return workerCommand(argv.slice(1));
+		case undefined:
+		case 'help':
+		case '--help':
+		case '-h':
+			process.stdout.write(USAGE);
+			return command === undefined ? ExitCodes.Usage : 0;
+		default:
+			return usage(`unknown command ${JSON.stringify(command)}`);
+	}
+}
+
+function usage(message: string): number {
+	process.stderr.write(`cloudtel: ${message}\n\n${USAGE}`);
+	return ExitCodes.Usage;
+}

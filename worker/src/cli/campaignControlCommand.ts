@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { FatalError, UsageError } from '../campaign/fatalError';
+import { ownerIsAlive } from '../ledger/ownerIsAlive';
+import { SqliteLedger } from '../ledger/sqliteLedger';
+import { DEFAULT_DB } from './campaignRunCommand';
+import { formatStatus, readStatus } from './campaignStatus';
+
+type Control = 'status' | 'pause' | 'resume' | 'cancel';
+
+const STALE_OWNER_MS = 15_000;
+
+/** status, pause, resume, cancel: they act through the ledger, which the running process watches. */
+export async function campaignControlCommand(action: Control, argv: string[]): Promise<number> {
+	let values;
+	try {
+		({ values } = parseArgs({ args: argv, strict: true, options: { db: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' } } }));
+	} catch (error) {
+		throw new UsageError((error as Error).message);
+	}
+	if (!values.name) throw new UsageError(`campaign ${action} needs --name (and --db, default ${DEFAULT_DB})`);
+	const dbPath = values.db ?? DEFAULT_DB;
+	if (!existsSync(dbPath)) throw new FatalError(`no ledger at ${dbPath}: give the --db the campaign ran with`);
+	const ledger = new SqliteLedger(dbPath);
+	try {
+		const record = await ledger.campaign(values.name);
+		if (!record) throw new FatalError(`no campaign named ${values.name} in ${dbPath}`);
+		const live = record.owner && ownerIsAlive(record.owner, STALE_OWNER_MS) ? record.owner : undefined;
+		const say = (text: string) => process.stdout.write(text + '\n');
+		switch (action) {
+			case 'status': {
+				const status = await readStatus(ledger, values.name);
+				process.stdout.write(values.json ? JSON.stringify(status, null, 2) + '\n' : formatStatus(status));
+				return 0;
+			}
+			case 'pause':
+				if (record.phase === 'cancelled' || record.phase === 'finished') throw new FatalError(`campaign ${values.name} is ${record.phase}: there is nothing to pause`);
+				await ledger.setPaused(values.name, true);
+				say(live ? `paused campaign ${values.name}: the run (pid ${live.pid}) stops after the batches in flight and waits` : `paused campaign ${values.name}`);
+				return 0;
+			case 'resume':
+				if (record.phase === 'cancelled') throw new FatalError(`campaign ${values.name} was cancelled and cannot be resumed`);
+				await ledger.setPaused(values.name, false);
+				say(live ? `resumed campaign ${values.name}: the run (pid ${live.pid}) continues` : `resumed campaign ${values.name}: no run is active, so run \`cloudtel campaign run --db ${dbPath} --name ${values.name}\` to continue sending`);
+				return 0;
+			case 'cancel': {
+				if (record.phase === 'finished') throw new FatalError(`campaign ${values.name} has finished: there is nothing to cancel`);
+				await ledger.setPhase(values.name, 'cancelled');
+				// With a live run, it cancels its own pending rows once its batches in flight settle.
+				const n = live ? undefined : await ledger.cancelPending(values.name);
+				say(live ? `cancelled campaign ${values.name}: the run (pid ${live.pid}) stops after the batches in flight` : `cancelled campaign ${values.name}: ${n} rows will not be sent`);
+				return 0;
+			}
+		}
+	} finally {
+		await ledger.close();
+	}
+}

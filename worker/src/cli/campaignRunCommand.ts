@@ -1,0 +1,122 @@
+import { basename, extname } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { CampaignSpec } from '../campaign/campaignSpec';
+import { UsageError } from '../campaign/fatalError';
+import { runCampaign } from '../campaign/runCampaign';
+import { SqliteLedger } from '../ledger/sqliteLedger';
+import type { Ledger } from '../ledger/ledger';
+import { existsSync } from 'node:fs';
+import { pickReporter } from './pickReporter';
+import { interruptSignal } from './interruptSignal';
+import { parseNumberFlag } from './parseNumberFlag';
+
+export const DEFAULT_DB = 'cloudtel.db';
+
+export async function campaignRunCommand(argv: string[]): Promise<number> {
+	const { values } = parseFlags(argv);
+	const csv = values.csv;
+	const name = values.name ?? (csv ? defaultName(csv) : undefined);
+	if (!name) throw new UsageError('give --name (or --csv, whose file name names a new campaign)');
+	const spec: Partial<CampaignSpec> & { name: string } = {
+		name,
+		csvPath: csv,
+		propertySid: values.property,
+		text: values.text,
+		from: values.from,
+		toColumn: values['to-column'],
+		defaultCountry: values['default-country']?.toUpperCase(),
+		timeZone: values['time-zone'],
+		timeZoneColumn: values['time-zone-column'],
+		sendWindow: values['send-window'],
+		schedule: values.schedule === undefined ? undefined : parseSchedule(values.schedule),
+		delimiter: values.delimiter === undefined ? undefined : parseDelimiter(values.delimiter),
+	};
+	const dbPath = values.db ?? DEFAULT_DB;
+	const dryRun = values['dry-run'] ?? false;
+	// A dry run writes nothing: it reads an existing ledger only for its suppression list.
+	const ledger: Ledger | undefined = !dryRun || existsSync(dbPath) ? new SqliteLedger(dbPath) : undefined;
+	const reporter = pickReporter(values.json ?? false);
+	const interrupt = interruptSignal(reporter);
+	try {
+		const baseUrl = values['base-url'] ?? process.env.CLOUDTEL_BASE_URL;
+		const accountSid = values['account-sid'] ?? process.env.CLOUDTEL_ACCOUNT_SID;
+		const authToken = values['auth-token'] ?? process.env.CLOUDTEL_AUTH_TOKEN;
+		const missing = [!baseUrl && 'CLOUDTEL_BASE_URL (--base-url)', !accountSid && 'CLOUDTEL_ACCOUNT_SID (--account-sid)', !authToken && 'CLOUDTEL_AUTH_TOKEN (--auth-token)'].filter(Boolean);
+		if (!dryRun && missing.length > 0) throw new UsageError(`the provider's address and credentials are missing: set ${missing.join(', ')}`);
+		const summary = await runCampaign(
+			{
+				spec,
+				provider: dryRun ? undefined : { baseUrl: baseUrl!, accountSid: accountSid!, authToken: authToken! },
+				rate: parseNumberFlag('--rate', values.rate, 100),
+				batchSize: parseNumberFlag('--batch-size', values['batch-size'], 1000),
+				concurrency: parseNumberFlag('--concurrency', values.concurrency, 4),
+				dryRun,
+				resendUncertain: values['resend-uncertain'] ?? false,
+				outPath: values.out,
+				retries: values.retries === undefined ? undefined : parseNumberFlag('--retries', values.retries, 7),
+				threads: values.threads === undefined ? undefined : parseNumberFlag('--threads', values.threads, 0),
+			},
+			{ ledger, reporter, signal: interrupt.signal },
+		);
+		return summary.exitCode;
+	} finally {
+		interrupt.dispose();
+		reporter.close();
+		await ledger?.close();
+	}
+}
+
+function parseFlags(argv: string[]) {
+	try {
+		return parseArgs({
+			args: argv,
+			strict: true,
+			allowPositionals: false,
+			options: {
+				csv: { type: 'string' },
+				property: { type: 'string' },
+				text: { type: 'string' },
+				from: { type: 'string' },
+				'to-column': { type: 'string' },
+				'default-country': { type: 'string' },
+				name: { type: 'string' },
+				db: { type: 'string' },
+				rate: { type: 'string' },
+				'batch-size': { type: 'string' },
+				concurrency: { type: 'string' },
+				schedule: { type: 'string' },
+				'send-window': { type: 'string' },
+				'time-zone': { type: 'string' },
+				'time-zone-column': { type: 'string' },
+				delimiter: { type: 'string' },
+				out: { type: 'string' },
+				'dry-run': { type: 'boolean' },
+				'resend-uncertain': { type: 'boolean' },
+				json: { type: 'boolean' },
+				threads: { type: 'string' },
+				retries: { type: 'string' },
+				'base-url': { type: 'string' },
+				'account-sid': { type: 'string' },
+				'auth-token': { type: 'string' },
+			},
+		});
+	} catch (error) {
+		throw new UsageError((error as Error).message);
+	}
+}
+
+function defaultName(csv: string): string {
+	return basename(csv, extname(csv)).replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 64) || 'campaign';
+}
+
+function parseSchedule(value: string): number {
+	const ms = Date.parse(value);
+	if (Number.isNaN(ms)) throw new UsageError(`--schedule must be an ISO 8601 time such as 2030-05-01T09:00:00+10:00 (got "${value}")`);
+	return Math.floor(ms / 1000);
+}
+
+function parseDelimiter(value: string): string {
+	const d = value === '\\t' || value.toLowerCase() === 'tab' ? '\t' : value;
+	if (d.length !== 1) throw new UsageError(`--delimiter must be one character, or "tab" (got "${value}")`);
+	return d;
+}

@@ -1,0 +1,54 @@
+import type { CampaignSpec } from '../campaign/campaignSpec';
+import { ownerIsAlive } from '../ledger/ownerIsAlive';
+import type { CampaignPhase, Ledger, StatusCounts } from '../ledger/ledger';
+
+export interface CampaignStatus {
+	name: string;
+	phase: CampaignPhase;
+	paused: boolean;
+	running: { pid: number; host: string } | null;
+	spec: CampaignSpec;
+	rows: StatusCounts;
+	total: number;
+	acceptedSegments: number;
+	importedThrough: number;
+	uncertainLines: number[];
+	firstErrors: { line: number; code: string; reason: string }[];
+	createdAt: string;
+	updatedAt: string;
+}
+
+export async function readStatus(ledger: Ledger, name: string): Promise<CampaignStatus> {
+	const record = (await ledger.campaign(name))!;
+	const counts = await ledger.counts(name);
+	const uncertainLines: number[] = [];
+	for await (const r of ledger.rows(name, ['uncertain'], 1000)) uncertainLines.push(r.line);
+	const firstErrors: CampaignStatus['firstErrors'] = [];
+	for await (const r of ledger.rows(name, ['invalid', 'rejected'], 10)) firstErrors.push({ line: r.line, code: r.errorCode ?? '', reason: r.message ?? '' });
+	const live = record.owner && ownerIsAlive(record.owner, 15_000) ? record.owner : undefined;
+	return {
+		name,
+		phase: record.phase,
+		paused: record.paused,
+		running: live ? { pid: live.pid, host: live.host } : null,
+		spec: record.spec,
+		rows: counts.rows,
+		total: counts.total,
+		acceptedSegments: counts.acceptedSegments,
+		importedThrough: record.importedThrough,
+		uncertainLines,
+		firstErrors,
+		createdAt: new Date(record.createdAt).toISOString(),
+		updatedAt: new Date(record.updatedAt).toISOString(),
+	};
+}
+
+export function formatStatus(s: CampaignStatus): string {
+	const lines = [`Campaign ${s.name}: ${s.phase}${s.paused ? ' (paused)' : ''}${s.running ? `, running as pid ${s.running.pid} on ${s.running.host}` : ', no run active'}`];
+	lines.push(`  csv ${s.spec.csvPath}, property ${s.spec.propertySid}`);
+	lines.push(`  rows ${s.total}: ` + Object.entries(s.rows).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', '));
+	lines.push(`  segments accepted ${s.acceptedSegments}`);
+	if (s.uncertainLines.length > 0) lines.push(`  uncertain lines: ${s.uncertainLines.join(', ')}`);
+	for (const e of s.firstErrors) lines.push(`  line ${e.line}: ${e.code}: ${e.reason}`);
+	return lines.join('\n') + '\n';
+}

@@ -1,0 +1,179 @@
+import cron from 'node-cron';
+import { z } from 'zod';
+import { isE164, isEmail, isSid, isWebhookUri, senderKind, checkForwardSender } from '../../../api';
+import { parseSendWindow } from '../schedule/sendWindow';
+import { resolveTimeZone } from '../schedule/timeZone';
+import { compileReplyPattern } from './replyPattern';
+
+/** One value or a list of them; always a list after parsing. */
+function oneOrMany<T extends z.ZodType>(item: T) {
+	return z.union([item, z.array(item).min(1)]).transform((v) => (Array.isArray(v) ? v : [v]) as z.output<T>[]);
+}
+
+const text = z.string().trim().min(1, 'must not be blank');
+const e164 = z.string().refine(isE164, 'must be an E.164 number: + then 8 to 15 digits, the first not 0');
+const email = z.string().refine(isEmail, 'must be an e-mail address');
+const httpUrl = z.string().refine(isWebhookUri, 'must be an absolute http or https URL');
+const sid = z.string().refine(isSid, 'must be a Sid (a lower-case UUID)');
+const port = z.number().int().min(0).max(65535);
+const timeZone = z.string().refine((v) => resolveTimeZone(v) !== undefined, 'must be an IANA time zone (such as "Australia/Sydney") or a Windows time zone ID');
+
+/**
+ * A campaign's runs are named `<campaign>-<tick>` (17 characters of tick), and a run's
+ * name goes into every ExternalId, where the engine allows 64 letters, digits, dots,
+ * dashes and underscores.
+ */
+const campaignName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,46}$/, 'must be 1 to 47 letters, digits, "_", "." or "-", starting with a letter or digit');
+
+const provider = z.strictObject({
+	baseUrl: httpUrl,
+	accountSid: text,
+	authToken: text,
+});
+
+const server = z.strictObject({
+	publicUrl: httpUrl,
+	port: port.default(8080),
+	host: z.string().default('0.0.0.0'),
+	secret: z.string().min(16, 'must be at least 16 characters: it is all that stands between the internet and your suppression list'),
+	/** Callbacks are a few hundred bytes; anything near this is not one. */
+	maxBodyBytes: z.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
+});
+
+const smtp = z.strictObject({
+	host: text,
+	port: port.default(587),
+	/** TLS from the first byte (port 465); otherwise STARTTLS when the server offers it. */
+	secure: z.boolean().optional(),
+	user: z.string().optional(),
+	password: z.string().optional(),
+	from: email,
+});
+
+const outbox = z.strictObject({
+	maxAttempts: z.number().int().min(1).max(1000).default(12),
+	backoffMs: z.number().int().min(10).default(1000),
+	maxBackoffMs: z.number().int().min(10).default(10 * 60 * 1000),
+	concurrency: z.number().int().min(1).max(64).default(4),
+});
+
+const campaign = z.strictObject({
+	name: campaignName,
+	cron: z.string().refine((v) => cron.validate(v), 'must be a cron expression such as "0 9 * * 1" (minute hour day month weekday, an optional seconds field first)'),
+	/** The zone the cron expression is read in; the send window's too, unless timeZoneColumn. */
+	timeZone: timeZone.optional(),
+	csv: text,
+	property: sid,
+	text: text,
+	from: z
+		.string()
+		.refine((v) => senderKind(v) !== undefined, 'must be an E.164 number, an alphanumeric ID of 1 to 11 characters, or blank for a leased number')
+		.optional(),
+	toColumn: text.optional(),
+	defaultCountry: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code').optional(),
+	timeZoneColumn: text.optional(),
+	sendWindow: z
+		.string()
+		.refine((v) => {
+			try {
+				parseSendWindow(v);
+				return true;
+			} catch {
+				return false;
+			}
+		}, 'must look like 09:00-20:00')
+		.optional(),
+	rate: z.number().positive().optional(),
+	batchSize: z.number().int().min(1).max(1000).optional(),
+	/** Ask for delivery receipts at this worker's receipt URL. */
+	receipts: z.boolean().default(true),
+	/**
+	 * Send replies to this worker. Replies come only to a leased sender, so this defaults
+	 * to true without `from` and cannot be true with one.
+	 */
+	replies: z.boolean().optional(),
+});
+
+const match = z.strictObject({
+	keyword: oneOrMany(text).optional(),
+	regex: z
+		.string()
+		.refine((v) => compileReplyPattern(v) !== undefined, 'must be a regular expression, bare or as /pattern/flags')
+		.optional(),
+	campaign: oneOrMany(text).optional(),
+	sender: oneOrMany(e164).optional(),
+});
+
+const action = z.discriminatedUnion('type', [
+	z.strictObject({
+		type: z.literal('forwardSms'),
+		to: e164,
+		from: z
+			.string()
+			.refine((v) => checkForwardSender('from', v) === undefined, 'must be an E.164 number or an alphanumeric ID of 1 to 11 characters')
+			.optional(),
+		/** Defaults to the property the reply came in on. */
+		property: sid.optional(),
+	}),
+	z.strictObject({
+		type: z.literal('forwardEmail'),
+		to: oneOrMany(email),
+		from: email.optional(),
+		subject: text.optional(),
+	}),
+	z.strictObject({
+		type: z.literal('post'),
+		url: httpUrl,
+		headers: z.record(z.string(), z.string()).optional(),
+	}),
+	z.strictObject({ type: z.literal('optOut') }),
+], { error: 'must be one of forwardSms, forwardEmail, post, optOut' });
+
+const rule = z.strictObject({
+	name: text.optional(),
+	match: match.default({}),
+	actions: z.array(action).min(1, 'must list at least one action'),
+	/** Later rules are looked at too; by default the first matching rule is the last. */
+	continue: z.boolean().default(false),
+});
+
+export const workerConfigSchema = z
+	.strictObject({
+		provider,
+		/** The SQLite file of the ledger, the callback events and the outbox. */
+		db: text.default('cloudtel.db'),
+		server,
+		smtp: smtp.optional(),
+		outbox: outbox.prefault({}),
+		campaigns: z.array(campaign).default([]),
+		replies: z.array(rule).default([]),
+	})
+	.superRefine((config, ctx) => {
+		const seen = new Map<string, number>();
+		config.campaigns.forEach((c, i) => {
+			const first = seen.get(c.name);
+			if (first !== undefined) ctx.addIssue({ code: 'custom', path: ['campaigns', i, 'name'], message: `"${c.name}" is already the name of campaigns[${first}]` });
+			else seen.set(c.name, i);
+			if (c.sendWindow !== undefined && c.timeZone === undefined && c.timeZoneColumn === undefined) {
+				ctx.addIssue({ code: 'custom', path: ['campaigns', i, 'sendWindow'], message: 'needs the time zone it is in: give timeZone or timeZoneColumn' });
+			}
+			if (c.replies === true && c.from !== undefined && c.from.trim() !== '') {
+				ctx.addIssue({ code: 'custom', path: ['campaigns', i, 'replies'], message: 'replies come only to a leased sender: leave out from, or set replies to false' });
+			}
+		});
+		config.replies.forEach((r, i) => {
+			r.actions.forEach((a, j) => {
+				if (a.type === 'forwardEmail' && !config.smtp) ctx.addIssue({ code: 'custom', path: ['replies', i, 'actions', j], message: 'forwards by e-mail, so the config needs an smtp section' });
+			});
+		});
+		if (config.smtp && (config.smtp.user === undefined) !== (config.smtp.password === undefined)) {
+			ctx.addIssue({ code: 'custom', path: ['smtp', config.smtp.user === undefined ? 'user' : 'password'], message: 'user and password go together' });
+		}
+	});
+
+export type WorkerConfig = z.output<typeof workerConfigSchema>;
+export type CampaignConfig = WorkerConfig['campaigns'][number];
+export type ReplyRule = WorkerConfig['replies'][number];
+export type ReplyAction = ReplyRule['actions'][number];
+export type SmtpConfig = NonNullable<WorkerConfig['smtp']>;
+export type OutboxConfig = WorkerConfig['outbox'];

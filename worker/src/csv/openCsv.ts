@@ -1,0 +1,125 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { parse, type CsvError } from 'csv-parse';
+import { FatalError } from '../campaign/fatalError';
+import { isCsvError, type CsvItem } from './csvItem';
+import { sniffDelimiter } from './sniffDelimiter';
+
+export interface CsvSource {
+	header: string[];
+	delimiter: string;
+	/** Bytes in the file, for progress. */
+	size: number;
+	/** Data records in file order, in small batches; bad stretches come as errors in place. */
+	batches: AsyncIterable<CsvItem[]>;
+	/** Bytes parsed so far. */
+	bytesRead(): number;
+}
+
+const SNIFF_BYTES = 64 * 1024;
+const BATCH = 1000;
+/** An unclosed quote would otherwise swallow the rest of the file into one field. */
+const MAX_RECORD_CHARS = 1_000_000;
+
+async function readStart(path: string): Promise<{ sample: string; size: number }> {
+	let handle;
+	try {
+		handle = await open(path, 'r');
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : String((error as Error).message);
+		throw new FatalError(`cannot read the CSV file ${path}: ${why}`);
+	}
+	try {
+		const { size } = await handle.stat();
+		const buffer = Buffer.alloc(Math.min(SNIFF_BYTES, size));
+		await handle.read(buffer, 0, buffer.length, 0);
+		return { sample: buffer.toString('utf8'), size };
+	} finally {
+		await handle.close();
+	}
+}
+
+/**
+ * Streams a CSV file through csv-parse: BOM stripped, delimiter sniffed from the header
+ * unless given, quoted fields, CRLF or LF. Every record is numbered by the line it starts
+ * on, which is what a person sees in an editor or a spreadsheet.
+ */
+export async function openCsv(path: string, delimiter?: string): Promise<CsvSource> {
+	const { sample, size } = await readStart(path);
+	if (sample.replace(/^\ufeff/, '').trim() === '') throw new FatalError(`the CSV file ${path} is empty: it needs a header line and rows`);
+	const sep = delimiter ?? sniffDelimiter(sample);
+	// Errors csv-parse skips, with how many records came before each: they are put back in
+	// place as the records are consumed, since they are raised ahead of the records still
+	// buffered. Line numbers are counted here, not taken from csv-parse's per-record info,
+	// which costs more than the parse itself.
+	const skipped: (CsvError & { lines: number; records: number })[] = [];
+	const parser = parse({
+		bom: true,
+		delimiter: sep,
+		relax_column_count: true,
+		skip_records_with_error: true,
+		max_record_size: MAX_RECORD_CHARS,
+	});
+	parser.on('skip', (error: CsvError & { lines: number; records: number }) => skipped.push(error));
+	const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
+	stream.on('error', (error) => parser.destroy(error));
+	stream.pipe(parser);
+
+	const iterator = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
+	let consumed = 0;
+	let nextLine = 1;
+	/** The next item in file order: a pending error, a record, or undefined at the end. Empty lines are passed over. */
+	async function next(): Promise<CsvItem | undefined> {
+		for (;;) {
+			if (skipped.length > 0 && skipped[0].records <= consumed) {
+				const error = skipped.shift()!;
+				const item = { line: nextLine, endLine: Math.max(nextLine, error.lines), error: error.message };
+				nextLine = item.endLine + 1;
+				return item;
+			}
+			const step = await iterator.next();
+			if (step.done) {
+				if (skipped.length > 0) continue;
+				return undefined;
+			}
+			consumed++;
+			const fields = step.value;
+			const line = nextLine;
+			nextLine += 1 + newlines(fields);
+			if (fields.length === 1 && fields[0] === '') continue;
+			return { line, fields };
+		}
+	}
+
+	let first: CsvItem | undefined;
+	try {
+		first = await next();
+	} catch (error) {
+		throw new FatalError(`cannot read the CSV file ${path}: ${(error as Error).message}`);
+	}
+	if (first === undefined) throw new FatalError(`the CSV file ${path} is empty: it needs a header line and rows`);
+	if (isCsvError(first)) throw new FatalError(`the header of ${path} (line ${first.line}) cannot be read: ${first.error}`);
+	const header = first.fields.map((h, i) => h.trim() || `column ${i + 1}`);
+
+	async function* batches(): AsyncGenerator<CsvItem[]> {
+		let batch: CsvItem[] = [];
+		for (let item = await next(); item !== undefined; item = await next()) {
+			batch.push(item);
+			if (batch.length >= BATCH) {
+				yield batch;
+				batch = [];
+			}
+		}
+		if (batch.length > 0) yield batch;
+	}
+	return { header, delimiter: sep, size, batches: batches(), bytesRead: () => parser.info.bytes };
+}
+
+function newlines(fields: string[]): number {
+	let n = 0;
+	for (const f of fields) {
+		for (let i = f.indexOf('\n'); i >= 0; i = f.indexOf('\n', i + 1)) n++;
+	}
+	return n;
+}

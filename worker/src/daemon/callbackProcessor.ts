@@ -1,0 +1,110 @@
+import type { DeliveryReceiptCallback, ReplyCallback } from '../../../api';
+import type { ReplyRule } from '../config/workerConfigSchema';
+import type { Ledger } from '../ledger/ledger';
+import type { DaemonStore, NewForward, StoredEvent } from './daemonStore';
+import type { ForwardOutbox } from './forward/forwardOutbox';
+import type { ForwardAction } from './forward/forwardPayload';
+import type { Logger } from './jsonLogger';
+import { matchRules } from './replies/matchRules';
+import { optOutIntent } from './replies/optOutKeywords';
+import { replyContext } from './replies/replyContext';
+import { readExternalId } from './replies/runName';
+
+const BATCH = 100;
+
+/**
+ * Turns stored callback events into their effects: a receipt into the ledger row's
+ * delivery status, a reply into opt-outs and queued forwards. Events are read back from
+ * the store, not handed over in memory, so those a crash interrupted are done at the next
+ * start; every effect is idempotent, and an event's forwards are queued in the same
+ * transaction that marks it done.
+ */
+export class CallbackProcessor {
+	private running: Promise<void> | undefined;
+	private again = false;
+
+	constructor(
+		private readonly store: DaemonStore,
+		private readonly ledger: Ledger,
+		private readonly rules: readonly ReplyRule[],
+		private readonly outbox: ForwardOutbox,
+		private readonly log: Logger,
+	) {}
+
+	kick(): void {
+		if (this.running) {
+			this.again = true;
+			return;
+		}
+		this.running = this.loop()
+			.catch((error: Error) => this.log.error('callback processing failed; the event stays stored and is tried again', { error }))
+			.finally(() => {
+				this.running = undefined;
+				if (this.again) {
+					this.again = false;
+					this.kick();
+				}
+			});
+	}
+
+	/** Waits until every stored event has been processed, or processing failed. */
+	async idle(): Promise<void> {
+		while (this.running) await this.running;
+	}
+
+	private async loop(): Promise<void> {
+		for (;;) {
+			this.again = false;
+			const events = await this.store.unprocessedEvents(BATCH);
+			for (const e of events) await this.process(e);
+			if (events.length < BATCH && !this.again) return;
+		}
+	}
+
+	private async process(stored: StoredEvent): Promise<void> {
+		if (stored.event.kind === 'receipt') {
+			await this.receipt(stored.event.data);
+			await this.store.completeEvent(stored.key, [], Date.now());
+			return;
+		}
+		const forwards = await this.reply(stored.event.data, stored.receivedAt);
+		await this.store.completeEvent(stored.key, forwards, Date.now());
+		if (forwards.length > 0) this.outbox.kick();
+	}
+
+	private async receipt(receipt: DeliveryReceiptCallback): Promise<void> {
+		const origin = readExternalId(receipt.ExternalId);
+		const row = await this.ledger.recordDelivery({
+			messageSid: receipt.MessageSid,
+			campaign: origin?.run,
+			line: origin?.row,
+			status: receipt.Status,
+			errorCode: receipt.ErrorCode,
+			at: receipt.Timestamp > 0 ? receipt.Timestamp : Math.floor(Date.now() / 1000),
+		});
+		if (row) this.log.info('delivery receipt', { campaign: row.campaign, row: row.line, messageSid: receipt.MessageSid, status: receipt.Status, errorCode: receipt.ErrorCode || undefined });
+		else this.log.warn('delivery receipt for no campaign row', { messageSid: receipt.MessageSid, externalId: receipt.ExternalId, status: receipt.Status });
+	}
+
+	private async reply(reply: ReplyCallback, receivedAt: number): Promise<NewForward[]> {
+		const context = replyContext(reply, receivedAt);
+		const intent = optOutIntent(reply.Text);
+		if (intent === 'optOut') {
+			await this.ledger.addSuppression(reply.From, `replied ${reply.Text.trim().toUpperCase()}`);
+			this.log.info('opted out', { from: reply.From, campaign: context.campaign, keyword: reply.Text.trim().toUpperCase() });
+		} else if (intent === 'optIn') {
+			const removed = await this.ledger.removeSuppression(reply.From);
+			this.log.info('opted in', { from: reply.From, campaign: context.campaign, wasSuppressed: removed });
+		}
+		const matched = matchRules(this.rules, context);
+		const forwards: NewForward[] = [];
+		for (const m of matched) {
+			if (m.action.type === 'optOut') {
+				if (intent !== 'optIn') await this.ledger.addSuppression(reply.From, `reply rule ${this.rules[m.rule].name ?? m.rule}`);
+				this.log.info('opted out by rule', { from: reply.From, rule: this.rules[m.rule].name ?? m.rule });
+			} else forwards.push({ actionKey: m.key, payload: { action: m.action as ForwardAction, context } });
+		}
+		this.log.info('reply', { messageSid: reply.MessageSid, from: reply.From, campaign: context.campaign, row: context.row, rules: [...new Set(matched.map((m) => m.rule))], forwards: forwards.length });
+		return forwards;
+	}
+}

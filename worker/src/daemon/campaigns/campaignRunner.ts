@@ -1,0 +1,80 @@
+import { FatalError } from '../../campaign/fatalError';
+import { runCampaign } from '../../campaign/runCampaign';
+import type { CampaignConfig, WorkerConfig } from '../../config/workerConfigSchema';
+import { SqliteLedger } from '../../ledger/sqliteLedger';
+import type { DaemonStore } from '../daemonStore';
+import { callbackUrl } from '../http/callbackUrls';
+import type { JsonLogger } from '../jsonLogger';
+import { LogReporter } from './logReporter';
+
+const DEFAULT_RATE = 100;
+const DEFAULT_BATCH_SIZE = 1000;
+const CONCURRENCY = 4;
+
+/** Whether the run may be taken up again at the next start: only one cut short by a stop. */
+export type RunEnd = 'finished' | 'interrupted' | 'failed';
+
+/**
+ * Runs one cron tick of a campaign with the campaign engine. The run gets a name of its
+ * own (`<campaign>-<tick>`), is recorded before it starts, and closed when it ends, except
+ * when a shutdown cuts it short: the next start resumes it where it stopped.
+ */
+export class CampaignRunner {
+	constructor(
+		private readonly config: WorkerConfig,
+		private readonly store: DaemonStore,
+		private readonly log: JsonLogger,
+	) {}
+
+	async run(campaign: CampaignConfig, run: string, signal: AbortSignal): Promise<RunEnd> {
+		const log = this.log.child({ campaign: campaign.name, run });
+		await this.store.startRun({ run, campaign: campaign.name, startedAt: Date.now() });
+		// Its own connection: the engine holds cursors open while it writes reports.
+		const ledger = new SqliteLedger(this.config.db);
+		let end: RunEnd;
+		try {
+			const summary = await runCampaign(
+				{
+					spec: {
+						name: run,
+						csvPath: campaign.csv,
+						propertySid: campaign.property,
+						text: campaign.text,
+						from: campaign.from,
+						toColumn: campaign.toColumn,
+						defaultCountry: campaign.defaultCountry?.toUpperCase(),
+						timeZone: campaign.timeZone,
+						timeZoneColumn: campaign.timeZoneColumn,
+						sendWindow: campaign.sendWindow,
+					},
+					provider: this.config.provider,
+					rate: campaign.rate ?? DEFAULT_RATE,
+					batchSize: campaign.batchSize ?? DEFAULT_BATCH_SIZE,
+					concurrency: CONCURRENCY,
+					callbacks: this.callbacks(campaign),
+				},
+				{ ledger, reporter: new LogReporter(log), signal },
+			);
+			end = summary.stop === 'interrupted' ? 'interrupted' : summary.stop === 'failed' ? 'failed' : 'finished';
+			if (end !== 'interrupted') await this.store.finishRun(run, summary.stop, Date.now());
+		} catch (error) {
+			end = 'failed';
+			const message = error instanceof FatalError ? error.message : String((error as Error).stack ?? error);
+			log.error('campaign run failed', { reason: message });
+			await this.store.finishRun(run, `failed: ${message}`, Date.now());
+		} finally {
+			await ledger.close();
+		}
+		return end;
+	}
+
+	/** Receipts always; replies only to a leased sender, as the provider allows no other. */
+	private callbacks(campaign: CampaignConfig) {
+		const { publicUrl, secret } = this.config.server;
+		const leased = campaign.from === undefined || campaign.from.trim() === '';
+		return {
+			...(campaign.receipts ? { DeliveryReceiptWebhookUri: callbackUrl(publicUrl, secret, 'receipts') } : {}),
+			...(leased && campaign.replies !== false ? { WebhookUri: callbackUrl(publicUrl, secret, 'replies') } : {}),
+		};
+	}
+}

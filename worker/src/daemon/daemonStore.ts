@@ -1,0 +1,75 @@
+import type { CallbackEvent } from '../../../api';
+import type { ForwardPayload } from './forward/forwardPayload';
+
+export interface StoredEvent {
+	key: string;
+	event: CallbackEvent;
+	receivedAt: number;
+}
+
+/**
+ * A forward's way through the outbox. `sending` is written before the attempt; one found
+ * after a crash was cut off mid-attempt.
+ */
+export type ForwardState = 'pending' | 'sending' | 'sent' | 'failed' | 'uncertain';
+
+export const FORWARD_STATES: readonly ForwardState[] = ['pending', 'sending', 'sent', 'failed', 'uncertain'];
+
+export interface NewForward {
+	/** Which rule and action asked for it: `<rule>.<action>`, unique per event. */
+	actionKey: string;
+	payload: ForwardPayload;
+}
+
+export interface ForwardJob extends NewForward {
+	id: number;
+	eventKey: string;
+	state: ForwardState;
+	attempts: number;
+	nextAt: number;
+	lastError?: string;
+}
+
+export interface CampaignRun {
+	run: string;
+	campaign: string;
+	startedAt: number;
+	finishedAt?: number;
+	outcome?: string;
+}
+
+/**
+ * What the daemon keeps besides the ledger: callback events, the outbox of forwards, and
+ * the campaign runs the cron started. Asynchronous, like the ledger, so it can move to
+ * the same Postgres.
+ */
+export interface DaemonStore {
+	/** Durable when it resolves. False when this MessageSid and event were already stored. */
+	recordEvent(key: string, event: CallbackEvent, receivedAt: number): Promise<boolean>;
+	unprocessedEvents(limit: number): Promise<StoredEvent[]>;
+	/** Queues the event's forwards and marks it processed, in one transaction. */
+	completeEvent(key: string, forwards: NewForward[], at: number): Promise<void>;
+	eventCount(): Promise<number>;
+
+	dueForwards(now: number, limit: number): Promise<ForwardJob[]>;
+	/** When the next pending forward falls due; undefined when none waits. */
+	nextDueAt(): Promise<number | undefined>;
+	/** Durable before it returns: the attempt starts only after this. */
+	markSending(id: number, at: number): Promise<boolean>;
+	markSent(id: number, at: number): Promise<void>;
+	retryLater(id: number, nextAt: number, error: string, at: number): Promise<void>;
+	markFailed(id: number, error: string, at: number): Promise<void>;
+	markUncertain(id: number, error: string, at: number): Promise<void>;
+	/** The forwards a crash left in `sending`. */
+	interruptedForwards(): Promise<ForwardJob[]>;
+	/** Puts an interrupted forward back in line, attempts kept. */
+	requeue(id: number, at: number): Promise<void>;
+	forwardCounts(): Promise<Record<ForwardState, number>>;
+	forwards(): Promise<ForwardJob[]>;
+
+	startRun(run: CampaignRun): Promise<void>;
+	finishRun(run: string, outcome: string, at: number): Promise<void>;
+	unfinishedRuns(): Promise<CampaignRun[]>;
+
+	close(): Promise<void>;
+}

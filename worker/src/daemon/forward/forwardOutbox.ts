@@ -1,0 +1,161 @@
+import type { OutboxConfig } from '../../config/workerConfigSchema';
+import { backoffDelay } from '../../pacing/backoff';
+import type { DaemonStore, ForwardJob } from '../daemonStore';
+import type { Logger } from '../jsonLogger';
+import type { ForwardOutcome, Forwarder } from './forwardOutcome';
+import type { ForwardKind } from './forwardPayload';
+
+/** However far off the next retry is, look again this often: a kick may have been missed. */
+const MAX_IDLE_MS = 30_000;
+
+/**
+ * The durable outbox of forwards. Each attempt is marked `sending` (synced) before it
+ * starts and settled after; a failure waits out a back-off and goes again, until it
+ * succeeds or reaches the attempt limit, and is then marked failed and reported.
+ */
+export class ForwardOutbox {
+	private readonly inflight = new Set<Promise<void>>();
+	private timer: NodeJS.Timeout | undefined;
+	private pumping: Promise<void> | undefined;
+	private again = false;
+	private stopping = false;
+
+	constructor(
+		private readonly store: DaemonStore,
+		private readonly forwarders: Partial<Record<ForwardKind, Forwarder>>,
+		private readonly config: OutboxConfig,
+		private readonly log: Logger,
+	) {}
+
+	/**
+	 * Forwards a crash cut off mid-attempt. An e-mail or a post goes again, carrying the
+	 * same Message-ID or Idempotency-Key; an SMS could reach a phone twice, which no one can
+	 * take back, so it is marked uncertain and reported instead.
+	 */
+	async recover(): Promise<void> {
+		const now = Date.now();
+		for (const job of await this.store.interruptedForwards()) {
+			if (job.payload.action.type === 'forwardSms') {
+				await this.store.markUncertain(job.id, 'the worker stopped during this attempt; the SMS may have been sent', now);
+				this.log.error('forward uncertain', this.fields(job, { reason: 'interrupted by a crash; not sent again' }));
+			} else {
+				await this.store.requeue(job.id, now);
+				this.log.warn('forward interrupted; sending again', this.fields(job));
+			}
+		}
+	}
+
+	start(): void {
+		this.kick();
+	}
+
+	/** Looks for due forwards now; cheap to call after every new reply. */
+	kick(): void {
+		if (this.stopping) return;
+		if (this.pumping) {
+			this.again = true;
+			return;
+		}
+		this.pumping = this.pump()
+			.catch((error: Error) => this.log.error('outbox error', { error }))
+			.finally(() => {
+				this.pumping = undefined;
+				if (this.again) {
+					this.again = false;
+					this.kick();
+				}
+			});
+	}
+
+	/** Takes no new attempt and waits for those under way, which settle as usual. */
+	async stop(): Promise<void> {
+		this.stopping = true;
+		if (this.timer) clearTimeout(this.timer);
+		// A pump under way may be marking a forward `sending`: its attempt must start and settle.
+		while (this.pumping) await this.pumping;
+		while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+		await Promise.allSettled(Object.values(this.forwarders).map((f) => f?.close()));
+	}
+
+	/** Attempts under way now. */
+	get busy(): number {
+		return this.inflight.size;
+	}
+
+	private async pump(): Promise<void> {
+		if (this.timer) clearTimeout(this.timer);
+		this.timer = undefined;
+		const room = this.config.concurrency - this.inflight.size;
+		if (room > 0) {
+			for (const job of await this.store.dueForwards(Date.now(), room)) {
+				if (this.stopping) return;
+				if (!(await this.store.markSending(job.id, Date.now()))) continue;
+				const attempt = this.attempt({ ...job, attempts: job.attempts + 1 }).finally(() => {
+					this.inflight.delete(attempt);
+					this.kick();
+				});
+				this.inflight.add(attempt);
+			}
+		}
+		if (this.stopping) return;
+		const next = await this.store.nextDueAt();
+		const wait = next === undefined ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(0, next - Date.now()));
+		// While every slot is busy, a finishing attempt kicks the pump; no timer needed.
+		if (this.inflight.size < this.config.concurrency || next === undefined) {
+			this.timer = setTimeout(() => this.kick(), wait);
+			this.timer.unref();
+		}
+	}
+
+	private async attempt(job: ForwardJob): Promise<void> {
+		const forwarder = this.forwarders[job.payload.action.type];
+		let outcome: ForwardOutcome;
+		if (!forwarder) outcome = { kind: 'failed', reason: `no ${job.payload.action.type} forwarder is configured` };
+		else {
+			try {
+				outcome = await forwarder.send(job.payload, { id: job.id, key: `${job.payload.context.reply.MessageSid}.${job.actionKey}` });
+			} catch (error) {
+				outcome = { kind: 'retry', reason: (error as Error).message };
+			}
+		}
+		const now = Date.now();
+		switch (outcome.kind) {
+			case 'sent':
+				await this.store.markSent(job.id, now);
+				this.log.info('forwarded', this.fields(job));
+				return;
+			case 'failed':
+				await this.store.markFailed(job.id, outcome.reason, now);
+				this.log.error('forward failed', this.fields(job, { reason: outcome.reason }));
+				return;
+			case 'uncertain':
+				await this.store.markUncertain(job.id, outcome.reason, now);
+				this.log.error('forward uncertain', this.fields(job, { reason: outcome.reason }));
+				return;
+			case 'retry': {
+				if (job.attempts >= this.config.maxAttempts) {
+					const reason = `gave up after ${job.attempts} attempts; last: ${outcome.reason}`;
+					await this.store.markFailed(job.id, reason, now);
+					this.log.error('forward failed', this.fields(job, { reason }));
+					return;
+				}
+				const policy = { baseMs: this.config.backoffMs, maxMs: this.config.maxBackoffMs, maxAttempts: this.config.maxAttempts };
+				const delay = Math.max(outcome.retryAfterMs ?? 0, backoffDelay(job.attempts, policy));
+				await this.store.retryLater(job.id, now + delay, outcome.reason, now);
+				this.log.warn('forward will be retried', this.fields(job, { reason: outcome.reason, delayMs: delay }));
+				return;
+			}
+		}
+	}
+
+	private fields(job: ForwardJob, extra: Record<string, unknown> = {}): Record<string, unknown> {
+		return {
+			forward: job.id,
+			kind: job.payload.action.type,
+			replyMessageSid: job.payload.context.reply.MessageSid,
+			campaign: job.payload.context.campaign,
+			attempts: job.attempts,
+			...extra,
+		};
+	}
+}

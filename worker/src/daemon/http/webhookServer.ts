@@ -1,0 +1,152 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { callbackEventKey, parseCallback, type CallbackEvent } from '../../../../api';
+import type { Logger } from '../jsonLogger';
+import { callbackPayload } from './callbackPayload';
+import { readCallbackPath } from './callbackUrls';
+import { BodyTooLarge, readBody } from './readBody';
+import { secretMatches } from './secretMatches';
+
+export interface WebhookServerOptions {
+	host: string;
+	port: number;
+	secret: string;
+	maxBodyBytes: number;
+	/** Durable when it resolves; false for a duplicate. */
+	store(key: string, event: CallbackEvent, receivedAt: number): Promise<boolean>;
+	/** Called after a new event has been stored and answered. */
+	stored(event: CallbackEvent): void;
+	health(): Promise<Record<string, unknown>>;
+	log: Logger;
+}
+
+const KIND = { receipts: 'receipt', replies: 'reply' } as const;
+
+function send(res: ServerResponse, status: number, body: Record<string, unknown>, close = false): void {
+	const text = JSON.stringify(body);
+	const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
+	if (close) headers.connection = 'close';
+	res.writeHead(status, headers).end(text);
+}
+
+/**
+ * Receives delivery receipts and replies (GET or POST), and serves /health. A callback is
+ * answered 200 only once its event is stored; anything else is answered with why not,
+ * without the secret ever appearing in a log line.
+ */
+export class WebhookServer {
+	private readonly server: Server;
+	private stopping = false;
+	private readonly inflight = new Set<Promise<void>>();
+
+	constructor(private readonly options: WebhookServerOptions) {
+		this.server = createServer((req, res) => {
+			const job = this.handle(req, res)
+				.catch((error: Error) => {
+					options.log.error('webhook error', { error });
+					if (!res.headersSent) send(res, 500, { error: 'internal error' });
+				})
+				.finally(() => this.inflight.delete(job));
+			this.inflight.add(job);
+		});
+		this.server.headersTimeout = 10_000;
+		this.server.requestTimeout = 30_000;
+	}
+
+	async listen(): Promise<number> {
+		await new Promise<void>((resolve, reject) => {
+			this.server.once('error', reject);
+			this.server.listen(this.options.port, this.options.host, () => {
+				this.server.off('error', reject);
+				resolve();
+			});
+		});
+		return (this.server.address() as AddressInfo).port;
+	}
+
+	/** Takes no new request; those under way finish and are answered. */
+	async close(): Promise<void> {
+		this.stopping = true;
+		const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+		this.server.closeIdleConnections();
+		await Promise.allSettled([...this.inflight]);
+		this.server.closeIdleConnections();
+		await closed;
+	}
+
+	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const url = new URL(req.url ?? '/', 'http://worker');
+		const method = req.method ?? 'GET';
+		if (url.pathname === '/health' && (method === 'GET' || method === 'HEAD')) {
+			const health = await this.options.health();
+			send(res, this.stopping ? 503 : 200, { ...health, status: this.stopping ? 'stopping' : 'running', ok: !this.stopping });
+			return;
+		}
+		const route = readCallbackPath(url.pathname);
+		if (!route) {
+			send(res, 404, { error: 'not found' });
+			return;
+		}
+		if (!secretMatches(route.secret, this.options.secret)) {
+			this.options.log.warn('callback refused: wrong or missing secret', { route: route.route, remote: req.socket.remoteAddress });
+			send(res, 401, { error: 'unknown callback URL' });
+			return;
+		}
+		if (method !== 'GET' && method !== 'POST') {
+			res.setHeader('allow', 'GET, POST');
+			send(res, 405, { error: 'callbacks are GET or POST' });
+			return;
+		}
+		// A provider retries a 503; what it sends while we stop comes back to the next run.
+		if (this.stopping) {
+			send(res, 503, { error: 'the worker is stopping; try again' }, true);
+			return;
+		}
+		let body: Buffer;
+		try {
+			body = method === 'POST' ? await readBody(req, this.options.maxBodyBytes) : Buffer.alloc(0);
+		} catch (error) {
+			if (error instanceof BodyTooLarge) {
+				this.options.log.warn('callback refused: body too large', { route: route.route, limit: error.limit });
+				// The rest is read and dropped, so the sender sees the 413 rather than a reset;
+				// one that keeps sending is cut off.
+				req.resume();
+				const cutOff = setTimeout(() => req.socket.destroy(), 5000);
+				cutOff.unref();
+				req.once('end', () => clearTimeout(cutOff));
+				send(res, 413, { error: error.message }, true);
+				return;
+			}
+			throw error;
+		}
+		const payload = callbackPayload(method, url, req.headers['content-type'], body);
+		if (!payload.ok) {
+			this.options.log.warn('callback refused: bad body', { route: route.route, reason: payload.error });
+			send(res, 400, { error: payload.error });
+			return;
+		}
+		const parsed = parseCallback(payload.raw);
+		if (!parsed.ok) {
+			this.options.log.warn('callback refused: not a callback', { route: route.route, violations: parsed.violations });
+			send(res, 400, { error: 'not a valid callback', violations: parsed.violations });
+			return;
+		}
+		if (parsed.event.kind !== KIND[route.route]) {
+			this.options.log.warn('callback refused: wrong URL for its kind', { route: route.route, kind: parsed.event.kind });
+			send(res, 400, { error: `a ${parsed.event.kind} sent to the ${route.route} URL` });
+			return;
+		}
+		const key = callbackEventKey(parsed.event);
+		let fresh: boolean;
+		try {
+			fresh = await this.options.store(key, parsed.event, Date.now());
+		} catch (error) {
+			this.options.log.error('callback not stored; the provider will retry', { route: route.route, error: error as Error });
+			send(res, 503, { error: 'cannot store the event now' });
+			return;
+		}
+		send(res, 200, fresh ? { ok: true } : { ok: true, duplicate: true });
+		if (fresh) this.options.stored(parsed.event);
+		else this.options.log.info('duplicate callback ignored', { kind: parsed.event.kind, messageSid: parsed.event.data.MessageSid });
+	}
+}

@@ -1,0 +1,22 @@
+const TICK = /^(.+)-(\d{8}T\d{6}Z)$/;
+
+/**
+ * A cron tick's run of a campaign: `<campaign>-<tick>`, the tick in UTC to the second. It
+ * is the `<campaign>` of each ExternalId `<campaign>:<row>`, so it keeps to the letters,
+ * digits, dots, dashes and underscores the engine allows there; the tick's fixed shape
+ * tells it apart from dashes in the campaign's own name.
+ */
+export function runName(campaign: string, tick: Date): string {
+	const stamp = tick.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+	return `${campaign}-${stamp}`;
+}
+
+/** The campaign, run and row an ExternalId `<campaign>-<tick>:<row>` names, if it is one of ours. */
+export function readExternalId(externalId: string): { campaign: string; run: string; row: number } | undefined {
+	const colon = externalId.lastIndexOf(':');
+	if (colon <= 0) return undefined;
+	const run = externalId.slice(0, colon);
+	const row = externalId.slice(colon + 1);
+	if (!/^\d+$/.test(row)) return undefined;
+	return { campaign: TICK.exec(run)?.[1] ?? run, run, row: Number(row) };
+}

@@ -1,0 +1,173 @@
+import Database from 'better-sqlite3';
+import type { CallbackEvent } from '../../../api';
+import { FatalError } from '../campaign/fatalError';
+import { DAEMON_SCHEMA } from './daemonSchema';
+import { FORWARD_STATES, type CampaignRun, type DaemonStore, type ForwardJob, type ForwardState, type NewForward, type StoredEvent } from './daemonStore';
+import type { ForwardPayload } from './forward/forwardPayload';
+
+interface ForwardRow {
+	id: number;
+	event_key: string;
+	action_key: string;
+	payload: string;
+	state: ForwardState;
+	attempts: number;
+	next_at: number;
+	last_error: string | null;
+}
+
+function job(r: ForwardRow): ForwardJob {
+	return {
+		id: r.id,
+		eventKey: r.event_key,
+		actionKey: r.action_key,
+		payload: JSON.parse(r.payload) as ForwardPayload,
+		state: r.state,
+		attempts: r.attempts,
+		nextAt: r.next_at,
+		lastError: r.last_error ?? undefined,
+	};
+}
+
+/**
+ * The daemon's tables in SQLite, WAL. Commits are NORMAL (a crash of the process loses
+ * nothing; a power cut may lose the last few), except two that are synced before they
+ * return: a callback's event, since the 200 tells the provider it need not send it again,
+ * and a forward's `sending` mark, without which a restart could send it twice. Anything
+ * else lost to a power cut is redone: events are processed again, idempotently.
+ */
+export class SqliteDaemonStore implements DaemonStore {
+	private readonly db: Database.Database;
+	private readonly s: ReturnType<SqliteDaemonStore['prepare']>;
+
+	constructor(path: string) {
+		try {
+			this.db = new Database(path);
+			this.db.pragma('journal_mode = WAL');
+			this.db.pragma('synchronous = NORMAL');
+			this.db.pragma('busy_timeout = 10000');
+			this.db.exec(DAEMON_SCHEMA);
+		} catch (error) {
+			throw new FatalError(`cannot open the worker's database ${path}: ${(error as Error).message}`);
+		}
+		this.s = this.prepare();
+	}
+
+	private prepare() {
+		const db = this.db;
+		return {
+			insertEvent: db.prepare(`INSERT OR IGNORE INTO callback_events (event_key, kind, payload, received_at) VALUES (?, ?, ?, ?)`),
+			unprocessed: db.prepare(`SELECT event_key, payload, received_at FROM callback_events WHERE processed_at IS NULL ORDER BY received_at LIMIT ?`),
+			processed: db.prepare(`UPDATE callback_events SET processed_at = ? WHERE event_key = ?`),
+			eventCount: db.prepare(`SELECT COUNT(*) FROM callback_events`).pluck(),
+			insertForward: db.prepare(
+				`INSERT OR IGNORE INTO forwards (event_key, action_key, kind, payload, state, next_at, created_at, updated_at) VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)`,
+			),
+			due: db.prepare(`SELECT * FROM forwards WHERE state = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT ?`),
+			nextDue: db.prepare(`SELECT MIN(next_at) FROM forwards WHERE state = 'pending'`).pluck(),
+			sending: db.prepare(`UPDATE forwards SET state = 'sending', attempts = attempts + 1, updated_at = ? WHERE id = ? AND state = 'pending'`),
+			sent: db.prepare(`UPDATE forwards SET state = 'sent', last_error = NULL, updated_at = ? WHERE id = ?`),
+			retry: db.prepare(`UPDATE forwards SET state = 'pending', next_at = ?, last_error = ?, updated_at = ? WHERE id = ?`),
+			settle: db.prepare(`UPDATE forwards SET state = ?, last_error = ?, updated_at = ? WHERE id = ?`),
+			interrupted: db.prepare(`SELECT * FROM forwards WHERE state = 'sending' ORDER BY id`),
+			requeue: db.prepare(`UPDATE forwards SET state = 'pending', next_at = ?, updated_at = ? WHERE id = ? AND state = 'sending'`),
+			counts: db.prepare(`SELECT state, COUNT(*) AS n FROM forwards GROUP BY state`),
+			all: db.prepare(`SELECT * FROM forwards ORDER BY id`),
+			startRun: db.prepare(`INSERT OR IGNORE INTO campaign_runs (run, campaign, started_at) VALUES (?, ?, ?)`),
+			finishRun: db.prepare(`UPDATE campaign_runs SET finished_at = ?, outcome = ? WHERE run = ?`),
+			unfinishedRuns: db.prepare(`SELECT run, campaign, started_at FROM campaign_runs WHERE finished_at IS NULL ORDER BY started_at`),
+		};
+	}
+
+	private synced<T>(write: () => T): T {
+		this.db.pragma('synchronous = FULL');
+		try {
+			return write();
+		} finally {
+			this.db.pragma('synchronous = NORMAL');
+		}
+	}
+
+	async recordEvent(key: string, event: CallbackEvent, receivedAt: number): Promise<boolean> {
+		return this.synced(() => this.s.insertEvent.run(key, event.kind, JSON.stringify(event), receivedAt).changes === 1);
+	}
+
+	async unprocessedEvents(limit: number): Promise<StoredEvent[]> {
+		const rows = this.s.unprocessed.all(limit) as { event_key: string; payload: string; received_at: number }[];
+		return rows.map((r) => ({ key: r.event_key, event: JSON.parse(r.payload) as CallbackEvent, receivedAt: r.received_at }));
+	}
+
+	async completeEvent(key: string, forwards: NewForward[], at: number): Promise<void> {
+		this.db.transaction(() => {
+			for (const f of forwards) this.s.insertForward.run(key, f.actionKey, f.payload.action.type, JSON.stringify(f.payload), at, at, at);
+			this.s.processed.run(at, key);
+		})();
+	}
+
+	async eventCount(): Promise<number> {
+		return this.s.eventCount.get() as number;
+	}
+
+	async dueForwards(now: number, limit: number): Promise<ForwardJob[]> {
+		return (this.s.due.all(now, limit) as ForwardRow[]).map(job);
+	}
+
+	async nextDueAt(): Promise<number | undefined> {
+		return (this.s.nextDue.get() as number | null) ?? undefined;
+	}
+
+	async markSending(id: number, at: number): Promise<boolean> {
+		return this.synced(() => this.s.sending.run(at, id).changes === 1);
+	}
+
+	async markSent(id: number, at: number): Promise<void> {
+		this.s.sent.run(at, id);
+	}
+
+	async retryLater(id: number, nextAt: number, error: string, at: number): Promise<void> {
+		this.s.retry.run(nextAt, error, at, id);
+	}
+
+	async markFailed(id: number, error: string, at: number): Promise<void> {
+		this.s.settle.run('failed', error, at, id);
+	}
+
+	async markUncertain(id: number, error: string, at: number): Promise<void> {
+		this.s.settle.run('uncertain', error, at, id);
+	}
+
+	async interruptedForwards(): Promise<ForwardJob[]> {
+		return (this.s.interrupted.all() as ForwardRow[]).map(job);
+	}
+
+	async requeue(id: number, at: number): Promise<void> {
+		this.s.requeue.run(at, at, id);
+	}
+
+	async forwardCounts(): Promise<Record<ForwardState, number>> {
+		const out = Object.fromEntries(FORWARD_STATES.map((s) => [s, 0])) as Record<ForwardState, number>;
+		for (const r of this.s.counts.all() as { state: ForwardState; n: number }[]) out[r.state] = r.n;
+		return out;
+	}
+
+	async forwards(): Promise<ForwardJob[]> {
+		return (this.s.all.all() as ForwardRow[]).map(job);
+	}
+
+	async startRun(run: CampaignRun): Promise<void> {
+		this.s.startRun.run(run.run, run.campaign, run.startedAt);
+	}
+
+	async finishRun(run: string, outcome: string, at: number): Promise<void> {
+		this.s.finishRun.run(at, outcome, run);
+	}
+
+	async unfinishedRuns(): Promise<CampaignRun[]> {
+		const rows = this.s.unfinishedRuns.all() as { run: string; campaign: string; started_at: number }[];
+		return rows.map((r) => ({ run: r.run, campaign: r.campaign, startedAt: r.started_at }));
+	}
+
+	async close(): Promise<void> {
+		if (this.db.open) this.db.close();
+	}
+}

@@ -1,0 +1,75 @@
+import { parseArgs } from 'node:util';
+import { basicAuthorization } from '../../../api';
+import { ExitCodes } from '../campaign/exitCodes';
+import { UsageError } from '../campaign/fatalError';
+import { loadWorkerConfig } from '../config/loadWorkerConfig';
+import type { WorkerConfig } from '../config/workerConfigSchema';
+import { JsonLogger } from './jsonLogger';
+import { Redactor } from './redactor';
+import { WorkerDaemon } from './workerDaemon';
+
+export const WORKER_USAGE = `cloudtel worker --config FILE [--check]
+
+Runs unattended: campaigns on cron, delivery receipts and replies on webhooks, replies
+rerouted by rules (SMS, e-mail, a URL, opt-out). JSON log lines on stdout. SIGTERM or
+Ctrl-C stops it gracefully. --check validates the config and exits.
+`;
+
+/** A graceful stop waits for in-flight work; not longer than this. */
+const STOP_DEADLINE_MS = 60_000;
+
+/** Every secret the config holds, and the Basic header made of two of them. */
+export function configSecrets(config: WorkerConfig): string[] {
+	return [config.provider.authToken, config.server.secret, config.smtp?.password ?? '', basicAuthorization(config.provider.accountSid, config.provider.authToken).slice('Basic '.length)];
+}
+
+export async function workerCommand(argv: string[]): Promise<number> {
+	let values: { config?: string; check?: boolean; help?: boolean };
+	try {
+		({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { config: { type: 'string' }, check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }));
+	} catch (error) {
+		throw new UsageError((error as Error).message);
+	}
+	if (values.help) {
+		process.stdout.write(WORKER_USAGE);
+		return 0;
+	}
+	if (!values.config) throw new UsageError('cloudtel worker needs --config FILE (YAML or JSON; see examples/worker.config.yaml)');
+	const config = loadWorkerConfig(values.config);
+	if (values.check) {
+		process.stdout.write(`${values.config}: valid (${config.campaigns.length} campaigns, ${config.replies.length} reply rules)\n`);
+		return 0;
+	}
+	const log = new JsonLogger((line) => process.stdout.write(line), new Redactor(configSecrets(config)));
+	const daemon = await WorkerDaemon.start(config, log);
+	await new Promise<void>((resolve) => {
+		let signalled = false;
+		const onSignal = (name: NodeJS.Signals) => {
+			if (signalled) {
+				log.warn('second signal: exiting at once', { signal: name });
+				process.exit(ExitCodes.Interrupted);
+			}
+			signalled = true;
+			// Also keeps the process alive while it stops: work that never settles must not
+			// let it slip away silently with exit code 0.
+			const deadline = setTimeout(() => {
+				log.error('stopping took too long; exiting with work under way', { signal: name, afterMs: STOP_DEADLINE_MS });
+				process.exit(ExitCodes.Fatal);
+			}, STOP_DEADLINE_MS);
+			daemon.stop(name).then(
+				() => {
+					clearTimeout(deadline);
+					resolve();
+				},
+				(error: Error) => {
+					clearTimeout(deadline);
+					log.error('stop failed', { error });
+					resolve();
+				},
+			);
+		};
+		process.on('SIGTERM', onSignal);
+		process.on('SIGINT', onSignal);
+	});
+	return 0;
+}

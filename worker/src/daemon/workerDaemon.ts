@@ -1,0 +1,110 @@
+import type { WorkerConfig } from '../config/workerConfigSchema';
+import { SqliteLedger } from '../ledger/sqliteLedger';
+import { BatchClient } from '../provider/batchClient';
+import { CallbackProcessor } from './callbackProcessor';
+import { CampaignRunner } from './campaigns/campaignRunner';
+import { CampaignScheduler } from './campaigns/campaignScheduler';
+import type { DaemonStore } from './daemonStore';
+import { EmailForwarder } from './forward/emailForwarder';
+import { ForwardOutbox } from './forward/forwardOutbox';
+import { PostForwarder } from './forward/postForwarder';
+import { SmsForwarder } from './forward/smsForwarder';
+import { WebhookServer } from './http/webhookServer';
+import type { JsonLogger } from './jsonLogger';
+import { SqliteDaemonStore } from './sqliteDaemonStore';
+
+/**
+ * `cloudtel worker`: the webhook server, the callback processor, the outbox of forwards
+ * and the campaign cron, over one SQLite file. Whatever a stop or a crash interrupts is
+ * in that file and taken up by the next start.
+ */
+export class WorkerDaemon {
+	private stopping: Promise<void> | undefined;
+
+	private constructor(
+		readonly port: number,
+		readonly store: DaemonStore,
+		private readonly ledger: SqliteLedger,
+		private readonly server: WebhookServer,
+		readonly processor: CallbackProcessor,
+		readonly outbox: ForwardOutbox,
+		readonly scheduler: CampaignScheduler,
+		private readonly log: JsonLogger,
+	) {}
+
+	static async start(config: WorkerConfig, log: JsonLogger): Promise<WorkerDaemon> {
+		const ledger = new SqliteLedger(config.db);
+		const store = new SqliteDaemonStore(config.db);
+		const outbox = new ForwardOutbox(
+			store,
+			{
+				forwardEmail: config.smtp ? new EmailForwarder(config.smtp, config.outbox.concurrency) : undefined,
+				forwardSms: new SmsForwarder(new BatchClient(config.provider, config.outbox.concurrency, 30_000)),
+				post: new PostForwarder(),
+			},
+			config.outbox,
+			log.child({ part: 'outbox' }),
+		);
+		await outbox.recover();
+		const processor = new CallbackProcessor(store, ledger, config.replies, outbox, log.child({ part: 'callbacks' }));
+		const scheduler = new CampaignScheduler(config.campaigns, new CampaignRunner(config, store, log.child({ part: 'campaigns' })), log.child({ part: 'cron' }));
+		const server = new WebhookServer({
+			host: config.server.host,
+			port: config.server.port,
+			secret: config.server.secret,
+			maxBodyBytes: config.server.maxBodyBytes,
+			store: (key, event, at) => store.recordEvent(key, event, at),
+			stored: () => processor.kick(),
+			health: async () => ({
+				campaignsRunning: config.campaigns.filter((c) => scheduler.isRunning(c.name)).map((c) => c.name),
+				events: await store.eventCount(),
+				outbox: await store.forwardCounts(),
+			}),
+			log: log.child({ part: 'webhooks' }),
+		});
+		let port: number;
+		try {
+			port = await server.listen();
+		} catch (error) {
+			await Promise.allSettled([outbox.stop(), store.close(), ledger.close()]);
+			throw error;
+		}
+		const daemon = new WorkerDaemon(port, store, ledger, server, processor, outbox, scheduler, log);
+		processor.kick();
+		outbox.start();
+		await daemon.resumeRuns(config);
+		scheduler.start();
+		log.info('worker started', { port, publicUrl: config.server.publicUrl, campaigns: config.campaigns.map((c) => c.name), replyRules: config.replies.length, db: config.db });
+		return daemon;
+	}
+
+	/** Runs a shutdown cut short resume now; those of campaigns no longer configured are closed. */
+	private async resumeRuns(config: WorkerConfig): Promise<void> {
+		for (const run of await this.store.unfinishedRuns()) {
+			const campaign = config.campaigns.find((c) => c.name === run.campaign);
+			if (campaign && !this.scheduler.isRunning(campaign.name)) this.scheduler.resume(campaign, run.run);
+			else if (!campaign) {
+				await this.store.finishRun(run.run, 'abandoned: the campaign is no longer in the config', Date.now());
+				this.log.warn('campaign run abandoned: the campaign is no longer in the config', { campaign: run.campaign, run: run.run });
+			}
+		}
+	}
+
+	/**
+	 * Graceful: no new callback, tick or forward is taken; callbacks being received are
+	 * stored and answered, campaign batches in flight settle, stored events are processed
+	 * and forwards under way finish. Everything left waits in the database.
+	 */
+	stop(reason = 'stop'): Promise<void> {
+		this.stopping ??= (async () => {
+			this.log.info('worker stopping', { reason });
+			await Promise.all([this.server.close(), this.scheduler.stop(), this.outbox.stop()]);
+			await this.processor.idle();
+			const counts = await this.store.forwardCounts();
+			await this.store.close();
+			await this.ledger.close();
+			this.log.info('worker stopped', { reason, outbox: counts });
+		})();
+		return this.stopping;
+	}
+}

@@ -1,0 +1,141 @@
+import type { CampaignSpec } from '../campaign/campaignSpec';
+
+/**
+ * A recipient's way through a campaign. `submitting` is written, durably, before the
+ * request leaves; `uncertain` is a submitting row whose answer never came back.
+ */
+export type RowStatus = 'pending' | 'submitting' | 'accepted' | 'rejected' | 'uncertain' | 'invalid' | 'duplicate' | 'suppressed' | 'cancelled';
+
+export const ROW_STATUSES: readonly RowStatus[] = ['pending', 'submitting', 'accepted', 'rejected', 'uncertain', 'invalid', 'duplicate', 'suppressed', 'cancelled'];
+
+/** Statuses nothing will change any more without a person asking (--resend-uncertain). */
+export const FINAL_STATUSES: readonly RowStatus[] = ['accepted', 'rejected', 'uncertain', 'invalid', 'duplicate', 'suppressed', 'cancelled'];
+
+export type CampaignPhase = 'importing' | 'sending' | 'finished' | 'cancelled';
+
+export interface RunOwner {
+	pid: number;
+	host: string;
+	token: string;
+	/** Unix milliseconds of the last sign of life. */
+	heartbeatAt?: number;
+}
+
+export interface CampaignRecord {
+	spec: CampaignSpec;
+	phase: CampaignPhase;
+	paused: boolean;
+	/** The last CSV line whose row is in the ledger. */
+	importedThrough: number;
+	createdAt: number;
+	updatedAt: number;
+	owner?: RunOwner;
+}
+
+export interface ImportRow {
+	line: number;
+	to?: string;
+	text?: string;
+	segments: number;
+	status: 'pending' | 'invalid' | 'duplicate' | 'suppressed';
+	errorCode?: string;
+	message?: string;
+	timeZone?: string;
+}
+
+export interface PendingRow {
+	line: number;
+	to: string;
+	text: string;
+	segments: number;
+	timeZone?: string;
+	/** On the suppression list now, though it was not at import. */
+	suppressed: boolean;
+}
+
+export interface SettledRow {
+	line: number;
+	status: 'accepted' | 'rejected' | 'uncertain' | 'pending';
+	messageSid?: string;
+	errorCode?: string;
+	message?: string;
+}
+
+export interface LedgerRow {
+	line: number;
+	to?: string;
+	text?: string;
+	segments: number;
+	status: RowStatus;
+	errorCode?: string;
+	message?: string;
+	messageSid?: string;
+}
+
+/** A delivery receipt, stored against the row whose message it reports on. */
+export interface DeliveryRecord {
+	messageSid: string;
+	/** The row, when the receipt's ExternalId `<campaign>:<row>` names one; else found by MessageSid. */
+	campaign?: string;
+	line?: number;
+	status: 'Delivered' | 'Failed';
+	errorCode?: string;
+	/** Unix seconds. */
+	at: number;
+}
+
+export type StatusCounts = Record<RowStatus, number>;
+
+export interface CampaignCounts {
+	rows: StatusCounts;
+	total: number;
+	/** Segments of accepted rows, and of every row that would be sent. */
+	acceptedSegments: number;
+	sendableSegments: number;
+}
+
+/**
+ * Where campaigns, recipients and the suppression list live. SQLite today; a Postgres
+ * backend for several machines is planned, so every call is asynchronous and each one is
+ * its own transaction.
+ */
+export interface Ledger {
+	campaign(name: string): Promise<CampaignRecord | undefined>;
+	createCampaign(spec: CampaignSpec): Promise<CampaignRecord>;
+	/** Takes the run; when another live run holds it, returns that owner instead. */
+	claim(name: string, owner: RunOwner, staleMs: number): Promise<RunOwner | undefined>;
+	heartbeat(name: string, owner: RunOwner): Promise<void>;
+	release(name: string, owner: RunOwner): Promise<void>;
+	setPhase(name: string, phase: CampaignPhase): Promise<void>;
+	setPaused(name: string, paused: boolean): Promise<void>;
+
+	/** Adds rows and moves the import mark in one transaction, so a crash never splits them. */
+	importBatch(name: string, rows: ImportRow[], throughLine: number): Promise<void>;
+	/** Numbers already in the campaign, to find duplicates when an import resumes. */
+	campaignNumbers(name: string): AsyncIterable<string>;
+
+	/** After a crash: rows whose request may have left are `uncertain`, never `pending`. */
+	recoverSubmitting(name: string): Promise<number>;
+	requeueUncertain(name: string): Promise<number>;
+	/** The next pending rows in line order; they stay pending until marked. */
+	peekPending(name: string, limit: number): Promise<PendingRow[]>;
+	markSuppressed(name: string, lines: number[]): Promise<void>;
+	/** Durable before it returns: the request leaves only after this. */
+	markSubmitting(name: string, lines: number[], chunk: number): Promise<void>;
+	settle(name: string, rows: SettledRow[]): Promise<void>;
+	cancelPending(name: string): Promise<number>;
+
+	counts(name: string): Promise<CampaignCounts>;
+	rows(name: string, statuses?: RowStatus[], limit?: number): AsyncIterable<LedgerRow>;
+
+	isSuppressed(number: string): Promise<boolean>;
+	suppressions(): AsyncIterable<string>;
+	addSuppression(number: string, reason: string): Promise<void>;
+	removeSuppression(number: string): Promise<boolean>;
+
+	/** Stores a delivery receipt against its row; undefined when no row of any campaign sent it. */
+	recordDelivery(receipt: DeliveryRecord): Promise<{ campaign: string; line: number } | undefined>;
+	delivery(name: string, line: number): Promise<DeliveryRecord | undefined>;
+
+	close(): Promise<void>;
+}

@@ -1,0 +1,286 @@
+import Database from 'better-sqlite3';
+import type { CampaignSpec } from '../campaign/campaignSpec';
+import { FatalError } from '../campaign/fatalError';
+import { ownerIsAlive } from './ownerIsAlive';
+import {
+	ROW_STATUSES,
+	type CampaignCounts,
+	type CampaignPhase,
+	type CampaignRecord,
+	type DeliveryRecord,
+	type ImportRow,
+	type Ledger,
+	type LedgerRow,
+	type PendingRow,
+	type RowStatus,
+	type RunOwner,
+	type SettledRow,
+} from './ledger';
+import { SCHEMA, SCHEMA_VERSION } from './sqliteSchema';
+
+interface CampaignDbRow {
+	name: string;
+	spec: string;
+	phase: CampaignPhase;
+	paused: number;
+	imported_through: number;
+	created_at: number;
+	updated_at: number;
+	owner_pid: number | null;
+	owner_host: string | null;
+	owner_token: string | null;
+	heartbeat_at: number | null;
+}
+
+/**
+ * The ledger in one SQLite file, in WAL mode so `campaign status` reads while a run
+ * writes. Commits are NORMAL (a crash of the process loses nothing; power loss may lose
+ * the last import batch, which is simply read again), except the `submitting` mark, which
+ * is synced before the request leaves.
+ */
+export class SqliteLedger implements Ledger {
+	private readonly db: Database.Database;
+	private readonly s: ReturnType<SqliteLedger['prepare']>;
+
+	constructor(path: string) {
+		try {
+			this.db = new Database(path);
+			this.db.pragma('journal_mode = WAL');
+			this.db.pragma('synchronous = NORMAL');
+			this.db.pragma('busy_timeout = 10000');
+			this.db.exec(SCHEMA);
+		} catch (error) {
+			throw new FatalError(`cannot open the ledger ${path}: ${(error as Error).message}`);
+		}
+		const version = this.db.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get() as string | undefined;
+		if (version === undefined) this.db.prepare(`INSERT INTO meta (key, value) VALUES ('schema', ?)`).run(String(SCHEMA_VERSION));
+		else if (Number(version) > SCHEMA_VERSION) throw new FatalError(`the ledger ${path} was written by a newer cloudtel (schema ${version})`);
+		this.s = this.prepare();
+	}
+
+	private prepare() {
+		const db = this.db;
+		return {
+			campaign: db.prepare(`SELECT * FROM campaigns WHERE name = ?`),
+			insertCampaign: db.prepare(`INSERT INTO campaigns (name, spec, phase, created_at, updated_at) VALUES (?, ?, 'importing', ?, ?)`),
+			setOwner: db.prepare(`UPDATE campaigns SET owner_pid = ?, owner_host = ?, owner_token = ?, heartbeat_at = ? WHERE name = ?`),
+			heartbeat: db.prepare(`UPDATE campaigns SET heartbeat_at = ? WHERE name = ? AND owner_token = ?`),
+			release: db.prepare(`UPDATE campaigns SET owner_pid = NULL, owner_host = NULL, owner_token = NULL, heartbeat_at = NULL WHERE name = ? AND owner_token = ?`),
+			setPhase: db.prepare(`UPDATE campaigns SET phase = ?, updated_at = ? WHERE name = ?`),
+			setPaused: db.prepare(`UPDATE campaigns SET paused = ?, updated_at = ? WHERE name = ?`),
+			setImported: db.prepare(`UPDATE campaigns SET imported_through = ?, updated_at = ? WHERE name = ? AND imported_through < ?`),
+			insertRow: db.prepare(
+				`INSERT OR IGNORE INTO recipients (campaign, line, to_number, text, segments, status, error_code, message, time_zone) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			),
+			numbers: db.prepare(`SELECT to_number FROM recipients WHERE campaign = ? AND status NOT IN ('invalid', 'duplicate', 'suppressed') AND to_number IS NOT NULL`).pluck(),
+			recover: db.prepare(`UPDATE recipients SET status = 'uncertain', error_code = NULL, message = 'the request may have reached the provider, but its answer was lost' WHERE campaign = ? AND status = 'submitting'`),
+			requeue: db.prepare(`UPDATE recipients SET status = 'pending', message = NULL WHERE campaign = ? AND status = 'uncertain'`),
+			peek: db.prepare(
+				`SELECT r.line, r.to_number, r.text, r.segments, r.time_zone, EXISTS (SELECT 1 FROM suppressions s WHERE s.number = r.to_number) AS suppressed
+				 FROM recipients r WHERE r.campaign = ? AND r.status = 'pending' ORDER BY r.line LIMIT ?`,
+			),
+			suppressRow: db.prepare(`UPDATE recipients SET status = 'suppressed', error_code = 'SUPPRESSED', message = 'the number is on the suppression list' WHERE campaign = ? AND line = ? AND status = 'pending'`),
+			submitRow: db.prepare(`UPDATE recipients SET status = 'submitting', chunk = ? WHERE campaign = ? AND line = ? AND status = 'pending'`),
+			settleRow: db.prepare(`UPDATE recipients SET status = ?, message_sid = ?, error_code = ?, message = ? WHERE campaign = ? AND line = ?`),
+			cancel: db.prepare(`UPDATE recipients SET status = 'cancelled', message = 'the campaign was cancelled before this row was sent' WHERE campaign = ? AND status = 'pending'`),
+			counts: db.prepare(`SELECT status, COUNT(*) AS n, SUM(segments) AS segs FROM recipients WHERE campaign = ? GROUP BY status`),
+			rowsAll: db.prepare(`SELECT line, to_number, text, segments, status, error_code, message, message_sid FROM recipients WHERE campaign = ? ORDER BY line`),
+			isSuppressed: db.prepare(`SELECT 1 FROM suppressions WHERE number = ?`).pluck(),
+			suppressions: db.prepare(`SELECT number FROM suppressions`).pluck(),
+			addSuppression: db.prepare(`INSERT INTO suppressions (number, reason, created_at) VALUES (?, ?, ?) ON CONFLICT (number) DO UPDATE SET reason = excluded.reason`),
+			removeSuppression: db.prepare(`DELETE FROM suppressions WHERE number = ?`),
+			rowExists: db.prepare(`SELECT 1 FROM recipients WHERE campaign = ? AND line = ?`).pluck(),
+			rowBySid: db.prepare(`SELECT campaign, line FROM recipients WHERE message_sid = ? LIMIT 1`),
+			recordDelivery: db.prepare(
+				`INSERT INTO deliveries (campaign, line, message_sid, status, error_code, at) VALUES (?, ?, ?, ?, ?, ?)
+				 ON CONFLICT (campaign, line) DO UPDATE SET message_sid = excluded.message_sid, status = excluded.status, error_code = excluded.error_code, at = excluded.at`,
+			),
+			delivery: db.prepare(`SELECT message_sid, status, error_code, at FROM deliveries WHERE campaign = ? AND line = ?`),
+		};
+	}
+
+	private record(row: CampaignDbRow | undefined): CampaignRecord | undefined {
+		if (!row) return undefined;
+		return {
+			spec: JSON.parse(row.spec) as CampaignSpec,
+			phase: row.phase,
+			paused: row.paused === 1,
+			importedThrough: row.imported_through,
+			createdAt: row.created_at,
+			updatedAt: row.updated_at,
+			owner:
+				row.owner_token !== null
+					? { pid: row.owner_pid ?? 0, host: row.owner_host ?? '', token: row.owner_token, heartbeatAt: row.heartbeat_at ?? undefined }
+					: undefined,
+		};
+	}
+
+	async campaign(name: string): Promise<CampaignRecord | undefined> {
+		return this.record(this.s.campaign.get(name) as CampaignDbRow | undefined);
+	}
+
+	async createCampaign(spec: CampaignSpec): Promise<CampaignRecord> {
+		const now = Date.now();
+		this.s.insertCampaign.run(spec.name, JSON.stringify(spec), now, now);
+		return (await this.campaign(spec.name))!;
+	}
+
+	async claim(name: string, owner: RunOwner, staleMs: number): Promise<RunOwner | undefined> {
+		return this.db
+			.transaction((): RunOwner | undefined => {
+				const current = this.record(this.s.campaign.get(name) as CampaignDbRow | undefined)?.owner;
+				if (current && current.token !== owner.token && ownerIsAlive(current, staleMs)) return current;
+				this.s.setOwner.run(owner.pid, owner.host, owner.token, Date.now(), name);
+				return undefined;
+			})
+			.immediate();
+	}
+
+	async heartbeat(name: string, owner: RunOwner): Promise<void> {
+		this.s.heartbeat.run(Date.now(), name, owner.token);
+	}
+
+	async release(name: string, owner: RunOwner): Promise<void> {
+		this.s.release.run(name, owner.token);
+	}
+
+	async setPhase(name: string, phase: CampaignPhase): Promise<void> {
+		this.s.setPhase.run(phase, Date.now(), name);
+	}
+
+	async setPaused(name: string, paused: boolean): Promise<void> {
+		this.s.setPaused.run(paused ? 1 : 0, Date.now(), name);
+	}
+
+	async importBatch(name: string, rows: ImportRow[], throughLine: number): Promise<void> {
+		const insert = this.s.insertRow;
+		this.db.transaction(() => {
+			for (const r of rows) insert.run(name, r.line, r.to ?? null, r.text ?? null, r.segments, r.status, r.errorCode ?? null, r.message ?? null, r.timeZone ?? null);
+			this.s.setImported.run(throughLine, Date.now(), name, throughLine);
+		})();
+	}
+
+	async *campaignNumbers(name: string): AsyncIterable<string> {
+		for (const n of this.s.numbers.iterate(name)) yield n as string;
+	}
+
+	async recoverSubmitting(name: string): Promise<number> {
+		return this.s.recover.run(name).changes;
+	}
+
+	async requeueUncertain(name: string): Promise<number> {
+		return this.s.requeue.run(name).changes;
+	}
+
+	async peekPending(name: string, limit: number): Promise<PendingRow[]> {
+		const rows = this.s.peek.all(name, limit) as { line: number; to_number: string; text: string; segments: number; time_zone: string | null; suppressed: number }[];
+		return rows.map((r) => ({ line: r.line, to: r.to_number, text: r.text, segments: r.segments, timeZone: r.time_zone ?? undefined, suppressed: r.suppressed === 1 }));
+	}
+
+	async markSuppressed(name: string, lines: number[]): Promise<void> {
+		this.db.transaction(() => {
+			for (const line of lines) this.s.suppressRow.run(name, line);
+		})();
+	}
+
+	async markSubmitting(name: string, lines: number[], chunk: number): Promise<void> {
+		// FULL for this one commit: a `submitting` mark lost to a power cut would let the row
+		// be sent a second time.
+		this.db.pragma('synchronous = FULL');
+		try {
+			this.db.transaction(() => {
+				for (const line of lines) {
+					if (this.s.submitRow.run(chunk, name, line).changes !== 1) throw new Error(`row ${line} of ${name} is no longer pending`);
+				}
+			})();
+		} finally {
+			this.db.pragma('synchronous = NORMAL');
+		}
+	}
+
+	async settle(name: string, rows: SettledRow[]): Promise<void> {
+		this.db.transaction(() => {
+			for (const r of rows) this.s.settleRow.run(r.status, r.messageSid ?? null, r.errorCode ?? null, r.message ?? null, name, r.line);
+		})();
+	}
+
+	async cancelPending(name: string): Promise<number> {
+		return this.s.cancel.run(name).changes;
+	}
+
+	async counts(name: string): Promise<CampaignCounts> {
+		const rows = Object.fromEntries(ROW_STATUSES.map((s) => [s, 0])) as Record<RowStatus, number>;
+		let total = 0;
+		let acceptedSegments = 0;
+		let sendableSegments = 0;
+		for (const r of this.s.counts.all(name) as { status: RowStatus; n: number; segs: number | null }[]) {
+			rows[r.status] = r.n;
+			total += r.n;
+			if (r.status === 'accepted') acceptedSegments = r.segs ?? 0;
+			if (r.status === 'accepted' || r.status === 'pending' || r.status === 'submitting' || r.status === 'uncertain') sendableSegments += r.segs ?? 0;
+		}
+		return { rows, total, acceptedSegments, sendableSegments };
+	}
+
+	async *rows(name: string, statuses?: RowStatus[], limit = Number.MAX_SAFE_INTEGER): AsyncIterable<LedgerRow> {
+		let n = 0;
+		// The connection is busy while this cursor is open: callers write nothing meanwhile.
+		for (const r of this.s.rowsAll.iterate(name) as Iterable<{
+			line: number;
+			to_number: string | null;
+			text: string | null;
+			segments: number;
+			status: RowStatus;
+			error_code: string | null;
+			message: string | null;
+			message_sid: string | null;
+		}>) {
+			if (statuses && !statuses.includes(r.status)) continue;
+			if (n++ >= limit) return;
+			yield {
+				line: r.line,
+				to: r.to_number ?? undefined,
+				text: r.text ?? undefined,
+				segments: r.segments,
+				status: r.status,
+				errorCode: r.error_code ?? undefined,
+				message: r.message ?? undefined,
+				messageSid: r.message_sid ?? undefined,
+			};
+		}
+	}
+
+	async isSuppressed(number: string): Promise<boolean> {
+		return this.s.isSuppressed.get(number) !== undefined;
+	}
+
+	async *suppressions(): AsyncIterable<string> {
+		for (const n of this.s.suppressions.iterate()) yield n as string;
+	}
+
+	async addSuppression(number: string, reason: string): Promise<void> {
+		this.s.addSuppression.run(number, reason, Date.now());
+	}
+
+	async removeSuppression(number: string): Promise<boolean> {
+		return this.s.removeSuppression.run(number).changes > 0;
+	}
+
+	async recordDelivery(receipt: DeliveryRecord): Promise<{ campaign: string; line: number } | undefined> {
+		let row: { campaign: string; line: number } | undefined;
+		if (receipt.campaign !== undefined && receipt.line !== undefined && this.s.rowExists.get(receipt.campaign, receipt.line) !== undefined) row = { campaign: receipt.campaign, line: receipt.line };
+		else row = this.s.rowBySid.get(receipt.messageSid) as { campaign: string; line: number } | undefined;
+		if (!row) return undefined;
+		this.s.recordDelivery.run(row.campaign, row.line, receipt.messageSid, receipt.status, receipt.errorCode || null, receipt.at);
+		return row;
+	}
+
+	async delivery(name: string, line: number): Promise<DeliveryRecord | undefined> {
+		const r = this.s.delivery.get(name, line) as { message_sid: string; status: DeliveryRecord['status']; error_code: string | null; at: number } | undefined;
+		return r && { messageSid: r.message_sid, campaign: name, line, status: r.status, errorCode: r.error_code ?? undefined, at: r.at };
+	}
+
+	async close(): Promise<void> {
+		if (this.db.open) this.db.close();
+	}
+}

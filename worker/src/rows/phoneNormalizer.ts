@@ -1,0 +1,67 @@
+import { PhoneNumber, isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import metadata from 'libphonenumber-js/max/metadata';
+
+export type Normalized = { e164: string } | { error: string };
+
+const PUNCTUATION = /[\s().\-\u00a0]/g;
+const INTERNATIONAL = /^\+[1-9]\d{6,15}$/;
+const CACHE_LIMIT = 50_000;
+
+/**
+ * Numbers to E.164 with libphonenumber-js's full metadata. Most lists already hold
+ * E.164, and for those the country parse is the costly half of the work: building the
+ * number from its digits and asking the full metadata whether it is valid gives the same
+ * answer in a quarter of the time. Anything that fast path does not accept (national
+ * formats, numbers of a country that shares its calling code) takes the full parse, which
+ * stays the only judge of a number being invalid.
+ */
+export class PhoneNormalizer {
+	private readonly cache = new Map<string, Normalized>();
+	readonly defaultCountry: CountryCode | undefined;
+
+	constructor(defaultCountry?: string) {
+		if (defaultCountry !== undefined && defaultCountry !== '') {
+			const cc = defaultCountry.toUpperCase();
+			if (!isSupportedCountry(cc)) throw new Error(`--default-country must be a two-letter country code such as AU or GB (got "${defaultCountry}")`);
+			this.defaultCountry = cc;
+		}
+	}
+
+	normalize(raw: string): Normalized {
+		const hit = this.cache.get(raw);
+		if (hit) return hit;
+		const result = this.compute(raw);
+		if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
+		this.cache.set(raw, result);
+		return result;
+	}
+
+	private compute(raw: string): Normalized {
+		const trimmed = raw.trim();
+		if (trimmed === '') return { error: 'the number is empty' };
+		const compact = trimmed.replace(PUNCTUATION, '');
+		if (INTERNATIONAL.test(compact)) {
+			const fast = fastE164(compact);
+			if (fast) return { e164: fast };
+		}
+		const parsed = parsePhoneNumberFromString(trimmed, this.defaultCountry ? { defaultCountry: this.defaultCountry } : undefined);
+		if (parsed && parsed.isValid()) return { e164: parsed.number };
+		if (!parsed && !trimmed.startsWith('+') && !this.defaultCountry) {
+			return { error: `"${trimmed}" is not in international format (+ and country code) and no --default-country was given` };
+		}
+		const where = this.defaultCountry && !trimmed.startsWith('+') ? ` for ${this.defaultCountry}` : '';
+		return { error: `"${trimmed}" is not a valid phone number${where}` };
+	}
+}
+
+// The class libphonenumber-js/max exports is the core one: it takes the metadata itself.
+const PhoneNumberWithMetadata = PhoneNumber as unknown as new (e164: string, meta: unknown) => PhoneNumber;
+
+function fastE164(compact: string): string | undefined {
+	try {
+		const n = new PhoneNumberWithMetadata(compact, metadata);
+		return n.isValid() ? n.number : undefined;
+	} catch {
+		return undefined;
+	}
+}

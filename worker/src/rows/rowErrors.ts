@@ -1,0 +1,13 @@
+/**
+ * Why a CSV row is not sent, before the provider sees it. Codes from api/'s validation
+ * (INVALID_TEXT_LENGTH and the rest) appear beside these.
+ */
+export const RowErrors = {
+	CsvMalformed: 'CSV_MALFORMED',
+	FieldCount: 'FIELD_COUNT',
+	InvalidNumber: 'INVALID_NUMBER',
+	EmptyValue: 'EMPTY_VALUE',
+	InvalidTimeZone: 'INVALID_TIME_ZONE',
+	Duplicate: 'DUPLICATE',
+	Suppressed: 'SUPPRESSED',
+} as const;

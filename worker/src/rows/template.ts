@@ -1,0 +1,76 @@
+/**
+ * `{{Column}}` templates. Compiled once per campaign into literal and column parts, so
+ * rendering a row is a join, not a regular expression per row.
+ */
+export type TemplatePart = { literal: string } | { column: string; index: number };
+
+export interface CompiledTemplate {
+	source: string;
+	parts: TemplatePart[];
+	/** Every column the template names, in order of first use. */
+	columns: string[];
+}
+
+const PLACEHOLDER = /\{\{\s*([^{}]+?)\s*\}\}/g;
+
+export function placeholders(source: string): string[] {
+	const out: string[] = [];
+	for (const m of source.matchAll(PLACEHOLDER)) if (!out.includes(m[1])) out.push(m[1]);
+	return out;
+}
+
+/**
+ * Binds each placeholder to its header index: exact name first, then a unique
+ * case-insensitive match, because spreadsheets drift in capitalisation. Throws the list of
+ * names the header lacks, so the run stops before anything is read.
+ */
+export function compileTemplate(source: string, header: readonly string[]): CompiledTemplate {
+	const missing: string[] = [];
+	const parts: TemplatePart[] = [];
+	let last = 0;
+	for (const m of source.matchAll(PLACEHOLDER)) {
+		if (m.index > last) parts.push({ literal: source.slice(last, m.index) });
+		const index = columnIndex(header, m[1]);
+		if (index < 0) missing.push(m[1]);
+		parts.push({ column: m[1], index });
+		last = m.index + m[0].length;
+	}
+	if (last < source.length) parts.push({ literal: source.slice(last) });
+	if (missing.length > 0) throw new MissingColumnsError([...new Set(missing)], header);
+	return { source, parts, columns: placeholders(source) };
+}
+
+export class MissingColumnsError extends Error {
+	constructor(
+		readonly missing: string[],
+		readonly header: readonly string[],
+	) {
+		super(`the template uses ${missing.map((c) => `{{${c}}}`).join(', ')}, but the CSV has no such column (columns: ${header.join(', ') || 'none'})`);
+	}
+}
+
+export function columnIndex(header: readonly string[], name: string): number {
+	const exact = header.indexOf(name);
+	if (exact >= 0) return exact;
+	const lower = name.toLowerCase();
+	const found = header.flatMap((h, i) => (h.toLowerCase() === lower ? [i] : []));
+	return found.length === 1 ? found[0] : -1;
+}
+
+export type RenderResult = { text: string } | { emptyColumns: string[] };
+
+/** A missing or blank value is an error, never a silent blank in someone's message. */
+export function renderTemplate(template: CompiledTemplate, fields: readonly string[]): RenderResult {
+	let text = '';
+	let empty: string[] | undefined;
+	for (const part of template.parts) {
+		if ('literal' in part) {
+			text += part.literal;
+			continue;
+		}
+		const value = fields[part.index];
+		if (value === undefined || value.trim() === '') (empty ??= []).push(part.column);
+		else text += value;
+	}
+	return empty ? { emptyColumns: [...new Set(empty)] } : { text };
+}
