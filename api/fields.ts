@@ -8,10 +8,16 @@ export interface FieldSpec {
 	/** Present and, for strings, not blank. */
 	required?: boolean;
 	/** Runs only when the value is present and of the right type. */
-	check?: (name: string, value: never, body: Record<string, unknown>) => Violation | Violation[] | undefined;
+	check?: (name: string, value: never, body: Record<string, unknown>, context: ShapeContext) => Violation | Violation[] | undefined;
 }
 
 export type Shape = Record<string, FieldSpec>;
+
+/** What a field rule may need from outside the body: the clock, for Schedule. */
+export interface ShapeContext {
+	/** Unix seconds. */
+	now: number;
+}
 
 export interface ShapeOptions {
 	/** Merge patch: unknown fields and nulls are 400 (contract.md). */
@@ -54,7 +60,7 @@ const ARTICLE: Record<FieldType, string> = {
  * there, every field has its type, and each field's own rule holds. Returns every
  * violation, not only the first.
  */
-export function checkShape(body: unknown, shape: Shape, options: ShapeOptions = {}): Violation[] {
+export function checkShape(body: unknown, shape: Shape, options: ShapeOptions = {}, context: ShapeContext = { now: 0 }): Violation[] {
 	if (!isPlainObject(body)) {
 		return [violation('', ErrorCodes.InvalidType, 'The request body must be a JSON object.')];
 	}
@@ -77,7 +83,7 @@ export function checkShape(body: unknown, shape: Shape, options: ShapeOptions = 
 			out.push(violation(name, ErrorCodes.FieldRequired, `${name} is required and cannot be blank.`));
 			continue;
 		}
-		const found = spec.check?.(name, value as never, body);
+		const found = spec.check?.(name, value as never, body, context);
 		if (Array.isArray(found)) out.push(...found);
 		else if (found) out.push(found);
 	}

@@ -11,24 +11,23 @@ import type { ValidationContext } from './context';
 
 export const LEASE_ONLY_FIELDS = ['ForwardToSms', 'ForwardFromSms', 'ForwardToEmail', 'ForwardFromEmail', 'WebhookUri', 'WebhookMethod'] as const;
 
-function shape(ctx: ValidationContext): Shape {
-	return {
-		From: { type: 'string', check: (f, v: string) => (isBlank(v) ? undefined : checkSender(f, v)) },
-		To: { type: 'string', required: true, check: checkE164 },
-		Text: { type: 'string', required: true, check: checkText },
-		Schedule: { type: 'integer', check: (f, v: number) => checkSchedule(f, v, ctx.now) },
-		DeliveryReceipt: { type: 'boolean' },
-		DeliveryReceiptWebhookUri: { type: 'string', check: checkWebhookUri },
-		DeliveryReceiptWebhookMethod: { type: 'string', check: checkWebhookMethod },
-		ExternalId: { type: 'string' },
-		ForwardToSms: { type: 'string', check: checkE164 },
-		ForwardFromSms: { type: 'string', check: checkForwardSender },
-		ForwardToEmail: { type: 'string', check: checkEmail },
-		ForwardFromEmail: { type: 'string', check: checkEmail },
-		WebhookUri: { type: 'string', check: checkWebhookUri },
-		WebhookMethod: { type: 'string', check: checkWebhookMethod },
-	};
-}
+// Built once: this runs for every row of a million-row campaign.
+const SEND: Shape = {
+	From: { type: 'string', check: (f, v: string) => (isBlank(v) ? undefined : checkSender(f, v)) },
+	To: { type: 'string', required: true, check: checkE164 },
+	Text: { type: 'string', required: true, check: checkText },
+	Schedule: { type: 'integer', check: (f, v: number, _body, context) => checkSchedule(f, v, context.now) },
+	DeliveryReceipt: { type: 'boolean' },
+	DeliveryReceiptWebhookUri: { type: 'string', check: checkWebhookUri },
+	DeliveryReceiptWebhookMethod: { type: 'string', check: checkWebhookMethod },
+	ExternalId: { type: 'string' },
+	ForwardToSms: { type: 'string', check: checkE164 },
+	ForwardFromSms: { type: 'string', check: checkForwardSender },
+	ForwardToEmail: { type: 'string', check: checkEmail },
+	ForwardFromEmail: { type: 'string', check: checkEmail },
+	WebhookUri: { type: 'string', check: checkWebhookUri },
+	WebhookMethod: { type: 'string', check: checkWebhookMethod },
+};
 
 /**
  * Validates one message, as endpoint 5 takes it and as each element of a batch.
@@ -36,7 +35,7 @@ function shape(ctx: ValidationContext): Shape {
  * non-blank From each one present is refused on its own field.
  */
 export function validateSendMessage(body: unknown, ctx: ValidationContext): Violation[] {
-	const out = checkShape(body, shape(ctx));
+	const out = checkShape(body, SEND, {}, ctx);
 	if (!isPlainObject(body) || isBlank(body.From)) return out;
 	for (const field of LEASE_ONLY_FIELDS) {
 		if (body[field] !== undefined && body[field] !== null) {
