@@ -55,6 +55,15 @@ const ARTICLE: Record<FieldType, string> = {
 	object: 'an object',
 };
 
+const ENTRIES = new WeakMap<Shape, Array<[string, FieldSpec]>>();
+
+/** Shapes are module constants; listing their fields once keeps per-row checks allocation-free. */
+function entriesOf(shape: Shape): Array<[string, FieldSpec]> {
+	let entries = ENTRIES.get(shape);
+	if (!entries) ENTRIES.set(shape, (entries = Object.entries(shape)));
+	return entries;
+}
+
 /**
  * Checks a decoded JSON body against a shape: the body is an object, required fields are
  * there, every field has its type, and each field's own rule holds. Returns every
@@ -65,7 +74,7 @@ export function checkShape(body: unknown, shape: Shape, options: ShapeOptions = 
 		return [violation('', ErrorCodes.InvalidType, 'The request body must be a JSON object.')];
 	}
 	const out: Violation[] = [];
-	for (const [name, spec] of Object.entries(shape)) {
+	for (const [name, spec] of entriesOf(shape)) {
 		const value = body[name];
 		if (value === null && options.patch) {
 			out.push(violation(name, ErrorCodes.NullNotAllowed, `${name} cannot be null: no field can be removed.`));
