@@ -6,7 +6,7 @@ Usage:
   cloudtel campaign pause|resume|cancel --db FILE --name NAME
   cloudtel demo          run a demo campaign against a sandbox started on the spot
   cloudtel sandbox ...   start the local sandbox of the provider (--help for its flags)
-  cloudtel worker        the cron daemon (not yet available)
+  cloudtel worker        the daemon: cron campaigns, receipts, replies, opt-outs
 
 campaign run options:
   --csv FILE                 the recipients; the first line is the header

@@ -11,6 +11,8 @@ import { replyContext } from './replies/replyContext';
 import { readExternalId } from './replies/runName';
 
 const BATCH = 100;
+/** A failure here is the database's (busy, full): worth another look soon, not a tight loop. */
+const RETRY_MS = 5000;
 
 /**
  * Turns stored callback events into their effects: a receipt into the ledger row's
@@ -37,7 +39,10 @@ export class CallbackProcessor {
 			return;
 		}
 		this.running = this.loop()
-			.catch((error: Error) => this.log.error('callback processing failed; the event stays stored and is tried again', { error }))
+			.catch((error: Error) => {
+				this.log.error('callback processing failed; the event stays stored and is tried again shortly', { error });
+				setTimeout(() => this.kick(), RETRY_MS).unref();
+			})
 			.finally(() => {
 				this.running = undefined;
 				if (this.again) {

@@ -49,7 +49,8 @@ export interface DaemonStore {
 	unprocessedEvents(limit: number): Promise<StoredEvent[]>;
 	/** Queues the event's forwards and marks it processed, in one transaction. */
 	completeEvent(key: string, forwards: NewForward[], at: number): Promise<void>;
-	eventCount(): Promise<number>;
+	/** Events stored but not yet processed. */
+	waitingEvents(): Promise<number>;
 
 	dueForwards(now: number, limit: number): Promise<ForwardJob[]>;
 	/** When the next pending forward falls due; undefined when none waits. */

@@ -4,6 +4,7 @@ import { FatalError } from '../campaign/fatalError';
 import { DAEMON_SCHEMA } from './daemonSchema';
 import { FORWARD_STATES, type CampaignRun, type DaemonStore, type ForwardJob, type ForwardState, type NewForward, type StoredEvent } from './daemonStore';
 import type { ForwardPayload } from './forward/forwardPayload';
+import { GroupCommit } from './groupCommit';
 
 interface ForwardRow {
 	id: number;
@@ -32,13 +33,15 @@ function job(r: ForwardRow): ForwardJob {
 /**
  * The daemon's tables in SQLite, WAL. Commits are NORMAL (a crash of the process loses
  * nothing; a power cut may lose the last few), except two that are synced before they
- * return: a callback's event, since the 200 tells the provider it need not send it again,
- * and a forward's `sending` mark, without which a restart could send it twice. Anything
- * else lost to a power cut is redone: events are processed again, idempotently.
+ * return, several at once under load (GroupCommit): a callback's event, since the 200
+ * tells the provider it need not send it again, and a forward's `sending` mark, without
+ * which a restart could send it twice. Anything else lost to a power cut is redone:
+ * events are processed again, idempotently.
  */
 export class SqliteDaemonStore implements DaemonStore {
 	private readonly db: Database.Database;
 	private readonly s: ReturnType<SqliteDaemonStore['prepare']>;
+	private readonly synced: GroupCommit;
 
 	constructor(path: string) {
 		try {
@@ -51,6 +54,7 @@ export class SqliteDaemonStore implements DaemonStore {
 			throw new FatalError(`cannot open the worker's database ${path}: ${(error as Error).message}`);
 		}
 		this.s = this.prepare();
+		this.synced = new GroupCommit(this.db);
 	}
 
 	private prepare() {
@@ -59,7 +63,7 @@ export class SqliteDaemonStore implements DaemonStore {
 			insertEvent: db.prepare(`INSERT OR IGNORE INTO callback_events (event_key, kind, payload, received_at) VALUES (?, ?, ?, ?)`),
 			unprocessed: db.prepare(`SELECT event_key, payload, received_at FROM callback_events WHERE processed_at IS NULL ORDER BY received_at LIMIT ?`),
 			processed: db.prepare(`UPDATE callback_events SET processed_at = ? WHERE event_key = ?`),
-			eventCount: db.prepare(`SELECT COUNT(*) FROM callback_events`).pluck(),
+			waiting: db.prepare(`SELECT COUNT(*) FROM callback_events WHERE processed_at IS NULL`).pluck(),
 			insertForward: db.prepare(
 				`INSERT OR IGNORE INTO forwards (event_key, action_key, kind, payload, state, next_at, created_at, updated_at) VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)`,
 			),
@@ -79,17 +83,8 @@ export class SqliteDaemonStore implements DaemonStore {
 		};
 	}
 
-	private synced<T>(write: () => T): T {
-		this.db.pragma('synchronous = FULL');
-		try {
-			return write();
-		} finally {
-			this.db.pragma('synchronous = NORMAL');
-		}
-	}
-
 	async recordEvent(key: string, event: CallbackEvent, receivedAt: number): Promise<boolean> {
-		return this.synced(() => this.s.insertEvent.run(key, event.kind, JSON.stringify(event), receivedAt).changes === 1);
+		return this.synced.run(() => this.s.insertEvent.run(key, event.kind, JSON.stringify(event), receivedAt).changes === 1);
 	}
 
 	async unprocessedEvents(limit: number): Promise<StoredEvent[]> {
@@ -104,8 +99,8 @@ export class SqliteDaemonStore implements DaemonStore {
 		})();
 	}
 
-	async eventCount(): Promise<number> {
-		return this.s.eventCount.get() as number;
+	async waitingEvents(): Promise<number> {
+		return this.s.waiting.get() as number;
 	}
 
 	async dueForwards(now: number, limit: number): Promise<ForwardJob[]> {
@@ -117,7 +112,7 @@ export class SqliteDaemonStore implements DaemonStore {
 	}
 
 	async markSending(id: number, at: number): Promise<boolean> {
-		return this.synced(() => this.s.sending.run(at, id).changes === 1);
+		return this.synced.run(() => this.s.sending.run(at, id).changes === 1);
 	}
 
 	async markSent(id: number, at: number): Promise<void> {

@@ -37,7 +37,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
 	if (!values.config) throw new UsageError('cloudtel worker needs --config FILE (YAML or JSON; see examples/worker.config.yaml)');
 	const config = loadWorkerConfig(values.config);
 	if (values.check) {
-		process.stdout.write(`${values.config}: valid (${config.campaigns.length} campaigns, ${config.replies.length} reply rules)\n`);
+		process.stdout.write(`${values.config}: valid; campaigns: ${config.campaigns.length}, reply rules: ${config.replies.length}\n`);
 		return 0;
 	}
 	const log = new JsonLogger((line) => process.stdout.write(line), new Redactor(configSecrets(config)));

@@ -57,7 +57,7 @@ export class WorkerDaemon {
 			stored: () => processor.kick(),
 			health: async () => ({
 				campaignsRunning: config.campaigns.filter((c) => scheduler.isRunning(c.name)).map((c) => c.name),
-				events: await store.eventCount(),
+				eventsWaiting: await store.waitingEvents(),
 				outbox: await store.forwardCounts(),
 			}),
 			log: log.child({ part: 'webhooks' }),

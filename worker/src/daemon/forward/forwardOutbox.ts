@@ -87,9 +87,11 @@ export class ForwardOutbox {
 		this.timer = undefined;
 		const room = this.config.concurrency - this.inflight.size;
 		if (room > 0) {
-			for (const job of await this.store.dueForwards(Date.now(), room)) {
-				if (this.stopping) return;
-				if (!(await this.store.markSending(job.id, Date.now()))) continue;
+			const due = this.stopping ? [] : await this.store.dueForwards(Date.now(), room);
+			// Marked together: one synced commit for all of them.
+			const marked = await Promise.all(due.map((job) => this.store.markSending(job.id, Date.now())));
+			for (const [i, job] of due.entries()) {
+				if (!marked[i]) continue;
 				const attempt = this.attempt({ ...job, attempts: job.attempts + 1 }).finally(() => {
 					this.inflight.delete(attempt);
 					this.kick();

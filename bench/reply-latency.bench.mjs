@@ -1,0 +1,140 @@
+// Issue 7: reply-to-e-mail latency on loopback. A reply enters the sandbox (POST
+// /_sandbox/replies), the sandbox calls the worker's reply webhook, the worker stores it,
+// matches a rule and forwards it by SMTP; the clock stops when the SMTP server has the
+// mail. Measured one reply at a time (latency), then as a burst (latency under load).
+// Sandbox and worker are processes of their own; the SMTP server lives here.
+// BENCH_REPLIES, BENCH_BURST: how many; BENCH_LOG=FILE keeps the worker's log, BENCH_PROF=DIR
+// its CPU profile.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { root, startSandboxProcess } from './lib/sandboxProcess.mjs';
+
+const SEQUENTIAL = Number(process.env.BENCH_REPLIES ?? 300);
+const BURST = Number(process.env.BENCH_BURST ?? 300);
+const CLI = join(root, 'worker/bin/cloudtel.js');
+
+if (!existsSync(join(root, 'worker/dist/worker/src/cli.js')) || !existsSync(join(root, 'sandbox/dist/sandbox/src/main.js'))) {
+	console.error('build first: npm run build (npm run bench does)');
+	process.exit(1);
+}
+
+async function freePort() {
+	const server = createServer();
+	await new Promise((r) => server.listen(0, '127.0.0.1', r));
+	const { port } = server.address();
+	await new Promise((r) => server.close(r));
+	return port;
+}
+
+function percentile(sorted, p) {
+	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function describe(latencies) {
+	const s = [...latencies].sort((a, b) => a - b);
+	const f = (v) => `${v.toFixed(1)} ms`;
+	return `p50 ${f(percentile(s, 50))}  p99 ${f(percentile(s, 99))}  max ${f(s[s.length - 1])}`;
+}
+
+// The SMTP server: resolves the waiter of each reply when its mail has arrived.
+const waiters = new Map();
+const arrived = new Map();
+const smtp = new SMTPServer({
+	authOptional: true,
+	disabledCommands: ['STARTTLS'],
+	logger: false,
+	closeTimeout: 100,
+	onData(stream, _session, callback) {
+		const chunks = [];
+		stream.on('data', (c) => chunks.push(c));
+		stream.on('end', () => {
+			const at = performance.now();
+			const sid = /MessageSid: ([0-9a-f-]{36})/.exec(Buffer.concat(chunks).toString('utf8').replace(/=\r?\n/g, ''))?.[1];
+			if (sid) {
+				arrived.set(sid, at);
+				waiters.get(sid)?.(at);
+			}
+			callback();
+		});
+	},
+});
+const smtpPort = await freePort();
+await new Promise((r) => smtp.listen(smtpPort, '127.0.0.1', r));
+
+const sandbox = await startSandboxProcess(['--receipt-delay-ms', '600000']);
+const dir = mkdtempSync(join(tmpdir(), 'cloudtel-bench-'));
+const port = await freePort();
+const secret = 'bench-secret-0123456789';
+const config = join(dir, 'worker.config.json');
+writeFileSync(
+	config,
+	JSON.stringify({
+		provider: { baseUrl: sandbox.url, accountSid: sandbox.AccountSid, authToken: sandbox.AuthToken },
+		db: join(dir, 'worker.db'),
+		server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret },
+		smtp: { host: '127.0.0.1', port: smtpPort, from: 'worker@example.com' },
+		outbox: { concurrency: 8 },
+		replies: [{ match: { keyword: 'YES' }, actions: [{ type: 'forwardEmail', to: 'bookings@example.com' }] }, { actions: [{ type: 'forwardEmail', to: 'team@example.com' }] }],
+	}),
+);
+const worker = spawn(process.execPath, [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF] : []), CLI, 'worker', '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
+let log = '';
+worker.stdout.on('data', (d) => (log += d));
+while (!log.includes('"worker started"')) {
+	if (worker.exitCode !== null) throw new Error(`the worker exited ${worker.exitCode}`);
+	await new Promise((r) => setTimeout(r, 20));
+}
+
+async function post(path, body, auth) {
+	const res = await fetch(sandbox.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...(auth ? { authorization: sandbox.auth } : {}) }, body: JSON.stringify(body) });
+	const json = await res.json();
+	if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+	return json;
+}
+
+// Original messages from leased numbers, carrying the worker's reply URL, as a campaign's do.
+const total = SEQUENTIAL + BURST;
+const originals = [];
+for (let i = 0; i < total; i += 1000) {
+	const messages = [];
+	for (let j = i; j < Math.min(total, i + 1000); j++) {
+		messages.push({ To: `+6149${String(1_000_000 + j).padStart(7, '0')}`, Text: 'Reply YES to book', ExternalId: `bench-20300101T000000Z:${j + 2}`, WebhookUri: `http://127.0.0.1:${port}/callbacks/${secret}/replies` });
+	}
+	const results = await post(`/v2/Properties/${sandbox.PropertySid}/BatchMessages`, { Messages: messages }, true);
+	for (const r of results) originals.push({ to: r.To, leased: r.From });
+}
+
+async function oneReply(i) {
+	const started = performance.now();
+	const { MessageSid } = await post('/_sandbox/replies', { From: originals[i].to, To: originals[i].leased, Text: i % 2 ? 'YES please' : 'maybe later' });
+	const at = arrived.get(MessageSid) ?? (await new Promise((r) => waiters.set(MessageSid, r)));
+	waiters.delete(MessageSid);
+	return at - started;
+}
+
+try {
+	for (let i = 0; i < 10; i++) await oneReply(i); // warm-up: connections, JIT
+	const sequential = [];
+	for (let i = 10; i < SEQUENTIAL; i++) sequential.push(await oneReply(i));
+	const burstStarted = performance.now();
+	const burst = await Promise.all(Array.from({ length: BURST }, (_, k) => oneReply(SEQUENTIAL + k)));
+	const burstSeconds = (performance.now() - burstStarted) / 1000;
+
+	console.log('reply -> webhook -> rule -> SMTP received, on loopback (sandbox and worker in their own processes)');
+	console.log(`  one at a time (${sequential.length} replies):  ${describe(sequential)}`);
+	console.log(`  burst of ${BURST} at once:            ${describe(burst)}  (${(BURST / burstSeconds).toFixed(0)} replies/s end to end)`);
+	console.log(`  e-mails received ${arrived.size} of ${total}`);
+	if (arrived.size !== total) process.exitCode = 1;
+} finally {
+	if (process.env.BENCH_LOG) writeFileSync(process.env.BENCH_LOG, log);
+	worker.kill('SIGTERM');
+	await once(worker, 'exit');
+	console.log(`  worker logged ${(log.match(/"msg":"forwarded"/g) ?? []).length} forwards, ${(log.match(/"level":"error"/g) ?? []).length} errors`);
+	await sandbox.stop();
+	await new Promise((r) => smtp.close(r));
+}

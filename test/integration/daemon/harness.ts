@@ -1,0 +1,270 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import YAML from 'yaml';
+import { basicAuthorization } from '../../../api';
+import type { RunningSandbox } from '../../../sandbox/src';
+
+export const ROOT = resolve(__dirname, '../../..');
+export const CLI = join(ROOT, 'worker/bin/cloudtel.js');
+const BUILT = join(ROOT, 'worker/dist/worker/src/daemon/workerCommand.js');
+
+function sources(dir: string, out: string[] = []): string[] {
+	for (const entry of readdirSync(dir, { withFileTypes: true })) {
+		const path = join(dir, entry.name);
+		if (entry.isDirectory()) sources(path, out);
+		else if (entry.name.endsWith('.ts')) out.push(path);
+	}
+	return out;
+}
+
+function sourceHash(): string {
+	const hash = createHash('sha256');
+	for (const file of [...sources(join(ROOT, 'worker/src')), ...sources(join(ROOT, 'api'))].sort()) hash.update(file).update(readFileSync(file));
+	return hash.digest('hex');
+}
+
+function builtAt(): number {
+	try {
+		return statSync(BUILT).mtimeMs;
+	} catch {
+		return 0;
+	}
+}
+
+/** What the last build of ours compiled, and the dist it left. */
+const STAMP = join(tmpdir(), 'cloudtel-daemon-test-build.json');
+
+function upToDate(hash: string): boolean {
+	try {
+		const stamp = JSON.parse(readFileSync(STAMP, 'utf8')) as { hash: string; builtAt: number };
+		// A build by anyone else may have compiled older sources: only ours is trusted.
+		return stamp.hash === hash && stamp.builtAt === builtAt();
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * The end-to-end tests drive the built CLI, as a user would. Builds it unless our last
+ * build compiled exactly these sources and nothing has rebuilt since; a lock keeps two
+ * test files from building at once.
+ */
+export async function ensureBuilt(): Promise<void> {
+	const lock = join(tmpdir(), 'cloudtel-daemon-test-build.lock');
+	for (let waited = 0; !upToDate(sourceHash()); waited += 200) {
+		try {
+			mkdirSync(lock);
+		} catch {
+			if (waited > 120_000) throw new Error(`waited 2 minutes for ${lock}; remove it if no build is running`);
+			await new Promise((r) => setTimeout(r, 200));
+			continue;
+		}
+		try {
+			const hash = sourceHash();
+			if (upToDate(hash)) return;
+			try {
+				execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'worker/tsconfig.json')], { stdio: 'inherit' });
+			} catch (error) {
+				// tsc still writes what it can; type errors elsewhere in the worker need not stop these tests.
+				if (!existsSync(BUILT)) throw error;
+			}
+			writeFileSync(STAMP, JSON.stringify({ hash, builtAt: builtAt() }));
+		} finally {
+			rmSync(lock, { recursive: true, force: true });
+		}
+	}
+}
+
+export function tempDir(): string {
+	return mkdtempSync(join(tmpdir(), 'cloudtel-daemon-'));
+}
+
+export async function freePort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+	const port = (server.address() as { port: number }).port;
+	await new Promise((r) => server.close(r));
+	return port;
+}
+
+export async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000, what = 'a condition'): Promise<T> {
+	const end = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await check();
+		if (value !== undefined && value !== false) return value as T;
+		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+		await new Promise((r) => setTimeout(r, 50));
+	}
+}
+
+export interface ReceivedMail {
+	from: string;
+	to: string[];
+	raw: string;
+	/** The raw text with soft line breaks undone, for searching. */
+	text: string;
+}
+
+/** A real SMTP server (smtp-server) that can be stopped and started again on its port. */
+export class SmtpSink {
+	readonly mails: ReceivedMail[] = [];
+	private server: SMTPServer | undefined;
+	readonly user = 'relay-user';
+	readonly password = 'smtp-Pa55word-never-logged';
+
+	constructor(readonly port: number) {}
+
+	async start(): Promise<void> {
+		const server = new SMTPServer({
+			authOptional: false,
+			allowInsecureAuth: true,
+			disabledCommands: ['STARTTLS'],
+			closeTimeout: 100,
+			logger: false,
+			onAuth: (auth, _session, callback) => {
+				if (auth.username === this.user && auth.password === this.password) callback(null, { user: auth.username });
+				else callback(new Error('Invalid username or password'));
+			},
+			onData: (stream, session, callback) => {
+				const chunks: Buffer[] = [];
+				stream.on('data', (c: Buffer) => chunks.push(c));
+				stream.on('end', () => {
+					const raw = Buffer.concat(chunks).toString('utf8');
+					this.mails.push({
+						from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+						to: session.envelope.rcptTo.map((r) => r.address),
+						raw,
+						text: raw.replace(/=\r?\n/g, ''),
+					});
+					callback();
+				});
+			},
+		});
+		await new Promise<void>((resolveListen, reject) => {
+			server.once('error', reject);
+			server.listen(this.port, '127.0.0.1', () => resolveListen());
+		});
+		this.server = server;
+	}
+
+	async stop(): Promise<void> {
+		const server = this.server;
+		this.server = undefined;
+		if (server) await new Promise<void>((r) => server.close(() => r()));
+	}
+
+	/** Mails whose body names this reply MessageSid. */
+	about(messageSid: string): ReceivedMail[] {
+		return this.mails.filter((m) => m.text.includes(`MessageSid: ${messageSid}`));
+	}
+}
+
+export interface LogLine {
+	time: string;
+	level: string;
+	msg: string;
+	[key: string]: unknown;
+}
+
+/** `cloudtel worker --config FILE`, spawned from the built CLI, its JSON log collected. */
+export class WorkerProcess {
+	readonly logs: LogLine[] = [];
+	stdout = '';
+	stderr = '';
+	readonly exited: Promise<number | null>;
+	/** Everything it printed on stdout, for searching. */
+	text = '';
+
+	private constructor(readonly child: ChildProcess) {
+		child.stdout!.on('data', (d: Buffer) => {
+			this.stdout += d;
+			const lines = this.stdout.split('\n');
+			this.stdout = lines.pop()!;
+			for (const line of lines) this.logs.push(JSON.parse(line) as LogLine);
+			this.text += String(d);
+		});
+		child.stderr!.on('data', (d: Buffer) => {
+			this.stderr += d;
+		});
+		this.exited = new Promise((r) => child.on('exit', (code) => r(code)));
+	}
+
+	static async start(configPath: string, env: Record<string, string> = {}): Promise<WorkerProcess> {
+		const child = spawn(process.execPath, [CLI, 'worker', '--config', configPath], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+		const worker = new WorkerProcess(child);
+		await Promise.race([
+			worker.waitFor((l) => l.msg === 'worker started', 15_000),
+			worker.exited.then((code) => {
+				throw new Error(`the worker exited ${code} before it started: ${worker.stderr}`);
+			}),
+		]);
+		return worker;
+	}
+
+	waitFor(predicate: (line: LogLine) => boolean, timeoutMs = 15_000, what = 'a log line'): Promise<LogLine> {
+		return until(() => this.logs.find(predicate), timeoutMs, what);
+	}
+
+	count(predicate: (line: LogLine) => boolean): number {
+		return this.logs.filter(predicate).length;
+	}
+
+	async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+		if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+		return this.exited;
+	}
+}
+
+export function writeConfig(dir: string, config: unknown, name = 'worker.config.yaml'): string {
+	const path = join(dir, name);
+	writeFileSync(path, name.endsWith('.json') ? JSON.stringify(config, null, '\t') : YAML.stringify(config));
+	return path;
+}
+
+/** The sandbox's control API and its /v2 interface, as the demo account. */
+export class SandboxDriver {
+	constructor(readonly sandbox: RunningSandbox) {}
+
+	get auth(): string {
+		return basicAuthorization(this.sandbox.demo.AccountSid, this.sandbox.demo.AuthToken);
+	}
+
+	async messages(): Promise<any[]> {
+		const res = await fetch(`${this.sandbox.url}/_sandbox/messages?AccountSid=${this.sandbox.demo.AccountSid}`);
+		return ((await res.json()) as { Messages: any[] }).Messages;
+	}
+
+	async outbox(): Promise<{ Callbacks: any[]; Sms: any[]; Emails: any[] }> {
+		return (await fetch(`${this.sandbox.url}/_sandbox/outbox`)).json() as never;
+	}
+
+	/** A reply from `from` to the leased number `to`; returns the inbound MessageSid. */
+	async reply(from: string, to: string, text: string): Promise<string> {
+		const res = await fetch(`${this.sandbox.url}/_sandbox/replies`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ From: from, To: to, Text: text }) });
+		const body = (await res.json()) as { MessageSid: string };
+		if (res.status !== 200) throw new Error(`reply refused: ${res.status} ${JSON.stringify(body)}`);
+		return body.MessageSid;
+	}
+
+	/** Sends one message from a leased number, as a campaign of the worker's would. */
+	async send(message: Record<string, unknown>): Promise<any> {
+		const res = await fetch(`${this.sandbox.url}/v2/Properties/${this.sandbox.demo.PropertySid}/Messages`, {
+			method: 'POST',
+			headers: { authorization: this.auth, 'content-type': 'application/json' },
+			body: JSON.stringify(message),
+		});
+		const body = (await res.json()) as { Message: any };
+		if (res.status !== 200) throw new Error(`send refused: ${res.status} ${JSON.stringify(body)}`);
+		return body.Message;
+	}
+
+	/** Whether every callback attempt for this MessageSid so far was answered 2xx at last. */
+	async callbackDelivered(messageSid: string): Promise<boolean> {
+		return (await this.outbox()).Callbacks.some((c) => c.MessageSid === messageSid && c.Delivered === true);
+	}
+}

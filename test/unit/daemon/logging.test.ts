@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { callbackUrl, readCallbackPath } from '../../../worker/src/daemon/http/callbackUrls';
+import { secretMatches } from '../../../worker/src/daemon/http/secretMatches';
+import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
+import { Redactor } from '../../../worker/src/daemon/redactor';
+
+describe('structured logs', () => {
+	const secret = 'cb-secret-"quoted"/x';
+	const lines: string[] = [];
+	const log = new JsonLogger((l) => lines.push(l), new Redactor([secret, 'auth-token-1234', undefined, '']));
+
+	it('write one JSON object per line with time, level and message', () => {
+		log.child({ part: 'test' }).info('hello', { n: 1 });
+		const entry = JSON.parse(lines.at(-1)!);
+		expect(entry).toMatchObject({ level: 'info', msg: 'hello', part: 'test', n: 1 });
+		expect(Date.parse(entry.time)).not.toBeNaN();
+		expect(lines.at(-1)!.endsWith('\n')).toBe(true);
+	});
+
+	it('never contain a secret: by field name, in free text, escaped or URL-encoded', () => {
+		log.warn('oops', {
+			password: 'whatever',
+			authToken: 'auth-token-1234',
+			error: new Error('connect to http://x/callbacks/' + encodeURIComponent(secret) + '/replies failed with auth-token-1234'),
+			url: callbackUrl('https://w.example.com/', secret, 'replies'),
+			nested: { text: `the secret is ${secret}` },
+		});
+		const line = lines.at(-1)!;
+		expect(line).not.toContain('auth-token-1234');
+		expect(line).not.toContain('whatever');
+		expect(line).not.toContain('quoted');
+		expect(line).not.toContain(encodeURIComponent(secret));
+		expect(line).toContain('[redacted]');
+	});
+});
+
+describe('callback URLs', () => {
+	it('carry the secret in the path, behind any prefix of the public URL', () => {
+		const url = callbackUrl('https://w.example.com/hooks/', 'a b/c', 'receipts');
+		expect(url).toBe('https://w.example.com/hooks/callbacks/a%20b%2Fc/receipts');
+		expect(readCallbackPath(new URL(url).pathname)).toEqual({ secret: 'a b/c', route: 'receipts' });
+		expect(readCallbackPath('/callbacks//replies')).toEqual({ secret: '', route: 'replies' });
+		expect(readCallbackPath('/callbacks/replies')).toEqual({ secret: '', route: 'replies' });
+		expect(readCallbackPath('/health')).toBeUndefined();
+	});
+
+	it('compare secrets whole; an empty one never matches', () => {
+		expect(secretMatches('0123456789abcdef', '0123456789abcdef')).toBe(true);
+		expect(secretMatches('0123456789abcde', '0123456789abcdef')).toBe(false);
+		expect(secretMatches('', '')).toBe(false);
+	});
+});

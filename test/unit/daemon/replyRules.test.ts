@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { ReplyCallback } from '../../../api';
+import type { ReplyRule } from '../../../worker/src/config/workerConfigSchema';
+import { matchRules } from '../../../worker/src/daemon/replies/matchRules';
+import { optOutIntent, OPT_OUT_KEYWORDS } from '../../../worker/src/daemon/replies/optOutKeywords';
+import { replyContext } from '../../../worker/src/daemon/replies/replyContext';
+import { readExternalId, runName } from '../../../worker/src/daemon/replies/runName';
+
+function reply(Text: string, From = '+61491570156', ExternalId = 'weekly-20300101T090000Z:7'): ReplyCallback {
+	return { MessageSid: 'm1', OriginalMessageSid: 'o1', AccountSid: 'a', PropertySid: 'p', From, To: '+61400000001', Text, ExternalId, Timestamp: 1_900_000_000 };
+}
+
+const email = (to: string) => ({ type: 'forwardEmail' as const, to: [to] });
+function rule(match: ReplyRule['match'], to: string, more: Partial<ReplyRule> = {}): ReplyRule {
+	return { match, actions: [email(to)], continue: false, ...more };
+}
+
+describe('opt-out keywords', () => {
+	it('are the whole reply, trimmed, in any case', () => {
+		for (const k of OPT_OUT_KEYWORDS) {
+			expect(optOutIntent(k)).toBe('optOut');
+			expect(optOutIntent(`  ${k.toLowerCase()}\n`)).toBe('optOut');
+		}
+		expect(optOutIntent('Stop')).toBe('optOut');
+		expect(optOutIntent('start')).toBe('optIn');
+		expect(optOutIntent('stop sending me deals please')).toBeUndefined();
+		expect(optOutIntent('STOPPED')).toBeUndefined();
+	});
+});
+
+describe('run names and ExternalIds', () => {
+	it('name a run by its campaign and tick, without colons', () => {
+		const run = runName('weekly', new Date('2030-01-01T09:00:00.123Z'));
+		expect(run).toBe('weekly-20300101T090000Z');
+		expect(readExternalId(`${run}:12`)).toEqual({ campaign: 'weekly', run, row: 12 });
+		expect(readExternalId('plain-campaign:3')).toEqual({ campaign: 'plain-campaign', run: 'plain-campaign', row: 3 });
+		expect(readExternalId('two-part-20300101T090000Z:3')).toEqual({ campaign: 'two-part', run: 'two-part-20300101T090000Z', row: 3 });
+		expect(readExternalId('')).toBeUndefined();
+		expect(readExternalId('forward:abc.0.1')).toBeUndefined();
+	});
+});
+
+describe('reply rules', () => {
+	const rules: ReplyRule[] = [
+		rule({ keyword: ['YES', 'Y'], campaign: ['weekly'] }, 'bookings@example.com'),
+		rule({ regex: '/refund/' }, 'support@example.com', { continue: true }),
+		rule({ sender: ['+61491570999'] }, 'vip@example.com'),
+		rule({}, 'inbox@example.com'),
+	];
+	const to = (text: string, from?: string, externalId?: string) =>
+		matchRules(rules, replyContext(reply(text, from, externalId), 0)).map((m) => [m.key, (m.action as { to: string[] }).to[0]]);
+
+	it('takes the first rule that matches; a keyword is the first word, in any case', () => {
+		expect(to('yes please!')).toEqual([['0.0', 'bookings@example.com']]);
+		expect(to('Y')).toEqual([['0.0', 'bookings@example.com']]);
+		expect(to('yesterday was fine')).toEqual([['3.0', 'inbox@example.com']]);
+	});
+
+	it('needs every condition of a rule: a keyword from another campaign falls through', () => {
+		expect(to('YES', undefined, 'monthly-20300101T090000Z:1')).toEqual([['3.0', 'inbox@example.com']]);
+		expect(to('YES', undefined, '')).toEqual([['3.0', 'inbox@example.com']]);
+	});
+
+	it('reads /pattern/flags as written (case matters here) and looks further with continue', () => {
+		expect(to('I want a refund')).toEqual([
+			['1.0', 'support@example.com'],
+			['3.0', 'inbox@example.com'],
+		]);
+		expect(to('REFUND NOW')).toEqual([['3.0', 'inbox@example.com']]);
+	});
+
+	it('matches the sender and the run name too', () => {
+		expect(to('hello', '+61491570999')).toEqual([['2.0', 'vip@example.com']]);
+		const byRun = [rule({ campaign: ['weekly-20300101T090000Z'] }, 'run@example.com')];
+		expect(matchRules(byRun, replyContext(reply('hi'), 0))).toHaveLength(1);
+	});
+
+	it('a bare pattern ignores case', () => {
+		expect(matchRules([rule({ regex: '^hello' }, 'x@example.com')], replyContext(reply('HELLO there'), 0))).toHaveLength(1);
+	});
+});

@@ -1,0 +1,122 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../../worker/src/config/configError';
+import { loadWorkerConfig } from '../../../worker/src/config/loadWorkerConfig';
+
+const SID = '11111111-1111-4111-8111-111111111111';
+const dir = mkdtempSync(join(tmpdir(), 'cloudtel-config-'));
+let n = 0;
+
+function write(text: string, ext = 'yaml'): string {
+	const path = join(dir, `c${n++}.${ext}`);
+	writeFileSync(path, text);
+	return path;
+}
+
+function problems(text: string, env: NodeJS.ProcessEnv = {}, ext = 'yaml'): string[] {
+	try {
+		loadWorkerConfig(write(text, ext), env);
+	} catch (error) {
+		expect(error).toBeInstanceOf(ConfigError);
+		expect((error as ConfigError).exitCode).toBe(2);
+		return (error as ConfigError).problems;
+	}
+	throw new Error('the config was accepted');
+}
+
+const BASE = `
+provider: { baseUrl: "http://127.0.0.1:4010", accountSid: AC1, authToken: tok }
+server: { publicUrl: "https://worker.example.com", secret: "0123456789abcdef" }
+`;
+
+function campaign(fields: Record<string, unknown> = {}): string {
+	return `  - ${JSON.stringify({ name: 'c', cron: '0 9 * * 1', csv: 'a.csv', property: SID, text: 'hi', ...fields })}\n`;
+}
+
+describe('worker config', () => {
+	it('names the path of every problem, all at once', () => {
+		const out = problems(`${BASE}campaigns:\n${campaign()}${campaign({ name: 'd' })}${campaign({ name: 'e', cron: '61 * * * *', timeZone: 'Mars/Olympus' })}`);
+		expect(out).toEqual([
+			expect.stringMatching(/^campaigns\[2\]\.cron: must be a cron expression/),
+			expect.stringMatching(/^campaigns\[2\]\.timeZone: must be an IANA time zone/),
+		]);
+	});
+
+	it('refuses unknown settings by their path, as typos', () => {
+		expect(problems(`${BASE}campaigns:\n${campaign({ crn: 'x' })}`)).toEqual(['campaigns[0].crn: is not a setting here (a typo?)']);
+		expect(problems(`${BASE}smpt: {}`)).toEqual(['smpt: is not a setting here (a typo?)']);
+	});
+
+	it('says which environment variable can supply a missing credential', () => {
+		const out = problems(`server: { publicUrl: "https://w.example.com" }`);
+		expect(out).toContain('provider.authToken: is required (here, or CLOUDTEL_AUTH_TOKEN in the environment)');
+		expect(out).toContain('provider.baseUrl: is required (here, or CLOUDTEL_BASE_URL in the environment)');
+		expect(out).toContain('server.secret: is required (here, or CLOUDTEL_CALLBACK_SECRET in the environment)');
+	});
+
+	it('takes credentials and secrets from the environment; the file wins', () => {
+		const config = loadWorkerConfig(write(`provider: { accountSid: FROMFILE }\nserver: { publicUrl: "https://w.example.com" }\nsmtp: { host: mail, from: a@example.com, user: u }`), {
+			CLOUDTEL_BASE_URL: 'http://127.0.0.1:1',
+			CLOUDTEL_ACCOUNT_SID: 'FROMENV',
+			CLOUDTEL_AUTH_TOKEN: 'tokenvalue',
+			CLOUDTEL_CALLBACK_SECRET: 'a-secret-of-16-chars',
+			CLOUDTEL_SMTP_PASSWORD: 'pw',
+		});
+		expect(config.provider).toEqual({ baseUrl: 'http://127.0.0.1:1', accountSid: 'FROMFILE', authToken: 'tokenvalue' });
+		expect(config.server.secret).toBe('a-secret-of-16-chars');
+		expect(config.smtp?.password).toBe('pw');
+	});
+
+	it('does not invent an SMTP section from an environment password', () => {
+		const config = loadWorkerConfig(write(BASE), { CLOUDTEL_SMTP_PASSWORD: 'pw' });
+		expect(config.smtp).toBeUndefined();
+	});
+
+	it('reads JSON too, and paths relative to the config file', () => {
+		const config = loadWorkerConfig(
+			write(JSON.stringify({ provider: { baseUrl: 'http://127.0.0.1:1', accountSid: 'A', authToken: 'T' }, server: { publicUrl: 'http://w.example.com', secret: '0123456789abcdef' }, db: 'w.db', campaigns: [{ name: 'c', cron: '* * * * *', csv: 'list.csv', property: SID, text: 'x' }] }), 'json'),
+		);
+		expect(config.db).toBe(join(dir, 'w.db'));
+		expect(config.campaigns[0].csv).toBe(join(dir, 'list.csv'));
+		expect(config.server.port).toBe(8080);
+		expect(config.outbox.maxAttempts).toBeGreaterThan(1);
+	});
+
+	it('reports broken YAML and JSON with where', () => {
+		expect(problems('provider: [unclosed')[0]).toMatch(/^line \d+:/);
+		expect(problems('{"provider": ', {}, 'json')[0]).toMatch(/^not valid JSON/);
+	});
+
+	it('checks reply rules: patterns, actions, and what they need', () => {
+		const out = problems(`${BASE}replies:
+  - match: { regex: "(", sender: "0412" }
+    actions: [{ type: forwardEmail, to: bad }, { type: carrierPigeon }]
+  - actions: []
+`);
+		expect(out).toEqual([
+			expect.stringMatching(/^replies\[0\]\.match\.regex: must be a regular expression/),
+			expect.stringMatching(/^replies\[0\]\.match\.sender: must be an E\.164 number/),
+			'replies[0].actions[0].to: must be an e-mail address',
+			'replies[0].actions[1].type: must be one of forwardSms, forwardEmail, post, optOut',
+			'replies[1].actions: must list at least one action',
+		]);
+		expect(problems(`${BASE}replies:\n  - actions: [{ type: forwardEmail, to: a@example.com }]\n`)).toEqual(['replies[0].actions[0]: forwards by e-mail, so the config needs an smtp section']);
+	});
+
+	it('refuses what the provider would: replies to a fixed sender, two campaigns of one name', () => {
+		const out = problems(`${BASE}campaigns:\n${campaign({ from: 'SHOP', replies: true })}${campaign({ sendWindow: '09:00-17:00' })}`);
+		expect(out).toEqual([
+			expect.stringMatching(/^campaigns\[0\]\.replies: replies come only to a leased sender/),
+			'campaigns[1].name: "c" is already the name of campaigns[0]',
+			'campaigns[1].sendWindow: needs the time zone it is in: give timeZone or timeZoneColumn',
+		]);
+	});
+
+	it('accepts the example config', () => {
+		const config = loadWorkerConfig(join(__dirname, '../../../examples/worker.config.yaml'), { CLOUDTEL_ACCOUNT_SID: 'A', CLOUDTEL_AUTH_TOKEN: 'T', CLOUDTEL_CALLBACK_SECRET: '0123456789abcdef' });
+		expect(config.campaigns.map((c) => c.name)).toEqual(['weekly-offer']);
+		expect(config.replies.length).toBeGreaterThan(2);
+	});
+});
