@@ -1,0 +1,91 @@
+// Issue 5: 10,000 items through the CloudTel node inside a real n8n 2.x, once with Send Batch
+// (BatchMessages, 1000 per request) and once with Send (one request per item), against the
+// sandbox on loopback. Prints messages/s for each, from n8n's own timing of the node, and
+// their ratio (target: Send Batch at least 20x Send). Starts everything it needs (the pinned
+// n8n from the e2e cache, installing it on first use) and stops it before exiting.
+// The headline maps To and Text from each item with expressions, as a workflow does; a second
+// pair of runs with fixed To and Text shows how much of the time is n8n evaluating those
+// expressions (once per item and parameter) rather than the node's own work and HTTP.
+// Needs `npm run build` first (npm run bench does it). BENCH_N8N_ITEMS changes the count;
+// N8N_* variables pass through to n8n (e.g. N8N_EXPRESSION_ENGINE=legacy).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureN8n } from '../test/e2e/lib/install.mjs';
+import { N8n } from '../test/e2e/lib/n8n.mjs';
+import { installPackage } from '../test/e2e/lib/package.mjs';
+import { startSandbox } from '../test/e2e/lib/sandbox.mjs';
+import { cloudTel, code, credential, linear, outputOf } from '../test/e2e/lib/workflows.mjs';
+
+const ITEMS = Number(process.env.BENCH_N8N_ITEMS ?? 10_000);
+const TARGET_RATIO = 20;
+
+const root = mkdtempSync(join(tmpdir(), 'cloudtel-n8n-bench-'));
+const install = await ensureN8n();
+const sandbox = await startSandbox({ receiptDelayMs: 3_600_000 });
+const n8n = await new N8n(install, join(root, 'n8n')).init();
+
+async function measure(operation, cred, { mapped = true } = {}) {
+	const make = code('Make items', `return Array.from({ length: ${ITEMS} }, (_, i) => ({ json: { to: '+614' + String(10000000 + i).slice(-8), text: 'Bench ' + i } }));`);
+	const node = cloudTel(
+		'CloudTel',
+		{
+			resource: 'message',
+			operation,
+			propertySid: sandbox.demo.PropertySid,
+			from: 'CloudTel',
+			to: mapped ? '={{ $json.to }}' : '+61412345678',
+			text: mapped ? '={{ $json.text }}' : 'Bench message',
+			options: { DeliveryReceipt: false },
+			...(operation === 'sendBatch' ? { batchSize: 1000 } : {}),
+		},
+		{ credential: cred },
+	);
+	const wf = linear(`bench ${operation}${mapped ? '' : ' fixed'}`, make, node);
+	await n8n.importWorkflow(wf);
+	const before = (await sandbox.control.messages({ PropertySid: sandbox.demo.PropertySid })).length;
+	const started = performance.now();
+	const execution = await n8n.execute(wf.id, { timeoutMs: 30 * 60_000 });
+	const wallMs = performance.now() - started;
+	if (execution.status !== 'success') throw new Error(`${operation}: execution ${execution.status}: ${JSON.stringify(execution.data.resultData.error)}`);
+	const out = outputOf(execution, 'CloudTel');
+	const nodeMs = execution.data.resultData.runData.CloudTel[0].executionTime;
+	const reached = (await sandbox.control.messages({ PropertySid: sandbox.demo.PropertySid })).length - before;
+	const sent = out.filter((item) => item.json.MessageSid).length;
+	if (sent !== ITEMS || reached !== ITEMS) throw new Error(`${operation}: ${sent} output items with a MessageSid, ${reached} messages in the sandbox; expected ${ITEMS}`);
+	return { operation, mapped, nodeMs, wallMs, perSecond: ITEMS / (nodeMs / 1000) };
+}
+
+let exitCode = 0;
+try {
+	installPackage(n8n.userFolder);
+	const cred = credential('cloudtelBench1', sandbox.url, sandbox.demo);
+	await n8n.importCredentials([cred]);
+	const link = { id: cred.id, name: cred.name };
+	const batch = await measure('sendBatch', link);
+	const single = await measure('send', link);
+	const fixedBatch = await measure('sendBatch', link, { mapped: false });
+	const fixedSingle = await measure('send', link, { mapped: false });
+	const ratio = batch.perSecond / single.perSecond;
+	const line = (r) => {
+		const name = `${r.operation === 'sendBatch' ? 'Send Batch' : 'Send'}${r.mapped ? '' : ' (fixed)'}`;
+		return `  ${name.padEnd(18)} ${Math.round(r.perSecond).toString().padStart(8)} messages/s  (node ${(r.nodeMs / 1000).toFixed(2)} s, whole \`n8n execute\` ${(r.wallMs / 1000).toFixed(1)} s)`;
+	};
+	console.log(`n8n ${install.version}, ${ITEMS} items, sandbox on loopback; time = the CloudTel node's executionTime in n8n`);
+	console.log(`To and Text mapped from each item with expressions:`);
+	console.log(line(batch));
+	console.log(line(single));
+	console.log(`  Send Batch / Send: ${ratio.toFixed(1)}x (target >= ${TARGET_RATIO}x: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`);
+	console.log(`To and Text fixed (no per-item expressions), for comparison:`);
+	console.log(line(fixedBatch));
+	console.log(line(fixedSingle));
+	console.log(`  Send Batch / Send: ${(fixedBatch.perSecond / fixedSingle.perSecond).toFixed(1)}x`);
+} catch (error) {
+	console.error(error?.stack ?? error);
+	exitCode = 1;
+} finally {
+	await n8n.stopServer();
+	await sandbox.close();
+	rmSync(root, { recursive: true, force: true });
+}
+process.exit(exitCode);

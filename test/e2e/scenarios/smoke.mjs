@@ -1,0 +1,15 @@
+// The harness itself: n8n runs a Manual Trigger + Code workflow and its output is read back.
+import assert from 'node:assert/strict';
+import { code, linear, outputOf } from '../lib/workflows.mjs';
+
+export const title = 'n8n itself: Manual Trigger + Code through `n8n execute`';
+
+export async function run({ cli }, test) {
+	await test('a Code node makes 3 items and n8n reports them', async () => {
+		const wf = linear('smoke', code('Make', 'return [1, 2, 3].map((i) => ({ json: { i } }));'));
+		await cli.importWorkflow(wf);
+		const execution = await cli.execute(wf.id);
+		assert.equal(execution.status, 'success');
+		assert.deepEqual(outputOf(execution, 'Make').map((item) => item.json.i), [1, 2, 3]);
+	});
+}

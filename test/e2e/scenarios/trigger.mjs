@@ -1,0 +1,206 @@
+// The CloudTel Trigger in a running n8n (`n8n start`): published workflows listen on their
+// production URLs; messages sent by the CloudTel node carry those URLs; the sandbox calls
+// back; the executions are read through n8n's public API.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { N8n } from '../lib/n8n.mjs';
+import { installPackage } from '../lib/package.mjs';
+import { createApiKey, publicApi, setupOwner, testCredential } from '../lib/rest.mjs';
+import { runCloudTel } from '../lib/steps.mjs';
+import { CREDENTIAL_TYPE, cloudTelTrigger, credential, workflow } from '../lib/workflows.mjs';
+
+export const title = 'CloudTel Trigger: delivery receipts and replies start executions in a running n8n';
+
+const SECRET = 's3cret-for-e2e';
+const TRIGGER = 'CloudTel Trigger';
+
+function triggerWorkflow(name, events) {
+	const node = cloudTelTrigger(TRIGGER, { events, secret: SECRET });
+	return { wf: workflow(name, [node]), webhookId: node.webhookId };
+}
+
+/** The trigger's output item in each execution, oldest first. */
+function received(executions) {
+	return executions
+		.map((e) => e.data?.resultData?.runData?.[TRIGGER]?.[0]?.data?.main?.[0]?.[0]?.json)
+		.filter(Boolean)
+		.reverse();
+}
+
+async function waitFor(what, probe, { timeoutMs = 30_000, intervalMs = 500 } = {}) {
+	const until = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value) return value;
+		if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		await sleep(intervalMs);
+	}
+}
+
+export async function run(ctx, test) {
+	const { sandbox } = ctx;
+	const receipts = triggerWorkflow('e2e receipts', ['receipt']);
+	const replies = triggerWorkflow('e2e replies', ['reply']);
+	let server;
+	let api;
+	let urls;
+	let cookie;
+
+	const up = await test(
+		'n8n start serves two published trigger workflows',
+		async () => {
+			server = await new N8n(ctx.install, join(ctx.root, 'server')).init();
+			ctx.track(server);
+			installPackage(server.userFolder);
+			await server.importCredentials([credential(ctx.credential.id, sandbox.url, sandbox.demo, ctx.credential.name)]);
+			for (const { wf } of [receipts, replies]) {
+				await server.importWorkflow(wf);
+				await server.publish(wf.id);
+			}
+			await server.start();
+			cookie = await setupOwner(server.url);
+			api = publicApi(server.url, await createApiKey(server.url, cookie));
+			for (const { wf } of [receipts, replies]) assert.equal((await api.workflow(wf.id)).active, true, `${wf.name} is active`);
+			urls = {
+				receipt: `${server.url}/webhook/${receipts.webhookId}/cloudtel`,
+				reply: `${server.url}/webhook/${replies.webhookId}/cloudtel`,
+			};
+		},
+		{ timeoutMs: 300_000 },
+	);
+	if (!up) return;
+
+	await test("n8n's credential test: OK for the demo account, the credential's 401 message for a wrong token", async () => {
+		const data = { baseUrl: sandbox.url, accountSid: sandbox.demo.AccountSid, authToken: sandbox.demo.AuthToken };
+		const base = { ...ctx.credential, type: CREDENTIAL_TYPE };
+		const good = await testCredential(server.url, cookie, { ...base, data });
+		assert.equal(good.status, 'OK', JSON.stringify(good));
+		const bad = await testCredential(server.url, cookie, { ...base, data: { ...data, authToken: 'wrong' } });
+		assert.equal(bad.status, 'Error');
+		assert.match(bad.message, /401/);
+	});
+
+	const tag = `trigger-${Date.now()}`;
+	let sent = [];
+
+	await test('the CloudTel node sends three messages whose receipt URI is the trigger (POST, GET, no secret)', async () => {
+		const input = [
+			{ to: '+61412000001', id: `${tag}-post`, uri: `${urls.receipt}?secret=${SECRET}`, method: 'POST' },
+			{ to: '+61412000002', id: `${tag}-get`, uri: `${urls.receipt}?secret=${SECRET}`, method: 'GET' },
+			{ to: '+61412000003', id: `${tag}-nosecret`, uri: urls.receipt, method: 'POST' },
+		];
+		const step = await runCloudTel(
+			ctx,
+			{
+				resource: 'message',
+				operation: 'send',
+				propertySid: sandbox.demo.PropertySid,
+				from: 'CloudTel',
+				to: '={{ $json.to }}',
+				text: 'Receipt please',
+				options: {
+					DeliveryReceipt: true,
+					DeliveryReceiptWebhookUri: '={{ $json.uri }}',
+					DeliveryReceiptWebhookMethod: '={{ $json.method }}',
+					ExternalId: '={{ $json.id }}',
+				},
+			},
+			{ input },
+		);
+		assert.equal(step.status, 'success', JSON.stringify(step.error));
+		sent = step.json;
+		assert.equal(sent.length, 3);
+		const stored = await sandbox.control.messages({ PropertySid: sandbox.demo.PropertySid });
+		for (const [k, message] of sent.entries()) {
+			const held = stored.find((m) => m.MessageSid === message.MessageSid);
+			assert.ok(held, `message ${k} is in the sandbox`);
+			assert.equal(held.DeliveryReceiptWebhookUri, input[k].uri);
+			assert.equal(held.DeliveryReceiptWebhookMethod ?? 'POST', input[k].method);
+		}
+	});
+
+	const receiptFor = async (sid) => received(await api.executions(receipts.wf.id)).filter((j) => j.MessageSid === sid);
+
+	await test('a receipt POSTed to the production URL starts an execution holding it', async () => {
+		const [message] = sent;
+		assert.ok(message, 'needs the sent message');
+		const fired = await sandbox.control.receipt(message.MessageSid, 'Delivered');
+		assert.ok(fired.status < 300, `POST /_sandbox/receipts: ${fired.status} ${JSON.stringify(fired.body)}`);
+		const [json] = await waitFor('the receipt execution', async () => (await receiptFor(message.MessageSid)).length > 0 && receiptFor(message.MessageSid));
+		assert.equal(json.Event, 'DeliveryReceipt');
+		assert.equal(json.Status, 'Delivered');
+		assert.equal(json.ExternalId, `${tag}-post`);
+		assert.equal(json.To, '+61412000001');
+		assert.equal(json.AccountSid, sandbox.demo.AccountSid);
+		assert.equal(json.Raw?.MessageSid, message.MessageSid, 'the raw payload is kept');
+		assert.equal(JSON.stringify(json).includes(SECRET), false, 'the secret stays out of the data');
+	});
+
+	await test('a receipt sent with GET starts an execution too', async () => {
+		const message = sent[1];
+		assert.ok(message, 'needs the sent message');
+		await sandbox.control.receipt(message.MessageSid, 'Failed');
+		const [json] = await waitFor('the GET receipt execution', async () => (await receiptFor(message.MessageSid)).length > 0 && receiptFor(message.MessageSid));
+		assert.equal(json.Event, 'DeliveryReceipt');
+		assert.equal(json.Status, 'Failed');
+		assert.equal(json.ExternalId, `${tag}-get`);
+	});
+
+	await test('the same receipt again is a repeat: no second execution', async () => {
+		const [message] = sent;
+		assert.ok(message, 'needs the sent message');
+		await sandbox.control.receipt(message.MessageSid, 'Delivered');
+		await sleep(3000);
+		assert.equal((await receiptFor(message.MessageSid)).length, 1);
+	});
+
+	await test('a callback without the secret, or with a wrong one, is refused (401) and starts nothing', async () => {
+		const message = sent[2];
+		assert.ok(message, 'needs the sent message');
+		const before = (await api.executions(receipts.wf.id)).length;
+		await sandbox.control.receipt(message.MessageSid, 'Delivered');
+		const body = { MessageSid: message.MessageSid, AccountSid: sandbox.demo.AccountSid, Status: 'Delivered', Timestamp: Math.floor(Date.now() / 1000) };
+		const direct = await fetch(`${urls.receipt}?secret=wrong`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		assert.equal(direct.status, 401);
+		const bare = await fetch(urls.receipt, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		assert.equal(bare.status, 401);
+		// The sandbox's own attempts at the secret-less URL were answered 401 too.
+		await waitFor('the sandbox to record its refused callback', async () => {
+			const outbox = JSON.stringify(await sandbox.control.outbox());
+			return outbox.includes(message.MessageSid) && outbox.includes('401');
+		});
+		await sleep(2000);
+		assert.equal((await api.executions(receipts.wf.id)).length, before);
+		assert.equal((await receiptFor(message.MessageSid)).length, 0);
+	});
+
+	await test('a reply to a leased number, with the trigger as its Webhook URI, starts an execution holding it', async () => {
+		const recipient = '+61412000009';
+		const step = await runCloudTel(ctx, {
+			resource: 'message',
+			operation: 'send',
+			propertySid: sandbox.demo.PropertySid,
+			from: '',
+			to: recipient,
+			text: 'Reply YES to confirm',
+			options: { DeliveryReceipt: false, ExternalId: `${tag}-reply` },
+			replyHandling: { WebhookUri: `${urls.reply}?secret=${SECRET}`, WebhookMethod: 'POST' },
+		});
+		assert.equal(step.status, 'success', JSON.stringify(step.error));
+		const [message] = step.json;
+		assert.match(message.From, /^\+\d{8,15}$/, 'sent from a leased number');
+		const reply = await sandbox.control.reply(recipient, message.From, 'YES');
+		assert.equal(reply.status, 200, JSON.stringify(reply.body));
+		const [json] = await waitFor('the reply execution', async () => {
+			const got = received(await api.executions(replies.wf.id)).filter((j) => j.OriginalMessageSid === message.MessageSid);
+			return got.length > 0 && got;
+		});
+		assert.equal(json.Event, 'Reply');
+		assert.equal(json.Text, 'YES');
+		assert.equal(json.From, recipient);
+		assert.equal(json.To, message.From);
+		assert.equal(json.MessageSid, reply.body.MessageSid);
+		assert.equal(json.ExternalId, `${tag}-reply`);
+	});
+}
