@@ -1,6 +1,14 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
+const require = createRequire(import.meta.url);
+
 export default defineConfig({
+	resolve: {
+		// The nodes run as CommonJS inside n8n; test them against the same build of n8n-workflow
+		// (its ESM build also ships source maps that point at files it does not include).
+		alias: { 'n8n-workflow': require.resolve('n8n-workflow') },
+	},
 	test: {
 		include: ['test/**/*.test.ts'],
 		exclude: ['test/e2e/**', '**/node_modules/**'],

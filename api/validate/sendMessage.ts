@@ -44,3 +44,6 @@ export function validateSendMessage(body: unknown, ctx: ValidationContext): Viol
 	}
 	return out;
 }
+
+/** Every field a message may carry, as the interface names them. */
+export const SEND_MESSAGE_FIELDS: readonly string[] = Object.keys(SEND);

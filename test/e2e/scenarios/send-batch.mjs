@@ -73,4 +73,39 @@ export async function run(ctx, test) {
 		assert.deepEqual(item.error?.context?.FieldNames, ['To']);
 		assert.equal(item.error?.context?.itemIndex, BAD);
 	});
+
+	await runAutoMap(ctx, test);
+}
+
+/** Message Fields = Map From Input: each item carries its message under the API's names. */
+async function runAutoMap(ctx, test) {
+	const { sandbox } = ctx;
+	const tag = `automap-${Date.now()}`;
+	const input = [
+		{ To: '+61431000001', Text: 'Auto one', ExternalId: `${tag}-0` },
+		{ to: '+61431000002', text: 'Auto two', externalId: `${tag}-1`, From: 'Bistro' },
+		{ To: '+61431000003', ExternalId: `${tag}-2` },
+	];
+	let step;
+	await test('Map From Input: items carry To, Text, ExternalId and From under their API names', async () => {
+		step = await runCloudTel(
+			ctx,
+			{ resource: 'message', operation: 'sendBatch', propertySid: sandbox.demo.PropertySid, mapping: 'autoMap', options: { DeliveryReceipt: false } },
+			{ input, onError: 'continueErrorOutput' },
+		);
+		assert.equal(step.status, 'success', JSON.stringify(step.error));
+		const stored = (await sandbox.control.messages({ PropertySid: sandbox.demo.PropertySid })).filter((m) => String(m.ExternalId).startsWith(`${tag}-`));
+		assert.deepEqual(
+			stored.map((m) => [m.ExternalId, m.To, m.Text]).sort(),
+			[
+				[`${tag}-0`, '+61431000001', 'Auto one'],
+				[`${tag}-1`, '+61431000002', 'Auto two'],
+			],
+		);
+		assert.equal(stored.find((m) => m.ExternalId === `${tag}-1`).From, 'Bistro');
+		assert.deepEqual(step.items.map((i) => i.pairedItem?.item), [0, 1]);
+		assert.equal(step.errorItems.length, 1);
+		assert.equal(step.errorItems[0].pairedItem?.item, 2);
+		assert.match(step.errorItems[0].json.error, /\bText\b/);
+	});
 }

@@ -76,6 +76,34 @@ describe('Message: Send Batch', () => {
 		expect(error[0].error?.context.itemIndex).toBe(3);
 	});
 
+	it("maps each item's own fields by their API names when Message Fields is Map From Input", async () => {
+		const at = Math.floor(Date.now() / 1000) + 3600;
+		const items: INodeExecutionData[] = [
+			{ json: { To: '+61430000001', Text: 'One', ExternalId: 'auto-0', Extra: 'ignored' } },
+			{ json: { to: '+61430000002', TEXT: 'Two', externalid: 'auto-1', schedule: at, from: 'Bistro' } },
+			{ json: { To: '+61430000003', ExternalId: 'auto-2' } },
+			{ json: { To: '+61430000004', Text: 'Four', ExternalId: 'auto-3', DeliveryReceiptWebhookUri: 'https://hooks.example.com/own' } },
+		];
+		const { ctx, result } = sendBatch(
+			items,
+			{ mapping: 'autoMap', from: 'Ignored', to: 'ignored', text: 'ignored', options: { DeliveryReceiptWebhookUri: 'https://hooks.example.com/default' } },
+			{ onError: 'continueErrorOutput' },
+		);
+		const out = (await result)[0];
+		expect(ctx.sent).toHaveLength(1);
+		expect((ctx.sent[0].body as { Messages: unknown[] }).Messages).toEqual([
+			{ To: '+61430000001', Text: 'One', ExternalId: 'auto-0', DeliveryReceiptWebhookUri: 'https://hooks.example.com/default' },
+			{ To: '+61430000002', Text: 'Two', ExternalId: 'auto-1', Schedule: at, From: 'Bistro', DeliveryReceiptWebhookUri: 'https://hooks.example.com/default' },
+			{ To: '+61430000004', Text: 'Four', ExternalId: 'auto-3', DeliveryReceiptWebhookUri: 'https://hooks.example.com/own' },
+		]);
+		const { success, error } = splitErrorOutput(out);
+		expect(success.map((i) => i.json.ExternalId)).toEqual(['auto-0', 'auto-1', 'auto-3']);
+		expect(error).toHaveLength(1);
+		expect(error[0]).toMatchObject({ pairedItem: { item: 2 }, json: { ErrorCode: 'FIELD_REQUIRED', FieldNames: ['Text'] } });
+		const stored = (await control<{ Messages: IDataObject[] }>(sb, 'GET', `/messages?PropertySid=${sb.demo.PropertySid}`)).Messages;
+		expect(stored.find((m) => m.ExternalId === 'auto-1')).toMatchObject({ Status: 'Scheduled', From: 'Bistro', Text: 'Two' });
+	});
+
 	it('without Continue On Fail, a bad item stops the node before anything is sent', async () => {
 		const items = rows(4, (i) => (i === 2 ? 'oops' : `+6142${String(i).padStart(7, '0')}`));
 		const { ctx, result } = sendBatch(items, { options: resolveOptions(items) });

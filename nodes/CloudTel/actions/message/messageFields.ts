@@ -8,13 +8,36 @@ const methodOptions = [
 
 const TRIGGER_HINT = 'Paste the Production URL of a CloudTel Trigger here (add ?secret=... if the trigger has a Secret)';
 
+const DEFINE_BELOW = { show: { mapping: ['defineBelow'] } };
+
 /** The fields of one message, shared by Send and Send Batch (where each item is one message). */
 export const messageFields: INodeProperties[] = [
 	{ ...propertySidField, description: 'The property that sends; it and its account must be SMS-enabled' },
 	{
+		displayName: 'Message Fields',
+		name: 'mapping',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Define Below',
+				value: 'defineBelow',
+				description: 'Set From, To and Text here, with expressions for values that differ per item',
+			},
+			{
+				name: 'Map From Input',
+				value: 'autoMap',
+				description:
+					'Each input item carries its message under the API names (To, Text, From, ExternalId, Schedule, DeliveryReceiptWebhookUri, ...; any letter case). Fastest for large batches: no expression runs per item.',
+			},
+		],
+		default: 'defineBelow',
+	},
+	{
 		displayName: 'From',
 		name: 'from',
 		type: 'string',
+		displayOptions: DEFINE_BELOW,
 		default: '',
 		placeholder: '+61412345678 or MyBrand',
 		description:
@@ -24,6 +47,7 @@ export const messageFields: INodeProperties[] = [
 		displayName: 'To',
 		name: 'to',
 		type: 'string',
+		displayOptions: DEFINE_BELOW,
 		default: '',
 		required: true,
 		placeholder: '+61412345678',
@@ -33,6 +57,7 @@ export const messageFields: INodeProperties[] = [
 		displayName: 'Text',
 		name: 'text',
 		type: 'string',
+		displayOptions: DEFINE_BELOW,
 		typeOptions: { rows: 4 },
 		default: '',
 		required: true,

@@ -1,8 +1,28 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { ErrorCodes, systemContext, validatePathSid, validateSendMessage, violation, type SendMessageRequest } from '../../../../api';
+import {
+	ErrorCodes,
+	SEND_MESSAGE_FIELDS,
+	systemContext,
+	validatePathSid,
+	validateSendMessage,
+	violation,
+	type SendMessageRequest,
+} from '../../../../api';
 import { assertValid } from '../common/assertValid';
 import { compact } from '../common/compact';
 import { toUnixSeconds } from '../common/unixSeconds';
+
+const CANONICAL = new Map(SEND_MESSAGE_FIELDS.map((name) => [name.toLowerCase(), name]));
+
+/** "Map From Input": the item's own fields named as the interface names them, any case. */
+function fieldsFromItem(json: IDataObject): IDataObject {
+	const out: IDataObject = {};
+	for (const [key, value] of Object.entries(json)) {
+		const name = CANONICAL.get(key.toLowerCase());
+		if (name !== undefined) out[name] = value;
+	}
+	return out;
+}
 
 export interface PreparedMessage {
 	propertySid: string;
@@ -12,6 +32,7 @@ export interface PreparedMessage {
 /**
  * One item's message, validated by api/ before anything is sent. Blank fields are left
  * out (a blank From means a leased number), so expressions that map empty columns work.
+ * Options and Reply Handling are defaults that an item's own fields override.
  */
 export function readMessage(ctx: IExecuteFunctions, itemIndex: number): PreparedMessage {
 	const propertySid = String(ctx.getNodeParameter('propertySid', itemIndex, '')).trim();
@@ -19,17 +40,21 @@ export function readMessage(ctx: IExecuteFunctions, itemIndex: number): Prepared
 	// Shown only while From is blank; if From comes from an expression and is not blank,
 	// api/ refuses these fields by name rather than the node dropping them unseen.
 	const reply = ctx.getNodeParameter('replyHandling', itemIndex, {}) as IDataObject;
-	const body = compact<SendMessageRequest>({
-		From: ctx.getNodeParameter('from', itemIndex, ''),
-		To: ctx.getNodeParameter('to', itemIndex, ''),
-		Text: ctx.getNodeParameter('text', itemIndex, ''),
-		...options,
-		...reply,
-	});
+	const fields =
+		ctx.getNodeParameter('mapping', itemIndex, 'defineBelow') === 'autoMap'
+			? fieldsFromItem(ctx.getInputData()[itemIndex].json)
+			: {
+					From: ctx.getNodeParameter('from', itemIndex, ''),
+					To: ctx.getNodeParameter('to', itemIndex, ''),
+					Text: ctx.getNodeParameter('text', itemIndex, ''),
+				};
+	const { Schedule: itemSchedule, ...own } = fields;
+	const body = compact<SendMessageRequest>({ ...options, ...reply, ...own });
+	const schedule = itemSchedule ?? Schedule;
 	const violations = validatePathSid('PropertySid', propertySid);
-	if (Schedule !== undefined && Schedule !== '' && Schedule !== null) {
-		const seconds = toUnixSeconds(Schedule, ctx.getTimezone());
-		if (seconds === undefined) violations.push(violation('Schedule', ErrorCodes.InvalidType, `Schedule must be a date and time (got "${String(Schedule)}").`));
+	if (schedule !== undefined && schedule !== '' && schedule !== null) {
+		const seconds = toUnixSeconds(schedule, ctx.getTimezone());
+		if (seconds === undefined) violations.push(violation('Schedule', ErrorCodes.InvalidType, `Schedule must be a date and time (got "${String(schedule)}").`));
 		else body.Schedule = seconds;
 	}
 	violations.push(...validateSendMessage(body, systemContext()));
