@@ -37,6 +37,12 @@ const NODE = { id: 'node-1', name: 'CloudTel', type: 'n8n-nodes-cloudtel.cloudTe
 
 const PROPERTIES = new CloudTel().description.properties;
 
+function asRawParameters(params: Record<string, Param>): IDataObject {
+	const out: IDataObject = {};
+	for (const [name, value] of Object.entries(params)) out[name] = (typeof value === 'function' ? '={{ per item }}' : value) as IDataObject[string];
+	return out;
+}
+
 /** Like n8n, an unset parameter reads as the default of the property shown for this resource and operation. */
 function defaultOf(params: Record<string, Param>, name: string): unknown {
 	const shown = PROPERTIES.find((p) => {
@@ -82,7 +88,8 @@ export function executeContext(options: ExecuteOptions): IExecuteFunctions & { s
 	const ctx = {
 		sent,
 		getInputData: () => items,
-		getNode: () => NODE,
+		// As in n8n, the node's raw parameters: a per-item function stands for an expression.
+		getNode: () => ({ ...NODE, parameters: asRawParameters(options.params) }),
 		getTimezone: () => options.timezone ?? 'UTC',
 		continueOnFail: () => options.onError === 'continueRegularOutput' || options.onError === 'continueErrorOutput',
 		getCredentials: async () => ({ ...options.credentials }),

@@ -10,6 +10,7 @@ import {
 } from '../../../../api';
 import { assertValid } from '../common/assertValid';
 import { compact } from '../common/compact';
+import { parameterReader } from '../common/parameterReader';
 import { toUnixSeconds } from '../common/unixSeconds';
 
 const CANONICAL = new Map(SEND_MESSAGE_FIELDS.map((name) => [name.toLowerCase(), name]));
@@ -30,34 +31,40 @@ export interface PreparedMessage {
 }
 
 /**
- * One item's message, validated by api/ before anything is sent. Blank fields are left
- * out (a blank From means a leased number), so expressions that map empty columns work.
- * Options and Reply Handling are defaults that an item's own fields override.
+ * Reads each item's message, validated by api/ before anything is sent. Blank fields are
+ * left out (a blank From means a leased number), so expressions that map empty columns
+ * work. Options and Reply Handling are defaults that an item's own fields override.
  */
-export function readMessage(ctx: IExecuteFunctions, itemIndex: number): PreparedMessage {
-	const propertySid = String(ctx.getNodeParameter('propertySid', itemIndex, '')).trim();
-	const { Schedule, ...options } = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+export function messageReader(ctx: IExecuteFunctions): (itemIndex: number) => PreparedMessage {
+	const propertySidOf = parameterReader(ctx, 'propertySid', '');
+	const optionsOf = parameterReader<IDataObject>(ctx, 'options', {});
 	// Shown only while From is blank; if From comes from an expression and is not blank,
 	// api/ refuses these fields by name rather than the node dropping them unseen.
-	const reply = ctx.getNodeParameter('replyHandling', itemIndex, {}) as IDataObject;
-	const fields =
-		ctx.getNodeParameter('mapping', itemIndex, 'defineBelow') === 'autoMap'
-			? fieldsFromItem(ctx.getInputData()[itemIndex].json)
+	const replyOf = parameterReader<IDataObject>(ctx, 'replyHandling', {});
+	const autoMap = ctx.getNodeParameter('mapping', 0, 'defineBelow') === 'autoMap';
+	const input = ctx.getInputData();
+	const timeZone = ctx.getTimezone();
+	return (itemIndex) => {
+		const propertySid = String(propertySidOf(itemIndex)).trim();
+		const { Schedule, ...options } = optionsOf(itemIndex);
+		const fields = autoMap
+			? fieldsFromItem(input[itemIndex].json)
 			: {
 					From: ctx.getNodeParameter('from', itemIndex, ''),
 					To: ctx.getNodeParameter('to', itemIndex, ''),
 					Text: ctx.getNodeParameter('text', itemIndex, ''),
 				};
-	const { Schedule: itemSchedule, ...own } = fields;
-	const body = compact<SendMessageRequest>({ ...options, ...reply, ...own });
-	const schedule = itemSchedule ?? Schedule;
-	const violations = validatePathSid('PropertySid', propertySid);
-	if (schedule !== undefined && schedule !== '' && schedule !== null) {
-		const seconds = toUnixSeconds(schedule, ctx.getTimezone());
-		if (seconds === undefined) violations.push(violation('Schedule', ErrorCodes.InvalidType, `Schedule must be a date and time (got "${String(schedule)}").`));
-		else body.Schedule = seconds;
-	}
-	violations.push(...validateSendMessage(body, systemContext()));
-	assertValid(ctx.getNode(), violations, itemIndex);
-	return { propertySid, body };
+		const { Schedule: itemSchedule, ...own } = fields;
+		const body = compact<SendMessageRequest>({ ...options, ...replyOf(itemIndex), ...own });
+		const schedule = itemSchedule ?? Schedule;
+		const violations = validatePathSid('PropertySid', propertySid);
+		if (schedule !== undefined && schedule !== '' && schedule !== null) {
+			const seconds = toUnixSeconds(schedule, timeZone);
+			if (seconds === undefined) violations.push(violation('Schedule', ErrorCodes.InvalidType, `Schedule must be a date and time (got "${String(schedule)}").`));
+			else body.Schedule = seconds;
+		}
+		violations.push(...validateSendMessage(body, systemContext()));
+		assertValid(ctx.getNode(), violations, itemIndex);
+		return { propertySid, body };
+	};
 }

@@ -5,14 +5,15 @@ import { apiRequest } from '../../transport';
 import { sendFailureItem } from '../common/failureItem';
 import { runPerItem } from '../common/runPerItem';
 import { messageFields } from './messageFields';
-import { readMessage } from './readMessage';
+import { messageReader } from './readMessage';
 
 export const description = updateDisplayOptions({ show: { resource: ['message'], operation: ['send'] } }, messageFields);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const readMessage = messageReader(this);
 	return await runPerItem(
 		this,
-		(i) => readMessage(this, i),
+		readMessage,
 		async ({ propertySid, body }, i) => unwrap<IDataObject>(await apiRequest.call(this, requests.sendMessage(propertySid, body), i), 'Message'),
 		{ failure: sendFailureItem },
 	);

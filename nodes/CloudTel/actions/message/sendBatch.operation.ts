@@ -6,7 +6,7 @@ import { providerError } from '../../transport/providerError';
 import { sendFailureItem } from '../common/failureItem';
 import { asNodeError, type NodeError } from '../common/nodeError';
 import { messageFields } from './messageFields';
-import { readMessage, type PreparedMessage } from './readMessage';
+import { messageReader, type PreparedMessage } from './readMessage';
 
 const properties: INodeProperties[] = [
 	...messageFields,
@@ -43,7 +43,11 @@ function errorForItem(ctx: IExecuteFunctions, error: NodeError, itemIndex: numbe
 
 function chunksByProperty(pending: Pending[], size: number): Pending[][] {
 	const byProperty = new Map<string, Pending[]>();
-	for (const p of pending) byProperty.set(p.propertySid, [...(byProperty.get(p.propertySid) ?? []), p]);
+	for (const p of pending) {
+		const group = byProperty.get(p.propertySid);
+		if (group) group.push(p);
+		else byProperty.set(p.propertySid, [p]);
+	}
 	const out: Pending[][] = [];
 	for (const group of byProperty.values()) for (let k = 0; k < group.length; k += size) out.push(group.slice(k, k + size));
 	return out;
@@ -61,9 +65,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const size = Math.min(Math.max(Math.floor(this.getNodeParameter('batchSize', 0, BATCH_MAX_MESSAGES) as number), 1), BATCH_MAX_MESSAGES);
 	const results: INodeExecutionData[] = new Array(count);
 	const pending: Pending[] = [];
+	const readMessage = messageReader(this);
 	for (let i = 0; i < count; i++) {
 		try {
-			pending.push({ ...readMessage(this, i), itemIndex: i });
+			pending.push({ ...readMessage(i), itemIndex: i });
 		} catch (error) {
 			const nodeError = asNodeError(this.getNode(), error, i);
 			if (!this.continueOnFail()) throw nodeError;
