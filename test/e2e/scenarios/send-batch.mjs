@@ -70,6 +70,7 @@ export async function run(ctx, test) {
 		// n8n 2.40 rewrites the json of every item that carries an error to {error: message}
 		// (WorkflowExecute.normalizeNodeErrors); the details live on in item.error.
 		assert.match(item.json.error, /\bTo\b/, `names the field: ${JSON.stringify(item.json)}`);
+		assert.match(item.json.error, /INVALID_PHONENUMBER_FORMAT/, 'carries the ErrorCode, the only detail n8n keeps in $json');
 		assert.deepEqual(item.error?.context?.FieldNames, ['To']);
 		assert.equal(item.error?.context?.itemIndex, BAD);
 	});

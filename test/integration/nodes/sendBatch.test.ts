@@ -107,7 +107,7 @@ describe('Message: Send Batch', () => {
 	it('without Continue On Fail, a bad item stops the node before anything is sent', async () => {
 		const items = rows(4, (i) => (i === 2 ? 'oops' : `+6142${String(i).padStart(7, '0')}`));
 		const { ctx, result } = sendBatch(items, { options: resolveOptions(items) });
-		await expect(result).rejects.toMatchObject({ name: 'NodeOperationError', message: expect.stringMatching(/To \[item 2\]/) });
+		await expect(result).rejects.toMatchObject({ name: 'NodeOperationError', message: expect.stringMatching(/To \[item 2\]: INVALID_PHONENUMBER_FORMAT: /) });
 		expect(ctx.sent).toHaveLength(0);
 	});
 

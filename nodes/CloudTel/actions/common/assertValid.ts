@@ -9,7 +9,7 @@ import type { Violation } from '../../../../api';
 export function assertValid(node: INode, violations: Violation[], itemIndex: number): void {
 	if (violations.length === 0) return;
 	const fields = [...new Set(violations.map((v) => v.FieldName || 'body'))];
-	const error = new NodeOperationError(node, `Invalid ${fields.join(', ')} [item ${itemIndex}]: ${violations[0].Message}`, {
+	const error = new NodeOperationError(node, `Invalid ${fields.join(', ')} [item ${itemIndex}]: ${violations[0].ErrorCode}: ${violations[0].Message}`, {
 		itemIndex,
 		description: violations.map((v) => `${v.FieldName || 'body'}: ${v.Message}`).join('\n'),
 	});
