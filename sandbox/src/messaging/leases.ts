@@ -14,12 +14,15 @@ export const LEASE_POOL = Array.from({ length: 10 }, (_, i) => `+6148000${String
 export class LeasePool {
 	/** By recipient, oldest first: every lookup the interface needs starts from the recipient. */
 	private readonly byRecipient = new Map<string, LeaseRecord[]>();
+	/** The soonest any lease expires: until then a sweep would find nothing. */
+	private earliest = Infinity;
 
 	constructor(private readonly pool: readonly string[] = LEASE_POOL) {}
 
 	private activeFor(recipient: string, now: number): LeaseRecord[] {
 		const active = (this.byRecipient.get(recipient) ?? []).filter((l) => l.Expires > now);
-		this.byRecipient.set(recipient, active);
+		if (active.length > 0) this.byRecipient.set(recipient, active);
+		else this.byRecipient.delete(recipient);
 		return active;
 	}
 
@@ -29,6 +32,8 @@ export class LeasePool {
 		const taken = new Set(active.map((l) => l.Number));
 		const number = this.pool.find((n) => !taken.has(n))!;
 		active.push({ Number: number, Recipient: recipient, AccountSid: accountSid, MessageSid: messageSid, Created: now, Expires: now + LEASE_SECONDS });
+		this.byRecipient.set(recipient, active);
+		this.earliest = Math.min(this.earliest, now + LEASE_SECONDS);
 		return number;
 	}
 
@@ -37,9 +42,16 @@ export class LeasePool {
 		return this.activeFor(replier, now).find((l) => l.Number === number);
 	}
 
+	/**
+	 * Runs on every lifecycle tick. A campaign leases for hundreds of thousands of
+	 * recipients, and walking them all 40 times a second starved the request handlers;
+	 * leases last 30 days and the clock only moves forward, so sweep only once one is due.
+	 */
 	expire(now: number): void {
-		for (const recipient of [...this.byRecipient.keys()]) {
-			if (this.activeFor(recipient, now).length === 0) this.byRecipient.delete(recipient);
+		if (now < this.earliest) return;
+		this.earliest = Infinity;
+		for (const recipient of this.byRecipient.keys()) {
+			for (const l of this.activeFor(recipient, now)) this.earliest = Math.min(this.earliest, l.Expires);
 		}
 	}
 

@@ -66,11 +66,35 @@ export async function openCsv(path: string, delimiter?: string): Promise<CsvSour
 	stream.on('error', (error) => parser.destroy(error));
 	stream.pipe(parser);
 
-	const iterator = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
+	// Records are taken from the parser's buffer with read(), waiting only when it is empty:
+	// an async iterator costs a promise and a turn of the microtask queue per record, which
+	// on a large file was a good share of the reading thread's time.
+	let ended = false;
+	let failure: Error | undefined;
+	let wake: (() => void) | undefined;
+	const rouse = () => wake?.();
+	parser.on('readable', rouse);
+	parser.on('end', () => {
+		ended = true;
+		rouse();
+	});
+	parser.on('error', (error: Error) => {
+		failure = error;
+		rouse();
+	});
+	const more = () =>
+		new Promise<void>((resolve) => {
+			wake = () => {
+				wake = undefined;
+				resolve();
+			};
+		});
+
 	let consumed = 0;
 	let nextLine = 1;
-	/** The next item in file order: a pending error, a record, or undefined at the end. Empty lines are passed over. */
-	async function next(): Promise<CsvItem | undefined> {
+	const AT_END = Symbol('end');
+	/** The next item already parsed: a pending error, a record, AT_END, or undefined while the parser waits for input. Empty lines are passed over. */
+	function ready(): CsvItem | typeof AT_END | undefined {
 		for (;;) {
 			if (skipped.length > 0 && skipped[0].records <= consumed) {
 				const error = skipped.shift()!;
@@ -78,17 +102,28 @@ export async function openCsv(path: string, delimiter?: string): Promise<CsvSour
 				nextLine = item.endLine + 1;
 				return item;
 			}
-			const step = await iterator.next();
-			if (step.done) {
+			const fields = parser.read() as string[] | null;
+			if (fields === null) {
+				if (failure) throw failure;
+				if (!ended) return undefined;
 				if (skipped.length > 0) continue;
-				return undefined;
+				return AT_END;
 			}
 			consumed++;
-			const fields = step.value;
 			const line = nextLine;
 			nextLine += 1 + newlines(fields);
 			if (fields.length === 1 && fields[0] === '') continue;
 			return { line, fields };
+		}
+	}
+
+	/** The next item in file order, or undefined at the end. */
+	async function next(): Promise<CsvItem | undefined> {
+		for (;;) {
+			const item = ready();
+			if (item === AT_END) return undefined;
+			if (item !== undefined) return item;
+			await more();
 		}
 	}
 
@@ -104,7 +139,13 @@ export async function openCsv(path: string, delimiter?: string): Promise<CsvSour
 
 	async function* batches(): AsyncGenerator<CsvItem[]> {
 		let batch: CsvItem[] = [];
-		for (let item = await next(); item !== undefined; item = await next()) {
+		for (;;) {
+			const item = ready();
+			if (item === AT_END) break;
+			if (item === undefined) {
+				await more();
+				continue;
+			}
 			batch.push(item);
 			if (batch.length >= BATCH) {
 				yield batch;

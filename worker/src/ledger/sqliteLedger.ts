@@ -16,7 +16,13 @@ import {
 	type RunOwner,
 	type SettledRow,
 } from './ledger';
-import { SCHEMA, SCHEMA_VERSION } from './sqliteSchema';
+import { MIGRATE_FROM_1, SCHEMA, SCHEMA_VERSION } from './sqliteSchema';
+
+/**
+ * Copying MessageSids into their index in runs this long dirties a small share of its pages
+ * per copy, and bounds the rows a lookup by MessageSid scans in the backlog.
+ */
+const SID_BACKLOG_ROWS = 50_000;
 
 interface CampaignDbRow {
 	name: string;
@@ -55,7 +61,19 @@ export class SqliteLedger implements Ledger {
 		const version = this.db.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get() as string | undefined;
 		if (version === undefined) this.db.prepare(`INSERT INTO meta (key, value) VALUES ('schema', ?)`).run(String(SCHEMA_VERSION));
 		else if (Number(version) > SCHEMA_VERSION) throw new FatalError(`the ledger ${path} was written by a newer cloudtel (schema ${version})`);
+		else if (Number(version) < SCHEMA_VERSION) this.migrate();
 		this.s = this.prepare();
+	}
+
+	/** Another process may open the same file at the same moment: the version is read again under the write lock. */
+	private migrate(): void {
+		this.db
+			.transaction(() => {
+				const version = Number(this.db.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get());
+				if (version === 1) this.db.exec(MIGRATE_FROM_1);
+				if (version < SCHEMA_VERSION) this.db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema'`).run(String(SCHEMA_VERSION));
+			})
+			.immediate();
 	}
 
 	private prepare() {
@@ -75,13 +93,16 @@ export class SqliteLedger implements Ledger {
 			numbers: db.prepare(`SELECT to_number FROM recipients WHERE campaign = ? AND status NOT IN ('invalid', 'duplicate', 'suppressed') AND to_number IS NOT NULL`).pluck(),
 			recover: db.prepare(`UPDATE recipients SET status = 'uncertain', error_code = NULL, message = 'the request may have reached the provider, but its answer was lost' WHERE campaign = ? AND status = 'submitting'`),
 			requeue: db.prepare(`UPDATE recipients SET status = 'pending', message = NULL WHERE campaign = ? AND status = 'uncertain'`),
+			// Without the index named, SQLite walks the primary key for the ORDER BY and passes
+			// over every row already sent: each peek grew with the campaign, a run quadratically.
 			peek: db.prepare(
 				`SELECT r.line, r.to_number, r.text, r.segments, r.time_zone, EXISTS (SELECT 1 FROM suppressions s WHERE s.number = r.to_number) AS suppressed
-				 FROM recipients r WHERE r.campaign = ? AND r.status = 'pending' ORDER BY r.line LIMIT ?`,
-			),
+				 FROM recipients r INDEXED BY recipients_by_status WHERE r.campaign = ? AND r.status = 'pending' ORDER BY r.line LIMIT ?`,
+			).raw(),
 			suppressRow: db.prepare(`UPDATE recipients SET status = 'suppressed', error_code = 'SUPPRESSED', message = 'the number is on the suppression list' WHERE campaign = ? AND line = ? AND status = 'pending'`),
-			submitRow: db.prepare(`UPDATE recipients SET status = 'submitting', chunk = ? WHERE campaign = ? AND line = ? AND status = 'pending'`),
+			submitRange: db.prepare(`UPDATE recipients SET status = 'submitting', chunk = ? WHERE campaign = ? AND line BETWEEN ? AND ? AND status = 'pending' RETURNING line`).pluck(),
 			settleRow: db.prepare(`UPDATE recipients SET status = ?, message_sid = ?, error_code = ?, message = ? WHERE campaign = ? AND line = ?`),
+			acceptRow: db.prepare(`UPDATE recipients SET status = 'accepted', message_sid = ?, error_code = NULL, message = NULL WHERE campaign = ? AND line = ?`),
 			cancel: db.prepare(`UPDATE recipients SET status = 'cancelled', message = 'the campaign was cancelled before this row was sent' WHERE campaign = ? AND status = 'pending'`),
 			counts: db.prepare(`SELECT status, COUNT(*) AS n, SUM(segments) AS segs FROM recipients WHERE campaign = ? GROUP BY status`),
 			rowsAll: db.prepare(`SELECT line, to_number, text, segments, status, error_code, message, message_sid FROM recipients WHERE campaign = ? ORDER BY line`),
@@ -90,7 +111,17 @@ export class SqliteLedger implements Ledger {
 			addSuppression: db.prepare(`INSERT INTO suppressions (number, reason, created_at) VALUES (?, ?, ?) ON CONFLICT (number) DO UPDATE SET reason = excluded.reason`),
 			removeSuppression: db.prepare(`DELETE FROM suppressions WHERE number = ?`),
 			rowExists: db.prepare(`SELECT 1 FROM recipients WHERE campaign = ? AND line = ?`).pluck(),
-			rowBySid: db.prepare(`SELECT campaign, line FROM recipients WHERE message_sid = ? LIMIT 1`),
+			rowBySid: db.prepare(`SELECT campaign, line FROM message_sids WHERE message_sid = ?`),
+			rowBySidInBacklog: db.prepare(
+				`SELECT r.campaign, r.line FROM sid_backlog b JOIN recipients r ON r.campaign = b.campaign AND r.line BETWEEN b.first AND b.last WHERE r.message_sid = ? LIMIT 1`,
+			),
+			addBacklog: db.prepare(`INSERT OR IGNORE INTO sid_backlog (campaign, first, last) VALUES (?, ?, ?)`),
+			copyBacklog: db.prepare(
+				`INSERT OR IGNORE INTO message_sids (message_sid, campaign, line)
+				 SELECT r.message_sid, r.campaign, r.line FROM sid_backlog b JOIN recipients r ON r.campaign = b.campaign AND r.line BETWEEN b.first AND b.last
+				 WHERE r.message_sid IS NOT NULL ORDER BY r.message_sid`,
+			),
+			clearBacklog: db.prepare(`DELETE FROM sid_backlog`),
 			recordDelivery: db.prepare(
 				`INSERT INTO deliveries (campaign, line, message_sid, status, error_code, at) VALUES (?, ?, ?, ?, ?, ?)
 				 ON CONFLICT (campaign, line) DO UPDATE SET message_sid = excluded.message_sid, status = excluded.status, error_code = excluded.error_code, at = excluded.at`,
@@ -173,8 +204,9 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async peekPending(name: string, limit: number): Promise<PendingRow[]> {
-		const rows = this.s.peek.all(name, limit) as { line: number; to_number: string; text: string; segments: number; time_zone: string | null; suppressed: number }[];
-		return rows.map((r) => ({ line: r.line, to: r.to_number, text: r.text, segments: r.segments, timeZone: r.time_zone ?? undefined, suppressed: r.suppressed === 1 }));
+		// Raw rows (arrays in SELECT order): one object per row instead of two, on the send path.
+		const rows = this.s.peek.all(name, limit) as [line: number, to: string, text: string, segments: number, timeZone: string | null, suppressed: number][];
+		return rows.map(([line, to, text, segments, timeZone, suppressed]) => ({ line, to, text, segments, timeZone: timeZone ?? undefined, suppressed: suppressed === 1 }));
 	}
 
 	async markSuppressed(name: string, lines: number[]): Promise<void> {
@@ -189,8 +221,19 @@ export class SqliteLedger implements Ledger {
 		this.db.pragma('synchronous = FULL');
 		try {
 			this.db.transaction(() => {
+				// One range statement instead of a statement per row. The chunk is the pending rows
+				// of its range, so the range must give back exactly these lines, or nothing is marked.
+				let first = Infinity;
+				let last = -Infinity;
 				for (const line of lines) {
-					if (this.s.submitRow.run(chunk, name, line).changes !== 1) throw new Error(`row ${line} of ${name} is no longer pending`);
+					if (line < first) first = line;
+					if (line > last) last = line;
+				}
+				const marked = this.s.submitRange.all(chunk, name, first, last) as number[];
+				const wanted = new Set(lines);
+				if (marked.length !== wanted.size || marked.length !== lines.length || !marked.every((line) => wanted.has(line))) {
+					const missing = lines.find((line) => !marked.includes(line));
+					throw new Error(missing !== undefined ? `row ${missing} of ${name} is no longer pending` : `rows of ${name} between lines ${first} and ${last} changed under this run`);
 				}
 			})();
 		} finally {
@@ -198,10 +241,36 @@ export class SqliteLedger implements Ledger {
 		}
 	}
 
+	/** MessageSids stored but not yet in message_sids; copied in bulk past this many. */
+	private sidsInBacklog = 0;
+
 	async settle(name: string, rows: SettledRow[]): Promise<void> {
+		let first = Infinity;
+		let last = -Infinity;
+		let sids = 0;
 		this.db.transaction(() => {
-			for (const r of rows) this.s.settleRow.run(r.status, r.messageSid ?? null, r.errorCode ?? null, r.message ?? null, name, r.line);
+			for (const r of rows) {
+				// Nearly every answer is an accepted message: its statement binds three values, not six.
+				if (r.status === 'accepted' && r.messageSid !== undefined && r.errorCode === undefined && r.message === undefined) this.s.acceptRow.run(r.messageSid, name, r.line);
+				else this.s.settleRow.run(r.status, r.messageSid ?? null, r.errorCode ?? null, r.message ?? null, name, r.line);
+				if (r.messageSid === undefined) continue;
+				sids++;
+				if (r.line < first) first = r.line;
+				if (r.line > last) last = r.line;
+			}
+			if (sids > 0) this.s.addBacklog.run(name, first, last);
 		})();
+		this.sidsInBacklog += sids;
+		if (this.sidsInBacklog >= SID_BACKLOG_ROWS) this.copySidBacklog();
+	}
+
+	/** Sorted, tens of thousands at a time, the random MessageSids fill the index page by page. */
+	private copySidBacklog(): void {
+		this.db.transaction(() => {
+			this.s.copyBacklog.run();
+			this.s.clearBacklog.run();
+		})();
+		this.sidsInBacklog = 0;
 	}
 
 	async cancelPending(name: string): Promise<number> {
@@ -225,7 +294,8 @@ export class SqliteLedger implements Ledger {
 	async *rows(name: string, statuses?: RowStatus[], limit = Number.MAX_SAFE_INTEGER): AsyncIterable<LedgerRow> {
 		let n = 0;
 		// The connection is busy while this cursor is open: callers write nothing meanwhile.
-		for (const r of this.s.rowsAll.iterate(name) as Iterable<{
+		const query = statuses ? this.rowsWith(statuses).iterate(name, ...statuses, Math.min(limit, Number.MAX_SAFE_INTEGER)) : this.s.rowsAll.iterate(name);
+		for (const r of query as Iterable<{
 			line: number;
 			to_number: string | null;
 			text: string | null;
@@ -250,6 +320,21 @@ export class SqliteLedger implements Ledger {
 		}
 	}
 
+	private readonly rowsByStatuses = new Map<number, Database.Statement>();
+
+	/** A few rows of some statuses (the first errors, the uncertain) come from the status index, not a walk of the whole campaign. */
+	private rowsWith(statuses: RowStatus[]): Database.Statement {
+		let statement = this.rowsByStatuses.get(statuses.length);
+		if (!statement) {
+			statement = this.db.prepare(
+				`SELECT line, to_number, text, segments, status, error_code, message, message_sid FROM recipients INDEXED BY recipients_by_status
+				 WHERE campaign = ? AND status IN (${statuses.map(() => '?').join(', ')}) ORDER BY line LIMIT ?`,
+			);
+			this.rowsByStatuses.set(statuses.length, statement);
+		}
+		return statement;
+	}
+
 	async isSuppressed(number: string): Promise<boolean> {
 		return this.s.isSuppressed.get(number) !== undefined;
 	}
@@ -269,7 +354,7 @@ export class SqliteLedger implements Ledger {
 	async recordDelivery(receipt: DeliveryRecord): Promise<{ campaign: string; line: number } | undefined> {
 		let row: { campaign: string; line: number } | undefined;
 		if (receipt.campaign !== undefined && receipt.line !== undefined && this.s.rowExists.get(receipt.campaign, receipt.line) !== undefined) row = { campaign: receipt.campaign, line: receipt.line };
-		else row = this.s.rowBySid.get(receipt.messageSid) as { campaign: string; line: number } | undefined;
+		else row = (this.s.rowBySid.get(receipt.messageSid) ?? this.s.rowBySidInBacklog.get(receipt.messageSid)) as { campaign: string; line: number } | undefined;
 		if (!row) return undefined;
 		this.s.recordDelivery.run(row.campaign, row.line, receipt.messageSid, receipt.status, receipt.errorCode || null, receipt.at);
 		return row;
@@ -281,6 +366,14 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async close(): Promise<void> {
-		if (this.db.open) this.db.close();
+		if (!this.db.open) return;
+		if (this.sidsInBacklog > 0) {
+			try {
+				this.copySidBacklog();
+			} catch {
+				// Left in the backlog, where lookups find them, for the next run to copy.
+			}
+		}
+		this.db.close();
 	}
 }
