@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase } from '../ledger/openDatabase';
 import type { CallbackEvent } from '../../../api';
-import { FatalError } from '../campaign/fatalError';
 import { DAEMON_SCHEMA } from './daemonSchema';
 import { FORWARD_STATES, type CampaignRun, type DaemonStore, type ForwardJob, type ForwardState, type NewForward, type StoredEvent } from './daemonStore';
 import type { ForwardPayload } from './forward/forwardPayload';
@@ -44,15 +44,7 @@ export class SqliteDaemonStore implements DaemonStore {
 	private readonly synced: GroupCommit;
 
 	constructor(path: string) {
-		try {
-			this.db = new Database(path);
-			this.db.pragma('journal_mode = WAL');
-			this.db.pragma('synchronous = NORMAL');
-			this.db.pragma('busy_timeout = 10000');
-			this.db.exec(DAEMON_SCHEMA);
-		} catch (error) {
-			throw new FatalError(`cannot open the worker's database ${path}: ${(error as Error).message}`);
-		}
+		this.db = openDatabase(path, DAEMON_SCHEMA, "the worker's database");
 		this.s = this.prepare();
 		this.synced = new GroupCommit(this.db);
 	}

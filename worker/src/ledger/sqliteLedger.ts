@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase } from './openDatabase';
 import type { CampaignSpec } from '../campaign/campaignSpec';
 import { FatalError } from '../campaign/fatalError';
 import { ownerIsAlive } from './ownerIsAlive';
@@ -49,15 +50,7 @@ export class SqliteLedger implements Ledger {
 	private readonly s: ReturnType<SqliteLedger['prepare']>;
 
 	constructor(path: string) {
-		try {
-			this.db = new Database(path);
-			this.db.pragma('journal_mode = WAL');
-			this.db.pragma('synchronous = NORMAL');
-			this.db.pragma('busy_timeout = 10000');
-			this.db.exec(SCHEMA);
-		} catch (error) {
-			throw new FatalError(`cannot open the ledger ${path}: ${(error as Error).message}`);
-		}
+		this.db = openDatabase(path, SCHEMA, 'the ledger');
 		const version = this.db.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get() as string | undefined;
 		if (version === undefined) this.db.prepare(`INSERT INTO meta (key, value) VALUES ('schema', ?)`).run(String(SCHEMA_VERSION));
 		else if (Number(version) > SCHEMA_VERSION) throw new FatalError(`the ledger ${path} was written by a newer cloudtel (schema ${version})`);
