@@ -12,7 +12,7 @@ import { startSandboxProcess } from './lib/sandboxProcess.mjs';
 import { benchFile, e164Csv, runCli } from './lib/workerCli.mjs';
 
 const ROWS = Number(process.env.BENCH_WORKER_ROWS ?? 200_000);
-const CONNECTIONS = 4;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
 const BATCH = 1000;
 const TEXT = 'Hello {{Name}}, this is message for {{Phone}}';
 
