@@ -20,6 +20,31 @@ describe('phone normalisation', () => {
 			}
 		}
 	});
+	it('gives the same answer on the national fast path as the full parse, in every country', () => {
+		let compared = 0;
+		for (const country of getCountries()) {
+			const phones = new PhoneNormalizer(country);
+			const example = getExampleNumber(country as CountryCode, examples);
+			if (!example) continue;
+			const national = `0${example.nationalNumber}`;
+			for (const raw of [national, national.slice(0, -1), national + '1', `${national.slice(0, 4)} ${national.slice(4)}`, `00${example.nationalNumber}`]) {
+				const full = parsePhoneNumberFromString(raw, country as CountryCode);
+				const expected = full && full.isValid() ? full.number : undefined;
+				const got = phones.normalize(raw);
+				expect('e164' in got ? got.e164 : undefined, `${country} ${raw}`).toBe(expected);
+				compared++;
+			}
+		}
+		// Fixed lines, and AU's carrier-selection prefix 1831, which the fast path must leave alone.
+		const fixed: Array<[string, string]> = [['AU', '02 9374 4000'], ['AU', '0183 1291 570 156'], ['GB', '020 7946 0958'], ['DE', '030 1234567'], ['FR', '01 23 45 67 89'], ['NZ', '09 123 4567']];
+		for (const [country, raw] of fixed) {
+			const full = parsePhoneNumberFromString(raw, country as CountryCode);
+			const got = new PhoneNormalizer(country).normalize(raw);
+			expect('e164' in got ? got.e164 : undefined, `${country} ${raw}`).toBe(full && full.isValid() ? full.number : undefined);
+		}
+		expect(compared).toBeGreaterThan(1000);
+	});
+
 	it('reads national formats with --default-country and says why a number fails', () => {
 		const au = new PhoneNormalizer('au');
 		expect(au.normalize('0491 570 156')).toEqual({ e164: '+61491570156' });

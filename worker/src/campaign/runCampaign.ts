@@ -138,7 +138,9 @@ async function preflight(client: BatchClient, propertySid: string): Promise<void
 
 function threadsFor(options: RunCampaignOptions, csv: CsvSource): number {
 	if (options.threads !== undefined) return options.threads;
-	return csv.size >= THREADS_FROM_BYTES ? Math.min(4, availableParallelism()) : 0;
+	// One core reads the CSV, the others validate: a validator thread per core would leave
+	// the reader fighting for one, and each thread costs ~50 MB of its own heap.
+	return csv.size >= THREADS_FROM_BYTES ? Math.max(1, Math.min(4, availableParallelism() - 1)) : 0;
 }
 
 async function prepareRead(spec: CampaignSpec, options: RunCampaignOptions, timing: Timing, wantText: boolean) {
