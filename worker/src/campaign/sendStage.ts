@@ -57,6 +57,8 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 	let sent = 0;
 	let fatal: FatalError | undefined;
 	let chunkNo = Date.now();
+	/** Consecutive refusals to mark a chunk: a ledger that keeps failing stops the run. */
+	let markFailures = 0;
 	let lastProgress = 0;
 	let control = { at: 0, paused: false, cancelled: false };
 	let pausedReported = false;
@@ -171,8 +173,12 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 		});
 		try {
 			await ledger.markSubmitting(campaign, rows.map((r) => r.line), chunkNo++);
-		} catch {
-			// Cancelled (or otherwise changed) under us by another process: look again.
+			markFailures = 0;
+		} catch (error) {
+			// Cancelled (or otherwise changed) under us by another process: look again. A ledger
+			// that refuses again and again (a full disk, say) ends the run instead of a busy loop;
+			// nothing of this chunk was sent.
+			if (++markFailures >= MAX_MARK_FAILURES) fatal ??= new FatalError(`the ledger could not record rows as submitting: ${(error as Error).message}`);
 			control.at = 0;
 			continue;
 		}
@@ -187,6 +193,8 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 	progress(true);
 	return { stop: fatal ? 'failed' : stop, sent, seconds: (performance.now() - started) / 1000, fatal };
 }
+
+const MAX_MARK_FAILURES = 5;
 
 /** The fatal error for an answer that refused a whole request. */
 export function refusal(status: number, detail: string, propertySid: string): FatalError {
