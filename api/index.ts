@@ -7,6 +7,7 @@ export * from './fields';
 export * from './segments';
 export * from './mergePatch';
 export * from './requests';
+export * from './retryAfter';
 export * from './responses';
 export * from './callbacks';
 export * from './windowsTimeZones';

@@ -1,3 +1,5 @@
+import { retryAfterMs } from '../../../api';
+
 /** How many times a 429 is retried before the error is returned to the user. */
 export const MAX_RATE_LIMIT_RETRIES = 5;
 
@@ -9,12 +11,5 @@ const MAX_WAIT_MS = 60_000;
  * so a bad header cannot park a workflow for hours.
  */
 export function retryDelayMs(retryAfter: unknown, attempt: number, now = Date.now()): number {
-	const header = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
-	if (typeof header === 'string' || typeof header === 'number') {
-		const text = String(header).trim();
-		if (/^\d+(\.\d+)?$/.test(text)) return Math.min(Math.ceil(Number(text) * 1000), MAX_WAIT_MS);
-		const date = Date.parse(text);
-		if (!Number.isNaN(date)) return Math.min(Math.max(date - now, 0), MAX_WAIT_MS);
-	}
-	return Math.min(1000 * 2 ** attempt, MAX_WAIT_MS);
+	return Math.min(retryAfterMs(retryAfter, now) ?? 1000 * 2 ** attempt, MAX_WAIT_MS);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, retryAfterMs } from '../../../worker/src/pacing/backoff';
+import { retryAfterMs } from '../../../api';
+import { backoffDelay } from '../../../worker/src/pacing/backoff';
 
 describe('back-off', () => {
 	const policy = { baseMs: 100, maxMs: 1000, maxAttempts: 5 };

@@ -1,6 +1,5 @@
 import { Agent, request } from 'undici';
-import { basicAuthorization, joinUrl, readResponseStatus, requests, type SendMessageRequest } from '../../../api';
-import { retryAfterMs } from '../pacing/backoff';
+import { basicAuthorization, joinUrl, readResponseStatus, requests, retryAfterMs, type SendMessageRequest } from '../../../api';
 import type { BatchOutcome } from './batchOutcome';
 
 export interface ProviderConfig {
