@@ -44,6 +44,8 @@ export function messageReader(ctx: IExecuteFunctions): (itemIndex: number) => Pr
 	const autoMap = ctx.getNodeParameter('mapping', 0, 'defineBelow') === 'autoMap';
 	const input = ctx.getInputData();
 	const timeZone = ctx.getTimezone();
+	// n8n deep-copies the node on every getNode(): once per run, not once per item.
+	const node = ctx.getNode();
 	return (itemIndex) => {
 		const propertySid = String(propertySidOf(itemIndex)).trim();
 		const { Schedule, ...options } = optionsOf(itemIndex);
@@ -64,7 +66,7 @@ export function messageReader(ctx: IExecuteFunctions): (itemIndex: number) => Pr
 			else body.Schedule = seconds;
 		}
 		violations.push(...validateSendMessage(body, systemContext()));
-		assertValid(ctx.getNode(), violations, itemIndex);
+		assertValid(node, violations, itemIndex);
 		return { propertySid, body };
 	};
 }
