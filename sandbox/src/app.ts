@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { SandboxDeps } from './deps';
 import { frameworkErrors, installErrorHandling } from './http/errorHandling';
+import { KnownRoutes } from './http/knownRoutes';
 import { registerV2 } from './routes/v2';
 import { registerControl } from './routes/control';
 
@@ -21,7 +22,9 @@ export function buildApp(deps: SandboxDeps, logger: boolean): FastifyInstance {
 		if (body === '') return done(null, undefined);
 		json(request, body as string, done);
 	});
-	installErrorHandling(app);
+	const known = new KnownRoutes();
+	known.watch(app);
+	installErrorHandling(app, known);
 	app.register(async (v2) => registerV2(v2, deps), { prefix: '/v2' });
 	app.register(async (control) => registerControl(control, deps), { prefix: '/_sandbox' });
 	return app;

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ErrorCodes } from '../../../api';
 import { ApiError, fail } from './apiError';
-import { methodsFor } from './knownRoutes';
+import type { KnownRoutes } from './knownRoutes';
 
 function send(reply: FastifyReply, error: ApiError): void {
 	reply.code(error.statusCode).headers(error.headers).send(error.body());
@@ -27,17 +27,17 @@ function translate(error: FastifyError): ApiError | undefined {
 	return undefined;
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(app: FastifyInstance, known: KnownRoutes): void {
 	app.setErrorHandler((error: FastifyError, request, reply) => {
 		if (error instanceof ApiError) return send(reply, error);
-		const known = translate(error);
-		if (known) return send(reply, known);
+		const translated = translate(error);
+		if (translated) return send(reply, translated);
 		request.log.error({ err: error }, 'sandbox fault');
 		send(reply, fail(500, ErrorCodes.InternalError, 'The sandbox failed to handle this request.'));
 	});
 	app.setNotFoundHandler((request, reply) => {
 		const path = request.url.split('?')[0];
-		const allowed = methodsFor(path);
+		const allowed = known.methodsFor(path);
 		if (allowed.length > 0) {
 			const error = fail(405, ErrorCodes.MethodNotAllowed, `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}.`);
 			error.headers.allow = allowed.join(', ');
