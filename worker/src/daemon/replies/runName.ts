@@ -1,3 +1,5 @@
+import { parseExternalId } from '../../campaign/externalId';
+
 const TICK = /^(.+)-(\d{8}T\d{6}Z)$/;
 
 /**
@@ -13,10 +15,7 @@ export function runName(campaign: string, tick: Date): string {
 
 /** The campaign, run and row an ExternalId `<campaign>-<tick>:<row>` names, if it is one of ours. */
 export function readExternalId(externalId: string): { campaign: string; run: string; row: number } | undefined {
-	const colon = externalId.lastIndexOf(':');
-	if (colon <= 0) return undefined;
-	const run = externalId.slice(0, colon);
-	const row = externalId.slice(colon + 1);
-	if (!/^\d+$/.test(row)) return undefined;
-	return { campaign: TICK.exec(run)?.[1] ?? run, run, row: Number(row) };
+	const parsed = parseExternalId(externalId);
+	if (!parsed) return undefined;
+	return { campaign: TICK.exec(parsed.campaign)?.[1] ?? parsed.campaign, run: parsed.campaign, row: parsed.line };
 }
