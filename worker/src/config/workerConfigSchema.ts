@@ -1,6 +1,6 @@
 import cron from 'node-cron';
 import { z } from 'zod';
-import { isE164, isEmail, isSid, isWebhookUri, senderKind, checkForwardSender } from '../../../api';
+import { isBlank, isE164, isEmail, isSid, isWebhookUri, senderKind, checkForwardSender } from '../../../api';
 import { parseSendWindow } from '../schedule/sendWindow';
 import { resolveTimeZone } from '../schedule/timeZone';
 import { compileReplyPattern } from './replyPattern';
@@ -157,7 +157,7 @@ export const workerConfigSchema = z
 			if (c.sendWindow !== undefined && c.timeZone === undefined && c.timeZoneColumn === undefined) {
 				ctx.addIssue({ code: 'custom', path: ['campaigns', i, 'sendWindow'], message: 'needs the time zone it is in: give timeZone or timeZoneColumn' });
 			}
-			if (c.replies === true && c.from !== undefined && c.from.trim() !== '') {
+			if (c.replies === true && !isBlank(c.from)) {
 				ctx.addIssue({ code: 'custom', path: ['campaigns', i, 'replies'], message: 'replies come only to a leased sender: leave out from, or set replies to false' });
 			}
 		});

@@ -1,3 +1,4 @@
+import { isBlank } from '../../../../api';
 import { FatalError } from '../../campaign/fatalError';
 import { runCampaign } from '../../campaign/runCampaign';
 import type { CampaignConfig, WorkerConfig } from '../../config/workerConfigSchema';
@@ -71,7 +72,7 @@ export class CampaignRunner {
 	/** Receipts always; replies only to a leased sender, as the provider allows no other. */
 	private callbacks(campaign: CampaignConfig) {
 		const { publicUrl, secret } = this.config.server;
-		const leased = campaign.from === undefined || campaign.from.trim() === '';
+		const leased = isBlank(campaign.from);
 		return {
 			...(campaign.receipts ? { DeliveryReceiptWebhookUri: callbackUrl(publicUrl, secret, 'receipts') } : {}),
 			...(leased && campaign.replies !== false ? { WebhookUri: callbackUrl(publicUrl, secret, 'replies') } : {}),
