@@ -20,7 +20,7 @@ async function sentLedger(): Promise<{ path: string; ledger: SqliteLedger }> {
 	const rows = [2, 3, 4].map((line) => ({ line, to: `+6149157015${line}`, text: 'Hi', segments: 1, status: 'pending' as const }));
 	await ledger.importBatch('c1', rows, 4);
 	await ledger.markSubmitting('c1', [2, 3, 4], 1);
-	await ledger.settle('c1', [
+	await ledger.settle('c1', 1, [
 		{ line: 2, status: 'accepted', messageSid: 'SM-two' },
 		{ line: 3, status: 'rejected', errorCode: 'INVALID_PHONENUMBER_FORMAT', message: 'bad' },
 		{ line: 4, status: 'accepted', messageSid: 'SM-four' },
@@ -62,7 +62,7 @@ describe('ledger: rows found by MessageSid', () => {
 		expect(await migrated.recordDelivery(receipt('SM-four'))).toEqual({ campaign: 'c1', line: 4 });
 		await migrated.close();
 		const check = new Database(path);
-		expect(check.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get()).toBe('2');
+		expect(check.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get()).toBe('3');
 		expect(check.prepare(`SELECT name FROM sqlite_master WHERE name = 'recipients_by_message_sid'`).get()).toBeUndefined();
 		check.close();
 	});

@@ -1,18 +1,22 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
 
 const dirs: string[] = [];
+function newDir(): string {
+	const dir = mkdtempSync(join(tmpdir(), 'cloudtel-submit-'));
+	dirs.push(dir);
+	return dir;
+}
 afterEach(() => {
 	for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-async function ledgerWithRows(lines: number[]): Promise<SqliteLedger> {
-	const dir = mkdtempSync(join(tmpdir(), 'cloudtel-submit-'));
-	dirs.push(dir);
-	const ledger = new SqliteLedger(join(dir, 'ledger.db'));
+async function ledgerWithRows(lines: number[], path = join(newDir(), 'ledger.db')): Promise<SqliteLedger> {
+	const ledger = new SqliteLedger(path);
 	await ledger.createCampaign({ name: 'c1', csvPath: '/list.csv', propertySid: 'PR1', text: 'Hi' });
 	await ledger.importBatch('c1', lines.map((line) => ({ line, to: `+614915701${String(line).padStart(2, '0')}`, text: 'Hi', segments: 1, status: 'pending' as const })), Math.max(...lines));
 	return ledger;
@@ -39,5 +43,112 @@ describe('ledger: marking a chunk submitting', () => {
 		await expect(ledger.markSubmitting('c1', [2, 3, 5], 2)).rejects.toThrow(/row 3 of c1 is no longer pending/);
 		expect(await statuses(ledger)).toEqual({ 2: 'pending', 3: 'submitting', 4: 'pending', 5: 'pending' });
 		await ledger.close();
+	});
+
+	it('marks nothing over a range another chunk is submitting', async () => {
+		const ledger = await ledgerWithRows([2, 3, 4, 5]);
+		await ledger.markSubmitting('c1', [4, 5], 1);
+		await expect(ledger.markSubmitting('c1', [2, 3, 4, 5], 2)).rejects.toThrow(/row 4 of c1 is no longer pending/);
+		expect((await ledger.counts('c1')).rows).toMatchObject({ pending: 2, submitting: 2 });
+		await ledger.close();
+	});
+
+	it('settles a chunk in one step: its rows take their answers and are no longer submitting', async () => {
+		const ledger = await ledgerWithRows([2, 3, 4]);
+		await ledger.markSubmitting('c1', [2, 3], 7);
+		await ledger.settle('c1', 7, [
+			{ line: 2, status: 'accepted', messageSid: 'SM2' },
+			{ line: 3, status: 'rejected', errorCode: 'INVALID_PHONENUMBER_FORMAT', message: 'bad' },
+		]);
+		expect(await statuses(ledger)).toEqual({ 2: 'accepted', 3: 'rejected', 4: 'pending' });
+		expect((await ledger.counts('c1')).rows).toMatchObject({ accepted: 1, rejected: 1, pending: 1, submitting: 0 });
+		// Nothing is left to recover.
+		expect(await ledger.recoverSubmitting('c1')).toBe(0);
+		await ledger.close();
+	});
+
+	it('a chunk answered "pending" (refused) goes back to pending and can be marked again', async () => {
+		const ledger = await ledgerWithRows([2, 3]);
+		await ledger.markSubmitting('c1', [2, 3], 1);
+		await ledger.settle('c1', 1, [
+			{ line: 2, status: 'pending' },
+			{ line: 3, status: 'pending' },
+		]);
+		expect(await statuses(ledger)).toEqual({ 2: 'pending', 3: 'pending' });
+		await ledger.markSubmitting('c1', [2, 3], 2);
+		expect(await statuses(ledger)).toEqual({ 2: 'submitting', 3: 'submitting' });
+		await ledger.close();
+	});
+
+	it('after a crash, the rows of every chunk still submitting become uncertain, and no other row does', async () => {
+		const path = join(newDir(), 'ledger.db');
+		const first = await ledgerWithRows([2, 3, 4, 5, 6], path);
+		await first.markSubmitting('c1', [2, 3], 1);
+		await first.markSubmitting('c1', [5], 2);
+		// The process dies here: no settle, no close.
+		const again = new SqliteLedger(path);
+		expect(await again.recoverSubmitting('c1')).toBe(3);
+		expect(await statuses(again)).toEqual({ 2: 'uncertain', 3: 'uncertain', 4: 'pending', 5: 'uncertain', 6: 'pending' });
+		expect((await again.counts('c1')).rows).toMatchObject({ uncertain: 3, pending: 2, submitting: 0 });
+		await first.close();
+		await again.close();
+	});
+
+	it('cancelling leaves a submitting chunk to its answer', async () => {
+		const ledger = await ledgerWithRows([2, 3, 4]);
+		await ledger.markSubmitting('c1', [2, 3], 1);
+		expect(await ledger.cancelPending('c1')).toBe(1);
+		expect(await statuses(ledger)).toEqual({ 2: 'submitting', 3: 'submitting', 4: 'cancelled' });
+		await ledger.settle('c1', 1, [
+			{ line: 2, status: 'accepted', messageSid: 'SM2' },
+			{ line: 3, status: 'accepted', messageSid: 'SM3' },
+		]);
+		expect(await statuses(ledger)).toEqual({ 2: 'accepted', 3: 'accepted', 4: 'cancelled' });
+		await ledger.close();
+	});
+
+	it('peeks pending rows after a line, in line order, skipping rows that are not pending', async () => {
+		const ledger = await ledgerWithRows([2, 3, 4, 5, 6, 7]);
+		await ledger.markSubmitting('c1', [2, 3], 1);
+		await ledger.settle('c1', 1, [
+			{ line: 2, status: 'accepted', messageSid: 'SM2' },
+			{ line: 3, status: 'accepted', messageSid: 'SM3' },
+		]);
+		expect((await ledger.peekPending('c1', 2)).map((r) => r.line)).toEqual([4, 5]);
+		expect((await ledger.peekPending('c1', 10, 5)).map((r) => r.line)).toEqual([6, 7]);
+		expect(await ledger.peekPending('c1', 10, 7)).toEqual([]);
+		await ledger.close();
+	});
+
+	it('lists submitting rows by status, as it counts them', async () => {
+		const ledger = await ledgerWithRows([2, 3, 4]);
+		await ledger.markSubmitting('c1', [3, 4], 1);
+		const lines: number[] = [];
+		for await (const r of ledger.rows('c1', ['submitting'])) lines.push(r.line);
+		expect(lines).toEqual([3, 4]);
+		const pending: number[] = [];
+		for await (const r of ledger.rows('c1', ['pending'])) pending.push(r.line);
+		expect(pending).toEqual([2]);
+		await ledger.close();
+	});
+
+	it('moves a schema-2 ledger, whose rows carried status submitting, to submissions that recover as uncertain', async () => {
+		const path = join(newDir(), 'ledger.db');
+		const ledger = await ledgerWithRows([2, 3, 4, 5], path);
+		await ledger.close();
+		// Schema 2 as it was: a status index, and chunk rows marked one by one.
+		const db = new Database(path);
+		db.exec(`DROP TABLE submissions; CREATE INDEX recipients_by_status ON recipients (campaign, status, line);
+			UPDATE recipients SET status = 'submitting', chunk = 9 WHERE line IN (3, 4); UPDATE meta SET value = '2' WHERE key = 'schema';`);
+		db.close();
+		const migrated = new SqliteLedger(path);
+		expect((await migrated.counts('c1')).rows).toMatchObject({ pending: 2, submitting: 2 });
+		expect(await migrated.recoverSubmitting('c1')).toBe(2);
+		expect(await statuses(migrated)).toEqual({ 2: 'pending', 3: 'uncertain', 4: 'uncertain', 5: 'pending' });
+		await migrated.close();
+		const check = new Database(path);
+		expect(check.prepare(`SELECT name FROM sqlite_master WHERE name = 'recipients_by_status'`).get()).toBeUndefined();
+		expect(check.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get()).toBe('3');
+		check.close();
 	});
 });

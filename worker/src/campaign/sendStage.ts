@@ -57,6 +57,8 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 	let sent = 0;
 	let fatal: FatalError | undefined;
 	let chunkNo = Date.now();
+	/** The last line taken: rows up to it are sent or on their way. */
+	let cursor = 0;
 	/** Consecutive refusals to mark a chunk: a ledger that keeps failing stops the run. */
 	let markFailures = 0;
 	let lastProgress = 0;
@@ -79,8 +81,8 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 		reporter.progress({ stage: 'send', done: sent, total: input.total, rate, etaSeconds: rate > 0 ? (input.total - sent) / rate : undefined, unit: 'messages' });
 	};
 
-	const settle = async (rows: SettledRow[]) => {
-		await ledger.settle(campaign, rows);
+	const settle = async (chunk: number, rows: SettledRow[]) => {
+		await ledger.settle(campaign, chunk, rows);
 		for (const r of rows) if (r.status !== 'pending') sent++;
 		const uncertain = rows.filter((r) => r.status === 'uncertain');
 		if (uncertain.length > 0) {
@@ -89,21 +91,21 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 		progress();
 	};
 
-	const sendChunk = async (rows: PendingRow[], messages: SendMessageRequest[]) => {
+	const sendChunk = async (chunk: number, rows: PendingRow[], messages: SendMessageRequest[]) => {
 		const lines = rows.map((r) => r.line);
 		for (let attempt = 1; ; attempt++) {
 			const outcome = await input.client.send(input.propertySid, messages);
-			if (outcome.kind === 'answered') return settle(settleAnswer(campaign, lines, outcome.results));
-			if (outcome.kind === 'lost') return settle(lines.map((line) => ({ line, status: 'uncertain', message: `answer lost: ${outcome.reason}` })));
+			if (outcome.kind === 'answered') return settle(chunk, settleAnswer(campaign, lines, outcome.results));
+			if (outcome.kind === 'lost') return settle(chunk, lines.map((line) => ({ line, status: 'uncertain', message: `answer lost: ${outcome.reason}` })));
 			if (outcome.kind === 'refused') {
 				// Nothing of this batch was processed: the rows go back to pending for a later run.
-				await settle(lines.map((line) => ({ line, status: 'pending' })));
+				await settle(chunk, lines.map((line) => ({ line, status: 'pending' })));
 				fatal ??= refusal(outcome.status, outcome.detail, input.propertySid);
 				return;
 			}
 			const limited = outcome.status === 429;
 			if (attempt >= (limited ? MAX_RATE_LIMITED_ATTEMPTS : policy.maxAttempts) || signal?.aborted || fatal) {
-				await settle(lines.map((line) => ({ line, status: 'pending' })));
+				await settle(chunk, lines.map((line) => ({ line, status: 'pending' })));
 				if (!signal?.aborted) fatal ??= new FatalError(`the provider kept failing (${outcome.reason}, ${attempt} attempts); the rows not sent stay pending: run again to resume`);
 				return;
 			}
@@ -148,7 +150,7 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 			await Promise.race(inflight);
 			continue;
 		}
-		const rows = await ledger.peekPending(campaign, input.chunkSize);
+		const rows = await ledger.peekPending(campaign, input.chunkSize, cursor);
 		const suppressed = rows.filter((r) => r.suppressed);
 		if (suppressed.length > 0) {
 			await ledger.markSuppressed(campaign, suppressed.map((r) => r.line));
@@ -171,9 +173,11 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 			if (schedule !== undefined) m.Schedule = schedule;
 			return m;
 		});
+		const chunk = chunkNo++;
 		try {
-			await ledger.markSubmitting(campaign, rows.map((r) => r.line), chunkNo++);
+			await ledger.markSubmitting(campaign, rows.map((r) => r.line), chunk);
 			markFailures = 0;
+			cursor = rows[rows.length - 1].line;
 		} catch (error) {
 			// Cancelled (or otherwise changed) under us by another process: look again. A ledger
 			// that refuses again and again (a full disk, say) ends the run instead of a busy loop;
@@ -182,7 +186,7 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 			control.at = 0;
 			continue;
 		}
-		const p: Promise<void> = sendChunk(rows, messages)
+		const p: Promise<void> = sendChunk(chunk, rows, messages)
 			.catch((error: Error) => {
 				fatal ??= new FatalError(`sending failed: ${error.message}`);
 			})

@@ -117,12 +117,20 @@ export interface Ledger {
 	/** After a crash: rows whose request may have left are `uncertain`, never `pending`. */
 	recoverSubmitting(name: string): Promise<number>;
 	requeueUncertain(name: string): Promise<number>;
-	/** The next pending rows in line order; they stay pending until marked. */
-	peekPending(name: string, limit: number): Promise<PendingRow[]>;
+	/**
+	 * The next pending rows after line `afterLine`, in line order; they stay pending until
+	 * marked. A sender passes the last line it took, so no peek reads past sent rows again.
+	 */
+	peekPending(name: string, limit: number, afterLine?: number): Promise<PendingRow[]>;
 	markSuppressed(name: string, lines: number[]): Promise<void>;
-	/** Durable before it returns: the request leaves only after this. */
+	/**
+	 * Durable before it returns: the request leaves only after this. The lines must be all
+	 * the pending rows between the first and the last, none already submitting; else nothing
+	 * is marked and it throws.
+	 */
 	markSubmitting(name: string, lines: number[], chunk: number): Promise<void>;
-	settle(name: string, rows: SettledRow[]): Promise<void>;
+	/** The answer for a chunk, in one transaction: its rows' outcomes, and the chunk no longer submitting. */
+	settle(name: string, chunk: number, rows: SettledRow[]): Promise<void>;
 	cancelPending(name: string): Promise<number>;
 
 	counts(name: string): Promise<CampaignCounts>;

@@ -17,13 +17,19 @@ import {
 	type RunOwner,
 	type SettledRow,
 } from './ledger';
-import { MIGRATE_FROM_1, SCHEMA, SCHEMA_VERSION } from './sqliteSchema';
+import { MIGRATE_FROM_1, MIGRATE_FROM_2, SCHEMA, SCHEMA_VERSION } from './sqliteSchema';
 
 /**
  * Copying MessageSids into their index in runs this long dirties a small share of its pages
  * per copy, and bounds the rows a lookup by MessageSid scans in the backlog.
  */
 const SID_BACKLOG_ROWS = 50_000;
+
+interface Submission {
+	chunk: number;
+	first: number;
+	last: number;
+}
 
 interface CampaignDbRow {
 	name: string;
@@ -64,6 +70,7 @@ export class SqliteLedger implements Ledger {
 			.transaction(() => {
 				const version = Number(this.db.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get());
 				if (version === 1) this.db.exec(MIGRATE_FROM_1);
+				if (version <= 2) this.db.exec(MIGRATE_FROM_2);
 				if (version < SCHEMA_VERSION) this.db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema'`).run(String(SCHEMA_VERSION));
 			})
 			.immediate();
@@ -84,19 +91,33 @@ export class SqliteLedger implements Ledger {
 				`INSERT OR IGNORE INTO recipients (campaign, line, to_number, text, segments, status, error_code, message, time_zone) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			),
 			numbers: db.prepare(`SELECT to_number FROM recipients WHERE campaign = ? AND status NOT IN ('invalid', 'duplicate', 'suppressed') AND to_number IS NOT NULL`).pluck(),
-			recover: db.prepare(`UPDATE recipients SET status = 'uncertain', error_code = NULL, message = 'the request may have reached the provider, but its answer was lost' WHERE campaign = ? AND status = 'submitting'`),
+			submissions: db.prepare(`SELECT chunk, first, last FROM submissions WHERE campaign = ? ORDER BY first`),
+			recover: db.prepare(
+				`UPDATE recipients SET status = 'uncertain', error_code = NULL, message = 'the request may have reached the provider, but its answer was lost'
+				 WHERE campaign = ? AND line BETWEEN ? AND ? AND status = 'pending'`,
+			),
+			dropSubmission: db.prepare(`DELETE FROM submissions WHERE campaign = ? AND chunk = ?`),
 			requeue: db.prepare(`UPDATE recipients SET status = 'pending', message = NULL WHERE campaign = ? AND status = 'uncertain'`),
-			// Without the index named, SQLite walks the primary key for the ORDER BY and passes
-			// over every row already sent: each peek grew with the campaign, a run quadratically.
+			// The primary key walked from the caller's cursor: rows already sent are never passed over again.
 			peek: db.prepare(
 				`SELECT r.line, r.to_number, r.text, r.segments, r.time_zone, EXISTS (SELECT 1 FROM suppressions s WHERE s.number = r.to_number) AS suppressed
-				 FROM recipients r INDEXED BY recipients_by_status WHERE r.campaign = ? AND r.status = 'pending' ORDER BY r.line LIMIT ?`,
+				 FROM recipients r WHERE r.campaign = ? AND r.line > ? AND r.status = 'pending' ORDER BY r.line LIMIT ?`,
 			).raw(),
 			suppressRow: db.prepare(`UPDATE recipients SET status = 'suppressed', error_code = 'SUPPRESSED', message = 'the number is on the suppression list' WHERE campaign = ? AND line = ? AND status = 'pending'`),
-			submitRange: db.prepare(`UPDATE recipients SET status = 'submitting', chunk = ? WHERE campaign = ? AND line BETWEEN ? AND ? AND status = 'pending' RETURNING line`).pluck(),
+			overlapping: db.prepare(`SELECT first, last FROM submissions WHERE campaign = ? AND first <= ? AND last >= ? LIMIT 1`),
+			pendingIn: db.prepare(`SELECT line FROM recipients WHERE campaign = ? AND line BETWEEN ? AND ? AND status = 'pending'`).pluck(),
+			addSubmission: db.prepare(`INSERT INTO submissions (campaign, chunk, first, last) VALUES (?, ?, ?, ?)`),
+			submittingCount: db.prepare(
+				`SELECT COUNT(*) AS n, COALESCE(SUM(r.segments), 0) AS segs FROM submissions s JOIN recipients r ON r.campaign = s.campaign AND r.line BETWEEN s.first AND s.last
+				 WHERE s.campaign = ? AND r.status = 'pending'`,
+			),
 			settleRow: db.prepare(`UPDATE recipients SET status = ?, message_sid = ?, error_code = ?, message = ? WHERE campaign = ? AND line = ?`),
 			acceptRow: db.prepare(`UPDATE recipients SET status = 'accepted', message_sid = ?, error_code = NULL, message = NULL WHERE campaign = ? AND line = ?`),
-			cancel: db.prepare(`UPDATE recipients SET status = 'cancelled', message = 'the campaign was cancelled before this row was sent' WHERE campaign = ? AND status = 'pending'`),
+			// Rows of a chunk on its way are left to its answer.
+			cancel: db.prepare(
+				`UPDATE recipients SET status = 'cancelled', message = 'the campaign was cancelled before this row was sent'
+				 WHERE campaign = ? AND status = 'pending' AND NOT EXISTS (SELECT 1 FROM submissions s WHERE s.campaign = recipients.campaign AND recipients.line BETWEEN s.first AND s.last)`,
+			),
 			counts: db.prepare(`SELECT status, COUNT(*) AS n, SUM(segments) AS segs FROM recipients WHERE campaign = ? GROUP BY status`),
 			rowsAll: db.prepare(`SELECT line, to_number, text, segments, status, error_code, message, message_sid FROM recipients WHERE campaign = ? ORDER BY line`),
 			isSuppressed: db.prepare(`SELECT 1 FROM suppressions WHERE number = ?`).pluck(),
@@ -189,16 +210,23 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async recoverSubmitting(name: string): Promise<number> {
-		return this.s.recover.run(name).changes;
+		return this.db.transaction(() => {
+			let n = 0;
+			for (const c of this.s.submissions.all(name) as Submission[]) {
+				n += this.s.recover.run(name, c.first, c.last).changes;
+				this.s.dropSubmission.run(name, c.chunk);
+			}
+			return n;
+		})();
 	}
 
 	async requeueUncertain(name: string): Promise<number> {
 		return this.s.requeue.run(name).changes;
 	}
 
-	async peekPending(name: string, limit: number): Promise<PendingRow[]> {
+	async peekPending(name: string, limit: number, afterLine = 0): Promise<PendingRow[]> {
 		// Raw rows (arrays in SELECT order): one object per row instead of two, on the send path.
-		const rows = this.s.peek.all(name, limit) as [line: number, to: string, text: string, segments: number, timeZone: string | null, suppressed: number][];
+		const rows = this.s.peek.all(name, afterLine, limit) as [line: number, to: string, text: string, segments: number, timeZone: string | null, suppressed: number][];
 		return rows.map(([line, to, text, segments, timeZone, suppressed]) => ({ line, to, text, segments, timeZone: timeZone ?? undefined, suppressed: suppressed === 1 }));
 	}
 
@@ -209,26 +237,35 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async markSubmitting(name: string, lines: number[], chunk: number): Promise<void> {
+		let first = Infinity;
+		let last = -Infinity;
+		for (const line of lines) {
+			if (line < first) first = line;
+			if (line > last) last = line;
+		}
 		// FULL for this one commit: a `submitting` mark lost to a power cut would let the row
 		// be sent a second time.
 		this.db.pragma('synchronous = FULL');
 		try {
-			this.db.transaction(() => {
-				// One range statement instead of a statement per row. The chunk is the pending rows
-				// of its range, so the range must give back exactly these lines, or nothing is marked.
-				let first = Infinity;
-				let last = -Infinity;
-				for (const line of lines) {
-					if (line < first) first = line;
-					if (line > last) last = line;
-				}
-				const marked = this.s.submitRange.all(chunk, name, first, last) as number[];
-				const wanted = new Set(lines);
-				if (marked.length !== wanted.size || marked.length !== lines.length || !marked.every((line) => wanted.has(line))) {
-					const missing = lines.find((line) => !marked.includes(line));
-					throw new Error(missing !== undefined ? `row ${missing} of ${name} is no longer pending` : `rows of ${name} between lines ${first} and ${last} changed under this run`);
-				}
-			})();
+			this.db
+				.transaction(() => {
+					// The submission stands for the pending rows of its range, so they must be exactly
+					// these lines, none of them already on its way in another chunk.
+					const other = this.s.overlapping.get(name, last, first) as { first: number; last: number } | undefined;
+					if (other) {
+						const taken = lines.find((line) => line >= other.first && line <= other.last);
+						throw new Error(taken !== undefined ? `row ${taken} of ${name} is no longer pending` : `rows of ${name} between lines ${first} and ${last} are already being submitted`);
+					}
+					const pending = this.s.pendingIn.all(name, first, last) as number[];
+					const wanted = new Set(lines);
+					if (pending.length !== wanted.size || pending.length !== lines.length || !pending.every((line) => wanted.has(line))) {
+						const isPending = new Set(pending);
+						const missing = lines.find((line) => !isPending.has(line));
+						throw new Error(missing !== undefined ? `row ${missing} of ${name} is no longer pending` : `rows of ${name} between lines ${first} and ${last} changed under this run`);
+					}
+					this.s.addSubmission.run(name, chunk, first, last);
+				})
+				.immediate();
 		} finally {
 			this.db.pragma('synchronous = NORMAL');
 		}
@@ -237,7 +274,7 @@ export class SqliteLedger implements Ledger {
 	/** MessageSids stored but not yet in message_sids; copied in bulk past this many. */
 	private sidsInBacklog = 0;
 
-	async settle(name: string, rows: SettledRow[]): Promise<void> {
+	async settle(name: string, chunk: number, rows: SettledRow[]): Promise<void> {
 		let first = Infinity;
 		let last = -Infinity;
 		let sids = 0;
@@ -252,6 +289,7 @@ export class SqliteLedger implements Ledger {
 				if (r.line > last) last = r.line;
 			}
 			if (sids > 0) this.s.addBacklog.run(name, first, last);
+			this.s.dropSubmission.run(name, chunk);
 		})();
 		this.sidsInBacklog += sids;
 		if (this.sidsInBacklog >= SID_BACKLOG_ROWS) this.copySidBacklog();
@@ -279,15 +317,23 @@ export class SqliteLedger implements Ledger {
 			rows[r.status] = r.n;
 			total += r.n;
 			if (r.status === 'accepted') acceptedSegments = r.segs ?? 0;
-			if (r.status === 'accepted' || r.status === 'pending' || r.status === 'submitting' || r.status === 'uncertain') sendableSegments += r.segs ?? 0;
+			if (r.status === 'accepted' || r.status === 'pending' || r.status === 'uncertain') sendableSegments += r.segs ?? 0;
 		}
+		// Pending rows of a chunk on its way are submitting.
+		const submitting = this.s.submittingCount.get(name) as { n: number };
+		rows.submitting += submitting.n;
+		rows.pending -= submitting.n;
 		return { rows, total, acceptedSegments, sendableSegments };
 	}
 
 	async *rows(name: string, statuses?: RowStatus[], limit = Number.MAX_SAFE_INTEGER): AsyncIterable<LedgerRow> {
 		let n = 0;
+		const submissions = this.s.submissions.all(name) as Submission[];
+		const submitting = (line: number) => submissions.some((c) => line >= c.first && line <= c.last);
+		// `submitting` is stored as pending inside a submission's range.
+		const stored = statuses?.includes('submitting') && !statuses.includes('pending') ? [...statuses, 'pending' as const] : statuses;
 		// The connection is busy while this cursor is open: callers write nothing meanwhile.
-		const query = statuses ? this.rowsWith(statuses).iterate(name, ...statuses, Math.min(limit, Number.MAX_SAFE_INTEGER)) : this.s.rowsAll.iterate(name);
+		const query = stored ? this.rowsWith(stored).iterate(name, ...stored) : this.s.rowsAll.iterate(name);
 		for (const r of query as Iterable<{
 			line: number;
 			to_number: string | null;
@@ -298,14 +344,15 @@ export class SqliteLedger implements Ledger {
 			message: string | null;
 			message_sid: string | null;
 		}>) {
-			if (statuses && !statuses.includes(r.status)) continue;
+			const status = r.status === 'pending' && submissions.length > 0 && submitting(r.line) ? 'submitting' : r.status;
+			if (statuses && !statuses.includes(status)) continue;
 			if (n++ >= limit) return;
 			yield {
 				line: r.line,
 				to: r.to_number ?? undefined,
 				text: r.text ?? undefined,
 				segments: r.segments,
-				status: r.status,
+				status,
 				errorCode: r.error_code ?? undefined,
 				message: r.message ?? undefined,
 				messageSid: r.message_sid ?? undefined,
@@ -315,13 +362,13 @@ export class SqliteLedger implements Ledger {
 
 	private readonly rowsByStatuses = new Map<number, Database.Statement>();
 
-	/** A few rows of some statuses (the first errors, the uncertain) come from the status index, not a walk of the whole campaign. */
+	/** Rows of some statuses (the first errors, the uncertain), in line order; the caller stops reading at its limit. */
 	private rowsWith(statuses: RowStatus[]): Database.Statement {
 		let statement = this.rowsByStatuses.get(statuses.length);
 		if (!statement) {
 			statement = this.db.prepare(
-				`SELECT line, to_number, text, segments, status, error_code, message, message_sid FROM recipients INDEXED BY recipients_by_status
-				 WHERE campaign = ? AND status IN (${statuses.map(() => '?').join(', ')}) ORDER BY line LIMIT ?`,
+				`SELECT line, to_number, text, segments, status, error_code, message, message_sid FROM recipients
+				 WHERE campaign = ? AND status IN (${statuses.map(() => '?').join(', ')}) ORDER BY line`,
 			);
 			this.rowsByStatuses.set(statuses.length, statement);
 		}
