@@ -30,19 +30,63 @@ async function sentLedger(): Promise<{ path: string; ledger: SqliteLedger }> {
 
 const receipt = (messageSid: string) => ({ messageSid, status: 'Delivered' as const, at: 1_700_000_000 });
 
-describe('ledger: rows found by MessageSid', () => {
-	it('finds a row whose answer was just stored, and again once its MessageSid is copied into the index', async () => {
-		const { path, ledger } = await sentLedger();
-		expect(await ledger.recordDelivery(receipt('SM-four'))).toEqual({ campaign: 'c1', line: 4 });
-		expect(await ledger.recordDelivery(receipt('SM-none'))).toBeUndefined();
-		// Closing copies the backlog into message_sids.
+async function rowsOf(ledger: SqliteLedger) {
+	const out: { line: number; status: string; messageSid?: string }[] = [];
+	for await (const r of ledger.rows('c1')) out.push({ line: r.line, status: r.status, messageSid: r.messageSid });
+	return out;
+}
+
+describe('ledger: MessageSids', () => {
+	it('lists each row with its MessageSid, for a chunk answered in part', async () => {
+		const { ledger } = await sentLedger();
+		expect(await rowsOf(ledger)).toEqual([
+			{ line: 2, status: 'accepted', messageSid: 'SM-two' },
+			{ line: 3, status: 'rejected', messageSid: undefined },
+			{ line: 4, status: 'accepted', messageSid: 'SM-four' },
+		]);
 		await ledger.close();
+	});
+
+	it('lists thousands of rows of wholly accepted chunks with their own MessageSids, across pages and gaps', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'cloudtel-sids-'));
+		dirs.push(dir);
+		const ledger = new SqliteLedger(join(dir, 'ledger.db'));
+		await ledger.createCampaign({ name: 'c1', csvPath: '/list.csv', propertySid: 'PR1', text: 'Hi' });
+		// Every seventh line is invalid: chunks cover ranges with rows that are not theirs.
+		const lines = Array.from({ length: 7000 }, (_, i) => i + 2);
+		await ledger.importBatch('c1', lines.map((line) => ({ line, to: `+61491${String(line).padStart(6, '0')}`, text: 'Hi', segments: 1, status: line % 7 === 0 ? ('invalid' as const) : ('pending' as const) })), 7001);
+		let chunk = 0;
+		for (let after = 0; ; ) {
+			const rows = await ledger.peekPending('c1', 1000, after);
+			if (rows.length === 0) break;
+			await ledger.markSubmitting('c1', rows.map((r) => r.line), ++chunk);
+			await ledger.settle('c1', chunk, rows.map((r) => ({ line: r.line, status: 'accepted', messageSid: `SM${r.line}` })));
+			after = rows[rows.length - 1].line;
+		}
+		const listed = await rowsOf(ledger);
+		expect(listed).toHaveLength(7000);
+		for (const r of listed) expect(r).toEqual(r.line % 7 === 0 ? { line: r.line, status: 'invalid', messageSid: undefined } : { line: r.line, status: 'accepted', messageSid: `SM${r.line}` });
+		expect((await ledger.counts('c1')).rows).toMatchObject({ accepted: 6000, invalid: 1000, pending: 0, submitting: 0 });
+		await ledger.close();
+	});
+});
+
+describe('ledger: rows found by MessageSid', () => {
+	it('builds the MessageSid index from the answers when a receipt first needs it, and again for later answers', async () => {
+		const { path, ledger } = await sentLedger();
 		const db = new Database(path);
-		expect(db.prepare('SELECT COUNT(*) FROM sid_backlog').pluck().get()).toBe(0);
+		expect(db.prepare('SELECT COUNT(*) FROM message_sids').pluck().get()).toBe(0);
+		expect(await ledger.recordDelivery(receipt('SM-four'))).toEqual({ campaign: 'c1', line: 4 });
 		expect(db.prepare('SELECT message_sid, line FROM message_sids ORDER BY line').all()).toEqual([
 			{ message_sid: 'SM-two', line: 2 },
 			{ message_sid: 'SM-four', line: 4 },
 		]);
+		expect(await ledger.recordDelivery(receipt('SM-none'))).toBeUndefined();
+		await ledger.importBatch('c1', [{ line: 5, to: '+61491570155', text: 'Hi', segments: 1, status: 'pending' }], 5);
+		await ledger.markSubmitting('c1', [5], 2);
+		await ledger.settle('c1', 2, [{ line: 5, status: 'accepted', messageSid: 'SM-five' }]);
+		expect(await ledger.recordDelivery(receipt('SM-five'))).toEqual({ campaign: 'c1', line: 5 });
+		await ledger.close();
 		db.close();
 		const again = new SqliteLedger(path);
 		expect(await again.recordDelivery(receipt('SM-two'))).toEqual({ campaign: 'c1', line: 2 });
@@ -50,20 +94,43 @@ describe('ledger: rows found by MessageSid', () => {
 		await again.close();
 	});
 
-	it('moves a schema-1 ledger, with its MessageSid index on recipients, to message_sids', async () => {
+	it('moves a schema-1 ledger, with MessageSids on its rows and an index on them, to message_sids', async () => {
 		const { path, ledger } = await sentLedger();
 		await ledger.close();
-		// Schema 1 as it was: no message_sids, no backlog, an index on recipients.message_sid.
+		// Schema 1 as it was: MessageSids on the rows, indexed there; no answers, no message_sids.
 		const db = new Database(path);
-		db.exec(`DROP TABLE message_sids; DROP TABLE sid_backlog; CREATE INDEX recipients_by_message_sid ON recipients (message_sid); UPDATE meta SET value = '1' WHERE key = 'schema';`);
+		db.exec(`UPDATE recipients SET message_sid = 'SM-two' WHERE line = 2; UPDATE recipients SET message_sid = 'SM-four' WHERE line = 4;
+			DROP TABLE message_sids; DROP TABLE answers; DROP TABLE submissions;
+			CREATE INDEX recipients_by_message_sid ON recipients (message_sid); CREATE INDEX recipients_by_status ON recipients (campaign, status, line);
+			UPDATE meta SET value = '1' WHERE key = 'schema';`);
 		db.close();
 		const migrated = new SqliteLedger(path);
 		expect(await migrated.recordDelivery(receipt('SM-two'))).toEqual({ campaign: 'c1', line: 2 });
 		expect(await migrated.recordDelivery(receipt('SM-four'))).toEqual({ campaign: 'c1', line: 4 });
+		expect((await rowsOf(migrated)).map((r) => r.messageSid)).toEqual(['SM-two', undefined, 'SM-four']);
 		await migrated.close();
 		const check = new Database(path);
 		expect(check.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get()).toBe('3');
-		expect(check.prepare(`SELECT name FROM sqlite_master WHERE name = 'recipients_by_message_sid'`).get()).toBeUndefined();
+		expect(check.prepare(`SELECT name FROM sqlite_master WHERE name IN ('recipients_by_message_sid', 'recipients_by_status', 'sid_backlog')`).all()).toEqual([]);
+		check.close();
+	});
+
+	it('moves a schema-2 ledger, whose newest MessageSids were still in its backlog, to message_sids', async () => {
+		const { path, ledger } = await sentLedger();
+		await ledger.close();
+		// Schema 2 as it was: MessageSids on the rows; those of lines 2-4 named only in sid_backlog.
+		const db = new Database(path);
+		db.exec(`UPDATE recipients SET message_sid = 'SM-two' WHERE line = 2; UPDATE recipients SET message_sid = 'SM-four' WHERE line = 4;
+			DROP TABLE answers; DROP TABLE submissions; CREATE INDEX recipients_by_status ON recipients (campaign, status, line);
+			CREATE TABLE sid_backlog (campaign TEXT NOT NULL, first INTEGER NOT NULL, last INTEGER NOT NULL, PRIMARY KEY (campaign, first, last)) WITHOUT ROWID;
+			INSERT INTO sid_backlog VALUES ('c1', 2, 4); UPDATE meta SET value = '2' WHERE key = 'schema';`);
+		db.close();
+		const migrated = new SqliteLedger(path);
+		expect(await migrated.recordDelivery(receipt('SM-four'))).toEqual({ campaign: 'c1', line: 4 });
+		expect((await rowsOf(migrated)).map((r) => r.messageSid)).toEqual(['SM-two', undefined, 'SM-four']);
+		await migrated.close();
+		const check = new Database(path);
+		expect(check.prepare('SELECT message_sid FROM message_sids ORDER BY line').pluck().all()).toEqual(['SM-two', 'SM-four']);
 		check.close();
 	});
 });

@@ -17,18 +17,29 @@ import {
 	type RunOwner,
 	type SettledRow,
 } from './ledger';
+import { AnswerSidReader, decodeSids, encodeSids, type SidPairs, type StoredAnswer } from './answerSids';
 import { MIGRATE_FROM_1, MIGRATE_FROM_2, SCHEMA, SCHEMA_VERSION } from './sqliteSchema';
 
-/**
- * Copying MessageSids into their index in runs this long dirties a small share of its pages
- * per copy, and bounds the rows a lookup by MessageSid scans in the backlog.
- */
-const SID_BACKLOG_ROWS = 50_000;
+/** Rows read per query by `rows()`, which holds no cursor open between them. */
+const ROWS_PAGE = 2_000;
+/** Answers copied into the MessageSid index per query. */
+const INDEX_PAGE = 200;
 
 interface Submission {
 	chunk: number;
 	first: number;
 	last: number;
+}
+
+interface RecipientDbRow {
+	line: number;
+	to_number: string | null;
+	text: string | null;
+	segments: number;
+	status: RowStatus;
+	error_code: string | null;
+	message: string | null;
+	message_sid: string | null;
 }
 
 interface CampaignDbRow {
@@ -111,31 +122,27 @@ export class SqliteLedger implements Ledger {
 				`SELECT COUNT(*) AS n, COALESCE(SUM(r.segments), 0) AS segs FROM submissions s JOIN recipients r ON r.campaign = s.campaign AND r.line BETWEEN s.first AND s.last
 				 WHERE s.campaign = ? AND r.status = 'pending'`,
 			),
-			settleRow: db.prepare(`UPDATE recipients SET status = ?, message_sid = ?, error_code = ?, message = ? WHERE campaign = ? AND line = ?`),
-			acceptRow: db.prepare(`UPDATE recipients SET status = 'accepted', message_sid = ?, error_code = NULL, message = NULL WHERE campaign = ? AND line = ?`),
-			// Rows of a chunk on its way are left to its answer.
+			settleRow: db.prepare(`UPDATE recipients SET status = ?, message_sid = NULL, error_code = ?, message = ? WHERE campaign = ? AND line = ?`),
+			acceptRange: db.prepare(`UPDATE recipients SET status = 'accepted', error_code = NULL, message = NULL WHERE campaign = ? AND line BETWEEN ? AND ? AND status = 'pending'`),
+			acceptLine: db.prepare(`UPDATE recipients SET status = 'accepted', message_sid = NULL, error_code = NULL, message = NULL WHERE campaign = ? AND line = ?`),
+			addAnswer: db.prepare(`INSERT INTO answers (campaign, first, last, sids) VALUES (?, ?, ?, ?)`),
+			answersStarting: db.prepare(`SELECT first, last, sids FROM answers WHERE campaign = ? AND first BETWEEN ? AND ? AND last >= ? ORDER BY first, id`),
+			answersAfter: db.prepare(`SELECT id, campaign, sids FROM answers WHERE id > ? ORDER BY id LIMIT ?`),
+			indexedThrough: db.prepare(`SELECT value FROM meta WHERE key = 'sids_indexed_through'`).pluck(),
+			setIndexedThrough: db.prepare(`INSERT INTO meta (key, value) VALUES ('sids_indexed_through', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
+			indexSid: db.prepare(`INSERT OR IGNORE INTO message_sids (message_sid, campaign, line) VALUES (?, ?, ?)`),
 			cancel: db.prepare(
 				`UPDATE recipients SET status = 'cancelled', message = 'the campaign was cancelled before this row was sent'
 				 WHERE campaign = ? AND status = 'pending' AND NOT EXISTS (SELECT 1 FROM submissions s WHERE s.campaign = recipients.campaign AND recipients.line BETWEEN s.first AND s.last)`,
 			),
 			counts: db.prepare(`SELECT status, COUNT(*) AS n, SUM(segments) AS segs FROM recipients WHERE campaign = ? GROUP BY status`),
-			rowsAll: db.prepare(`SELECT line, to_number, text, segments, status, error_code, message, message_sid FROM recipients WHERE campaign = ? ORDER BY line`),
+			rowsPage: db.prepare(`SELECT line, to_number, text, segments, status, error_code, message, message_sid FROM recipients WHERE campaign = ? AND line > ? ORDER BY line LIMIT ?`),
 			isSuppressed: db.prepare(`SELECT 1 FROM suppressions WHERE number = ?`).pluck(),
 			suppressions: db.prepare(`SELECT number FROM suppressions`).pluck(),
 			addSuppression: db.prepare(`INSERT INTO suppressions (number, reason, created_at) VALUES (?, ?, ?) ON CONFLICT (number) DO UPDATE SET reason = excluded.reason`),
 			removeSuppression: db.prepare(`DELETE FROM suppressions WHERE number = ?`),
 			rowExists: db.prepare(`SELECT 1 FROM recipients WHERE campaign = ? AND line = ?`).pluck(),
 			rowBySid: db.prepare(`SELECT campaign, line FROM message_sids WHERE message_sid = ?`),
-			rowBySidInBacklog: db.prepare(
-				`SELECT r.campaign, r.line FROM sid_backlog b JOIN recipients r ON r.campaign = b.campaign AND r.line BETWEEN b.first AND b.last WHERE r.message_sid = ? LIMIT 1`,
-			),
-			addBacklog: db.prepare(`INSERT OR IGNORE INTO sid_backlog (campaign, first, last) VALUES (?, ?, ?)`),
-			copyBacklog: db.prepare(
-				`INSERT OR IGNORE INTO message_sids (message_sid, campaign, line)
-				 SELECT r.message_sid, r.campaign, r.line FROM sid_backlog b JOIN recipients r ON r.campaign = b.campaign AND r.line BETWEEN b.first AND b.last
-				 WHERE r.message_sid IS NOT NULL ORDER BY r.message_sid`,
-			),
-			clearBacklog: db.prepare(`DELETE FROM sid_backlog`),
 			recordDelivery: db.prepare(
 				`INSERT INTO deliveries (campaign, line, message_sid, status, error_code, at) VALUES (?, ?, ?, ?, ?, ?)
 				 ON CONFLICT (campaign, line) DO UPDATE SET message_sid = excluded.message_sid, status = excluded.status, error_code = excluded.error_code, at = excluded.at`,
@@ -271,37 +278,28 @@ export class SqliteLedger implements Ledger {
 		}
 	}
 
-	/** MessageSids stored but not yet in message_sids; copied in bulk past this many. */
-	private sidsInBacklog = 0;
-
 	async settle(name: string, chunk: number, rows: SettledRow[]): Promise<void> {
-		let first = Infinity;
-		let last = -Infinity;
-		let sids = 0;
 		this.db.transaction(() => {
-			for (const r of rows) {
-				// Nearly every answer is an accepted message: its statement binds three values, not six.
-				if (r.status === 'accepted' && r.messageSid !== undefined && r.errorCode === undefined && r.message === undefined) this.s.acceptRow.run(r.messageSid, name, r.line);
-				else this.s.settleRow.run(r.status, r.messageSid ?? null, r.errorCode ?? null, r.message ?? null, name, r.line);
-				if (r.messageSid === undefined) continue;
-				sids++;
-				if (r.line < first) first = r.line;
-				if (r.line > last) last = r.line;
-			}
-			if (sids > 0) this.s.addBacklog.run(name, first, last);
 			this.s.dropSubmission.run(name, chunk);
+			const accepted: SidPairs = [];
+			for (const r of rows) {
+				if (r.status === 'accepted' && r.messageSid !== undefined) accepted.push([r.line, r.messageSid]);
+				else this.s.settleRow.run(r.status, r.errorCode ?? null, r.message ?? null, name, r.line);
+			}
+			if (accepted.length === 0) return;
+			accepted.sort((x, y) => x[0] - y[0]);
+			const first = accepted[0][0];
+			const last = accepted[accepted.length - 1][0];
+			if (accepted.length === rows.length) {
+				// The whole chunk accepted (nearly every answer): one statement. The chunk is every
+				// pending row of its range, as markSubmitting made sure.
+				const changed = this.s.acceptRange.run(name, first, last).changes;
+				if (changed !== accepted.length) throw new Error(`the answer for lines ${first} to ${last} of ${name} accepts ${accepted.length} rows, but ${changed} were waiting for it`);
+			} else {
+				for (const [line] of accepted) this.s.acceptLine.run(name, line);
+			}
+			this.s.addAnswer.run(name, first, last, encodeSids(accepted));
 		})();
-		this.sidsInBacklog += sids;
-		if (this.sidsInBacklog >= SID_BACKLOG_ROWS) this.copySidBacklog();
-	}
-
-	/** Sorted, tens of thousands at a time, the random MessageSids fill the index page by page. */
-	private copySidBacklog(): void {
-		this.db.transaction(() => {
-			this.s.copyBacklog.run();
-			this.s.clearBacklog.run();
-		})();
-		this.sidsInBacklog = 0;
 	}
 
 	async cancelPending(name: string): Promise<number> {
@@ -332,43 +330,40 @@ export class SqliteLedger implements Ledger {
 		const submitting = (line: number) => submissions.some((c) => line >= c.first && line <= c.last);
 		// `submitting` is stored as pending inside a submission's range.
 		const stored = statuses?.includes('submitting') && !statuses.includes('pending') ? [...statuses, 'pending' as const] : statuses;
-		// The connection is busy while this cursor is open: callers write nothing meanwhile.
-		const query = stored ? this.rowsWith(stored).iterate(name, ...stored) : this.s.rowsAll.iterate(name);
-		for (const r of query as Iterable<{
-			line: number;
-			to_number: string | null;
-			text: string | null;
-			segments: number;
-			status: RowStatus;
-			error_code: string | null;
-			message: string | null;
-			message_sid: string | null;
-		}>) {
-			const status = r.status === 'pending' && submissions.length > 0 && submitting(r.line) ? 'submitting' : r.status;
-			if (statuses && !statuses.includes(status)) continue;
-			if (n++ >= limit) return;
-			yield {
-				line: r.line,
-				to: r.to_number ?? undefined,
-				text: r.text ?? undefined,
-				segments: r.segments,
-				status,
-				errorCode: r.error_code ?? undefined,
-				message: r.message ?? undefined,
-				messageSid: r.message_sid ?? undefined,
-			};
+		const sids = new AnswerSidReader((from, to, line) => this.s.answersStarting.all(name, from, to, line) as StoredAnswer[]);
+		// Read a page at a time, with no cursor left open, so callers may write between rows.
+		for (let after = 0; ; ) {
+			const page = (stored ? this.rowsWith(stored).all(name, after, ...stored, ROWS_PAGE) : this.s.rowsPage.all(name, after, ROWS_PAGE)) as RecipientDbRow[];
+			for (const r of page) {
+				const status = r.status === 'pending' && submissions.length > 0 && submitting(r.line) ? 'submitting' : r.status;
+				if (statuses && !statuses.includes(status)) continue;
+				if (n++ >= limit) return;
+				yield {
+					line: r.line,
+					to: r.to_number ?? undefined,
+					text: r.text ?? undefined,
+					segments: r.segments,
+					status,
+					errorCode: r.error_code ?? undefined,
+					message: r.message ?? undefined,
+					// Rows of schema 2 and before hold their MessageSid; later ones are in answers.
+					messageSid: r.message_sid ?? (status === 'accepted' ? sids.sid(r.line) : undefined),
+				};
+			}
+			if (page.length < ROWS_PAGE) return;
+			after = page[page.length - 1].line;
 		}
 	}
 
 	private readonly rowsByStatuses = new Map<number, Database.Statement>();
 
-	/** Rows of some statuses (the first errors, the uncertain), in line order; the caller stops reading at its limit. */
+	/** A page of rows of some statuses (the first errors, the uncertain), in line order. */
 	private rowsWith(statuses: RowStatus[]): Database.Statement {
 		let statement = this.rowsByStatuses.get(statuses.length);
 		if (!statement) {
 			statement = this.db.prepare(
 				`SELECT line, to_number, text, segments, status, error_code, message, message_sid FROM recipients
-				 WHERE campaign = ? AND status IN (${statuses.map(() => '?').join(', ')}) ORDER BY line`,
+				 WHERE campaign = ? AND line > ? AND status IN (${statuses.map(() => '?').join(', ')}) ORDER BY line LIMIT ?`,
 			);
 			this.rowsByStatuses.set(statuses.length, statement);
 		}
@@ -394,10 +389,38 @@ export class SqliteLedger implements Ledger {
 	async recordDelivery(receipt: DeliveryRecord): Promise<{ campaign: string; line: number } | undefined> {
 		let row: { campaign: string; line: number } | undefined;
 		if (receipt.campaign !== undefined && receipt.line !== undefined && this.s.rowExists.get(receipt.campaign, receipt.line) !== undefined) row = { campaign: receipt.campaign, line: receipt.line };
-		else row = (this.s.rowBySid.get(receipt.messageSid) ?? this.s.rowBySidInBacklog.get(receipt.messageSid)) as { campaign: string; line: number } | undefined;
+		else {
+			row = this.s.rowBySid.get(receipt.messageSid) as typeof row;
+			if (!row && this.indexAnswers() > 0) row = this.s.rowBySid.get(receipt.messageSid) as typeof row;
+		}
 		if (!row) return undefined;
 		this.s.recordDelivery.run(row.campaign, row.line, receipt.messageSid, receipt.status, receipt.errorCode || null, receipt.at);
 		return row;
+	}
+
+	/**
+	 * Copies the MessageSids of answers stored since the last copy into message_sids, sorted,
+	 * so the random MessageSids fill the index page by page. Returns how many were added.
+	 */
+	private indexAnswers(): number {
+		if ((this.s.answersAfter.all(Number(this.s.indexedThrough.get() ?? 0), 1) as unknown[]).length === 0) return 0;
+		return this.db
+			.transaction(() => {
+				let through = Number(this.s.indexedThrough.get() ?? 0);
+				let added = 0;
+				for (;;) {
+					const answers = this.s.answersAfter.all(through, INDEX_PAGE) as { id: number; campaign: string; sids: string }[];
+					if (answers.length === 0) break;
+					const entries: [sid: string, campaign: string, line: number][] = [];
+					for (const a of answers) for (const [line, sid] of decodeSids(a.sids)) entries.push([sid, a.campaign, line]);
+					entries.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+					for (const [sid, campaign, line] of entries) added += this.s.indexSid.run(sid, campaign, line).changes;
+					through = answers[answers.length - 1].id;
+				}
+				this.s.setIndexedThrough.run(String(through));
+				return added;
+			})
+			.immediate();
 	}
 
 	async delivery(name: string, line: number): Promise<DeliveryRecord | undefined> {
@@ -406,14 +429,6 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async close(): Promise<void> {
-		if (!this.db.open) return;
-		if (this.sidsInBacklog > 0) {
-			try {
-				this.copySidBacklog();
-			} catch {
-				// Left in the backlog, where lookups find them, for the next run to copy.
-			}
-		}
-		this.db.close();
+		if (this.db.open) this.db.close();
 	}
 }

@@ -50,21 +50,25 @@ CREATE TABLE IF NOT EXISTS deliveries (
 	at INTEGER NOT NULL,
 	PRIMARY KEY (campaign, line)
 ) WITHOUT ROWID;
--- MessageSid -> row, for receipts whose ExternalId names no row. Not an index on
--- recipients: MessageSids are random, so indexing each one as its answer is stored dirtied
--- about one index page per message and made storing answers the slowest part of a run.
--- Answers name their line ranges in sid_backlog instead (in the same transaction), and the
--- ranges are copied here in bulk, in MessageSid order; lookups read both.
+-- The MessageSids of a chunk's accepted messages, in one row per answer: JSON
+-- [[line, MessageSid], ...] in line order. Not a column written on each row: an UPDATE per
+-- row, each growing its row, was the largest cost of storing an answer. The rows' status is
+-- still written on each row, in one statement per chunk.
+CREATE TABLE IF NOT EXISTS answers (
+	id INTEGER PRIMARY KEY,
+	campaign TEXT NOT NULL,
+	first INTEGER NOT NULL,
+	last INTEGER NOT NULL,
+	sids TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS answers_by_line ON answers (campaign, first);
+-- MessageSid -> row, for receipts whose ExternalId names no row. Built from answers only
+-- when such a receipt comes (meta 'sids_indexed_through' is the last answer copied): every
+-- campaign message carries an ExternalId, so most ledgers never need it.
 CREATE TABLE IF NOT EXISTS message_sids (
 	message_sid TEXT PRIMARY KEY,
 	campaign TEXT NOT NULL,
 	line INTEGER NOT NULL
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS sid_backlog (
-	campaign TEXT NOT NULL,
-	first INTEGER NOT NULL,
-	last INTEGER NOT NULL,
-	PRIMARY KEY (campaign, first, last)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS suppressions (
 	number TEXT PRIMARY KEY,
@@ -83,10 +87,16 @@ INSERT OR IGNORE INTO message_sids (message_sid, campaign, line)
 /**
  * From schema 2, whose rows carried status 'submitting' and were found through a status
  * index: each such chunk becomes a submission over its rows, which go back to pending.
+ * Its MessageSids stay in recipients.message_sid; those still in its backlog are indexed.
  */
 export const MIGRATE_FROM_2 = `
 DROP INDEX IF EXISTS recipients_by_status;
 INSERT OR IGNORE INTO submissions (campaign, chunk, first, last)
 	SELECT campaign, COALESCE(chunk, 0), MIN(line), MAX(line) FROM recipients WHERE status = 'submitting' GROUP BY campaign, chunk;
 UPDATE recipients SET status = 'pending' WHERE status = 'submitting';
+CREATE TABLE IF NOT EXISTS sid_backlog (campaign TEXT NOT NULL, first INTEGER NOT NULL, last INTEGER NOT NULL, PRIMARY KEY (campaign, first, last)) WITHOUT ROWID;
+INSERT OR IGNORE INTO message_sids (message_sid, campaign, line)
+	SELECT r.message_sid, r.campaign, r.line FROM sid_backlog b JOIN recipients r ON r.campaign = b.campaign AND r.line BETWEEN b.first AND b.last
+	WHERE r.message_sid IS NOT NULL ORDER BY r.message_sid;
+DROP TABLE sid_backlog;
 `;
