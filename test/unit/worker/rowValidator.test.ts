@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getCountries, getExampleNumber, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { getCountries, getCountryCallingCode, getExampleNumber, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/mobile/examples';
 import { NumberSet } from '../../../worker/src/rows/numberSet';
 import { PhoneNormalizer } from '../../../worker/src/rows/phoneNormalizer';
@@ -20,6 +20,38 @@ describe('phone normalisation', () => {
 			}
 		}
 	});
+	it('gives the same answer as the full parse for random digits after every calling code, national prefixes written in included', () => {
+		const phones = new PhoneNormalizer();
+		let seed = 42;
+		const digit = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) % 10).toString();
+		let compared = 0;
+		let valid = 0;
+		for (const country of getCountries()) {
+			const code = getCountryCallingCode(country as CountryCode);
+			const example = getExampleNumber(country as CountryCode, examples);
+			const inputs: string[] = [];
+			for (let i = 0; i < 200; i++) {
+				const length = 4 + (i % 11);
+				let digits = '';
+				for (let d = 0; d < length; d++) digits += digit();
+				inputs.push(`+${code}${digits}`);
+			}
+			// Valid numbers with their trunk prefix kept after the calling code (+61 0491 ...),
+			// which the full parse forgives: the shortcut for invalid numbers must not refuse them.
+			if (example) inputs.push(`+${code}0${example.nationalNumber}`, `+${code}1${example.nationalNumber}`, `+${code}8${example.nationalNumber}`);
+			for (const e164 of inputs) {
+				const full = parsePhoneNumberFromString(e164);
+				const expected = full && full.isValid() ? full.number : undefined;
+				const got = phones.normalize(e164);
+				expect('e164' in got ? got.e164 : undefined, `${country} ${e164}`).toBe(expected);
+				compared++;
+				if (expected) valid++;
+			}
+		}
+		expect(compared).toBeGreaterThan(40_000);
+		expect(valid).toBeGreaterThan(100);
+	});
+
 	it('gives the same answer on the national fast path as the full parse, in every country', () => {
 		let compared = 0;
 		for (const country of getCountries()) {
