@@ -9,10 +9,10 @@ import autocannon from 'autocannon';
 import { startSandboxProcess } from './lib/sandboxProcess.mjs';
 import { benchFile, e164Csv, runCli } from './lib/workerCli.mjs';
 
-const ROWS = Number(process.env.BENCH_WORKER_ROWS ?? 200_000);
+const ROWS = Number(process.env.BENCH_WORKER_ROWS ?? 400_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
 const BATCH = 1000;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const TEXT = 'Hello {{Name}}, this is message for {{Phone}}';
 
 /** The request bodies the worker will send for this CSV, built ahead of time. */
