@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
+import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
 import { cli, envFor, numbersCsv, sandboxMessages, startCli, summaryOf, tempDir, waitFor, withSandbox, writeCsv } from './harness';
 
 describe('campaign pause, resume and cancel', () => {
@@ -57,6 +58,23 @@ describe('campaign pause, resume and cancel', () => {
 		expect(summaryOf(again).message).toMatch(/cancelled/);
 		expect(await count('c1')).toBe(sent);
 		expect((await cli(['campaign', 'resume', '--db', c.db, '--name', 'c1'])).stderr).toMatch(/cancelled and cannot be resumed/);
+	});
+
+	it('cancelling a campaign whose run died mid-chunk: that chunk is uncertain, the rest cancelled', async () => {
+		const dir = tempDir();
+		const db = join(dir, 'ledger.db');
+		// The ledger as a SIGKILL leaves it: a chunk marked submitting, its answer never stored.
+		const ledger = new SqliteLedger(db);
+		await ledger.createCampaign({ name: 'k1', csvPath: join(dir, 'list.csv'), propertySid: sandbox.demo.PropertySid, text: 'Hi' });
+		await ledger.importBatch('k1', [2, 3, 4, 5].map((line) => ({ line, to: `+6149157015${line}`, text: 'Hi', segments: 1, status: 'pending' as const })), 5);
+		await ledger.setPhase('k1', 'sending');
+		await ledger.markSubmitting('k1', [2, 3], 1);
+		await ledger.close();
+		const cancel = await cli(['campaign', 'cancel', '--db', db, '--name', 'k1']);
+		expect(cancel.code).toBe(0);
+		expect(cancel.stdout).toMatch(/2 rows will not be sent; 2 rows a stopped run was submitting are uncertain/);
+		const status = await cli(['campaign', 'status', '--db', db, '--name', 'k1', '--json']);
+		expect(JSON.parse(status.stdout).rows).toMatchObject({ uncertain: 2, cancelled: 2, submitting: 0, pending: 0 });
 	});
 
 	it('a campaign paused with no run active waits for resume, then runs to the end', async () => {

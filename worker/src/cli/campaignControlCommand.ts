@@ -47,8 +47,14 @@ export async function campaignControlCommand(action: Control, argv: string[]): P
 				if (record.phase === 'finished') throw new FatalError(`campaign ${values.name} has finished: there is nothing to cancel`);
 				await ledger.setPhase(values.name, 'cancelled');
 				// With a live run, it cancels its own pending rows once its batches in flight settle.
-				const n = live ? undefined : await ledger.cancelPending(values.name);
-				say(live ? `cancelled campaign ${values.name}: the run (pid ${live.pid}) stops after the batches in flight` : `cancelled campaign ${values.name}: ${n} rows will not be sent`);
+				if (live) {
+					say(`cancelled campaign ${values.name}: the run (pid ${live.pid}) stops after the batches in flight`);
+					return 0;
+				}
+				// Chunks a dead run left submitting may have reached the provider: uncertain, as a resume would mark them.
+				const uncertain = await ledger.recoverSubmitting(values.name);
+				const n = await ledger.cancelPending(values.name);
+				say(`cancelled campaign ${values.name}: ${n} rows will not be sent` + (uncertain > 0 ? `; ${uncertain} rows a stopped run was submitting are uncertain` : ''));
 				return 0;
 			}
 		}
