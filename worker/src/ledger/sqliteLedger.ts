@@ -19,6 +19,7 @@ import {
 } from './ledger';
 import { AnswerSidReader, decodeSids, encodeSids, type SidPairs, type StoredAnswer } from './answerSids';
 import { MIGRATE_FROM_1, MIGRATE_FROM_2, SCHEMA, SCHEMA_VERSION } from './sqliteSchema';
+import { prepareStatements, type Statements } from './sqliteStatements';
 
 /** Rows read per query by `rows()`, which holds no cursor open between them. */
 const ROWS_PAGE = 2_000;
@@ -64,7 +65,7 @@ interface CampaignDbRow {
  */
 export class SqliteLedger implements Ledger {
 	private readonly db: Database.Database;
-	private readonly s: ReturnType<SqliteLedger['prepare']>;
+	private readonly s: Statements;
 
 	constructor(path: string) {
 		this.db = openDatabase(path, SCHEMA, 'the ledger');
@@ -72,7 +73,7 @@ export class SqliteLedger implements Ledger {
 		if (version === undefined) this.db.prepare(`INSERT INTO meta (key, value) VALUES ('schema', ?)`).run(String(SCHEMA_VERSION));
 		else if (Number(version) > SCHEMA_VERSION) throw new FatalError(`the ledger ${path} was written by a newer cloudtel (schema ${version})`);
 		else if (Number(version) < SCHEMA_VERSION) this.migrate();
-		this.s = this.prepare();
+		this.s = prepareStatements(this.db);
 	}
 
 	/** Another process may open the same file at the same moment: the version is read again under the write lock. */
@@ -85,70 +86,6 @@ export class SqliteLedger implements Ledger {
 				if (version < SCHEMA_VERSION) this.db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema'`).run(String(SCHEMA_VERSION));
 			})
 			.immediate();
-	}
-
-	private prepare() {
-		const db = this.db;
-		return {
-			campaign: db.prepare(`SELECT * FROM campaigns WHERE name = ?`),
-			insertCampaign: db.prepare(`INSERT INTO campaigns (name, spec, phase, created_at, updated_at) VALUES (?, ?, 'importing', ?, ?)`),
-			setOwner: db.prepare(`UPDATE campaigns SET owner_pid = ?, owner_host = ?, owner_token = ?, heartbeat_at = ? WHERE name = ?`),
-			heartbeat: db.prepare(`UPDATE campaigns SET heartbeat_at = ? WHERE name = ? AND owner_token = ?`),
-			release: db.prepare(`UPDATE campaigns SET owner_pid = NULL, owner_host = NULL, owner_token = NULL, heartbeat_at = NULL WHERE name = ? AND owner_token = ?`),
-			setPhase: db.prepare(`UPDATE campaigns SET phase = ?, updated_at = ? WHERE name = ?`),
-			setPaused: db.prepare(`UPDATE campaigns SET paused = ?, updated_at = ? WHERE name = ?`),
-			setImported: db.prepare(`UPDATE campaigns SET imported_through = ?, updated_at = ? WHERE name = ? AND imported_through < ?`),
-			insertRow: db.prepare(
-				`INSERT OR IGNORE INTO recipients (campaign, line, to_number, text, segments, status, error_code, message, time_zone) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			),
-			numbers: db.prepare(`SELECT to_number FROM recipients WHERE campaign = ? AND status NOT IN ('invalid', 'duplicate', 'suppressed') AND to_number IS NOT NULL`).pluck(),
-			submissions: db.prepare(`SELECT chunk, first, last FROM submissions WHERE campaign = ? ORDER BY first`),
-			recover: db.prepare(
-				`UPDATE recipients SET status = 'uncertain', error_code = NULL, message = 'the request may have reached the provider, but its answer was lost'
-				 WHERE campaign = ? AND line BETWEEN ? AND ? AND status = 'pending'`,
-			),
-			dropSubmission: db.prepare(`DELETE FROM submissions WHERE campaign = ? AND chunk = ?`),
-			requeue: db.prepare(`UPDATE recipients SET status = 'pending', message = NULL WHERE campaign = ? AND status = 'uncertain'`),
-			// The primary key walked from the caller's cursor: rows already sent are never passed over again.
-			peek: db.prepare(
-				`SELECT r.line, r.to_number, r.text, r.segments, r.time_zone, EXISTS (SELECT 1 FROM suppressions s WHERE s.number = r.to_number) AS suppressed
-				 FROM recipients r WHERE r.campaign = ? AND r.line > ? AND r.status = 'pending' ORDER BY r.line LIMIT ?`,
-			).raw(),
-			suppressRow: db.prepare(`UPDATE recipients SET status = 'suppressed', error_code = 'SUPPRESSED', message = 'the number is on the suppression list' WHERE campaign = ? AND line = ? AND status = 'pending'`),
-			overlapping: db.prepare(`SELECT first, last FROM submissions WHERE campaign = ? AND first <= ? AND last >= ? LIMIT 1`),
-			pendingIn: db.prepare(`SELECT line FROM recipients WHERE campaign = ? AND line BETWEEN ? AND ? AND status = 'pending'`).pluck(),
-			addSubmission: db.prepare(`INSERT INTO submissions (campaign, chunk, first, last) VALUES (?, ?, ?, ?)`),
-			submittingCount: db.prepare(
-				`SELECT COUNT(*) AS n, COALESCE(SUM(r.segments), 0) AS segs FROM submissions s JOIN recipients r ON r.campaign = s.campaign AND r.line BETWEEN s.first AND s.last
-				 WHERE s.campaign = ? AND r.status = 'pending'`,
-			),
-			settleRow: db.prepare(`UPDATE recipients SET status = ?, message_sid = NULL, error_code = ?, message = ? WHERE campaign = ? AND line = ?`),
-			acceptRange: db.prepare(`UPDATE recipients SET status = 'accepted', error_code = NULL, message = NULL WHERE campaign = ? AND line BETWEEN ? AND ? AND status = 'pending'`),
-			acceptLine: db.prepare(`UPDATE recipients SET status = 'accepted', message_sid = NULL, error_code = NULL, message = NULL WHERE campaign = ? AND line = ?`),
-			addAnswer: db.prepare(`INSERT INTO answers (campaign, first, last, sids) VALUES (?, ?, ?, ?)`),
-			answersStarting: db.prepare(`SELECT first, last, sids FROM answers WHERE campaign = ? AND first BETWEEN ? AND ? AND last >= ? ORDER BY first, id`),
-			answersAfter: db.prepare(`SELECT id, campaign, sids FROM answers WHERE id > ? ORDER BY id LIMIT ?`),
-			indexedThrough: db.prepare(`SELECT value FROM meta WHERE key = 'sids_indexed_through'`).pluck(),
-			setIndexedThrough: db.prepare(`INSERT INTO meta (key, value) VALUES ('sids_indexed_through', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
-			indexSid: db.prepare(`INSERT OR IGNORE INTO message_sids (message_sid, campaign, line) VALUES (?, ?, ?)`),
-			cancel: db.prepare(
-				`UPDATE recipients SET status = 'cancelled', message = 'the campaign was cancelled before this row was sent'
-				 WHERE campaign = ? AND status = 'pending' AND NOT EXISTS (SELECT 1 FROM submissions s WHERE s.campaign = recipients.campaign AND recipients.line BETWEEN s.first AND s.last)`,
-			),
-			counts: db.prepare(`SELECT status, COUNT(*) AS n, SUM(segments) AS segs FROM recipients WHERE campaign = ? GROUP BY status`),
-			rowsPage: db.prepare(`SELECT line, to_number, text, segments, status, error_code, message, message_sid FROM recipients WHERE campaign = ? AND line > ? ORDER BY line LIMIT ?`),
-			isSuppressed: db.prepare(`SELECT 1 FROM suppressions WHERE number = ?`).pluck(),
-			suppressions: db.prepare(`SELECT number FROM suppressions`).pluck(),
-			addSuppression: db.prepare(`INSERT INTO suppressions (number, reason, created_at) VALUES (?, ?, ?) ON CONFLICT (number) DO UPDATE SET reason = excluded.reason`),
-			removeSuppression: db.prepare(`DELETE FROM suppressions WHERE number = ?`),
-			rowExists: db.prepare(`SELECT 1 FROM recipients WHERE campaign = ? AND line = ?`).pluck(),
-			rowBySid: db.prepare(`SELECT campaign, line FROM message_sids WHERE message_sid = ?`),
-			recordDelivery: db.prepare(
-				`INSERT INTO deliveries (campaign, line, message_sid, status, error_code, at) VALUES (?, ?, ?, ?, ?, ?)
-				 ON CONFLICT (campaign, line) DO UPDATE SET message_sid = excluded.message_sid, status = excluded.status, error_code = excluded.error_code, at = excluded.at`,
-			),
-			delivery: db.prepare(`SELECT message_sid, status, error_code, at FROM deliveries WHERE campaign = ? AND line = ?`),
-		};
 	}
 
 	private record(row: CampaignDbRow | undefined): CampaignRecord | undefined {
