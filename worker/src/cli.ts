@@ -1,11 +1,14 @@
 import { FatalError } from './campaign/fatalError';
 import { ExitCodes } from './campaign/exitCodes';
-import { campaignControlCommand } from './cli/campaignControlCommand';
-import { campaignRunCommand } from './cli/campaignRunCommand';
-import { demoCommand } from './cli/demoCommand';
-import { loadSandbox } from './cli/sandboxModule';
+import type * as CampaignControl from './cli/campaignControlCommand';
+import type * as CampaignRun from './cli/campaignRunCommand';
+import type * as Demo from './cli/demoCommand';
+import type * as SandboxModule from './cli/sandboxModule';
 import { USAGE } from './cli/usage';
-import { workerCommand } from './daemon/workerCommand';
+import type * as Worker from './daemon/workerCommand';
+
+// Each command's modules load when it runs: `campaign run` does not pay for the daemon's
+// SMTP, YAML and cron libraries at every start.
 
 /** `cloudtel ...`: returns the exit code; bin/cloudtel.js sets it. */
 export async function main(argv: string[]): Promise<number> {
@@ -27,21 +30,21 @@ async function dispatch(argv: string[]): Promise<number> {
 		case 'campaign':
 			switch (sub) {
 				case 'run':
-					return campaignRunCommand(rest);
+					return load<typeof CampaignRun>('./cli/campaignRunCommand').campaignRunCommand(rest);
 				case 'status':
 				case 'pause':
 				case 'resume':
 				case 'cancel':
-					return campaignControlCommand(sub, rest);
+					return load<typeof CampaignControl>('./cli/campaignControlCommand').campaignControlCommand(sub, rest);
 				default:
 					return usage(`unknown campaign command ${sub === undefined ? '(none)' : JSON.stringify(sub)}: use run, status, pause, resume or cancel`);
 			}
 		case 'demo':
-			return demoCommand(argv.slice(1));
+			return load<typeof Demo>('./cli/demoCommand').demoCommand(argv.slice(1));
 		case 'sandbox':
-			return loadSandbox().runSandboxCli(argv.slice(1));
+			return load<typeof SandboxModule>('./cli/sandboxModule').loadSandbox().runSandboxCli(argv.slice(1));
 		case 'worker':
-			return workerCommand(argv.slice(1));
+			return load<typeof Worker>('./daemon/workerCommand').workerCommand(argv.slice(1));
 		case undefined:
 		case 'help':
 		case '--help':
@@ -51,6 +54,11 @@ async function dispatch(argv: string[]): Promise<number> {
 		default:
 			return usage(`unknown command ${JSON.stringify(command)}`);
 	}
+}
+
+function load<T>(path: string): T {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	return require(path) as T;
 }
 
 function usage(message: string): number {
