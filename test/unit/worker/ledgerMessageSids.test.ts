@@ -94,6 +94,20 @@ describe('ledger: rows found by MessageSid', () => {
 		await again.close();
 	});
 
+	it('indexes a backlog of many answers, page by page, before looking a MessageSid up', async () => {
+		const { ledger } = await sentLedger();
+		const lines = Array.from({ length: 250 }, (_, i) => i + 10);
+		await ledger.importBatch('c1', lines.map((line) => ({ line, to: `+61491${String(line).padStart(6, '0')}`, text: 'Hi', segments: 1, status: 'pending' as const })), 259);
+		for (const line of lines) {
+			await ledger.markSubmitting('c1', [line], line);
+			await ledger.settle('c1', line, [{ line, status: 'accepted', messageSid: `SM-${line}` }]);
+		}
+		expect(await ledger.recordDelivery(receipt('SM-259'))).toEqual({ campaign: 'c1', line: 259 });
+		expect(await ledger.recordDelivery(receipt('SM-10'))).toEqual({ campaign: 'c1', line: 10 });
+		expect(await ledger.recordDelivery(receipt('SM-two'))).toEqual({ campaign: 'c1', line: 2 });
+		await ledger.close();
+	});
+
 	it('moves a schema-1 ledger, with MessageSids on its rows and an index on them, to message_sids', async () => {
 		const { path, ledger } = await sentLedger();
 		await ledger.close();

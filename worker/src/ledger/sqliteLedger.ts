@@ -24,7 +24,7 @@ import { prepareStatements, type Statements } from './sqliteStatements';
 /** Rows read per query by `rows()`, which holds no cursor open between them. */
 const ROWS_PAGE = 2_000;
 /** Answers copied into the MessageSid index per query. */
-const INDEX_PAGE = 200;
+const INDEX_PAGE = 100;
 
 interface Submission {
 	chunk: number;
@@ -341,23 +341,25 @@ export class SqliteLedger implements Ledger {
 	 */
 	private indexAnswers(): number {
 		if ((this.s.answersAfter.all(Number(this.s.indexedThrough.get() ?? 0), 1) as unknown[]).length === 0) return 0;
-		return this.db
-			.transaction(() => {
-				let through = Number(this.s.indexedThrough.get() ?? 0);
-				let added = 0;
-				for (;;) {
+		let added = 0;
+		// A page of answers per transaction: a campaign writing to the same file waits for
+		// one page at a time, not for the whole backlog of a million-row ledger.
+		for (let more = true; more; ) {
+			more = this.db
+				.transaction(() => {
+					const through = Number(this.s.indexedThrough.get() ?? 0);
 					const answers = this.s.answersAfter.all(through, INDEX_PAGE) as { id: number; campaign: string; sids: string }[];
-					if (answers.length === 0) break;
+					if (answers.length === 0) return false;
 					const entries: [sid: string, campaign: string, line: number][] = [];
 					for (const a of answers) for (const [line, sid] of decodeSids(a.sids)) entries.push([sid, a.campaign, line]);
 					entries.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
 					for (const [sid, campaign, line] of entries) added += this.s.indexSid.run(sid, campaign, line).changes;
-					through = answers[answers.length - 1].id;
-				}
-				this.s.setIndexedThrough.run(String(through));
-				return added;
-			})
-			.immediate();
+					this.s.setIndexedThrough.run(String(answers[answers.length - 1].id));
+					return answers.length === INDEX_PAGE;
+				})
+				.immediate();
+		}
+		return added;
 	}
 
 	async delivery(name: string, line: number): Promise<DeliveryRecord | undefined> {
