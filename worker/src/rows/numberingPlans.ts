@@ -93,12 +93,18 @@ function entirely(pattern: string): RegExp {
 	return new RegExp(`^(?:${pattern})$`);
 }
 
+export interface CallingCodeSplit {
+	/** The digits after the calling code. */
+	national: string;
+	plans: CallingCodePlans;
+}
+
 /** The calling code an E.164 number starts with, as libphonenumber-js reads it: the shortest that is one. */
-export function splitCallingCode(e164: string): { code: string; national: string; plans: CallingCodePlans } | undefined {
+export function splitCallingCode(e164: string): CallingCodeSplit | undefined {
 	for (let length = 1; length <= 3; length++) {
 		const code = e164.slice(1, 1 + length);
 		const plans = callingCodePlans(code);
-		if (plans) return { code, national: e164.slice(1 + length), plans };
+		if (plans) return { national: e164.slice(1 + length), plans };
 		if (code in codes) return undefined;
 	}
 	return undefined;

@@ -1,7 +1,7 @@
 import { PhoneNumber, isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import metadata from 'libphonenumber-js/max/metadata';
 import { compilePhonePatternsOnce } from './compiledPatterns';
-import { planOf, splitCallingCode, validatorFor } from './numberingPlans';
+import { planOf, splitCallingCode, validatorFor, type CallingCodeSplit } from './numberingPlans';
 
 compilePhonePatternsOnce();
 
@@ -55,11 +55,13 @@ export class PhoneNormalizer {
 		if (trimmed === '') return { error: 'the number is empty' };
 		const compact = trimmed.replace(PUNCTUATION, '');
 		if (INTERNATIONAL.test(compact)) {
-			const fast = fastE164(compact);
+			const split = splitCallingCode(compact);
+			const fast = fastE164(compact, split);
 			if (fast) return { e164: fast };
-			if (invalidWithoutFullParse(compact)) return { error: `"${trimmed}" is not a valid phone number` };
+			if (split && invalidWithoutFullParse(split)) return { error: `"${trimmed}" is not a valid phone number` };
 		} else if (this.national && NATIONAL.test(compact) && this.national.stripsOnlyTheZero(compact)) {
-			const fast = fastE164(`+${this.national.callingCode}${compact.slice(1)}`);
+			const e164 = `+${this.national.callingCode}${compact.slice(1)}`;
+			const fast = fastE164(e164, splitCallingCode(e164));
 			if (fast) return { e164: fast };
 		}
 		const parsed = parsePhoneNumberFromString(trimmed, this.defaultCountry ? { defaultCountry: this.defaultCountry } : undefined);
@@ -110,10 +112,7 @@ const MAX_COUNTRIES_TO_TRY = 3;
  * no other country of the code finds the number valid. False, and the full parse, whenever
  * in doubt.
  */
-function invalidWithoutFullParse(compact: string): boolean {
-	const split = splitCallingCode(compact);
-	if (!split) return false;
-	const { plans, national } = split;
+function invalidWithoutFullParse({ plans, national }: CallingCodeSplit): boolean {
 	if (plans.prefixForParsing?.test(national) || plans.countries.length > MAX_COUNTRIES_TO_TRY) return false;
 	return plans.countries.slice(1).every((country) => {
 		const valid = validatorFor(country);
@@ -125,8 +124,7 @@ function invalidWithoutFullParse(compact: string): boolean {
 const PhoneNumberWithMetadata = PhoneNumber as unknown as new (e164: string, meta: unknown) => PhoneNumber;
 
 /** An E.164 number judged by the main country of its calling code, as libphonenumber-js's PhoneNumber would judge it. */
-function fastE164(compact: string): string | undefined {
-	const split = splitCallingCode(compact);
+function fastE164(compact: string, split: CallingCodeSplit | undefined): string | undefined {
 	const valid = split && validatorFor(split.plans.countries[0]);
 	if (split && valid) return split.national !== '' && valid(split.national) ? compact : undefined;
 	try {
