@@ -32,7 +32,7 @@ export function prepareStatements(db: Database.Database) {
 		pendingIn: db.prepare(`SELECT line FROM recipients WHERE campaign = ? AND line BETWEEN ? AND ? AND status = 'pending'`).pluck(),
 		addSubmission: db.prepare(`INSERT INTO submissions (campaign, chunk, first, last) VALUES (?, ?, ?, ?)`),
 		submittingCount: db.prepare(
-			`SELECT COUNT(*) AS n, COALESCE(SUM(r.segments), 0) AS segs FROM submissions s JOIN recipients r ON r.campaign = s.campaign AND r.line BETWEEN s.first AND s.last
+			`SELECT COUNT(*) AS n FROM submissions s JOIN recipients r ON r.campaign = s.campaign AND r.line BETWEEN s.first AND s.last
 			 WHERE s.campaign = ? AND r.status = 'pending'`,
 		),
 		settleRow: db.prepare(`UPDATE recipients SET status = ?, message_sid = NULL, error_code = ?, message = ? WHERE campaign = ? AND line = ?`),
