@@ -3,7 +3,7 @@ import { ExitCodes } from './campaign/exitCodes';
 import type * as CampaignControl from './cli/campaignControlCommand';
 import type * as CampaignRun from './cli/campaignRunCommand';
 import type * as Demo from './cli/demoCommand';
-import type * as SandboxModule from './cli/sandboxModule';
+import { loadSandbox } from './cli/sandboxModule';
 import { USAGE } from './cli/usage';
 import type * as Worker from './daemon/workerCommand';
 
@@ -42,7 +42,7 @@ async function dispatch(argv: string[]): Promise<number> {
 		case 'demo':
 			return load<typeof Demo>('./cli/demoCommand').demoCommand(argv.slice(1));
 		case 'sandbox':
-			return load<typeof SandboxModule>('./cli/sandboxModule').loadSandbox().runSandboxCli(argv.slice(1));
+			return loadSandbox().runSandboxCli(argv.slice(1));
 		case 'worker':
 			return load<typeof Worker>('./daemon/workerCommand').workerCommand(argv.slice(1));
 		case undefined:
