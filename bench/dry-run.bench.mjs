@@ -5,6 +5,7 @@ import { createReadStream, existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { alternate } from './lib/alternate.mjs';
 import { root } from './lib/sandboxProcess.mjs';
 import { benchFile, runCli } from './lib/workerCli.mjs';
 
@@ -56,19 +57,8 @@ async function worker(csv) {
 
 const csv = benchFile(`dry-run-${ROWS}.csv`);
 if (!existsSync(csv)) generate(csv);
-// The machine's speed drifts by a fifth between runs: naive and worker alternate
-// (naive, worker, worker, naive, ...) and the ratio compares their means.
-const naives = [];
-const runs = [];
-for (let round = 0; round < ROUNDS; round++) {
-	if (round % 2 === 0) {
-		naives.push(await naive(csv));
-		runs.push(await worker(csv));
-	} else {
-		runs.push(await worker(csv));
-		naives.push(await naive(csv));
-	}
-}
+// Means of alternating rounds: see alternate().
+const { baselines: naives, contenders: runs } = await alternate(ROUNDS, () => naive(csv), () => worker(csv));
 const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
 const base = mean(naives.map((n) => n.seconds));
 const ours = mean(runs.map((r) => r.seconds));

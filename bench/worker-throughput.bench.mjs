@@ -6,6 +6,7 @@
 // keeps every message it accepted, so a phase run after another would meet a heavier heap.
 import { readFileSync, rmSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { alternate } from './lib/alternate.mjs';
 import { startSandboxProcess } from './lib/sandboxProcess.mjs';
 import { benchFile, e164Csv, runCli } from './lib/workerCli.mjs';
 
@@ -89,17 +90,12 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 
 const csv = e164Csv(`throughput-${ROWS}.csv`, ROWS);
 const bodies = readyBatches(csv);
-const ceilings = [];
-const runs = [];
-// The machine's speed drifts between seconds, so one pair of measurements can mislead:
-// the phases alternate (ceiling, worker, worker, ceiling, ...) and medians are compared.
-for (let round = 0; round < ROUNDS; round++) {
-	const order = round % 2 === 0 ? ['ceiling', 'worker'] : ['worker', 'ceiling'];
-	for (const what of order) {
-		if (what === 'ceiling') ceilings.push(await phase((sandbox) => ceiling(sandbox, bodies)));
-		else runs.push(await phase((sandbox) => worker(sandbox, csv)));
-	}
-}
+// Medians of alternating rounds: see alternate().
+const { baselines: ceilings, contenders: runs } = await alternate(
+	ROUNDS,
+	() => phase((sandbox) => ceiling(sandbox, bodies)),
+	() => phase((sandbox) => worker(sandbox, csv)),
+);
 const fmt = (n) => Math.round(n).toString().padStart(8);
 const raw = median(ceilings.map((c) => c.messagesPerSecond));
 const send = median(runs.map((r) => r.summary.sendRate));
