@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname, availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { BATCH_MAX_MESSAGES, validateSendMessage } from '../../../api';
-import { openCsv, type CsvSource } from '../csv/openCsv';
+import { openCsv, STDIN, type CsvSource } from '../csv/openCsv';
 import { FINAL_STATUSES, ROW_STATUSES, type CampaignRecord, type Ledger, type RowStatus, type RunOwner } from '../ledger/ledger';
 import { DEFAULT_BACKOFF } from '../pacing/backoff';
 import { TokenBucket } from '../pacing/tokenBucket';
@@ -105,7 +105,8 @@ function checkSettings(options: RunCampaignOptions): void {
 }
 
 function resolveSpec(options: RunCampaignOptions, stored: CampaignRecord | undefined): CampaignSpec {
-	const given = { ...options.spec, csvPath: options.spec.csvPath === undefined ? undefined : resolve(options.spec.csvPath) };
+	const csvPath = options.spec.csvPath;
+	const given = { ...options.spec, csvPath: csvPath === undefined || csvPath === STDIN ? csvPath : resolve(csvPath) };
 	if (stored) {
 		const conflicts = specConflicts(stored.spec, given);
 		if (conflicts.length > 0) {

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import type { CampaignSpec } from '../campaign/campaignSpec';
 import { UsageError } from '../campaign/fatalError';
 import { runCampaign } from '../campaign/runCampaign';
+import { STDIN } from '../csv/openCsv';
 import { SqliteLedger } from '../ledger/sqliteLedger';
 import type { Ledger } from '../ledger/ledger';
 import { existsSync } from 'node:fs';
@@ -15,6 +16,7 @@ export const DEFAULT_DB = 'cloudtel.db';
 export async function campaignRunCommand(argv: string[]): Promise<number> {
 	const { values } = parseFlags(argv);
 	const csv = values.csv;
+	if (csv === STDIN && !values.name) throw new UsageError('--csv - reads standard input: give the campaign a --name');
 	const name = values.name ?? (csv ? defaultName(csv) : undefined);
 	if (!name) throw new UsageError('give --name (or --csv, whose file name names a new campaign)');
 	const spec: Partial<CampaignSpec> & { name: string } = {
