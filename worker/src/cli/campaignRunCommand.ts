@@ -4,6 +4,7 @@ import type { CampaignSpec } from '../campaign/campaignSpec';
 import { UsageError } from '../campaign/fatalError';
 import { runCampaign } from '../campaign/runCampaign';
 import { STDIN } from '../csv/openCsv';
+import { baseUrlProblem } from '../provider/checkBaseUrl';
 import { SqliteLedger } from '../ledger/sqliteLedger';
 import type { Ledger } from '../ledger/ledger';
 import { existsSync } from 'node:fs';
@@ -45,6 +46,8 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 		const authToken = values['auth-token'] ?? process.env.CLOUDTEL_AUTH_TOKEN;
 		const missing = [!baseUrl && 'CLOUDTEL_BASE_URL (--base-url)', !accountSid && 'CLOUDTEL_ACCOUNT_SID (--account-sid)', !authToken && 'CLOUDTEL_AUTH_TOKEN (--auth-token)'].filter(Boolean);
 		if (!dryRun && missing.length > 0) throw new UsageError(`the provider's address and credentials are missing: set ${missing.join(', ')}`);
+		const badUrl = dryRun ? undefined : baseUrlProblem(baseUrl!);
+		if (badUrl) throw new UsageError(`--base-url (CLOUDTEL_BASE_URL) ${badUrl}`);
 		const summary = await runCampaign(
 			{
 				spec,

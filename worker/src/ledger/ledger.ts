@@ -117,6 +117,8 @@ export interface Ledger {
 	/** After a crash: rows whose request may have left are `uncertain`, never `pending`. */
 	recoverSubmitting(name: string): Promise<number>;
 	requeueUncertain(name: string): Promise<number>;
+	/** Uncertain rows whose stored message starts with one of `messages` become pending again. */
+	requeueUncertainWith(name: string, messages: readonly string[]): Promise<number>;
 	/**
 	 * The next pending rows after line `afterLine`, in line order; they stay pending until
 	 * marked. A sender passes the last line it took, so no peek reads past sent rows again.
