@@ -15,7 +15,8 @@ const properties: INodeProperties[] = [
 		name: 'batchSize',
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: BATCH_MAX_MESSAGES },
-		default: BATCH_MAX_MESSAGES,
+		// A literal, as n8n's scan requires; a test holds it equal to BATCH_MAX_MESSAGES.
+		default: 1000,
 		description: `How many messages go in one BatchMessages request (at most ${BATCH_MAX_MESSAGES})`,
 	},
 ];

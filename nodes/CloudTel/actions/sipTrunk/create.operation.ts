@@ -27,7 +27,8 @@ const properties: INodeProperties[] = [
 			{ name: 'IP to IP', value: SipTrunkType.IpToIp, description: 'Calls come from listed IP addresses' },
 			{ name: 'Authenticated', value: SipTrunkType.Authenticated, description: 'Calls authenticate with a realm and password' },
 		],
-		default: SipTrunkType.IpToIp,
+		// A literal, as n8n's scan requires; a test holds it equal to SipTrunkType.IpToIp.
+		default: 0,
 	},
 	{
 		displayName: 'IP Addresses',
