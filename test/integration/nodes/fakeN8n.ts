@@ -11,6 +11,7 @@ export interface Credentials {
 	baseUrl: string;
 	accountSid: string;
 	authToken: string;
+	defaultPropertySid?: string;
 }
 
 /** A parameter value, or a function of the item standing in for an n8n expression. */

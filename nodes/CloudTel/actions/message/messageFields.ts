@@ -12,7 +12,7 @@ const DEFINE_BELOW = { show: { mapping: ['defineBelow'] } };
 
 /** The fields of one message, shared by Send and Send Batch (where each item is one message). */
 export const messageFields: INodeProperties[] = [
-	{ ...propertySidField, description: 'The property that sends; it and its account must be SMS-enabled' },
+	propertySidField('The property that sends; it and its account must be SMS-enabled'),
 	{
 		displayName: 'Message Fields',
 		name: 'mapping',

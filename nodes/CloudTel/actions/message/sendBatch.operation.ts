@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { BATCH_MAX_MESSAGES, isBatchErrorItem, isMessage, isPlainObject, requests } from '../../../../api';
-import { apiRequest } from '../../transport';
+import { apiRequest, CREDENTIAL_NAME } from '../../transport';
 import { providerError } from '../../transport/providerError';
 import { sendFailureItem } from '../common/failureItem';
 import { asNodeError, type NodeError } from '../common/nodeError';
@@ -66,7 +66,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const size = Math.min(Math.max(Math.floor(this.getNodeParameter('batchSize', 0, BATCH_MAX_MESSAGES) as number), 1), BATCH_MAX_MESSAGES);
 	const results: INodeExecutionData[] = new Array(count);
 	const pending: Pending[] = [];
-	const readMessage = messageReader(this);
+	const readMessage = messageReader(this, await this.getCredentials(CREDENTIAL_NAME));
 	for (let i = 0; i < count; i++) {
 		try {
 			pending.push({ ...readMessage(i), itemIndex: i });

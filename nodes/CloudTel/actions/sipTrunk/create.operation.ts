@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { requests, SipTrunkType, validateCreateSipTrunk, validatePathSid, type CreateSipTrunkRequest } from '../../../../api';
-import { apiRequest } from '../../transport';
+import { requests, SipTrunkType, validateCreateSipTrunk, type CreateSipTrunkRequest } from '../../../../api';
+import { apiRequest, CREDENTIAL_NAME } from '../../transport';
 import { assertValid } from '../common/assertValid';
 import { compact } from '../common/compact';
-import { propertySidField } from '../common/propertySid';
+import { propertySidField, propertySidOr, validatePropertySid } from '../common/propertySid';
 import { runPerItem } from '../common/runPerItem';
 
 const properties: INodeProperties[] = [
-	{ ...propertySidField, description: 'The property the trunk belongs to' },
+	propertySidField('The property the trunk belongs to'),
 	{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true, description: 'Name of the trunk' },
 	{
 		displayName: 'Default Caller ID',
@@ -134,12 +134,13 @@ function readTrunk(ctx: IExecuteFunctions, i: number): CreateSipTrunkRequest {
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const propertySidOf = propertySidOr(await this.getCredentials(CREDENTIAL_NAME));
 	return await runPerItem(
 		this,
 		(i) => {
-			const propertySid = (this.getNodeParameter('propertySid', i) as string).trim();
+			const propertySid = propertySidOf(this.getNodeParameter('propertySid', i, ''));
 			const trunk = readTrunk(this, i);
-			assertValid(this.getNode(), [...validatePathSid('PropertySid', propertySid), ...validateCreateSipTrunk(trunk)], i);
+			assertValid(this.getNode(), [...validatePropertySid(propertySid), ...validateCreateSipTrunk(trunk)], i);
 			return requests.createSipTrunk(propertySid, trunk);
 		},
 		async (request, i) => {
