@@ -138,6 +138,19 @@ describe('Online Login', () => {
 		expect(error[0]).toMatchObject({ pairedItem: { item: 1 }, json: { FieldNames: ['Email'] } });
 	});
 
+	it("puts no json.error on a failed create, so n8n's Retry On Fail never creates the others twice", async () => {
+		const items = [{ json: {} }, { json: {} }];
+		const emails = ['TAKEN@example.com', 'retry-safe@example.com'];
+		await createLogin('taken@example.com').catch(() => undefined);
+		const out = await run(
+			{ operation: 'create', propertySid: sb.demo.PropertySid, email: (i: number) => emails[i], password: PASSWORD, firstName: 'A', lastName: 'B', scopes: ['Manage'] },
+			{ items, onError: 'continueErrorOutput' },
+		).result;
+		expect(out[0][0].json).not.toHaveProperty('error');
+		expect(out[0][0]).toMatchObject({ json: { Created: false, ErrorCode: expect.any(String) }, error: expect.anything(), pairedItem: { item: 0 } });
+		expect(splitErrorOutput(out[0]).error).toHaveLength(1);
+	});
+
 	it('pages with NextPageToken once there are more logins than fit a page', async () => {
 		// A fresh account with 1,005 logins: more than the largest page (1,000).
 		const account = await control<{ AccountSid: string; AuthToken: string }>(sb, 'POST', '/accounts', {});

@@ -4,6 +4,7 @@ import { requests, unwrap, validateCreateOnlineLogin, type CreateOnlineLoginRequ
 import { apiRequest, CREDENTIAL_NAME } from '../../transport';
 import { assertValid } from '../common/assertValid';
 import { propertySidField, propertySidOr, validatePropertySid } from '../common/propertySid';
+import { createFailureItem } from '../common/failureItem';
 import { runPerItem } from '../common/runPerItem';
 import { joinScopes, scopeOptions } from '../common/scopes';
 
@@ -67,5 +68,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			return requests.createOnlineLogin(propertySid, body);
 		},
 		async (request, i) => unwrap<IDataObject>(await apiRequest.call(this, request, i), 'OnlineLogin'),
+		{ failure: createFailureItem },
 	);
 }

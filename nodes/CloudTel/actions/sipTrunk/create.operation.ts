@@ -5,6 +5,7 @@ import { apiRequest, CREDENTIAL_NAME } from '../../transport';
 import { assertValid } from '../common/assertValid';
 import { compact } from '../common/compact';
 import { propertySidField, propertySidOr, validatePropertySid } from '../common/propertySid';
+import { createFailureItem } from '../common/failureItem';
 import { runPerItem } from '../common/runPerItem';
 
 const properties: INodeProperties[] = [
@@ -147,5 +148,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const body = await apiRequest.call(this, request, i);
 			return typeof body === 'object' && body !== null ? (body as IDataObject) : { SipTrunkSid: String(body) };
 		},
+		{ failure: createFailureItem },
 	);
 }
