@@ -79,7 +79,8 @@ export class CloudTelTrigger implements INodeType {
 						name: 'ignoreRepeats',
 						type: 'boolean',
 						default: true,
-						description: 'Whether a callback with a MessageSid and event already seen (a provider retry) is acknowledged without starting an execution',
+						description:
+							"Whether a callback whose MessageSid and event this n8n process already received in the last hour (a provider retry) is answered 200 without starting an execution. Holds within one n8n process, concurrent repeats included; not across queue-mode webhook processes or a restart. For strict de-duplication, follow the trigger with n8n's Remove Duplicates node.",
 					},
 				],
 			},
@@ -123,7 +124,7 @@ export class CloudTelTrigger implements INodeType {
 		// Answered 200 so the provider does not retry an event nobody here listens to.
 		if (!events.includes(event.kind)) return answer(res, 200, { received: true, ignored: 'event not selected' });
 		const ignoreRepeats = this.getNodeParameter('options.ignoreRepeats', true) as boolean;
-		if (ignoreRepeats && seenBefore(this.getWorkflowStaticData('node'), callbackEventKey(event))) {
+		if (ignoreRepeats && seenBefore(`${this.getWorkflow().id ?? ''}/${this.getNode().id ?? this.getNode().name}`, callbackEventKey(event))) {
 			return answer(res, 200, { received: true, ignored: 'repeat' });
 		}
 

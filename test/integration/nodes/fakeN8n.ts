@@ -131,6 +131,8 @@ export interface WebhookCall {
 export interface WebhookServer {
 	url: string;
 	calls: WebhookCall[];
+	/** The workflow's static data, as n8n would save it after each request. */
+	staticData: IDataObject;
 	close(): Promise<void>;
 }
 
@@ -164,6 +166,8 @@ function readBody(req: IncomingMessage): Promise<unknown> {
 export async function webhookServer(node: WebhookNode, params: Record<string, unknown>): Promise<WebhookServer> {
 	const calls: WebhookCall[] = [];
 	const staticData: IDataObject = {};
+	// Each server stands for a workflow of its own.
+	const workflow = { id: `wf-${Math.random().toString(36).slice(2)}` };
 	const server: Server = createServer(async (req, res) => {
 		const url = new URL(req.url ?? '/', 'http://localhost');
 		const query: IDataObject = {};
@@ -190,6 +194,7 @@ export async function webhookServer(node: WebhookNode, params: Record<string, un
 			getHeaderData: () => req.headers,
 			getNode: () => ({ ...NODE, name: 'CloudTel Trigger', type: 'n8n-nodes-cloudtel.cloudTelTrigger' }),
 			getWorkflowStaticData: () => staticData,
+			getWorkflow: () => workflow,
 			getNodeParameter: (name: string, fallback?: unknown) => lookup(params, name) ?? fallback,
 		};
 		const result = await node.webhook.call(ctx as unknown as IWebhookFunctions);
@@ -204,6 +209,7 @@ export async function webhookServer(node: WebhookNode, params: Record<string, un
 	return {
 		url: `http://127.0.0.1:${port}/webhook/cloudtel`,
 		calls,
+		staticData,
 		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }
