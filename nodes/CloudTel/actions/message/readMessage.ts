@@ -43,6 +43,9 @@ export function messageReader(ctx: IExecuteFunctions, credentials: ICredentialDa
 	// api/ refuses these fields by name rather than the node dropping them unseen.
 	const replyOf = parameterReader<IDataObject>(ctx, 'replyHandling', {});
 	const autoMap = ctx.getNodeParameter('mapping', 0, 'defineBelow') === 'autoMap';
+	const fromOf = parameterReader<unknown>(ctx, 'from', '');
+	const toOf = parameterReader<unknown>(ctx, 'to', '');
+	const textOf = parameterReader<unknown>(ctx, 'text', '');
 	const input = ctx.getInputData();
 	const timeZone = ctx.getTimezone();
 	// n8n deep-copies the node on every getNode(): once per run, not once per item.
@@ -50,12 +53,12 @@ export function messageReader(ctx: IExecuteFunctions, credentials: ICredentialDa
 	return (itemIndex) => {
 		const propertySid = orDefault(ownPropertySidOf(itemIndex));
 		const { Schedule, ...options } = optionsOf(itemIndex);
-		const fields = autoMap
+		const fields: IDataObject = autoMap
 			? fieldsFromItem(input[itemIndex].json)
 			: {
-					From: ctx.getNodeParameter('from', itemIndex, ''),
-					To: ctx.getNodeParameter('to', itemIndex, ''),
-					Text: ctx.getNodeParameter('text', itemIndex, ''),
+					From: fromOf(itemIndex) as IDataObject[string],
+					To: toOf(itemIndex) as IDataObject[string],
+					Text: textOf(itemIndex) as IDataObject[string],
 				};
 		const { Schedule: itemSchedule, ...own } = fields;
 		const body = compact<SendMessageRequest>({ ...options, ...replyOf(itemIndex), ...own });
