@@ -21,6 +21,8 @@ export class CloudTelTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{ $parameter["events"].join(", ") }}',
 		description: 'Starts the workflow when CloudTel sends a delivery receipt or a reply to a leased number',
+		// As for the CloudTel node: opened as it is, so the "#heading" stays intact.
+		documentationUrl: 'https://github.com/cloudtel/n8n-nodes-cloudtel#the-cloudtel-trigger',
 		defaults: { name: 'CloudTel Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -33,16 +35,17 @@ export class CloudTelTrigger implements INodeType {
 			header: 'Copy the Production URL into CloudTel',
 			executionsHelp: {
 				inactive:
-					"Put this node's Test URL in a CloudTel Send's Delivery Receipt Webhook URI (receipts) or Reply Handling > Webhook URI (replies), add ?secret=... if you set a Secret, then click 'Listen for test event' and send a message.",
+					"Put this node's Test URL in a CloudTel Send's Delivery Receipt Webhook URI (receipts) or Reply Handling &gt; Webhook URI (replies), adding ?secret=&lt;your secret&gt; if you set a Secret, then click 'Listen for test event' and send a message.",
 				active:
-					"Put this node's Production URL in a CloudTel Send's Delivery Receipt Webhook URI (receipts) or Reply Handling > Webhook URI (replies), add ?secret=... if you set a Secret. Each callback starts one execution.",
+					"Put this node's Production URL in a CloudTel Send's Delivery Receipt Webhook URI (receipts) or Reply Handling &gt; Webhook URI (replies), adding ?secret=&lt;your secret&gt; if you set a Secret. Each callback starts one execution.",
 			},
-			activationHint: 'Once activated, every callback to the Production URL starts an execution.',
+			activationHint: "Once the workflow is published ('Publish' in n8n 2.x, the 'Active' switch in 1.x), every callback to the Production URL starts an execution.",
 		},
 		properties: [
 			{
 				displayName:
-					'CloudTel has no webhook registration: give this URL per message, in Send\'s Delivery Receipt Webhook URI or Reply Handling > Webhook URI (POST or GET both work). With a Secret, append ?secret=<your secret> to the URL.',
+					// The editor renders notices as HTML: the angle brackets are escaped to show.
+					"CloudTel has no webhook registration: give this node's URL per message, in a Send's Delivery Receipt Webhook URI or Reply Handling &gt; Webhook URI (POST or GET both work). With a Secret, append ?secret=&lt;your secret&gt; to the URL. Test with 'Listen for test event' and the Test URL; for real callbacks, publish the workflow ('Publish' in n8n 2.x) and use the Production URL.",
 				name: 'notice',
 				type: 'notice',
 				default: '',

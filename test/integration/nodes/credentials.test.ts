@@ -65,7 +65,7 @@ describe('CloudTel API credential: Default Property SID', () => {
 
 	it('when both are empty, fails naming Property SID and the credential, sending nothing', async () => {
 		const ctx = executeContext({ credentials: credentialsFor(sb), params: { ...send, propertySid: '' } });
-		await expect(node.execute.call(ctx)).rejects.toThrow(/Property SID.*Default Property SID/);
+		await expect(node.execute.call(ctx)).rejects.toMatchObject({ message: 'Invalid Property SID: FIELD_REQUIRED', description: expect.stringMatching(/Default Property SID/) });
 		expect(ctx.sent).toHaveLength(0);
 	});
 });

@@ -3,7 +3,7 @@
 // `authenticate` and sends the request with fetch, as n8n's helper does with axios.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IHttpRequestOptions, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IHttpRequestOptions, INodeExecutionData, IWebhookFunctions, IWebhookResponseData, NodeExecutionHint } from 'n8n-workflow';
 import { CloudTelApi } from '../../../credentials/CloudTelApi.credentials';
 import { CloudTel } from '../../../nodes/CloudTel/CloudTel.node';
 
@@ -83,14 +83,17 @@ async function httpRequest(credentials: Credentials, options: IHttpRequestOption
 	return { statusCode: response.status, statusMessage: response.statusText, headers: Object.fromEntries([...(response.headers as unknown as Iterable<[string, string]>)]), body: parsed };
 }
 
-export function executeContext(options: ExecuteOptions): IExecuteFunctions & { sent: SentRequest[] } {
+export function executeContext(options: ExecuteOptions): IExecuteFunctions & { sent: SentRequest[]; hints: NodeExecutionHint[] } {
 	const items = options.items ?? [{ json: {} }];
 	const sent: SentRequest[] = [];
+	const hints: NodeExecutionHint[] = [];
 	const ctx = {
 		sent,
+		hints,
+		addExecutionHints: (...added: NodeExecutionHint[]) => hints.push(...added),
 		getInputData: () => items,
 		// As in n8n, the node's raw parameters: a per-item function stands for an expression.
-		getNode: () => ({ ...NODE, parameters: asRawParameters(options.params) }),
+		getNode: () => ({ ...NODE, parameters: asRawParameters(options.params), onError: options.onError }),
 		getTimezone: () => options.timezone ?? 'UTC',
 		continueOnFail: () => options.onError === 'continueRegularOutput' || options.onError === 'continueErrorOutput',
 		getCredentials: async () => ({ ...options.credentials }),
@@ -106,7 +109,7 @@ export function executeContext(options: ExecuteOptions): IExecuteFunctions & { s
 			httpRequestWithAuthentication: async (_type: string, request: IHttpRequestOptions) => await httpRequest(options.credentials, request, sent),
 		},
 	};
-	return ctx as unknown as IExecuteFunctions & { sent: SentRequest[] };
+	return ctx as unknown as IExecuteFunctions & { sent: SentRequest[]; hints: NodeExecutionHint[] };
 }
 
 /**

@@ -88,6 +88,15 @@ describe('Online Login', () => {
 		expect(after.Permissions).toHaveLength(2);
 	});
 
+	it('sends no Permissions for a Permissions field without entries, leaving them as they are', async () => {
+		const created = await createLogin('keep-permissions@example.com');
+		const { ctx, result } = run({ operation: 'update', onlineLoginSid: created.OnlineLoginSid, updateFields: { Permissions: {}, FirstName: 'Grace' } });
+		await result;
+		expect(ctx.sent[0].body).toEqual({ FirstName: 'Grace' });
+		const after = (await run({ operation: 'get', onlineLoginSid: created.OnlineLoginSid }).result)[0][0].json;
+		expect(after.Permissions).toEqual(created.Permissions);
+	});
+
 	it('never echoes a new password', async () => {
 		const created = await createLogin('password@example.com');
 		const out = await run({ operation: 'update', onlineLoginSid: created.OnlineLoginSid, updateFields: { Password: 'An0ther!Passw0rd' } }).result;
@@ -99,7 +108,7 @@ describe('Online Login', () => {
 			{ operation: 'create', propertySid: sb.demo.PropertySid, email: (i: number) => (i === 1 ? 'not-an-email' : `ok${i}@example.com`), password: PASSWORD, firstName: 'A', lastName: 'B', scopes: ['Manage'] },
 			{ items: [{ json: {} }, { json: {} }] },
 		);
-		await expect(result).rejects.toMatchObject({ name: 'NodeOperationError', message: expect.stringMatching(/Email.*\[item 1\]/), context: { itemIndex: 1 } });
+		await expect(result).rejects.toMatchObject({ name: 'NodeOperationError', message: expect.stringMatching(/^Invalid Email: [A-Z_]+$/), context: { itemIndex: 1 } });
 		expect(ctx.sent).toHaveLength(0);
 	});
 

@@ -40,7 +40,7 @@ describe('Property: Update', () => {
 	});
 
 	it('refuses an empty update', async () => {
-		await expect(run({ resource: 'property', operation: 'update', propertySid: sb.demo.PropertySid, updateFields: {} }).result).rejects.toThrow(/at least one field/);
+		await expect(run({ resource: 'property', operation: 'update', propertySid: sb.demo.PropertySid, updateFields: {} }).result).rejects.toMatchObject({ description: expect.stringMatching(/at least one field/) });
 	});
 });
 
@@ -76,6 +76,11 @@ describe('SIP Trunk: Create', () => {
 
 	it('refuses a private address by its field path, sending nothing', async () => {
 		const { ctx, result } = run({ ...base, propertySid: sb.demo.PropertySid, type: 0, ipAddresses: { address: [{ IpAddress: '10.0.0.1' }] } });
+		await expect(run({ ...base, propertySid: sb.demo.PropertySid, type: 0, ipAddresses: { address: [{ IpAddress: '10.0.0.1' }] } }).result).rejects.toMatchObject({
+			// A short title naming the field as the node shows it; the path and the reason below it, once.
+			message: expect.stringMatching(/^Invalid IP Address: [A-Z_]+$/),
+			description: expect.stringMatching(/SipTrunkIpAddresses\[0\]\.IpAddress/),
+		});
 		await expect(result).rejects.toMatchObject({ context: { FieldNames: ['SipTrunkIpAddresses[0].IpAddress'] } });
 		expect(ctx.sent).toHaveLength(0);
 	});

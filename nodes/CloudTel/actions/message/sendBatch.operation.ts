@@ -100,5 +100,20 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			}
 		});
 	}
+	hintAtFailures(this, results);
 	return results;
+}
+
+/**
+ * Without an error output, refused messages sit among the sent ones in the main output,
+ * easy to miss: n8n then shows a hint above the output saying how many.
+ */
+function hintAtFailures(ctx: IExecuteFunctions, results: INodeExecutionData[]): void {
+	if (ctx.getNode().onError === 'continueErrorOutput') return;
+	const failed = results.filter((r) => r.error !== undefined).length;
+	if (failed === 0) return;
+	ctx.addExecutionHints({
+		message: `${failed} of ${results.length} messages were not sent; their items carry Sent: false and the reason. Set On Error to "Continue (using error output)" to route them apart.`,
+		location: 'outputPane',
+	});
 }

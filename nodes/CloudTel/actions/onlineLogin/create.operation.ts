@@ -14,7 +14,7 @@ const properties: INodeProperties[] = [
 		displayName: 'Email',
 		name: 'email',
 		type: 'string',
-		placeholder: 'name@email.com',
+		placeholder: 'e.g. name@email.com',
 		default: '',
 		required: true,
 		description: 'E-mail address, used as the user name',

@@ -31,18 +31,20 @@ const properties: INodeProperties[] = [
 				default: false,
 				description: 'Whether integrations are enabled',
 			},
-			{ displayName: 'Main Domain', name: 'MainDomain', type: 'string', placeholder: 'example.com', default: '' },
+			{ displayName: 'Main Domain', name: 'MainDomain', type: 'string', placeholder: 'e.g. example.com', default: '' },
 			{ displayName: 'Name', name: 'Name', type: 'string', default: '' },
 			{ displayName: 'SMS Enabled', name: 'SmsEnabled', type: 'boolean', default: true, description: 'Whether the property may send SMS' },
 			{
 				displayName: 'Time Zone',
 				name: 'TimeZone',
 				type: 'options',
-				options: Object.keys(WINDOWS_TIME_ZONES)
-					.sort()
-					.map((id) => ({ name: id, value: id })),
+				// Sorted as people read ("Cen. Australia" beside "Central ..."), each with the
+				// IANA zone people know it by; the value sent is the Windows ID the API wants.
+				options: Object.entries(WINDOWS_TIME_ZONES)
+					.map(([id, iana]) => ({ name: `${id} (${iana})`, value: id }))
+					.sort((a, b) => a.name.localeCompare(b.name, 'en', { sensitivity: 'base' })),
 				default: 'AUS Eastern Standard Time',
-				description: 'A Windows time zone ID',
+				description: 'The time zone of the property: a Windows time zone ID, shown with its IANA name',
 			},
 		],
 	},

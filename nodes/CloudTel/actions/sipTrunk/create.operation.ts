@@ -17,7 +17,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: '+61212345678',
+		placeholder: 'e.g. +61212345678',
 		description: 'An Australian E.164 number that is neither shared-rate (+6113) nor toll-free (+611800)',
 	},
 	{
@@ -50,7 +50,7 @@ const properties: INodeProperties[] = [
 						name: 'IpAddress',
 						type: 'string',
 						default: '',
-						placeholder: '203.0.113.10 or 198.51.100.0/24',
+						placeholder: 'e.g. 52.64.10.20 or 52.64.10.0/24',
 						description: 'A public IPv4 address or CIDR block, /24 to /32',
 					},
 				],
@@ -89,7 +89,7 @@ const properties: INodeProperties[] = [
 				name: 'allowedCountries',
 				type: 'string',
 				default: '',
-				placeholder: 'AU, NZ',
+				placeholder: 'e.g. AU, NZ',
 				description: 'Two-letter country codes, separated by commas; AU when none are given',
 			},
 			{
