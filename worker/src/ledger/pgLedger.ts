@@ -7,11 +7,15 @@ import {
 	type CampaignCounts,
 	type CampaignPhase,
 	type CampaignRecord,
+	type DeliveredRow,
+	type DeliveryCounts,
 	type DeliveryRecord,
 	type ImportRow,
 	type Ledger,
 	type LedgerRow,
 	type PendingRow,
+	type ReplyRecord,
+	type ReportFigures,
 	type RowStatus,
 	type RunOwner,
 	type SettledRow,
@@ -140,6 +144,12 @@ export class PgLedger implements Ledger {
 
 	async recoverSubmitting(name: string): Promise<number> {
 		return transaction(this.pool, async (db) => {
+			// A receipt proves its message went out, whatever became of the answer.
+			await db.query(
+				`UPDATE recipients r SET status = 'accepted', chunk = NULL, error_code = NULL, message = NULL, message_sid = d.message_sid
+				 FROM deliveries d WHERE r.campaign = $1 AND r.status = 'submitting' AND d.campaign = r.campaign AND d.line = r.line`,
+				[name],
+			);
 			const n = await db.query(`UPDATE recipients SET status = 'uncertain', chunk = NULL, error_code = NULL, message = $2 WHERE campaign = $1 AND status = 'submitting'`, [name, LOST]);
 			await db.query('DELETE FROM submissions WHERE campaign = $1', [name]);
 			return n.rowCount ?? 0;
@@ -147,7 +157,14 @@ export class PgLedger implements Ledger {
 	}
 
 	async requeueUncertain(name: string): Promise<number> {
-		return (await this.pool.query(`UPDATE recipients SET status = 'pending', message = NULL WHERE campaign = $1 AND status = 'uncertain'`, [name])).rowCount ?? 0;
+		return transaction(this.pool, async (db) => {
+			await db.query(
+				`UPDATE recipients r SET status = 'accepted', error_code = NULL, message = NULL, message_sid = d.message_sid
+				 FROM deliveries d WHERE r.campaign = $1 AND r.status = 'uncertain' AND d.campaign = r.campaign AND d.line = r.line`,
+				[name],
+			);
+			return (await db.query(`UPDATE recipients SET status = 'pending', message = NULL WHERE campaign = $1 AND status = 'uncertain'`, [name])).rowCount ?? 0;
+		});
 	}
 
 	async peekPending(name: string, limit: number, afterLine = 0): Promise<PendingRow[]> {
@@ -187,7 +204,8 @@ export class PgLedger implements Ledger {
 		await transaction(this.pool, async (db) => {
 			await db.query('DELETE FROM submissions WHERE campaign = $1 AND chunk = $2', [name, chunk]);
 			await db.query(
-				`UPDATE recipients r SET status = v.status, chunk = NULL, message_sid = v.sid, error_code = v.code, message = v.msg
+				`UPDATE recipients r SET status = v.status, chunk = NULL, message_sid = v.sid, error_code = v.code, message = v.msg,
+				 sent_at = CASE WHEN v.status = 'accepted' THEN $7::bigint END
 				 FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[]) AS v(line, status, sid, code, msg)
 				 WHERE r.campaign = $1 AND r.line = v.line`,
 				[
@@ -197,6 +215,7 @@ export class PgLedger implements Ledger {
 					rows.map((r) => (r.status === 'accepted' ? (r.messageSid ?? null) : null)),
 					rows.map((r) => (r.status === 'accepted' ? null : (r.errorCode ?? null))),
 					rows.map((r) => (r.status === 'accepted' ? null : (r.message ?? null))),
+					Date.now(),
 				],
 			);
 		});
@@ -268,24 +287,115 @@ export class PgLedger implements Ledger {
 		return ((await this.pool.query('DELETE FROM suppressions WHERE number = $1', [number])).rowCount ?? 0) > 0;
 	}
 
-	async recordDelivery(receipt: DeliveryRecord): Promise<{ campaign: string; line: number } | undefined> {
+	async recordDelivery(receipt: DeliveryRecord): Promise<DeliveredRow | undefined> {
 		let row: { campaign: string; line: number } | undefined;
 		if (receipt.campaign !== undefined && receipt.line !== undefined) {
 			row = (await this.pool.query<{ campaign: string; line: number }>('SELECT campaign, line FROM recipients WHERE campaign = $1 AND line = $2', [receipt.campaign, receipt.line])).rows[0];
 		}
 		row ??= (await this.pool.query<{ campaign: string; line: number }>('SELECT campaign, line FROM recipients WHERE message_sid = $1 LIMIT 1', [receipt.messageSid])).rows[0];
 		if (!row) return undefined;
-		await this.pool.query(
-			`INSERT INTO deliveries (campaign, line, message_sid, status, error_code, at) VALUES ($1, $2, $3, $4, $5, $6)
-			 ON CONFLICT (campaign, line) DO UPDATE SET message_sid = excluded.message_sid, status = excluded.status, error_code = excluded.error_code, at = excluded.at`,
-			[row.campaign, row.line, receipt.messageSid, receipt.status, receipt.errorCode || null, receipt.at],
-		);
-		return { campaign: row.campaign, line: row.line };
+		const { campaign, line } = row;
+		return transaction(this.pool, async (db) => {
+			await db.query(
+				`INSERT INTO deliveries (campaign, line, message_sid, status, error_code, at, received_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+				 ON CONFLICT (campaign, line) DO UPDATE SET message_sid = excluded.message_sid, status = excluded.status, error_code = excluded.error_code, at = excluded.at, received_at = excluded.received_at`,
+				[campaign, line, receipt.messageSid, receipt.status, receipt.errorCode || null, receipt.at, receipt.receivedAt ?? null],
+			);
+			const resolved = await db.query(`UPDATE recipients SET status = 'accepted', message_sid = $1, error_code = NULL, message = NULL WHERE campaign = $2 AND line = $3 AND status = 'uncertain'`, [
+				receipt.messageSid,
+				campaign,
+				line,
+			]);
+			return { campaign, line, resolved: (resolved.rowCount ?? 0) > 0 };
+		});
 	}
 
 	async delivery(name: string, line: number): Promise<DeliveryRecord | undefined> {
-		const r = (await this.pool.query<{ message_sid: string; status: DeliveryRecord['status']; error_code: string | null; at: number }>('SELECT message_sid, status, error_code, at FROM deliveries WHERE campaign = $1 AND line = $2', [name, line])).rows[0];
-		return r && { messageSid: r.message_sid, campaign: name, line, status: r.status, errorCode: r.error_code ?? undefined, at: r.at };
+		const r = (
+			await this.pool.query<{ message_sid: string; status: DeliveryRecord['status']; error_code: string | null; at: number; received_at: number | null }>(
+				'SELECT message_sid, status, error_code, at, received_at FROM deliveries WHERE campaign = $1 AND line = $2',
+				[name, line],
+			)
+		).rows[0];
+		return r && { messageSid: r.message_sid, campaign: name, line, status: r.status, errorCode: r.error_code ?? undefined, at: r.at, receivedAt: r.received_at ?? undefined };
+	}
+
+	async recordReply(reply: ReplyRecord): Promise<boolean> {
+		// Only against a row of ours: an ExternalId of that shape may come from anyone's message.
+		const r = await this.pool.query(
+			`INSERT INTO replies (campaign, line, message_sid, at, opt_out)
+			 SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM recipients WHERE campaign = $1 AND line = $2) ON CONFLICT DO NOTHING`,
+			[reply.campaign, reply.line, reply.messageSid, reply.at, reply.optOut],
+		);
+		return (r.rowCount ?? 0) > 0;
+	}
+
+	async deliveryCounts(name: string): Promise<DeliveryCounts> {
+		const out: DeliveryCounts = { delivered: 0, failed: 0, failedByCode: {}, awaitingReceipt: 0, replied: 0, optedOut: 0 };
+		const codes = await this.pool.query<{ status: DeliveryRecord['status']; code: string; n: number }>(`SELECT status, COALESCE(error_code, '') AS code, COUNT(*) AS n FROM deliveries WHERE campaign = $1 GROUP BY 1, 2`, [name]);
+		for (const r of codes.rows) {
+			if (r.status === 'Delivered') out.delivered += r.n;
+			else {
+				out.failed += r.n;
+				out.failedByCode[r.code] = (out.failedByCode[r.code] ?? 0) + r.n;
+			}
+		}
+		const awaiting = await this.pool.query<{ n: number }>(
+			`SELECT COUNT(*) AS n FROM recipients r WHERE r.campaign = $1 AND r.status = 'accepted' AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.campaign = r.campaign AND d.line = r.line)`,
+			[name],
+		);
+		out.awaitingReceipt = awaiting.rows[0].n;
+		const replies = await this.pool.query<{ replied: number; opted_out: number }>(
+			`SELECT COUNT(DISTINCT line) AS replied, COUNT(DISTINCT CASE WHEN opt_out THEN line END) AS opted_out FROM replies WHERE campaign = $1`,
+			[name],
+		);
+		out.replied = replies.rows[0].replied;
+		out.optedOut = replies.rows[0].opted_out;
+		return out;
+	}
+
+	async activitySpan(name: string): Promise<{ from: number; to: number } | undefined> {
+		const r = await this.pool.query<{ first: number | null; last: number | null }>(
+			`SELECT MIN(t) AS first, MAX(t) AS last FROM (
+				SELECT MIN(sent_at) / 1000 AS t FROM recipients WHERE campaign = $1 UNION ALL SELECT MAX(sent_at) / 1000 FROM recipients WHERE campaign = $1
+				UNION ALL SELECT MIN(at) FROM deliveries WHERE campaign = $1 UNION ALL SELECT MAX(at) FROM deliveries WHERE campaign = $1
+			) s`,
+			[name],
+		);
+		const { first, last } = r.rows[0];
+		return first === null || last === null ? undefined : { from: first, to: last };
+	}
+
+	async reportFigures(name: string, bucketSeconds: number): Promise<ReportFigures> {
+		return transaction(this.pool, async (db) => ({
+			failuresByPrefix: (
+				await db.query<ReportFigures['failuresByPrefix'][number]>(
+					`SELECT substr(r.to_number, 1, 6) AS prefix, MIN(r.to_number) AS sample, COUNT(*) AS count
+					 FROM deliveries d JOIN recipients r ON r.campaign = d.campaign AND r.line = d.line
+					 WHERE d.campaign = $1 AND d.status = 'Failed' AND r.to_number IS NOT NULL GROUP BY 1 ORDER BY 3 DESC`,
+					[name],
+				)
+			).rows,
+			sends: (await db.query<ReportFigures['sends'][number]>(`SELECT sent_at / 1000 / $2 * $2 AS at, COUNT(*) AS count FROM recipients WHERE campaign = $1 AND sent_at IS NOT NULL GROUP BY 1 ORDER BY 1`, [name, bucketSeconds])).rows,
+			deliveries: (
+				await db.query<ReportFigures['deliveries'][number]>(
+					`SELECT at / $2 * $2 AS at, COUNT(*) FILTER (WHERE status = 'Delivered') AS delivered, COUNT(*) FILTER (WHERE status = 'Failed') AS failed FROM deliveries WHERE campaign = $1 GROUP BY 1 ORDER BY 1`,
+					[name, bucketSeconds],
+				)
+			).rows,
+			receiptTenths: (
+				await db.query<ReportFigures['receiptTenths'][number]>(
+					`SELECT GREATEST(0, (COALESCE(d.received_at, d.at * 1000) - r.sent_at) / 100) AS tenths, COUNT(*) AS count
+					 FROM deliveries d JOIN recipients r ON r.campaign = d.campaign AND r.line = d.line
+					 WHERE d.campaign = $1 AND r.sent_at IS NOT NULL GROUP BY 1 ORDER BY 1`,
+					[name],
+				)
+			).rows,
+		}));
+	}
+
+	async campaignNames(): Promise<string[]> {
+		return (await this.pool.query<{ name: string }>('SELECT name FROM campaigns ORDER BY name')).rows.map((r) => r.name);
 	}
 
 	private closed = false;

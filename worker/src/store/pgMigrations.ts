@@ -34,6 +34,8 @@ CREATE TABLE recipients (
 	message_sid TEXT,
 	time_zone TEXT,
 	chunk BIGINT,
+	-- Unix milliseconds the answer that accepted it was stored: the report's sends over time.
+	sent_at BIGINT,
 	PRIMARY KEY (campaign, line)
 );
 CREATE INDEX recipients_pending ON recipients (campaign, line) WHERE status = 'pending';
@@ -51,8 +53,20 @@ CREATE TABLE deliveries (
 	message_sid TEXT NOT NULL,
 	status TEXT NOT NULL,
 	error_code TEXT,
+	-- The receipt's Timestamp, Unix seconds (the provider's clock).
 	at BIGINT NOT NULL,
+	-- Unix milliseconds the worker received it.
+	received_at BIGINT,
 	PRIMARY KEY (campaign, line)
+);
+-- One row per inbound MessageSid, so a reply stored twice (by two workers) counts once.
+CREATE TABLE replies (
+	campaign TEXT NOT NULL,
+	line INTEGER NOT NULL,
+	message_sid TEXT NOT NULL,
+	at BIGINT NOT NULL,
+	opt_out BOOLEAN NOT NULL,
+	PRIMARY KEY (campaign, line, message_sid)
 );
 CREATE TABLE suppressions (
 	number TEXT PRIMARY KEY,
