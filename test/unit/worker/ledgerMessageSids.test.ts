@@ -81,9 +81,9 @@ describe.each(backends)('ledger ($name): MessageSids', (backend) => {
 	it("finds a receipt's row by its ExternalId, else by its MessageSid, and keeps the latest receipt", async () => {
 		const ledger = await openLedger(backend.location());
 		await sendThree(ledger);
-		expect(await ledger.recordDelivery({ ...receipt('SM-four'), campaign: 'c1', line: 4 })).toEqual({ campaign: 'c1', line: 4 });
-		expect(await ledger.recordDelivery(receipt('SM-two'))).toEqual({ campaign: 'c1', line: 2 });
-		expect(await ledger.recordDelivery({ ...receipt('SM-two'), status: 'Failed', errorCode: 'UNDELIVERABLE', at: 1_700_000_100 })).toEqual({ campaign: 'c1', line: 2 });
+		expect(await ledger.recordDelivery({ ...receipt('SM-four'), campaign: 'c1', line: 4 })).toEqual({ campaign: 'c1', line: 4, resolved: false });
+		expect(await ledger.recordDelivery(receipt('SM-two'))).toEqual({ campaign: 'c1', line: 2, resolved: false });
+		expect(await ledger.recordDelivery({ ...receipt('SM-two'), status: 'Failed', errorCode: 'UNDELIVERABLE', at: 1_700_000_100 })).toEqual({ campaign: 'c1', line: 2, resolved: false });
 		expect(await ledger.recordDelivery(receipt('SM-none'))).toBeUndefined();
 		expect(await ledger.delivery('c1', 2)).toEqual({ messageSid: 'SM-two', campaign: 'c1', line: 2, status: 'Failed', errorCode: 'UNDELIVERABLE', at: 1_700_000_100 });
 		expect((await ledger.delivery('c1', 4))?.status).toBe('Delivered');
