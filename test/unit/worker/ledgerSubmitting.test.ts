@@ -111,6 +111,20 @@ describe.each(backends)('ledger ($name): marking a chunk submitting', (backend) 
 		await ledger.close();
 	});
 
+	it('puts back to pending only the uncertain rows whose message starts with one given, read literally', async () => {
+		const ledger = await ledgerWithRows([2, 3, 4, 5], backend.location());
+		await ledger.markSubmitting('c1', [2, 3, 4, 5], 1);
+		await ledger.settle('c1', 1, [
+			{ line: 2, status: 'uncertain', message: 'answer lost: connect ECONNREFUSED 127.0.0.1:9' },
+			{ line: 3, status: 'uncertain', message: 'answer lost: socket hang up' },
+			{ line: 4, status: 'uncertain', message: 'answer lost: getaddrinfo ENOTFOUND x_y' },
+			{ line: 5, status: 'uncertain', message: 'answer lost: getaddrinfo ENOTFOUND xzy' },
+		]);
+		expect(await ledger.requeueUncertainWith('c1', ['answer lost: connect ECONNREFUSED', 'answer lost: getaddrinfo ENOTFOUND x_'])).toBe(2);
+		expect(await statuses(ledger)).toEqual({ 2: 'pending', 3: 'uncertain', 4: 'pending', 5: 'uncertain' });
+		await ledger.close();
+	});
+
 	it('peeks pending rows after a line, in line order, skipping rows that are not pending', async () => {
 		const ledger = await ledgerWithRows([2, 3, 4, 5, 6, 7], backend.location());
 		await ledger.markSubmitting('c1', [2, 3], 1);

@@ -167,6 +167,15 @@ export class PgLedger implements Ledger {
 		});
 	}
 
+	async requeueUncertainWith(name: string, messages: readonly string[]): Promise<number> {
+		// left(), not LIKE: the stored messages hold '_', which LIKE reads as a wildcard.
+		const r = await this.pool.query(
+			`UPDATE recipients SET status = 'pending', message = NULL WHERE campaign = $1 AND status = 'uncertain' AND EXISTS (SELECT 1 FROM unnest($2::text[]) AS m WHERE left(message, length(m)) = m)`,
+			[name, messages],
+		);
+		return r.rowCount ?? 0;
+	}
+
 	async peekPending(name: string, limit: number, afterLine = 0): Promise<PendingRow[]> {
 		const r = await this.pool.query<{ line: number; to_number: string; text: string; segments: number; time_zone: string | null; suppressed: boolean }>(
 			`SELECT r.line, r.to_number, r.text, r.segments, r.time_zone, EXISTS (SELECT 1 FROM suppressions s WHERE s.number = r.to_number) AS suppressed
