@@ -1,9 +1,13 @@
 import { basename, extname } from 'node:path';
 import { parseArgs } from 'node:util';
+import { isWebhookUri } from '../../../api';
 import type { CampaignSpec } from '../campaign/campaignSpec';
 import { UsageError } from '../campaign/fatalError';
 import { runCampaign } from '../campaign/runCampaign';
-import { SqliteLedger } from '../ledger/sqliteLedger';
+import { STDIN } from '../csv/openCsv';
+import { baseUrlProblem } from '../provider/checkBaseUrl';
+import { dbLocation } from '../store/dbLocation';
+import { openLedger } from '../store/openStores';
 import type { Ledger } from '../ledger/ledger';
 import { existsSync } from 'node:fs';
 import { pickReporter } from './pickReporter';
@@ -12,9 +16,15 @@ import { parseNumberFlag } from './parseNumberFlag';
 
 export const DEFAULT_DB = 'cloudtel.db';
 
+/** `--db`, else CLOUDTEL_DB, else the SQLite file in the working folder. */
+export function dbSetting(flag: string | undefined): string {
+	return flag ?? (process.env.CLOUDTEL_DB || DEFAULT_DB);
+}
+
 export async function campaignRunCommand(argv: string[]): Promise<number> {
 	const { values } = parseFlags(argv);
 	const csv = values.csv;
+	if (csv === STDIN && !values.name) throw new UsageError('--csv - reads standard input: give the campaign a --name');
 	const name = values.name ?? (csv ? defaultName(csv) : undefined);
 	if (!name) throw new UsageError('give --name (or --csv, whose file name names a new campaign)');
 	const spec: Partial<CampaignSpec> & { name: string } = {
@@ -31,10 +41,10 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 		schedule: values.schedule === undefined ? undefined : parseSchedule(values.schedule),
 		delimiter: values.delimiter === undefined ? undefined : parseDelimiter(values.delimiter),
 	};
-	const dbPath = values.db ?? DEFAULT_DB;
+	const db = dbLocation(dbSetting(values.db));
 	const dryRun = values['dry-run'] ?? false;
 	// A dry run writes nothing: it reads an existing ledger only for its suppression list.
-	const ledger: Ledger | undefined = !dryRun || existsSync(dbPath) ? new SqliteLedger(dbPath) : undefined;
+	const ledger: Ledger | undefined = !dryRun || db.kind === 'postgres' || existsSync(db.path) ? await openLedger(db) : undefined;
 	const reporter = pickReporter(values.json ?? false);
 	const interrupt = interruptSignal(reporter);
 	try {
@@ -43,6 +53,8 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 		const authToken = values['auth-token'] ?? process.env.CLOUDTEL_AUTH_TOKEN;
 		const missing = [!baseUrl && 'CLOUDTEL_BASE_URL (--base-url)', !accountSid && 'CLOUDTEL_ACCOUNT_SID (--account-sid)', !authToken && 'CLOUDTEL_AUTH_TOKEN (--auth-token)'].filter(Boolean);
 		if (!dryRun && missing.length > 0) throw new UsageError(`the provider's address and credentials are missing: set ${missing.join(', ')}`);
+		const badUrl = dryRun ? undefined : baseUrlProblem(baseUrl!);
+		if (badUrl) throw new UsageError(`--base-url (CLOUDTEL_BASE_URL) ${badUrl}`);
 		const summary = await runCampaign(
 			{
 				spec,
@@ -55,6 +67,7 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 				outPath: values.out,
 				retries: values.retries === undefined ? undefined : parseNumberFlag('--retries', values.retries, 7),
 				threads: values.threads === undefined ? undefined : parseNumberFlag('--threads', values.threads, 0),
+				callbacks: callbacksFrom(values['receipt-url'], values['reply-url']),
 			},
 			{ ledger, reporter, signal: interrupt.signal },
 		);
@@ -95,6 +108,8 @@ function parseFlags(argv: string[]) {
 				json: { type: 'boolean' },
 				threads: { type: 'string' },
 				retries: { type: 'string' },
+				'receipt-url': { type: 'string' },
+				'reply-url': { type: 'string' },
 				'base-url': { type: 'string' },
 				'account-sid': { type: 'string' },
 				'auth-token': { type: 'string' },
@@ -103,6 +118,18 @@ function parseFlags(argv: string[]) {
 	} catch (error) {
 		throw new UsageError((error as Error).message);
 	}
+}
+
+/**
+ * Where the provider calls back: a running `cloudtel worker` sharing this ledger stores the
+ * receipts against their rows. Not part of the campaign: a resume may give another URL.
+ */
+function callbacksFrom(receiptUrl: string | undefined, replyUrl: string | undefined) {
+	for (const [flag, url] of [['--receipt-url', receiptUrl], ['--reply-url', replyUrl]] as const) {
+		if (url !== undefined && !isWebhookUri(url)) throw new UsageError(`${flag} must be an absolute http or https URL, such as http://worker.example:8080/callbacks/SECRET/receipts (got "${url}")`);
+	}
+	if (receiptUrl === undefined && replyUrl === undefined) return undefined;
+	return { ...(receiptUrl !== undefined ? { DeliveryReceiptWebhookUri: receiptUrl } : {}), ...(replyUrl !== undefined ? { WebhookUri: replyUrl } : {}) };
 }
 
 function defaultName(csv: string): string {
