@@ -8,23 +8,6 @@ import { router } from './actions/router';
 import * as sipTrunk from './actions/sipTrunk/SipTrunk.resource';
 import { listSearch } from './methods';
 
-const RESOURCES = [address, message, onlineLogin, property, sipTrunk];
-
-/**
- * The canvas subtitle, "Send Batch: Message": display names looked up from the options
- * the editor shows, not the internal values.
- */
-function subtitle(resources: INodePropertyOptions[]): string {
-	const operations: Record<string, string> = {};
-	for (const r of RESOURCES) {
-		const field = r.description.find((p) => p.name === 'operation');
-		const resource = field?.displayOptions?.show?.resource?.[0];
-		for (const o of (field?.options ?? []) as INodePropertyOptions[]) operations[`${String(resource)}.${String(o.value)}`] = o.name;
-	}
-	const names = Object.fromEntries(resources.map((o) => [o.value, o.name]));
-	return `={{ (${JSON.stringify(operations)})[$parameter["resource"] + "." + $parameter["operation"]] + ": " + (${JSON.stringify(names)})[$parameter["resource"]] }}`;
-}
-
 const RESOURCE_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Address', value: 'address' },
 	{ name: 'Message', value: 'message' },
@@ -40,7 +23,10 @@ export class CloudTel implements INodeType {
 		icon: { light: 'file:cloudtel.svg', dark: 'file:cloudtel.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: subtitle(RESOURCE_OPTIONS),
+		// "Send Batch: Message": display names, not internal values. A literal, as n8n's scan
+		// requires; a test holds it to the option names for every resource and operation.
+		subtitle:
+			'={{ ({ add: "Add", create: "Create", delete: "Delete", get: "Get", getMany: "Get Many", send: "Send", sendBatch: "Send Batch", update: "Update" })[$parameter["operation"]] + ": " + ({ address: "Address", message: "Message", onlineLogin: "Online Login", property: "Property", sipTrunk: "SIP Trunk" })[$parameter["resource"]] }}',
 		description: 'Send SMS and manage online logins, properties, SIP trunks and addresses with CloudTel',
 		// n8n opens an http documentationUrl as it is; a codex URL gets "?utm_..." appended,
 		// which after a "#heading" would land inside the fragment and miss the heading.

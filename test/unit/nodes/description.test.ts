@@ -89,8 +89,16 @@ describe('CloudTel node in the editor', () => {
 			return workflow.expression.getSimpleParameterValue(workflow.nodes.CloudTel, type.description.subtitle!, 'manual', {});
 		};
 		expect(shown('message', 'sendBatch')).toBe('Send Batch: Message');
-		expect(shown('onlineLogin', 'getMany')).toBe('Get Many: Online Login');
-		expect(shown('sipTrunk', 'create')).toBe('Create: SIP Trunk');
+		const resources = properties.find((p) => p.name === 'resource')!.options as INodePropertyOptions[];
+		let pairs = 0;
+		for (const resource of resources) {
+			const operation = properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource.value))!;
+			for (const o of operation.options as INodePropertyOptions[]) {
+				expect(shown(String(resource.value), String(o.value))).toBe(`${o.name}: ${resource.name}`);
+				pairs++;
+			}
+		}
+		expect(pairs).toBe(10);
 	});
 });
 
