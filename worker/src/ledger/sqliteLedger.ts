@@ -87,10 +87,12 @@ export class SqliteLedger implements Ledger {
 				const version = Number(this.db.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get());
 				if (version === 1) this.db.exec(MIGRATE_FROM_1);
 				if (version <= 2) this.db.exec(MIGRATE_FROM_2);
-				// Schema 4: when answers were stored and receipts received. A file older than these
-				// tables got them, columns included, from SCHEMA a moment ago.
+				// Schema 4: when answers were stored and receipts received; schema 5: when a
+				// receipt's message was sent. A file older than these tables got them, columns
+				// included, from SCHEMA a moment ago (with the index on deliveries).
 				this.addColumn('answers', 'at');
 				this.addColumn('deliveries', 'received_at');
+				this.addColumn('deliveries', 'sent_at');
 				if (version < SCHEMA_VERSION) this.db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema'`).run(String(SCHEMA_VERSION));
 			})
 			.immediate();
@@ -354,7 +356,8 @@ export class SqliteLedger implements Ledger {
 		if (!row) return undefined;
 		const { campaign, line } = row;
 		return this.db.transaction((): DeliveredRow => {
-			this.s.recordDelivery.run(campaign, line, receipt.messageSid, receipt.status, receipt.errorCode || null, receipt.at, receipt.receivedAt ?? null);
+			const sentAt = (this.s.answerAt.get(campaign, line, line) as number | undefined) ?? null;
+			this.s.recordDelivery.run(campaign, line, receipt.messageSid, receipt.status, receipt.errorCode || null, receipt.at, receipt.receivedAt ?? null, sentAt);
 			const resolved = this.s.resolveUncertainRow.run(receipt.messageSid, campaign, line).changes > 0;
 			return { campaign, line, resolved };
 		})();

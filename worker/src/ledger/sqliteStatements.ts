@@ -73,9 +73,12 @@ export function prepareStatements(db: Database.Database) {
 		rowExists: db.prepare(`SELECT 1 FROM recipients WHERE campaign = ? AND line = ?`).pluck(),
 		rowBySid: db.prepare(`SELECT campaign, line FROM message_sids WHERE message_sid = ?`),
 		recordDelivery: db.prepare(
-			`INSERT INTO deliveries (campaign, line, message_sid, status, error_code, at, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-			 ON CONFLICT (campaign, line) DO UPDATE SET message_sid = excluded.message_sid, status = excluded.status, error_code = excluded.error_code, at = excluded.at, received_at = excluded.received_at`,
+			`INSERT INTO deliveries (campaign, line, message_sid, status, error_code, at, received_at, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+			 ON CONFLICT (campaign, line) DO UPDATE SET message_sid = excluded.message_sid, status = excluded.status, error_code = excluded.error_code, at = excluded.at,
+			 received_at = excluded.received_at, sent_at = COALESCE(excluded.sent_at, deliveries.sent_at)`,
 		),
+		// The answer that accepted a row: the one starting nearest before it (answers_by_line).
+		answerAt: db.prepare(`SELECT at FROM answers WHERE campaign = ? AND first <= ? AND last >= ? ORDER BY first DESC LIMIT 1`).pluck(),
 		delivery: db.prepare(`SELECT message_sid, status, error_code, at, received_at FROM deliveries WHERE campaign = ? AND line = ?`),
 		// Only against a row of ours: an ExternalId of that shape may come from anyone's message.
 		recordReply: db.prepare(
@@ -102,10 +105,11 @@ export function prepareStatements(db: Database.Database) {
 		receiptBuckets: db.prepare(
 			`SELECT CAST(at / ? AS INTEGER) * ? AS at, SUM(status = 'Delivered') AS delivered, SUM(status = 'Failed') AS failed FROM deliveries WHERE campaign = ? GROUP BY 1 ORDER BY 1`,
 		),
-		// Each receipt's row is sent by the answer that starts nearest before it (answers_by_line).
+		// sent_at, copied when the receipt was stored; looked up only where it was not known then.
 		receiptTenths: db.prepare(
 			`SELECT tenths, COUNT(*) AS count FROM (
-				SELECT MAX(0, CAST((COALESCE(d.received_at, d.at * 1000) - (SELECT a.at FROM answers a WHERE a.campaign = d.campaign AND a.first <= d.line ORDER BY a.first DESC LIMIT 1)) / 100 AS INTEGER)) AS tenths
+				SELECT MAX(0, CAST((COALESCE(d.received_at, d.at * 1000) - COALESCE(d.sent_at,
+					(SELECT a.at FROM answers a WHERE a.campaign = d.campaign AND a.first <= d.line AND a.last >= d.line ORDER BY a.first DESC LIMIT 1))) / 100 AS INTEGER)) AS tenths
 				FROM deliveries d WHERE d.campaign = ?
 			 ) WHERE tenths IS NOT NULL GROUP BY tenths ORDER BY tenths`,
 		),
