@@ -1,6 +1,7 @@
 import { FatalError } from './campaign/fatalError';
 import { ExitCodes } from './campaign/exitCodes';
 import type * as CampaignControl from './cli/campaignControlCommand';
+import type * as CampaignReport from './cli/campaignReportCommand';
 import type * as CampaignRun from './cli/campaignRunCommand';
 import type * as Demo from './cli/demoCommand';
 import { loadSandbox } from './cli/sandboxModule';
@@ -37,8 +38,10 @@ async function dispatch(argv: string[]): Promise<number> {
 				case 'resume':
 				case 'cancel':
 					return load<typeof CampaignControl>('./cli/campaignControlCommand').campaignControlCommand(sub, rest);
+				case 'report':
+					return load<typeof CampaignReport>('./cli/campaignReportCommand').campaignReportCommand(rest);
 				default:
-					return usage(`unknown campaign command ${sub === undefined ? '(none)' : JSON.stringify(sub)}: use run, status, pause, resume or cancel`);
+					return usage(`unknown campaign command ${sub === undefined ? '(none)' : JSON.stringify(sub)}: use run, status, report, pause, resume or cancel`);
 			}
 		case 'demo':
 			return load<typeof Demo>('./cli/demoCommand').demoCommand(argv.slice(1));

@@ -3,6 +3,7 @@ export const USAGE = `cloudtel: bulk SMS campaigns from CSV files, paced, crash-
 Usage:
   cloudtel campaign run --csv FILE --property SID --text TEMPLATE [options]
   cloudtel campaign status --db FILE --name NAME [--json]
+  cloudtel campaign report --db FILE --name NAME [--html FILE] [--json] [--price-per-segment N]
   cloudtel campaign pause|resume|cancel --db FILE --name NAME
   cloudtel demo          run a demo campaign against a sandbox started on the spot
   cloudtel sandbox ...   start the local sandbox of the provider (--help for its flags)

@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
+import { cli, tempDir } from '../worker/harness';
+
+let db: string;
+let dir: string;
+
+beforeAll(async () => {
+	dir = tempDir();
+	db = join(dir, 'l.db');
+	const ledger = new SqliteLedger(db);
+	await ledger.createCampaign({ name: 'small', csvPath: '/list.csv', propertySid: 'PR1', text: 'Hi' });
+	await ledger.importBatch('small', [2, 3, 4].map((line) => ({ line, to: `+6149157015${line}`, text: 'Hi', segments: 2, status: 'pending' as const })), 4);
+	await ledger.markSubmitting('small', [2, 3, 4], 1);
+	await ledger.settle('small', 1, [2, 3, 4].map((line) => ({ line, status: 'accepted' as const, messageSid: `SM-${line}` })));
+	await ledger.recordDelivery({ messageSid: 'SM-2', campaign: 'small', line: 2, status: 'Failed', errorCode: 'UNDELIVERABLE', at: Math.floor(Date.now() / 1000) });
+	await ledger.close();
+});
+
+describe('cloudtel campaign report on the command line', () => {
+	it('prints the figures as text without --json or --html', async () => {
+		const run = await cli(['campaign', 'report', '--db', db, '--name', 'small', '--price-per-segment', '0.1']);
+		expect(run.code, run.stderr).toBe(0);
+		expect(run.stdout).toContain('funnel: rows 3, valid 3, sent 3, delivered 0, failed 1, replied 0, opted out 0');
+		expect(run.stdout).toContain('awaiting receipt 2');
+		expect(run.stdout).toContain('failures by ErrorCode: UNDELIVERABLE 1');
+		expect(run.stdout).toContain('failures by country: AU 1');
+		expect(run.stdout).toContain('segments sent 6, estimated cost 0.6 at 0.1 per segment');
+	});
+
+	it('names the flag or the campaign that is wrong, and writes no file', async () => {
+		const html = join(dir, 'r.html');
+		const price = await cli(['campaign', 'report', '--db', db, '--name', 'small', '--html', html, '--price-per-segment', 'ten cents']);
+		expect(price.code).toBe(2);
+		expect(price.stderr).toContain('--price-per-segment must be a number, 0 or more, such as 0.045 (got "ten cents")');
+		const noName = await cli(['campaign', 'report', '--db', db]);
+		expect(noName.code).toBe(2);
+		expect(noName.stderr).toContain('campaign report needs --name');
+		const unknown = await cli(['campaign', 'report', '--db', db, '--name', 'nope', '--html', html]);
+		expect(unknown.code).toBe(1);
+		expect(unknown.stderr).toContain(`no campaign named nope in ${db}`);
+		const noDb = await cli(['campaign', 'report', '--db', join(dir, 'missing.db'), '--name', 'small']);
+		expect(noDb.code).toBe(1);
+		expect(noDb.stderr).toContain('no ledger at');
+		const badDir = await cli(['campaign', 'report', '--db', db, '--name', 'small', '--html', join(dir, 'no-such-dir', 'r.html')]);
+		expect(badDir.code).toBe(1);
+		expect(badDir.stderr).toContain('cannot write --html');
+		expect(existsSync(html)).toBe(false);
+	});
+});

@@ -1,0 +1,109 @@
+import type { CampaignReport } from './campaignReport';
+import { escapeHtml as escape } from './escapeHtml';
+import { reportCharts } from './reportCharts';
+
+const number = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 6 });
+
+/** A figure the page shows: its JSON path and raw value ride along, so a test (or a script) can read them back. */
+function figure(path: string, value: number, label: string): string {
+	return `<div class="figure"><dt>${escape(label)}</dt><dd data-figure="${escape(path)}" data-value="${value}">${number(value)}</dd></div>`;
+}
+
+function table(title: string, key: string, rows: { name: string; count: number }[]): string {
+	if (rows.length === 0) return '';
+	const body = rows.map((r) => `<tr><th scope="row">${escape(r.name || '(none)')}</th><td data-figure="${escape(`${key}.${r.name}`)}" data-value="${r.count}">${number(r.count)}</td></tr>`).join('');
+	return `<table><caption>${escape(title)}</caption><tbody>${body}</tbody></table>`;
+}
+
+/**
+ * The report as one HTML file: inline CSS, charts as inline SVG (rendered in Node, see
+ * reportCharts), no script and no outside resource, so it opens offline and can be mailed.
+ * The layout is one column on a phone, two on a wide screen.
+ */
+export function reportHtml(r: CampaignReport): string {
+	const f = r.funnel;
+	const charts = reportCharts(r);
+	const chart = (id: string) => {
+		const c = charts.find((x) => x.id === id)!;
+		return `<figure class="chart" data-chart="${c.id}"><figcaption>${escape(c.title)}</figcaption>${c.svg ?? `<p class="empty">${escape(c.empty)}</p>`}</figure>`;
+	};
+	const receipt = r.receiptSeconds
+		? `<dl class="figures">${figure('receiptSeconds.p50', r.receiptSeconds.p50, 'Send to receipt, p50 (s)')}${figure('receiptSeconds.p95', r.receiptSeconds.p95, 'Send to receipt, p95 (s)')}</dl>`
+		: '<p class="empty">No receipt yet.</p>';
+	const cost =
+		r.segments.estimatedCost === null
+			? '<p class="note">Give <code>--price-per-segment</code> for an estimated cost.</p>'
+			: `<dl class="figures">${figure('segments.pricePerSegment', r.segments.pricePerSegment!, 'Price per segment')}${figure('segments.estimatedCost', r.segments.estimatedCost, 'Estimated cost')}</dl>`;
+	return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Campaign ${escape(r.campaign)}: report</title>
+<style>
+:root { color-scheme: light; font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; color: #1e272e; background: #f5f6fa; }
+body { margin: 0 auto; max-width: 1320px; padding: 16px; }
+h1 { font-size: 1.5rem; margin: 0 0 4px; word-break: break-word; }
+h2 { font-size: 1.1rem; margin: 0 0 8px; }
+.meta, .note, .empty { color: #57606f; margin: 0 0 12px; }
+section { background: #fff; border-radius: 10px; padding: 16px; margin: 0 0 16px; box-shadow: 0 1px 3px rgba(0,0,0,.08); min-width: 0; }
+.grid { display: grid; grid-template-columns: 1fr; gap: 16px; }
+@media (min-width: 900px) { .grid { grid-template-columns: 1fr 1fr; } .grid section { margin: 0; } }
+.figures { display: grid; grid-template-columns: repeat(auto-fill, minmax(130px, 1fr)); gap: 8px; margin: 0 0 12px; }
+.figure { background: #f1f2f6; border-radius: 8px; padding: 8px 10px; }
+dt { font-size: .8rem; color: #57606f; }
+dd { margin: 0; font-size: 1.4rem; font-weight: 600; font-variant-numeric: tabular-nums; }
+figure.chart { margin: 0 0 12px; }
+figcaption { font-weight: 600; margin: 0 0 6px; }
+figure.chart svg { display: block; width: 100%; height: auto; }
+table { border-collapse: collapse; width: 100%; margin: 0 0 12px; }
+caption { text-align: left; font-weight: 600; padding: 4px 0; }
+th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #dfe4ea; }
+td { text-align: right; font-variant-numeric: tabular-nums; }
+</style>
+</head>
+<body>
+<header>
+<h1>Campaign ${escape(r.campaign)}</h1>
+<p class="meta">${escape(r.phase)} · report of ${escape(r.generatedAt)}</p>
+</header>
+<section>
+<h2>Funnel</h2>
+<dl class="figures">
+${figure('funnel.rows', f.rows, 'Rows')}
+${figure('funnel.valid', f.valid, 'Valid')}
+${figure('funnel.sent', f.sent, 'Sent')}
+${figure('funnel.delivered', f.delivered, 'Delivered')}
+${figure('funnel.failed', f.failed, 'Failed')}
+${figure('awaitingReceipt', r.awaitingReceipt, 'Awaiting receipt')}
+${figure('funnel.replied', f.replied, 'Replied')}
+${figure('funnel.optedOut', f.optedOut, 'Opted out')}
+</dl>
+${chart('funnel')}
+</section>
+<section>
+<h2>Over time</h2>
+${chart('timeline')}
+${receipt}
+</section>
+<div class="grid">
+<section>
+<h2>Failures by ErrorCode</h2>
+${table('Failed deliveries', 'failuresByErrorCode', r.failuresByErrorCode.map((e) => ({ name: e.errorCode, count: e.count })))}
+${chart('errorCodes')}
+</section>
+<section>
+<h2>Failures by country</h2>
+${table('Failed deliveries', 'failuresByCountry', r.failuresByCountry.map((c) => ({ name: c.country, count: c.count })))}
+${chart('countries')}
+</section>
+</div>
+<section>
+<h2>Segments and cost</h2>
+<dl class="figures">${figure('segments.sent', r.segments.sent, 'Segments sent')}</dl>
+${cost}
+</section>
+</body>
+</html>
+`;
+}

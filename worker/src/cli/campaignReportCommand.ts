@@ -1,0 +1,53 @@
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { FatalError, UsageError } from '../campaign/fatalError';
+import { readCampaignReport } from '../campaignReport/campaignReport';
+import { reportHtml } from '../campaignReport/reportHtml';
+import { reportText } from '../campaignReport/reportText';
+import { dbLocation } from '../store/dbLocation';
+import { openLedger } from '../store/openStores';
+import { DEFAULT_DB, dbSetting } from './campaignRunCommand';
+
+/** `cloudtel campaign report --db FILE --name NAME [--html FILE] [--json] [--price-per-segment N]` */
+export async function campaignReportCommand(argv: string[]): Promise<number> {
+	let values;
+	try {
+		({ values } = parseArgs({
+			args: argv,
+			strict: true,
+			allowPositionals: false,
+			options: { db: { type: 'string' }, name: { type: 'string' }, html: { type: 'string' }, json: { type: 'boolean' }, 'price-per-segment': { type: 'string' } },
+		}));
+	} catch (error) {
+		throw new UsageError((error as Error).message);
+	}
+	if (!values.name) throw new UsageError(`campaign report needs --name (and --db, default ${DEFAULT_DB})`);
+	const price = values['price-per-segment'];
+	const pricePerSegment = price === undefined ? undefined : Number(price);
+	if (price !== undefined && (price.trim() === '' || !Number.isFinite(pricePerSegment) || pricePerSegment! < 0)) throw new UsageError(`--price-per-segment must be a number, 0 or more, such as 0.045 (got "${price}")`);
+	if (values.html !== undefined && values.html.trim() === '') throw new UsageError('--html needs the path of the file to write');
+	const db = dbLocation(dbSetting(values.db));
+	const dbPath = db.kind === 'postgres' ? db.shown : db.path;
+	if (db.kind === 'sqlite' && !existsSync(db.path)) throw new FatalError(`no ledger at ${dbPath}: give the --db the campaign ran with`);
+	const ledger = await openLedger(db);
+	try {
+		if (!(await ledger.campaign(values.name))) throw new FatalError(`no campaign named ${values.name} in ${dbPath}`);
+		const report = await readCampaignReport(ledger, values.name, { pricePerSegment });
+		if (values.html !== undefined) {
+			// Written beside, then renamed: a browser or a mail never picks up half a report.
+			const temp = `${values.html}.${process.pid}.tmp`;
+			try {
+				writeFileSync(temp, reportHtml(report));
+				renameSync(temp, values.html);
+			} catch (error) {
+				throw new FatalError(`cannot write --html ${values.html}: ${(error as Error).message}`);
+			}
+			process.stderr.write(`report of campaign ${values.name} written to ${values.html}\n`);
+		}
+		if (values.json) process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+		else if (values.html === undefined) process.stdout.write(reportText(report));
+		return 0;
+	} finally {
+		await ledger.close();
+	}
+}
