@@ -37,6 +37,8 @@ const server = z.strictObject({
 	port: port.default(8080),
 	host: z.string().default('0.0.0.0'),
 	secret: z.string().min(16, 'must be at least 16 characters: it is all that stands between the internet and your suppression list'),
+	/** Opens the campaign reports (GET /campaigns); without it, the callback secret does. */
+	reportToken: z.string().min(16, 'must be at least 16 characters: it opens every campaign report').optional(),
 	/** Callbacks are a few hundred bytes; anything near this is not one. */
 	maxBodyBytes: z.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
 });

@@ -22,7 +22,7 @@ const STOP_DEADLINE_MS = 60_000;
 /** Every secret the config holds, and the Basic header made of two of them. */
 export function configSecrets(config: WorkerConfig): string[] {
 	const dbPassword = isPostgresUrl(config.db) ? decodeURIComponent(new URL(config.db).password) : '';
-	return [config.provider.authToken, config.server.secret, config.smtp?.password ?? '', dbPassword, basicAuthorization(config.provider.accountSid, config.provider.authToken).slice('Basic '.length)];
+	return [config.provider.authToken, config.server.secret, config.server.reportToken ?? '', config.smtp?.password ?? '', dbPassword, basicAuthorization(config.provider.accountSid, config.provider.authToken).slice('Basic '.length)];
 }
 
 export async function workerCommand(argv: string[]): Promise<number> {

@@ -68,6 +68,7 @@ export class WorkerDaemon {
 				eventsWaiting: await store.waitingEvents(),
 				outbox: await store.forwardCounts(),
 			}),
+			reports: { token: config.server.reportToken ?? config.server.secret, ledger },
 			log: log.child({ part: 'webhooks' }),
 		});
 		let port: number;

@@ -4,6 +4,8 @@ import { callbackEventKey, parseCallback, type CallbackEvent } from '../../../..
 import type { Logger } from '../jsonLogger';
 import { callbackPayload } from './callbackPayload';
 import { readCallbackPath } from './callbackUrls';
+import { reportRoute } from './reportRoutes';
+import type { Ledger } from '../../ledger/ledger';
 import { BodyTooLarge, readBody } from './readBody';
 import { secretMatches } from './secretMatches';
 
@@ -17,6 +19,8 @@ export interface WebhookServerOptions {
 	/** Called after a new event has been stored and answered. */
 	stored(event: CallbackEvent): void;
 	health(): Promise<Record<string, unknown>>;
+	/** GET /campaigns: the campaign reports, behind this token. */
+	reports?: { token: string; ledger: Ledger };
 	log: Logger;
 }
 
@@ -80,6 +84,13 @@ export class WebhookServer {
 		if (url.pathname === '/health' && (method === 'GET' || method === 'HEAD')) {
 			const health = await this.options.health();
 			send(res, this.stopping ? 503 : 200, { ...health, status: this.stopping ? 'stopping' : 'running', ok: !this.stopping });
+			return;
+		}
+		const reports = this.options.reports;
+		const report = reports ? await reportRoute(req, url, reports.token, reports.ledger) : undefined;
+		if (report) {
+			res.writeHead(report.status, { 'content-type': report.type, 'content-length': Buffer.byteLength(report.body), 'cache-control': 'no-store' });
+			res.end(method === 'HEAD' ? undefined : report.body);
 			return;
 		}
 		const route = readCallbackPath(url.pathname);
