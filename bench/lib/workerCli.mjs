@@ -36,8 +36,14 @@ export function runCli(args, env = {}) {
 		child.on('error', reject);
 		child.on('close', (code) => {
 			clearInterval(timer);
-			const events = stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
-			resolve({ code, seconds: (performance.now() - started) / 1000, peakMb: peakKb / 1024, events, summary: events.find((e) => e.event === 'summary'), stderr });
+			const events = stdout.split('\n').flatMap((l) => {
+				try {
+					return l.startsWith('{') ? [JSON.parse(l)] : [];
+				} catch {
+					return []; // a line of pretty-printed JSON (campaign report --json), not a log line
+				}
+			});
+			resolve({ code, seconds: (performance.now() - started) / 1000, peakMb: peakKb / 1024, events, summary: events.find((e) => e.event === 'summary'), stdout, stderr });
 		});
 	});
 }
