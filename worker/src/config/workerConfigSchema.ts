@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { isBlank, isE164, isEmail, isSid, isWebhookUri, senderKind, checkForwardSender } from '../../../api';
 import { parseSendWindow } from '../schedule/sendWindow';
 import { resolveTimeZone } from '../schedule/timeZone';
+import { keywordWords, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from '../daemon/replies/optOutKeywords';
 import { compileReplyPattern } from './replyPattern';
 
 /** One value or a list of them; always a list after parsing. */
@@ -129,6 +130,15 @@ const action = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('optOut') }),
 ], { error: 'must be one of forwardSms, forwardEmail, post, optOut' });
 
+/** A keyword of one or more words; punctuation does not count, as it does not in replies. */
+const keyword = text.refine((v) => keywordWords(v).length > 0, 'must have a letter or digit');
+
+/** Keywords added to the built-in ones (STOP, UNSUBSCRIBE, ... and START, UNSTOP), never replacing them. */
+const optOut = z.strictObject({
+	keywords: z.array(keyword).default([]),
+	optInKeywords: z.array(keyword).default([]),
+});
+
 const rule = z.strictObject({
 	name: text.optional(),
 	match: match.default({}),
@@ -147,6 +157,7 @@ export const workerConfigSchema = z
 		outbox: outbox.prefault({}),
 		campaigns: z.array(campaign).default([]),
 		replies: z.array(rule).default([]),
+		optOut: optOut.prefault({}),
 	})
 	.superRefine((config, ctx) => {
 		const seen = new Map<string, number>();
@@ -177,3 +188,4 @@ export type ReplyRule = WorkerConfig['replies'][number];
 export type ReplyAction = ReplyRule['actions'][number];
 export type SmtpConfig = NonNullable<WorkerConfig['smtp']>;
 export type OutboxConfig = WorkerConfig['outbox'];
+export type OptOutConfig = WorkerConfig['optOut'];
