@@ -84,7 +84,8 @@ const campaign = z.strictObject({
 			}
 		}, 'must look like 09:00-20:00')
 		.optional(),
-	rate: z.number().positive().optional(),
+	/** Messages per second; 0 for no limit, as `campaign run --rate 0`. */
+	rate: z.number().min(0, 'must be 0 (no limit) or more messages per second').optional(),
 	batchSize: z.number().int().min(1).max(1000).optional(),
 	/** Ask for delivery receipts at this worker's receipt URL. */
 	receipts: z.boolean().default(true),
@@ -176,6 +177,16 @@ export const workerConfigSchema = z
 			r.actions.forEach((a, j) => {
 				if (a.type === 'forwardEmail' && !config.smtp) ctx.addIssue({ code: 'custom', path: ['replies', i, 'actions', j], message: 'forwards by e-mail, so the config needs an smtp section' });
 			});
+		});
+		const optOutWords = new Map([...OPT_OUT_KEYWORDS, ...config.optOut.keywords].map((k) => [keywordWords(k).join(' '), k]));
+		const optInWords = new Map([...OPT_IN_KEYWORDS, ...config.optOut.optInKeywords].map((k) => [keywordWords(k).join(' '), k]));
+		config.optOut.keywords.forEach((k, i) => {
+			const clash = optInWords.get(keywordWords(k).join(' '));
+			if (clash !== undefined) ctx.addIssue({ code: 'custom', path: ['optOut', 'keywords', i], message: `"${k}" is also an opt-in keyword ("${clash}")` });
+		});
+		config.optOut.optInKeywords.forEach((k, i) => {
+			const clash = optOutWords.get(keywordWords(k).join(' '));
+			if (clash !== undefined) ctx.addIssue({ code: 'custom', path: ['optOut', 'optInKeywords', i], message: `"${k}" is also an opt-out keyword ("${clash}")` });
 		});
 		if (config.smtp && (config.smtp.user === undefined) !== (config.smtp.password === undefined)) {
 			ctx.addIssue({ code: 'custom', path: ['smtp', config.smtp.user === undefined ? 'user' : 'password'], message: 'user and password go together' });

@@ -14,6 +14,8 @@ export interface CsvSource {
 	batches: AsyncIterable<CsvItem[]>;
 	/** Bytes parsed so far. */
 	bytesRead(): number;
+	/** Stops reading: for a caller that wanted only the header. */
+	close(): void;
 }
 
 const SNIFF_BYTES = 64 * 1024;
@@ -127,14 +129,22 @@ export async function openCsv(path: string, delimiter?: string): Promise<CsvSour
 		}
 	}
 
+	const close = () => {
+		stream.destroy();
+		parser.destroy();
+	};
 	let first: CsvItem | undefined;
 	try {
 		first = await next();
 	} catch (error) {
+		close();
 		throw new FatalError(`cannot read the CSV file ${path}: ${(error as Error).message}`);
 	}
 	if (first === undefined) throw new FatalError(`the CSV file ${path} is empty: it needs a header line and rows`);
-	if (isCsvError(first)) throw new FatalError(`the header of ${path} (line ${first.line}) cannot be read: ${first.error}`);
+	if (isCsvError(first)) {
+		close();
+		throw new FatalError(`the header of ${path} (line ${first.line}) cannot be read: ${first.error}`);
+	}
 	const header = first.fields.map((h, i) => h.trim() || `column ${i + 1}`);
 
 	async function* batches(): AsyncGenerator<CsvItem[]> {
@@ -154,7 +164,7 @@ export async function openCsv(path: string, delimiter?: string): Promise<CsvSour
 		}
 		if (batch.length > 0) yield batch;
 	}
-	return { header, delimiter: sep, size, batches: batches(), bytesRead: () => parser.info.bytes };
+	return { header, delimiter: sep, size, batches: batches(), bytesRead: () => parser.info.bytes, close };
 }
 
 function newlines(fields: string[]): number {
