@@ -18,8 +18,9 @@ export class ColumnError extends FatalError {
 	constructor(
 		readonly setting: keyof CampaignSpec,
 		readonly detail: string,
+		flagMessage = `${SPEC_FLAG[setting]}: ${detail}`,
 	) {
-		super(`${SPEC_FLAG[setting]}: ${detail}`);
+		super(flagMessage);
 	}
 }
 
@@ -41,15 +42,21 @@ function readColumns(header: string[], spec: CampaignSpec): { map: ColumnMap; pr
 	let toIndex: number;
 	if (spec.toColumn !== undefined) {
 		toIndex = columnIndex(header, spec.toColumn);
-		if (toIndex < 0) problems.push(new ColumnError('toColumn', `${spec.toColumn} is not a column of ${spec.csvPath} (columns: ${list})`));
+		if (toIndex < 0) problems.push(new ColumnError('toColumn', `${spec.toColumn} is not a column of ${spec.csvPath} (columns: ${list})`, `--to-column ${spec.toColumn} is not a column of ${spec.csvPath} (columns: ${list})`));
 	} else {
 		toIndex = TO_COLUMN_GUESSES.map((g) => columnIndex(header, g)).find((i) => i >= 0) ?? -1;
-		if (toIndex < 0) problems.push(new ColumnError('toColumn', `${spec.csvPath} has no column named To, Phone or Mobile: say which one holds the numbers (columns: ${list})`));
+		if (toIndex < 0) problems.push(
+				new ColumnError(
+					'toColumn',
+					`${spec.csvPath} has no column named To, Phone or Mobile: say which one holds the numbers (columns: ${list})`,
+					`${spec.csvPath} has no column named To, Phone or Mobile: say which one holds the numbers with --to-column (columns: ${list})`,
+				),
+			);
 	}
 	let timeZoneIndex: number | undefined;
 	if (spec.timeZoneColumn !== undefined) {
 		timeZoneIndex = columnIndex(header, spec.timeZoneColumn);
-		if (timeZoneIndex < 0) problems.push(new ColumnError('timeZoneColumn', `${spec.timeZoneColumn} is not a column of ${spec.csvPath} (columns: ${list})`));
+		if (timeZoneIndex < 0) problems.push(new ColumnError('timeZoneColumn', `${spec.timeZoneColumn} is not a column of ${spec.csvPath} (columns: ${list})`, `--time-zone-column ${spec.timeZoneColumn} is not a column of ${spec.csvPath} (columns: ${list})`));
 	}
 	try {
 		compileTemplate(spec.text, header);
