@@ -76,7 +76,7 @@ describe('ledger: rows found by MessageSid', () => {
 		const { path, ledger } = await sentLedger();
 		const db = new Database(path);
 		expect(db.prepare('SELECT COUNT(*) FROM message_sids').pluck().get()).toBe(0);
-		expect(await ledger.recordDelivery(receipt('SM-four'))).toEqual({ campaign: 'c1', line: 4 });
+		expect(await ledger.recordDelivery(receipt('SM-four'))).toEqual({ campaign: 'c1', line: 4, resolved: false });
 		expect(db.prepare('SELECT message_sid, line FROM message_sids ORDER BY line').all()).toEqual([
 			{ message_sid: 'SM-two', line: 2 },
 			{ message_sid: 'SM-four', line: 4 },
@@ -85,11 +85,11 @@ describe('ledger: rows found by MessageSid', () => {
 		await ledger.importBatch('c1', [{ line: 5, to: '+61491570155', text: 'Hi', segments: 1, status: 'pending' }], 5);
 		await ledger.markSubmitting('c1', [5], 2);
 		await ledger.settle('c1', 2, [{ line: 5, status: 'accepted', messageSid: 'SM-five' }]);
-		expect(await ledger.recordDelivery(receipt('SM-five'))).toEqual({ campaign: 'c1', line: 5 });
+		expect(await ledger.recordDelivery(receipt('SM-five'))).toEqual({ campaign: 'c1', line: 5, resolved: false });
 		await ledger.close();
 		db.close();
 		const again = new SqliteLedger(path);
-		expect(await again.recordDelivery(receipt('SM-two'))).toEqual({ campaign: 'c1', line: 2 });
+		expect(await again.recordDelivery(receipt('SM-two'))).toEqual({ campaign: 'c1', line: 2, resolved: false });
 		expect((await again.delivery('c1', 2))?.status).toBe('Delivered');
 		await again.close();
 	});
@@ -102,9 +102,9 @@ describe('ledger: rows found by MessageSid', () => {
 			await ledger.markSubmitting('c1', [line], line);
 			await ledger.settle('c1', line, [{ line, status: 'accepted', messageSid: `SM-${line}` }]);
 		}
-		expect(await ledger.recordDelivery(receipt('SM-259'))).toEqual({ campaign: 'c1', line: 259 });
-		expect(await ledger.recordDelivery(receipt('SM-10'))).toEqual({ campaign: 'c1', line: 10 });
-		expect(await ledger.recordDelivery(receipt('SM-two'))).toEqual({ campaign: 'c1', line: 2 });
+		expect(await ledger.recordDelivery(receipt('SM-259'))).toEqual({ campaign: 'c1', line: 259, resolved: false });
+		expect(await ledger.recordDelivery(receipt('SM-10'))).toEqual({ campaign: 'c1', line: 10, resolved: false });
+		expect(await ledger.recordDelivery(receipt('SM-two'))).toEqual({ campaign: 'c1', line: 2, resolved: false });
 		await ledger.close();
 	});
 
@@ -119,12 +119,12 @@ describe('ledger: rows found by MessageSid', () => {
 			UPDATE meta SET value = '1' WHERE key = 'schema';`);
 		db.close();
 		const migrated = new SqliteLedger(path);
-		expect(await migrated.recordDelivery(receipt('SM-two'))).toEqual({ campaign: 'c1', line: 2 });
-		expect(await migrated.recordDelivery(receipt('SM-four'))).toEqual({ campaign: 'c1', line: 4 });
+		expect(await migrated.recordDelivery(receipt('SM-two'))).toEqual({ campaign: 'c1', line: 2, resolved: false });
+		expect(await migrated.recordDelivery(receipt('SM-four'))).toEqual({ campaign: 'c1', line: 4, resolved: false });
 		expect((await rowsOf(migrated)).map((r) => r.messageSid)).toEqual(['SM-two', undefined, 'SM-four']);
 		await migrated.close();
 		const check = new Database(path);
-		expect(check.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get()).toBe('3');
+		expect(check.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get()).toBe('4');
 		expect(check.prepare(`SELECT name FROM sqlite_master WHERE name IN ('recipients_by_message_sid', 'recipients_by_status', 'sid_backlog')`).all()).toEqual([]);
 		check.close();
 	});
@@ -140,7 +140,7 @@ describe('ledger: rows found by MessageSid', () => {
 			INSERT INTO sid_backlog VALUES ('c1', 2, 4); UPDATE meta SET value = '2' WHERE key = 'schema';`);
 		db.close();
 		const migrated = new SqliteLedger(path);
-		expect(await migrated.recordDelivery(receipt('SM-four'))).toEqual({ campaign: 'c1', line: 4 });
+		expect(await migrated.recordDelivery(receipt('SM-four'))).toEqual({ campaign: 'c1', line: 4, resolved: false });
 		expect((await rowsOf(migrated)).map((r) => r.messageSid)).toEqual(['SM-two', undefined, 'SM-four']);
 		await migrated.close();
 		const check = new Database(path);

@@ -148,7 +148,7 @@ describe('ledger: marking a chunk submitting', () => {
 		await migrated.close();
 		const check = new Database(path);
 		expect(check.prepare(`SELECT name FROM sqlite_master WHERE name = 'recipients_by_status'`).get()).toBeUndefined();
-		expect(check.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get()).toBe('3');
+		expect(check.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get()).toBe('4');
 		check.close();
 	});
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname, availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { BATCH_MAX_MESSAGES, validateSendMessage } from '../../../api';
+import { BATCH_MAX_MESSAGES, isBlank, validateSendMessage } from '../../../api';
 import { openCsv, type CsvSource } from '../csv/openCsv';
 import { FINAL_STATUSES, ROW_STATUSES, type CampaignRecord, type Ledger, type RowStatus, type RunOwner } from '../ledger/ledger';
 import { DEFAULT_BACKOFF } from '../pacing/backoff';
@@ -70,6 +70,7 @@ export async function runCampaign(options: RunCampaignOptions, deps: RunCampaign
 	const spec = resolveSpec(options, stored);
 	const timing = campaignTiming(spec);
 	checkFrom(spec.from);
+	if (options.callbacks?.WebhookUri !== undefined && !isBlank(spec.from)) throw new UsageError(`--reply-url needs a leased sender: the provider calls back replies only to messages sent without --from (campaign ${name} sends from ${spec.from})`);
 	if (options.dryRun) return dryRun(spec, options, deps, started);
 	if (!ledger) throw new UsageError('a run needs a ledger (--db)');
 	if (!options.provider) throw new UsageError('a run needs the provider: set CLOUDTEL_BASE_URL, CLOUDTEL_ACCOUNT_SID and CLOUDTEL_AUTH_TOKEN');

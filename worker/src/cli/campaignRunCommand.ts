@@ -1,5 +1,6 @@
 import { basename, extname } from 'node:path';
 import { parseArgs } from 'node:util';
+import { isWebhookUri } from '../../../api';
 import type { CampaignSpec } from '../campaign/campaignSpec';
 import { UsageError } from '../campaign/fatalError';
 import { runCampaign } from '../campaign/runCampaign';
@@ -55,6 +56,7 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 				outPath: values.out,
 				retries: values.retries === undefined ? undefined : parseNumberFlag('--retries', values.retries, 7),
 				threads: values.threads === undefined ? undefined : parseNumberFlag('--threads', values.threads, 0),
+				callbacks: callbacksFrom(values['receipt-url'], values['reply-url']),
 			},
 			{ ledger, reporter, signal: interrupt.signal },
 		);
@@ -95,6 +97,8 @@ function parseFlags(argv: string[]) {
 				json: { type: 'boolean' },
 				threads: { type: 'string' },
 				retries: { type: 'string' },
+				'receipt-url': { type: 'string' },
+				'reply-url': { type: 'string' },
 				'base-url': { type: 'string' },
 				'account-sid': { type: 'string' },
 				'auth-token': { type: 'string' },
@@ -103,6 +107,18 @@ function parseFlags(argv: string[]) {
 	} catch (error) {
 		throw new UsageError((error as Error).message);
 	}
+}
+
+/**
+ * Where the provider calls back: a running `cloudtel worker` sharing this ledger stores the
+ * receipts against their rows. Not part of the campaign: a resume may give another URL.
+ */
+function callbacksFrom(receiptUrl: string | undefined, replyUrl: string | undefined) {
+	for (const [flag, url] of [['--receipt-url', receiptUrl], ['--reply-url', replyUrl]] as const) {
+		if (url !== undefined && !isWebhookUri(url)) throw new UsageError(`${flag} must be an absolute http or https URL, such as http://worker.example:8080/callbacks/SECRET/receipts (got "${url}")`);
+	}
+	if (receiptUrl === undefined && replyUrl === undefined) return undefined;
+	return { ...(receiptUrl !== undefined ? { DeliveryReceiptWebhookUri: receiptUrl } : {}), ...(replyUrl !== undefined ? { WebhookUri: replyUrl } : {}) };
 }
 
 function defaultName(csv: string): string {

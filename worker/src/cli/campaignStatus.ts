@@ -1,6 +1,6 @@
 import type { CampaignSpec } from '../campaign/campaignSpec';
 import { ownerIsAlive } from '../ledger/ownerIsAlive';
-import type { CampaignPhase, Ledger, StatusCounts } from '../ledger/ledger';
+import type { CampaignPhase, DeliveryCounts, Ledger, StatusCounts } from '../ledger/ledger';
 
 export interface CampaignStatus {
 	name: string;
@@ -11,6 +11,8 @@ export interface CampaignStatus {
 	rows: StatusCounts;
 	total: number;
 	acceptedSegments: number;
+	/** What receipts and replies said of the accepted rows. */
+	delivery: DeliveryCounts;
 	importedThrough: number;
 	uncertainLines: number[];
 	firstErrors: { line: number; code: string; reason: string }[];
@@ -35,6 +37,7 @@ export async function readStatus(ledger: Ledger, name: string): Promise<Campaign
 		rows: counts.rows,
 		total: counts.total,
 		acceptedSegments: counts.acceptedSegments,
+		delivery: await ledger.deliveryCounts(name),
 		importedThrough: record.importedThrough,
 		uncertainLines,
 		firstErrors,
@@ -48,7 +51,17 @@ export function formatStatus(s: CampaignStatus): string {
 	lines.push(`  csv ${s.spec.csvPath}, property ${s.spec.propertySid}`);
 	lines.push(`  rows ${s.total}: ` + Object.entries(s.rows).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', '));
 	lines.push(`  segments accepted ${s.acceptedSegments}`);
+	lines.push(`  receipts: ${formatDelivery(s.delivery)}`);
+	lines.push(`  replies ${s.delivery.replied}, opted out ${s.delivery.optedOut}`);
 	if (s.uncertainLines.length > 0) lines.push(`  uncertain lines: ${s.uncertainLines.join(', ')}`);
 	for (const e of s.firstErrors) lines.push(`  line ${e.line}: ${e.code}: ${e.reason}`);
 	return lines.join('\n') + '\n';
+}
+
+/** `delivered 5, failed 2 (UNDELIVERABLE 1, UNKNOWN_SUBSCRIBER 1), awaiting receipt 3` */
+export function formatDelivery(d: DeliveryCounts): string {
+	const codes = Object.entries(d.failedByCode)
+		.sort((x, y) => y[1] - x[1])
+		.map(([code, n]) => `${code || 'no ErrorCode'} ${n}`);
+	return `delivered ${d.delivered}, failed ${d.failed}${codes.length > 0 ? ` (${codes.join(', ')})` : ''}, awaiting receipt ${d.awaitingReceipt}`;
 }

@@ -28,7 +28,12 @@ campaign run options:
   --out FILE                 write one CSV line per input row with its outcome
   --dry-run                  validate and count, send nothing
   --retries N                retries of a batch after a 5xx or a lost connection (default: 7)
-  --resend-uncertain         send again the rows whose earlier answer was lost
+  --resend-uncertain         send again the rows whose earlier answer was lost (never those a
+                             delivery receipt has shown were sent)
+  --receipt-url URL          delivery receipts go to this URL: a running \`cloudtel worker\`
+                             sharing --db ({publicUrl}/callbacks/{secret}/receipts) stores them
+  --reply-url URL            replies go to this URL ({publicUrl}/callbacks/{secret}/replies);
+                             the provider calls it only for messages from a leased number
   --json                     JSON log lines even on a terminal
   --base-url URL, --account-sid SID, --auth-token TOKEN
                              default: CLOUDTEL_BASE_URL, CLOUDTEL_ACCOUNT_SID, CLOUDTEL_AUTH_TOKEN

@@ -72,7 +72,7 @@ export class CallbackProcessor {
 
 	private async process(stored: StoredEvent): Promise<void> {
 		if (stored.event.kind === 'receipt') {
-			await this.receipt(stored.event.data);
+			await this.receipt(stored.event.data, stored.receivedAt);
 			await this.store.completeEvent(stored.key, [], Date.now());
 			return;
 		}
@@ -81,7 +81,7 @@ export class CallbackProcessor {
 		if (forwards.length > 0) this.outbox.kick();
 	}
 
-	private async receipt(receipt: DeliveryReceiptCallback): Promise<void> {
+	private async receipt(receipt: DeliveryReceiptCallback, receivedAt: number): Promise<void> {
 		const origin = readExternalId(receipt.ExternalId);
 		const row = await this.ledger.recordDelivery({
 			messageSid: receipt.MessageSid,
@@ -89,9 +89,13 @@ export class CallbackProcessor {
 			line: origin?.row,
 			status: receipt.Status,
 			errorCode: receipt.ErrorCode,
-			at: receipt.Timestamp > 0 ? receipt.Timestamp : Math.floor(Date.now() / 1000),
+			at: receipt.Timestamp > 0 ? receipt.Timestamp : Math.floor(receivedAt / 1000),
+			receivedAt,
 		});
-		if (row) this.log.info('delivery receipt', { campaign: row.campaign, row: row.line, messageSid: receipt.MessageSid, status: receipt.Status, errorCode: receipt.ErrorCode || undefined });
+		if (row) {
+			this.log.info('delivery receipt', { campaign: row.campaign, row: row.line, messageSid: receipt.MessageSid, status: receipt.Status, errorCode: receipt.ErrorCode || undefined });
+			if (row.resolved) this.log.info('uncertain row resolved by its receipt: it was sent', { campaign: row.campaign, row: row.line, messageSid: receipt.MessageSid });
+		}
 		else this.log.warn('delivery receipt for no campaign row', { messageSid: receipt.MessageSid, externalId: receipt.ExternalId, status: receipt.Status });
 	}
 
@@ -108,11 +112,19 @@ export class CallbackProcessor {
 		}
 		const matched = matchRules(this.rules, context);
 		const forwards: NewForward[] = [];
+		let optedOut = intent === 'optOut';
 		for (const m of matched) {
 			if (m.action.type === 'optOut') {
-				if (intent !== 'optIn') await this.ledger.addSuppression(reply.From, `reply rule ${this.rules[m.rule].name ?? m.rule}`);
+				if (intent !== 'optIn') {
+					await this.ledger.addSuppression(reply.From, `reply rule ${this.rules[m.rule].name ?? m.rule}`);
+					optedOut = true;
+				}
 				this.log.info('opted out by rule', { from: reply.From, rule: this.rules[m.rule].name ?? m.rule });
 			} else forwards.push({ actionKey: m.key, payload: { action: m.action as ForwardAction, context } });
+		}
+		// The run is the ledger's campaign: its row counts the reply in the report.
+		if (context.run !== undefined && context.row !== undefined) {
+			await this.ledger.recordReply({ campaign: context.run, line: context.row, messageSid: reply.MessageSid, at: receivedAt, optOut: optedOut });
 		}
 		this.log.info('reply', { messageSid: reply.MessageSid, from: reply.From, campaign: context.campaign, row: context.row, rules: [...new Set(matched.map((m) => m.rule))], forwards: forwards.length });
 		return forwards;

@@ -80,8 +80,54 @@ export interface DeliveryRecord {
 	line?: number;
 	status: 'Delivered' | 'Failed';
 	errorCode?: string;
-	/** Unix seconds. */
+	/** Unix seconds: the receipt's Timestamp. */
 	at: number;
+	/** Unix milliseconds the worker received the receipt. */
+	receivedAt?: number;
+}
+
+/** Where a receipt was stored; `resolved` when it settled an `uncertain` row as accepted. */
+export interface DeliveredRow {
+	campaign: string;
+	line: number;
+	resolved: boolean;
+}
+
+/** A reply to one of a campaign's messages, stored against the row its ExternalId names. */
+export interface ReplyRecord {
+	campaign: string;
+	line: number;
+	/** The inbound message. */
+	messageSid: string;
+	/** Unix milliseconds. */
+	at: number;
+	/** The reply took the sender off later campaigns (a STOP keyword or an optOut rule). */
+	optOut: boolean;
+}
+
+/** What the receipts and replies of a campaign say, beside its rows' statuses. */
+export interface DeliveryCounts {
+	delivered: number;
+	failed: number;
+	/** Failed receipts by the provider's ErrorCode ('' when it gave none). */
+	failedByCode: Record<string, number>;
+	/** Accepted rows no receipt has reported on yet. */
+	awaitingReceipt: number;
+	/** Rows with at least one reply, and rows whose reply opted the sender out. */
+	replied: number;
+	optedOut: number;
+}
+
+/** The report's figures, each read as counts or buckets in the database, never row by row. */
+export interface ReportFigures {
+	/** Failed receipts by the first digits of the number ('+' and five), with one number of each. */
+	failuresByPrefix: { prefix: string; sample: string; count: number }[];
+	/** Accepted messages by the bucket (Unix seconds of its start) their answer was stored in. */
+	sends: { at: number; count: number }[];
+	/** Receipts by the bucket of their Timestamp. */
+	deliveries: { at: number; delivered: number; failed: number }[];
+	/** Receipts by tenths of a second from the answer that accepted the message to the receipt's arrival. */
+	receiptTenths: { tenths: number; count: number }[];
 }
 
 export type StatusCounts = Record<RowStatus, number>;
@@ -114,8 +160,12 @@ export interface Ledger {
 	/** Numbers already in the campaign, to find duplicates when an import resumes. */
 	campaignNumbers(name: string): AsyncIterable<string>;
 
-	/** After a crash: rows whose request may have left are `uncertain`, never `pending`. */
+	/**
+	 * After a crash: rows whose request may have left are `uncertain`, never `pending`, or
+	 * `accepted` when their receipt has come. Returns how many became uncertain.
+	 */
 	recoverSubmitting(name: string): Promise<number>;
+	/** Uncertain rows go back to pending, except those a receipt has shown were sent: they become accepted. */
 	requeueUncertain(name: string): Promise<number>;
 	/**
 	 * The next pending rows after line `afterLine`, in line order; they stay pending until
@@ -141,9 +191,22 @@ export interface Ledger {
 	addSuppression(number: string, reason: string): Promise<void>;
 	removeSuppression(number: string): Promise<boolean>;
 
-	/** Stores a delivery receipt against its row; undefined when no row of any campaign sent it. */
-	recordDelivery(receipt: DeliveryRecord): Promise<{ campaign: string; line: number } | undefined>;
+	/**
+	 * Stores a delivery receipt against its row; undefined when no row of any campaign sent
+	 * it. The receipt proves the message went out: an `uncertain` row becomes `accepted`
+	 * with the receipt's MessageSid, and so does a row of a chunk a crash left submitting
+	 * when `recoverSubmitting` comes to it.
+	 */
+	recordDelivery(receipt: DeliveryRecord): Promise<DeliveredRow | undefined>;
 	delivery(name: string, line: number): Promise<DeliveryRecord | undefined>;
+	/** False when this reply was already stored, or its row is not in the ledger. */
+	recordReply(reply: ReplyRecord): Promise<boolean>;
+	deliveryCounts(name: string): Promise<DeliveryCounts>;
+	/** The first and last moment (Unix seconds) a message of the campaign was sent or a receipt came; undefined before any. */
+	activitySpan(name: string): Promise<{ from: number; to: number } | undefined>;
+	reportFigures(name: string, bucketSeconds: number): Promise<ReportFigures>;
+	/** Every campaign's name, in order. */
+	campaignNames(): Promise<string[]>;
 
 	close(): Promise<void>;
 }

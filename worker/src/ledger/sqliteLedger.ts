@@ -8,11 +8,15 @@ import {
 	type CampaignCounts,
 	type CampaignPhase,
 	type CampaignRecord,
+	type DeliveredRow,
+	type DeliveryCounts,
 	type DeliveryRecord,
 	type ImportRow,
 	type Ledger,
 	type LedgerRow,
 	type PendingRow,
+	type ReplyRecord,
+	type ReportFigures,
 	type RowStatus,
 	type RunOwner,
 	type SettledRow,
@@ -83,9 +87,18 @@ export class SqliteLedger implements Ledger {
 				const version = Number(this.db.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get());
 				if (version === 1) this.db.exec(MIGRATE_FROM_1);
 				if (version <= 2) this.db.exec(MIGRATE_FROM_2);
+				// Schema 4: when answers were stored and receipts received. A file older than these
+				// tables got them, columns included, from SCHEMA a moment ago.
+				this.addColumn('answers', 'at');
+				this.addColumn('deliveries', 'received_at');
 				if (version < SCHEMA_VERSION) this.db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema'`).run(String(SCHEMA_VERSION));
 			})
 			.immediate();
+	}
+
+	private addColumn(table: string, column: string): void {
+		const columns = this.db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table);
+		if (!columns.includes(column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} INTEGER`);
 	}
 
 	private record(row: CampaignDbRow | undefined): CampaignRecord | undefined {
@@ -157,6 +170,7 @@ export class SqliteLedger implements Ledger {
 		return this.db.transaction(() => {
 			let n = 0;
 			for (const c of this.s.submissions.all(name) as Submission[]) {
+				this.s.resolveRecovered.run(name, c.first, c.last);
 				n += this.s.recover.run(name, c.first, c.last).changes;
 				this.s.dropSubmission.run(name, c.chunk);
 			}
@@ -165,7 +179,10 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async requeueUncertain(name: string): Promise<number> {
-		return this.s.requeue.run(name).changes;
+		return this.db.transaction(() => {
+			this.s.resolveUncertain.run(name);
+			return this.s.requeue.run(name).changes;
+		})();
 	}
 
 	async peekPending(name: string, limit: number, afterLine = 0): Promise<PendingRow[]> {
@@ -235,7 +252,7 @@ export class SqliteLedger implements Ledger {
 			} else {
 				for (const [line] of accepted) this.s.acceptLine.run(name, line);
 			}
-			this.s.addAnswer.run(name, first, last, encodeSids(accepted));
+			this.s.addAnswer.run(name, first, last, encodeSids(accepted), Date.now());
 		})();
 	}
 
@@ -323,7 +340,7 @@ export class SqliteLedger implements Ledger {
 		return this.s.removeSuppression.run(number).changes > 0;
 	}
 
-	async recordDelivery(receipt: DeliveryRecord): Promise<{ campaign: string; line: number } | undefined> {
+	async recordDelivery(receipt: DeliveryRecord): Promise<DeliveredRow | undefined> {
 		let row: { campaign: string; line: number } | undefined;
 		if (receipt.campaign !== undefined && receipt.line !== undefined && this.s.rowExists.get(receipt.campaign, receipt.line) !== undefined) row = { campaign: receipt.campaign, line: receipt.line };
 		else {
@@ -331,8 +348,12 @@ export class SqliteLedger implements Ledger {
 			if (!row && this.indexAnswers() > 0) row = this.s.rowBySid.get(receipt.messageSid) as typeof row;
 		}
 		if (!row) return undefined;
-		this.s.recordDelivery.run(row.campaign, row.line, receipt.messageSid, receipt.status, receipt.errorCode || null, receipt.at);
-		return row;
+		const { campaign, line } = row;
+		return this.db.transaction((): DeliveredRow => {
+			this.s.recordDelivery.run(campaign, line, receipt.messageSid, receipt.status, receipt.errorCode || null, receipt.at, receipt.receivedAt ?? null);
+			const resolved = this.s.resolveUncertainRow.run(receipt.messageSid, campaign, line).changes > 0;
+			return { campaign, line, resolved };
+		})();
 	}
 
 	/**
@@ -363,8 +384,49 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async delivery(name: string, line: number): Promise<DeliveryRecord | undefined> {
-		const r = this.s.delivery.get(name, line) as { message_sid: string; status: DeliveryRecord['status']; error_code: string | null; at: number } | undefined;
-		return r && { messageSid: r.message_sid, campaign: name, line, status: r.status, errorCode: r.error_code ?? undefined, at: r.at };
+		const r = this.s.delivery.get(name, line) as { message_sid: string; status: DeliveryRecord['status']; error_code: string | null; at: number; received_at: number | null } | undefined;
+		return r && { messageSid: r.message_sid, campaign: name, line, status: r.status, errorCode: r.error_code ?? undefined, at: r.at, receivedAt: r.received_at ?? undefined };
+	}
+
+	async recordReply(reply: ReplyRecord): Promise<boolean> {
+		return this.s.recordReply.run({ campaign: reply.campaign, line: reply.line, messageSid: reply.messageSid, at: reply.at, optOut: reply.optOut ? 1 : 0 }).changes > 0;
+	}
+
+	async deliveryCounts(name: string): Promise<DeliveryCounts> {
+		const out: DeliveryCounts = { delivered: 0, failed: 0, failedByCode: {}, awaitingReceipt: 0, replied: 0, optedOut: 0 };
+		for (const r of this.s.receiptsByCode.all(name) as { status: DeliveryRecord['status']; code: string; n: number }[]) {
+			if (r.status === 'Delivered') out.delivered += r.n;
+			else {
+				out.failed += r.n;
+				out.failedByCode[r.code] = (out.failedByCode[r.code] ?? 0) + r.n;
+			}
+		}
+		out.awaitingReceipt = (this.s.acceptedCount.get(name) as number) - (this.s.acceptedWithReceipt.get(name) as number);
+		const replies = this.s.replyCounts.get(name) as { replied: number; opted_out: number };
+		out.replied = replies.replied;
+		out.optedOut = replies.opted_out;
+		return out;
+	}
+
+	async activitySpan(name: string): Promise<{ from: number; to: number } | undefined> {
+		const sent = this.s.answersSpan.get(name) as { first: number | null; last: number | null };
+		const received = this.s.deliveriesSpan.get(name) as { first: number | null; last: number | null };
+		const starts = [sent.first === null ? undefined : Math.floor(sent.first / 1000), received.first ?? undefined].filter((v) => v !== undefined);
+		const ends = [sent.last === null ? undefined : Math.floor(sent.last / 1000), received.last ?? undefined].filter((v) => v !== undefined);
+		return starts.length === 0 ? undefined : { from: Math.min(...starts), to: Math.max(...ends) };
+	}
+
+	async reportFigures(name: string, bucketSeconds: number): Promise<ReportFigures> {
+		return this.db.transaction(() => ({
+			failuresByPrefix: this.s.failuresByPrefix.all(name) as ReportFigures['failuresByPrefix'],
+			sends: this.s.sendBuckets.all(bucketSeconds, bucketSeconds, name) as ReportFigures['sends'],
+			deliveries: this.s.receiptBuckets.all(bucketSeconds, bucketSeconds, name) as ReportFigures['deliveries'],
+			receiptTenths: this.s.receiptTenths.all(name) as ReportFigures['receiptTenths'],
+		}))();
+	}
+
+	async campaignNames(): Promise<string[]> {
+		return this.s.campaignNames.all() as string[];
 	}
 
 	async close(): Promise<void> {

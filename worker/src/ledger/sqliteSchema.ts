@@ -1,4 +1,4 @@
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -47,7 +47,11 @@ CREATE TABLE IF NOT EXISTS deliveries (
 	message_sid TEXT NOT NULL,
 	status TEXT NOT NULL,
 	error_code TEXT,
+	-- The receipt's Timestamp, Unix seconds (the provider's clock).
 	at INTEGER NOT NULL,
+	-- Unix milliseconds the worker received it: with answers.at, the time from send to
+	-- receipt to better than the Timestamp's second. NULL before schema 4.
+	received_at INTEGER,
 	PRIMARY KEY (campaign, line)
 ) WITHOUT ROWID;
 -- The MessageSids of a chunk's accepted messages, in one row per answer: JSON
@@ -59,7 +63,10 @@ CREATE TABLE IF NOT EXISTS answers (
 	campaign TEXT NOT NULL,
 	first INTEGER NOT NULL,
 	last INTEGER NOT NULL,
-	sids TEXT NOT NULL
+	sids TEXT NOT NULL,
+	-- Unix milliseconds the answer was stored: when its messages were sent, for the report
+	-- (sends over time, time to receipt). NULL in answers stored before schema 4.
+	at INTEGER
 );
 CREATE INDEX IF NOT EXISTS answers_by_line ON answers (campaign, first);
 -- MessageSid -> row, for receipts whose ExternalId names no row. Built from answers only
@@ -69,6 +76,17 @@ CREATE TABLE IF NOT EXISTS message_sids (
 	message_sid TEXT PRIMARY KEY,
 	campaign TEXT NOT NULL,
 	line INTEGER NOT NULL
+) WITHOUT ROWID;
+-- Replies to a campaign's messages, by the row their ExternalId names: the report's
+-- replied and opted-out counts. One row per inbound MessageSid, so a reply stored twice
+-- counts once.
+CREATE TABLE IF NOT EXISTS replies (
+	campaign TEXT NOT NULL,
+	line INTEGER NOT NULL,
+	message_sid TEXT NOT NULL,
+	at INTEGER NOT NULL,
+	opt_out INTEGER NOT NULL,
+	PRIMARY KEY (campaign, line, message_sid)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS suppressions (
 	number TEXT PRIMARY KEY,
@@ -100,3 +118,4 @@ INSERT OR IGNORE INTO message_sids (message_sid, campaign, line)
 	WHERE r.message_sid IS NOT NULL ORDER BY r.message_sid;
 DROP TABLE sid_backlog;
 `;
+

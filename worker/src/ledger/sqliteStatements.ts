@@ -20,6 +20,20 @@ export function prepareStatements(db: Database.Database) {
 			`UPDATE recipients SET status = 'uncertain', error_code = NULL, message = 'the request may have reached the provider, but its answer was lost'
 			 WHERE campaign = ? AND line BETWEEN ? AND ? AND status = 'pending'`,
 		),
+		// A receipt proves its message went out, whatever became of the answer.
+		resolveRecovered: db.prepare(
+			`UPDATE recipients SET status = 'accepted', error_code = NULL, message = NULL,
+			 message_sid = (SELECT d.message_sid FROM deliveries d WHERE d.campaign = recipients.campaign AND d.line = recipients.line)
+			 WHERE campaign = ? AND line BETWEEN ? AND ? AND status = 'pending'
+			 AND EXISTS (SELECT 1 FROM deliveries d WHERE d.campaign = recipients.campaign AND d.line = recipients.line)`,
+		),
+		resolveUncertain: db.prepare(
+			`UPDATE recipients SET status = 'accepted', error_code = NULL, message = NULL,
+			 message_sid = (SELECT d.message_sid FROM deliveries d WHERE d.campaign = recipients.campaign AND d.line = recipients.line)
+			 WHERE campaign = ? AND status = 'uncertain'
+			 AND EXISTS (SELECT 1 FROM deliveries d WHERE d.campaign = recipients.campaign AND d.line = recipients.line)`,
+		),
+		resolveUncertainRow: db.prepare(`UPDATE recipients SET status = 'accepted', message_sid = ?, error_code = NULL, message = NULL WHERE campaign = ? AND line = ? AND status = 'uncertain'`),
 		dropSubmission: db.prepare(`DELETE FROM submissions WHERE campaign = ? AND chunk = ?`),
 		requeue: db.prepare(`UPDATE recipients SET status = 'pending', message = NULL WHERE campaign = ? AND status = 'uncertain'`),
 		// The primary key walked from the caller's cursor: rows already sent are never passed over again.
@@ -38,7 +52,7 @@ export function prepareStatements(db: Database.Database) {
 		settleRow: db.prepare(`UPDATE recipients SET status = ?, message_sid = NULL, error_code = ?, message = ? WHERE campaign = ? AND line = ?`),
 		acceptRange: db.prepare(`UPDATE recipients SET status = 'accepted', error_code = NULL, message = NULL WHERE campaign = ? AND line BETWEEN ? AND ? AND status = 'pending'`),
 		acceptLine: db.prepare(`UPDATE recipients SET status = 'accepted', message_sid = NULL, error_code = NULL, message = NULL WHERE campaign = ? AND line = ?`),
-		addAnswer: db.prepare(`INSERT INTO answers (campaign, first, last, sids) VALUES (?, ?, ?, ?)`),
+		addAnswer: db.prepare(`INSERT INTO answers (campaign, first, last, sids, at) VALUES (?, ?, ?, ?, ?)`),
 		answersStarting: db.prepare(`SELECT first, last, sids FROM answers WHERE campaign = ? AND first BETWEEN ? AND ? AND last >= ? ORDER BY first, id`),
 		answersAfter: db.prepare(`SELECT id, campaign, sids FROM answers WHERE id > ? ORDER BY id LIMIT ?`),
 		indexedThrough: db.prepare(`SELECT value FROM meta WHERE key = 'sids_indexed_through'`).pluck(),
@@ -57,10 +71,43 @@ export function prepareStatements(db: Database.Database) {
 		rowExists: db.prepare(`SELECT 1 FROM recipients WHERE campaign = ? AND line = ?`).pluck(),
 		rowBySid: db.prepare(`SELECT campaign, line FROM message_sids WHERE message_sid = ?`),
 		recordDelivery: db.prepare(
-			`INSERT INTO deliveries (campaign, line, message_sid, status, error_code, at) VALUES (?, ?, ?, ?, ?, ?)
-			 ON CONFLICT (campaign, line) DO UPDATE SET message_sid = excluded.message_sid, status = excluded.status, error_code = excluded.error_code, at = excluded.at`,
+			`INSERT INTO deliveries (campaign, line, message_sid, status, error_code, at, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+			 ON CONFLICT (campaign, line) DO UPDATE SET message_sid = excluded.message_sid, status = excluded.status, error_code = excluded.error_code, at = excluded.at, received_at = excluded.received_at`,
 		),
-		delivery: db.prepare(`SELECT message_sid, status, error_code, at FROM deliveries WHERE campaign = ? AND line = ?`),
+		delivery: db.prepare(`SELECT message_sid, status, error_code, at, received_at FROM deliveries WHERE campaign = ? AND line = ?`),
+		// Only against a row of ours: an ExternalId of that shape may come from anyone's message.
+		recordReply: db.prepare(
+			`INSERT OR IGNORE INTO replies (campaign, line, message_sid, at, opt_out)
+			 SELECT @campaign, @line, @messageSid, @at, @optOut WHERE EXISTS (SELECT 1 FROM recipients WHERE campaign = @campaign AND line = @line)`,
+		),
+		receiptsByCode: db.prepare(`SELECT status, COALESCE(error_code, '') AS code, COUNT(*) AS n FROM deliveries WHERE campaign = ? GROUP BY status, code`),
+		acceptedCount: db.prepare(`SELECT COUNT(*) FROM recipients WHERE campaign = ? AND status = 'accepted'`).pluck(),
+		acceptedWithReceipt: db.prepare(
+			`SELECT COUNT(*) FROM deliveries d JOIN recipients r ON r.campaign = d.campaign AND r.line = d.line WHERE d.campaign = ? AND r.status = 'accepted'`,
+		).pluck(),
+		replyCounts: db.prepare(`SELECT COUNT(DISTINCT line) AS replied, COUNT(DISTINCT CASE WHEN opt_out = 1 THEN line END) AS opted_out FROM replies WHERE campaign = ?`),
+		answersSpan: db.prepare(`SELECT MIN(at) AS first, MAX(at) AS last FROM answers WHERE campaign = ? AND at IS NOT NULL`),
+		deliveriesSpan: db.prepare(`SELECT MIN(at) AS first, MAX(at) AS last FROM deliveries WHERE campaign = ?`),
+		failuresByPrefix: db.prepare(
+			`SELECT substr(r.to_number, 1, 6) AS prefix, MIN(r.to_number) AS sample, COUNT(*) AS count
+			 FROM deliveries d JOIN recipients r ON r.campaign = d.campaign AND r.line = d.line
+			 WHERE d.campaign = ? AND d.status = 'Failed' AND r.to_number IS NOT NULL GROUP BY prefix ORDER BY count DESC`,
+		),
+		// The bucket is bound twice (divide, multiply): CAST keeps the division whole.
+		sendBuckets: db.prepare(
+			`SELECT CAST(at / 1000 / ? AS INTEGER) * ? AS at, SUM(json_array_length(sids)) AS count FROM answers WHERE campaign = ? AND at IS NOT NULL GROUP BY 1 ORDER BY 1`,
+		),
+		receiptBuckets: db.prepare(
+			`SELECT CAST(at / ? AS INTEGER) * ? AS at, SUM(status = 'Delivered') AS delivered, SUM(status = 'Failed') AS failed FROM deliveries WHERE campaign = ? GROUP BY 1 ORDER BY 1`,
+		),
+		// Each receipt's row is sent by the answer that starts nearest before it (answers_by_line).
+		receiptTenths: db.prepare(
+			`SELECT tenths, COUNT(*) AS count FROM (
+				SELECT MAX(0, CAST((COALESCE(d.received_at, d.at * 1000) - (SELECT a.at FROM answers a WHERE a.campaign = d.campaign AND a.first <= d.line ORDER BY a.first DESC LIMIT 1)) / 100 AS INTEGER)) AS tenths
+				FROM deliveries d WHERE d.campaign = ?
+			 ) WHERE tenths IS NOT NULL GROUP BY tenths ORDER BY tenths`,
+		),
+		campaignNames: db.prepare(`SELECT name FROM campaigns ORDER BY name`).pluck(),
 	};
 }
 

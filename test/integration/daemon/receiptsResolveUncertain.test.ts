@@ -1,0 +1,107 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
+import { HoldingProxy } from '../../support/holdingProxy';
+import { cli, startCli, summaryOf } from '../worker/harness';
+import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
+
+const SECRET = 'receipts-secret-0123456789';
+const ROWS = 40;
+/** The sandbox fails these on purpose: two ending 0666 (UNDELIVERABLE), one 0667 (UNKNOWN_SUBSCRIBER). */
+const FAILING: Record<number, string> = { 3: '+61491580666', 12: '+61491570666', 17: '+61491570667' };
+
+let sandbox: RunningSandbox;
+let proxy: HoldingProxy;
+let worker: WorkerProcess | undefined;
+let dir: string;
+let receiptUrl: string;
+
+beforeAll(async () => {
+	await ensureBuilt();
+	sandbox = await startSandbox({ port: 0, receiptDelayMs: 100 });
+	// Batches 0-1 answered; 2-3 reach the sandbox but their answers are lost; 4-5 never leave; later ones pass.
+	proxy = new HoldingProxy(sandbox.url, (n) => (n === 2 || n === 3 ? 'answerLost' : n === 4 || n === 5 ? 'neverSent' : 'pass'));
+	await proxy.start();
+	dir = tempDir();
+	const port = await freePort();
+	writeConfig(dir, { provider: { baseUrl: sandbox.url }, db: 'worker.db', server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1' } });
+	worker = await WorkerProcess.start(join(dir, 'worker.config.yaml'), { CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken, CLOUDTEL_CALLBACK_SECRET: SECRET });
+	receiptUrl = `http://127.0.0.1:${port}/callbacks/${SECRET}/receipts`;
+}, 120_000);
+
+afterAll(async () => {
+	await worker?.stop('SIGKILL');
+	await proxy?.close();
+	await sandbox?.close();
+});
+
+async function status(db: string, name: string): Promise<{ rows: Record<string, number>; uncertainLines: number[]; delivery: { delivered: number; failed: number; failedByCode: Record<string, number>; awaitingReceipt: number } }> {
+	const result = await cli(['campaign', 'status', '--db', db, '--name', name, '--json']);
+	if (result.code !== 0) throw new Error(`status exited ${result.code}: ${result.stderr}`);
+	return JSON.parse(result.stdout) as never;
+}
+
+describe('receipts resolve rows a crash left uncertain', () => {
+	it('SIGKILL mid-campaign with receipts on, then resume: rows the sandbox received are accepted by their receipts, only the unsent stay uncertain, and --resend-uncertain sends just those', async () => {
+		let csv = 'Phone,Name\n';
+		for (let i = 0; i < ROWS; i++) csv += `${FAILING[i] ?? `+614915${71_000 + i}`},N${i}\n`;
+		writeFileSync(join(dir, 'list.csv'), csv);
+		const db = join(dir, 'worker.db');
+		const env = { CLOUDTEL_BASE_URL: proxy.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
+		const args = ['campaign', 'run', '--db', db, '--name', 'crashr', '--receipt-url', receiptUrl, '--rate', '0', '--batch-size', '5', '--concurrency', '4'];
+		const driver = new SandboxDriver(sandbox);
+		const ours = async () => (await driver.messages()).filter((m) => String(m.ExternalId).startsWith('crashr:'));
+
+		const run = startCli([...args, '--csv', join(dir, 'list.csv'), '--property', sandbox.demo.PropertySid, '--text', 'Hi {{Name}}'], env);
+		await until(async () => proxy.batches.length === 6 && (await ours()).length === 20, 20_000, 'four batches at the sandbox and two held');
+		run.child.kill('SIGKILL');
+		expect((await run.done).code).toBeNull();
+
+		// The worker stores the receipts of all 20 messages the sandbox received, 10 of them for rows still marked submitting.
+		await until(async () => {
+			const s = await status(db, 'crashr');
+			return s.delivery.delivered + s.delivery.failed === 20;
+		}, 20_000, 'twenty receipts in the ledger');
+
+		const out = join(dir, 'out.csv');
+		const resumed = await cli([...args, '--out', out], env);
+		const summary = summaryOf(resumed);
+		expect(resumed.code, resumed.stderr).toBe(3);
+		const line = (id: string) => Number(id.split(':')[1]);
+		const unsent = proxy.externalIds('neverSent').map(line).sort((a, b) => a - b);
+		expect(unsent).toHaveLength(10);
+		expect(summary.uncertainLines).toEqual(unsent);
+
+		const atSandbox = new Map((await ours()).map((m) => [line(m.ExternalId), m.MessageSid as string]));
+		expect(atSandbox.size).toBe(30);
+		const rows = new Map(
+			readFileSync(out, 'utf8')
+				.trim()
+				.split('\n')
+				.slice(1)
+				.map((l) => l.split(','))
+				.map(([row, , state, sid]) => [Number(row), { state, sid }]),
+		);
+		for (const id of proxy.externalIds('answerLost')) expect(rows.get(line(id)), id).toEqual({ state: 'accepted', sid: atSandbox.get(line(id)) });
+		for (const l of unsent) {
+			expect(rows.get(l)?.state).toBe('uncertain');
+			expect(atSandbox.has(l)).toBe(false);
+		}
+
+		await until(async () => (await status(db, 'crashr')).delivery.awaitingReceipt === 0, 20_000, 'every receipt');
+		const settled = await status(db, 'crashr');
+		expect(settled.rows).toMatchObject({ accepted: 30, uncertain: 10 });
+		expect(settled.delivery).toMatchObject({ delivered: 27, failed: 3, failedByCode: { UNDELIVERABLE: 2, UNKNOWN_SUBSCRIBER: 1 } });
+		const text = await cli(['campaign', 'status', '--db', db, '--name', 'crashr']);
+		expect(text.stdout).toContain('receipts: delivered 27, failed 3 (UNDELIVERABLE 2, UNKNOWN_SUBSCRIBER 1), awaiting receipt 0');
+
+		const resend = await cli([...args, '--resend-uncertain'], env);
+		expect(resend.code, resend.stderr).toBe(0);
+		const ids = (await ours()).map((m) => m.ExternalId as string);
+		expect(ids).toHaveLength(ROWS);
+		expect(new Set(ids).size).toBe(ROWS);
+		// Only the ten unsent rows went again.
+		expect(proxy.batches.slice(6).flatMap((b) => b.externalIds.map(line)).filter((l) => unsent.includes(l)).sort((a, b) => a - b)).toEqual(unsent);
+	}, 120_000);
+});

@@ -1,0 +1,155 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
+
+const dirs: string[] = [];
+afterEach(() => {
+	for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function ledgerPath(): string {
+	const dir = mkdtempSync(join(tmpdir(), 'cloudtel-deliveries-'));
+	dirs.push(dir);
+	return join(dir, 'ledger.db');
+}
+
+/** Lines 2-7 imported; 2-4 sent and accepted in one chunk; 5-7 in a chunk a crash left submitting. */
+async function crashedLedger(path = ledgerPath()): Promise<SqliteLedger> {
+	const ledger = new SqliteLedger(path);
+	await ledger.createCampaign({ name: 'c1', csvPath: '/list.csv', propertySid: 'PR1', text: 'Hi' });
+	await ledger.importBatch('c1', [2, 3, 4, 5, 6, 7].map((line) => ({ line, to: `+6149157015${line}`, text: 'Hi', segments: 2, status: 'pending' as const })), 7);
+	await ledger.markSubmitting('c1', [2, 3, 4], 1);
+	await ledger.settle('c1', 1, [2, 3, 4].map((line) => ({ line, status: 'accepted' as const, messageSid: `SM-${line}` })));
+	await ledger.markSubmitting('c1', [5, 6, 7], 2);
+	return ledger;
+}
+
+async function statuses(ledger: SqliteLedger): Promise<Record<number, [string, string | undefined]>> {
+	const out: Record<number, [string, string | undefined]> = {};
+	for await (const r of ledger.rows('c1')) out[r.line] = [r.status, r.messageSid];
+	return out;
+}
+
+describe('ledger: receipts settle rows', () => {
+	it('counts delivered, failed by ErrorCode and accepted rows still awaiting a receipt', async () => {
+		const ledger = await crashedLedger();
+		await ledger.recordDelivery({ messageSid: 'SM-2', campaign: 'c1', line: 2, status: 'Delivered', at: 1_700_000_000 });
+		await ledger.recordDelivery({ messageSid: 'SM-3', campaign: 'c1', line: 3, status: 'Failed', errorCode: 'UNDELIVERABLE', at: 1_700_000_001 });
+		// The same receipt again changes nothing.
+		await ledger.recordDelivery({ messageSid: 'SM-3', campaign: 'c1', line: 3, status: 'Failed', errorCode: 'UNDELIVERABLE', at: 1_700_000_001 });
+		expect(await ledger.deliveryCounts('c1')).toEqual({ delivered: 1, failed: 1, failedByCode: { UNDELIVERABLE: 1 }, awaitingReceipt: 1, replied: 0, optedOut: 0 });
+		expect(await ledger.delivery('c1', 3)).toMatchObject({ status: 'Failed', errorCode: 'UNDELIVERABLE', at: 1_700_000_001 });
+		await ledger.close();
+	});
+
+	it('a receipt for a row of a chunk left submitting makes the resume mark it accepted, with its MessageSid, not uncertain', async () => {
+		const ledger = await crashedLedger();
+		const stored = await ledger.recordDelivery({ messageSid: 'SM-six', campaign: 'c1', line: 6, status: 'Delivered', at: 1_700_000_000 });
+		// The row is still on its way: only the resume may decide it.
+		expect(stored).toEqual({ campaign: 'c1', line: 6, resolved: false });
+		expect(await ledger.recoverSubmitting('c1')).toBe(2);
+		const rows = await statuses(ledger);
+		expect(rows[5]).toEqual(['uncertain', undefined]);
+		expect(rows[6]).toEqual(['accepted', 'SM-six']);
+		expect(rows[7]).toEqual(['uncertain', undefined]);
+		expect((await ledger.counts('c1')).rows).toMatchObject({ accepted: 4, uncertain: 2 });
+		await ledger.close();
+	});
+
+	it('a receipt that comes after the resume turns an uncertain row accepted, then delivered', async () => {
+		const ledger = await crashedLedger();
+		await ledger.recoverSubmitting('c1');
+		expect(await ledger.recordDelivery({ messageSid: 'SM-five', campaign: 'c1', line: 5, status: 'Failed', errorCode: 'UNKNOWN_SUBSCRIBER', at: 1_700_000_000 })).toEqual({
+			campaign: 'c1',
+			line: 5,
+			resolved: true,
+		});
+		expect((await statuses(ledger))[5]).toEqual(['accepted', 'SM-five']);
+		expect(await ledger.deliveryCounts('c1')).toMatchObject({ failed: 1, failedByCode: { UNKNOWN_SUBSCRIBER: 1 }, awaitingReceipt: 3 });
+		await ledger.close();
+	});
+
+	it('--resend-uncertain puts back only the uncertain rows no receipt has shown were sent', async () => {
+		const ledger = await crashedLedger();
+		await ledger.recoverSubmitting('c1');
+		// Stored under the write lock of another connection, as the worker daemon would.
+		const path = (ledger as unknown as { db: Database.Database }).db.name;
+		const daemon = new SqliteLedger(path);
+		await daemon.recordDelivery({ messageSid: 'SM-seven', campaign: 'c1', line: 7, status: 'Delivered', at: 1_700_000_000 });
+		await daemon.close();
+		// A receipt stored by an older worker, which left its row uncertain.
+		const raw = new Database(path);
+		raw.prepare(`INSERT INTO deliveries (campaign, line, message_sid, status, at) VALUES ('c1', 5, 'SM-five', 'Delivered', 1700000000)`).run();
+		raw.close();
+		expect(await ledger.requeueUncertain('c1')).toBe(1);
+		const rows = await statuses(ledger);
+		expect(rows[5]).toEqual(['accepted', 'SM-five']);
+		expect(rows[6]).toEqual(['pending', undefined]);
+		expect(rows[7]).toEqual(['accepted', 'SM-seven']);
+		expect((await ledger.peekPending('c1', 10)).map((r) => r.line)).toEqual([6]);
+		await ledger.close();
+	});
+
+	it('counts a row that replied once, however many replies, and the opt-outs among them; replies to no row of ours are not stored', async () => {
+		const ledger = await crashedLedger();
+		expect(await ledger.recordReply({ campaign: 'c1', line: 2, messageSid: 'IN-1', at: 1, optOut: false })).toBe(true);
+		expect(await ledger.recordReply({ campaign: 'c1', line: 2, messageSid: 'IN-2', at: 2, optOut: false })).toBe(true);
+		expect(await ledger.recordReply({ campaign: 'c1', line: 2, messageSid: 'IN-2', at: 2, optOut: false })).toBe(false);
+		expect(await ledger.recordReply({ campaign: 'c1', line: 3, messageSid: 'IN-3', at: 3, optOut: true })).toBe(true);
+		expect(await ledger.recordReply({ campaign: 'c1', line: 99, messageSid: 'IN-4', at: 4, optOut: true })).toBe(false);
+		expect(await ledger.recordReply({ campaign: 'other', line: 2, messageSid: 'IN-5', at: 5, optOut: true })).toBe(false);
+		expect(await ledger.deliveryCounts('c1')).toMatchObject({ replied: 2, optedOut: 1 });
+		await ledger.close();
+	});
+
+	it('buckets sends and receipts over time and the time from send to receipt', async () => {
+		const ledger = await crashedLedger();
+		await ledger.settle('c1', 2, [5, 6, 7].map((line) => ({ line, status: 'accepted' as const, messageSid: `SM-${line}` })));
+		const path = (ledger as unknown as { db: Database.Database }).db.name;
+		// Answers stored at known moments: lines 2-4 at t0, 5-7 at t0 + 65 s.
+		const t0 = 1_700_000_000_000;
+		const db = new Database(path);
+		db.prepare(`UPDATE answers SET at = ? WHERE first = 2`).run(t0);
+		db.prepare(`UPDATE answers SET at = ? WHERE first = 5`).run(t0 + 65_000);
+		db.close();
+		await ledger.recordDelivery({ messageSid: 'SM-2', campaign: 'c1', line: 2, status: 'Delivered', at: t0 / 1000 + 1, receivedAt: t0 + 1_250 });
+		await ledger.recordDelivery({ messageSid: 'SM-6', campaign: 'c1', line: 6, status: 'Failed', errorCode: 'UNDELIVERABLE', at: t0 / 1000 + 66, receivedAt: t0 + 65_000 + 3_000 });
+		await ledger.recordDelivery({ messageSid: 'SM-7', campaign: 'c1', line: 7, status: 'Delivered', at: t0 / 1000 + 66 });
+		expect(await ledger.activitySpan('c1')).toEqual({ from: t0 / 1000, to: t0 / 1000 + 66 });
+		const figures = await ledger.reportFigures('c1', 60);
+		const minute = Math.floor(t0 / 1000 / 60) * 60;
+		expect(figures.sends).toEqual([
+			{ at: minute, count: 3 },
+			{ at: minute + 60, count: 3 },
+		]);
+		expect(figures.deliveries).toEqual([
+			{ at: minute, delivered: 1, failed: 0 },
+			{ at: minute + 60, delivered: 1, failed: 1 },
+		]);
+		// 1.25 s, 3 s, and 1 s from the Timestamp where the arrival is not known.
+		expect(figures.receiptTenths).toEqual([
+			{ tenths: 10, count: 1 },
+			{ tenths: 12, count: 1 },
+			{ tenths: 30, count: 1 },
+		]);
+		expect(figures.failuresByPrefix).toEqual([{ prefix: '+61491', sample: '+61491570156', count: 1 }]);
+		await ledger.close();
+	});
+
+	it('opens a schema 3 ledger and adds the columns the report needs', async () => {
+		const path = ledgerPath();
+		const db = new Database(path);
+		db.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schema', '3');
+			CREATE TABLE answers (id INTEGER PRIMARY KEY, campaign TEXT NOT NULL, first INTEGER NOT NULL, last INTEGER NOT NULL, sids TEXT NOT NULL);
+			CREATE TABLE deliveries (campaign TEXT NOT NULL, line INTEGER NOT NULL, message_sid TEXT NOT NULL, status TEXT NOT NULL, error_code TEXT, at INTEGER NOT NULL, PRIMARY KEY (campaign, line)) WITHOUT ROWID;`);
+		db.close();
+		const ledger = await crashedLedger(path);
+		await ledger.recordDelivery({ messageSid: 'SM-2', campaign: 'c1', line: 2, status: 'Delivered', at: 1_700_000_000, receivedAt: 1_700_000_000_500 });
+		expect(await ledger.delivery('c1', 2)).toMatchObject({ receivedAt: 1_700_000_000_500 });
+		expect((await ledger.reportFigures('c1', 60)).sends.reduce((n, b) => n + b.count, 0)).toBe(3);
+		await ledger.close();
+	});
+});
