@@ -5,6 +5,7 @@ import type * as CampaignRun from './cli/campaignRunCommand';
 import type * as Demo from './cli/demoCommand';
 import { loadSandbox } from './cli/sandboxModule';
 import { USAGE } from './cli/usage';
+import { printable } from './report/printable';
 import type * as Worker from './daemon/workerCommand';
 
 // Each command's modules load when it runs: `campaign run` does not pay for the daemon's
@@ -16,7 +17,7 @@ export async function main(argv: string[]): Promise<number> {
 		return await dispatch(argv);
 	} catch (error) {
 		if (error instanceof FatalError) {
-			process.stderr.write(`cloudtel: ${error.message}\n`);
+			process.stderr.write(`cloudtel: ${printable(error.message)}\n`);
 			if (error.exitCode === ExitCodes.Usage) process.stderr.write('Run `cloudtel --help` for usage.\n');
 			return error.exitCode;
 		}

@@ -13,7 +13,7 @@ async function read(text: string) {
 	writeFileSync(path, text);
 	const csv = await openCsv(path);
 	const items: CsvItem[] = [];
-	for await (const b of csv.batches) items.push(...b);
+	for await (const b of csv.batches) items.push(...b.items);
 	return { csv, items };
 }
 
@@ -38,10 +38,15 @@ describe('CSV sniffing and reading', () => {
 		const { items } = await read('To,Name\n1,a\n2,x"y\n3,c\n');
 		expect(items.map((i) => (isCsvError(i) ? `error@${i.line}` : i.line))).toEqual([2, 'error@3', 4]);
 	});
-	it('reports an unclosed quote with the lines it swallowed', async () => {
+	it('reports an unclosed quote on its own line and reads on at the next line', async () => {
 		const { items } = await read('To,Name\n1,a\n2,"open\n3,c\n4,d\n');
-		const last = items[items.length - 1];
-		expect(isCsvError(last) && [last.line, last.endLine]).toEqual([3, 5]);
+		expect(items.map((i) => (isCsvError(i) ? `error@${i.line}-${i.endLine}: ${i.error}` : i.line))).toEqual([2, 'error@3-3: the quote that opens column 2 (Name) is never closed', 4, 5]);
+	});
+	it('refuses a header naming a column twice, naming the line and both columns', async () => {
+		await expect(read('\nTo,Name,City,Name\n1,a,b,c\n')).rejects.toThrow(/the header of .* \(line 2\) names column 2 and column 4 both "Name"/);
+	});
+	it('says a directory is not a file', async () => {
+		await expect(openCsv(dir)).rejects.toThrow(/cannot read the CSV file .*: it is a directory, not a file/);
 	});
 	it('refuses an empty file and an unreadable one', async () => {
 		await expect(read('')).rejects.toThrow(/is empty/);

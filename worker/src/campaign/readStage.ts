@@ -47,14 +47,14 @@ export async function readStage(input: ReadStageInput): Promise<ReadStageResult>
 	const started = performance.now();
 	let rows = 0;
 	let lastProgress = 0;
-	const queue: { items: CsvItem[]; verdicts: Promise<RowVerdict[]> }[] = [];
+	const queue: { items: CsvItem[]; bytes: number; verdicts: Promise<RowVerdict[]> }[] = [];
 
 	const problem = (line: number, code: string, reason: string, to?: string) => {
 		reporter.rowError(line, code, reason);
 		if (firstErrors.length < FIRST_ERRORS) firstErrors.push({ line, code, reason, to });
 	};
 
-	const drain = async (entry: { items: CsvItem[]; verdicts: Promise<RowVerdict[]> }) => {
+	const drain = async (entry: { items: CsvItem[]; bytes: number; verdicts: Promise<RowVerdict[]> }) => {
 		const verdicts = await entry.verdicts;
 		const out: ImportRow[] = [];
 		let v = 0;
@@ -85,15 +85,16 @@ export async function readStage(input: ReadStageInput): Promise<ReadStageResult>
 		const now = performance.now();
 		if (now - lastProgress > 200) {
 			lastProgress = now;
-			const bytes = csv.bytesRead();
-			const total = bytes > 0 ? Math.max(rows, Math.round((rows * csv.size) / bytes)) : rows;
+			// Rows per byte up to the batch just drained, scaled to the file: batches in flight
+			// to the validators are not counted on one side only, so the figure holds steady.
+			const total = entry.bytes > 0 && csv.size > 0 ? Math.max(rows, Math.round((rows * csv.size) / Math.min(csv.size, entry.bytes))) : rows;
 			const rate = rows / Math.max(0.001, (now - started) / 1000);
 			reporter.progress({ stage: 'read', done: rows, total, rate, etaSeconds: rate > 0 ? (total - rows) / rate : undefined, unit: 'rows' });
 		}
 	};
 
 	let interrupted = false;
-	for await (const batch of csv.batches) {
+	for await (const { items: batch, bytes } of csv.batches) {
 		if (input.signal?.aborted) {
 			interrupted = true;
 			break;
@@ -104,7 +105,7 @@ export async function readStage(input: ReadStageInput): Promise<ReadStageResult>
 		const verdicts = records.length > 0 ? input.judge.judge(records, input.now()) : Promise.resolve([]);
 		// Keep the rejection for the drain that awaits it, not the unhandled-rejection hook.
 		verdicts.catch(() => undefined);
-		queue.push({ items, verdicts });
+		queue.push({ items, bytes, verdicts });
 		if (queue.length >= input.inFlight) await drain(queue.shift()!);
 	}
 	while (queue.length > 0) await drain(queue.shift()!);

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { hostname, availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { BATCH_MAX_MESSAGES, isBlank, validateSendMessage } from '../../../api';
-import { openCsv, type CsvSource } from '../csv/openCsv';
+import { openCsv, STDIN, type CsvSource } from '../csv/openCsv';
 import { FINAL_STATUSES, ROW_STATUSES, type CampaignRecord, type Ledger, type RowStatus, type RunOwner } from '../ledger/ledger';
 import { DEFAULT_BACKOFF } from '../pacing/backoff';
 import { TokenBucket } from '../pacing/tokenBucket';
 import { BatchClient, type ProviderConfig } from '../provider/batchClient';
+import { NEVER_SENT_LOST_MESSAGES } from '../provider/neverSent';
 import { OutFile } from '../report/outFile';
 import type { Reporter } from '../report/reporter';
 import { NumberSet } from '../rows/numberSet';
@@ -22,7 +23,7 @@ import { ExitCodes } from './exitCodes';
 import { FatalError, UsageError } from './fatalError';
 import { LedgerSink } from './ledgerSink';
 import { readStage, type RowSink } from './readStage';
-import { refusal, sendStage } from './sendStage';
+import { refusal, sendStage, unreachable } from './sendStage';
 import { sleep } from './sleep';
 
 export interface RunCampaignOptions {
@@ -106,7 +107,8 @@ function checkSettings(options: RunCampaignOptions): void {
 }
 
 function resolveSpec(options: RunCampaignOptions, stored: CampaignRecord | undefined): CampaignSpec {
-	const given = { ...options.spec, csvPath: options.spec.csvPath === undefined ? undefined : resolve(options.spec.csvPath) };
+	const csvPath = options.spec.csvPath;
+	const given = { ...options.spec, csvPath: csvPath === undefined || csvPath === STDIN ? csvPath : resolve(csvPath) };
 	if (stored) {
 		const conflicts = specConflicts(stored.spec, given);
 		if (conflicts.length > 0) {
@@ -126,13 +128,22 @@ function checkFrom(from: string | undefined): void {
 	if (bad.length > 0) throw new UsageError(`--from: ${bad[0].Message}`);
 }
 
-/** An empty batch sends nothing, yet shows bad credentials (401) and an unknown property (404) at once. */
+/**
+ * An empty batch sends nothing, yet shows bad credentials (401), an unknown property (404)
+ * or a wrong address at once. Only an answer from the provider lets the run go on: sending
+ * to an address that has not answered would turn every row uncertain.
+ */
 async function preflight(client: BatchClient, propertySid: string): Promise<void> {
 	for (let attempt = 1; attempt <= 5; attempt++) {
 		const outcome = await client.send(propertySid, []);
 		if (outcome.kind === 'refused' && (outcome.status === 401 || outcome.status === 403 || outcome.status === 404)) throw refusal(outcome.status, outcome.detail, propertySid);
-		if (outcome.kind !== 'retry') return;
-		if (outcome.status === 0 && attempt === 5) throw new FatalError(`cannot reach the provider: ${outcome.reason}`);
+		if (outcome.kind === 'answered' || outcome.kind === 'refused') return;
+		if (outcome.kind === 'unsent') throw unreachable(outcome.reason);
+		if (outcome.kind === 'lost') throw new FatalError(`the provider did not answer a test request (${outcome.reason}); nothing was sent: check --base-url (CLOUDTEL_BASE_URL), then run again`);
+		if (attempt === 5) {
+			if (outcome.status === 0) throw unreachable(outcome.reason);
+			return;
+		}
 		await sleep(outcome.retryAfterMs ?? 200 * attempt);
 	}
 }
@@ -240,6 +251,10 @@ async function stages(spec: CampaignSpec, timing: Timing, record: CampaignRecord
 		for await (const r of ledger.rows(name, ['uncertain'], 1000)) lines.push(r.line);
 		reporter.event('uncertain', { lines, count: recovered }, `${recovered} rows were being submitted when the last run stopped: they are uncertain and will not be sent again unless you ask with --resend-uncertain`);
 	}
+	// The preflight has had an answer from the provider: rows an older version marked
+	// uncertain after an error that proves their request never left can go now.
+	const neverLeft = await ledger.requeueUncertainWith(name, NEVER_SENT_LOST_MESSAGES);
+	if (neverLeft > 0) reporter.event('requeued', { count: neverLeft }, `${neverLeft} rows marked uncertain by an earlier run never left (their request failed before reaching the provider): they are pending again`);
 	if (options.resendUncertain) {
 		const n = await ledger.requeueUncertain(name);
 		if (n > 0) reporter.event('resend-uncertain', { count: n }, `${n} uncertain rows will be sent again (--resend-uncertain)`);

@@ -97,6 +97,11 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 			const outcome = await input.client.send(input.propertySid, messages);
 			if (outcome.kind === 'answered') return settle(chunk, settleAnswer(campaign, lines, outcome.results));
 			if (outcome.kind === 'lost') return settle(chunk, lines.map((line) => ({ line, status: 'uncertain', message: `answer lost: ${outcome.reason}` })));
+			if (outcome.kind === 'unsent') {
+				await settle(chunk, lines.map((line) => ({ line, status: 'pending' })));
+				fatal ??= unreachable(outcome.reason);
+				return;
+			}
 			if (outcome.kind === 'refused') {
 				// Nothing of this batch was processed: the rows go back to pending for a later run.
 				await settle(chunk, lines.map((line) => ({ line, status: 'pending' })));
@@ -199,6 +204,11 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 }
 
 const MAX_MARK_FAILURES = 5;
+
+/** The fatal error for a request that provably never left: its rows are still pending. */
+export function unreachable(reason: string): FatalError {
+	return new FatalError(`cannot reach the provider (${reason}): no byte of the request left, so its rows stay pending; check --base-url (CLOUDTEL_BASE_URL), then run again to resume`);
+}
 
 /** The fatal error for an answer that refused a whole request. */
 export function refusal(status: number, detail: string, propertySid: string): FatalError {

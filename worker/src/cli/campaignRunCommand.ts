@@ -4,6 +4,8 @@ import { isWebhookUri } from '../../../api';
 import type { CampaignSpec } from '../campaign/campaignSpec';
 import { UsageError } from '../campaign/fatalError';
 import { runCampaign } from '../campaign/runCampaign';
+import { STDIN } from '../csv/openCsv';
+import { baseUrlProblem } from '../provider/checkBaseUrl';
 import { SqliteLedger } from '../ledger/sqliteLedger';
 import type { Ledger } from '../ledger/ledger';
 import { existsSync } from 'node:fs';
@@ -16,6 +18,7 @@ export const DEFAULT_DB = 'cloudtel.db';
 export async function campaignRunCommand(argv: string[]): Promise<number> {
 	const { values } = parseFlags(argv);
 	const csv = values.csv;
+	if (csv === STDIN && !values.name) throw new UsageError('--csv - reads standard input: give the campaign a --name');
 	const name = values.name ?? (csv ? defaultName(csv) : undefined);
 	if (!name) throw new UsageError('give --name (or --csv, whose file name names a new campaign)');
 	const spec: Partial<CampaignSpec> & { name: string } = {
@@ -44,6 +47,8 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 		const authToken = values['auth-token'] ?? process.env.CLOUDTEL_AUTH_TOKEN;
 		const missing = [!baseUrl && 'CLOUDTEL_BASE_URL (--base-url)', !accountSid && 'CLOUDTEL_ACCOUNT_SID (--account-sid)', !authToken && 'CLOUDTEL_AUTH_TOKEN (--auth-token)'].filter(Boolean);
 		if (!dryRun && missing.length > 0) throw new UsageError(`the provider's address and credentials are missing: set ${missing.join(', ')}`);
+		const badUrl = dryRun ? undefined : baseUrlProblem(baseUrl!);
+		if (badUrl) throw new UsageError(`--base-url (CLOUDTEL_BASE_URL) ${badUrl}`);
 		const summary = await runCampaign(
 			{
 				spec,

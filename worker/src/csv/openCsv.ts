@@ -1,176 +1,150 @@
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { parse, type CsvError } from 'csv-parse';
+import { stat } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
+import type { Readable } from 'node:stream';
 import { FatalError } from '../campaign/fatalError';
+import { printable } from '../report/printable';
 import { isCsvError, type CsvItem } from './csvItem';
+import { CsvRecordParser } from './csvRecordParser';
 import { sniffDelimiter } from './sniffDelimiter';
+
+export interface CsvBatch {
+	items: CsvItem[];
+	/** Bytes of the file up to the end of this batch's last record, near enough, for progress. */
+	bytes: number;
+}
 
 export interface CsvSource {
 	header: string[];
 	delimiter: string;
-	/** Bytes in the file, for progress. */
+	/** Bytes in the file, for progress; 0 when unknown (standard input). */
 	size: number;
-	/** Data records in file order, in small batches; bad stretches come as errors in place. */
-	batches: AsyncIterable<CsvItem[]>;
-	/** Bytes parsed so far. */
-	bytesRead(): number;
+	/** Data records in file order, in small batches; bad records come as errors in place. */
+	batches: AsyncIterable<CsvBatch>;
 	/** Stops reading: for a caller that wanted only the header. */
 	close(): void;
 }
 
-const SNIFF_BYTES = 64 * 1024;
+/** `--csv -` reads standard input, as does a path to it such as /dev/stdin. */
+export const STDIN = '-';
+/** Opening these fails when standard input is a socket, as it is under many process managers. */
+const STDIN_PATHS = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
+const SNIFF_CHARS = 64 * 1024;
 const BATCH = 1000;
-/** An unclosed quote would otherwise swallow the rest of the file into one field. */
-const MAX_RECORD_CHARS = 1_000_000;
+/** Enough of the file to hold its header line. */
+const HEADER_LINE = /[^\s\ufeff][^\n]*\n/;
 
-async function readStart(path: string): Promise<{ sample: string; size: number }> {
-	let handle;
+async function openStream(path: string): Promise<{ stream: Readable; size: number }> {
+	if (path === STDIN || STDIN_PATHS.has(path)) return { stream: process.stdin, size: 0 };
+	let size = 0;
 	try {
-		handle = await open(path, 'r');
+		const info = await stat(path);
+		if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+		size = info.isFile() ? info.size : 0;
 	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : String((error as Error).message);
-		throw new FatalError(`cannot read the CSV file ${path}: ${why}`);
+		throw unreadable(path, error as NodeJS.ErrnoException);
 	}
-	try {
-		const { size } = await handle.stat();
-		const buffer = Buffer.alloc(Math.min(SNIFF_BYTES, size));
-		await handle.read(buffer, 0, buffer.length, 0);
-		return { sample: buffer.toString('utf8'), size };
-	} finally {
-		await handle.close();
-	}
+	return { stream: createReadStream(path, { highWaterMark: 256 * 1024 }), size };
+}
+
+function unreadable(path: string, error: NodeJS.ErrnoException): FatalError {
+	const why = error.code === 'ENOENT' ? 'no such file' : error.code === 'EACCES' ? 'permission denied' : error.code === 'EISDIR' ? 'it is a directory, not a file' : error.message;
+	return new FatalError(`cannot read the CSV file ${path}: ${why}`);
 }
 
 /**
- * Streams a CSV file through csv-parse: BOM stripped, delimiter sniffed from the header
+ * Streams a CSV file (or standard input): BOM stripped, delimiter sniffed from the header
  * unless given, quoted fields, CRLF or LF. Every record is numbered by the line it starts
  * on, which is what a person sees in an editor or a spreadsheet.
  */
 export async function openCsv(path: string, delimiter?: string): Promise<CsvSource> {
-	const { sample, size } = await readStart(path);
-	if (sample.replace(/^\ufeff/, '').trim() === '') throw new FatalError(`the CSV file ${path} is empty: it needs a header line and rows`);
-	const sep = delimiter ?? sniffDelimiter(sample);
-	// Errors csv-parse skips, with how many records came before each: they are put back in
-	// place as the records are consumed, since they are raised ahead of the records still
-	// buffered. Line numbers are counted here, not taken from csv-parse's per-record info,
-	// which costs more than the parse itself.
-	const skipped: (CsvError & { lines: number; records: number })[] = [];
-	const parser = parse({
-		bom: true,
-		delimiter: sep,
-		relax_column_count: true,
-		skip_records_with_error: true,
-		max_record_size: MAX_RECORD_CHARS,
-	});
-	parser.on('skip', (error: CsvError & { lines: number; records: number }) => skipped.push(error));
-	const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
-	stream.on('error', (error) => parser.destroy(error));
-	stream.pipe(parser);
-
-	// Records are taken from the parser's buffer with read(), waiting only when it is empty:
-	// an async iterator costs a promise and a turn of the microtask queue per record, which
-	// on a large file was a good share of the reading thread's time.
-	let ended = false;
-	let failure: Error | undefined;
-	let wake: (() => void) | undefined;
-	const rouse = () => wake?.();
-	parser.on('readable', rouse);
-	parser.on('end', () => {
-		ended = true;
-		rouse();
-	});
-	parser.on('error', (error: Error) => {
-		failure = error;
-		rouse();
-	});
-	const more = () =>
-		new Promise<void>((resolve) => {
-			wake = () => {
-				wake = undefined;
-				resolve();
-			};
-		});
-
-	let consumed = 0;
-	let nextLine = 1;
-	const AT_END = Symbol('end');
-	/** The next item already parsed: a pending error, a record, AT_END, or undefined while the parser waits for input. Empty lines are passed over. */
-	function ready(): CsvItem | typeof AT_END | undefined {
-		for (;;) {
-			if (skipped.length > 0 && skipped[0].records <= consumed) {
-				const error = skipped.shift()!;
-				const item = { line: nextLine, endLine: Math.max(nextLine, error.lines), error: error.message };
-				nextLine = item.endLine + 1;
-				return item;
-			}
-			const fields = parser.read() as string[] | null;
-			if (fields === null) {
-				if (failure) throw failure;
-				if (!ended) return undefined;
-				if (skipped.length > 0) continue;
-				return AT_END;
-			}
-			consumed++;
-			const line = nextLine;
-			nextLine += 1 + newlines(fields);
-			if (fields.length === 1 && fields[0] === '') continue;
-			return { line, fields };
-		}
-	}
-
-	/** The next item in file order, or undefined at the end. */
-	async function next(): Promise<CsvItem | undefined> {
-		for (;;) {
-			const item = ready();
-			if (item === AT_END) return undefined;
-			if (item !== undefined) return item;
-			await more();
-		}
-	}
-
+	const { stream, size } = await openStream(path);
 	const close = () => {
-		stream.destroy();
-		parser.destroy();
+		if (stream !== process.stdin) stream.destroy();
 	};
-	let first: CsvItem | undefined;
 	try {
-		first = await next();
+		return await readHeader(path, delimiter, stream, size, close);
 	} catch (error) {
 		close();
-		throw new FatalError(`cannot read the CSV file ${path}: ${(error as Error).message}`);
+		throw error;
 	}
-	if (first === undefined) throw new FatalError(`the CSV file ${path} is empty: it needs a header line and rows`);
-	if (isCsvError(first)) {
-		close();
-		throw new FatalError(`the header of ${path} (line ${first.line}) cannot be read: ${first.error}`);
-	}
-	const header = first.fields.map((h, i) => h.trim() || `column ${i + 1}`);
-
-	async function* batches(): AsyncGenerator<CsvItem[]> {
-		let batch: CsvItem[] = [];
-		for (;;) {
-			const item = ready();
-			if (item === AT_END) break;
-			if (item === undefined) {
-				await more();
-				continue;
-			}
-			batch.push(item);
-			if (batch.length >= BATCH) {
-				yield batch;
-				batch = [];
-			}
-		}
-		if (batch.length > 0) yield batch;
-	}
-	return { header, delimiter: sep, size, batches: batches(), bytesRead: () => parser.info.bytes, close };
 }
 
-function newlines(fields: string[]): number {
-	let n = 0;
-	for (const f of fields) {
-		for (let i = f.indexOf('\n'); i >= 0; i = f.indexOf('\n', i + 1)) n++;
+async function readHeader(path: string, delimiter: string | undefined, stream: Readable, size: number, close: () => void): Promise<CsvSource> {
+	const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+	const decoder = new StringDecoder('utf8');
+	let bytes = 0;
+	let decodedChars = 0;
+	let ended = false;
+	const read = async (): Promise<string> => {
+		try {
+			const next = await chunks.next();
+			if (next.done) {
+				ended = true;
+				return decoder.end();
+			}
+			const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+			bytes += chunk.length;
+			const text = decoder.write(chunk);
+			decodedChars += text.length;
+			return text;
+		} catch (error) {
+			throw unreadable(path, error as NodeJS.ErrnoException);
+		}
+	};
+
+	// The header decides the delimiter, so it is read before the parser starts.
+	let sample = '';
+	while (!ended && sample.length < SNIFF_CHARS && !HEADER_LINE.test(sample)) sample += await read();
+	const sep = delimiter ?? sniffDelimiter(sample.replace(/^[\ufeff\s]+/, ''));
+	const parser = new CsvRecordParser(sep);
+	const pending: CsvItem[] = parser.push(sample, ended);
+	// Characters handed to the parser before and after the items pending: a batch's place in
+	// the file is found between the two, so progress follows the records handed out, not
+	// the parser's read-ahead.
+	let pendingFrom = 0;
+	let fed = sample.length;
+	let pendingTo = fed - parser.buffered();
+
+	/** More items, or false at the end. */
+	const more = async (): Promise<boolean> => {
+		while (pending.length === 0) {
+			if (ended) return false;
+			const text = await read();
+			pendingFrom = pendingTo;
+			pending.push(...parser.push(text, ended));
+			fed += text.length;
+			pendingTo = fed - parser.buffered();
+		}
+		return true;
+	};
+
+	if (!(await more())) throw new FatalError(`the CSV file ${path} is empty: it needs a header line and rows`);
+	const first = pending.shift()!;
+	if (isCsvError(first)) throw new FatalError(`the header of ${path} (line ${first.line}) cannot be read: ${first.error}`);
+	const header = first.fields.map((h, i) => printable(h.trim()) || `column ${i + 1}`);
+	checkHeader(header, path, first.line);
+	parser.header = header;
+
+	const toBytes = (chars: number) => (decodedChars > 0 ? Math.round(chars * (bytes / decodedChars)) : 0);
+	async function* batches(): AsyncGenerator<CsvBatch> {
+		while (await more()) {
+			const total = pending.length;
+			const items = pending.splice(0, BATCH);
+			const through = pendingFrom + ((pendingTo - pendingFrom) * items.length) / total;
+			pendingFrom = through;
+			yield { items, bytes: toBytes(through) };
+		}
 	}
-	return n;
+	return { header, delimiter: sep, size, batches: batches(), close };
+}
+
+/** A name given twice would make {{Name}} and --to-column pick one of them silently. */
+function checkHeader(header: string[], path: string, line: number): void {
+	const seen = new Map<string, number>();
+	header.forEach((name, i) => {
+		const earlier = seen.get(name);
+		if (earlier !== undefined) throw new FatalError(`the header of ${path} (line ${line}) names column ${earlier + 1} and column ${i + 1} both "${name}": rename one of them`);
+		seen.set(name, i);
+	});
 }

@@ -167,6 +167,8 @@ export interface Ledger {
 	recoverSubmitting(name: string): Promise<number>;
 	/** Uncertain rows go back to pending, except those a receipt has shown were sent: they become accepted. */
 	requeueUncertain(name: string): Promise<number>;
+	/** Uncertain rows whose stored message starts with one of `messages` become pending again. */
+	requeueUncertainWith(name: string, messages: readonly string[]): Promise<number>;
 	/**
 	 * The next pending rows after line `afterLine`, in line order; they stay pending until
 	 * marked. A sender passes the last line it took, so no peek reads past sent rows again.

@@ -185,6 +185,10 @@ export class SqliteLedger implements Ledger {
 		})();
 	}
 
+	async requeueUncertainWith(name: string, messages: readonly string[]): Promise<number> {
+		return this.db.transaction(() => messages.reduce((n, message) => n + this.s.requeueWith.run(name, message, message).changes, 0))();
+	}
+
 	async peekPending(name: string, limit: number, afterLine = 0): Promise<PendingRow[]> {
 		// Raw rows (arrays in SELECT order): one object per row instead of two, on the send path.
 		const rows = this.s.peek.all(name, afterLine, limit) as [line: number, to: string, text: string, segments: number, timeZone: string | null, suppressed: number][];

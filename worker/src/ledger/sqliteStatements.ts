@@ -36,6 +36,8 @@ export function prepareStatements(db: Database.Database) {
 		resolveUncertainRow: db.prepare(`UPDATE recipients SET status = 'accepted', message_sid = ?, error_code = NULL, message = NULL WHERE campaign = ? AND line = ? AND status = 'uncertain'`),
 		dropSubmission: db.prepare(`DELETE FROM submissions WHERE campaign = ? AND chunk = ?`),
 		requeue: db.prepare(`UPDATE recipients SET status = 'pending', message = NULL WHERE campaign = ? AND status = 'uncertain'`),
+		// substr, not LIKE: the stored messages hold '_' and LIKE would read it as a wildcard.
+		requeueWith: db.prepare(`UPDATE recipients SET status = 'pending', message = NULL WHERE campaign = ? AND status = 'uncertain' AND substr(message, 1, length(?)) = ?`),
 		// The primary key walked from the caller's cursor: rows already sent are never passed over again.
 		peek: db.prepare(
 			`SELECT r.line, r.to_number, r.text, r.segments, r.time_zone, EXISTS (SELECT 1 FROM suppressions s WHERE s.number = r.to_number) AS suppressed

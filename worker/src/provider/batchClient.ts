@@ -1,6 +1,7 @@
 import { Agent, request } from 'undici';
 import { basicAuthorization, joinUrl, readResponseStatus, requests, retryAfterMs, type SendMessageRequest } from '../../../api';
 import type { BatchOutcome } from './batchOutcome';
+import { neverSent } from './neverSent';
 
 export interface ProviderConfig {
 	baseUrl: string;
@@ -8,8 +9,6 @@ export interface ProviderConfig {
 	authToken: string;
 }
 
-/** Failures raised before a single byte of the request could reach the provider. */
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ECONNABORTED']);
 
 /**
  * Posts BatchMessages over undici, as to the real provider, and sorts each answer into a
@@ -45,8 +44,11 @@ export class BatchClient {
 			text = await res.body.text();
 		} catch (error) {
 			const code = (error as { code?: string }).code ?? '';
-			const reason = `${code || 'error'}: ${(error as Error).message}`;
-			if (NEVER_SENT.has(code)) return { kind: 'retry', status: 0, reason };
+			// One line: OpenSSL's messages end in a newline.
+			const reason = `${code || 'error'}: ${(error as Error).message.replace(/\s+/g, ' ').trim()}`;
+			const unsent = neverSent(code);
+			if (unsent === 'unreachable') return { kind: 'retry', status: 0, reason };
+			if (unsent === 'misaddressed') return { kind: 'unsent', reason };
 			return { kind: 'lost', reason };
 		}
 		let body: unknown;

@@ -1,5 +1,6 @@
 import type { CampaignSummary } from '../campaign/campaignSummary';
 import { formatSummary } from './formatSummary';
+import { printable } from './printable';
 import type { Progress, Reporter } from './reporter';
 
 const ROW_ERRORS_SHOWN = 20;
@@ -28,7 +29,7 @@ export class TtyReporter implements Reporter {
 
 	private line(text: string): void {
 		this.clearBar();
-		this.err.write(text + '\n');
+		this.err.write(printable(text) + '\n');
 	}
 
 	event(name: string, _fields: Record<string, unknown>, text: string): void {
@@ -58,7 +59,7 @@ export class TtyReporter implements Reporter {
 
 	summary(s: CampaignSummary): void {
 		this.clearBar();
-		this.out.write(formatSummary(s));
+		this.out.write(formatSummary(s).split('\n').map(printable).join('\n'));
 	}
 
 	close(): void {

@@ -41,6 +41,9 @@ export class SmsForwarder implements Forwarder {
 				return { kind: 'failed', reason: `HTTP ${outcome.status}: ${outcome.detail}` };
 			case 'retry':
 				return { kind: 'retry', reason: outcome.reason, retryAfterMs: outcome.retryAfterMs };
+			case 'unsent':
+				// It never left, and resending to the same address cannot reach the provider either.
+				return { kind: 'failed', reason: `not sent: ${outcome.reason}` };
 			case 'lost':
 				return { kind: 'uncertain', reason: outcome.reason };
 		}
