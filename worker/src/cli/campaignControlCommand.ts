@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { FatalError, UsageError } from '../campaign/fatalError';
 import { ownerIsAlive } from '../ledger/ownerIsAlive';
-import { SqliteLedger } from '../ledger/sqliteLedger';
-import { DEFAULT_DB } from './campaignRunCommand';
+import { dbLocation } from '../store/dbLocation';
+import { openLedger } from '../store/openStores';
+import { DEFAULT_DB, dbSetting } from './campaignRunCommand';
 import { formatStatus, readStatus } from './campaignStatus';
 
 type Control = 'status' | 'pause' | 'resume' | 'cancel';
@@ -19,9 +20,10 @@ export async function campaignControlCommand(action: Control, argv: string[]): P
 		throw new UsageError((error as Error).message);
 	}
 	if (!values.name) throw new UsageError(`campaign ${action} needs --name (and --db, default ${DEFAULT_DB})`);
-	const dbPath = values.db ?? DEFAULT_DB;
-	if (!existsSync(dbPath)) throw new FatalError(`no ledger at ${dbPath}: give the --db the campaign ran with`);
-	const ledger = new SqliteLedger(dbPath);
+	const db = dbLocation(dbSetting(values.db));
+	const dbPath = db.kind === 'postgres' ? db.shown : db.path;
+	if (db.kind === 'sqlite' && !existsSync(db.path)) throw new FatalError(`no ledger at ${dbPath}: give the --db the campaign ran with`);
+	const ledger = await openLedger(db);
 	try {
 		const record = await ledger.campaign(values.name);
 		if (!record) throw new FatalError(`no campaign named ${values.name} in ${dbPath}`);

@@ -1,3 +1,4 @@
+import { isPostgresUrl } from '../store/dbLocation';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
@@ -43,6 +44,8 @@ export function loadWorkerConfig(file: string, env: NodeJS.ProcessEnv = process.
 	const raw = parseText(file, source) ?? {};
 	if (typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(file, ['(top level): must be a mapping of settings']);
 	applyEnvironment(raw as Record<string, unknown>, env);
+	// CLOUDTEL_DB keeps a Postgres password out of the config file.
+	if ((raw as Record<string, unknown>).db === undefined && env.CLOUDTEL_DB) (raw as Record<string, unknown>).db = env.CLOUDTEL_DB;
 	const parsed = workerConfigSchema.safeParse(raw);
 	if (!parsed.success) throw new ConfigError(file, describeIssues(parsed.error.issues, raw));
 	const config = parsed.data;
@@ -50,7 +53,7 @@ export function loadWorkerConfig(file: string, env: NodeJS.ProcessEnv = process.
 	const home = env.HOME || homedir();
 	// `~/` is the user's home, so a config kept beside its CSVs need not keep its database there too.
 	const path = (p: string) => (p === '~' || p.startsWith('~/') ? join(home, p.slice(1)) : resolve(base, p));
-	config.db = path(config.db);
+	if (!isPostgresUrl(config.db)) config.db = path(config.db);
 	for (const c of config.campaigns) c.csv = path(c.csv);
 	return config;
 }

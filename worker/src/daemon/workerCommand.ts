@@ -5,6 +5,7 @@ import { UsageError } from '../campaign/fatalError';
 import { ConfigError } from '../config/configError';
 import { loadWorkerConfig } from '../config/loadWorkerConfig';
 import type { WorkerConfig } from '../config/workerConfigSchema';
+import { isPostgresUrl } from '../store/dbLocation';
 import { checkCampaignCsvs } from './campaigns/csvCheck';
 import { JsonLogger } from './jsonLogger';
 import { Redactor } from './redactor';
@@ -23,7 +24,8 @@ const STOP_DEADLINE_MS = 60_000;
 
 /** Every secret the config holds, and the Basic header made of two of them. */
 export function configSecrets(config: WorkerConfig): string[] {
-	return [config.provider.authToken, config.server.secret, config.smtp?.password ?? '', basicAuthorization(config.provider.accountSid, config.provider.authToken).slice('Basic '.length)];
+	const dbPassword = isPostgresUrl(config.db) ? decodeURIComponent(new URL(config.db).password) : '';
+	return [config.provider.authToken, config.server.secret, config.smtp?.password ?? '', dbPassword, basicAuthorization(config.provider.accountSid, config.provider.authToken).slice('Basic '.length)];
 }
 
 export async function workerCommand(argv: string[]): Promise<number> {
