@@ -12,6 +12,8 @@ export default defineConfig({
 	test: {
 		include: ['test/**/*.test.ts'],
 		exclude: ['test/e2e/**', '**/node_modules/**'],
+		// One embedded Postgres for the whole run; each test file makes its own database in it.
+		globalSetup: ['test/support/postgres/globalSetup.ts'],
 		pool: 'forks',
 		testTimeout: 60_000,
 		hookTimeout: 60_000,

@@ -1,12 +1,13 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { DaemonStore } from '../../../worker/src/daemon/daemonStore';
 import type { ForwardOutcome, Forwarder } from '../../../worker/src/daemon/forward/forwardOutcome';
 import { ForwardOutbox } from '../../../worker/src/daemon/forward/forwardOutbox';
 import type { ForwardPayload } from '../../../worker/src/daemon/forward/forwardPayload';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
-import { SqliteDaemonStore } from '../../../worker/src/daemon/sqliteDaemonStore';
+import { openDaemonStore } from '../../../worker/src/store/openStores';
+import { storeBackends, type StoreBackend } from '../../support/storeBackends';
+
+const backends = storeBackends();
 
 const config = { maxAttempts: 4, backoffMs: 10, maxBackoffMs: 40, concurrency: 2 };
 const lines: string[] = [];
@@ -37,9 +38,10 @@ async function until(check: () => Promise<boolean>, ms = 5000): Promise<void> {
 	}
 }
 
-const stores: SqliteDaemonStore[] = [];
-function store(path = join(mkdtempSync(join(tmpdir(), 'cloudtel-outbox-')), 'w.db')): SqliteDaemonStore {
-	const s = new SqliteDaemonStore(path);
+const stores: DaemonStore[] = [];
+/** The test's store; a second call opens it again, as a restarted worker would. */
+async function openStore(backend: StoreBackend): Promise<DaemonStore> {
+	const s = await openDaemonStore(backend.location());
 	stores.push(s);
 	return s;
 }
@@ -47,9 +49,10 @@ afterEach(async () => {
 	for (const s of stores.splice(0)) await s.close();
 });
 
-describe('the forward outbox', () => {
+describe.each(backends)('the forward outbox ($name)', (backend) => {
+	const store = () => openStore(backend);
 	it('retries with back-off until the forward goes, then marks it sent', async () => {
-		const s = store();
+		const s = await store();
 		const email = new ScriptedForwarder([
 			{ kind: 'retry', reason: 'ECONNECTION: SMTP down' },
 			{ kind: 'retry', reason: 'ECONNECTION: SMTP down' },
@@ -64,7 +67,7 @@ describe('the forward outbox', () => {
 	});
 
 	it('gives up at the attempt limit, marks the forward failed and reports it', async () => {
-		const s = store();
+		const s = await store();
 		const email = new ScriptedForwarder(Array.from({ length: 10 }, () => ({ kind: 'retry' as const, reason: 'ECONNECTION: down' })));
 		const outbox = new ForwardOutbox(s, { forwardEmail: email }, config, log);
 		await s.completeEvent('reply:m2', [{ actionKey: '0.0', payload: payload('m2') }], Date.now());
@@ -77,7 +80,7 @@ describe('the forward outbox', () => {
 	});
 
 	it('fails at once what will never go, and queues one event\'s forwards only once', async () => {
-		const s = store();
+		const s = await store();
 		const email = new ScriptedForwarder([{ kind: 'failed', reason: 'EENVELOPE 550: no such mailbox' }]);
 		const outbox = new ForwardOutbox(s, { forwardEmail: email }, config, log);
 		const forwards = [{ actionKey: '0.0', payload: payload('m3') }];
@@ -90,14 +93,13 @@ describe('the forward outbox', () => {
 	});
 
 	it('after a crash mid-attempt, sends an e-mail again but never an SMS', async () => {
-		const path = join(mkdtempSync(join(tmpdir(), 'cloudtel-outbox-')), 'w.db');
-		const before = store(path);
+		const before = await store();
 		await before.completeEvent('reply:e', [{ actionKey: '0.0', payload: payload('e') }], Date.now());
 		await before.completeEvent('reply:s', [{ actionKey: '0.0', payload: payload('s', 'forwardSms') }], Date.now());
 		for (const f of await before.forwards()) await before.markSending(f.id, Date.now());
 		await before.close();
 
-		const after = store(path);
+		const after = await store();
 		const email = new ScriptedForwarder();
 		const sms = new ScriptedForwarder();
 		const outbox = new ForwardOutbox(after, { forwardEmail: email, forwardSms: sms }, config, log);
@@ -111,7 +113,7 @@ describe('the forward outbox', () => {
 	});
 
 	it('on stop, lets attempts under way finish and starts no new one', async () => {
-		const s = store();
+		const s = await store();
 		let release!: () => void;
 		const gate = new Promise<void>((r) => (release = r));
 		const slow: Forwarder = {

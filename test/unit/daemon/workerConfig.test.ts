@@ -120,3 +120,17 @@ describe('worker config', () => {
 		expect(config.replies.length).toBeGreaterThan(2);
 	});
 });
+
+describe('worker config: db', () => {
+	it('takes a Postgres URL as it is, from the config or from CLOUDTEL_DB, and a SQLite file beside the config', () => {
+		expect(loadWorkerConfig(write(`${BASE}db: "postgresql://app:pw@db.internal:5433/cloudtel"`), {}).db).toBe('postgresql://app:pw@db.internal:5433/cloudtel');
+		expect(loadWorkerConfig(write(BASE), { CLOUDTEL_DB: 'postgres://app@db.internal/cloudtel' }).db).toBe('postgres://app@db.internal/cloudtel');
+		expect(loadWorkerConfig(write(`${BASE}db: mine.db`), { CLOUDTEL_DB: 'postgres://app@db.internal/cloudtel' }).db).toBe(join(dir, 'mine.db'));
+		expect(loadWorkerConfig(write(BASE), {}).db).toBe(join(dir, 'cloudtel.db'));
+	});
+
+	it('names a malformed Postgres URL at db', () => {
+		expect(problems(`${BASE}db: "postgres://app@:5432/x"`)).toEqual([expect.stringMatching(/^db: not a valid Postgres URL/)]);
+		expect(problems(`${BASE}db: "postgres://app@db.internal:99999/x"`)).toEqual([expect.stringMatching(/^db: .*not a valid Postgres URL|^db: the Postgres URL's port/)]);
+	});
+});

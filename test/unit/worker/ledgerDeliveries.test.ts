@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Ledger } from '../../../worker/src/ledger/ledger';
 import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
+import type { DbLocation } from '../../../worker/src/store/dbLocation';
+import { openLedger } from '../../../worker/src/store/openStores';
+import { sql } from '../../support/postgres/database';
+import { storeBackends, type StoreBackend } from '../../support/storeBackends';
+
+const backends = storeBackends();
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -17,8 +24,8 @@ function ledgerPath(): string {
 }
 
 /** Lines 2-7 imported; 2-4 sent and accepted in one chunk; 5-7 in a chunk a crash left submitting. */
-async function crashedLedger(path = ledgerPath()): Promise<SqliteLedger> {
-	const ledger = new SqliteLedger(path);
+async function crashedLedgerAt(where: DbLocation | string = ledgerPath()): Promise<Ledger> {
+	const ledger = typeof where === 'string' ? new SqliteLedger(where) : await openLedger(where);
 	await ledger.createCampaign({ name: 'c1', csvPath: '/list.csv', propertySid: 'PR1', text: 'Hi' });
 	await ledger.importBatch('c1', [2, 3, 4, 5, 6, 7].map((line) => ({ line, to: `+6149157015${line}`, text: 'Hi', segments: 2, status: 'pending' as const })), 7);
 	await ledger.markSubmitting('c1', [2, 3, 4], 1);
@@ -27,13 +34,25 @@ async function crashedLedger(path = ledgerPath()): Promise<SqliteLedger> {
 	return ledger;
 }
 
-async function statuses(ledger: SqliteLedger): Promise<Record<number, [string, string | undefined]>> {
+async function statuses(ledger: Ledger): Promise<Record<number, [string, string | undefined]>> {
 	const out: Record<number, [string, string | undefined]> = {};
 	for await (const r of ledger.rows('c1')) out[r.line] = [r.status, r.messageSid];
 	return out;
 }
 
-describe('ledger: receipts settle rows', () => {
+/** A statement on the backend's own tables, as a person or an older worker would run it. */
+async function raw(backend: StoreBackend, sqlite: string, postgres: string, values: unknown[] = []): Promise<void> {
+	const where = backend.location();
+	if (where.kind === 'sqlite') {
+		const db = new Database(where.path);
+		db.prepare(sqlite).run(...values);
+		db.close();
+	} else await sql(where.url, postgres, values);
+}
+
+describe.each(backends)('ledger ($name): receipts settle rows', (backend) => {
+	const crashedLedger = () => crashedLedgerAt(backend.location());
+
 	it('counts delivered, failed by ErrorCode and accepted rows still awaiting a receipt', async () => {
 		const ledger = await crashedLedger();
 		await ledger.recordDelivery({ messageSid: 'SM-2', campaign: 'c1', line: 2, status: 'Delivered', at: 1_700_000_000 });
@@ -75,15 +94,13 @@ describe('ledger: receipts settle rows', () => {
 	it('--resend-uncertain puts back only the uncertain rows no receipt has shown were sent', async () => {
 		const ledger = await crashedLedger();
 		await ledger.recoverSubmitting('c1');
-		// Stored under the write lock of another connection, as the worker daemon would.
-		const path = (ledger as unknown as { db: Database.Database }).db.name;
-		const daemon = new SqliteLedger(path);
+		// Stored through another connection, as the worker daemon would.
+		const daemon = await openLedger(backend.location());
 		await daemon.recordDelivery({ messageSid: 'SM-seven', campaign: 'c1', line: 7, status: 'Delivered', at: 1_700_000_000 });
 		await daemon.close();
 		// A receipt stored by an older worker, which left its row uncertain.
-		const raw = new Database(path);
-		raw.prepare(`INSERT INTO deliveries (campaign, line, message_sid, status, at) VALUES ('c1', 5, 'SM-five', 'Delivered', 1700000000)`).run();
-		raw.close();
+		const insert = `INSERT INTO deliveries (campaign, line, message_sid, status, at) VALUES ('c1', 5, 'SM-five', 'Delivered', 1700000000)`;
+		await raw(backend, insert, insert);
 		expect(await ledger.requeueUncertain('c1')).toBe(1);
 		const rows = await statuses(ledger);
 		expect(rows[5]).toEqual(['accepted', 'SM-five']);
@@ -108,13 +125,11 @@ describe('ledger: receipts settle rows', () => {
 	it('buckets sends and receipts over time and the time from send to receipt', async () => {
 		const ledger = await crashedLedger();
 		await ledger.settle('c1', 2, [5, 6, 7].map((line) => ({ line, status: 'accepted' as const, messageSid: `SM-${line}` })));
-		const path = (ledger as unknown as { db: Database.Database }).db.name;
 		// Answers stored at known moments: lines 2-4 at t0, 5-7 at t0 + 65 s.
 		const t0 = 1_700_000_000_000;
-		const db = new Database(path);
-		db.prepare(`UPDATE answers SET at = ? WHERE first = 2`).run(t0);
-		db.prepare(`UPDATE answers SET at = ? WHERE first = 5`).run(t0 + 65_000);
-		db.close();
+		for (const [first, at] of [[2, t0], [5, t0 + 65_000]]) {
+			await raw(backend, `UPDATE answers SET at = ? WHERE first = ?`, `UPDATE recipients SET sent_at = $1 WHERE line BETWEEN $2 AND $2 + 2`, [at, first]);
+		}
 		await ledger.recordDelivery({ messageSid: 'SM-2', campaign: 'c1', line: 2, status: 'Delivered', at: t0 / 1000 + 1, receivedAt: t0 + 1_250 });
 		await ledger.recordDelivery({ messageSid: 'SM-6', campaign: 'c1', line: 6, status: 'Failed', errorCode: 'UNDELIVERABLE', at: t0 / 1000 + 66, receivedAt: t0 + 65_000 + 3_000 });
 		await ledger.recordDelivery({ messageSid: 'SM-7', campaign: 'c1', line: 7, status: 'Delivered', at: t0 / 1000 + 66 });
@@ -139,6 +154,9 @@ describe('ledger: receipts settle rows', () => {
 		await ledger.close();
 	});
 
+});
+
+describe('ledger (sqlite): older files', () => {
 	it('opens a schema 3 ledger and adds the columns the report needs', async () => {
 		const path = ledgerPath();
 		const db = new Database(path);
@@ -146,7 +164,7 @@ describe('ledger: receipts settle rows', () => {
 			CREATE TABLE answers (id INTEGER PRIMARY KEY, campaign TEXT NOT NULL, first INTEGER NOT NULL, last INTEGER NOT NULL, sids TEXT NOT NULL);
 			CREATE TABLE deliveries (campaign TEXT NOT NULL, line INTEGER NOT NULL, message_sid TEXT NOT NULL, status TEXT NOT NULL, error_code TEXT, at INTEGER NOT NULL, PRIMARY KEY (campaign, line)) WITHOUT ROWID;`);
 		db.close();
-		const ledger = await crashedLedger(path);
+		const ledger = await crashedLedgerAt(path);
 		await ledger.recordDelivery({ messageSid: 'SM-2', campaign: 'c1', line: 2, status: 'Delivered', at: 1_700_000_000, receivedAt: 1_700_000_000_500 });
 		expect(await ledger.delivery('c1', 2)).toMatchObject({ receivedAt: 1_700_000_000_500 });
 		expect((await ledger.reportFigures('c1', 60)).sends.reduce((n, b) => n + b.count, 0)).toBe(3);

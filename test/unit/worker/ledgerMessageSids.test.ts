@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Ledger } from '../../../worker/src/ledger/ledger';
 import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
+import { openLedger } from '../../../worker/src/store/openStores';
+import { storeBackends } from '../../support/storeBackends';
+
+const backends = storeBackends();
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -16,6 +21,11 @@ async function sentLedger(): Promise<{ path: string; ledger: SqliteLedger }> {
 	dirs.push(dir);
 	const path = join(dir, 'ledger.db');
 	const ledger = new SqliteLedger(path);
+	await sendThree(ledger);
+	return { path, ledger };
+}
+
+async function sendThree(ledger: Ledger): Promise<void> {
 	await ledger.createCampaign({ name: 'c1', csvPath: '/list.csv', propertySid: 'PR1', text: 'Hi' });
 	const rows = [2, 3, 4].map((line) => ({ line, to: `+6149157015${line}`, text: 'Hi', segments: 1, status: 'pending' as const }));
 	await ledger.importBatch('c1', rows, 4);
@@ -25,20 +35,20 @@ async function sentLedger(): Promise<{ path: string; ledger: SqliteLedger }> {
 		{ line: 3, status: 'rejected', errorCode: 'INVALID_PHONENUMBER_FORMAT', message: 'bad' },
 		{ line: 4, status: 'accepted', messageSid: 'SM-four' },
 	]);
-	return { path, ledger };
 }
 
 const receipt = (messageSid: string) => ({ messageSid, status: 'Delivered' as const, at: 1_700_000_000 });
 
-async function rowsOf(ledger: SqliteLedger) {
+async function rowsOf(ledger: Ledger) {
 	const out: { line: number; status: string; messageSid?: string }[] = [];
 	for await (const r of ledger.rows('c1')) out.push({ line: r.line, status: r.status, messageSid: r.messageSid });
 	return out;
 }
 
-describe('ledger: MessageSids', () => {
+describe.each(backends)('ledger ($name): MessageSids', (backend) => {
 	it('lists each row with its MessageSid, for a chunk answered in part', async () => {
-		const { ledger } = await sentLedger();
+		const ledger = await openLedger(backend.location());
+		await sendThree(ledger);
 		expect(await rowsOf(ledger)).toEqual([
 			{ line: 2, status: 'accepted', messageSid: 'SM-two' },
 			{ line: 3, status: 'rejected', messageSid: undefined },
@@ -48,9 +58,7 @@ describe('ledger: MessageSids', () => {
 	});
 
 	it('lists thousands of rows of wholly accepted chunks with their own MessageSids, across pages and gaps', async () => {
-		const dir = mkdtempSync(join(tmpdir(), 'cloudtel-sids-'));
-		dirs.push(dir);
-		const ledger = new SqliteLedger(join(dir, 'ledger.db'));
+		const ledger = await openLedger(backend.location());
 		await ledger.createCampaign({ name: 'c1', csvPath: '/list.csv', propertySid: 'PR1', text: 'Hi' });
 		// Every seventh line is invalid: chunks cover ranges with rows that are not theirs.
 		const lines = Array.from({ length: 7000 }, (_, i) => i + 2);
@@ -69,9 +77,22 @@ describe('ledger: MessageSids', () => {
 		expect((await ledger.counts('c1')).rows).toMatchObject({ accepted: 6000, invalid: 1000, pending: 0, submitting: 0 });
 		await ledger.close();
 	});
+
+	it("finds a receipt's row by its ExternalId, else by its MessageSid, and keeps the latest receipt", async () => {
+		const ledger = await openLedger(backend.location());
+		await sendThree(ledger);
+		expect(await ledger.recordDelivery({ ...receipt('SM-four'), campaign: 'c1', line: 4 })).toEqual({ campaign: 'c1', line: 4, resolved: false });
+		expect(await ledger.recordDelivery(receipt('SM-two'))).toEqual({ campaign: 'c1', line: 2, resolved: false });
+		expect(await ledger.recordDelivery({ ...receipt('SM-two'), status: 'Failed', errorCode: 'UNDELIVERABLE', at: 1_700_000_100 })).toEqual({ campaign: 'c1', line: 2, resolved: false });
+		expect(await ledger.recordDelivery(receipt('SM-none'))).toBeUndefined();
+		expect(await ledger.delivery('c1', 2)).toEqual({ messageSid: 'SM-two', campaign: 'c1', line: 2, status: 'Failed', errorCode: 'UNDELIVERABLE', at: 1_700_000_100 });
+		expect((await ledger.delivery('c1', 4))?.status).toBe('Delivered');
+		expect(await ledger.delivery('c1', 3)).toBeUndefined();
+		await ledger.close();
+	});
 });
 
-describe('ledger: rows found by MessageSid', () => {
+describe('ledger (sqlite): rows found by MessageSid', () => {
 	it('builds the MessageSid index from the answers when a receipt first needs it, and again for later answers', async () => {
 		const { path, ledger } = await sentLedger();
 		const db = new Database(path);

@@ -3,8 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Ledger } from '../../../worker/src/ledger/ledger';
 import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
+import type { DbLocation } from '../../../worker/src/store/dbLocation';
+import { openLedger } from '../../../worker/src/store/openStores';
+import { storeBackends } from '../../support/storeBackends';
 
+const backends = storeBackends();
 const dirs: string[] = [];
 function newDir(): string {
 	const dir = mkdtempSync(join(tmpdir(), 'cloudtel-submit-'));
@@ -15,29 +20,29 @@ afterEach(() => {
 	for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-async function ledgerWithRows(lines: number[], path = join(newDir(), 'ledger.db')): Promise<SqliteLedger> {
-	const ledger = new SqliteLedger(path);
+async function ledgerWithRows(lines: number[], where: DbLocation | string): Promise<Ledger> {
+	const ledger = typeof where === 'string' ? new SqliteLedger(where) : await openLedger(where);
 	await ledger.createCampaign({ name: 'c1', csvPath: '/list.csv', propertySid: 'PR1', text: 'Hi' });
 	await ledger.importBatch('c1', lines.map((line) => ({ line, to: `+614915701${String(line).padStart(2, '0')}`, text: 'Hi', segments: 1, status: 'pending' as const })), Math.max(...lines));
 	return ledger;
 }
 
-async function statuses(ledger: SqliteLedger): Promise<Record<number, string>> {
+async function statuses(ledger: Ledger): Promise<Record<number, string>> {
 	const out: Record<number, string> = {};
 	for await (const r of ledger.rows('c1')) out[r.line] = r.status;
 	return out;
 }
 
-describe('ledger: marking a chunk submitting', () => {
+describe.each(backends)('ledger ($name): marking a chunk submitting', (backend) => {
 	it('marks exactly the lines of the chunk', async () => {
-		const ledger = await ledgerWithRows([2, 3, 5, 6, 7]);
+		const ledger = await ledgerWithRows([2, 3, 5, 6, 7], backend.location());
 		await ledger.markSubmitting('c1', [2, 3, 5], 1);
 		expect(await statuses(ledger)).toEqual({ 2: 'submitting', 3: 'submitting', 5: 'submitting', 6: 'pending', 7: 'pending' });
 		await ledger.close();
 	});
 
 	it('marks nothing when a line is no longer pending, even with another pending row in its range', async () => {
-		const ledger = await ledgerWithRows([2, 3, 4, 5]);
+		const ledger = await ledgerWithRows([2, 3, 4, 5], backend.location());
 		await ledger.markSubmitting('c1', [3], 1);
 		// Line 3 is taken: lines 2 to 5 still hold three pending rows, but 4 is not in the chunk.
 		await expect(ledger.markSubmitting('c1', [2, 3, 5], 2)).rejects.toThrow(/row 3 of c1 is no longer pending/);
@@ -46,7 +51,7 @@ describe('ledger: marking a chunk submitting', () => {
 	});
 
 	it('marks nothing over a range another chunk is submitting', async () => {
-		const ledger = await ledgerWithRows([2, 3, 4, 5]);
+		const ledger = await ledgerWithRows([2, 3, 4, 5], backend.location());
 		await ledger.markSubmitting('c1', [4, 5], 1);
 		await expect(ledger.markSubmitting('c1', [2, 3, 4, 5], 2)).rejects.toThrow(/row 4 of c1 is no longer pending/);
 		expect((await ledger.counts('c1')).rows).toMatchObject({ pending: 2, submitting: 2 });
@@ -54,7 +59,7 @@ describe('ledger: marking a chunk submitting', () => {
 	});
 
 	it('settles a chunk in one step: its rows take their answers and are no longer submitting', async () => {
-		const ledger = await ledgerWithRows([2, 3, 4]);
+		const ledger = await ledgerWithRows([2, 3, 4], backend.location());
 		await ledger.markSubmitting('c1', [2, 3], 7);
 		await ledger.settle('c1', 7, [
 			{ line: 2, status: 'accepted', messageSid: 'SM2' },
@@ -68,7 +73,7 @@ describe('ledger: marking a chunk submitting', () => {
 	});
 
 	it('a chunk answered "pending" (refused) goes back to pending and can be marked again', async () => {
-		const ledger = await ledgerWithRows([2, 3]);
+		const ledger = await ledgerWithRows([2, 3], backend.location());
 		await ledger.markSubmitting('c1', [2, 3], 1);
 		await ledger.settle('c1', 1, [
 			{ line: 2, status: 'pending' },
@@ -81,12 +86,11 @@ describe('ledger: marking a chunk submitting', () => {
 	});
 
 	it('after a crash, the rows of every chunk still submitting become uncertain, and no other row does', async () => {
-		const path = join(newDir(), 'ledger.db');
-		const first = await ledgerWithRows([2, 3, 4, 5, 6], path);
+		const first = await ledgerWithRows([2, 3, 4, 5, 6], backend.location());
 		await first.markSubmitting('c1', [2, 3], 1);
 		await first.markSubmitting('c1', [5], 2);
 		// The process dies here: no settle, no close.
-		const again = new SqliteLedger(path);
+		const again = await openLedger(backend.location());
 		expect(await again.recoverSubmitting('c1')).toBe(3);
 		expect(await statuses(again)).toEqual({ 2: 'uncertain', 3: 'uncertain', 4: 'pending', 5: 'uncertain', 6: 'pending' });
 		expect((await again.counts('c1')).rows).toMatchObject({ uncertain: 3, pending: 2, submitting: 0 });
@@ -95,7 +99,7 @@ describe('ledger: marking a chunk submitting', () => {
 	});
 
 	it('cancelling leaves a submitting chunk to its answer', async () => {
-		const ledger = await ledgerWithRows([2, 3, 4]);
+		const ledger = await ledgerWithRows([2, 3, 4], backend.location());
 		await ledger.markSubmitting('c1', [2, 3], 1);
 		expect(await ledger.cancelPending('c1')).toBe(1);
 		expect(await statuses(ledger)).toEqual({ 2: 'submitting', 3: 'submitting', 4: 'cancelled' });
@@ -107,8 +111,22 @@ describe('ledger: marking a chunk submitting', () => {
 		await ledger.close();
 	});
 
+	it('puts back to pending only the uncertain rows whose message starts with one given, read literally', async () => {
+		const ledger = await ledgerWithRows([2, 3, 4, 5], backend.location());
+		await ledger.markSubmitting('c1', [2, 3, 4, 5], 1);
+		await ledger.settle('c1', 1, [
+			{ line: 2, status: 'uncertain', message: 'answer lost: connect ECONNREFUSED 127.0.0.1:9' },
+			{ line: 3, status: 'uncertain', message: 'answer lost: socket hang up' },
+			{ line: 4, status: 'uncertain', message: 'answer lost: getaddrinfo ENOTFOUND x_y' },
+			{ line: 5, status: 'uncertain', message: 'answer lost: getaddrinfo ENOTFOUND xzy' },
+		]);
+		expect(await ledger.requeueUncertainWith('c1', ['answer lost: connect ECONNREFUSED', 'answer lost: getaddrinfo ENOTFOUND x_'])).toBe(2);
+		expect(await statuses(ledger)).toEqual({ 2: 'pending', 3: 'uncertain', 4: 'pending', 5: 'uncertain' });
+		await ledger.close();
+	});
+
 	it('peeks pending rows after a line, in line order, skipping rows that are not pending', async () => {
-		const ledger = await ledgerWithRows([2, 3, 4, 5, 6, 7]);
+		const ledger = await ledgerWithRows([2, 3, 4, 5, 6, 7], backend.location());
 		await ledger.markSubmitting('c1', [2, 3], 1);
 		await ledger.settle('c1', 1, [
 			{ line: 2, status: 'accepted', messageSid: 'SM2' },
@@ -121,7 +139,7 @@ describe('ledger: marking a chunk submitting', () => {
 	});
 
 	it('lists submitting rows by status, as it counts them', async () => {
-		const ledger = await ledgerWithRows([2, 3, 4]);
+		const ledger = await ledgerWithRows([2, 3, 4], backend.location());
 		await ledger.markSubmitting('c1', [3, 4], 1);
 		const lines: number[] = [];
 		for await (const r of ledger.rows('c1', ['submitting'])) lines.push(r.line);
@@ -131,7 +149,9 @@ describe('ledger: marking a chunk submitting', () => {
 		expect(pending).toEqual([2]);
 		await ledger.close();
 	});
+});
 
+describe('ledger (sqlite): older files', () => {
 	it('moves a schema-2 ledger, whose rows carried status submitting, to submissions that recover as uncertain', async () => {
 		const path = join(newDir(), 'ledger.db');
 		const ledger = await ledgerWithRows([2, 3, 4, 5], path);

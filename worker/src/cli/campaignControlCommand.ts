@@ -3,8 +3,9 @@ import { parseArgs } from 'node:util';
 import { FatalError, UsageError } from '../campaign/fatalError';
 import { sentRows } from '../ledger/ledger';
 import { ownerIsAlive } from '../ledger/ownerIsAlive';
-import { SqliteLedger } from '../ledger/sqliteLedger';
-import { DEFAULT_DB } from './campaignRunCommand';
+import { dbLocation } from '../store/dbLocation';
+import { openLedger } from '../store/openStores';
+import { DEFAULT_DB, dbSetting } from './campaignRunCommand';
 import { formatStatus, readStatus } from './campaignStatus';
 
 type Control = 'status' | 'pause' | 'resume' | 'cancel' | 'delete';
@@ -20,11 +21,12 @@ export async function campaignControlCommand(action: Control, argv: string[]): P
 		throw new UsageError((error as Error).message);
 	}
 	if (!values.name) throw new UsageError(`campaign ${action} needs --name (and --db, default ${DEFAULT_DB})`);
-	const dbPath = values.db ?? DEFAULT_DB;
-	if (!existsSync(dbPath)) throw new FatalError(`no ledger at ${dbPath}: give the --db the campaign ran with`);
+	const db = dbLocation(dbSetting(values.db));
+	const dbPath = db.kind === 'postgres' ? db.shown : db.path;
+	if (db.kind === 'sqlite' && !existsSync(db.path)) throw new FatalError(`no ledger at ${dbPath}: give the --db the campaign ran with`);
 	if (values.force && action !== 'delete') throw new UsageError(`--force is for campaign delete only`);
 	// Status only reads: it works on a ledger the user may not write to.
-	const ledger = new SqliteLedger(dbPath, { readonly: action === 'status' });
+	const ledger = await openLedger(db, { readonly: action === 'status' });
 	try {
 		const record = await ledger.campaign(values.name);
 		if (!record) throw new FatalError(`no campaign named ${values.name} in ${dbPath}`);

@@ -6,7 +6,8 @@ import { UsageError } from '../campaign/fatalError';
 import { runCampaign } from '../campaign/runCampaign';
 import { STDIN } from '../csv/openCsv';
 import { baseUrlProblem } from '../provider/checkBaseUrl';
-import { SqliteLedger } from '../ledger/sqliteLedger';
+import { dbLocation } from '../store/dbLocation';
+import { openLedger } from '../store/openStores';
 import type { Ledger } from '../ledger/ledger';
 import { existsSync } from 'node:fs';
 import { pickReporter } from './pickReporter';
@@ -14,6 +15,11 @@ import { interruptSignal } from './interruptSignal';
 import { parseNumberFlag } from './parseNumberFlag';
 
 export const DEFAULT_DB = 'cloudtel.db';
+
+/** `--db`, else CLOUDTEL_DB, else the SQLite file in the working folder. */
+export function dbSetting(flag: string | undefined): string {
+	return flag ?? (process.env.CLOUDTEL_DB || DEFAULT_DB);
+}
 
 export async function campaignRunCommand(argv: string[]): Promise<number> {
 	const { values } = parseFlags(argv);
@@ -35,10 +41,10 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 		schedule: values.schedule === undefined ? undefined : parseSchedule(values.schedule),
 		delimiter: values.delimiter === undefined ? undefined : parseDelimiter(values.delimiter),
 	};
-	const dbPath = values.db ?? DEFAULT_DB;
+	const db = dbLocation(dbSetting(values.db));
 	const dryRun = values['dry-run'] ?? false;
 	// A dry run writes nothing: it reads an existing ledger only for its suppression list.
-	const ledger: Ledger | undefined = !dryRun || existsSync(dbPath) ? new SqliteLedger(dbPath) : undefined;
+	const ledger: Ledger | undefined = !dryRun || db.kind === 'postgres' || existsSync(db.path) ? await openLedger(db) : undefined;
 	const reporter = pickReporter(values.json ?? false);
 	const interrupt = interruptSignal(reporter);
 	try {

@@ -25,7 +25,8 @@ export async function readStatus(ledger: Ledger, name: string): Promise<Campaign
 	const record = (await ledger.campaign(name))!;
 	const counts = await ledger.counts(name);
 	const uncertainLines: number[] = [];
-	for await (const r of ledger.rows(name, ['uncertain'], 1000)) uncertainLines.push(r.line);
+	// Every one: a person checks each uncertain line before sending it again.
+	for await (const r of ledger.rows(name, ['uncertain'])) uncertainLines.push(r.line);
 	const firstErrors: CampaignStatus['firstErrors'] = [];
 	for await (const r of ledger.rows(name, ['invalid', 'rejected'], 10)) firstErrors.push({ line: r.line, code: r.errorCode ?? '', reason: r.message ?? '' });
 	const live = record.owner && ownerIsAlive(record.owner, 15_000) ? record.owner : undefined;
@@ -54,7 +55,8 @@ export function formatStatus(s: CampaignStatus): string {
 	lines.push(`  segments accepted ${s.acceptedSegments}`);
 	lines.push(`  receipts: ${formatDelivery(s.delivery)}`);
 	lines.push(`  replies ${s.delivery.replied}, opted out ${s.delivery.optedOut}`);
-	if (s.uncertainLines.length > 0) lines.push(`  uncertain lines: ${lineRanges(s.uncertainLines)}${s.uncertainLines.length < s.rows.uncertain ? ', ...' : ''}`);
+	// Every one, as ranges: thousands of uncertain rows stay one short line.
+	if (s.uncertainLines.length > 0) lines.push(`  uncertain lines: ${lineRanges(s.uncertainLines)}`);
 	for (const e of s.firstErrors) lines.push(`  line ${e.line}: ${e.code}: ${e.reason}`);
 	return lines.join('\n') + '\n';
 }

@@ -1,3 +1,4 @@
+import { isPostgresUrl } from '../store/dbLocation';
 import { readFileSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import YAML from 'yaml';
@@ -61,11 +62,13 @@ export function loadWorkerConfig(file: string, env: NodeJS.ProcessEnv = process.
 	const raw = parseText(file, source) ?? {};
 	if (typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(file, ['(top level): must be a mapping of settings']);
 	applyEnvironment(raw as Record<string, unknown>, env);
+	// CLOUDTEL_DB keeps a Postgres password out of the config file.
+	if ((raw as Record<string, unknown>).db === undefined && env.CLOUDTEL_DB) (raw as Record<string, unknown>).db = env.CLOUDTEL_DB;
 	const parsed = workerConfigSchema.safeParse(raw);
 	if (!parsed.success) throw new ConfigError(file, parsed.error.issues.flatMap((i) => describeIssue(i, raw)));
 	const config = parsed.data;
 	const base = dirname(resolve(file));
-	config.db = resolve(base, config.db);
+	if (!isPostgresUrl(config.db)) config.db = resolve(base, config.db);
 	for (const c of config.campaigns) c.csv = resolve(base, c.csv);
 	return config;
 }

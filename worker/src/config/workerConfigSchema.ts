@@ -1,3 +1,4 @@
+import { dbLocation, isPostgresUrl } from '../store/dbLocation';
 import cron from 'node-cron';
 import { z } from 'zod';
 import { isBlank, isE164, isEmail, isSid, isWebhookUri, senderKind, checkForwardSender } from '../../../api';
@@ -140,7 +141,7 @@ const rule = z.strictObject({
 export const workerConfigSchema = z
 	.strictObject({
 		provider,
-		/** The SQLite file of the ledger, the callback events and the outbox. */
+		/** The SQLite file of the ledger, the callback events and the outbox; or a postgres:// URL that several workers share. */
 		db: text.default('cloudtel.db'),
 		server,
 		smtp: smtp.optional(),
@@ -149,6 +150,13 @@ export const workerConfigSchema = z
 		replies: z.array(rule).default([]),
 	})
 	.superRefine((config, ctx) => {
+		if (isPostgresUrl(config.db)) {
+			try {
+				dbLocation(config.db, 'db');
+			} catch (error) {
+				ctx.addIssue({ code: 'custom', path: ['db'], message: (error as Error).message.replace(/^db: /, '') });
+			}
+		}
 		const seen = new Map<string, number>();
 		config.campaigns.forEach((c, i) => {
 			const first = seen.get(c.name);

@@ -4,6 +4,7 @@ import { ExitCodes } from '../campaign/exitCodes';
 import { UsageError } from '../campaign/fatalError';
 import { loadWorkerConfig } from '../config/loadWorkerConfig';
 import type { WorkerConfig } from '../config/workerConfigSchema';
+import { isPostgresUrl } from '../store/dbLocation';
 import { JsonLogger } from './jsonLogger';
 import { Redactor } from './redactor';
 import { WorkerDaemon } from './workerDaemon';
@@ -20,7 +21,8 @@ const STOP_DEADLINE_MS = 60_000;
 
 /** Every secret the config holds, and the Basic header made of two of them. */
 export function configSecrets(config: WorkerConfig): string[] {
-	return [config.provider.authToken, config.server.secret, config.smtp?.password ?? '', basicAuthorization(config.provider.accountSid, config.provider.authToken).slice('Basic '.length)];
+	const dbPassword = isPostgresUrl(config.db) ? decodeURIComponent(new URL(config.db).password) : '';
+	return [config.provider.authToken, config.server.secret, config.smtp?.password ?? '', dbPassword, basicAuthorization(config.provider.accountSid, config.provider.authToken).slice('Basic '.length)];
 }
 
 export async function workerCommand(argv: string[]): Promise<number> {

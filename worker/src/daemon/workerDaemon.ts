@@ -1,5 +1,7 @@
 import type { WorkerConfig } from '../config/workerConfigSchema';
-import { SqliteLedger } from '../ledger/sqliteLedger';
+import type { Ledger } from '../ledger/ledger';
+import { dbLocation } from '../store/dbLocation';
+import { openDaemonStore, openLedger } from '../store/openStores';
 import { BatchClient } from '../provider/batchClient';
 import { CallbackProcessor } from './callbackProcessor';
 import { CampaignRunner } from './campaigns/campaignRunner';
@@ -11,7 +13,6 @@ import { PostForwarder } from './forward/postForwarder';
 import { SmsForwarder } from './forward/smsForwarder';
 import { WebhookServer } from './http/webhookServer';
 import type { JsonLogger } from './jsonLogger';
-import { SqliteDaemonStore } from './sqliteDaemonStore';
 
 /**
  * `cloudtel worker`: the webhook server, the callback processor, the outbox of forwards
@@ -24,7 +25,7 @@ export class WorkerDaemon {
 	private constructor(
 		readonly port: number,
 		readonly store: DaemonStore,
-		private readonly ledger: SqliteLedger,
+		private readonly ledger: Ledger,
 		private readonly server: WebhookServer,
 		readonly processor: CallbackProcessor,
 		readonly outbox: ForwardOutbox,
@@ -33,8 +34,15 @@ export class WorkerDaemon {
 	) {}
 
 	static async start(config: WorkerConfig, log: JsonLogger): Promise<WorkerDaemon> {
-		const ledger = new SqliteLedger(config.db);
-		const store = new SqliteDaemonStore(config.db);
+		const location = dbLocation(config.db, 'db');
+		const ledger = await openLedger(location);
+		let store: DaemonStore;
+		try {
+			store = await openDaemonStore(location);
+		} catch (error) {
+			await ledger.close();
+			throw error;
+		}
 		const outbox = new ForwardOutbox(
 			store,
 			{
@@ -74,7 +82,7 @@ export class WorkerDaemon {
 		outbox.start();
 		await daemon.resumeRuns(config);
 		scheduler.start();
-		log.info('worker started', { port, publicUrl: config.server.publicUrl, campaigns: config.campaigns.map((c) => c.name), replyRules: config.replies.length, db: config.db });
+		log.info('worker started', { port, publicUrl: config.server.publicUrl, campaigns: config.campaigns.map((c) => c.name), replyRules: config.replies.length, db: location.kind === 'postgres' ? location.shown : location.path });
 		return daemon;
 	}
 

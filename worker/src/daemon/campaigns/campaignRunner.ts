@@ -2,7 +2,9 @@ import { isBlank } from '../../../../api';
 import { FatalError } from '../../campaign/fatalError';
 import { runCampaign } from '../../campaign/runCampaign';
 import type { CampaignConfig, WorkerConfig } from '../../config/workerConfigSchema';
-import { SqliteLedger } from '../../ledger/sqliteLedger';
+import { dbLocation } from '../../store/dbLocation';
+import { openLedger } from '../../store/openStores';
+import type { Ledger } from '../../ledger/ledger';
 import type { DaemonStore } from '../daemonStore';
 import { callbackUrl } from '../http/callbackUrls';
 import type { JsonLogger } from '../jsonLogger';
@@ -31,9 +33,10 @@ export class CampaignRunner {
 		const log = this.log.child({ campaign: campaign.name, run });
 		await this.store.startRun({ run, campaign: campaign.name, startedAt: Date.now() });
 		// Its own connection: the engine holds cursors open while it writes reports.
-		const ledger = new SqliteLedger(this.config.db);
 		let end: RunEnd;
+		let ledger: Ledger | undefined;
 		try {
+			ledger = await openLedger(dbLocation(this.config.db, 'db'));
 			const summary = await runCampaign(
 				{
 					spec: {
@@ -64,7 +67,7 @@ export class CampaignRunner {
 			log.error('campaign run failed', { reason: message });
 			await this.store.finishRun(run, `failed: ${message}`, Date.now());
 		} finally {
-			await ledger.close();
+			await ledger?.close();
 		}
 		return end;
 	}

@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CallbackEvent } from '../../../api';
+import type { DaemonStore } from '../../../worker/src/daemon/daemonStore';
+import { openDaemonStore } from '../../../worker/src/store/openStores';
+import { storeBackends } from '../../support/storeBackends';
+
+const backends = storeBackends();
+const stores: DaemonStore[] = [];
+afterEach(async () => {
+	for (const s of stores.splice(0)) await s.close();
+});
+
+function receipt(sid: string): CallbackEvent {
+	return { kind: 'receipt', data: { MessageSid: sid, AccountSid: 'AC1', PropertySid: 'PR1', Status: 'Delivered', ErrorCode: '', ExternalId: 'c1:2', Timestamp: 1_700_000_000 } } as unknown as CallbackEvent;
+}
+
+describe.each(backends)('the daemon store ($name)', (backend) => {
+	const open = async () => {
+		const s = await openDaemonStore(backend.location());
+		stores.push(s);
+		return s;
+	};
+
+	it('records a callback once, however often it comes, and keeps it until processed', async () => {
+		const s = await open();
+		expect(await s.recordEvent('receipt:SM1:Delivered', receipt('SM1'), 1000)).toBe(true);
+		// The same callback again, through another worker's connection.
+		const other = await open();
+		expect(await other.recordEvent('receipt:SM1:Delivered', receipt('SM1'), 1001)).toBe(false);
+		expect(await s.recordEvent('receipt:SM2:Delivered', receipt('SM2'), 1002)).toBe(true);
+		expect(await s.waitingEvents()).toBe(2);
+		expect((await s.unprocessedEvents(10)).map((e) => [e.key, e.receivedAt])).toEqual([
+			['receipt:SM1:Delivered', 1000],
+			['receipt:SM2:Delivered', 1002],
+		]);
+		await s.completeEvent('receipt:SM1:Delivered', [], 2000);
+		expect((await other.unprocessedEvents(10)).map((e) => e.key)).toEqual(['receipt:SM2:Delivered']);
+		expect(await other.waitingEvents()).toBe(1);
+	});
+
+	it('lets only one of two workers take a forward', async () => {
+		const a = await open();
+		const b = await open();
+		const payload = { action: { type: 'forwardEmail', to: ['x@example.com'] }, context: { reply: { MessageSid: 'R1' }, receivedAt: 0 } } as never;
+		await a.completeEvent('reply:R1', [{ actionKey: '0.0', payload }], 10);
+		await b.completeEvent('reply:R1', [{ actionKey: '0.0', payload }], 11);
+		const [job] = await b.dueForwards(100, 10);
+		expect((await a.forwards()).length).toBe(1);
+		const taken = await Promise.all([a.markSending(job.id, 20), b.markSending(job.id, 20)]);
+		expect(taken.filter(Boolean)).toHaveLength(1);
+		expect(await a.forwardCounts()).toMatchObject({ sending: 1, pending: 0 });
+	});
+
+	it('keeps one record per campaign run and lists those not finished', async () => {
+		const s = await open();
+		await s.startRun({ run: 'daily-20260101T090000Z', campaign: 'daily', startedAt: 1 });
+		await s.startRun({ run: 'daily-20260101T090000Z', campaign: 'daily', startedAt: 2 });
+		await s.startRun({ run: 'daily-20260102T090000Z', campaign: 'daily', startedAt: 3 });
+		await s.finishRun('daily-20260101T090000Z', 'finished', 4);
+		expect(await s.unfinishedRuns()).toEqual([{ run: 'daily-20260102T090000Z', campaign: 'daily', startedAt: 3 }]);
+	});
+});

@@ -1,0 +1,136 @@
+import type { Pool } from 'pg';
+import type { CallbackEvent } from '../../../api';
+import { transaction } from '../store/pgDatabase';
+import { FORWARD_STATES, type CampaignRun, type DaemonStore, type ForwardJob, type ForwardState, type NewForward, type StoredEvent } from './daemonStore';
+import type { ForwardPayload } from './forward/forwardPayload';
+
+interface ForwardRow {
+	id: number;
+	event_key: string;
+	action_key: string;
+	payload: string;
+	state: ForwardState;
+	attempts: number;
+	next_at: number;
+	last_error: string | null;
+}
+
+function job(r: ForwardRow): ForwardJob {
+	return {
+		id: r.id,
+		eventKey: r.event_key,
+		actionKey: r.action_key,
+		payload: JSON.parse(r.payload) as ForwardPayload,
+		state: r.state,
+		attempts: r.attempts,
+		nextAt: r.next_at,
+		lastError: r.last_error ?? undefined,
+	};
+}
+
+/**
+ * The daemon's tables in Postgres, shared by every worker on it. Each write that decides
+ * who does something is one conditional statement (an insert that may find the key
+ * taken, an update from an expected state), so two workers racing for the same callback
+ * or forward leave exactly one of them holding it.
+ */
+export class PgDaemonStore implements DaemonStore {
+	private closed = false;
+
+	constructor(private readonly pool: Pool) {}
+
+	async recordEvent(key: string, event: CallbackEvent, receivedAt: number): Promise<boolean> {
+		const r = await this.pool.query('INSERT INTO callback_events (event_key, kind, payload, received_at) VALUES ($1, $2, $3, $4) ON CONFLICT (event_key) DO NOTHING', [key, event.kind, JSON.stringify(event), receivedAt]);
+		return r.rowCount === 1;
+	}
+
+	async unprocessedEvents(limit: number): Promise<StoredEvent[]> {
+		const r = await this.pool.query<{ event_key: string; payload: string; received_at: number }>('SELECT event_key, payload, received_at FROM callback_events WHERE processed_at IS NULL ORDER BY received_at LIMIT $1', [limit]);
+		return r.rows.map((e) => ({ key: e.event_key, event: JSON.parse(e.payload) as CallbackEvent, receivedAt: e.received_at }));
+	}
+
+	async completeEvent(key: string, forwards: NewForward[], at: number): Promise<void> {
+		await transaction(this.pool, async (db) => {
+			for (const f of forwards) {
+				await db.query(
+					`INSERT INTO forwards (event_key, action_key, kind, payload, state, next_at, created_at, updated_at) VALUES ($1, $2, $3, $4, 'pending', $5, $5, $5) ON CONFLICT (event_key, action_key) DO NOTHING`,
+					[key, f.actionKey, f.payload.action.type, JSON.stringify(f.payload), at],
+				);
+			}
+			await db.query('UPDATE callback_events SET processed_at = $1 WHERE event_key = $2', [at, key]);
+		});
+	}
+
+	async waitingEvents(): Promise<number> {
+		return (await this.pool.query<{ n: number }>('SELECT COUNT(*) AS n FROM callback_events WHERE processed_at IS NULL')).rows[0].n;
+	}
+
+	async dueForwards(now: number, limit: number): Promise<ForwardJob[]> {
+		return (await this.pool.query<ForwardRow>(`SELECT * FROM forwards WHERE state = 'pending' AND next_at <= $1 ORDER BY next_at, id LIMIT $2`, [now, limit])).rows.map(job);
+	}
+
+	async nextDueAt(): Promise<number | undefined> {
+		return (await this.pool.query<{ at: number | null }>(`SELECT MIN(next_at) AS at FROM forwards WHERE state = 'pending'`)).rows[0].at ?? undefined;
+	}
+
+	async markSending(id: number, at: number): Promise<boolean> {
+		return (await this.pool.query(`UPDATE forwards SET state = 'sending', attempts = attempts + 1, updated_at = $1 WHERE id = $2 AND state = 'pending'`, [at, id])).rowCount === 1;
+	}
+
+	async markSent(id: number, at: number): Promise<void> {
+		await this.pool.query(`UPDATE forwards SET state = 'sent', last_error = NULL, updated_at = $1 WHERE id = $2`, [at, id]);
+	}
+
+	async retryLater(id: number, nextAt: number, error: string, at: number): Promise<void> {
+		await this.pool.query(`UPDATE forwards SET state = 'pending', next_at = $1, last_error = $2, updated_at = $3 WHERE id = $4`, [nextAt, error, at, id]);
+	}
+
+	async markFailed(id: number, error: string, at: number): Promise<void> {
+		await this.settle(id, 'failed', error, at);
+	}
+
+	async markUncertain(id: number, error: string, at: number): Promise<void> {
+		await this.settle(id, 'uncertain', error, at);
+	}
+
+	private async settle(id: number, state: ForwardState, error: string, at: number): Promise<void> {
+		await this.pool.query('UPDATE forwards SET state = $1, last_error = $2, updated_at = $3 WHERE id = $4', [state, error, at, id]);
+	}
+
+	async interruptedForwards(): Promise<ForwardJob[]> {
+		return (await this.pool.query<ForwardRow>(`SELECT * FROM forwards WHERE state = 'sending' ORDER BY id`)).rows.map(job);
+	}
+
+	async requeue(id: number, at: number): Promise<void> {
+		await this.pool.query(`UPDATE forwards SET state = 'pending', next_at = $1, updated_at = $1 WHERE id = $2 AND state = 'sending'`, [at, id]);
+	}
+
+	async forwardCounts(): Promise<Record<ForwardState, number>> {
+		const out = Object.fromEntries(FORWARD_STATES.map((s) => [s, 0])) as Record<ForwardState, number>;
+		for (const r of (await this.pool.query<{ state: ForwardState; n: number }>('SELECT state, COUNT(*) AS n FROM forwards GROUP BY state')).rows) out[r.state] = r.n;
+		return out;
+	}
+
+	async forwards(): Promise<ForwardJob[]> {
+		return (await this.pool.query<ForwardRow>('SELECT * FROM forwards ORDER BY id')).rows.map(job);
+	}
+
+	async startRun(run: CampaignRun): Promise<void> {
+		await this.pool.query('INSERT INTO campaign_runs (run, campaign, started_at) VALUES ($1, $2, $3) ON CONFLICT (run) DO NOTHING', [run.run, run.campaign, run.startedAt]);
+	}
+
+	async finishRun(run: string, outcome: string, at: number): Promise<void> {
+		await this.pool.query('UPDATE campaign_runs SET finished_at = $1, outcome = $2 WHERE run = $3', [at, outcome, run]);
+	}
+
+	async unfinishedRuns(): Promise<CampaignRun[]> {
+		const r = await this.pool.query<{ run: string; campaign: string; started_at: number }>('SELECT run, campaign, started_at FROM campaign_runs WHERE finished_at IS NULL ORDER BY started_at');
+		return r.rows.map((x) => ({ run: x.run, campaign: x.campaign, startedAt: x.started_at }));
+	}
+
+	async close(): Promise<void> {
+		if (this.closed) return;
+		this.closed = true;
+		await this.pool.end();
+	}
+}

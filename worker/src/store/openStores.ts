@@ -1,0 +1,21 @@
+import { SqliteDaemonStore } from '../daemon/sqliteDaemonStore';
+import { PgDaemonStore } from '../daemon/pgDaemonStore';
+import type { DaemonStore } from '../daemon/daemonStore';
+import type { Ledger } from '../ledger/ledger';
+import { PgLedger } from '../ledger/pgLedger';
+import { SqliteLedger } from '../ledger/sqliteLedger';
+import type { DbLocation } from './dbLocation';
+import { openPostgres } from './pgDatabase';
+
+/**
+ * The ledger at `--db` / `db`: a SQLite file, or Postgres (checked and migrated first).
+ * `readonly` opens a SQLite file for reading only (campaign status).
+ */
+export async function openLedger(location: DbLocation, options: { readonly?: boolean } = {}): Promise<Ledger> {
+	return location.kind === 'postgres' ? new PgLedger(await openPostgres(location)) : new SqliteLedger(location.path, options);
+}
+
+/** The daemon's events, outbox and runs, beside the ledger. */
+export async function openDaemonStore(location: DbLocation): Promise<DaemonStore> {
+	return location.kind === 'postgres' ? new PgDaemonStore(await openPostgres(location)) : new SqliteDaemonStore(location.path);
+}

@@ -1,0 +1,90 @@
+import { Pool, types, type PoolClient } from 'pg';
+import { FatalError } from '../campaign/fatalError';
+import type { DbLocation } from './dbLocation';
+import { pgFailure } from './pgFailure';
+import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './pgMigrations';
+
+type PostgresLocation = Extract<DbLocation, { kind: 'postgres' }>;
+
+/** Any number, so one key for every worker that migrates the same database. */
+const MIGRATION_LOCK = 0x636c6f7564;
+/** Connections per pool: a worker opens a few pools, and several workers share one server. */
+const POOL_SIZE = 4;
+
+// BIGINT (Unix milliseconds, counts) as numbers: every value cloudtel keeps fits in 2^53.
+const parsers = {
+	getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === types.builtins.INT8 ? (v: string) => Number(v) : types.getTypeParser(oid, format))) as typeof types.getTypeParser,
+};
+
+/**
+ * A pool of connections to the worker's Postgres, checked and migrated before it is
+ * handed out: a wrong URL, a refused connection, missing rights or a schema newer than
+ * this cloudtel end here as one FatalError line.
+ */
+export async function openPostgres(location: PostgresLocation): Promise<Pool> {
+	const pool = new Pool({ connectionString: location.url, max: POOL_SIZE, connectionTimeoutMillis: 10_000, types: parsers });
+	// An idle connection the server drops must not crash the process; the next query reconnects.
+	pool.on('error', () => undefined);
+	try {
+		const client = await pool.connect();
+		try {
+			await migrate(client, location.shown);
+		} finally {
+			client.release();
+		}
+	} catch (error) {
+		await pool.end().catch(() => undefined);
+		throw error instanceof FatalError ? error : pgFailure(error, location.shown);
+	}
+	return pool;
+}
+
+async function migrate(client: PoolClient, shown: string): Promise<void> {
+	// Read first without writing: a database already up to date needs no rights to create.
+	const seen = await currentVersion(client);
+	if (seen > PG_SCHEMA_VERSION) throw newer(seen, shown);
+	if (seen === PG_SCHEMA_VERSION) return;
+	await client.query('BEGIN');
+	try {
+		await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+		await client.query('CREATE TABLE IF NOT EXISTS cloudtel_schema (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
+		const version = await currentVersion(client);
+		if (version > PG_SCHEMA_VERSION) throw newer(version, shown);
+		for (const m of PG_MIGRATIONS) {
+			if (m.version <= version) continue;
+			await client.query(m.sql);
+			await client.query('INSERT INTO cloudtel_schema (version, applied_at) VALUES ($1, $2)', [m.version, Date.now()]);
+		}
+		await client.query('COMMIT');
+	} catch (error) {
+		await client.query('ROLLBACK').catch(() => undefined);
+		throw error;
+	}
+}
+
+async function currentVersion(client: PoolClient): Promise<number> {
+	const exists = await client.query<{ t: string | null }>(`SELECT to_regclass('cloudtel_schema')::text AS t`);
+	if (exists.rows[0].t === null) return 0;
+	const r = await client.query<{ v: number | null }>('SELECT MAX(version) AS v FROM cloudtel_schema');
+	return r.rows[0].v ?? 0;
+}
+
+function newer(version: number, shown: string): FatalError {
+	return new FatalError(`Postgres ${shown} holds cloudtel schema ${version}, newer than this cloudtel knows (${PG_SCHEMA_VERSION}): upgrade cloudtel on this machine`);
+}
+
+/** Runs `work` in one transaction on one connection of the pool. */
+export async function transaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+	const client = await pool.connect();
+	try {
+		await client.query('BEGIN');
+		const result = await work(client);
+		await client.query('COMMIT');
+		return result;
+	} catch (error) {
+		await client.query('ROLLBACK').catch(() => undefined);
+		throw error;
+	} finally {
+		client.release();
+	}
+}

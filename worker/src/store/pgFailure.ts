@@ -1,0 +1,40 @@
+import { FatalError } from '../campaign/fatalError';
+
+interface PgError {
+	code?: string;
+	message?: string;
+	hostname?: string;
+	address?: string;
+	port?: number;
+}
+
+/**
+ * One line for a person, for what goes wrong when a worker first reaches its Postgres:
+ * an address that does not answer, a user or database the server does not know, rights
+ * that are missing. `shown` is the URL without its password.
+ */
+export function pgFailure(error: unknown, shown: string): FatalError {
+	const e = (error ?? {}) as PgError;
+	const detail = (e.message ?? String(error)).split('\n')[0];
+	switch (e.code) {
+		case 'ECONNREFUSED':
+			return new FatalError(`cannot connect to Postgres ${shown}: connection refused (is the server running and listening there?)`);
+		case 'ENOTFOUND':
+		case 'EAI_AGAIN':
+			return new FatalError(`cannot connect to Postgres ${shown}: the host name does not resolve`);
+		case 'ETIMEDOUT':
+		case 'EHOSTUNREACH':
+		case 'ENETUNREACH':
+			return new FatalError(`cannot connect to Postgres ${shown}: ${e.code === 'ETIMEDOUT' ? 'timed out' : 'unreachable'}`);
+		case '28P01':
+		case '28000':
+			return new FatalError(`Postgres ${shown} refused the login: ${detail} (give the password in the URL or in PGPASSWORD)`);
+		case '3D000':
+			return new FatalError(`Postgres ${shown}: ${detail}; create it first (createdb) or fix the URL`);
+		case '42501':
+			return new FatalError(`Postgres ${shown}: the user lacks the rights cloudtel needs (${detail}); grant it CREATE on the schema and rights on cloudtel's tables`);
+		default:
+			if (/timeout/i.test(detail)) return new FatalError(`cannot connect to Postgres ${shown}: timed out`);
+			return new FatalError(`Postgres ${shown}: ${detail}`);
+	}
+}

@@ -1,0 +1,110 @@
+/**
+ * The Postgres schema, as numbered migrations: a database is moved forward one number at
+ * a time, each in the transaction that records it, so every worker finds it either before
+ * or after a migration, never halfway. Append; never edit one that has shipped.
+ */
+export const PG_MIGRATIONS: readonly { version: number; sql: string }[] = [
+	{
+		version: 1,
+		sql: `
+CREATE TABLE campaigns (
+	name TEXT PRIMARY KEY,
+	spec TEXT NOT NULL,
+	phase TEXT NOT NULL,
+	paused BOOLEAN NOT NULL DEFAULT false,
+	imported_through INTEGER NOT NULL DEFAULT 0,
+	created_at BIGINT NOT NULL,
+	updated_at BIGINT NOT NULL,
+	owner_pid INTEGER,
+	owner_host TEXT,
+	owner_token TEXT,
+	heartbeat_at BIGINT
+);
+-- Unlike SQLite's, a row on its way carries status 'submitting' and its chunk: Postgres
+-- moves a row between partial indexes cheaply, and several workers mark rows at once.
+CREATE TABLE recipients (
+	campaign TEXT NOT NULL,
+	line INTEGER NOT NULL,
+	to_number TEXT,
+	text TEXT,
+	segments INTEGER NOT NULL DEFAULT 0,
+	status TEXT NOT NULL,
+	error_code TEXT,
+	message TEXT,
+	message_sid TEXT,
+	time_zone TEXT,
+	chunk BIGINT,
+	-- Unix milliseconds the answer that accepted it was stored: the report's sends over time.
+	sent_at BIGINT,
+	PRIMARY KEY (campaign, line)
+);
+CREATE INDEX recipients_pending ON recipients (campaign, line) WHERE status = 'pending';
+CREATE INDEX recipients_submitting ON recipients (campaign, chunk) WHERE status = 'submitting';
+CREATE INDEX recipients_by_message_sid ON recipients (message_sid) WHERE message_sid IS NOT NULL;
+CREATE TABLE submissions (
+	campaign TEXT NOT NULL,
+	chunk BIGINT NOT NULL,
+	created_at BIGINT NOT NULL,
+	PRIMARY KEY (campaign, chunk)
+);
+CREATE TABLE deliveries (
+	campaign TEXT NOT NULL,
+	line INTEGER NOT NULL,
+	message_sid TEXT NOT NULL,
+	status TEXT NOT NULL,
+	error_code TEXT,
+	-- The receipt's Timestamp, Unix seconds (the provider's clock).
+	at BIGINT NOT NULL,
+	-- Unix milliseconds the worker received it.
+	received_at BIGINT,
+	PRIMARY KEY (campaign, line)
+);
+-- One row per inbound MessageSid, so a reply stored twice (by two workers) counts once.
+CREATE TABLE replies (
+	campaign TEXT NOT NULL,
+	line INTEGER NOT NULL,
+	message_sid TEXT NOT NULL,
+	at BIGINT NOT NULL,
+	opt_out BOOLEAN NOT NULL,
+	PRIMARY KEY (campaign, line, message_sid)
+);
+CREATE TABLE suppressions (
+	number TEXT PRIMARY KEY,
+	reason TEXT NOT NULL,
+	created_at BIGINT NOT NULL
+);
+CREATE TABLE callback_events (
+	event_key TEXT PRIMARY KEY,
+	kind TEXT NOT NULL,
+	payload TEXT NOT NULL,
+	received_at BIGINT NOT NULL,
+	processed_at BIGINT
+);
+CREATE INDEX callback_events_unprocessed ON callback_events (received_at) WHERE processed_at IS NULL;
+CREATE TABLE forwards (
+	id BIGSERIAL PRIMARY KEY,
+	event_key TEXT NOT NULL,
+	action_key TEXT NOT NULL,
+	kind TEXT NOT NULL,
+	payload TEXT NOT NULL,
+	state TEXT NOT NULL,
+	attempts INTEGER NOT NULL DEFAULT 0,
+	next_at BIGINT NOT NULL,
+	last_error TEXT,
+	created_at BIGINT NOT NULL,
+	updated_at BIGINT NOT NULL,
+	UNIQUE (event_key, action_key)
+);
+CREATE INDEX forwards_due ON forwards (next_at, id) WHERE state = 'pending';
+CREATE TABLE campaign_runs (
+	run TEXT PRIMARY KEY,
+	campaign TEXT NOT NULL,
+	started_at BIGINT NOT NULL,
+	finished_at BIGINT,
+	outcome TEXT
+);
+`,
+	},
+];
+
+export const PG_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1].version;
