@@ -7,7 +7,8 @@ import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from '../daemon/harness';
 import { cli } from '../worker/harness';
 
-const CHROMIUM = '/usr/bin/chromium';
+/** Debian's chromium; CLOUDTEL_CHROMIUM names another build of it (a GitHub runner's Chrome). */
+const CHROMIUM = process.env.CLOUDTEL_CHROMIUM || '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 // CI installs Chromium (.ci/run): there a missing one is a failure, not a skip.
 if (!hasChromium && process.env.CI !== 'true') console.log(`report browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
