@@ -17,7 +17,8 @@ export async function main(argv: string[]): Promise<number> {
 		return await dispatch(argv);
 	} catch (error) {
 		if (error instanceof FatalError) {
-			process.stderr.write(`cloudtel: ${printable(error.message)}\n`);
+			// Line by line: a config error lists one problem a line, and keeps them so.
+			process.stderr.write(`cloudtel: ${error.message.split('\n').map(printable).join('\n')}\n`);
 			if (error.exitCode === ExitCodes.Usage) process.stderr.write('Run `cloudtel --help` for usage.\n');
 			return error.exitCode;
 		}
@@ -36,9 +37,10 @@ async function dispatch(argv: string[]): Promise<number> {
 				case 'pause':
 				case 'resume':
 				case 'cancel':
+				case 'delete':
 					return load<typeof CampaignControl>('./cli/campaignControlCommand').campaignControlCommand(sub, rest);
 				default:
-					return usage(`unknown campaign command ${sub === undefined ? '(none)' : JSON.stringify(sub)}: use run, status, pause, resume or cancel`);
+					return usage(`unknown campaign command ${sub === undefined ? '(none)' : JSON.stringify(sub)}: use run, status, pause, resume, cancel or delete`);
 			}
 		case 'demo':
 			return load<typeof Demo>('./cli/demoCommand').demoCommand(argv.slice(1));
