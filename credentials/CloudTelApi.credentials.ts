@@ -22,10 +22,12 @@ export class CloudTelApi implements ICredentialType {
 			displayName: 'Base URL',
 			name: 'baseUrl',
 			type: 'string',
-			default: 'http://127.0.0.1:4010',
+			// No default: a loopback default made a real account fail with ECONNREFUSED.
+			default: '',
 			required: true,
-			placeholder: 'https://api.example.com',
-			description: 'Root of the CloudTel API, without /v2. Point it at the local sandbox to try workflows without sending real messages.',
+			placeholder: 'e.g. https://api.cloudtel.example',
+			description:
+				'Root of the CloudTel API your account uses, without /v2. To try workflows without sending real messages, give the URL of a local CloudTel sandbox (e.g. http://127.0.0.1:4010).',
 		},
 		{
 			displayName: 'Account SID',
@@ -43,6 +45,15 @@ export class CloudTelApi implements ICredentialType {
 			default: '',
 			required: true,
 			description: 'The AuthToken: the password of HTTP Basic authentication',
+		},
+		{
+			displayName: 'Default Property SID',
+			name: 'defaultPropertySid',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 3f2504e0-4f89-41d3-9a0c-0305e82c3301',
+			description:
+				"The PropertySid used by every CloudTel node whose own Property SID is left empty. CloudTel has no way to list properties, so this saves copying the SID into each node.",
 		},
 	];
 

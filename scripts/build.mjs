@@ -1,12 +1,16 @@
 // Builds the n8n package (api, credentials, nodes) into dist/, then the worker and the
 // sandbox into their own dist/ folders, each with its own compiled copy of api/.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+
+// The package ships dist/ whole: a file left from a renamed or deleted source would be
+// published and loaded by n8n, so it starts empty.
+rmSync(join(root, 'dist'), { recursive: true, force: true });
 
 for (const project of ['tsconfig.json', 'sandbox/tsconfig.json', 'worker/tsconfig.json']) {
 	execFileSync(process.execPath, [tsc, '-p', join(root, project)], { stdio: 'inherit' });

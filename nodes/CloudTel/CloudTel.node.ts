@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodePropertyOptions, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import * as address from './actions/address/Address.resource';
 import * as message from './actions/message/Message.resource';
@@ -8,6 +8,14 @@ import { router } from './actions/router';
 import * as sipTrunk from './actions/sipTrunk/SipTrunk.resource';
 import { listSearch } from './methods';
 
+const RESOURCE_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Address', value: 'address' },
+	{ name: 'Message', value: 'message' },
+	{ name: 'Online Login', value: 'onlineLogin' },
+	{ name: 'Property', value: 'property' },
+	{ name: 'SIP Trunk', value: 'sipTrunk' },
+];
+
 export class CloudTel implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'CloudTel',
@@ -15,8 +23,14 @@ export class CloudTel implements INodeType {
 		icon: { light: 'file:cloudtel.svg', dark: 'file:cloudtel.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		// "Send Batch: Message": display names, not internal values. A literal, as n8n's scan
+		// requires; a test holds it to the option names for every resource and operation.
+		subtitle:
+			'={{ ({ add: "Add", create: "Create", delete: "Delete", get: "Get", getMany: "Get Many", send: "Send", sendBatch: "Send Batch", update: "Update" })[$parameter["operation"]] + ": " + ({ address: "Address", message: "Message", onlineLogin: "Online Login", property: "Property", sipTrunk: "SIP Trunk" })[$parameter["resource"]] }}',
 		description: 'Send SMS and manage online logins, properties, SIP trunks and addresses with CloudTel',
+		// n8n opens an http documentationUrl as it is; a codex URL gets "?utm_..." appended,
+		// which after a "#heading" would land inside the fragment and miss the heading.
+		documentationUrl: 'https://github.com/cloudtel/n8n-nodes-cloudtel#the-cloudtel-node',
 		defaults: { name: 'CloudTel' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -28,13 +42,7 @@ export class CloudTel implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
-					{ name: 'Address', value: 'address' },
-					{ name: 'Message', value: 'message' },
-					{ name: 'Online Login', value: 'onlineLogin' },
-					{ name: 'Property', value: 'property' },
-					{ name: 'SIP Trunk', value: 'sipTrunk' },
-				],
+				options: RESOURCE_OPTIONS,
 				default: 'message',
 			},
 			...address.description,

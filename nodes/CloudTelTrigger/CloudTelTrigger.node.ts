@@ -21,6 +21,8 @@ export class CloudTelTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{ $parameter["events"].join(", ") }}',
 		description: 'Starts the workflow when CloudTel sends a delivery receipt or a reply to a leased number',
+		// As for the CloudTel node: opened as it is, so the "#heading" stays intact.
+		documentationUrl: 'https://github.com/cloudtel/n8n-nodes-cloudtel#the-cloudtel-trigger',
 		defaults: { name: 'CloudTel Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -33,16 +35,17 @@ export class CloudTelTrigger implements INodeType {
 			header: 'Copy the Production URL into CloudTel',
 			executionsHelp: {
 				inactive:
-					"Put this node's Test URL in a CloudTel Send's Delivery Receipt Webhook URI (receipts) or Reply Handling > Webhook URI (replies), add ?secret=... if you set a Secret, then click 'Listen for test event' and send a message.",
+					"Put this node's Test URL in a CloudTel Send's Delivery Receipt Webhook URI (receipts) or Reply Handling &gt; Webhook URI (replies), adding ?secret=&lt;your secret&gt; if you set a Secret, then click 'Listen for test event' and send a message.",
 				active:
-					"Put this node's Production URL in a CloudTel Send's Delivery Receipt Webhook URI (receipts) or Reply Handling > Webhook URI (replies), add ?secret=... if you set a Secret. Each callback starts one execution.",
+					"Put this node's Production URL in a CloudTel Send's Delivery Receipt Webhook URI (receipts) or Reply Handling &gt; Webhook URI (replies), adding ?secret=&lt;your secret&gt; if you set a Secret. Each callback starts one execution.",
 			},
-			activationHint: 'Once activated, every callback to the Production URL starts an execution.',
+			activationHint: "Once the workflow is published ('Publish' in n8n 2.x, the 'Active' switch in 1.x), every callback to the Production URL starts an execution.",
 		},
 		properties: [
 			{
 				displayName:
-					'CloudTel has no webhook registration: give this URL per message, in Send\'s Delivery Receipt Webhook URI or Reply Handling > Webhook URI (POST or GET both work). With a Secret, append ?secret=<your secret> to the URL.',
+					// The editor renders notices as HTML: the angle brackets are escaped to show.
+					"CloudTel has no webhook registration: give this node's URL per message, in a Send's Delivery Receipt Webhook URI or Reply Handling &gt; Webhook URI (POST or GET both work). With a Secret, append ?secret=&lt;your secret&gt; to the URL. Test with 'Listen for test event' and the Test URL; for real callbacks, publish the workflow ('Publish' in n8n 2.x) and use the Production URL.",
 				name: 'notice',
 				type: 'notice',
 				default: '',
@@ -79,7 +82,8 @@ export class CloudTelTrigger implements INodeType {
 						name: 'ignoreRepeats',
 						type: 'boolean',
 						default: true,
-						description: 'Whether a callback with a MessageSid and event already seen (a provider retry) is acknowledged without starting an execution',
+						description:
+							"Whether a callback whose MessageSid and event this n8n process already received in the last hour (a provider retry) is answered 200 without starting an execution. Holds within one n8n process, concurrent repeats included; not across queue-mode webhook processes or a restart. For strict de-duplication, follow the trigger with n8n's Remove Duplicates node.",
 					},
 				],
 			},
@@ -123,7 +127,7 @@ export class CloudTelTrigger implements INodeType {
 		// Answered 200 so the provider does not retry an event nobody here listens to.
 		if (!events.includes(event.kind)) return answer(res, 200, { received: true, ignored: 'event not selected' });
 		const ignoreRepeats = this.getNodeParameter('options.ignoreRepeats', true) as boolean;
-		if (ignoreRepeats && seenBefore(this.getWorkflowStaticData('node'), callbackEventKey(event))) {
+		if (ignoreRepeats && seenBefore(`${this.getWorkflow().id ?? ''}/${this.getNode().id ?? this.getNode().name}`, callbackEventKey(event))) {
 			return answer(res, 200, { received: true, ignored: 'repeat' });
 		}
 

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { basicAuthorization } from '../../../api';
 import { CloudTelApi } from '../../../credentials/CloudTelApi.credentials';
-import { testCredential } from './fakeN8n';
+import { CloudTel } from '../../../nodes/CloudTel/CloudTel.node';
+import { executeContext, testCredential } from './fakeN8n';
 import { credentialsFor } from './sandboxControl';
 
 let sb: RunningSandbox;
@@ -28,5 +29,43 @@ describe('CloudTel API credential', () => {
 
 	it('explains a Base URL that is not the API root', async () => {
 		expect(await testCredential({ ...credentialsFor(sb), baseUrl: `${sb.url}/v2` })).toEqual({ status: 'Error', message: expect.stringMatching(/without \/v2/) });
+	});
+});
+
+describe('CloudTel API credential: Base URL', () => {
+	const baseUrl = new CloudTelApi().properties.find((p) => p.name === 'baseUrl')!;
+
+	it('is required, with no default (a loopback default fails a real account with ECONNREFUSED) and an example placeholder', () => {
+		expect(baseUrl).toMatchObject({ required: true, default: '' });
+		expect(baseUrl.placeholder).toMatch(/^e\.g\. https:\/\//);
+	});
+});
+
+describe('CloudTel API credential: Default Property SID', () => {
+	const node = new CloudTel();
+	const send = { resource: 'message', operation: 'send', from: 'CloudTel', to: '+61412345678', text: 'Hi' };
+
+	it('is optional', () => {
+		expect(new CloudTelApi().properties.find((p) => p.name === 'defaultPropertySid')).toMatchObject({ default: '', type: 'string' });
+		expect(new CloudTelApi().properties.find((p) => p.name === 'defaultPropertySid')?.required).toBeFalsy();
+	});
+
+	it("is used by a node whose own Property SID is empty", async () => {
+		const ctx = executeContext({ credentials: { ...credentialsFor(sb), defaultPropertySid: sb.demo.PropertySid }, params: { ...send, propertySid: '' } });
+		const [[item]] = await node.execute.call(ctx);
+		expect(item.json).toMatchObject({ MessageSid: expect.any(String) });
+		expect(ctx.sent[0].url).toContain(`/Properties/${sb.demo.PropertySid}/`);
+	});
+
+	it("gives way to the node's own Property SID", async () => {
+		const ctx = executeContext({ credentials: { ...credentialsFor(sb), defaultPropertySid: 'not-this-one' }, params: { ...send, propertySid: sb.demo.PropertySid } });
+		await node.execute.call(ctx);
+		expect(ctx.sent[0].url).toContain(`/Properties/${sb.demo.PropertySid}/`);
+	});
+
+	it('when both are empty, fails naming Property SID and the credential, sending nothing', async () => {
+		const ctx = executeContext({ credentials: credentialsFor(sb), params: { ...send, propertySid: '' } });
+		await expect(node.execute.call(ctx)).rejects.toMatchObject({ message: 'Invalid Property SID: FIELD_REQUIRED', description: expect.stringMatching(/Default Property SID/) });
+		expect(ctx.sent).toHaveLength(0);
 	});
 });

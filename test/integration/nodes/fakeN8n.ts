@@ -3,7 +3,7 @@
 // `authenticate` and sends the request with fetch, as n8n's helper does with axios.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IHttpRequestOptions, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IHttpRequestOptions, INodeExecutionData, IWebhookFunctions, IWebhookResponseData, NodeExecutionHint } from 'n8n-workflow';
 import { CloudTelApi } from '../../../credentials/CloudTelApi.credentials';
 import { CloudTel } from '../../../nodes/CloudTel/CloudTel.node';
 
@@ -11,6 +11,7 @@ export interface Credentials {
 	baseUrl: string;
 	accountSid: string;
 	authToken: string;
+	defaultPropertySid?: string;
 }
 
 /** A parameter value, or a function of the item standing in for an n8n expression. */
@@ -82,14 +83,17 @@ async function httpRequest(credentials: Credentials, options: IHttpRequestOption
 	return { statusCode: response.status, statusMessage: response.statusText, headers: Object.fromEntries([...(response.headers as unknown as Iterable<[string, string]>)]), body: parsed };
 }
 
-export function executeContext(options: ExecuteOptions): IExecuteFunctions & { sent: SentRequest[] } {
+export function executeContext(options: ExecuteOptions): IExecuteFunctions & { sent: SentRequest[]; hints: NodeExecutionHint[] } {
 	const items = options.items ?? [{ json: {} }];
 	const sent: SentRequest[] = [];
+	const hints: NodeExecutionHint[] = [];
 	const ctx = {
 		sent,
+		hints,
+		addExecutionHints: (...added: NodeExecutionHint[]) => hints.push(...added),
 		getInputData: () => items,
 		// As in n8n, the node's raw parameters: a per-item function stands for an expression.
-		getNode: () => ({ ...NODE, parameters: asRawParameters(options.params) }),
+		getNode: () => ({ ...NODE, parameters: asRawParameters(options.params), onError: options.onError }),
 		getTimezone: () => options.timezone ?? 'UTC',
 		continueOnFail: () => options.onError === 'continueRegularOutput' || options.onError === 'continueErrorOutput',
 		getCredentials: async () => ({ ...options.credentials }),
@@ -105,7 +109,7 @@ export function executeContext(options: ExecuteOptions): IExecuteFunctions & { s
 			httpRequestWithAuthentication: async (_type: string, request: IHttpRequestOptions) => await httpRequest(options.credentials, request, sent),
 		},
 	};
-	return ctx as unknown as IExecuteFunctions & { sent: SentRequest[] };
+	return ctx as unknown as IExecuteFunctions & { sent: SentRequest[]; hints: NodeExecutionHint[] };
 }
 
 /**
@@ -130,6 +134,8 @@ export interface WebhookCall {
 export interface WebhookServer {
 	url: string;
 	calls: WebhookCall[];
+	/** The workflow's static data, as n8n would save it after each request. */
+	staticData: IDataObject;
 	close(): Promise<void>;
 }
 
@@ -163,6 +169,8 @@ function readBody(req: IncomingMessage): Promise<unknown> {
 export async function webhookServer(node: WebhookNode, params: Record<string, unknown>): Promise<WebhookServer> {
 	const calls: WebhookCall[] = [];
 	const staticData: IDataObject = {};
+	// Each server stands for a workflow of its own.
+	const workflow = { id: `wf-${Math.random().toString(36).slice(2)}` };
 	const server: Server = createServer(async (req, res) => {
 		const url = new URL(req.url ?? '/', 'http://localhost');
 		const query: IDataObject = {};
@@ -189,6 +197,7 @@ export async function webhookServer(node: WebhookNode, params: Record<string, un
 			getHeaderData: () => req.headers,
 			getNode: () => ({ ...NODE, name: 'CloudTel Trigger', type: 'n8n-nodes-cloudtel.cloudTelTrigger' }),
 			getWorkflowStaticData: () => staticData,
+			getWorkflow: () => workflow,
 			getNodeParameter: (name: string, fallback?: unknown) => lookup(params, name) ?? fallback,
 		};
 		const result = await node.webhook.call(ctx as unknown as IWebhookFunctions);
@@ -203,6 +212,7 @@ export async function webhookServer(node: WebhookNode, params: Record<string, un
 	return {
 		url: `http://127.0.0.1:${port}/webhook/cloudtel`,
 		calls,
+		staticData,
 		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }

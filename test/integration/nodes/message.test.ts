@@ -96,14 +96,14 @@ describe('Message: Send', () => {
 
 	it('refuses reply options with a non-blank From, by field and item, sending nothing', async () => {
 		const { ctx, result } = send({ from: 'Bistro', to: '+61412345678', text: 'x', replyHandling: { WebhookUri: 'https://hooks.example.com/reply' } });
-		await expect(result).rejects.toMatchObject({ message: expect.stringMatching(/^Invalid WebhookUri \[item 0\]/), context: { itemIndex: 0, FieldNames: ['WebhookUri'] } });
+		await expect(result).rejects.toMatchObject({ message: expect.stringMatching(/^Invalid Webhook URI: [A-Z_]+$/), context: { itemIndex: 0, FieldNames: ['WebhookUri'] } });
 		expect(ctx.sent).toHaveLength(0);
 	});
 
 	it('validates every item before sending any, without Continue On Fail', async () => {
 		const to = ['+61412345678', '0412 345 678'];
 		const { ctx, result } = send({ from: 'Bistro', to: (i: number) => to[i], text: 'x' }, { items: [{ json: {} }, { json: {} }] });
-		await expect(result).rejects.toMatchObject({ name: 'NodeOperationError', message: expect.stringMatching(/To \[item 1\]/) });
+		await expect(result).rejects.toMatchObject({ name: 'NodeOperationError', message: 'Invalid To: INVALID_PHONENUMBER_FORMAT', context: { itemIndex: 1 } });
 		expect(ctx.sent).toHaveLength(0);
 	});
 

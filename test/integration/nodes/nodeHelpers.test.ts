@@ -3,7 +3,6 @@ import { toUnixSeconds } from '../../../nodes/CloudTel/actions/common/unixSecond
 import { compact } from '../../../nodes/CloudTel/actions/common/compact';
 import { readPayload } from '../../../nodes/CloudTelTrigger/readPayload';
 import { secretMatches } from '../../../nodes/CloudTelTrigger/secret';
-import { seenBefore } from '../../../nodes/CloudTelTrigger/seenCallbacks';
 
 describe('node helpers', () => {
 	it('reads every shape a dateTime parameter takes as Unix seconds', () => {
@@ -36,13 +35,5 @@ describe('node helpers', () => {
 		expect(readPayload('POST', { secret: 's' }, { MessageSid: 'm' })).toEqual({ MessageSid: 'm' });
 		expect(readPayload('POST', { MessageSid: 'q', secret: 's' }, {})).toEqual({ MessageSid: 'q' });
 		expect(readPayload('POST', {}, [1])).toEqual([1]);
-	});
-
-	it('remembers a bounded number of callbacks', () => {
-		const data = {};
-		expect(seenBefore(data, 'receipt:1')).toBe(false);
-		expect(seenBefore(data, 'receipt:1')).toBe(true);
-		for (let i = 0; i < 1000; i++) seenBefore(data, `reply:${i}`);
-		expect(seenBefore(data, 'receipt:1')).toBe(false);
 	});
 });

@@ -88,6 +88,15 @@ describe('Online Login', () => {
 		expect(after.Permissions).toHaveLength(2);
 	});
 
+	it('sends no Permissions for a Permissions field without entries, leaving them as they are', async () => {
+		const created = await createLogin('keep-permissions@example.com');
+		const { ctx, result } = run({ operation: 'update', onlineLoginSid: created.OnlineLoginSid, updateFields: { Permissions: {}, FirstName: 'Grace' } });
+		await result;
+		expect(ctx.sent[0].body).toEqual({ FirstName: 'Grace' });
+		const after = (await run({ operation: 'get', onlineLoginSid: created.OnlineLoginSid }).result)[0][0].json;
+		expect(after.Permissions).toEqual(created.Permissions);
+	});
+
 	it('never echoes a new password', async () => {
 		const created = await createLogin('password@example.com');
 		const out = await run({ operation: 'update', onlineLoginSid: created.OnlineLoginSid, updateFields: { Password: 'An0ther!Passw0rd' } }).result;
@@ -99,7 +108,7 @@ describe('Online Login', () => {
 			{ operation: 'create', propertySid: sb.demo.PropertySid, email: (i: number) => (i === 1 ? 'not-an-email' : `ok${i}@example.com`), password: PASSWORD, firstName: 'A', lastName: 'B', scopes: ['Manage'] },
 			{ items: [{ json: {} }, { json: {} }] },
 		);
-		await expect(result).rejects.toMatchObject({ name: 'NodeOperationError', message: expect.stringMatching(/Email.*\[item 1\]/), context: { itemIndex: 1 } });
+		await expect(result).rejects.toMatchObject({ name: 'NodeOperationError', message: expect.stringMatching(/^Invalid Email: [A-Z_]+$/), context: { itemIndex: 1 } });
 		expect(ctx.sent).toHaveLength(0);
 	});
 
@@ -136,6 +145,19 @@ describe('Online Login', () => {
 		expect(success.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);
 		expect(error).toHaveLength(1);
 		expect(error[0]).toMatchObject({ pairedItem: { item: 1 }, json: { FieldNames: ['Email'] } });
+	});
+
+	it("puts no json.error on a failed create, so n8n's Retry On Fail never creates the others twice", async () => {
+		const items = [{ json: {} }, { json: {} }];
+		const emails = ['TAKEN@example.com', 'retry-safe@example.com'];
+		await createLogin('taken@example.com').catch(() => undefined);
+		const out = await run(
+			{ operation: 'create', propertySid: sb.demo.PropertySid, email: (i: number) => emails[i], password: PASSWORD, firstName: 'A', lastName: 'B', scopes: ['Manage'] },
+			{ items, onError: 'continueErrorOutput' },
+		).result;
+		expect(out[0][0].json).not.toHaveProperty('error');
+		expect(out[0][0]).toMatchObject({ json: { Created: false, ErrorCode: expect.any(String) }, error: expect.anything(), pairedItem: { item: 0 } });
+		expect(splitErrorOutput(out[0]).error).toHaveLength(1);
 	});
 
 	it('pages with NextPageToken once there are more logins than fit a page', async () => {

@@ -40,7 +40,7 @@ describe('Property: Update', () => {
 	});
 
 	it('refuses an empty update', async () => {
-		await expect(run({ resource: 'property', operation: 'update', propertySid: sb.demo.PropertySid, updateFields: {} }).result).rejects.toThrow(/at least one field/);
+		await expect(run({ resource: 'property', operation: 'update', propertySid: sb.demo.PropertySid, updateFields: {} }).result).rejects.toMatchObject({ description: expect.stringMatching(/at least one field/) });
 	});
 });
 
@@ -76,6 +76,11 @@ describe('SIP Trunk: Create', () => {
 
 	it('refuses a private address by its field path, sending nothing', async () => {
 		const { ctx, result } = run({ ...base, propertySid: sb.demo.PropertySid, type: 0, ipAddresses: { address: [{ IpAddress: '10.0.0.1' }] } });
+		await expect(run({ ...base, propertySid: sb.demo.PropertySid, type: 0, ipAddresses: { address: [{ IpAddress: '10.0.0.1' }] } }).result).rejects.toMatchObject({
+			// A short title naming the field as the node shows it; the path and the reason below it, once.
+			message: expect.stringMatching(/^Invalid IP Address: [A-Z_]+$/),
+			description: expect.stringMatching(/SipTrunkIpAddresses\[0\]\.IpAddress/),
+		});
 		await expect(result).rejects.toMatchObject({ context: { FieldNames: ['SipTrunkIpAddresses[0].IpAddress'] } });
 		expect(ctx.sent).toHaveLength(0);
 	});
@@ -95,13 +100,37 @@ describe('Address: Add and Delete', () => {
 		expect(address).toMatchObject({ AccountSid: sb.demo.AccountSid, Line1: '1 George St', PostalCode: '2000', Friendly: 'Head office', Status: 'Approved' });
 
 		const deleted = await run({ resource: 'address', operation: 'delete', addressSid: address.AddressSid }).result;
-		expect(deleted[0]).toEqual([{ json: { AddressSid: address.AddressSid, Deleted: true }, pairedItem: { item: 0 } }]);
+		expect(deleted[0]).toEqual([{ json: { AddressSid: address.AddressSid, deleted: true }, pairedItem: { item: 0 } }]);
 	});
 
-	it('refuses a lower-case country code before sending', async () => {
-		const { ctx, result } = run({ resource: 'address', operation: 'add', line1: '1 George St', city: 'Sydney', countryCode: 'au' });
+	it('accepts a lower-case country code, sending it upper-case', async () => {
+		const { ctx, result } = run({ resource: 'address', operation: 'add', line1: '1 George St', city: 'Sydney', countryCode: ' au ' });
+		expect((await result)[0][0].json).toMatchObject({ CountryCode: 'AU' });
+		expect(ctx.sent[0].body).toMatchObject({ CountryCode: 'AU' });
+	});
+
+	it('refuses a country code that is not two letters before sending', async () => {
+		const { ctx, result } = run({ resource: 'address', operation: 'add', line1: '1 George St', city: 'Sydney', countryCode: 'AUS' });
 		await expect(result).rejects.toMatchObject({ context: { FieldNames: ['CountryCode'] } });
 		expect(ctx.sent).toHaveLength(0);
+	});
+
+	it('puts no json.error on a failed add or SIP trunk create, so Retry On Fail never creates the others twice', async () => {
+		const items = [{ json: {} }, { json: {} }];
+		const cities = ['', 'Sydney'];
+		const added = await run({ resource: 'address', operation: 'add', line1: '3 King St', city: (i: number) => cities[i], countryCode: 'AU' }, { items, onError: 'continueErrorOutput' }).result;
+		expect(added[0][0].json).not.toHaveProperty('error');
+		expect(added[0][0]).toMatchObject({ json: { Created: false, FieldNames: ['City'] }, error: expect.anything() });
+		expect(added[0][1].json).toMatchObject({ City: 'Sydney' });
+
+		const names = ['', 'Second'];
+		const trunks = await run(
+			{ resource: 'sipTrunk', operation: 'create', defaultCallerId: '+61212345678', propertySid: sb.demo.PropertySid, type: 0, name: (i: number) => names[i], ipAddresses: { address: [{ IpAddress: '8.8.8.8' }] } },
+			{ items, onError: 'continueErrorOutput' },
+		).result;
+		expect(trunks[0][0].json).not.toHaveProperty('error');
+		expect(trunks[0][0]).toMatchObject({ json: { Created: false }, error: expect.anything() });
+		expect(trunks[0][1].json).toMatchObject({ SipTrunkSid: expect.any(String) });
 	});
 
 	it('sends a delete refused while a number relies on the address to the error output', async () => {

@@ -107,7 +107,7 @@ describe('Message: Send Batch', () => {
 	it('without Continue On Fail, a bad item stops the node before anything is sent', async () => {
 		const items = rows(4, (i) => (i === 2 ? 'oops' : `+6142${String(i).padStart(7, '0')}`));
 		const { ctx, result } = sendBatch(items, { options: resolveOptions(items) });
-		await expect(result).rejects.toMatchObject({ name: 'NodeOperationError', message: expect.stringMatching(/To \[item 2\]: INVALID_PHONENUMBER_FORMAT: /) });
+		await expect(result).rejects.toMatchObject({ name: 'NodeOperationError', message: 'Invalid To: INVALID_PHONENUMBER_FORMAT', context: { itemIndex: 2 } });
 		expect(ctx.sent).toHaveLength(0);
 	});
 
@@ -119,14 +119,29 @@ describe('Message: Send Batch', () => {
 			await control(ahead, 'POST', '/clock', { AdvanceSeconds: 7200 });
 			const items = rows(3);
 			const schedule = new Date(Date.now() - 30 * 60_000).toISOString();
-			const { result } = sendBatch(items, { options: (i: number) => (i === 1 ? { Schedule: schedule } : {}) }, {}, ahead);
+			const { ctx, result } = sendBatch(items, { options: (i: number) => (i === 1 ? { Schedule: schedule } : {}) }, {}, ahead);
 			const out = (await result)[0];
+			// No error output: the refused message sits in the main output, so n8n shows a hint.
+			expect(ctx.hints).toEqual([{ message: expect.stringMatching(/^1 of 3 messages were not sent/), location: 'outputPane' }]);
 			expect(out).toHaveLength(3);
 			expect(out[0].json.MessageSid).toEqual(expect.any(String));
 			expect(out[2].json.MessageSid).toEqual(expect.any(String));
 			expect(out[1]).toMatchObject({ pairedItem: { item: 1 }, json: { Sent: false, ErrorCode: 'SCHEDULE_IN_PAST', FieldNames: ['Schedule'] } });
 			expect(out[1].error).toMatchObject({ name: 'NodeApiError', context: { itemIndex: 1, ErrorCode: 'SCHEDULE_IN_PAST' } });
 			expect(splitErrorOutput(out).error).toHaveLength(1);
+		} finally {
+			await ahead.close();
+		}
+	});
+
+	it('raises no hint when refused messages take the error output', async () => {
+		const ahead = await startSandbox({ port: 0 });
+		try {
+			await control(ahead, 'POST', '/clock', { AdvanceSeconds: 7200 });
+			const schedule = new Date(Date.now() - 30 * 60_000).toISOString();
+			const { ctx, result } = sendBatch(rows(2), { options: (i: number) => (i === 1 ? { Schedule: schedule } : {}) }, { onError: 'continueErrorOutput' }, ahead);
+			expect(splitErrorOutput((await result)[0]).error).toHaveLength(1);
+			expect(ctx.hints).toEqual([]);
 		} finally {
 			await ahead.close();
 		}

@@ -135,6 +135,18 @@ describe('CloudTel Trigger', () => {
 		expect(again).toMatchObject({ status: 200, call: { workflowData: undefined, body: { ignored: 'repeat' } } });
 	});
 
+	it('starts one execution for concurrent repeats, and writes nothing to static data', async () => {
+		const body = JSON.stringify({ MessageSid: 'concurrent-1', Status: 'Delivered', Timestamp: 1 });
+		const before = hook.calls.length;
+		const answers = await Promise.all(
+			Array.from({ length: 10 }, () => fetch(`${hook.url}?secret=${SECRET}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })),
+		);
+		expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+		await eventually(() => hook.calls.length >= before + 10);
+		expect(executionsFor('concurrent-1')).toHaveLength(1);
+		expect(hook.staticData).toEqual({});
+	});
+
 	it('acknowledges events it does not listen to without an execution', async () => {
 		const repliesOnly = await webhookServer(trigger, { events: ['reply'], secret: '', options: {} });
 		try {

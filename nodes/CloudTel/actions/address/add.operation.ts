@@ -4,6 +4,7 @@ import { requests, unwrap, validateAddAddress, type AddAddressRequest } from '..
 import { apiRequest, CREDENTIAL_NAME } from '../../transport';
 import { assertValid } from '../common/assertValid';
 import { compact } from '../common/compact';
+import { createFailureItem } from '../common/failureItem';
 import { runPerItem } from '../common/runPerItem';
 
 const properties: INodeProperties[] = [
@@ -15,8 +16,8 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: 'AU',
-		description: 'Two upper-case letters',
+		placeholder: 'e.g. AU',
+		description: 'The ISO 3166 two-letter country code, in either case',
 	},
 	{
 		displayName: 'Additional Fields',
@@ -46,12 +47,14 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const address = compact<AddAddressRequest>({
 				Line1: this.getNodeParameter('line1', i),
 				City: this.getNodeParameter('city', i),
-				CountryCode: this.getNodeParameter('countryCode', i),
+				// The provider wants upper case; a user typing "au" means AU.
+				CountryCode: String(this.getNodeParameter('countryCode', i, '')).trim().toUpperCase(),
 				...(this.getNodeParameter('additionalFields', i, {}) as IDataObject),
 			});
 			assertValid(this.getNode(), validateAddAddress(address), i);
 			return requests.addAddress(accountSid, address);
 		},
 		async (request, i) => unwrap<IDataObject>(await apiRequest.call(this, request, i), 'Address'),
+		{ failure: createFailureItem },
 	);
 }

@@ -28,7 +28,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		},
 		async ({ sid, request }, i) => {
 			const body = await apiRequest.call(this, request, i);
-			return { AddressSid: sid, Deleted: true, ...(typeof body === 'object' && body !== null ? (body as IDataObject) : {}) };
+			// n8n's own nodes answer a delete with `deleted: true`; the Sid says which.
+			return { AddressSid: sid, deleted: true, ...(typeof body === 'object' && body !== null ? (body as IDataObject) : {}) };
 		},
 	);
 }

@@ -18,9 +18,18 @@ export function failureItem(error: NodeError, itemIndex: number): INodeExecution
 }
 
 /**
- * For sends, the json has no `error` key: n8n's Retry On Fail re-runs the whole node
- * when its first item carries `json.error`, which would send every other message again.
+ * For operations that send or create, the json has no `error` key: n8n's Retry On Fail
+ * re-runs the whole node when its first item carries `json.error`, which would send every
+ * other message again, or create every other login, trunk or address a second time.
+ * `Sent: false` or `Created: false` says what did not happen instead.
  */
-export function sendFailureItem(error: NodeError, itemIndex: number): INodeExecutionData {
-	return { json: { Sent: false, ...details(error) }, error, pairedItem: { item: itemIndex } };
+function withoutRetry(outcome: 'Sent' | 'Created') {
+	return (error: NodeError, itemIndex: number): INodeExecutionData => ({
+		json: { [outcome]: false, ...details(error) },
+		error,
+		pairedItem: { item: itemIndex },
+	});
 }
+
+export const sendFailureItem = withoutRetry('Sent');
+export const createFailureItem = withoutRetry('Created');

@@ -1,12 +1,32 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INodeProperties } from 'n8n-workflow';
+import { ErrorCodes, isBlank, violation, type Violation } from '../../../../api';
 
-/** The provider has no operation to list properties, so the Sid is typed or mapped. */
-export const propertySidField: INodeProperties = {
-	displayName: 'Property SID',
-	name: 'propertySid',
-	type: 'string',
-	default: '',
-	required: true,
-	placeholder: 'e.g. 3f2504e0-4f89-41d3-9a0c-0305e82c3301',
-	description: 'The PropertySid of the property (project)',
-};
+/**
+ * The provider has no operation to list properties, so the Sid is typed or mapped, or
+ * comes from the credential's Default Property SID; so it is not required here.
+ */
+export function propertySidField(purpose: string): INodeProperties {
+	return {
+		displayName: 'Property SID',
+		name: 'propertySid',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 3f2504e0-4f89-41d3-9a0c-0305e82c3301',
+		description: `${purpose}. Leave empty to use the Default Property SID of the CloudTel API credential.`,
+	};
+}
+
+/** A node's Property SID, or the credential's Default Property SID when the node's is blank. */
+export function propertySidOr(credentials: ICredentialDataDecryptedObject): (value: unknown) => string {
+	const fallback = String(credentials.defaultPropertySid ?? '').trim();
+	return (value) => {
+		const own = typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : String(value).trim();
+		return own === '' ? fallback : own;
+	};
+}
+
+/** Refuses a Property SID that is blank in the node and in the credential alike. */
+export function validatePropertySid(sid: string): Violation[] {
+	if (!isBlank(sid)) return [];
+	return [violation('PropertySid', ErrorCodes.FieldRequired, 'Property SID is empty, and the CloudTel API credential has no Default Property SID.')];
+}

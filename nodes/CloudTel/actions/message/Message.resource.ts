@@ -12,12 +12,12 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['message'] } },
 		options: [
-			{ name: 'Send', value: 'send', description: 'Send or schedule one SMS per input item', action: 'Send an SMS' },
+			{ name: 'Send', value: 'send', description: 'Send or schedule one SMS per input item', action: 'Send SMS' },
 			{
 				name: 'Send Batch',
 				value: 'sendBatch',
 				description: 'Send the input items as SMS in batches of up to 1000 per request',
-				action: 'Send a batch of SMS',
+				action: 'Send SMS batch',
 			},
 		],
 		default: 'send',

@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { SEND_MESSAGE_FIELDS } from '../../../../api';
 import { propertySidField } from '../common/propertySid';
 
 const methodOptions = [
@@ -12,7 +13,7 @@ const DEFINE_BELOW = { show: { mapping: ['defineBelow'] } };
 
 /** The fields of one message, shared by Send and Send Batch (where each item is one message). */
 export const messageFields: INodeProperties[] = [
-	{ ...propertySidField, description: 'The property that sends; it and its account must be SMS-enabled' },
+	propertySidField('The property that sends; it and its account must be SMS-enabled'),
 	{
 		displayName: 'Message Fields',
 		name: 'mapping',
@@ -27,11 +28,18 @@ export const messageFields: INodeProperties[] = [
 			{
 				name: 'Map From Input',
 				value: 'autoMap',
-				description:
-					'Each input item carries its message under the API names (To, Text, From, ExternalId, Schedule, DeliveryReceiptWebhookUri, ...; any letter case). Fastest for large batches: no expression runs per item.',
+				description: "Each input item carries its message under the API's field names (listed once chosen); Options are defaults. Fastest for large batches.",
 			},
 		],
 		default: 'defineBelow',
+	},
+	{
+		// The list comes from api/, so the panel names exactly the fields the node reads.
+		displayName: `Each item is one message, read from these fields of the item (any letter case): ${SEND_MESSAGE_FIELDS.join(', ')}. To and Text are required. Options and Reply Handling below are defaults: a field the item carries wins.`,
+		name: 'mapFromInputNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { mapping: ['autoMap'] } },
 	},
 	{
 		displayName: 'From',
@@ -39,7 +47,7 @@ export const messageFields: INodeProperties[] = [
 		type: 'string',
 		displayOptions: DEFINE_BELOW,
 		default: '',
-		placeholder: '+61412345678 or MyBrand',
+		placeholder: 'e.g. +61412345678 or MyBrand',
 		description:
 			'Sender ID: an E.164 number, or 1 to 11 letters, digits and spaces. Leave blank to send from a leased number, which can receive replies.',
 	},
@@ -50,7 +58,7 @@ export const messageFields: INodeProperties[] = [
 		displayOptions: DEFINE_BELOW,
 		default: '',
 		required: true,
-		placeholder: '+61412345678',
+		placeholder: 'e.g. +61412345678',
 		description: 'Recipient in E.164 format',
 	},
 	{
@@ -89,7 +97,7 @@ export const messageFields: INodeProperties[] = [
 				name: 'DeliveryReceiptWebhookUri',
 				type: 'string',
 				default: '',
-				placeholder: 'https://n8n.example.com/webhook/.../cloudtel',
+				placeholder: 'e.g. https://n8n.example.com/webhook/.../cloudtel',
 				description: `Where the delivery receipt is sent. ${TRIGGER_HINT}.`,
 			},
 			{
@@ -121,7 +129,7 @@ export const messageFields: INodeProperties[] = [
 				displayName: 'Forward From Email',
 				name: 'ForwardFromEmail',
 				type: 'string',
-				placeholder: 'name@email.com',
+				placeholder: 'e.g. name@email.com',
 				default: '',
 				description: 'Sender of the forwarded e-mail; a no-reply address by default',
 			},
@@ -136,7 +144,7 @@ export const messageFields: INodeProperties[] = [
 				displayName: 'Forward To Email',
 				name: 'ForwardToEmail',
 				type: 'string',
-				placeholder: 'name@email.com',
+				placeholder: 'e.g. name@email.com',
 				default: '',
 				description: 'E-mail address a reply is forwarded to',
 			},
@@ -145,7 +153,7 @@ export const messageFields: INodeProperties[] = [
 				name: 'ForwardToSms',
 				type: 'string',
 				default: '',
-				placeholder: '+61412345678',
+				placeholder: 'e.g. +61412345678',
 				description: 'E.164 number a reply is forwarded to',
 			},
 			{ displayName: 'Webhook Method', name: 'WebhookMethod', type: 'options', options: methodOptions, default: 'POST' },
@@ -154,7 +162,7 @@ export const messageFields: INodeProperties[] = [
 				name: 'WebhookUri',
 				type: 'string',
 				default: '',
-				placeholder: 'https://n8n.example.com/webhook/.../cloudtel',
+				placeholder: 'e.g. https://n8n.example.com/webhook/.../cloudtel',
 				description: `Where a reply is sent. ${TRIGGER_HINT}.`,
 			},
 		],

@@ -1,9 +1,8 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import {
 	ErrorCodes,
 	SEND_MESSAGE_FIELDS,
 	systemContext,
-	validatePathSid,
 	validateSendMessage,
 	violation,
 	type SendMessageRequest,
@@ -11,6 +10,7 @@ import {
 import { assertValid } from '../common/assertValid';
 import { compact } from '../common/compact';
 import { parameterReader } from '../common/parameterReader';
+import { propertySidOr, validatePropertySid } from '../common/propertySid';
 import { toUnixSeconds } from '../common/unixSeconds';
 
 const CANONICAL = new Map(SEND_MESSAGE_FIELDS.map((name) => [name.toLowerCase(), name]));
@@ -35,31 +35,35 @@ export interface PreparedMessage {
  * left out (a blank From means a leased number), so expressions that map empty columns
  * work. Options and Reply Handling are defaults that an item's own fields override.
  */
-export function messageReader(ctx: IExecuteFunctions): (itemIndex: number) => PreparedMessage {
-	const propertySidOf = parameterReader(ctx, 'propertySid', '');
+export function messageReader(ctx: IExecuteFunctions, credentials: ICredentialDataDecryptedObject): (itemIndex: number) => PreparedMessage {
+	const ownPropertySidOf = parameterReader(ctx, 'propertySid', '');
+	const orDefault = propertySidOr(credentials);
 	const optionsOf = parameterReader<IDataObject>(ctx, 'options', {});
 	// Shown only while From is blank; if From comes from an expression and is not blank,
 	// api/ refuses these fields by name rather than the node dropping them unseen.
 	const replyOf = parameterReader<IDataObject>(ctx, 'replyHandling', {});
 	const autoMap = ctx.getNodeParameter('mapping', 0, 'defineBelow') === 'autoMap';
+	const fromOf = parameterReader<unknown>(ctx, 'from', '');
+	const toOf = parameterReader<unknown>(ctx, 'to', '');
+	const textOf = parameterReader<unknown>(ctx, 'text', '');
 	const input = ctx.getInputData();
 	const timeZone = ctx.getTimezone();
 	// n8n deep-copies the node on every getNode(): once per run, not once per item.
 	const node = ctx.getNode();
 	return (itemIndex) => {
-		const propertySid = String(propertySidOf(itemIndex)).trim();
+		const propertySid = orDefault(ownPropertySidOf(itemIndex));
 		const { Schedule, ...options } = optionsOf(itemIndex);
-		const fields = autoMap
+		const fields: IDataObject = autoMap
 			? fieldsFromItem(input[itemIndex].json)
 			: {
-					From: ctx.getNodeParameter('from', itemIndex, ''),
-					To: ctx.getNodeParameter('to', itemIndex, ''),
-					Text: ctx.getNodeParameter('text', itemIndex, ''),
+					From: fromOf(itemIndex) as IDataObject[string],
+					To: toOf(itemIndex) as IDataObject[string],
+					Text: textOf(itemIndex) as IDataObject[string],
 				};
 		const { Schedule: itemSchedule, ...own } = fields;
 		const body = compact<SendMessageRequest>({ ...options, ...replyOf(itemIndex), ...own });
 		const schedule = itemSchedule ?? Schedule;
-		const violations = validatePathSid('PropertySid', propertySid);
+		const violations = validatePropertySid(propertySid);
 		if (schedule !== undefined && schedule !== '' && schedule !== null) {
 			const seconds = toUnixSeconds(schedule, timeZone);
 			if (seconds === undefined) violations.push(violation('Schedule', ErrorCodes.InvalidType, `Schedule must be a date and time (got "${String(schedule)}").`));

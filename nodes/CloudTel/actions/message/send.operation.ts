@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { requests, unwrap } from '../../../../api';
-import { apiRequest } from '../../transport';
+import { apiRequest, CREDENTIAL_NAME } from '../../transport';
 import { sendFailureItem } from '../common/failureItem';
 import { runPerItem } from '../common/runPerItem';
 import { messageFields } from './messageFields';
@@ -10,7 +10,7 @@ import { messageReader } from './readMessage';
 export const description = updateDisplayOptions({ show: { resource: ['message'], operation: ['send'] } }, messageFields);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const readMessage = messageReader(this);
+	const readMessage = messageReader(this, await this.getCredentials(CREDENTIAL_NAME));
 	return await runPerItem(
 		this,
 		readMessage,

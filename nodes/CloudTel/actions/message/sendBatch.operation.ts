@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { BATCH_MAX_MESSAGES, isBatchErrorItem, isMessage, isPlainObject, requests } from '../../../../api';
-import { apiRequest } from '../../transport';
+import { apiRequest, CREDENTIAL_NAME } from '../../transport';
 import { providerError } from '../../transport/providerError';
 import { sendFailureItem } from '../common/failureItem';
 import { asNodeError, type NodeError } from '../common/nodeError';
@@ -15,7 +15,8 @@ const properties: INodeProperties[] = [
 		name: 'batchSize',
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: BATCH_MAX_MESSAGES },
-		default: BATCH_MAX_MESSAGES,
+		// A literal, as n8n's scan requires; a test holds it equal to BATCH_MAX_MESSAGES.
+		default: 1000,
 		description: `How many messages go in one BatchMessages request (at most ${BATCH_MAX_MESSAGES})`,
 	},
 ];
@@ -65,7 +66,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const size = Math.min(Math.max(Math.floor(this.getNodeParameter('batchSize', 0, BATCH_MAX_MESSAGES) as number), 1), BATCH_MAX_MESSAGES);
 	const results: INodeExecutionData[] = new Array(count);
 	const pending: Pending[] = [];
-	const readMessage = messageReader(this);
+	const readMessage = messageReader(this, await this.getCredentials(CREDENTIAL_NAME));
 	for (let i = 0; i < count; i++) {
 		try {
 			pending.push({ ...readMessage(i), itemIndex: i });
@@ -99,5 +100,20 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			}
 		});
 	}
+	hintAtFailures(this, results);
 	return results;
+}
+
+/**
+ * Without an error output, refused messages sit among the sent ones in the main output,
+ * easy to miss: n8n then shows a hint above the output saying how many.
+ */
+function hintAtFailures(ctx: IExecuteFunctions, results: INodeExecutionData[]): void {
+	if (ctx.getNode().onError === 'continueErrorOutput') return;
+	const failed = results.filter((r) => r.error !== undefined).length;
+	if (failed === 0) return;
+	ctx.addExecutionHints({
+		message: `${failed} of ${results.length} messages were not sent; their items carry Sent: false and the reason. Set On Error to "Continue (using error output)" to route them apart.`,
+		location: 'outputPane',
+	});
 }

@@ -14,10 +14,10 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['onlineLogin'] } },
 		options: [
-			{ name: 'Create', value: 'create', description: 'Create a portal login for a property', action: 'Create an online login' },
-			{ name: 'Get', value: 'get', description: 'Retrieve an online login', action: 'Get an online login' },
+			{ name: 'Create', value: 'create', description: 'Create a portal login for a property', action: 'Create online login' },
+			{ name: 'Get', value: 'get', description: 'Retrieve an online login', action: 'Get online login' },
 			{ name: 'Get Many', value: 'getMany', description: 'List the online logins of the account', action: 'Get many online logins' },
-			{ name: 'Update', value: 'update', description: 'Change some fields of an online login', action: 'Update an online login' },
+			{ name: 'Update', value: 'update', description: 'Change some fields of an online login', action: 'Update online login' },
 		],
 		default: 'create',
 	},

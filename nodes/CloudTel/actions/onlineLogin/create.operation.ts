@@ -1,19 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { requests, unwrap, validateCreateOnlineLogin, validatePathSid, type CreateOnlineLoginRequest } from '../../../../api';
-import { apiRequest } from '../../transport';
+import { requests, unwrap, validateCreateOnlineLogin, type CreateOnlineLoginRequest } from '../../../../api';
+import { apiRequest, CREDENTIAL_NAME } from '../../transport';
 import { assertValid } from '../common/assertValid';
-import { propertySidField } from '../common/propertySid';
+import { propertySidField, propertySidOr, validatePropertySid } from '../common/propertySid';
+import { createFailureItem } from '../common/failureItem';
 import { runPerItem } from '../common/runPerItem';
 import { joinScopes, scopeOptions } from '../common/scopes';
 
 const properties: INodeProperties[] = [
-	{ ...propertySidField, description: 'The property the login is created for; its Permissions will carry this PropertySid' },
+	propertySidField('The property the login is created for; its Permissions will carry this PropertySid'),
 	{
 		displayName: 'Email',
 		name: 'email',
 		type: 'string',
-		placeholder: 'name@email.com',
+		placeholder: 'e.g. name@email.com',
 		default: '',
 		required: true,
 		description: 'E-mail address, used as the user name',
@@ -50,10 +51,11 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['onlineLogin'], operation: ['create'] } }, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const propertySidOf = propertySidOr(await this.getCredentials(CREDENTIAL_NAME));
 	return await runPerItem(
 		this,
 		(i) => {
-			const propertySid = this.getNodeParameter('propertySid', i) as string;
+			const propertySid = propertySidOf(this.getNodeParameter('propertySid', i, ''));
 			const body: CreateOnlineLoginRequest = {
 				Email: this.getNodeParameter('email', i) as string,
 				Password: this.getNodeParameter('password', i) as string,
@@ -62,9 +64,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				Scopes: joinScopes(this.getNodeParameter('scopes', i)),
 				Enabled: this.getNodeParameter('enabled', i, false) as boolean,
 			};
-			assertValid(this.getNode(), [...validatePathSid('PropertySid', propertySid), ...validateCreateOnlineLogin(body)], i);
-			return requests.createOnlineLogin(propertySid.trim(), body);
+			assertValid(this.getNode(), [...validatePropertySid(propertySid), ...validateCreateOnlineLogin(body)], i);
+			return requests.createOnlineLogin(propertySid, body);
 		},
 		async (request, i) => unwrap<IDataObject>(await apiRequest.call(this, request, i), 'OnlineLogin'),
+		{ failure: createFailureItem },
 	);
 }

@@ -18,7 +18,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		description: 'Only the fields added here are sent; everything else stays as it is',
 		options: [
-			{ displayName: 'Email', name: 'Email', type: 'string', placeholder: 'name@email.com', default: '' },
+			{ displayName: 'Email', name: 'Email', type: 'string', placeholder: 'e.g. name@email.com', default: '' },
 			{ displayName: 'Enabled', name: 'Enabled', type: 'boolean', default: true, description: 'Whether the login may sign in' },
 			{ displayName: 'First Name', name: 'FirstName', type: 'string', default: '' },
 			{ displayName: 'Last Name', name: 'LastName', type: 'string', default: '' },
@@ -37,7 +37,8 @@ const properties: INodeProperties[] = [
 				typeOptions: { multipleValues: true },
 				placeholder: 'Add permission',
 				default: {},
-				description: "Replaces the login's whole set of permissions; adding this field with no entries removes them all",
+				description:
+					"Replaces the login's whole set of permissions with the entries listed here. With no entries nothing is sent and the permissions stay as they are (n8n does not keep an empty list).",
 				options: [
 					{
 						displayName: 'Permission',
@@ -92,7 +93,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			// blank the user typed is refused rather than silently dropped.
 			const { Permissions, ...fields } = this.getNodeParameter('updateFields', i, {}) as IDataObject;
 			const patch = { ...fields } as UpdateOnlineLoginRequest;
-			if (Permissions !== undefined) patch.Permissions = readPermissions(Permissions, String(credentials.accountSid ?? ''));
+			// An empty list would take every permission away; n8n drops an empty fixed
+			// collection when it saves, so a user cannot mean it: it is not sent.
+			const permissions = Permissions === undefined ? [] : readPermissions(Permissions, String(credentials.accountSid ?? ''));
+			if (permissions.length > 0) patch.Permissions = permissions;
 			assertValid(this.getNode(), [...validatePathSid('OnlineLoginSid', sid), ...validateUpdateOnlineLogin(patch)], i);
 			if (Object.keys(patch).length === 0) {
 				assertValid(this.getNode(), [violation('Update Fields', ErrorCodes.FieldRequired, 'Add at least one field to update.')], i);

@@ -1,14 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { requests, SipTrunkType, validateCreateSipTrunk, validatePathSid, type CreateSipTrunkRequest } from '../../../../api';
-import { apiRequest } from '../../transport';
+import { requests, SipTrunkType, validateCreateSipTrunk, type CreateSipTrunkRequest } from '../../../../api';
+import { apiRequest, CREDENTIAL_NAME } from '../../transport';
 import { assertValid } from '../common/assertValid';
 import { compact } from '../common/compact';
-import { propertySidField } from '../common/propertySid';
+import { propertySidField, propertySidOr, validatePropertySid } from '../common/propertySid';
+import { createFailureItem } from '../common/failureItem';
 import { runPerItem } from '../common/runPerItem';
 
 const properties: INodeProperties[] = [
-	{ ...propertySidField, description: 'The property the trunk belongs to' },
+	propertySidField('The property the trunk belongs to'),
 	{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true, description: 'Name of the trunk' },
 	{
 		displayName: 'Default Caller ID',
@@ -16,7 +17,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: '+61212345678',
+		placeholder: 'e.g. +61212345678',
 		description: 'An Australian E.164 number that is neither shared-rate (+6113) nor toll-free (+611800)',
 	},
 	{
@@ -27,7 +28,8 @@ const properties: INodeProperties[] = [
 			{ name: 'IP to IP', value: SipTrunkType.IpToIp, description: 'Calls come from listed IP addresses' },
 			{ name: 'Authenticated', value: SipTrunkType.Authenticated, description: 'Calls authenticate with a realm and password' },
 		],
-		default: SipTrunkType.IpToIp,
+		// A literal, as n8n's scan requires; a test holds it equal to SipTrunkType.IpToIp.
+		default: 0,
 	},
 	{
 		displayName: 'IP Addresses',
@@ -48,7 +50,7 @@ const properties: INodeProperties[] = [
 						name: 'IpAddress',
 						type: 'string',
 						default: '',
-						placeholder: '203.0.113.10 or 198.51.100.0/24',
+						placeholder: 'e.g. 52.64.10.20 or 52.64.10.0/24',
 						description: 'A public IPv4 address or CIDR block, /24 to /32',
 					},
 				],
@@ -87,7 +89,7 @@ const properties: INodeProperties[] = [
 				name: 'allowedCountries',
 				type: 'string',
 				default: '',
-				placeholder: 'AU, NZ',
+				placeholder: 'e.g. AU, NZ',
 				description: 'Two-letter country codes, separated by commas; AU when none are given',
 			},
 			{
@@ -133,17 +135,19 @@ function readTrunk(ctx: IExecuteFunctions, i: number): CreateSipTrunkRequest {
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const propertySidOf = propertySidOr(await this.getCredentials(CREDENTIAL_NAME));
 	return await runPerItem(
 		this,
 		(i) => {
-			const propertySid = (this.getNodeParameter('propertySid', i) as string).trim();
+			const propertySid = propertySidOf(this.getNodeParameter('propertySid', i, ''));
 			const trunk = readTrunk(this, i);
-			assertValid(this.getNode(), [...validatePathSid('PropertySid', propertySid), ...validateCreateSipTrunk(trunk)], i);
+			assertValid(this.getNode(), [...validatePropertySid(propertySid), ...validateCreateSipTrunk(trunk)], i);
 			return requests.createSipTrunk(propertySid, trunk);
 		},
 		async (request, i) => {
 			const body = await apiRequest.call(this, request, i);
 			return typeof body === 'object' && body !== null ? (body as IDataObject) : { SipTrunkSid: String(body) };
 		},
+		{ failure: createFailureItem },
 	);
 }
