@@ -2,9 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCampaign } from '../campaign/runCampaign';
+import { sleep } from '../campaign/sleep';
+import type { DeliveryCounts, Ledger } from '../ledger/ledger';
 import { SqliteLedger } from '../ledger/sqliteLedger';
 import { JsonReporter } from '../report/jsonReporter';
 import { TtyReporter } from '../report/ttyReporter';
+import { formatDelivery } from './campaignStatus';
+import { startDemoReceiver, type DemoReceiver } from './demoReceiver';
 import { interruptSignal } from './interruptSignal';
 import { loadSandbox } from './sandboxModule';
 
@@ -12,19 +16,27 @@ import { loadSandbox } from './sandboxModule';
 export const DEMO_CSV = join(__dirname, '..', '..', '..', '..', '..', 'examples', 'demo-campaign.csv');
 export const DEMO_TEXT = 'Hi {{FirstName}}, your {{Store}} order is ready for pickup. Show code {{Code}} at the counter.';
 
+/** How long the demo waits for the last receipts once every row is sent. */
+const RECEIPT_TIMEOUT_MS = 20_000;
+
 /**
  * The README's main job: a campaign of a few hundred rows, some of them bad, sent through
- * the normal engine over HTTP to a sandbox started here, with no account needed.
+ * the normal engine over HTTP to a sandbox started here, with no account needed; then the
+ * receipts, the sandbox's deliberate failures among them, received by the daemon's own
+ * receiver running in-process.
  */
 export async function demoCommand(argv: string[]): Promise<number> {
 	const json = argv.includes('--json');
 	const sandbox = await loadSandbox().startSandbox({ port: 0, receiptDelayMs: 200 });
 	const dir = mkdtempSync(join(tmpdir(), 'cloudtel-demo-'));
-	const ledger = new SqliteLedger(join(dir, 'demo.db'));
+	const dbPath = join(dir, 'demo.db');
+	const ledger = new SqliteLedger(dbPath);
 	const reporter = json ? new JsonReporter() : new TtyReporter(process.stderr.isTTY === true);
 	const interrupt = interruptSignal(reporter);
 	const outPath = join(dir, 'demo-out.csv');
+	let receiver: DemoReceiver | undefined;
 	try {
+		receiver = await startDemoReceiver(dbPath, ledger);
 		reporter.event('demo', { sandbox: sandbox.url, property: sandbox.demo.PropertySid }, `sandbox running at ${sandbox.url}; sending ${DEMO_CSV} from property ${sandbox.demo.PropertySid}`);
 		const summary = await runCampaign(
 			{
@@ -34,16 +46,36 @@ export async function demoCommand(argv: string[]): Promise<number> {
 				batchSize: 100,
 				concurrency: 4,
 				outPath,
+				callbacks: { DeliveryReceiptWebhookUri: receiver.receiptUrl },
 			},
 			{ ledger, reporter, signal: interrupt.signal },
 		);
 		reporter.event('demo-out', { out: outPath }, `every row's outcome: ${outPath}`);
+		if (summary.exitCode !== 0) return summary.exitCode;
+		reporter.event('receipts-waiting', { timeoutSeconds: RECEIPT_TIMEOUT_MS / 1000 }, `waiting up to ${RECEIPT_TIMEOUT_MS / 1000} s for the delivery receipts`);
+		const delivery = await awaitReceipts(ledger, 'demo', interrupt.signal);
+		reporter.event(
+			'receipts',
+			{ ...delivery },
+			`receipts: ${formatDelivery(delivery)}` + (delivery.awaitingReceipt > 0 ? ` (gave up waiting after ${RECEIPT_TIMEOUT_MS / 1000} s)` : ''),
+		);
 		return summary.exitCode;
 	} finally {
 		interrupt.dispose();
+		await receiver?.close();
 		reporter.close();
 		await ledger.close();
 		await sandbox.close();
 		if (process.env.CLOUDTEL_DEMO_KEEP !== '1') rmSync(join(dir, 'demo.db'), { force: true });
+	}
+}
+
+/** Until no accepted row awaits its receipt, the timeout passes or the user interrupts. */
+async function awaitReceipts(ledger: Ledger, name: string, signal: AbortSignal): Promise<DeliveryCounts> {
+	const until = Date.now() + RECEIPT_TIMEOUT_MS;
+	for (;;) {
+		const counts = await ledger.deliveryCounts(name);
+		if (counts.awaitingReceipt === 0 || Date.now() >= until || signal.aborted) return counts;
+		await sleep(100, signal);
 	}
 }
