@@ -21,9 +21,10 @@ function single(value: unknown): unknown {
 	return Array.isArray(value) ? value[value.length - 1] : value;
 }
 
-export function validateListOnlineLogins(query: Record<string, unknown>): ListParamsResult {
+/** `defaultCount` is for lists of the sandbox's own control API; the provider's lists give 50. */
+export function validateListOnlineLogins(query: Record<string, unknown>, defaultCount = DEFAULT_PAGE_SIZE): ListParamsResult {
 	const violations: Violation[] = [];
-	let count = DEFAULT_PAGE_SIZE;
+	let count = defaultCount;
 	let skip = 0;
 	const rawCount = single(query.Results_Count);
 	if (rawCount !== undefined && rawCount !== '') {

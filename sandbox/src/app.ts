@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { SandboxDeps } from './deps';
+import { clientErrorHandler } from './http/clientErrors';
 import { frameworkErrors, installErrorHandling } from './http/errorHandling';
 import { KnownRoutes } from './http/knownRoutes';
 import { registerV2 } from './routes/v2';
@@ -13,6 +14,7 @@ export function buildApp(deps: SandboxDeps, logger: boolean): FastifyInstance {
 		routerOptions: { ignoreTrailingSlash: true },
 		forceCloseConnections: true,
 		frameworkErrors,
+		clientErrorHandler,
 	});
 	app.removeAllContentTypeParsers();
 	// Fastify's parser refuses __proto__ and constructor.prototype keys; an empty body

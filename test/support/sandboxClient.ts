@@ -1,5 +1,6 @@
 import { basicAuthorization } from '../../api';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/src';
+import { allSandboxMessages } from './sandboxMessages';
 
 export interface Answer<T = any> {
 	status: number;
@@ -62,8 +63,9 @@ export class SandboxClient {
 		return { ...account, PropertySid: property.PropertySid, auth: basicAuthorization(account.AccountSid, account.AuthToken) };
 	}
 
+	/** Every message of the demo account (or of the query), all pages of them. */
 	async messages(query = `?AccountSid=${this.demo.AccountSid}`): Promise<any[]> {
-		return (await this.call('GET', `/_sandbox/messages${query}`, undefined, { auth: null })).body.Messages;
+		return allSandboxMessages(this.url, Object.fromEntries(new URLSearchParams(query)));
 	}
 
 	async outbox(): Promise<{ Callbacks: any[]; Sms: any[]; Emails: any[] }> {

@@ -17,7 +17,8 @@ export async function main(argv: string[]): Promise<number> {
 		return await dispatch(argv);
 	} catch (error) {
 		if (error instanceof FatalError) {
-			process.stderr.write(`cloudtel: ${printable(error.message)}\n`);
+			// Line by line: a config error lists one problem a line, and keeps them so.
+			process.stderr.write(`cloudtel: ${error.message.split('\n').map(printable).join('\n')}\n`);
 			if (error.exitCode === ExitCodes.Usage) process.stderr.write('Run `cloudtel --help` for usage.\n');
 			return error.exitCode;
 		}

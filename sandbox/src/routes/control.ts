@@ -6,12 +6,14 @@ import {
 	checkWindowsTimeZone,
 	ErrorCodes,
 	isSid,
+	MAX_PAGE_SIZE,
 	violation,
 	type ReceiptStatus,
 	type Violation,
 } from '../../../api';
 import type { SandboxDeps } from '../deps';
 import { fail, invalid, notFound } from '../http/apiError';
+import { listPage } from '../http/listPage';
 import { receiveReply, type Reply } from '../messaging/receiveReply';
 import { createAccount, createProperty, type NewProperty } from '../state/accounts';
 
@@ -77,13 +79,16 @@ export async function registerControl(app: FastifyInstance, deps: SandboxDeps): 
 		reply.code(204).send();
 	});
 
-	app.get<{ Querystring: { AccountSid?: string; PropertySid?: string } }>('/messages', async (request) => {
+	// Paged as the provider's lists are, but 1000 to a page by default: most sandboxes fit
+	// in one, and one of a million messages answers a page, not a hundred megabytes.
+	app.get<{ Querystring: Record<string, unknown> & { AccountSid?: string; PropertySid?: string } }>('/messages', async (request) => {
 		const { AccountSid, PropertySid } = request.query;
-		const Messages = [];
+		const matching = [];
 		for (const m of store.messages.values()) {
-			if ((!AccountSid || m.AccountSid === AccountSid) && (!PropertySid || m.PropertySid === PropertySid)) Messages.push(m);
+			if ((!AccountSid || m.AccountSid === AccountSid) && (!PropertySid || m.PropertySid === PropertySid)) matching.push(m);
 		}
-		return { Messages };
+		const { page, TotalCount, NextPageToken } = listPage(matching, request.query, MAX_PAGE_SIZE);
+		return { Messages: page, TotalCount, NextPageToken };
 	});
 
 	app.post('/replies', async (request) => {

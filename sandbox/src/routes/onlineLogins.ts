@@ -5,16 +5,14 @@ import {
 	ErrorCodes,
 	isMergePatchContentType,
 	validateCreateOnlineLogin,
-	validateListOnlineLogins,
 	validateUpdateOnlineLogin,
-	violation,
 	type CreateOnlineLoginRequest,
 	type OnlineLogin,
 	type UpdateOnlineLoginRequest,
 } from '../../../api';
 import type { SandboxDeps } from '../deps';
 import { fail, invalid, notFound } from '../http/apiError';
-import { decodePageToken, encodePageToken } from '../http/pageToken';
+import { listPage } from '../http/listPage';
 import { newSid } from '../state/ids';
 import type { LoginRecord } from '../state/records';
 
@@ -58,22 +56,8 @@ export function registerOnlineLogins(app: FastifyInstance, { store, clock }: San
 	});
 
 	app.get<{ Querystring: Record<string, unknown> }>('/OnlineLogins', async (request) => {
-		const { violations, params } = validateListOnlineLogins(request.query ?? {});
-		let skip = params.Results_Skip;
-		if (params.PageToken !== undefined) {
-			const fromToken = decodePageToken(params.PageToken);
-			if (fromToken === undefined) violations.push(violation('PageToken', ErrorCodes.InvalidPageToken, 'PageToken is not a token this interface issued.'));
-			else skip = fromToken;
-		}
-		if (violations.length > 0) throw invalid(violations);
-		const all = store.loginsOf(request.account.AccountSid);
-		const page = all.slice(skip, skip + params.Results_Count);
-		const next = skip + page.length;
-		return {
-			OnlineLogins: page.map(publicLogin),
-			TotalCount: all.length,
-			NextPageToken: next < all.length ? encodePageToken(next) : '',
-		};
+		const { page, TotalCount, NextPageToken } = listPage(store.loginsOf(request.account.AccountSid), request.query ?? {});
+		return { OnlineLogins: page.map(publicLogin), TotalCount, NextPageToken };
 	});
 
 	app.get<{ Params: Params }>('/OnlineLogins/:OnlineLoginSid', async (request) => {

@@ -34,7 +34,17 @@ function control(base) {
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 	return {
-		messages: async (query = {}) => (await json('GET', `/messages?${new URLSearchParams(query)}`)).body.Messages,
+		// Every page: the control API answers 1000 messages at a time.
+		messages: async (query = {}) => {
+			const out = [];
+			let token = '';
+			do {
+				const page = (await json('GET', `/messages?${new URLSearchParams({ ...query, ...(token ? { PageToken: token } : {}) })}`)).body;
+				out.push(...page.Messages);
+				token = page.NextPageToken;
+			} while (token);
+			return out;
+		},
 		outbox: async () => (await json('GET', '/outbox')).body,
 		property: async (sid) => (await json('GET', `/properties/${sid}`)).body,
 		reply: (From, To, Text) => json('POST', '/replies', { From, To, Text }),

@@ -8,6 +8,7 @@ import { SMTPServer } from 'smtp-server';
 import YAML from 'yaml';
 import { basicAuthorization } from '../../../api';
 import type { RunningSandbox } from '../../../sandbox/src';
+import { allSandboxMessages } from '../../support/sandboxMessages';
 
 export const ROOT = resolve(__dirname, '../../..');
 export const CLI = join(ROOT, 'worker/bin/cloudtel.js');
@@ -235,8 +236,7 @@ export class SandboxDriver {
 	}
 
 	async messages(): Promise<any[]> {
-		const res = await fetch(`${this.sandbox.url}/_sandbox/messages?AccountSid=${this.sandbox.demo.AccountSid}`);
-		return ((await res.json()) as { Messages: any[] }).Messages;
+		return allSandboxMessages(this.sandbox.url, { AccountSid: this.sandbox.demo.AccountSid });
 	}
 
 	async outbox(): Promise<{ Callbacks: any[]; Sms: any[]; Emails: any[] }> {

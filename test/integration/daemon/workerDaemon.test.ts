@@ -131,9 +131,9 @@ describe('cloudtel worker, end to end', () => {
 		expect(smtp.about(yes)).toHaveLength(1);
 	});
 
-	it('STOP puts the sender on the suppression list and the next run skips them; START takes them off', async () => {
+	it('"Stop." puts the sender on the suppression list and the next run skips them; "Unstop!" takes them off', async () => {
 		const stopped = RECIPIENTS[3];
-		await driver.reply(stopped, await leasedNumberFor(stopped), '  stop \n');
+		await driver.reply(stopped, await leasedNumberFor(stopped), 'Stop.');
 		const optedOut = await worker.waitFor((l) => l.msg === 'opted out' && l.from === stopped, 10_000, 'the opt-out');
 		const ledger = new SqliteLedger(join(dir, 'worker.db'));
 		try {
@@ -146,7 +146,7 @@ describe('cloudtel worker, end to end', () => {
 			for await (const r of ledger.rows(run)) statuses[r.to!] = r.status;
 			expect(statuses[stopped]).toBe('suppressed');
 
-			await driver.reply(stopped, await leasedNumberFor(stopped), 'START');
+			await driver.reply(stopped, await leasedNumberFor(stopped), 'Unstop!');
 			await worker.waitFor((l) => l.msg === 'opted in' && l.from === stopped, 10_000, 'the opt-in');
 			expect(await ledger.isSuppressed(stopped)).toBe(false);
 		} finally {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { CloudTel } from '../../../nodes/CloudTel/CloudTel.node';
+import { allSandboxMessages } from '../../support/sandboxMessages';
 import { executeContext, type ExecuteOptions } from './fakeN8n';
 import { control, credentialsFor } from './sandboxControl';
 
@@ -23,7 +24,7 @@ function send(params: ExecuteOptions['params'], extra: Partial<ExecuteOptions> =
 }
 
 async function sandboxMessage(sid: string): Promise<IDataObject> {
-	const { Messages } = await control<{ Messages: IDataObject[] }>(sb, 'GET', `/messages?PropertySid=${sb.demo.PropertySid}`);
+	const Messages = await allSandboxMessages<IDataObject>(sb.url, { PropertySid: sb.demo.PropertySid });
 	return Messages.find((m) => m.MessageSid === sid) as IDataObject;
 }
 
@@ -92,6 +93,14 @@ describe('Message: Send', () => {
 		const { ctx, result } = send({ from: 'Bistro', to: '+61412345678', text: 'x', options: { Schedule: new Date(Date.now() + 15 * 86400_000).toISOString() } });
 		await expect(result).rejects.toMatchObject({ context: { ErrorCode: 'SCHEDULE_TOO_FAR', FieldNames: ['Schedule'] } });
 		expect(ctx.sent).toHaveLength(0);
+	});
+
+	it('refuses a Text with NUL or a lone surrogate before sending, naming the field and item', async () => {
+		for (const text of ['Hi\u0000', 'Hi \uD83D']) {
+			const { ctx, result } = send({ from: 'Bistro', to: '+61412345678', text });
+			await expect(result).rejects.toMatchObject({ message: 'Invalid Text: INVALID_CHARACTER', context: { itemIndex: 0, FieldNames: ['Text'] } });
+			expect(ctx.sent).toHaveLength(0);
+		}
 	});
 
 	it('refuses reply options with a non-blank From, by field and item, sending nothing', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { CloudTel } from '../../../nodes/CloudTel/CloudTel.node';
+import { allSandboxMessages } from '../../support/sandboxMessages';
 import { executeContext, splitErrorOutput, type ExecuteOptions } from './fakeN8n';
 import { control, credentialsFor } from './sandboxControl';
 
@@ -52,7 +53,7 @@ describe('Message: Send Batch', () => {
 			expect(item.pairedItem).toEqual({ item: i });
 			expect(item.json).toMatchObject({ To: items[i].json.to, ExternalId: `row-${i}`, Status: 'Processing', MessageSid: expect.any(String) });
 		});
-		const { Messages } = await control<{ Messages: IDataObject[] }>(sb, 'GET', `/messages?PropertySid=${sb.demo.PropertySid}`);
+		const Messages = await allSandboxMessages<IDataObject>(sb.url, { PropertySid: sb.demo.PropertySid });
 		expect(Messages.filter((m) => String(m.ExternalId).startsWith('row-'))).toHaveLength(2500);
 	});
 
@@ -100,7 +101,7 @@ describe('Message: Send Batch', () => {
 		expect(success.map((i) => i.json.ExternalId)).toEqual(['auto-0', 'auto-1', 'auto-3']);
 		expect(error).toHaveLength(1);
 		expect(error[0]).toMatchObject({ pairedItem: { item: 2 }, json: { ErrorCode: 'FIELD_REQUIRED', FieldNames: ['Text'] } });
-		const stored = (await control<{ Messages: IDataObject[] }>(sb, 'GET', `/messages?PropertySid=${sb.demo.PropertySid}`)).Messages;
+		const stored = await allSandboxMessages<IDataObject>(sb.url, { PropertySid: sb.demo.PropertySid });
 		expect(stored.find((m) => m.ExternalId === 'auto-1')).toMatchObject({ Status: 'Scheduled', From: 'Bistro', Text: 'Two' });
 	});
 

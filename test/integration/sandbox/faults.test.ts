@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SandboxClient } from '../../support/sandboxClient';
 
@@ -95,5 +96,29 @@ describe('bad requests are 4xx, never 5xx', () => {
 		const r = await sb.call('GET', '/v2/OnlineLogins/%E0%A4%A');
 		expect(r.status).toBe(400);
 		expect(r.body.ResponseStatus).toBeDefined();
+	});
+
+	it('answers over-long headers with 431 and a ResponseStatus, not a body of its own shape', async () => {
+		sb = await SandboxClient.start();
+		const r = await fetch(`${sb.url}/v2/OnlineLogins`, { headers: { authorization: sb.authFor(sb.demo.AccountSid, sb.demo.AuthToken), 'x-padding': 'a'.repeat(20_000) } });
+		expect(r.status).toBe(431);
+		expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+		expect(await r.json()).toEqual({ ResponseStatus: { ErrorCode: 'HEADERS_TOO_LARGE', Message: expect.stringMatching(/headers are larger/), Errors: [] } });
+		// The sandbox is still there for the next request.
+		expect((await send(sb)).status).toBe(200);
+	});
+
+	it('answers bytes that are not HTTP with 400 and a ResponseStatus', async () => {
+		sb = await SandboxClient.start();
+		const { hostname, port } = new URL(sb.url);
+		const raw = await new Promise<string>((resolve, reject) => {
+			let answer = '';
+			const socket = connect({ host: hostname, port: Number(port) }, () => socket.write('HELLO THERE\r\n\r\n'));
+			socket.on('data', (d) => (answer += d));
+			socket.on('close', () => resolve(answer));
+			socket.on('error', reject);
+		});
+		expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+		expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ ResponseStatus: { ErrorCode: 'FormatException' } });
 	});
 });

@@ -17,6 +17,20 @@ const send = (body: unknown) => sb.call('POST', `/v2/Properties/${sb.demo.Proper
 const stored = async (sid: string) => (await sb.messages()).find((m) => m.MessageSid === sid);
 
 describe('send one SMS', () => {
+	it('refuses NUL and lone surrogates in Text, as in a batch and a reply, storing nothing', async () => {
+		const before = (await sb.messages()).length;
+		// JSON.stringify writes a lone surrogate as \ud83d, which the provider's JSON decodes to one.
+		for (const Text of ['Hi\u0000', 'Hi \uD83D', '\uDE00']) {
+			const r = await send({ From: '+61400111222', To: '+61412345678', Text });
+			expect(r.status).toBe(400);
+			expect(r.body.ResponseStatus.Errors).toEqual([{ ErrorCode: 'INVALID_CHARACTER', FieldName: 'Text', Message: expect.stringMatching(/^Text has a (NUL character|lone surrogate)/) }]);
+		}
+		const batch = await sb.call('POST', `/v2/Properties/${sb.demo.PropertySid}/BatchMessages`, { Messages: [{ To: '+61412345678', Text: 'ok' }, { To: '+61412345678', Text: 'bad\u0000' }] });
+		expect(batch.status).toBe(200);
+		expect(JSON.stringify(batch.body)).toContain('INVALID_CHARACTER');
+		expect((await sb.messages()).length).toBe(before + 1);
+	});
+
 	it('sends from an E.164 number and keeps the fields it was given', async () => {
 		const r = await send({ From: '+61400111222', To: '+61412345678', Text: 'Hello', ExternalId: 'order-7' });
 		expect(r.status).toBe(200);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startSandbox } from '../../../sandbox/src';
 import type { RunningSandbox, SandboxOptions } from '../../../sandbox/src';
+import { allSandboxMessages } from '../../support/sandboxMessages';
 
 export const CLI = resolve(__dirname, '../../../worker/bin/cloudtel.js');
 
@@ -74,10 +75,7 @@ export interface SandboxMessage {
 }
 
 export async function sandboxMessages(sandbox: RunningSandbox): Promise<SandboxMessage[]> {
-	const q = new URLSearchParams({ AccountSid: sandbox.demo.AccountSid, PropertySid: sandbox.demo.PropertySid });
-	const res = await fetch(`${sandbox.url}/_sandbox/messages?${q}`);
-	const body = (await res.json()) as { Messages: SandboxMessage[] };
-	return body.Messages;
+	return allSandboxMessages<SandboxMessage>(sandbox.url, { AccountSid: sandbox.demo.AccountSid, PropertySid: sandbox.demo.PropertySid });
 }
 
 export async function withSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {

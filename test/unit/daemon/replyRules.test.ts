@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ReplyCallback } from '../../../api';
 import type { ReplyRule } from '../../../worker/src/config/workerConfigSchema';
 import { matchRules } from '../../../worker/src/daemon/replies/matchRules';
-import { optOutIntent, OPT_OUT_KEYWORDS } from '../../../worker/src/daemon/replies/optOutKeywords';
+import { optOutMatcher, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from '../../../worker/src/daemon/replies/optOutKeywords';
 import { replyContext } from '../../../worker/src/daemon/replies/replyContext';
 import { readExternalId, runName } from '../../../worker/src/daemon/replies/runName';
 
@@ -16,15 +16,56 @@ function rule(match: ReplyRule['match'], to: string, more: Partial<ReplyRule> = 
 }
 
 describe('opt-out keywords', () => {
-	it('are the whole reply, trimmed, in any case', () => {
-		for (const k of OPT_OUT_KEYWORDS) {
-			expect(optOutIntent(k)).toBe('optOut');
-			expect(optOutIntent(`  ${k.toLowerCase()}\n`)).toBe('optOut');
-		}
-		expect(optOutIntent('Stop')).toBe('optOut');
-		expect(optOutIntent('start')).toBe('optIn');
-		expect(optOutIntent('stop sending me deals please')).toBeUndefined();
-		expect(optOutIntent('STOPPED')).toBeUndefined();
+	const intent = optOutMatcher();
+	const table: [string, 'optOut' | 'optIn' | undefined][] = [
+		['STOP', 'optOut'],
+		['  stop \n', 'optOut'],
+		['Stop.', 'optOut'],
+		['stop!', 'optOut'],
+		['stop;', 'optOut'],
+		['STOP ALL', 'optOut'],
+		['Stop all!!', 'optOut'],
+		['Unsubscribe me', 'optOut'],
+		['unsubscribe, thanks', 'optOut'],
+		['STOPALL', 'optOut'],
+		['opt-out', 'optOut'],
+		['Opt out please', 'optOut'],
+		['OPTOUT', 'optOut'],
+		['end', 'optOut'],
+		['Quit.', 'optOut'],
+		['cancel', 'optOut'],
+		['"Stop"', 'optOut'],
+		['Stop sending me these', 'optOut'],
+		['START', 'optIn'],
+		['start.', 'optIn'],
+		['Unstop', 'optIn'],
+		['unstop!', 'optIn'],
+		["please don't stop sending", undefined],
+		['I will not stop you', undefined],
+		['STOPPED', undefined],
+		['stopwatch for sale?', undefined],
+		['Starting Monday', undefined],
+		['endless fun', undefined],
+		['', undefined],
+		['!!!', undefined],
+	];
+	it.each(table)('%j is %s', (text, expected) => {
+		expect(intent(text)?.intent).toBe(expected);
+	});
+
+	it('every built-in keyword works in any case, punctuation around it', () => {
+		for (const k of OPT_OUT_KEYWORDS) expect(intent(` ${k.toLowerCase()}!`)).toEqual({ intent: 'optOut', keyword: k });
+		for (const k of OPT_IN_KEYWORDS) expect(intent(`${k.toLowerCase()}.`)).toEqual({ intent: 'optIn', keyword: k });
+	});
+
+	it('takes keywords from the config besides the built-in ones, words and phrases alike', () => {
+		const extended = optOutMatcher({ optOut: ['ARRET', 'no more'], optIn: ['resume messages'] });
+		expect(extended('Arrêt')?.intent).toBeUndefined();
+		expect(extended('arret!')).toEqual({ intent: 'optOut', keyword: 'ARRET' });
+		expect(extended('No more, thanks')).toEqual({ intent: 'optOut', keyword: 'NO MORE' });
+		expect(extended('no')).toBeUndefined();
+		expect(extended('Resume messages please')).toEqual({ intent: 'optIn', keyword: 'RESUME MESSAGES' });
+		expect(extended('stop.')?.intent).toBe('optOut');
 	});
 });
 

@@ -114,10 +114,56 @@ describe('worker config', () => {
 		]);
 	});
 
-	it('accepts the example config', () => {
-		const config = loadWorkerConfig(join(__dirname, '../../../examples/worker.config.yaml'), { CLOUDTEL_ACCOUNT_SID: 'A', CLOUDTEL_AUTH_TOKEN: 'T', CLOUDTEL_CALLBACK_SECRET: '0123456789abcdef' });
+	it('accepts the example config, whose database is in the home directory, not beside it in examples/', () => {
+		const examples = join(__dirname, '../../../examples');
+		const config = loadWorkerConfig(join(examples, 'worker.config.yaml'), { HOME: '/home/marketing', CLOUDTEL_ACCOUNT_SID: 'A', CLOUDTEL_AUTH_TOKEN: 'T', CLOUDTEL_CALLBACK_SECRET: '0123456789abcdef' });
+		expect(config.db).toBe('/home/marketing/cloudtel-worker.db');
+		expect(config.campaigns[0].csv).toBe(join(examples, 'demo-campaign.csv'));
 		expect(config.campaigns.map((c) => c.name)).toEqual(['weekly-offer']);
 		expect(config.replies.length).toBeGreaterThan(2);
+	});
+
+	it('says in plain words what a wrong value should be, one line per path, never twice', () => {
+		const out = problems(`
+provider: { baseUrl: 5, accountSid: [AC1], authToken: tok }
+server: { publicUrl: "https://worker.example.com", secret: "0123456789abcdef", port: -5.5 }
+outbox: { concurrency: "four" }
+campaigns:
+${campaign({ receipts: 'yes', batchSize: 0 })}replies:
+  - match: { keyword: 5, sender: ["+61491570156", 7, "0412"] }
+    actions: [{ type: optOut }]
+`);
+		expect(out).toEqual([
+			'provider.baseUrl: must be text, not the number 5',
+			'provider.accountSid: must be text, not a list',
+			'server.port: must be a whole number, not the number -5.5',
+			'outbox.concurrency: must be a number, not text ("four")',
+			'campaigns[0].batchSize: must be at least 1',
+			'campaigns[0].receipts: must be true or false, not text ("yes")',
+			'replies[0].match.keyword: must be text or a list of them, not the number 5',
+			'replies[0].match.sender[1]: must be text, not the number 7',
+			'replies[0].match.sender[2]: must be an E.164 number: + then 8 to 15 digits, the first not 0',
+		]);
+		expect(out.join('\n')).not.toMatch(/Invalid input|expected \w+, received|Too small/);
+		expect(new Set(out.map((l) => l.split(':')[0])).size).toBe(out.length);
+	});
+
+	it('takes rate 0 as no limit, as campaign run --rate 0 does, and refuses a negative rate', () => {
+		expect(loadWorkerConfig(write(`${BASE}campaigns:\n${campaign({ rate: 0 })}`), {}).campaigns[0].rate).toBe(0);
+		expect(problems(`${BASE}campaigns:\n${campaign({ rate: -5 })}`)).toEqual(['campaigns[0].rate: must be 0 (no limit) or more messages per second']);
+	});
+
+	it('adds opt-out and opt-in keywords to the built-in ones, refusing one that is both', () => {
+		const config = loadWorkerConfig(write(`${BASE}optOut: { keywords: [ARRET, "no more"], optInKeywords: [RESUME] }`), {});
+		expect(config.optOut).toEqual({ keywords: ['ARRET', 'no more'], optInKeywords: ['RESUME'] });
+		expect(loadWorkerConfig(write(BASE), {}).optOut).toEqual({ keywords: [], optInKeywords: [] });
+		expect(problems(`${BASE}optOut: { optInKeywords: [RESUME, "..."] }`)).toEqual([
+			'optOut.optInKeywords[1]: must have a letter or digit',
+		]);
+		expect(problems(`${BASE}optOut: { keywords: [start], optInKeywords: ["Stop!"] }`)).toEqual([
+			'optOut.keywords[0]: "start" is also an opt-in keyword ("START")',
+			'optOut.optInKeywords[0]: "Stop!" is also an opt-out keyword ("STOP")',
+		]);
 	});
 });
 

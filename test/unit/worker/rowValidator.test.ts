@@ -102,8 +102,10 @@ describe('row validation', () => {
 			r.validate({ line: 5, fields: ['0491570156', ' ', 'UTC'] }, 0),
 			r.validate({ line: 6, fields: ['0491570156', 'Ann', 'Nowhere/Land'] }, 0),
 			r.validate({ line: 7, fields: ['0491570156', 'x'.repeat(1601), 'UTC'] }, 0),
+			r.validate({ line: 8, fields: ['0491570156', 'Ann\u0000', 'UTC'] }, 0),
+			r.validate({ line: 9, fields: ['0491570156', '\uD83D', 'UTC'] }, 0),
 		].map((v) => (v.ok ? 'ok' : v.code));
-		expect(codes).toEqual(['FIELD_COUNT', 'INVALID_NUMBER', 'EMPTY_VALUE', 'INVALID_TIME_ZONE', 'INVALID_TEXT_LENGTH']);
+		expect(codes).toEqual(['FIELD_COUNT', 'INVALID_NUMBER', 'EMPTY_VALUE', 'INVALID_TIME_ZONE', 'INVALID_TEXT_LENGTH', 'INVALID_CHARACTER', 'INVALID_CHARACTER']);
 	});
 	it('counts segments with api/', () => {
 		const v = new RowValidator(rules).validate({ line: 2, fields: ['0491570156', 'ж'.repeat(80), ''] }, 0);

@@ -34,7 +34,9 @@ export const SPEC_KEYS: readonly (keyof CampaignSpec)[] = [
 	'delimiter',
 ];
 
-const FLAG: Record<string, string> = {
+/** The `campaign run` flag that sets each part of a spec. */
+export const SPEC_FLAG: Record<keyof CampaignSpec, string> = {
+	name: '--name',
 	csvPath: '--csv',
 	propertySid: '--property',
 	text: '--text',
@@ -53,7 +55,7 @@ export function specConflicts(stored: CampaignSpec, given: Partial<CampaignSpec>
 	const out: string[] = [];
 	for (const key of SPEC_KEYS) {
 		const v = given[key];
-		if (v !== undefined && v !== stored[key]) out.push(`${FLAG[key]} (stored: ${JSON.stringify(stored[key] ?? null)}, given: ${JSON.stringify(v)})`);
+		if (v !== undefined && v !== stored[key]) out.push(`${SPEC_FLAG[key]} (stored: ${JSON.stringify(stored[key] ?? null)}, given: ${JSON.stringify(v)})`);
 	}
 	return out;
 }

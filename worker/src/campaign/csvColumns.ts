@@ -1,4 +1,4 @@
-import type { CampaignSpec } from './campaignSpec';
+import { SPEC_FLAG, type CampaignSpec } from './campaignSpec';
 import { FatalError } from './fatalError';
 import { columnIndex, compileTemplate, MissingColumnsError } from '../rows/template';
 
@@ -10,27 +10,59 @@ export interface ColumnMap {
 	timeZoneIndex?: number;
 }
 
+/**
+ * A setting the CSV's header does not fit. It names the setting, not a flag: the CLI
+ * calls it by its flag (`--text`), the worker's config by its path (`campaigns[1].text`).
+ */
+export class ColumnError extends FatalError {
+	constructor(
+		readonly setting: keyof CampaignSpec,
+		readonly detail: string,
+		flagMessage = `${SPEC_FLAG[setting]}: ${detail}`,
+	) {
+		super(flagMessage);
+	}
+}
+
 /** Maps the header to what the campaign needs, or stops before any row is read. */
 export function mapColumns(header: string[], spec: CampaignSpec): ColumnMap {
+	const { map, problems } = readColumns(header, spec);
+	if (problems.length > 0) throw problems[0];
+	return map;
+}
+
+/** Every way the header does not fit the campaign, so a config check can list them all. */
+export function columnProblems(header: string[], spec: CampaignSpec): ColumnError[] {
+	return readColumns(header, spec).problems;
+}
+
+function readColumns(header: string[], spec: CampaignSpec): { map: ColumnMap; problems: ColumnError[] } {
 	const list = header.join(', ');
+	const problems: ColumnError[] = [];
 	let toIndex: number;
 	if (spec.toColumn !== undefined) {
 		toIndex = columnIndex(header, spec.toColumn);
-		if (toIndex < 0) throw new FatalError(`--to-column ${spec.toColumn} is not a column of ${spec.csvPath} (columns: ${list})`);
+		if (toIndex < 0) problems.push(new ColumnError('toColumn', `${spec.toColumn} is not a column of ${spec.csvPath} (columns: ${list})`, `--to-column ${spec.toColumn} is not a column of ${spec.csvPath} (columns: ${list})`));
 	} else {
 		toIndex = TO_COLUMN_GUESSES.map((g) => columnIndex(header, g)).find((i) => i >= 0) ?? -1;
-		if (toIndex < 0) throw new FatalError(`${spec.csvPath} has no column named To, Phone or Mobile: say which one holds the numbers with --to-column (columns: ${list})`);
+		if (toIndex < 0) problems.push(
+				new ColumnError(
+					'toColumn',
+					`${spec.csvPath} has no column named To, Phone or Mobile: say which one holds the numbers (columns: ${list})`,
+					`${spec.csvPath} has no column named To, Phone or Mobile: say which one holds the numbers with --to-column (columns: ${list})`,
+				),
+			);
 	}
 	let timeZoneIndex: number | undefined;
 	if (spec.timeZoneColumn !== undefined) {
 		timeZoneIndex = columnIndex(header, spec.timeZoneColumn);
-		if (timeZoneIndex < 0) throw new FatalError(`--time-zone-column ${spec.timeZoneColumn} is not a column of ${spec.csvPath} (columns: ${list})`);
+		if (timeZoneIndex < 0) problems.push(new ColumnError('timeZoneColumn', `${spec.timeZoneColumn} is not a column of ${spec.csvPath} (columns: ${list})`, `--time-zone-column ${spec.timeZoneColumn} is not a column of ${spec.csvPath} (columns: ${list})`));
 	}
 	try {
 		compileTemplate(spec.text, header);
 	} catch (error) {
-		if (error instanceof MissingColumnsError) throw new FatalError(`--text: ${error.message}`);
-		throw error;
+		if (!(error instanceof MissingColumnsError)) throw error;
+		problems.push(new ColumnError('text', error.message));
 	}
-	return { toIndex, timeZoneIndex };
+	return { map: { toIndex, timeZoneIndex }, problems };
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { isBlank, isE164, isEmail, isSid, isWebhookUri, senderKind, checkForwardSender } from '../../../api';
 import { parseSendWindow } from '../schedule/sendWindow';
 import { resolveTimeZone } from '../schedule/timeZone';
+import { keywordWords, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from '../daemon/replies/optOutKeywords';
 import { compileReplyPattern } from './replyPattern';
 
 /** One value or a list of them; always a list after parsing. */
@@ -84,7 +85,8 @@ const campaign = z.strictObject({
 			}
 		}, 'must look like 09:00-20:00')
 		.optional(),
-	rate: z.number().positive().optional(),
+	/** Messages per second; 0 for no limit, as `campaign run --rate 0`. */
+	rate: z.number().min(0, 'must be 0 (no limit) or more messages per second').optional(),
 	batchSize: z.number().int().min(1).max(1000).optional(),
 	/** Ask for delivery receipts at this worker's receipt URL. */
 	receipts: z.boolean().default(true),
@@ -130,6 +132,15 @@ const action = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('optOut') }),
 ], { error: 'must be one of forwardSms, forwardEmail, post, optOut' });
 
+/** A keyword of one or more words; punctuation does not count, as it does not in replies. */
+const keyword = text.refine((v) => keywordWords(v).length > 0, 'must have a letter or digit');
+
+/** Keywords added to the built-in ones (STOP, UNSUBSCRIBE, ... and START, UNSTOP), never replacing them. */
+const optOut = z.strictObject({
+	keywords: z.array(keyword).default([]),
+	optInKeywords: z.array(keyword).default([]),
+});
+
 const rule = z.strictObject({
 	name: text.optional(),
 	match: match.default({}),
@@ -148,6 +159,7 @@ export const workerConfigSchema = z
 		outbox: outbox.prefault({}),
 		campaigns: z.array(campaign).default([]),
 		replies: z.array(rule).default([]),
+		optOut: optOut.prefault({}),
 	})
 	.superRefine((config, ctx) => {
 		if (isPostgresUrl(config.db)) {
@@ -174,6 +186,16 @@ export const workerConfigSchema = z
 				if (a.type === 'forwardEmail' && !config.smtp) ctx.addIssue({ code: 'custom', path: ['replies', i, 'actions', j], message: 'forwards by e-mail, so the config needs an smtp section' });
 			});
 		});
+		const optOutWords = new Map([...OPT_OUT_KEYWORDS, ...config.optOut.keywords].map((k) => [keywordWords(k).join(' '), k]));
+		const optInWords = new Map([...OPT_IN_KEYWORDS, ...config.optOut.optInKeywords].map((k) => [keywordWords(k).join(' '), k]));
+		config.optOut.keywords.forEach((k, i) => {
+			const clash = optInWords.get(keywordWords(k).join(' '));
+			if (clash !== undefined) ctx.addIssue({ code: 'custom', path: ['optOut', 'keywords', i], message: `"${k}" is also an opt-in keyword ("${clash}")` });
+		});
+		config.optOut.optInKeywords.forEach((k, i) => {
+			const clash = optOutWords.get(keywordWords(k).join(' '));
+			if (clash !== undefined) ctx.addIssue({ code: 'custom', path: ['optOut', 'optInKeywords', i], message: `"${k}" is also an opt-out keyword ("${clash}")` });
+		});
 		if (config.smtp && (config.smtp.user === undefined) !== (config.smtp.password === undefined)) {
 			ctx.addIssue({ code: 'custom', path: ['smtp', config.smtp.user === undefined ? 'user' : 'password'], message: 'user and password go together' });
 		}
@@ -185,3 +207,4 @@ export type ReplyRule = WorkerConfig['replies'][number];
 export type ReplyAction = ReplyRule['actions'][number];
 export type SmtpConfig = NonNullable<WorkerConfig['smtp']>;
 export type OutboxConfig = WorkerConfig['outbox'];
+export type OptOutConfig = WorkerConfig['optOut'];

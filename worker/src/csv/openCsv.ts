@@ -21,6 +21,8 @@ export interface CsvSource {
 	size: number;
 	/** Data records in file order, in small batches; bad records come as errors in place. */
 	batches: AsyncIterable<CsvBatch>;
+	/** Stops reading: for a caller that wanted only the header. */
+	close(): void;
 }
 
 /** `--csv -` reads standard input, as does a path to it such as /dev/stdin. */
@@ -57,6 +59,18 @@ function unreadable(path: string, error: NodeJS.ErrnoException): FatalError {
  */
 export async function openCsv(path: string, delimiter?: string): Promise<CsvSource> {
 	const { stream, size } = await openStream(path);
+	const close = () => {
+		if (stream !== process.stdin) stream.destroy();
+	};
+	try {
+		return await readHeader(path, delimiter, stream, size, close);
+	} catch (error) {
+		close();
+		throw error;
+	}
+}
+
+async function readHeader(path: string, delimiter: string | undefined, stream: Readable, size: number, close: () => void): Promise<CsvSource> {
 	const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
 	const decoder = new StringDecoder('utf8');
 	let bytes = 0;
@@ -122,7 +136,7 @@ export async function openCsv(path: string, delimiter?: string): Promise<CsvSour
 			yield { items, bytes: toBytes(through) };
 		}
 	}
-	return { header, delimiter: sep, size, batches: batches() };
+	return { header, delimiter: sep, size, batches: batches(), close };
 }
 
 /** A name given twice would make {{Name}} and --to-column pick one of them silently. */

@@ -1,12 +1,12 @@
 import type { DeliveryReceiptCallback, ReplyCallback } from '../../../api';
-import type { ReplyRule } from '../config/workerConfigSchema';
+import type { OptOutConfig, ReplyRule } from '../config/workerConfigSchema';
 import type { Ledger } from '../ledger/ledger';
 import type { DaemonStore, NewForward, StoredEvent } from './daemonStore';
 import type { ForwardOutbox } from './forward/forwardOutbox';
 import type { ForwardAction } from './forward/forwardPayload';
 import type { Logger } from './jsonLogger';
 import { matchRules } from './replies/matchRules';
-import { optOutIntent } from './replies/optOutKeywords';
+import { optOutMatcher, type OptOutIntent } from './replies/optOutKeywords';
 import { replyContext } from './replies/replyContext';
 import { readExternalId } from './replies/runName';
 
@@ -24,6 +24,7 @@ const RETRY_MS = 5000;
 export class CallbackProcessor {
 	private running: Promise<void> | undefined;
 	private again = false;
+	private readonly optOutIntent: (text: string) => OptOutIntent | undefined;
 
 	constructor(
 		private readonly store: DaemonStore,
@@ -31,7 +32,10 @@ export class CallbackProcessor {
 		private readonly rules: readonly ReplyRule[],
 		private readonly outbox: ForwardOutbox,
 		private readonly log: Logger,
-	) {}
+		keywords: OptOutConfig = { keywords: [], optInKeywords: [] },
+	) {
+		this.optOutIntent = optOutMatcher({ optOut: keywords.keywords, optIn: keywords.optInKeywords });
+	}
 
 	kick(): void {
 		if (this.running) {
@@ -97,13 +101,14 @@ export class CallbackProcessor {
 
 	private async reply(reply: ReplyCallback, receivedAt: number): Promise<NewForward[]> {
 		const context = replyContext(reply, receivedAt);
-		const intent = optOutIntent(reply.Text);
-		if (intent === 'optOut') {
-			await this.ledger.addSuppression(reply.From, `replied ${reply.Text.trim().toUpperCase()}`);
-			this.log.info('opted out', { from: reply.From, campaign: context.campaign, keyword: reply.Text.trim().toUpperCase() });
-		} else if (intent === 'optIn') {
+		const found = this.optOutIntent(reply.Text);
+		const intent = found?.intent;
+		if (found?.intent === 'optOut') {
+			await this.ledger.addSuppression(reply.From, `replied ${found.keyword}`);
+			this.log.info('opted out', { from: reply.From, campaign: context.campaign, keyword: found.keyword });
+		} else if (found?.intent === 'optIn') {
 			const removed = await this.ledger.removeSuppression(reply.From);
-			this.log.info('opted in', { from: reply.From, campaign: context.campaign, wasSuppressed: removed });
+			this.log.info('opted in', { from: reply.From, campaign: context.campaign, keyword: found.keyword, wasSuppressed: removed });
 		}
 		const matched = matchRules(this.rules, context);
 		const forwards: NewForward[] = [];

@@ -2,9 +2,11 @@ import { parseArgs } from 'node:util';
 import { basicAuthorization } from '../../../api';
 import { ExitCodes } from '../campaign/exitCodes';
 import { UsageError } from '../campaign/fatalError';
+import { ConfigError } from '../config/configError';
 import { loadWorkerConfig } from '../config/loadWorkerConfig';
 import type { WorkerConfig } from '../config/workerConfigSchema';
 import { isPostgresUrl } from '../store/dbLocation';
+import { checkCampaignCsvs } from './campaigns/csvCheck';
 import { JsonLogger } from './jsonLogger';
 import { Redactor } from './redactor';
 import { WorkerDaemon } from './workerDaemon';
@@ -13,7 +15,8 @@ export const WORKER_USAGE = `cloudtel worker --config FILE [--check]
 
 Runs unattended: campaigns on cron, delivery receipts and replies on webhooks, replies
 rerouted by rules (SMS, e-mail, a URL, opt-out). JSON log lines on stdout. SIGTERM or
-Ctrl-C stops it gracefully. --check validates the config and exits.
+Ctrl-C stops it gracefully. --check validates the config, and each campaign's CSV
+header against its settings, and exits.
 `;
 
 /** A graceful stop waits for in-flight work; not longer than this. */
@@ -38,6 +41,9 @@ export async function workerCommand(argv: string[]): Promise<number> {
 	}
 	if (!values.config) throw new UsageError('cloudtel worker needs --config FILE (YAML or JSON; see examples/worker.config.yaml)');
 	const config = loadWorkerConfig(values.config);
+	// A CSV that does not fit its campaign would fail at every tick: found now instead.
+	const csvProblems = await checkCampaignCsvs(config.campaigns);
+	if (csvProblems.length > 0) throw new ConfigError(values.config, csvProblems);
 	if (values.check) {
 		process.stdout.write(`${values.config}: valid; campaigns: ${config.campaigns.length}, reply rules: ${config.replies.length}\n`);
 		return 0;

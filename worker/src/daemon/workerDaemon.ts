@@ -71,7 +71,7 @@ export class WorkerDaemon {
 			}
 		}
 		await outbox.recover();
-		const processor = new CallbackProcessor(store, ledger, config.replies, outbox, log.child({ part: 'callbacks' }));
+		const processor = new CallbackProcessor(store, ledger, config.replies, outbox, log.child({ part: 'callbacks' }), config.optOut);
 		const scheduler = new CampaignScheduler(config.campaigns, new CampaignRunner(config, store, log.child({ part: 'campaigns' })), log.child({ part: 'cron' }));
 		const server = new WebhookServer({
 			host: config.server.host,

@@ -9,6 +9,8 @@ import { PgLedger } from '../../ledger/pgLedger';
 import type { DaemonStore } from '../daemonStore';
 import { callbackUrl } from '../http/callbackUrls';
 import type { JsonLogger } from '../jsonLogger';
+import { configuredSpec } from './configuredSpec';
+import { checkCampaignCsv, configProblem } from './csvCheck';
 import { LogReporter } from './logReporter';
 
 const DEFAULT_RATE = 100;
@@ -32,6 +34,13 @@ export class CampaignRunner {
 
 	async run(campaign: CampaignConfig, run: string, signal: AbortSignal): Promise<RunEnd> {
 		const log = this.log.child({ campaign: campaign.name, run });
+		const index = this.config.campaigns.indexOf(campaign);
+		// The CSV may have changed since the start: a run that would fail is not begun.
+		const problems = await checkCampaignCsv(campaign, index);
+		if (problems.length > 0) {
+			for (const problem of problems) log.error('campaign not run: its config does not fit its CSV', { problem });
+			return 'failed';
+		}
 		await this.store.startRun({ run, campaign: campaign.name, startedAt: Date.now() });
 		// Its own connection: the engine holds cursors open while it writes reports.
 		let end: RunEnd;
@@ -40,18 +49,7 @@ export class CampaignRunner {
 			ledger = await openLedger(dbLocation(this.config.db, 'db'));
 			const summary = await runCampaign(
 				{
-					spec: {
-						name: run,
-						csvPath: campaign.csv,
-						propertySid: campaign.property,
-						text: campaign.text,
-						from: campaign.from,
-						toColumn: campaign.toColumn,
-						defaultCountry: campaign.defaultCountry?.toUpperCase(),
-						timeZone: campaign.timeZone,
-						timeZoneColumn: campaign.timeZoneColumn,
-						sendWindow: campaign.sendWindow,
-					},
+					spec: configuredSpec(campaign, run),
 					provider: this.config.provider,
 					rate: campaign.rate ?? DEFAULT_RATE,
 					batchSize: campaign.batchSize ?? DEFAULT_BATCH_SIZE,
@@ -65,7 +63,7 @@ export class CampaignRunner {
 			if (end !== 'interrupted') await this.store.finishRun(run, summary.stop, Date.now());
 		} catch (error) {
 			end = 'failed';
-			const message = error instanceof FatalError ? error.message : String((error as Error).stack ?? error);
+			const message = configProblem(error, index) ?? (error instanceof FatalError ? error.message : String((error as Error).stack ?? error));
 			log.error('campaign run failed', { reason: message });
 			await this.store.finishRun(run, `failed: ${message}`, Date.now());
 		} finally {

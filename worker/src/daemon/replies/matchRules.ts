@@ -1,6 +1,7 @@
 import { compileReplyPattern } from '../../config/replyPattern';
 import type { ReplyAction, ReplyRule } from '../../config/workerConfigSchema';
 import type { ReplyContext } from '../forward/forwardPayload';
+import { replyWords } from './replyWords';
 
 export interface MatchedAction {
 	/** `<rule>.<action>`: stable for the same config, so a re-processed reply queues nothing twice. */
@@ -11,7 +12,7 @@ export interface MatchedAction {
 
 /** The first word, as people answer "YES please" to a question asking for YES. */
 function firstWord(text: string): string {
-	return text.trim().split(/[\s.,;:!?]+/, 1)[0].toUpperCase();
+	return replyWords(text)[0] ?? '';
 }
 
 export function ruleMatches(rule: ReplyRule, context: ReplyContext): boolean {

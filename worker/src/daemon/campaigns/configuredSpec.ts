@@ -1,0 +1,18 @@
+import type { CampaignSpec } from '../../campaign/campaignSpec';
+import type { CampaignConfig } from '../../config/workerConfigSchema';
+
+/** The engine's spec of one run of a configured campaign, named `<campaign>-<tick>`. */
+export function configuredSpec(campaign: CampaignConfig, run: string): CampaignSpec {
+	return {
+		name: run,
+		csvPath: campaign.csv,
+		propertySid: campaign.property,
+		text: campaign.text,
+		from: campaign.from,
+		toColumn: campaign.toColumn,
+		defaultCountry: campaign.defaultCountry?.toUpperCase(),
+		timeZone: campaign.timeZone,
+		timeZoneColumn: campaign.timeZoneColumn,
+		sendWindow: campaign.sendWindow,
+	};
+}
