@@ -110,7 +110,7 @@ export class PgLedger implements Ledger, SharedLedger {
 
 	async deleteCampaign(name: string): Promise<void> {
 		await transaction(this.pool, async (db) => {
-			for (const table of ['recipients', 'submissions', 'deliveries', 'replies']) await db.query(`DELETE FROM ${table} WHERE campaign = $1`, [name]);
+			for (const table of ['recipients', 'submissions', 'deliveries', 'replies', 'pacing']) await db.query(`DELETE FROM ${table} WHERE campaign = $1`, [name]);
 			await db.query('DELETE FROM campaigns WHERE name = $1', [name]);
 		});
 	}
