@@ -37,9 +37,10 @@ async function dispatch(argv: string[]): Promise<number> {
 				case 'pause':
 				case 'resume':
 				case 'cancel':
+				case 'delete':
 					return load<typeof CampaignControl>('./cli/campaignControlCommand').campaignControlCommand(sub, rest);
 				default:
-					return usage(`unknown campaign command ${sub === undefined ? '(none)' : JSON.stringify(sub)}: use run, status, pause, resume or cancel`);
+					return usage(`unknown campaign command ${sub === undefined ? '(none)' : JSON.stringify(sub)}: use run, status, pause, resume, cancel or delete`);
 			}
 		case 'demo':
 			return load<typeof Demo>('./cli/demoCommand').demoCommand(argv.slice(1));

@@ -69,6 +69,21 @@ describe('campaign commands on Postgres', () => {
 		expect(status.rows).toMatchObject({ cancelled: Number(said![1]), uncertain: Number(said![2]), pending: 0, submitting: 0 });
 		expect(status.phase).toBe('cancelled');
 	});
+
+	it('a typo run again with the fix starts the campaign again, and delete frees a name, with --force once sent', async () => {
+		const dir = tempDir();
+		const csv = writeCsv(dir, 'list.csv', numbersCsv(10));
+		const env = { ...envFor(sandbox), CLOUDTEL_DB: db };
+		const args = ['campaign', 'run', '--csv', csv, '--property', sandbox.demo.PropertySid, '--name', 'pg3', '--rate', '0', '--text'];
+		expect((await cli([...args, 'Hi {{Nmae}}'], env)).code).toBe(2);
+		const fixed = await cli([...args, 'Hi {{Name}}'], env);
+		expect(fixed.code, fixed.stderr).toBe(0);
+		expect(summaryOf(fixed).rows).toMatchObject({ accepted: 10 });
+		expect((await cli(['campaign', 'delete', '--db', db, '--name', 'pg3'])).stderr).toMatch(/has sent 10 messages .*--force/);
+		const forced = await cli(['campaign', 'delete', '--db', db, '--name', 'pg3', '--force']);
+		expect(forced.code, forced.stderr).toBe(0);
+		expect(await sql(db, `SELECT (SELECT COUNT(*) FROM campaigns WHERE name = 'pg3')::int AS c, (SELECT COUNT(*) FROM recipients WHERE campaign = 'pg3')::int AS r`)).toEqual([{ c: 0, r: 0 }]);
+	});
 });
 
 describe('a Postgres that cannot be used: one line, exit 1', () => {

@@ -38,7 +38,7 @@ describe('bad CSV files', () => {
 
 	it('stops before sending when the template names a column the file lacks', async () => {
 		const r = await run('To,FirstName\n+61491570156,Ann\n');
-		expect(r.code).toBe(1);
+		expect(r.code).toBe(2);
 		expect(r.stderr).toMatch(/--text: the template uses \{\{Name\}\}, but the CSV has no such column \(columns: To, FirstName\)/);
 		expect(await sentFor('bad1')).toEqual([]);
 	});
@@ -71,7 +71,7 @@ describe('bad CSV files', () => {
 
 	it('names the columns when it cannot find the numbers', async () => {
 		const r = await run('Who,Name\nx,y\n');
-		expect(r.code).toBe(1);
+		expect(r.code).toBe(2);
 		expect(r.stderr).toMatch(/--to-column \(columns: Who, Name\)/);
 	});
 });

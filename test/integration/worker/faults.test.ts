@@ -41,6 +41,8 @@ describe('provider faults', () => {
 		expect(r.code, r.stderr).toBe(0);
 		expect(summaryOf(r).rows).toMatchObject({ accepted: 2000, pending: 0, uncertain: 0 });
 		expect(r.events.some((e) => e.event === 'retry' && e.status === 500)).toBe(true);
+		// One numbering: the text names the attempt that failed, as the attempt field does.
+		for (const e of r.events.filter((x) => x.event === 'retry')) expect(e.message).toContain(`attempt ${e.attempt as number} failed`);
 		await expectExactAccounting(sandbox, 'faulty', 2000);
 	});
 
@@ -57,9 +59,13 @@ describe('provider faults', () => {
 		expect(s.message).toMatch(/kept failing.*stay pending/);
 		await sandbox.close();
 		sandbox = await withSandbox();
-		const again = await cli([...args.slice(0, 5), sandbox.demo.PropertySid, ...args.slice(6)], envFor(sandbox));
-		// A new sandbox means a new property: the stored campaign keeps its own, so the flag conflicts.
-		expect(again.code).toBe(2);
+		const again = await cli([...args.slice(0, 7), sandbox.demo.PropertySid, ...args.slice(8)], envFor(sandbox));
+		// A new sandbox means a new property. Nothing was sent, so the campaign simply starts
+		// again with it and sends every row.
+		expect(again.code, again.stderr).toBe(0);
+		expect(again.events.find((e) => e.event === 'replaced')).toMatchObject({ changed: [expect.stringMatching(/^--property/)] });
+		expect(summaryOf(again).rows).toMatchObject({ accepted: 50, pending: 0 });
+		await expectExactAccounting(sandbox, 'down', 50);
 	}, 120_000);
 
 	it('stores per-message rejections with their ErrorCode', async () => {

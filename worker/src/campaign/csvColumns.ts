@@ -1,12 +1,14 @@
 import { SPEC_FLAG, type CampaignSpec } from './campaignSpec';
-import { FatalError } from './fatalError';
-import { columnIndex, compileTemplate, MissingColumnsError } from '../rows/template';
+import { UsageError } from './fatalError';
+import { columnIndex, compileTemplate, TemplateError } from '../rows/template';
 
-/** Header names people give the recipient's number, tried in order when --to-column is not given. */
-const TO_COLUMN_GUESSES = ['To', 'Phone', 'Mobile', 'MobileNumber', 'Mobile Number', 'PhoneNumber', 'Phone Number', 'Number', 'Msisdn', 'Cell'];
+/** Tried in order when --to-column is not given: exactly the names `cloudtel --help` promises. */
+const TO_COLUMN_GUESSES = ['To', 'Phone', 'Mobile'];
 
 export interface ColumnMap {
 	toIndex: number;
+	/** The column the numbers were taken from when --to-column was not given. */
+	guessed?: string;
 	timeZoneIndex?: number;
 }
 
@@ -14,7 +16,7 @@ export interface ColumnMap {
  * A setting the CSV's header does not fit. It names the setting, not a flag: the CLI
  * calls it by its flag (`--text`), the worker's config by its path (`campaigns[1].text`).
  */
-export class ColumnError extends FatalError {
+export class ColumnError extends UsageError {
 	constructor(
 		readonly setting: keyof CampaignSpec,
 		readonly detail: string,
@@ -40,11 +42,13 @@ function readColumns(header: string[], spec: CampaignSpec): { map: ColumnMap; pr
 	const list = header.join(', ');
 	const problems: ColumnError[] = [];
 	let toIndex: number;
+	let guessed: string | undefined;
 	if (spec.toColumn !== undefined) {
 		toIndex = columnIndex(header, spec.toColumn);
 		if (toIndex < 0) problems.push(new ColumnError('toColumn', `${spec.toColumn} is not a column of ${spec.csvPath} (columns: ${list})`, `--to-column ${spec.toColumn} is not a column of ${spec.csvPath} (columns: ${list})`));
 	} else {
 		toIndex = TO_COLUMN_GUESSES.map((g) => columnIndex(header, g)).find((i) => i >= 0) ?? -1;
+		if (toIndex >= 0) guessed = header[toIndex];
 		if (toIndex < 0) problems.push(
 				new ColumnError(
 					'toColumn',
@@ -61,8 +65,8 @@ function readColumns(header: string[], spec: CampaignSpec): { map: ColumnMap; pr
 	try {
 		compileTemplate(spec.text, header);
 	} catch (error) {
-		if (!(error instanceof MissingColumnsError)) throw error;
+		if (!(error instanceof TemplateError)) throw error;
 		problems.push(new ColumnError('text', error.message));
 	}
-	return { map: { toIndex, timeZoneIndex }, problems };
+	return { map: { toIndex, guessed, timeZoneIndex }, problems };
 }

@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { hostname, availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { BATCH_MAX_MESSAGES, isBlank, validateSendMessage } from '../../../api';
+import { BATCH_MAX_MESSAGES, checkSchedule as checkScheduleRule, ErrorCodes, isBlank, validateSendMessage } from '../../../api';
 import { openCsv, STDIN, type CsvSource } from '../csv/openCsv';
-import { FINAL_STATUSES, ROW_STATUSES, type CampaignRecord, type Ledger, type RowStatus, type RunOwner } from '../ledger/ledger';
+import { FINAL_STATUSES, ROW_STATUSES, sentRows, type CampaignRecord, type Ledger, type RowStatus, type RunOwner } from '../ledger/ledger';
+import { ownerIsAlive } from '../ledger/ownerIsAlive';
 import { DEFAULT_BACKOFF } from '../pacing/backoff';
 import { TokenBucket } from '../pacing/tokenBucket';
 import { BatchClient, type ProviderConfig } from '../provider/batchClient';
 import { NEVER_SENT_LOST_MESSAGES } from '../provider/neverSent';
-import { OutFile } from '../report/outFile';
+import { checkOutPath, OutFile } from '../report/outFile';
 import type { Reporter } from '../report/reporter';
 import { NumberSet } from '../rows/numberSet';
+import { PhoneNormalizer } from '../rows/phoneNormalizer';
 import { createRowJudge } from '../rows/rowJudge';
 import type { RowRules } from '../rows/rowRules';
 import { waitUntil, type Timing } from '../schedule/sendTime';
@@ -64,12 +66,14 @@ const THREADS_FROM_BYTES = 4 * 1024 * 1024;
  */
 export async function runCampaign(options: RunCampaignOptions, deps: RunCampaignDeps): Promise<CampaignSummary> {
 	checkSettings(options);
+	if (options.outPath !== undefined) await checkOutPath(options.outPath);
 	const started = performance.now();
 	const { ledger, reporter } = deps;
 	const name = options.spec.name;
 	const stored = ledger ? await ledger.campaign(name) : undefined;
-	const spec = resolveSpec(options, stored);
+	const { spec, replaces } = await resolveSpec(options, stored, ledger);
 	const timing = campaignTiming(spec);
+	if (!stored || replaces) checkSchedule(spec.schedule);
 	checkFrom(spec.from);
 	if (options.callbacks?.WebhookUri !== undefined && !isBlank(spec.from)) throw new UsageError(`--reply-url needs a leased sender: the provider calls back replies only to messages sent without --from (campaign ${name} sends from ${spec.from})`);
 	if (options.dryRun) return dryRun(spec, options, deps, started);
@@ -83,13 +87,17 @@ export async function runCampaign(options: RunCampaignOptions, deps: RunCampaign
 	try {
 		// Before the campaign is created: a wrong --property must not become part of it.
 		await preflight(client, spec.propertySid);
-		const record = stored ?? (await ledger.createCampaign(spec));
+		if (replaces) {
+			await ledger.deleteCampaign(name);
+			reporter.event('replaced', { campaign: name, changed: replaces }, `campaign ${name} had sent nothing: it starts again with the new settings (${replaces.join('; ')})`);
+		}
+		const record = stored && !replaces ? stored : await ledger.createCampaign(spec);
 		const other = await ledger.claim(name, owner, STALE_OWNER_MS);
 		if (other) throw new FatalError(`campaign ${name} is already running (pid ${other.pid} on ${other.host}); a second run would race it`);
 		claimed = true;
 		heartbeat = setInterval(() => void ledger.heartbeat(name, owner).catch(() => undefined), HEARTBEAT_MS);
 		heartbeat.unref();
-		reporter.event('start', { campaign: name, csv: spec.csvPath, property: spec.propertySid, resumed: stored !== undefined, phase: record.phase }, `${stored ? 'resuming' : 'starting'} campaign ${name} (${spec.csvPath})`);
+		reporter.event('start', { campaign: name, csv: spec.csvPath, property: spec.propertySid, resumed: stored !== undefined && !replaces, phase: record.phase }, `${stored && !replaces ? 'resuming' : 'starting'} campaign ${name} (${spec.csvPath})`);
 		const stop = await stages(spec, timing, record, options, deps, ledger, client);
 		return await settleStage(spec, options, deps, ledger, stop, started);
 	} finally {
@@ -100,25 +108,54 @@ export async function runCampaign(options: RunCampaignOptions, deps: RunCampaign
 }
 
 function checkSettings(options: RunCampaignOptions): void {
+	if (options.spec.text !== undefined && options.spec.text.trim() === '') throw new UsageError('--text is empty: give the message to send, such as --text "Hi {{Name}}"');
+	if (options.spec.defaultCountry !== undefined) {
+		try {
+			new PhoneNormalizer(options.spec.defaultCountry);
+		} catch (error) {
+			throw new UsageError((error as Error).message);
+		}
+	}
 	if (!/^[A-Za-z0-9._-]{1,64}$/.test(options.spec.name)) throw new UsageError(`--name must be 1 to 64 letters, digits, dots, dashes or underscores: it goes into every ExternalId (got "${options.spec.name}")`);
 	if (!(options.rate >= 0)) throw new UsageError(`--rate must be a number of messages per second, 0 for no limit (got ${options.rate})`);
 	if (!Number.isInteger(options.batchSize) || options.batchSize < 1 || options.batchSize > BATCH_MAX_MESSAGES) throw new UsageError(`--batch-size must be 1 to ${BATCH_MAX_MESSAGES} (got ${options.batchSize})`);
 	if (!Number.isInteger(options.concurrency) || options.concurrency < 1 || options.concurrency > 64) throw new UsageError(`--concurrency must be 1 to 64 (got ${options.concurrency})`);
 }
 
-function resolveSpec(options: RunCampaignOptions, stored: CampaignRecord | undefined): CampaignSpec {
+/**
+ * The campaign to run: the stored one, resumed, or a new one. Settings that differ from the
+ * stored ones are refused once something was sent (a resume must send what the first run
+ * would have); before that, the campaign simply starts again with them (`replaces`).
+ */
+async function resolveSpec(options: RunCampaignOptions, stored: CampaignRecord | undefined, ledger: Ledger | undefined): Promise<{ spec: CampaignSpec; replaces?: string[] }> {
+	const name = options.spec.name;
 	const csvPath = options.spec.csvPath;
 	const given = { ...options.spec, csvPath: csvPath === undefined || csvPath === STDIN ? csvPath : resolve(csvPath) };
 	if (stored) {
 		const conflicts = specConflicts(stored.spec, given);
-		if (conflicts.length > 0) {
-			throw new UsageError(`campaign ${options.spec.name} already exists in this ledger with other settings: ${conflicts.join('; ')}. Run it again without them to resume it, or pick a new --name`);
+		if (conflicts.length === 0) return { spec: stored.spec };
+		const sent = ledger ? sentRows((await ledger.counts(name)).rows) : 0;
+		if (sent > 0) {
+			throw new UsageError(`campaign ${name} already exists in this ledger with other settings, and has sent ${sent} messages: ${conflicts.join('; ')}. Run it again without them to resume it, pick a new --name, or forget it with \`cloudtel campaign delete --force\``);
 		}
-		return stored.spec;
+		if (stored.owner && ownerIsAlive(stored.owner, STALE_OWNER_MS)) throw new FatalError(`campaign ${name} is already running (pid ${stored.owner.pid} on ${stored.owner.host}); a second run would race it`);
+		const changed = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
+		return { spec: { ...stored.spec, ...changed }, replaces: conflicts };
 	}
 	const missing = [given.csvPath === undefined && '--csv', given.text === undefined && '--text', !options.dryRun && given.propertySid === undefined && '--property'].filter(Boolean);
 	if (missing.length > 0) throw new UsageError(`a new campaign needs ${missing.join(', ')}`);
-	return { ...given, propertySid: given.propertySid ?? '' } as CampaignSpec;
+	return { spec: { ...given, propertySid: given.propertySid ?? '' } as CampaignSpec };
+}
+
+/**
+ * The provider refuses a Schedule an hour or more in the past, and one just under would send
+ * at once: a mistyped year must not send paid messages now. A resume keeps the stored time,
+ * which may have passed meanwhile. Beyond 14 days ahead the worker waits itself.
+ */
+function checkSchedule(schedule: number | undefined): void {
+	if (schedule === undefined) return;
+	const bad = checkScheduleRule('--schedule', schedule, Math.floor(Date.now() / 1000));
+	if (bad?.ErrorCode === ErrorCodes.ScheduleInPast) throw new UsageError(`${bad.Message.replace(/\.$/, '')} (${new Date(schedule * 1000).toISOString()}): give a time to come, or leave --schedule out to send now`);
 }
 
 /** A bad --from would fail every row: say so once, before reading anything. */
@@ -170,7 +207,7 @@ async function prepareRead(spec: CampaignSpec, options: RunCampaignOptions, timi
 		wantText,
 	};
 	const threads = threadsFor(options, csv);
-	return { csv, rules, threads, judge: createRowJudge(rules, threads) };
+	return { csv, rules, threads, columns, judge: createRowJudge(rules, threads) };
 }
 
 async function loadNumbers(source: AsyncIterable<string> | undefined): Promise<NumberSet> {
@@ -180,11 +217,13 @@ async function loadNumbers(source: AsyncIterable<string> | undefined): Promise<N
 }
 
 async function runRead(spec: CampaignSpec, options: RunCampaignOptions, deps: RunCampaignDeps, timing: Timing, sink: (rules: RowRules) => RowSink, importedThrough: number, seen: NumberSet, wantText: boolean) {
-	const { csv, rules, threads, judge } = await prepareRead(spec, options, timing, wantText);
+	const { csv, rules, threads, columns, judge } = await prepareRead(spec, options, timing, wantText);
 	const theSink = sink(rules);
 	try {
 		const suppressed = await loadNumbers(deps.ledger?.suppressions());
-		deps.reporter.event('read', { csv: spec.csvPath, delimiter: csv.delimiter, columns: csv.header, threads }, `reading ${spec.csvPath} (${csv.header.length} columns, delimiter ${JSON.stringify(csv.delimiter)})`);
+		const toColumn = csv.header[columns.toIndex];
+		const picked = columns.guessed !== undefined ? `, numbers from column ${toColumn} (no --to-column given)` : '';
+		deps.reporter.event('read', { csv: spec.csvPath, delimiter: csv.delimiter, columns: csv.header, toColumn, toColumnGuessed: columns.guessed !== undefined, threads }, `reading ${spec.csvPath} (${csv.header.length} columns, delimiter ${JSON.stringify(csv.delimiter)}${picked})`);
 		const result = await readStage({
 			csv,
 			judge,

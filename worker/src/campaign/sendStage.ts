@@ -116,7 +116,7 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 			}
 			const delay = outcome.retryAfterMs ?? backoffDelay(attempt, policy);
 			if (limited) bucket.block(delay);
-			reporter.event('retry', { lines: [lines[0], lines[lines.length - 1]], attempt, status: outcome.status, reason: outcome.reason, delayMs: delay }, `${outcome.reason}: retrying ${rows.length} messages in ${(delay / 1000).toFixed(1)} s (attempt ${attempt + 1})`);
+			reporter.event('retry', { lines: [lines[0], lines[lines.length - 1]], attempt, status: outcome.status, reason: outcome.reason, delayMs: delay }, `${outcome.reason}: attempt ${attempt} failed; retrying ${rows.length} messages in ${(delay / 1000).toFixed(1)} s`);
 			await sleep(delay, signal);
 			if (limited) await bucket.take(rows.length, (ms) => sleep(ms, signal));
 		}

@@ -1,21 +1,22 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { FatalError, UsageError } from '../campaign/fatalError';
+import { sentRows } from '../ledger/ledger';
 import { ownerIsAlive } from '../ledger/ownerIsAlive';
 import { dbLocation } from '../store/dbLocation';
 import { openLedger } from '../store/openStores';
 import { DEFAULT_DB, dbSetting } from './campaignRunCommand';
 import { formatStatus, readStatus } from './campaignStatus';
 
-type Control = 'status' | 'pause' | 'resume' | 'cancel';
+type Control = 'status' | 'pause' | 'resume' | 'cancel' | 'delete';
 
 const STALE_OWNER_MS = 15_000;
 
-/** status, pause, resume, cancel: they act through the ledger, which the running process watches. */
+/** status, pause, resume, cancel, delete: they act through the ledger, which the running process watches. */
 export async function campaignControlCommand(action: Control, argv: string[]): Promise<number> {
 	let values;
 	try {
-		({ values } = parseArgs({ args: argv, strict: true, options: { db: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' } } }));
+		({ values } = parseArgs({ args: argv, strict: true, options: { db: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' }, force: { type: 'boolean' } } }));
 	} catch (error) {
 		throw new UsageError((error as Error).message);
 	}
@@ -23,7 +24,9 @@ export async function campaignControlCommand(action: Control, argv: string[]): P
 	const db = dbLocation(dbSetting(values.db));
 	const dbPath = db.kind === 'postgres' ? db.shown : db.path;
 	if (db.kind === 'sqlite' && !existsSync(db.path)) throw new FatalError(`no ledger at ${dbPath}: give the --db the campaign ran with`);
-	const ledger = await openLedger(db);
+	if (values.force && action !== 'delete') throw new UsageError(`--force is for campaign delete only`);
+	// Status only reads: it works on a ledger the user may not write to.
+	const ledger = await openLedger(db, { readonly: action === 'status' });
 	try {
 		const record = await ledger.campaign(values.name);
 		if (!record) throw new FatalError(`no campaign named ${values.name} in ${dbPath}`);
@@ -33,6 +36,17 @@ export async function campaignControlCommand(action: Control, argv: string[]): P
 			case 'status': {
 				const status = await readStatus(ledger, values.name);
 				process.stdout.write(values.json ? JSON.stringify(status, null, 2) + '\n' : formatStatus(status));
+				return 0;
+			}
+			case 'delete': {
+				if (live) throw new FatalError(`campaign ${values.name} is running (pid ${live.pid} on ${live.host}): cancel it and let the run stop before deleting it`);
+				const counts = await ledger.counts(values.name);
+				const sent = sentRows(counts.rows);
+				if (sent > 0 && !values.force) {
+					throw new UsageError(`campaign ${values.name} has sent ${sent} messages (or may have): deleting it forgets them, and a new campaign of that name in this ledger could send them again. Add --force to delete it anyway`);
+				}
+				await ledger.deleteCampaign(values.name);
+				say(`deleted campaign ${values.name} (${counts.total} rows${sent > 0 ? `, ${sent} of them sent or uncertain` : ', none sent'}): the name is free`);
 				return 0;
 			}
 			case 'pause':

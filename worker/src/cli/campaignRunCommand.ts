@@ -79,10 +79,25 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 	}
 }
 
+const NUMBER_FLAGS = new Set(['--rate', '--batch-size', '--concurrency', '--threads', '--retries']);
+
+/**
+ * `--rate -5` as `--rate=-5`: parseArgs would take -5 for a flag and answer that the value
+ * is missing, where the value is there and wrong, which the flag's own check says.
+ */
+function joinNegativeNumbers(argv: string[]): string[] {
+	const out: string[] = [];
+	for (let i = 0; i < argv.length; i++) {
+		if (NUMBER_FLAGS.has(argv[i]) && /^-[\d.]/.test(argv[i + 1] ?? '')) out.push(`${argv[i]}=${argv[++i]}`);
+		else out.push(argv[i]);
+	}
+	return out;
+}
+
 function parseFlags(argv: string[]) {
 	try {
 		return parseArgs({
-			args: argv,
+			args: joinNegativeNumbers(argv),
 			strict: true,
 			allowPositionals: false,
 			options: {

@@ -1,6 +1,7 @@
 import type { CampaignSpec } from '../campaign/campaignSpec';
 import { ownerIsAlive } from '../ledger/ownerIsAlive';
 import type { CampaignPhase, DeliveryCounts, Ledger, StatusCounts } from '../ledger/ledger';
+import { lineRanges } from '../report/lineRanges';
 
 export interface CampaignStatus {
 	name: string;
@@ -54,7 +55,8 @@ export function formatStatus(s: CampaignStatus): string {
 	lines.push(`  segments accepted ${s.acceptedSegments}`);
 	lines.push(`  receipts: ${formatDelivery(s.delivery)}`);
 	lines.push(`  replies ${s.delivery.replied}, opted out ${s.delivery.optedOut}`);
-	if (s.uncertainLines.length > 0) lines.push(`  uncertain lines: ${s.uncertainLines.slice(0, 50).join(', ')}${s.uncertainLines.length > 50 ? ` and ${s.uncertainLines.length - 50} more (--json lists them all)` : ''}`);
+	// Every one, as ranges: thousands of uncertain rows stay one short line.
+	if (s.uncertainLines.length > 0) lines.push(`  uncertain lines: ${lineRanges(s.uncertainLines)}`);
 	for (const e of s.firstErrors) lines.push(`  line ${e.line}: ${e.code}: ${e.reason}`);
 	return lines.join('\n') + '\n';
 }

@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { UsageError } from '../campaign/fatalError';
 import { runCampaign } from '../campaign/runCampaign';
 import { sleep } from '../campaign/sleep';
 import type { DeliveryCounts, Ledger } from '../ledger/ledger';
@@ -22,6 +24,17 @@ export const DEMO_TEXT = 'Hi {{FirstName}}, your {{Store}} order is ready for pi
 /** How long the demo waits for the last receipts once every row is sent. */
 const RECEIPT_TIMEOUT_MS = 20_000;
 
+const DEMO_USAGE = `Usage: cloudtel demo [--json]
+
+Starts a sandbox of the provider on a free port and sends the example campaign
+(examples/demo-campaign.csv, a few hundred rows, some of them bad) through it, as
+\`cloudtel campaign run\` would, then shows the delivery receipts it sends back. No
+account is needed; nothing leaves this machine.
+
+  --json      JSON log lines even on a terminal
+  -h, --help  this help
+`;
+
 /**
  * The README's main job: a campaign of a few hundred rows, some of them bad, sent through
  * the normal engine over HTTP to a sandbox started here, with no account needed; then the
@@ -29,7 +42,17 @@ const RECEIPT_TIMEOUT_MS = 20_000;
  * receiver running in-process.
  */
 export async function demoCommand(argv: string[]): Promise<number> {
-	const json = argv.includes('--json');
+	let values;
+	try {
+		({ values } = parseArgs({ args: argv, strict: true, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }));
+	} catch (error) {
+		throw new UsageError((error as Error).message);
+	}
+	if (values.help) {
+		process.stdout.write(DEMO_USAGE);
+		return 0;
+	}
+	const json = values.json ?? false;
 	const sandbox = await loadSandbox().startSandbox({ port: 0, receiptDelayMs: 200 });
 	const dir = mkdtempSync(join(tmpdir(), 'cloudtel-demo-'));
 	const dbPath = join(dir, 'demo.db');

@@ -4,6 +4,8 @@ Usage:
   cloudtel campaign run --csv FILE --property SID --text TEMPLATE [options]
   cloudtel campaign status --db FILE --name NAME [--json]
   cloudtel campaign pause|resume|cancel --db FILE --name NAME
+  cloudtel campaign delete --db FILE --name NAME [--force]
+                         forget a campaign, freeing its name; --force when it has sent
   cloudtel demo          run a demo campaign against a sandbox started on the spot
   cloudtel sandbox ...   start the local sandbox of the provider (--help for its flags)
   cloudtel worker        the daemon: cron campaigns, receipts, replies, opt-outs
@@ -21,7 +23,7 @@ campaign run options:
   --batch-size N             messages per BatchMessages request, at most 1000 (default: 1000)
   --concurrency N            requests in flight (default: 4)
   --schedule ISO-TIME        send at that time (the provider holds messages up to 14 days ahead)
-  --send-window HH:MM-HH:MM  quiet hours: only send within this local time of day
+  --send-window HH:MM-HH:MM  sending hours: messages go out only between these local times
   --time-zone ZONE           zone of the send window: Windows ID or IANA name
   --time-zone-column NAME    a per-row zone, overriding --time-zone
   --delimiter C              the CSV delimiter (default: read from the header)

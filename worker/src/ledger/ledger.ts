@@ -132,6 +132,11 @@ export interface ReportFigures {
 
 export type StatusCounts = Record<RowStatus, number>;
 
+/** Rows whose request left, or may have: once there is one, a campaign's settings are fixed and forgetting it needs --force. */
+export function sentRows(rows: StatusCounts): number {
+	return rows.accepted + rows.rejected + rows.uncertain + rows.submitting;
+}
+
 export interface CampaignCounts {
 	rows: StatusCounts;
 	total: number;
@@ -154,6 +159,8 @@ export interface Ledger {
 	release(name: string, owner: RunOwner): Promise<void>;
 	setPhase(name: string, phase: CampaignPhase): Promise<void>;
 	setPaused(name: string, paused: boolean): Promise<void>;
+	/** Forgets the campaign and everything stored about it, in one transaction. */
+	deleteCampaign(name: string): Promise<void>;
 
 	/** Adds rows and moves the import mark in one transaction, so a crash never splits them. */
 	importBatch(name: string, rows: ImportRow[], throughLine: number): Promise<void>;

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { FatalError } from '../campaign/fatalError';
+import { openReadOnly } from './openReadOnly';
 
 /**
  * Opens one of the worker's SQLite files the way all of them are used: WAL, so readers
@@ -7,8 +8,10 @@ import { FatalError } from '../campaign/fatalError';
  * caller asks for it; a wait rather than an error when another connection holds the lock.
  * `what` names the file for the person reading the error.
  */
-export function openDatabase(path: string, schema: string, what: string): Database.Database {
+export function openDatabase(path: string, schema: string, what: string, options: { readonly?: boolean } = {}): Database.Database {
 	try {
+		// Reading only (campaign status): a file the user may not write to, and no schema to create.
+		if (options.readonly) return openReadOnly(path);
 		const db = new Database(path);
 		db.pragma('journal_mode = WAL');
 		db.pragma('synchronous = NORMAL');

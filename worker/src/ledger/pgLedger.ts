@@ -106,6 +106,13 @@ export class PgLedger implements Ledger {
 		await this.pool.query('UPDATE campaigns SET paused = $1, updated_at = $2 WHERE name = $3', [paused, Date.now(), name]);
 	}
 
+	async deleteCampaign(name: string): Promise<void> {
+		await transaction(this.pool, async (db) => {
+			for (const table of ['recipients', 'submissions', 'deliveries', 'replies']) await db.query(`DELETE FROM ${table} WHERE campaign = $1`, [name]);
+			await db.query('DELETE FROM campaigns WHERE name = $1', [name]);
+		});
+	}
+
 	async importBatch(name: string, rows: ImportRow[], throughLine: number): Promise<void> {
 		await transaction(this.pool, async (db) => {
 			if (rows.length > 0) {

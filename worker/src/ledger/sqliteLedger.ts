@@ -71,9 +71,11 @@ export class SqliteLedger implements Ledger {
 	private readonly db: Database.Database;
 	private readonly s: Statements;
 
-	constructor(path: string) {
-		this.db = openDatabase(path, SCHEMA, 'the ledger');
+	/** `readonly` opens an existing ledger for reading only, as `campaign status` does. */
+	constructor(path: string, options: { readonly?: boolean } = {}) {
+		this.db = openDatabase(path, SCHEMA, 'the ledger', options);
 		const version = this.db.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get() as string | undefined;
+		if (options.readonly && Number(version) !== SCHEMA_VERSION) throw new FatalError(`the ledger ${path} has schema ${version ?? 'none'}, this cloudtel reads ${SCHEMA_VERSION}: open it once with a writable campaign run to upgrade it`);
 		if (version === undefined) this.db.prepare(`INSERT INTO meta (key, value) VALUES ('schema', ?)`).run(String(SCHEMA_VERSION));
 		else if (Number(version) > SCHEMA_VERSION) throw new FatalError(`the ledger ${path} was written by a newer cloudtel (schema ${version})`);
 		else if (Number(version) < SCHEMA_VERSION) this.migrate();
@@ -187,6 +189,12 @@ export class SqliteLedger implements Ledger {
 
 	async requeueUncertainWith(name: string, messages: readonly string[]): Promise<number> {
 		return this.db.transaction(() => messages.reduce((n, message) => n + this.s.requeueWith.run(name, message, message).changes, 0))();
+	}
+
+	async deleteCampaign(name: string): Promise<void> {
+		this.db.transaction(() => {
+			for (const statement of this.s.deleteCampaign) statement.run(name);
+		})();
 	}
 
 	async peekPending(name: string, limit: number, afterLine = 0): Promise<PendingRow[]> {

@@ -1,4 +1,5 @@
 import type { CampaignSummary } from '../campaign/campaignSummary';
+import { lineRanges } from './lineRanges';
 
 const LABELS: [string, keyof CampaignSummary['rows'], string][] = [
 	['accepted', 'accepted', 'by the provider'],
@@ -39,7 +40,7 @@ export function formatSummary(s: CampaignSummary): string {
 		lines.push('  first errors:');
 		for (const e of s.firstErrors) lines.push(`    line ${e.line}: ${e.code}: ${e.reason}`);
 	}
-	if (s.uncertainLines.length > 0) lines.push(`  uncertain lines: ${s.uncertainLines.slice(0, 50).join(', ')}${s.uncertainLines.length > 50 ? ', ...' : ''}`);
+	if (s.uncertainLines.length > 0) lines.push(`  uncertain lines: ${lineRanges(s.uncertainLines)}${s.uncertainLines.length < s.rows.uncertain ? ', ...' : ''}`);
 	if (s.message) lines.push(s.message);
 	return lines.join('\n') + '\n';
 }

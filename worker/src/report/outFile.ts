@@ -1,6 +1,7 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
 import { once } from 'node:events';
-import { FatalError } from '../campaign/fatalError';
+import { FatalError, UsageError } from '../campaign/fatalError';
 
 export interface OutLine {
 	line: number;
@@ -17,6 +18,20 @@ function cell(value: string | number | undefined): string {
 	if (value === undefined) return '';
 	const s = String(value);
 	return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** --out is written at the end of a run: a path that cannot take it is found before anything is sent. */
+export async function checkOutPath(path: string): Promise<void> {
+	const existed = existsSync(path);
+	try {
+		const handle = await open(path, 'a');
+		await handle.close();
+		if (!existed) await rm(path, { force: true });
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		const why = code === 'ENOENT' ? 'its directory does not exist' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'permission denied' : (error as Error).message;
+		throw new UsageError(`--out ${path} cannot be written: ${why}`);
+	}
 }
 
 /** --out: one CSV line per input row, `row` being the line the row starts on in the input. */

@@ -25,6 +25,7 @@ export function placeholders(source: string): string[] {
  * names the header lacks, so the run stops before anything is read.
  */
 export function compileTemplate(source: string, header: readonly string[]): CompiledTemplate {
+	checkBraces(source);
 	const missing: string[] = [];
 	const parts: TemplatePart[] = [];
 	let last = 0;
@@ -40,7 +41,24 @@ export function compileTemplate(source: string, header: readonly string[]): Comp
 	return { source, parts, columns: placeholders(source) };
 }
 
-export class MissingColumnsError extends Error {
+/** A template that cannot be sent as written. */
+export class TemplateError extends Error {}
+
+/**
+ * `{{Name` or `{{}}` would otherwise go out literally, braces and all: what is left once the
+ * placeholders are taken out must hold no `{{` or `}}`.
+ */
+function checkBraces(source: string): void {
+	const rest = source.replace(PLACEHOLDER, (m) => ' '.repeat(m.length));
+	const empty = /\{\{\s*\}\}/.exec(rest);
+	if (empty) throw new TemplateError(`the template has an empty placeholder ${JSON.stringify(empty[0])} at character ${empty.index + 1}: write {{Column}} with a column's name`);
+	const open = rest.indexOf('{{');
+	if (open >= 0) throw new TemplateError(`the placeholder that opens at character ${open + 1} ("${source.slice(open, open + 20)}") is never closed with }}`);
+	const close = rest.indexOf('}}');
+	if (close >= 0) throw new TemplateError(`the template has "}}" at character ${close + 1} with no {{ before it`);
+}
+
+export class MissingColumnsError extends TemplateError {
 	constructor(
 		readonly missing: string[],
 		readonly header: readonly string[],

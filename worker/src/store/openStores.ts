@@ -7,9 +7,12 @@ import { SqliteLedger } from '../ledger/sqliteLedger';
 import type { DbLocation } from './dbLocation';
 import { openPostgres } from './pgDatabase';
 
-/** The ledger at `--db` / `db`: a SQLite file, or Postgres (checked and migrated first). */
-export async function openLedger(location: DbLocation): Promise<Ledger> {
-	return location.kind === 'postgres' ? new PgLedger(await openPostgres(location)) : new SqliteLedger(location.path);
+/**
+ * The ledger at `--db` / `db`: a SQLite file, or Postgres (checked and migrated first).
+ * `readonly` opens a SQLite file for reading only (campaign status).
+ */
+export async function openLedger(location: DbLocation, options: { readonly?: boolean } = {}): Promise<Ledger> {
+	return location.kind === 'postgres' ? new PgLedger(await openPostgres(location)) : new SqliteLedger(location.path, options);
 }
 
 /** The daemon's events, outbox and runs, beside the ledger. */
