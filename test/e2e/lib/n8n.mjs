@@ -87,7 +87,7 @@ export class N8n {
 	}
 
 	/** Runs `n8n <args>` to completion. */
-	async cli(args, { timeoutMs = 180_000, allowFailure = false } = {}) {
+	async cli(args, { timeoutMs = 180_000, allowFailure = false, stdoutFile } = {}) {
 		appendFileSync(this.logFile, `\n$ n8n ${args.join(' ')}\n`);
 		return run(this.install.nodeBin, [this.install.n8nBin, ...args], {
 			cwd: this.userFolder,
@@ -95,6 +95,7 @@ export class N8n {
 			timeoutMs,
 			logFile: this.logFile,
 			allowFailure,
+			stdoutFile,
 		});
 	}
 
@@ -111,9 +112,13 @@ export class N8n {
 		await this.cli(['import:credentials', `--input=${file}`]);
 	}
 
-	/** Publishes (activates) a workflow; a running server picks it up only on its next start. */
+	/**
+	 * Publishes (activates) a workflow; a running server picks it up only on its next start.
+	 * n8n 1.x has no publish command: there a workflow is activated.
+	 */
 	async publish(id) {
-		await this.cli(['publish:workflow', `--id=${id}`]);
+		if (this.install.major < 2) await this.cli(['update:workflow', `--id=${id}`, '--active=true']);
+		else await this.cli(['publish:workflow', `--id=${id}`]);
 	}
 
 	/**
@@ -121,11 +126,15 @@ export class N8n {
 	 * status). A failed execution resolves too (status "error"): scenarios assert on it.
 	 */
 	async execute(id, { timeoutMs = 300_000 } = {}) {
-		const result = await this.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs, allowFailure: true });
+		const stdoutFile = join(this.userFolder, `execute-${id}.out`);
+		const result = await this.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs, allowFailure: true, stdoutFile });
 		const execution = parseExecution(result.stdout) ?? parseExecution(result.stderr);
 		if (!execution) {
 			throw new CommandError(`n8n execute --id=${id} printed no execution (exit ${result.code}):\n${tail(result.stdout + result.stderr)}`, result);
 		}
+		// n8n 1.x prints the run before its status is final ("running"): it failed when it
+		// carries an error, as 2.x's status says.
+		if (this.install.major < 2) execution.status = execution.data.resultData.error ? 'error' : 'success';
 		return execution;
 	}
 

@@ -2,7 +2,7 @@
 // children of its own), is tracked, and is killed with its group when the harness exits for
 // any reason, so a failed or interrupted run leaves nothing behind.
 import { spawn } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readFileSync } from 'node:fs';
 
 const live = new Set();
 
@@ -70,9 +70,13 @@ export class CommandError extends Error {
  * Runs a command to completion. Resolves {code, stdout, stderr}; rejects with a CommandError
  * on a non-zero exit (unless allowFailure) or when timeoutMs passes (the group is killed).
  */
-export function run(command, args, { cwd, env, timeoutMs = 120_000, logFile, allowFailure = false } = {}) {
+export function run(command, args, { cwd, env, timeoutMs = 120_000, logFile, allowFailure = false, stdoutFile } = {}) {
 	return new Promise((resolve, reject) => {
-		const child = spawnTracked(command, args, { cwd, env });
+		// A process that prints megabytes and exits (n8n execute --rawOutput of 10,000 items)
+		// can lose the end of what it wrote to a pipe; written to a file, nothing is lost.
+		const fd = stdoutFile ? openSync(stdoutFile, 'w') : undefined;
+		const child = spawnTracked(command, args, { cwd, env, stdio: ['ignore', fd ?? 'pipe', 'pipe'] });
+		if (fd !== undefined) closeSync(fd);
 		let stdout = '';
 		let stderr = '';
 		const sink = (chunk, which) => {
@@ -81,7 +85,7 @@ export function run(command, args, { cwd, env, timeoutMs = 120_000, logFile, all
 			else stderr += text;
 			if (logFile) appendFileSync(logFile, text);
 		};
-		child.stdout.on('data', (c) => sink(c, 'out'));
+		child.stdout?.on('data', (c) => sink(c, 'out'));
 		child.stderr.on('data', (c) => sink(c, 'err'));
 		let timedOut = false;
 		const timer = setTimeout(() => {
@@ -94,6 +98,10 @@ export function run(command, args, { cwd, env, timeoutMs = 120_000, logFile, all
 		});
 		child.once('close', (code, signal) => {
 			clearTimeout(timer);
+			if (stdoutFile) {
+				stdout = readFileSync(stdoutFile, 'utf8');
+				if (logFile) appendFileSync(logFile, stdout);
+			}
 			const result = { code: code ?? -1, signal, stdout, stderr };
 			const what = `${command} ${args.join(' ')}`.slice(0, 200);
 			if (timedOut) reject(new CommandError(`timed out after ${timeoutMs} ms: ${what}\n${tail(stdout + stderr)}`, result));

@@ -32,11 +32,16 @@ export async function setupOwner(baseUrl, owner = OWNER) {
 	return cookieOf(res);
 }
 
-/** Creates a public-API key with every scope the owner may hold. */
+/**
+ * Creates a public-API key with every scope the owner may hold; n8n 1.85 has no key scopes
+ * (every key may do everything), and answers 404 for the list of them.
+ */
 export async function createApiKey(baseUrl, cookie) {
 	const headers = { 'content-type': 'application/json', 'browser-id': BROWSER_ID, cookie };
-	const scopes = (await json(await fetch(`${baseUrl}/rest/api-keys/scopes`, { headers }), 'api key scopes')).data;
-	const body = { label: `e2e ${Date.now()}`, scopes, expiresAt: null };
+	const listed = await fetch(`${baseUrl}/rest/api-keys/scopes`, { headers });
+	const scopes = listed.status === 404 ? undefined : (await json(listed, 'api key scopes')).data;
+	if (listed.status === 404) await listed.text();
+	const body = { label: `e2e ${Date.now()}`, ...(scopes ? { scopes } : {}), expiresAt: null };
 	const created = await json(await fetch(`${baseUrl}/rest/api-keys`, { method: 'POST', headers, body: JSON.stringify(body) }), 'create api key');
 	return created.data.rawApiKey;
 }

@@ -4,24 +4,29 @@ import { cloudTel, executionError, items as itemsNode, linear, nodeError, output
 
 let counter = 0;
 
-/** resource.operation pairs that have run successfully inside n8n during this run. */
-export const ranOperations = new Set();
+const ran = new WeakMap();
+
+/** resource.operation pairs that have run successfully inside this n8n (one per release) during this run. */
+export function ranOperations(ctx) {
+	if (!ran.has(ctx.cli)) ran.set(ctx.cli, new Set());
+	return ran.get(ctx.cli);
+}
 
 /**
  * Runs the CloudTel node once with `parameters` over `input` (plain objects, one per item;
  * none means the trigger's single empty item). Returns the execution, the node's main and
  * error outputs (as JSON objects, with the raw items kept), and any node/run error.
  */
-export async function runCloudTel(ctx, parameters, { input, onError, name = 'CloudTel', timeoutMs } = {}) {
+export async function runCloudTel(ctx, parameters, { input, onError, name = 'CloudTel', timeoutMs, extra } = {}) {
 	const nodes = [];
 	if (input) nodes.push(itemsNode('Input', input));
-	nodes.push(cloudTel(name, parameters, { credential: ctx.credential, onError }));
+	nodes.push(cloudTel(name, parameters, { credential: ctx.credential, onError, extra }));
 	const wf = linear(`step ${++counter}: ${parameters.resource}.${parameters.operation}`, ...nodes);
 	await ctx.cli.importWorkflow(wf);
 	const execution = await ctx.cli.execute(wf.id, { timeoutMs });
 	const main = outputOf(execution, name, 0) ?? [];
 	const errors = onError === 'continueErrorOutput' ? (outputOf(execution, name, 1) ?? []) : [];
-	if (execution.status === 'success' && main.some((item) => !item.error)) ranOperations.add(`${parameters.resource}.${parameters.operation}`);
+	if (execution.status === 'success' && main.some((item) => !item.error)) ranOperations(ctx).add(`${parameters.resource}.${parameters.operation}`);
 	return {
 		execution,
 		status: execution.status,

@@ -131,12 +131,13 @@ export async function run(ctx, test) {
 		const step = await runCloudTel(ctx, { resource: 'address', operation: 'delete', addressSid });
 		assert.equal(step.status, 'success', JSON.stringify(step.error));
 		assert.equal(step.json[0].AddressSid, addressSid);
+		assert.equal(step.json[0].deleted, true);
 		const again = await sandbox.control.numbers({ AccountSid, Number: number, AddressSid: addressSid });
 		assert.notEqual(again.status, 201, 'no number can rely on a deleted address');
 	});
 
 	await test('every operation of the node has run inside n8n', () => {
-		const missing = nodeOperations().filter((op) => !ranOperations.has(op));
+		const missing = nodeOperations().filter((op) => !ranOperations(ctx).has(op));
 		assert.deepEqual(missing, [], `never ran in n8n: ${missing.join(', ')}`);
 	});
 }

@@ -175,6 +175,39 @@ export async function run(ctx, test) {
 		assert.equal((await receiptFor(message.MessageSid)).length, 0);
 	});
 
+	await test('100 callbacks, 20 of them repeats (10 arriving at the same moment as their first copy): 80 executions, one per MessageSid', async () => {
+		const run = `repeats-${Date.now()}`;
+		const post = async (i) => {
+			const body = { MessageSid: `${run}-${i}`, AccountSid: sandbox.demo.AccountSid, Status: 'Delivered', Timestamp: Math.floor(Date.now() / 1000) };
+			const res = await fetch(`${urls.receipt}?secret=${SECRET}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+			return { status: res.status, body: await res.text() };
+		};
+		const answers = [];
+		// 80 distinct callbacks in waves of 20 sent at once; in the first wave, messages 0..9
+		// are each sent twice at the same moment (what a provider retry racing its original,
+		// or two n8n webhook requests in flight, look like).
+		for (let wave = 0; wave < 4; wave++) {
+			const ids = Array.from({ length: 20 }, (_, k) => wave * 20 + k);
+			const twins = wave === 0 ? ids.slice(0, 10) : [];
+			answers.push(...(await Promise.all([...ids, ...twins].map(post))));
+		}
+		// Then 10 plain repeats, one after another, of messages 40..49.
+		for (let i = 40; i < 50; i++) answers.push(await post(i));
+		assert.equal(answers.length, 100);
+		assert.deepEqual(
+			answers.filter((a) => a.status !== 200),
+			[],
+			'every callback is answered 200',
+		);
+		assert.equal(answers.filter((a) => a.body.includes('"repeat"')).length, 20, 'exactly the 20 repeats are acknowledged as repeats');
+		const mine = async () => received(await api.executions(receipts.wf.id)).filter((j) => String(j.MessageSid).startsWith(`${run}-`));
+		const got = await waitFor('80 executions', async () => ((await mine()).length >= 80 ? mine() : undefined), { timeoutMs: 120_000, intervalMs: 2000 });
+		await sleep(3000);
+		const final = await mine();
+		assert.equal(final.length, 80, `executions: ${got.length}`);
+		assert.equal(new Set(final.map((j) => j.MessageSid)).size, 80, 'each MessageSid started exactly one execution');
+	}, { timeoutMs: 300_000 });
+
 	await test('a reply to a leased number, with the trigger as its Webhook URI, starts an execution holding it', async () => {
 		const recipient = '+61412000009';
 		const step = await runCloudTel(ctx, {

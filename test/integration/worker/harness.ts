@@ -30,9 +30,18 @@ export function envFor(sandbox: RunningSandbox): Record<string, string> {
 	return { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
 }
 
+export interface CliOptions {
+	/** Piped to standard input; without it, standard input is closed. */
+	input?: string;
+	/** Run as this user (root may). */
+	uid?: number;
+	gid?: number;
+}
+
 /** Runs the built CLI as a user would; stdout is not a terminal, so it logs JSON lines. */
-export function startCli(args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<CliResult> } {
-	const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startCli(args: string[], env: Record<string, string> = {}, options: CliOptions = {}): { child: ChildProcess; done: Promise<CliResult> } {
+	const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], uid: options.uid, gid: options.gid });
+	if (options.input !== undefined) child.stdin!.end(options.input);
 	let stdout = '';
 	let stderr = '';
 	child.stdout!.on('data', (d) => (stdout += d));
@@ -54,8 +63,8 @@ export function startCli(args: string[], env: Record<string, string> = {}): { ch
 	return { child, done };
 }
 
-export function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-	return startCli(args, env).done;
+export function cli(args: string[], env: Record<string, string> = {}, options: CliOptions = {}): Promise<CliResult> {
+	return startCli(args, env, options).done;
 }
 
 export function summaryOf(result: CliResult): { rows: Record<string, number>; total: number; exitCode: number; firstErrors: { line: number; code: string; reason: string }[]; uncertainLines: number[]; segments: number; message?: string } {

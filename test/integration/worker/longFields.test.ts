@@ -1,28 +1,14 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
-import { CLI, cli, envFor, sandboxMessages, summaryOf, tempDir, withSandbox, writeCsv, type CliResult } from './harness';
+import { cli, envFor, sandboxMessages, summaryOf, tempDir, withSandbox, writeCsv } from './harness';
 
 /** `n` valid, distinct AU mobiles from `start`, one CSV line each. */
 function rows(n: number, start: number): string {
 	let text = '';
 	for (let i = start; i < start + n; i++) text += `+614${String(20_000_000 + i).slice(-8)},N${i}\n`;
 	return text;
-}
-
-/** Runs the CLI with `input` piped to its standard input. */
-function cliWithStdin(args: string[], input: string, env: Record<string, string>): Promise<CliResult> {
-	const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-	let stdout = '';
-	let stderr = '';
-	child.stdout.on('data', (d) => (stdout += d));
-	child.stderr.on('data', (d) => (stderr += d));
-	child.stdin.end(input);
-	return new Promise((resolve) =>
-		child.on('close', (code) => resolve({ code, stdout, stderr, events: stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>) })),
-	);
 }
 
 describe('every CSV line is accounted for, whatever one line holds', () => {
@@ -71,7 +57,7 @@ describe('every CSV line is accounted for, whatever one line holds', () => {
 
 	it('reads standard input for --csv - and --csv /dev/stdin', async () => {
 		for (const [name, path] of [['dash', '-'], ['devstdin', '/dev/stdin']]) {
-			const r = await cliWithStdin([...base(name, path), '--dry-run'], `To,Name\n${rows(3, 200)}`, env);
+			const r = await cli([...base(name, path), '--dry-run'], env, { input: `To,Name\n${rows(3, 200)}` });
 			expect(r.code, r.stderr).toBe(0);
 			expect(summaryOf(r).rows).toMatchObject({ pending: 3 });
 		}

@@ -64,6 +64,19 @@ describe('a request that provably never left leaves its rows pending, never unce
 		await ledger.close();
 	});
 
+	it('at send time, a refused connection is retried, then leaves the chunk pending, never uncertain', async () => {
+		const ledger = new SqliteLedger(join(dir, 'refused.db'));
+		await ledger.createCampaign({ name: 'refused', csvPath: csv, propertySid: sandbox.demo.PropertySid, text: 'Hi' });
+		await ledger.importBatch('refused', [2, 3, 4].map((line) => ({ line, to: `+6149157015${line}`, text: 'Hi', segments: 1, status: 'pending' as const })), 4);
+		const client = new BatchClient({ ...providerOf(sandbox), baseUrl: 'http://127.0.0.1:1' }, 1);
+		const result = await sendStage({ campaign: 'refused', propertySid: sandbox.demo.PropertySid, timing: {}, ledger, client, bucket: new TokenBucket(0, 3), chunkSize: 3, concurrency: 1, total: 3, reporter: silent, controlPollMs: 0, backoff: { baseMs: 10, maxMs: 20, maxAttempts: 3 } });
+		await client.close();
+		expect(result.stop).toBe('failed');
+		expect(result.fatal?.message).toMatch(/ECONNREFUSED.*3 attempts.*stay pending/);
+		expect((await ledger.counts('refused')).rows).toMatchObject({ pending: 3, uncertain: 0, submitting: 0 });
+		await ledger.close();
+	});
+
 	it('rows an older version marked uncertain after such an error are sent by a resume once the provider answers; a lost answer stays uncertain', async () => {
 		const db = join(dir, 'old.db');
 		const ledger = new SqliteLedger(db);

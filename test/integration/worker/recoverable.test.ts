@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
-import { CLI, cli, envFor, numbersCsv, sandboxMessages, summaryOf, tempDir, withSandbox, writeCsv, type CliResult } from './harness';
+import { cli, envFor, numbersCsv, sandboxMessages, summaryOf, tempDir, withSandbox, writeCsv, type CliResult } from './harness';
 
 const HINT = /Run `cloudtel --help` for usage/;
 
@@ -127,14 +126,7 @@ describe('mistakes are recoverable, and found before anything is sent', () => {
 		chmodSync(roDir, 0o555);
 		// root writes whatever the mode says: read as nobody then.
 		const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-		const status = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-			const child = spawn(process.execPath, [CLI, 'campaign', 'status', '--db', roDb, '--name', 'ro2', '--json'], { ...asUser, cwd: '/' });
-			let stdout = '';
-			let stderr = '';
-			child.stdout.on('data', (d) => (stdout += d));
-			child.stderr.on('data', (d) => (stderr += d));
-			child.on('close', (code) => resolve({ code, stdout, stderr }));
-		});
+		const status = await cli(['campaign', 'status', '--db', roDb, '--name', 'ro2', '--json'], {}, asUser);
 		expect(status.code, status.stderr).toBe(0);
 		expect(JSON.parse(status.stdout)).toMatchObject({ name: 'ro2', total: 20, rows: { accepted: 20 } });
 		chmodSync(roDir, 0o755);
