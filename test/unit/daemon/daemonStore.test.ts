@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CallbackEvent } from '../../../api';
 import type { DaemonStore } from '../../../worker/src/daemon/daemonStore';
 import { openDaemonStore } from '../../../worker/src/store/openStores';
+import { sql } from '../../support/postgres/database';
 import { storeBackends } from '../../support/storeBackends';
 
 const backends = storeBackends();
@@ -58,5 +59,30 @@ describe.each(backends)('the daemon store ($name)', (backend) => {
 		await s.startRun({ run: 'daily-20260102T090000Z', campaign: 'daily', startedAt: 3 });
 		await s.finishRun('daily-20260101T090000Z', 'finished', 4);
 		expect(await s.unfinishedRuns()).toEqual([{ run: 'daily-20260102T090000Z', campaign: 'daily', startedAt: 3 }]);
+	});
+});
+
+describe.each(backends.filter((b) => b.name === 'postgres'))('the daemon store shared by several workers ($name)', (backend) => {
+	it('recovers only the forwards of workers whose lease is gone, and puts one back only while its worker is still gone', async () => {
+		const s = await openDaemonStore(backend.location());
+		stores.push(s);
+		const url = (backend.location() as { url: string }).url;
+		const payload = (sid: string) => ({ action: { type: 'forwardEmail', to: ['x@example.com'] }, context: { reply: { MessageSid: sid }, receivedAt: 0 } }) as never;
+		await s.completeEvent('reply:A', [{ actionKey: '0.0', payload: payload('A') }], 1);
+		await s.completeEvent('reply:B', [{ actionKey: '0.0', payload: payload('B') }], 1);
+		const [a, b] = await s.dueForwards(10, 10);
+		await s.markSending(a.id, 2);
+		await s.markSending(b.id, 2);
+		// A is being attempted by a live worker; B by one whose lease is gone.
+		await sql(url, `INSERT INTO workers (id, host, pid, started_at, heartbeat_at) VALUES ('live', 'h', 1, 0, 0)`);
+		await sql(url, `UPDATE forwards SET worker = 'live' WHERE id = $1`, [a.id]);
+		await sql(url, `UPDATE forwards SET worker = 'gone' WHERE id = $1`, [b.id]);
+		expect((await s.interruptedForwards()).map((f) => f.id)).toEqual([b.id]);
+		// Another worker put B back and is attempting it now: a late requeue leaves it be.
+		await s.requeue(b.id, 3);
+		expect(await s.markSending(b.id, 4)).toBe(true);
+		await sql(url, `UPDATE forwards SET worker = 'live' WHERE id = $1`, [b.id]);
+		await s.requeue(b.id, 5);
+		expect(await s.forwardCounts()).toMatchObject({ sending: 2, pending: 0 });
 	});
 });

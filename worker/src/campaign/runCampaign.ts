@@ -15,6 +15,7 @@ import { NumberSet } from '../rows/numberSet';
 import { PhoneNormalizer } from '../rows/phoneNormalizer';
 import { createRowJudge } from '../rows/rowJudge';
 import type { RowRules } from '../rows/rowRules';
+import type { SharedLedger } from '../ledger/sharedLedger';
 import { waitUntil, type Timing } from '../schedule/sendTime';
 import { specConflicts, type CampaignSpec } from './campaignSpec';
 import type { CampaignSummary, RowProblem, StopReason } from './campaignSummary';
@@ -52,10 +53,17 @@ export interface RunCampaignDeps {
 	ledger?: Ledger;
 	reporter: Reporter;
 	signal?: AbortSignal;
+	/**
+	 * Set by a worker of several sharing a Postgres: the run is theirs together. One of
+	 * them imports the CSV while the others wait; then all of them claim its chunks.
+	 */
+	shared?: SharedLedger;
 }
 
 const STALE_OWNER_MS = 15_000;
 const HEARTBEAT_MS = 2_000;
+/** How often a worker waiting for another's import looks again. */
+const JOIN_POLL_MS = 500;
 /** Files smaller than this are judged on the main thread: starting threads costs more. */
 const THREADS_FROM_BYTES = 4 * 1024 * 1024;
 
@@ -91,12 +99,18 @@ export async function runCampaign(options: RunCampaignOptions, deps: RunCampaign
 			await ledger.deleteCampaign(name);
 			reporter.event('replaced', { campaign: name, changed: replaces }, `campaign ${name} had sent nothing: it starts again with the new settings (${replaces.join('; ')})`);
 		}
-		const record = stored && !replaces ? stored : await ledger.createCampaign(spec);
+		let record = stored && !replaces ? stored : await ledger.createCampaign(spec);
 		const other = await ledger.claim(name, owner, STALE_OWNER_MS);
-		if (other) throw new FatalError(`campaign ${name} is already running (pid ${other.pid} on ${other.host}); a second run would race it`);
-		claimed = true;
-		heartbeat = setInterval(() => void ledger.heartbeat(name, owner).catch(() => undefined), HEARTBEAT_MS);
-		heartbeat.unref();
+		if (other && !deps.shared) throw new FatalError(`campaign ${name} is already running (pid ${other.pid} on ${other.host}); a second run would race it`);
+		if (other) {
+			const joined = await joinRun(ledger, name, owner, deps.signal);
+			record = joined.record;
+			claimed = joined.claimed;
+		} else claimed = true;
+		if (claimed) {
+			heartbeat = setInterval(() => void ledger.heartbeat(name, owner).catch(() => undefined), HEARTBEAT_MS);
+			heartbeat.unref();
+		}
 		reporter.event('start', { campaign: name, csv: spec.csvPath, property: spec.propertySid, resumed: stored !== undefined && !replaces, phase: record.phase }, `${stored && !replaces ? 'resuming' : 'starting'} campaign ${name} (${spec.csvPath})`);
 		const stop = await stages(spec, timing, record, options, deps, ledger, client);
 		return await settleStage(spec, options, deps, ledger, stop, started);
@@ -104,6 +118,19 @@ export async function runCampaign(options: RunCampaignOptions, deps: RunCampaign
 		if (heartbeat) clearInterval(heartbeat);
 		if (claimed) await ledger.release(name, owner).catch(() => undefined);
 		await client.close().catch(() => undefined);
+	}
+}
+
+/**
+ * A worker joining a run another worker holds: it waits while that one imports the CSV,
+ * and takes the import over if that one dies (its heartbeat stops) before the end.
+ */
+async function joinRun(ledger: Ledger, name: string, owner: RunOwner, signal?: AbortSignal): Promise<{ record: CampaignRecord; claimed: boolean }> {
+	for (;;) {
+		const record = (await ledger.campaign(name))!;
+		if (record.phase !== 'importing' || signal?.aborted) return { record, claimed: false };
+		if ((await ledger.claim(name, owner, STALE_OWNER_MS)) === undefined) return { record: (await ledger.campaign(name))!, claimed: true };
+		await sleep(JOIN_POLL_MS, signal);
 	}
 }
 
@@ -284,7 +311,9 @@ async function stages(spec: CampaignSpec, timing: Timing, record: CampaignRecord
 		await ledger.setPhase(name, 'sending');
 	}
 
-	const recovered = await ledger.recoverSubmitting(name);
+	// Several workers: chunks on their way belong to live workers, or are settled by the
+	// lease of the one that died (PgCluster); none of them is this run's to recover.
+	const recovered = deps.shared ? 0 : await ledger.recoverSubmitting(name);
 	if (recovered > 0) {
 		const lines: number[] = [];
 		for await (const r of ledger.rows(name, ['uncertain'], 1000)) lines.push(r.line);
@@ -327,6 +356,7 @@ async function stages(spec: CampaignSpec, timing: Timing, record: CampaignRecord
 		reporter,
 		signal,
 		callbacks: options.callbacks,
+		shared: deps.shared ? { ledger: deps.shared, rate: options.rate } : undefined,
 		backoff: options.retries === undefined ? undefined : { ...DEFAULT_BACKOFF, maxAttempts: Math.floor(options.retries) + 1 },
 	});
 	if (result.stop === 'cancelled') await ledger.cancelPending(name);

@@ -1,5 +1,6 @@
 import type { SendMessageRequest } from '../../../api';
 import type { Ledger, PendingRow, SettledRow } from '../ledger/ledger';
+import type { ClaimedChunk, SharedLedger } from '../ledger/sharedLedger';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../pacing/backoff';
 import type { TokenBucket } from '../pacing/tokenBucket';
 import type { BatchClient } from '../provider/batchClient';
@@ -28,8 +29,16 @@ export interface SendStageInput {
 	backoff?: BackoffPolicy;
 	/** How often a run looks for pause and cancel from another process. */
 	controlPollMs?: number;
+	/** Set when several workers send this run together: rows are claimed from the shared ledger and paced across all of them. */
+	shared?: SharedSending;
 	/** Where the provider calls back about each message: the worker daemon's webhooks. */
 	callbacks?: Pick<SendMessageRequest, 'DeliveryReceiptWebhookUri' | 'DeliveryReceiptWebhookMethod' | 'WebhookUri' | 'WebhookMethod'>;
+}
+
+export interface SharedSending {
+	ledger: SharedLedger;
+	/** The run's messages per second, across every worker; 0 for no limit. */
+	rate: number;
 }
 
 export interface SendStageResult {
@@ -122,6 +131,59 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 		}
 	};
 
+	const buildMessages = (rows: PendingRow[]): SendMessageRequest[] => {
+		const times = new SendTimes(input.timing, Math.floor(Date.now() / 1000));
+		return rows.map((r) => {
+			const m: SendMessageRequest = { ...input.callbacks, To: r.to, Text: r.text, ExternalId: externalId(campaign, r.line) };
+			if (input.from !== undefined) m.From = input.from;
+			const schedule = times.scheduleFor(r.timeZone);
+			if (schedule !== undefined) m.Schedule = schedule;
+			return m;
+		});
+	};
+
+	const launch = (chunk: number, rows: PendingRow[], messages: SendMessageRequest[]) => {
+		const p: Promise<void> = sendChunk(chunk, rows, messages)
+			.catch((error: Error) => {
+				fatal ??= new FatalError(`sending failed: ${error.message}`);
+			})
+			.finally(() => inflight.delete(p));
+		inflight.add(p);
+	};
+
+	/** Nothing pending was found at the last look: the next look waits for no slot of the rate. */
+	let drained = false;
+	const pace = async (shared: SharedSending, count: number) => {
+		if (shared.rate > 0) await sleep(await shared.ledger.pace(campaign, count, shared.rate), signal);
+	};
+
+	/**
+	 * The next chunk when several workers send the run together: a slot of the run's rate
+	 * first (so rows marked submitting wait for no one), then rows no other worker holds.
+	 * The run is over for this worker only when nothing is pending and no chunk of anyone's
+	 * is on its way: one cut off by a dying worker may still come back to pending.
+	 */
+	const takeShared = async (shared: SharedSending): Promise<ClaimedChunk | 'again' | 'done'> => {
+		if (!drained) await pace(shared, input.chunkSize);
+		if (signal?.aborted) return 'again';
+		const claimed = await shared.ledger.claimChunk(campaign, input.chunkSize);
+		sent += claimed.suppressed;
+		if (claimed.rows.length > 0) {
+			if (drained) await pace(shared, claimed.rows.length);
+			drained = false;
+			return claimed;
+		}
+		if (claimed.suppressed > 0) return 'again';
+		drained = true;
+		if (inflight.size > 0) {
+			await Promise.race(inflight);
+			return 'again';
+		}
+		if ((await shared.ledger.submissionsInFlight(campaign)) === 0) return 'done';
+		await sleep(pollMs, signal);
+		return 'again';
+	};
+
 	let stop: StopReason = 'finished';
 	for (;;) {
 		if (fatal) {
@@ -155,6 +217,12 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 			await Promise.race(inflight);
 			continue;
 		}
+		if (input.shared) {
+			const taken = await takeShared(input.shared);
+			if (taken === 'done') break;
+			if (taken !== 'again') launch(taken.chunk, taken.rows, buildMessages(taken.rows));
+			continue;
+		}
 		const rows = await ledger.peekPending(campaign, input.chunkSize, cursor);
 		const suppressed = rows.filter((r) => r.suppressed);
 		if (suppressed.length > 0) {
@@ -169,15 +237,7 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 		}
 		await bucket.take(rows.length, (ms) => sleep(ms, signal));
 		if (signal?.aborted) continue;
-		const now = Math.floor(Date.now() / 1000);
-		const times = new SendTimes(input.timing, now);
-		const messages = rows.map((r) => {
-			const m: SendMessageRequest = { ...input.callbacks, To: r.to, Text: r.text, ExternalId: externalId(campaign, r.line) };
-			if (input.from !== undefined) m.From = input.from;
-			const schedule = times.scheduleFor(r.timeZone);
-			if (schedule !== undefined) m.Schedule = schedule;
-			return m;
-		});
+		const messages = buildMessages(rows);
 		const chunk = chunkNo++;
 		try {
 			await ledger.markSubmitting(campaign, rows.map((r) => r.line), chunk);
@@ -191,12 +251,7 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 			control.at = 0;
 			continue;
 		}
-		const p: Promise<void> = sendChunk(chunk, rows, messages)
-			.catch((error: Error) => {
-				fatal ??= new FatalError(`sending failed: ${error.message}`);
-			})
-			.finally(() => inflight.delete(p));
-		inflight.add(p);
+		launch(chunk, rows, messages);
 	}
 	await Promise.all(inflight);
 	progress(true);

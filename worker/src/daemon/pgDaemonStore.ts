@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import type { CallbackEvent } from '../../../api';
 import { transaction } from '../store/pgDatabase';
+import { WORKER_ID } from '../store/workerId';
 import { FORWARD_STATES, type CampaignRun, type DaemonStore, type ForwardJob, type ForwardState, type NewForward, type StoredEvent } from './daemonStore';
 import type { ForwardPayload } from './forward/forwardPayload';
 
@@ -74,7 +75,7 @@ export class PgDaemonStore implements DaemonStore {
 	}
 
 	async markSending(id: number, at: number): Promise<boolean> {
-		return (await this.pool.query(`UPDATE forwards SET state = 'sending', attempts = attempts + 1, updated_at = $1 WHERE id = $2 AND state = 'pending'`, [at, id])).rowCount === 1;
+		return (await this.pool.query(`UPDATE forwards SET state = 'sending', attempts = attempts + 1, updated_at = $1, worker = $3 WHERE id = $2 AND state = 'pending'`, [at, id, WORKER_ID])).rowCount === 1;
 	}
 
 	async markSent(id: number, at: number): Promise<void> {
@@ -97,12 +98,21 @@ export class PgDaemonStore implements DaemonStore {
 		await this.pool.query('UPDATE forwards SET state = $1, last_error = $2, updated_at = $3 WHERE id = $4', [state, error, at, id]);
 	}
 
+	/** Those of workers whose lease is gone (see PgCluster), never those another live worker is attempting. */
 	async interruptedForwards(): Promise<ForwardJob[]> {
-		return (await this.pool.query<ForwardRow>(`SELECT * FROM forwards WHERE state = 'sending' ORDER BY id`)).rows.map(job);
+		return (
+			await this.pool.query<ForwardRow>(`SELECT * FROM forwards f WHERE state = 'sending' AND (worker IS NULL OR NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = f.worker)) ORDER BY id`)
+		).rows.map(job);
 	}
 
 	async requeue(id: number, at: number): Promise<void> {
-		await this.pool.query(`UPDATE forwards SET state = 'pending', next_at = $1, updated_at = $1 WHERE id = $2 AND state = 'sending'`, [at, id]);
+		// Only while its worker is still gone: two workers may recover it at once, and the one
+		// that lost must not put back an attempt the winner has started since.
+		await this.pool.query(
+			`UPDATE forwards f SET state = 'pending', next_at = $1, updated_at = $1, worker = NULL
+			 WHERE id = $2 AND state = 'sending' AND (worker IS NULL OR NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = f.worker))`,
+			[at, id],
+		);
 	}
 
 	async forwardCounts(): Promise<Record<ForwardState, number>> {

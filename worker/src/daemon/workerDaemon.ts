@@ -13,11 +13,15 @@ import { PostForwarder } from './forward/postForwarder';
 import { SmsForwarder } from './forward/smsForwarder';
 import { WebhookServer } from './http/webhookServer';
 import type { JsonLogger } from './jsonLogger';
+import { PgCluster } from './cluster/pgCluster';
+import { LEASE_STALE_MS, WorkerLease } from './cluster/workerLease';
+import { openPostgres } from '../store/pgDatabase';
 
 /**
  * `cloudtel worker`: the webhook server, the callback processor, the outbox of forwards
- * and the campaign cron, over one SQLite file. Whatever a stop or a crash interrupts is
- * in that file and taken up by the next start.
+ * and the campaign cron, over one SQLite file, or one Postgres that several workers
+ * share (each then holds a lease; see WorkerLease). Whatever a stop or a crash
+ * interrupts is in the database and taken up by the next start, or by the other workers.
  */
 export class WorkerDaemon {
 	private stopping: Promise<void> | undefined;
@@ -31,6 +35,7 @@ export class WorkerDaemon {
 		readonly outbox: ForwardOutbox,
 		readonly scheduler: CampaignScheduler,
 		private readonly log: JsonLogger,
+		private readonly lease: WorkerLease | undefined,
 	) {}
 
 	static async start(config: WorkerConfig, log: JsonLogger): Promise<WorkerDaemon> {
@@ -53,6 +58,18 @@ export class WorkerDaemon {
 			config.outbox,
 			log.child({ part: 'outbox' }),
 		);
+		// Several workers: this one's lease is taken before anything else, so the others never
+		// take what it starts for a dead worker's.
+		let cluster: PgCluster | undefined;
+		if (location.kind === 'postgres') {
+			try {
+				cluster = new PgCluster(await openPostgres(location));
+				await cluster.beat();
+			} catch (error) {
+				await Promise.allSettled([outbox.stop(), store.close(), ledger.close(), cluster?.close()]);
+				throw error;
+			}
+		}
 		await outbox.recover();
 		const processor = new CallbackProcessor(store, ledger, config.replies, outbox, log.child({ part: 'callbacks' }), config.optOut);
 		const scheduler = new CampaignScheduler(config.campaigns, new CampaignRunner(config, store, log.child({ part: 'campaigns' })), log.child({ part: 'cron' }));
@@ -67,6 +84,7 @@ export class WorkerDaemon {
 				campaignsRunning: config.campaigns.filter((c) => scheduler.isRunning(c.name)).map((c) => c.name),
 				eventsWaiting: await store.waitingEvents(),
 				outbox: await store.forwardCounts(),
+				...(cluster ? { workers: await cluster.members(LEASE_STALE_MS) } : {}),
 			}),
 			log: log.child({ part: 'webhooks' }),
 		});
@@ -74,10 +92,12 @@ export class WorkerDaemon {
 		try {
 			port = await server.listen();
 		} catch (error) {
-			await Promise.allSettled([outbox.stop(), store.close(), ledger.close()]);
+			await Promise.allSettled([outbox.stop(), store.close(), ledger.close(), cluster?.leave().then(() => cluster?.close())]);
 			throw error;
 		}
-		const daemon = new WorkerDaemon(port, store, ledger, server, processor, outbox, scheduler, log);
+		const lease = cluster && new WorkerLease(cluster, outbox, processor, log.child({ part: 'lease' }));
+		lease?.start();
+		const daemon = new WorkerDaemon(port, store, ledger, server, processor, outbox, scheduler, log, lease);
 		processor.kick();
 		outbox.start();
 		await daemon.resumeRuns(config);
@@ -108,6 +128,7 @@ export class WorkerDaemon {
 			this.log.info('worker stopping', { reason });
 			await Promise.all([this.server.close(), this.scheduler.stop(), this.outbox.stop()]);
 			await this.processor.idle();
+			await this.lease?.stop();
 			const counts = await this.store.forwardCounts();
 			await this.store.close();
 			await this.ledger.close();

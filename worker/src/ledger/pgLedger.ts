@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import type { CampaignSpec } from '../campaign/campaignSpec';
 import { transaction } from '../store/pgDatabase';
+import { WORKER_ID } from '../store/workerId';
 import { ownerIsAlive } from './ownerIsAlive';
 import {
 	ROW_STATUSES,
@@ -20,11 +21,12 @@ import {
 	type RunOwner,
 	type SettledRow,
 } from './ledger';
+import type { ClaimedChunk, SharedLedger } from './sharedLedger';
 
 /** Rows read per query by `rows()` and `campaignNumbers()`, which hold no cursor open. */
 const PAGE = 5_000;
 
-const LOST = 'the request may have reached the provider, but its answer was lost';
+export const ANSWER_LOST = 'the request may have reached the provider, but its answer was lost';
 
 interface CampaignDbRow {
 	spec: string;
@@ -68,7 +70,7 @@ function record(row: CampaignDbRow | undefined): CampaignRecord | undefined {
  * it returns (Postgres's default), so a `submitting` mark is on disk before its request
  * leaves. Several statements that must stand together share one transaction.
  */
-export class PgLedger implements Ledger {
+export class PgLedger implements Ledger, SharedLedger {
 	constructor(private readonly pool: Pool) {}
 
 	async campaign(name: string): Promise<CampaignRecord | undefined> {
@@ -108,7 +110,7 @@ export class PgLedger implements Ledger {
 
 	async deleteCampaign(name: string): Promise<void> {
 		await transaction(this.pool, async (db) => {
-			for (const table of ['recipients', 'submissions', 'deliveries', 'replies']) await db.query(`DELETE FROM ${table} WHERE campaign = $1`, [name]);
+			for (const table of ['recipients', 'submissions', 'deliveries', 'replies', 'pacing']) await db.query(`DELETE FROM ${table} WHERE campaign = $1`, [name]);
 			await db.query('DELETE FROM campaigns WHERE name = $1', [name]);
 		});
 	}
@@ -157,7 +159,7 @@ export class PgLedger implements Ledger {
 				 FROM deliveries d WHERE r.campaign = $1 AND r.status = 'submitting' AND d.campaign = r.campaign AND d.line = r.line`,
 				[name],
 			);
-			const n = await db.query(`UPDATE recipients SET status = 'uncertain', chunk = NULL, error_code = NULL, message = $2 WHERE campaign = $1 AND status = 'submitting'`, [name, LOST]);
+			const n = await db.query(`UPDATE recipients SET status = 'uncertain', chunk = NULL, error_code = NULL, message = $2 WHERE campaign = $1 AND status = 'submitting'`, [name, ANSWER_LOST]);
 			await db.query('DELETE FROM submissions WHERE campaign = $1', [name]);
 			return n.rowCount ?? 0;
 		});
@@ -212,8 +214,54 @@ export class PgLedger implements Ledger {
 				// Thrown inside the transaction: nothing of this chunk stays marked.
 				throw new Error(missing !== undefined ? `row ${missing} of ${name} is no longer pending` : `rows of ${name} changed under this run`);
 			}
-			await db.query('INSERT INTO submissions (campaign, chunk, created_at) VALUES ($1, $2, $3)', [name, chunk, Date.now()]);
+			await db.query('INSERT INTO submissions (campaign, chunk, created_at, worker) VALUES ($1, $2, $3, $4)', [name, chunk, Date.now(), WORKER_ID]);
 		});
+	}
+
+	async claimChunk(name: string, limit: number): Promise<ClaimedChunk> {
+		return transaction(this.pool, async (db) => {
+			const chunk = (await db.query<{ n: number }>(`SELECT nextval('chunk_numbers') AS n`)).rows[0].n;
+			// SKIP LOCKED: rows another worker is taking this moment are left to it, not waited for.
+			const taken = await db.query<{ line: number; to_number: string; text: string; segments: number; time_zone: string | null; status: string }>(
+				// MATERIALIZED: a subquery in FROM may be run again per row, each time past the LIMIT.
+				`WITH p AS MATERIALIZED (
+					SELECT q.line, EXISTS (SELECT 1 FROM suppressions s WHERE s.number = q.to_number) AS suppressed
+					FROM recipients q WHERE q.campaign = $1 AND q.status = 'pending' ORDER BY q.line LIMIT $2 FOR UPDATE OF q SKIP LOCKED
+				 )
+				 UPDATE recipients r SET
+					status = CASE WHEN p.suppressed THEN 'suppressed' ELSE 'submitting' END,
+					chunk = CASE WHEN p.suppressed THEN NULL ELSE $3::bigint END,
+					error_code = CASE WHEN p.suppressed THEN 'SUPPRESSED' ELSE r.error_code END,
+					message = CASE WHEN p.suppressed THEN 'the number is on the suppression list' ELSE r.message END
+				 FROM p
+				 WHERE r.campaign = $1 AND r.line = p.line
+				 RETURNING r.line, r.to_number, r.text, r.segments, r.time_zone, r.status`,
+				[name, limit, chunk],
+			);
+			const rows = taken.rows
+				.filter((r) => r.status === 'submitting')
+				.sort((a, b) => a.line - b.line)
+				.map((r) => ({ line: r.line, to: r.to_number, text: r.text, segments: r.segments, timeZone: r.time_zone ?? undefined, suppressed: false }));
+			if (rows.length > 0) await db.query('INSERT INTO submissions (campaign, chunk, created_at, worker) VALUES ($1, $2, $3, $4)', [name, chunk, Date.now(), WORKER_ID]);
+			return { chunk, rows, suppressed: taken.rows.length - rows.length };
+		});
+	}
+
+	async pace(name: string, count: number, perSecond: number): Promise<number> {
+		const cost = (count * 1000) / perSecond;
+		// Postgres's clock, not each machine's: the workers' clocks need not agree.
+		const r = await this.pool.query<{ wait: number }>(
+			`WITH now AS (SELECT extract(epoch FROM clock_timestamp()) * 1000 AS ms)
+			 INSERT INTO pacing AS p (campaign, next_at) SELECT $1, ms + $2 FROM now
+			 ON CONFLICT (campaign) DO UPDATE SET next_at = GREATEST(p.next_at, (SELECT ms FROM now)) + $2
+			 RETURNING p.next_at - $2 - (SELECT ms FROM now) AS wait`,
+			[name, cost],
+		);
+		return Math.max(0, r.rows[0].wait);
+	}
+
+	async submissionsInFlight(name: string): Promise<number> {
+		return (await this.pool.query<{ n: number }>('SELECT COUNT(*) AS n FROM submissions WHERE campaign = $1', [name])).rows[0].n;
 	}
 
 	async settle(name: string, chunk: number, rows: SettledRow[]): Promise<void> {

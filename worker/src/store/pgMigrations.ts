@@ -105,6 +105,32 @@ CREATE TABLE campaign_runs (
 );
 `,
 	},
+	{
+		version: 2,
+		sql: `
+-- Several workers on one database: each live one holds a lease it renews; chunks and
+-- forwards on their way name the worker that sent them, so the others know whose are
+-- cut off when a lease runs out.
+CREATE TABLE workers (
+	id TEXT PRIMARY KEY,
+	host TEXT NOT NULL,
+	pid INTEGER NOT NULL,
+	started_at BIGINT NOT NULL,
+	heartbeat_at BIGINT NOT NULL
+);
+ALTER TABLE submissions ADD COLUMN worker TEXT;
+CREATE INDEX submissions_by_worker ON submissions (worker) WHERE worker IS NOT NULL;
+ALTER TABLE forwards ADD COLUMN worker TEXT;
+-- A chunk's number comes from here when several workers number chunks of one run.
+CREATE SEQUENCE chunk_numbers;
+-- A campaign's rate across every worker: the moment (Unix ms, Postgres's clock) its next
+-- request may leave; each request takes its slot and moves it on.
+CREATE TABLE pacing (
+	campaign TEXT PRIMARY KEY,
+	next_at DOUBLE PRECISION NOT NULL
+);
+`,
+	},
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1].version;

@@ -5,6 +5,7 @@ import type { CampaignConfig, WorkerConfig } from '../../config/workerConfigSche
 import { dbLocation } from '../../store/dbLocation';
 import { openLedger } from '../../store/openStores';
 import type { Ledger } from '../../ledger/ledger';
+import { PgLedger } from '../../ledger/pgLedger';
 import type { DaemonStore } from '../daemonStore';
 import { callbackUrl } from '../http/callbackUrls';
 import type { JsonLogger } from '../jsonLogger';
@@ -55,7 +56,8 @@ export class CampaignRunner {
 					concurrency: CONCURRENCY,
 					callbacks: this.callbacks(campaign),
 				},
-				{ ledger, reporter: new LogReporter(log), signal },
+				// On Postgres every worker sends the run together, whichever of them the tick started first.
+				{ ledger, reporter: new LogReporter(log), signal, shared: ledger instanceof PgLedger ? ledger : undefined },
 			);
 			end = summary.stop === 'interrupted' ? 'interrupted' : summary.stop === 'failed' ? 'failed' : 'finished';
 			if (end !== 'interrupted') await this.store.finishRun(run, summary.stop, Date.now());

@@ -1,0 +1,100 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PgCluster } from '../../../worker/src/daemon/cluster/pgCluster';
+import { PgLedger } from '../../../worker/src/ledger/pgLedger';
+import { dbLocation } from '../../../worker/src/store/dbLocation';
+import { openPostgres } from '../../../worker/src/store/pgDatabase';
+import { WORKER_ID } from '../../../worker/src/store/workerId';
+import { newDatabase, sql } from '../../support/postgres/database';
+
+let url: string;
+const open: { close(): Promise<void> }[] = [];
+beforeAll(async () => {
+	url = await newDatabase('shared');
+});
+afterEach(async () => {
+	for (const o of open.splice(0)) await o.close();
+});
+
+async function ledger(): Promise<PgLedger> {
+	const l = new PgLedger(await openPostgres(dbLocation(url)));
+	open.push(l);
+	return l;
+}
+
+async function campaign(name: string, lines: number): Promise<PgLedger> {
+	const l = await ledger();
+	await l.createCampaign({ name, csvPath: '/list.csv', propertySid: 'PR1', text: 'Hi' });
+	await l.importBatch(name, Array.from({ length: lines }, (_, i) => ({ line: i + 2, to: `+61491${String(i).padStart(6, '0')}`, text: 'Hi', segments: 1, status: 'pending' as const })), lines + 1);
+	return l;
+}
+
+describe('the ledger shared by several workers (postgres)', () => {
+	it('gives each chunk of rows to exactly one of many workers claiming at once, in line order, suppressed rows settled on the way', async () => {
+		const first = await campaign('s1', 500);
+		await first.addSuppression('+61491000010', 'replied STOP');
+		const others = [first, await ledger(), await ledger(), await ledger()];
+		const claimed: number[] = [];
+		let suppressed = 0;
+		await Promise.all(
+			others.map(async (l) => {
+				for (;;) {
+					const c = await l.claimChunk('s1', 25);
+					suppressed += c.suppressed;
+					if (c.rows.length === 0 && c.suppressed === 0) return;
+					expect(c.rows.map((r) => r.line)).toEqual([...c.rows.map((r) => r.line)].sort((a, b) => a - b));
+					claimed.push(...c.rows.map((r) => r.line));
+				}
+			}),
+		);
+		expect(claimed).toHaveLength(499);
+		expect(new Set(claimed).size).toBe(499);
+		expect(suppressed).toBe(1);
+		expect((await first.counts('s1')).rows).toMatchObject({ submitting: 499, suppressed: 1, pending: 0 });
+		expect(await first.submissionsInFlight('s1')).toBe(Math.ceil(500 / 25));
+	});
+
+	it('holds one rate across workers: slots of the campaign follow one another, whoever takes them', async () => {
+		const a = await campaign('s2', 1);
+		const b = await ledger();
+		const waits: number[] = [];
+		for (let i = 0; i < 6; i++) waits.push(await (i % 2 === 0 ? a : b).pace('s2', 10, 100));
+		// 10 messages at 100/s: 100 ms a slot, taken back to back.
+		waits.forEach((w, i) => expect(w).toBeGreaterThanOrEqual(i * 100 - 30));
+		expect(waits[5]).toBeLessThanOrEqual(5 * 100 + 5);
+		// Another campaign has its own rate.
+		expect(await b.pace('other', 10, 100)).toBeLessThan(5);
+	});
+
+	it('settles a lost worker\'s chunks once its lease runs out: uncertain, or accepted where a receipt came; live workers\' chunks untouched', async () => {
+		const l = await campaign('s3', 6);
+		const cluster = new PgCluster(await openPostgres(dbLocation(url)));
+		open.push(cluster);
+		const mine = await l.claimChunk('s3', 2);
+		const lost = await l.claimChunk('s3', 3);
+		// The second chunk was taken by a worker that has since died: its lease is 10 s old.
+		await sql(url, `UPDATE submissions SET worker = 'dead-worker' WHERE chunk = $1`, [lost.chunk]);
+		await sql(url, `INSERT INTO workers (id, host, pid, started_at, heartbeat_at) VALUES ('dead-worker', 'elsewhere', 1, 0, (extract(epoch FROM clock_timestamp()) * 1000)::bigint - 10000)`);
+		await cluster.beat();
+		await l.recordDelivery({ messageSid: 'SM-5', campaign: 's3', line: 5, status: 'Delivered', at: 1 });
+		const reaped = await cluster.reap(5000);
+		expect(reaped).toEqual([
+			{
+				id: 'dead-worker',
+				host: 'elsewhere',
+				pid: 1,
+				rows: expect.arrayContaining([
+					{ campaign: 's3', line: 4, status: 'uncertain' },
+					{ campaign: 's3', line: 5, status: 'accepted' },
+					{ campaign: 's3', line: 6, status: 'uncertain' },
+				]),
+			},
+		]);
+		// Only one reaper wins.
+		expect(await cluster.reap(5000)).toEqual([]);
+		const statuses: Record<number, string> = {};
+		for await (const r of l.rows('s3')) statuses[r.line] = r.status;
+		expect(statuses).toEqual({ 2: 'submitting', 3: 'submitting', 4: 'uncertain', 5: 'accepted', 6: 'uncertain', 7: 'pending' });
+		expect(await sql(url, `SELECT worker FROM submissions WHERE campaign = 's3'`)).toEqual([{ worker: WORKER_ID }]);
+		expect(mine.rows.map((r) => r.line)).toEqual([2, 3]);
+	});
+});
