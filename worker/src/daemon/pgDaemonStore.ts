@@ -138,6 +138,18 @@ export class PgDaemonStore implements DaemonStore {
 		return r.rows.map((x) => ({ run: x.run, campaign: x.campaign, startedAt: x.started_at }));
 	}
 
+	async finishedRunsBefore(before: number): Promise<string[]> {
+		return (await this.pool.query<{ run: string }>('SELECT run FROM campaign_runs WHERE finished_at < $1 ORDER BY finished_at', [before])).rows.map((r) => r.run);
+	}
+
+	async prune(before: number): Promise<{ events: number; forwards: number; runs: number }> {
+		return transaction(this.pool, async (db) => ({
+			events: (await db.query('DELETE FROM callback_events WHERE processed_at IS NOT NULL AND received_at < $1', [before])).rowCount ?? 0,
+			forwards: (await db.query(`DELETE FROM forwards WHERE state IN ('sent', 'failed', 'uncertain') AND updated_at < $1`, [before])).rowCount ?? 0,
+			runs: (await db.query('DELETE FROM campaign_runs WHERE finished_at < $1', [before])).rowCount ?? 0,
+		}));
+	}
+
 	async close(): Promise<void> {
 		if (this.closed) return;
 		this.closed = true;

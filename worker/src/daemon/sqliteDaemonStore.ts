@@ -154,6 +154,18 @@ export class SqliteDaemonStore implements DaemonStore {
 		return rows.map((r) => ({ run: r.run, campaign: r.campaign, startedAt: r.started_at }));
 	}
 
+	async finishedRunsBefore(before: number): Promise<string[]> {
+		return this.db.prepare('SELECT run FROM campaign_runs WHERE finished_at < ? ORDER BY finished_at').pluck().all(before) as string[];
+	}
+
+	async prune(before: number): Promise<{ events: number; forwards: number; runs: number }> {
+		return this.db.transaction(() => ({
+			events: this.db.prepare('DELETE FROM callback_events WHERE processed_at IS NOT NULL AND received_at < ?').run(before).changes,
+			forwards: this.db.prepare(`DELETE FROM forwards WHERE state IN ('sent', 'failed', 'uncertain') AND updated_at < ?`).run(before).changes,
+			runs: this.db.prepare('DELETE FROM campaign_runs WHERE finished_at < ?').run(before).changes,
+		}))();
+	}
+
 	async close(): Promise<void> {
 		if (this.db.open) this.db.close();
 	}
