@@ -3,32 +3,8 @@ import { openDatabase } from '../ledger/openDatabase';
 import type { CallbackEvent } from '../../../api';
 import { DAEMON_SCHEMA } from './daemonSchema';
 import { FORWARD_STATES, type CampaignRun, type DaemonStore, type ForwardJob, type ForwardState, type NewForward, type StoredEvent } from './daemonStore';
-import type { ForwardPayload } from './forward/forwardPayload';
+import { forwardJob, type ForwardRow } from './forwardRow';
 import { GroupCommit } from './groupCommit';
-
-interface ForwardRow {
-	id: number;
-	event_key: string;
-	action_key: string;
-	payload: string;
-	state: ForwardState;
-	attempts: number;
-	next_at: number;
-	last_error: string | null;
-}
-
-function job(r: ForwardRow): ForwardJob {
-	return {
-		id: r.id,
-		eventKey: r.event_key,
-		actionKey: r.action_key,
-		payload: JSON.parse(r.payload) as ForwardPayload,
-		state: r.state,
-		attempts: r.attempts,
-		nextAt: r.next_at,
-		lastError: r.last_error ?? undefined,
-	};
-}
 
 /**
  * The daemon's tables in SQLite, WAL. Commits are NORMAL (a crash of the process loses
@@ -96,7 +72,7 @@ export class SqliteDaemonStore implements DaemonStore {
 	}
 
 	async dueForwards(now: number, limit: number): Promise<ForwardJob[]> {
-		return (this.s.due.all(now, limit) as ForwardRow[]).map(job);
+		return (this.s.due.all(now, limit) as ForwardRow[]).map(forwardJob);
 	}
 
 	async nextDueAt(): Promise<number | undefined> {
@@ -124,7 +100,7 @@ export class SqliteDaemonStore implements DaemonStore {
 	}
 
 	async interruptedForwards(): Promise<ForwardJob[]> {
-		return (this.s.interrupted.all() as ForwardRow[]).map(job);
+		return (this.s.interrupted.all() as ForwardRow[]).map(forwardJob);
 	}
 
 	async requeue(id: number, at: number): Promise<void> {
@@ -138,7 +114,7 @@ export class SqliteDaemonStore implements DaemonStore {
 	}
 
 	async forwards(): Promise<ForwardJob[]> {
-		return (this.s.all.all() as ForwardRow[]).map(job);
+		return (this.s.all.all() as ForwardRow[]).map(forwardJob);
 	}
 
 	async startRun(run: CampaignRun): Promise<void> {
