@@ -43,7 +43,12 @@ export async function apiRequest(this: Context, request: ApiRequest, itemIndex?:
 		try {
 			response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, options)) as IN8nHttpFullResponse;
 		} catch (error) {
-			throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex, message: `Could not reach CloudTel: ${(error as Error).message}` });
+			// No answer at all: most often a Base URL that points at the wrong host or port.
+			throw new NodeApiError(this.getNode(), error as JsonObject, {
+				itemIndex,
+				message: `Could not reach CloudTel: ${(error as Error).message}`,
+				description: `Check the Base URL of the CloudTel API credential (now "${String(credentials.baseUrl ?? '')}"): it must be the root of the CloudTel API your account uses.`,
+			});
 		}
 		const { statusCode, body } = response;
 		if (statusCode >= 200 && statusCode < 300) return body;

@@ -1,6 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import { describeResponseStatus, isPlainObject, readResponseStatus, type ResponseStatus } from '../../../api';
+import { fieldDisplayName } from '../actions/common/fieldDisplayName';
 
 const UNAUTHORIZED_HINT = 'Check the Account SID and Auth Token of the CloudTel API credential.';
 
@@ -12,8 +13,9 @@ export interface ProviderErrorOptions {
 
 /**
  * A provider error (a non-2xx body, or one element of a batch answer) as a NodeApiError:
- * the provider's ErrorCode and Message as the message, one line per offending field as
- * the description, and both kept in `context` so expressions and tests need not parse text.
+ * a short title with the ErrorCode (naming the offending fields as the node shows them),
+ * the provider's sentences as the description, and ErrorCode and field paths kept in
+ * `context` so expressions and tests need not parse text.
  */
 export function providerError(node: INode, body: unknown, options: ProviderErrorOptions = {}): NodeApiError {
 	const { statusCode, itemIndex } = options;
@@ -23,16 +25,21 @@ export function providerError(node: INode, body: unknown, options: ProviderError
 		Errors: [],
 	};
 	const fields = (status.Errors ?? []).filter((e) => e.FieldName);
-	const lines = fields.map((e) => `${e.FieldName}: ${e.Message || e.ErrorCode}`);
+	const paths = [...new Set(fields.map((e) => e.FieldName))];
+	// Each of the provider's sentences once (a field's own often repeats the Message),
+	// then the API's field paths for those who map fields by hand.
+	const sentences = [...new Set([status.Message, ...fields.map((e) => e.Message || e.ErrorCode)])];
+	const lines = fields.length > 0 ? [...sentences, `Fields: ${paths.join(', ')}`] : [];
 	if (statusCode === 401) lines.push(UNAUTHORIZED_HINT);
 	const response: JsonObject = isPlainObject(body) ? (body as JsonObject) : { ResponseStatus: { ...status } as unknown as JsonObject };
 	const error = new NodeApiError(node, response, {
-		message: describeResponseStatus(status),
+		// With fields, a short title naming them as the node shows them.
+		message: fields.length > 0 ? `CloudTel refused ${[...new Set(paths.map(fieldDisplayName))].join(', ')}: ${status.ErrorCode}` : describeResponseStatus(status),
 		description: lines.join('\n') || undefined,
 		httpCode: statusCode === undefined ? undefined : String(statusCode),
 		itemIndex,
 	});
 	error.context.ErrorCode = status.ErrorCode;
-	error.context.FieldNames = [...new Set(fields.map((e) => e.FieldName))];
+	error.context.FieldNames = paths;
 	return error;
 }

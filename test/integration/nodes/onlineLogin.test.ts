@@ -120,7 +120,11 @@ describe('Online Login', () => {
 			(e: unknown) => e as { name: string; message: string; httpCode: string; context: IDataObject },
 		);
 		expect(error).toMatchObject({ name: 'NodeApiError', httpCode: '400', context: { ErrorCode: 'DUPLICATE_EMAIL', FieldNames: ['Email'], itemIndex: 0 } });
-		expect(error?.message).toMatch(/^DUPLICATE_EMAIL: .*\(fields: Email\)$/);
+		expect(error?.message).toBe('CloudTel refused Email: DUPLICATE_EMAIL');
+		// The provider's sentence once, then the field path.
+		const lines = String((error as { description?: string }).description).split('\n');
+		expect(lines[lines.length - 1]).toBe('Fields: Email');
+		expect(new Set(lines).size).toBe(lines.length);
 	});
 
 	it('reports a 404 for an unknown Sid as the item error with Continue On Fail', async () => {

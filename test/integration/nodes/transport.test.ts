@@ -41,6 +41,10 @@ describe('transport', () => {
 
 	it('reports a provider that cannot be reached', async () => {
 		const ctx = executeContext({ credentials: { baseUrl: 'http://127.0.0.1:1', accountSid: 'a', authToken: 'b' }, params: {} });
-		await expect(apiRequest.call(ctx, requests.listOnlineLogins())).rejects.toMatchObject({ name: 'NodeApiError', message: expect.stringMatching(/Could not reach CloudTel/) });
+		await expect(apiRequest.call(ctx, requests.listOnlineLogins())).rejects.toMatchObject({
+			name: 'NodeApiError',
+			message: expect.stringMatching(/Could not reach CloudTel/),
+			description: expect.stringContaining('Check the Base URL of the CloudTel API credential (now "http://127.0.0.1:1")'),
+		});
 	});
 });

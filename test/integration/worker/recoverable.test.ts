@@ -2,7 +2,7 @@ import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
-import { cli, envFor, numbersCsv, sandboxMessages, summaryOf, tempDir, withSandbox, writeCsv, type CliResult } from './harness';
+import { cli, envFor, numbersCsv, sandboxMessages, startCli, summaryOf, tempDir, waitFor, withSandbox, writeCsv, type CliResult } from './harness';
 
 const HINT = /Run `cloudtel --help` for usage/;
 
@@ -78,6 +78,17 @@ describe('mistakes are recoverable, and found before anything is sent', () => {
 		expect(forced.code, forced.stderr).toBe(0);
 		expect(forced.stdout).toMatch(/deleted campaign sent \(20 rows, 20 of them sent or uncertain\)/);
 		expect((await cli(['campaign', 'status', '--db', db, '--name', 'sent'])).stderr).toMatch(/no campaign named sent/);
+	});
+
+	it('campaign delete refuses a campaign that is running, even with --force', async () => {
+		const run = startCli(['campaign', 'run', '--csv', csv, '--text', 'Hi {{Name}}', '--property', sandbox.demo.PropertySid, '--db', db, '--name', 'live', '--rate', '4', '--batch-size', '1'], env);
+		await waitFor(async () => (await sentFor('live')).length >= 1);
+		const del = await cli(['campaign', 'delete', '--db', db, '--name', 'live', '--force']);
+		expect(del.code).toBe(1);
+		expect(del.stderr).toMatch(/campaign live is running \(pid \d+ on .*\): cancel it and let the run stop before deleting it/);
+		expect((await cli(['campaign', 'cancel', '--db', db, '--name', 'live'])).code).toBe(0);
+		expect((await run.done).code).toBe(4);
+		expect((await cli(['campaign', 'delete', '--db', db, '--name', 'live', '--force'])).code).toBe(0);
 	});
 
 	it('refuses a --schedule an hour or more in the past, sending nothing', async () => {
