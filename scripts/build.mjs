@@ -1,7 +1,9 @@
 // Builds the n8n package (api, credentials, nodes) into dist/, then the worker and the
-// sandbox into their own dist/ folders, each with its own compiled copy of api/.
+// sandbox into their own dist/ folders, each with its own compiled copy of api/. The
+// worker's package carries what `cloudtel sandbox` and `cloudtel demo` need, so it can be
+// installed alone: the sandbox's compiled files and the demo's CSV go into worker/dist.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,3 +29,11 @@ function copyAssets(dir) {
 }
 copyAssets(join(root, 'nodes'));
 copyAssets(join(root, 'credentials'));
+
+// Compiled from the same api/ sources with the same settings, the sandbox's files find
+// worker/dist/api where they found sandbox/dist/api.
+const workerDist = join(root, 'worker', 'dist');
+rmSync(join(workerDist, 'sandbox'), { recursive: true, force: true });
+cpSync(join(root, 'sandbox', 'dist', 'sandbox'), join(workerDist, 'sandbox'), { recursive: true });
+mkdirSync(join(workerDist, 'examples'), { recursive: true });
+for (const name of ['demo-campaign.csv', 'worker.config.yaml']) cpSync(join(root, 'examples', name), join(workerDist, 'examples', name));

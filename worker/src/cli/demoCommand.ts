@@ -14,8 +14,11 @@ import { startDemoReceiver, type DemoReceiver } from './demoReceiver';
 import { interruptSignal } from './interruptSignal';
 import { loadSandbox } from './sandboxModule';
 
-/** examples/ sits beside worker/ in the repository; dist is worker/dist/worker/src/cli. */
-export const DEMO_CSV = join(__dirname, '..', '..', '..', '..', '..', 'examples', 'demo-campaign.csv');
+/**
+ * The build copies examples/ into worker/dist/examples, so the installed package has it:
+ * from dist/worker/src/cli that is dist/examples; from the sources, the repository's examples/.
+ */
+export const DEMO_CSV = join(__dirname, '..', '..', '..', 'examples', 'demo-campaign.csv');
 export const DEMO_TEXT = 'Hi {{FirstName}}, your {{Store}} order is ready for pickup. Show code {{Code}} at the counter.';
 
 /** How long the demo waits for the last receipts once every row is sent. */
