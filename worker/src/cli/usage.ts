@@ -19,7 +19,8 @@ campaign run options:
   --to-column NAME           the column with the numbers (default: To, Phone or Mobile)
   --default-country CC       country of numbers written without +, such as AU
   --name NAME                campaign name, in every ExternalId (default: the CSV's name)
-  --db FILE                  the ledger, SQLite (default: cloudtel.db)
+  --db FILE|URL              the ledger: a SQLite file or a postgres:// URL
+                             (default: CLOUDTEL_DB, else cloudtel.db)
   --rate N                   messages per second, 0 for no limit (default: 100)
   --batch-size N             messages per BatchMessages request, at most 1000 (default: 1000)
   --concurrency N            requests in flight (default: 4)

@@ -159,6 +159,8 @@ export const workerConfigSchema = z
 		server,
 		smtp: smtp.optional(),
 		outbox: outbox.prefault({}),
+		/** Days processed callback events, settled forwards and finished runs (with their ledger rows) are kept. */
+		retentionDays: z.number().positive().default(90),
 		campaigns: z.array(campaign).default([]),
 		replies: z.array(rule).default([]),
 		optOut: optOut.prefault({}),

@@ -72,5 +72,10 @@ export interface DaemonStore {
 	finishRun(run: string, outcome: string, at: number): Promise<void>;
 	unfinishedRuns(): Promise<CampaignRun[]>;
 
+	/** Runs finished before `before` (Unix ms), whose ledger campaigns are to go first. */
+	finishedRunsBefore(before: number): Promise<string[]>;
+	/** Processed callback events, settled forwards and finished runs older than `before` (Unix ms) are deleted. */
+	prune(before: number): Promise<{ events: number; forwards: number; runs: number }>;
+
 	close(): Promise<void>;
 }

@@ -3,31 +3,7 @@ import type { CallbackEvent } from '../../../api';
 import { transaction } from '../store/pgDatabase';
 import { WORKER_ID } from '../store/workerId';
 import { FORWARD_STATES, type CampaignRun, type DaemonStore, type ForwardJob, type ForwardState, type NewForward, type StoredEvent } from './daemonStore';
-import type { ForwardPayload } from './forward/forwardPayload';
-
-interface ForwardRow {
-	id: number;
-	event_key: string;
-	action_key: string;
-	payload: string;
-	state: ForwardState;
-	attempts: number;
-	next_at: number;
-	last_error: string | null;
-}
-
-function job(r: ForwardRow): ForwardJob {
-	return {
-		id: r.id,
-		eventKey: r.event_key,
-		actionKey: r.action_key,
-		payload: JSON.parse(r.payload) as ForwardPayload,
-		state: r.state,
-		attempts: r.attempts,
-		nextAt: r.next_at,
-		lastError: r.last_error ?? undefined,
-	};
-}
+import { forwardJob, type ForwardRow } from './forwardRow';
 
 /**
  * The daemon's tables in Postgres, shared by every worker on it. Each write that decides
@@ -67,7 +43,7 @@ export class PgDaemonStore implements DaemonStore {
 	}
 
 	async dueForwards(now: number, limit: number): Promise<ForwardJob[]> {
-		return (await this.pool.query<ForwardRow>(`SELECT * FROM forwards WHERE state = 'pending' AND next_at <= $1 ORDER BY next_at, id LIMIT $2`, [now, limit])).rows.map(job);
+		return (await this.pool.query<ForwardRow>(`SELECT * FROM forwards WHERE state = 'pending' AND next_at <= $1 ORDER BY next_at, id LIMIT $2`, [now, limit])).rows.map(forwardJob);
 	}
 
 	async nextDueAt(): Promise<number | undefined> {
@@ -102,7 +78,7 @@ export class PgDaemonStore implements DaemonStore {
 	async interruptedForwards(): Promise<ForwardJob[]> {
 		return (
 			await this.pool.query<ForwardRow>(`SELECT * FROM forwards f WHERE state = 'sending' AND (worker IS NULL OR NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = f.worker)) ORDER BY id`)
-		).rows.map(job);
+		).rows.map(forwardJob);
 	}
 
 	async requeue(id: number, at: number): Promise<void> {
@@ -122,7 +98,7 @@ export class PgDaemonStore implements DaemonStore {
 	}
 
 	async forwards(): Promise<ForwardJob[]> {
-		return (await this.pool.query<ForwardRow>('SELECT * FROM forwards ORDER BY id')).rows.map(job);
+		return (await this.pool.query<ForwardRow>('SELECT * FROM forwards ORDER BY id')).rows.map(forwardJob);
 	}
 
 	async startRun(run: CampaignRun): Promise<void> {
@@ -136,6 +112,18 @@ export class PgDaemonStore implements DaemonStore {
 	async unfinishedRuns(): Promise<CampaignRun[]> {
 		const r = await this.pool.query<{ run: string; campaign: string; started_at: number }>('SELECT run, campaign, started_at FROM campaign_runs WHERE finished_at IS NULL ORDER BY started_at');
 		return r.rows.map((x) => ({ run: x.run, campaign: x.campaign, startedAt: x.started_at }));
+	}
+
+	async finishedRunsBefore(before: number): Promise<string[]> {
+		return (await this.pool.query<{ run: string }>('SELECT run FROM campaign_runs WHERE finished_at < $1 ORDER BY finished_at', [before])).rows.map((r) => r.run);
+	}
+
+	async prune(before: number): Promise<{ events: number; forwards: number; runs: number }> {
+		return transaction(this.pool, async (db) => ({
+			events: (await db.query('DELETE FROM callback_events WHERE processed_at IS NOT NULL AND received_at < $1', [before])).rowCount ?? 0,
+			forwards: (await db.query(`DELETE FROM forwards WHERE state IN ('sent', 'failed', 'uncertain') AND updated_at < $1`, [before])).rowCount ?? 0,
+			runs: (await db.query('DELETE FROM campaign_runs WHERE finished_at < $1', [before])).rowCount ?? 0,
+		}));
 	}
 
 	async close(): Promise<void> {

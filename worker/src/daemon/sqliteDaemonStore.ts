@@ -3,32 +3,8 @@ import { openDatabase } from '../ledger/openDatabase';
 import type { CallbackEvent } from '../../../api';
 import { DAEMON_SCHEMA } from './daemonSchema';
 import { FORWARD_STATES, type CampaignRun, type DaemonStore, type ForwardJob, type ForwardState, type NewForward, type StoredEvent } from './daemonStore';
-import type { ForwardPayload } from './forward/forwardPayload';
+import { forwardJob, type ForwardRow } from './forwardRow';
 import { GroupCommit } from './groupCommit';
-
-interface ForwardRow {
-	id: number;
-	event_key: string;
-	action_key: string;
-	payload: string;
-	state: ForwardState;
-	attempts: number;
-	next_at: number;
-	last_error: string | null;
-}
-
-function job(r: ForwardRow): ForwardJob {
-	return {
-		id: r.id,
-		eventKey: r.event_key,
-		actionKey: r.action_key,
-		payload: JSON.parse(r.payload) as ForwardPayload,
-		state: r.state,
-		attempts: r.attempts,
-		nextAt: r.next_at,
-		lastError: r.last_error ?? undefined,
-	};
-}
 
 /**
  * The daemon's tables in SQLite, WAL. Commits are NORMAL (a crash of the process loses
@@ -96,7 +72,7 @@ export class SqliteDaemonStore implements DaemonStore {
 	}
 
 	async dueForwards(now: number, limit: number): Promise<ForwardJob[]> {
-		return (this.s.due.all(now, limit) as ForwardRow[]).map(job);
+		return (this.s.due.all(now, limit) as ForwardRow[]).map(forwardJob);
 	}
 
 	async nextDueAt(): Promise<number | undefined> {
@@ -124,7 +100,7 @@ export class SqliteDaemonStore implements DaemonStore {
 	}
 
 	async interruptedForwards(): Promise<ForwardJob[]> {
-		return (this.s.interrupted.all() as ForwardRow[]).map(job);
+		return (this.s.interrupted.all() as ForwardRow[]).map(forwardJob);
 	}
 
 	async requeue(id: number, at: number): Promise<void> {
@@ -138,7 +114,7 @@ export class SqliteDaemonStore implements DaemonStore {
 	}
 
 	async forwards(): Promise<ForwardJob[]> {
-		return (this.s.all.all() as ForwardRow[]).map(job);
+		return (this.s.all.all() as ForwardRow[]).map(forwardJob);
 	}
 
 	async startRun(run: CampaignRun): Promise<void> {
@@ -152,6 +128,18 @@ export class SqliteDaemonStore implements DaemonStore {
 	async unfinishedRuns(): Promise<CampaignRun[]> {
 		const rows = this.s.unfinishedRuns.all() as { run: string; campaign: string; started_at: number }[];
 		return rows.map((r) => ({ run: r.run, campaign: r.campaign, startedAt: r.started_at }));
+	}
+
+	async finishedRunsBefore(before: number): Promise<string[]> {
+		return this.db.prepare('SELECT run FROM campaign_runs WHERE finished_at < ? ORDER BY finished_at').pluck().all(before) as string[];
+	}
+
+	async prune(before: number): Promise<{ events: number; forwards: number; runs: number }> {
+		return this.db.transaction(() => ({
+			events: this.db.prepare('DELETE FROM callback_events WHERE processed_at IS NOT NULL AND received_at < ?').run(before).changes,
+			forwards: this.db.prepare(`DELETE FROM forwards WHERE state IN ('sent', 'failed', 'uncertain') AND updated_at < ?`).run(before).changes,
+			runs: this.db.prepare('DELETE FROM campaign_runs WHERE finished_at < ?').run(before).changes,
+		}))();
 	}
 
 	async close(): Promise<void> {

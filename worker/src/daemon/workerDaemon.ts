@@ -16,6 +16,7 @@ import type { JsonLogger } from './jsonLogger';
 import { PgCluster } from './cluster/pgCluster';
 import { LEASE_STALE_MS, WorkerLease } from './cluster/workerLease';
 import { openPostgres } from '../store/pgDatabase';
+import { Retention } from './retention';
 
 /**
  * `cloudtel worker`: the webhook server, the callback processor, the outbox of forwards
@@ -36,6 +37,7 @@ export class WorkerDaemon {
 		readonly scheduler: CampaignScheduler,
 		private readonly log: JsonLogger,
 		private readonly lease: WorkerLease | undefined,
+		private readonly retention: Retention,
 	) {}
 
 	static async start(config: WorkerConfig, log: JsonLogger): Promise<WorkerDaemon> {
@@ -98,7 +100,9 @@ export class WorkerDaemon {
 		}
 		const lease = cluster && new WorkerLease(cluster, outbox, processor, log.child({ part: 'lease' }));
 		lease?.start();
-		const daemon = new WorkerDaemon(port, store, ledger, server, processor, outbox, scheduler, log, lease);
+		const retention = new Retention(store, ledger, config.retentionDays, log.child({ part: 'retention' }));
+		retention.start();
+		const daemon = new WorkerDaemon(port, store, ledger, server, processor, outbox, scheduler, log, lease, retention);
 		processor.kick();
 		outbox.start();
 		await daemon.resumeRuns(config);
@@ -127,6 +131,7 @@ export class WorkerDaemon {
 	stop(reason = 'stop'): Promise<void> {
 		this.stopping ??= (async () => {
 			this.log.info('worker stopping', { reason });
+			this.retention.stop();
 			await Promise.all([this.server.close(), this.scheduler.stop(), this.outbox.stop()]);
 			await this.processor.idle();
 			await this.lease?.stop();

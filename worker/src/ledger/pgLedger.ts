@@ -3,6 +3,7 @@ import type { CampaignSpec } from '../campaign/campaignSpec';
 import { transaction } from '../store/pgDatabase';
 import { WORKER_ID } from '../store/workerId';
 import { ownerIsAlive } from './ownerIsAlive';
+import { campaignRecord, type CampaignDbRow, type RecipientDbRow } from './ledgerDbRows';
 import {
 	ROW_STATUSES,
 	type CampaignCounts,
@@ -28,43 +29,6 @@ const PAGE = 5_000;
 
 export const ANSWER_LOST = 'the request may have reached the provider, but its answer was lost';
 
-interface CampaignDbRow {
-	spec: string;
-	phase: CampaignPhase;
-	paused: boolean;
-	imported_through: number;
-	created_at: number;
-	updated_at: number;
-	owner_pid: number | null;
-	owner_host: string | null;
-	owner_token: string | null;
-	heartbeat_at: number | null;
-}
-
-interface RecipientDbRow {
-	line: number;
-	to_number: string | null;
-	text: string | null;
-	segments: number;
-	status: RowStatus;
-	error_code: string | null;
-	message: string | null;
-	message_sid: string | null;
-}
-
-function record(row: CampaignDbRow | undefined): CampaignRecord | undefined {
-	if (!row) return undefined;
-	return {
-		spec: JSON.parse(row.spec) as CampaignSpec,
-		phase: row.phase,
-		paused: row.paused,
-		importedThrough: row.imported_through,
-		createdAt: row.created_at,
-		updatedAt: row.updated_at,
-		owner: row.owner_token !== null ? { pid: row.owner_pid ?? 0, host: row.owner_host ?? '', token: row.owner_token, heartbeatAt: row.heartbeat_at ?? undefined } : undefined,
-	};
-}
-
 /**
  * The ledger in Postgres, for workers on several machines. Every commit is durable when
  * it returns (Postgres's default), so a `submitting` mark is on disk before its request
@@ -74,7 +38,7 @@ export class PgLedger implements Ledger, SharedLedger {
 	constructor(private readonly pool: Pool) {}
 
 	async campaign(name: string): Promise<CampaignRecord | undefined> {
-		return record((await this.pool.query<CampaignDbRow>('SELECT * FROM campaigns WHERE name = $1', [name])).rows[0]);
+		return campaignRecord((await this.pool.query<CampaignDbRow>('SELECT * FROM campaigns WHERE name = $1', [name])).rows[0]);
 	}
 
 	async createCampaign(spec: CampaignSpec): Promise<CampaignRecord> {
@@ -85,7 +49,7 @@ export class PgLedger implements Ledger, SharedLedger {
 
 	async claim(name: string, owner: RunOwner, staleMs: number): Promise<RunOwner | undefined> {
 		return transaction(this.pool, async (db) => {
-			const current = record((await db.query<CampaignDbRow>('SELECT * FROM campaigns WHERE name = $1 FOR UPDATE', [name])).rows[0])?.owner;
+			const current = campaignRecord((await db.query<CampaignDbRow>('SELECT * FROM campaigns WHERE name = $1 FOR UPDATE', [name])).rows[0])?.owner;
 			if (current && current.token !== owner.token && ownerIsAlive(current, staleMs)) return current;
 			await db.query('UPDATE campaigns SET owner_pid = $1, owner_host = $2, owner_token = $3, heartbeat_at = $4 WHERE name = $5', [owner.pid, owner.host, owner.token, Date.now(), name]);
 			return undefined;

@@ -3,6 +3,7 @@ import { openDatabase } from './openDatabase';
 import type { CampaignSpec } from '../campaign/campaignSpec';
 import { FatalError } from '../campaign/fatalError';
 import { ownerIsAlive } from './ownerIsAlive';
+import { campaignRecord, type CampaignDbRow, type RecipientDbRow } from './ledgerDbRows';
 import {
 	ROW_STATUSES,
 	type CampaignCounts,
@@ -34,31 +35,6 @@ interface Submission {
 	chunk: number;
 	first: number;
 	last: number;
-}
-
-interface RecipientDbRow {
-	line: number;
-	to_number: string | null;
-	text: string | null;
-	segments: number;
-	status: RowStatus;
-	error_code: string | null;
-	message: string | null;
-	message_sid: string | null;
-}
-
-interface CampaignDbRow {
-	name: string;
-	spec: string;
-	phase: CampaignPhase;
-	paused: number;
-	imported_through: number;
-	created_at: number;
-	updated_at: number;
-	owner_pid: number | null;
-	owner_host: string | null;
-	owner_token: string | null;
-	heartbeat_at: number | null;
 }
 
 /**
@@ -105,24 +81,8 @@ export class SqliteLedger implements Ledger {
 		if (!columns.includes(column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} INTEGER`);
 	}
 
-	private record(row: CampaignDbRow | undefined): CampaignRecord | undefined {
-		if (!row) return undefined;
-		return {
-			spec: JSON.parse(row.spec) as CampaignSpec,
-			phase: row.phase,
-			paused: row.paused === 1,
-			importedThrough: row.imported_through,
-			createdAt: row.created_at,
-			updatedAt: row.updated_at,
-			owner:
-				row.owner_token !== null
-					? { pid: row.owner_pid ?? 0, host: row.owner_host ?? '', token: row.owner_token, heartbeatAt: row.heartbeat_at ?? undefined }
-					: undefined,
-		};
-	}
-
 	async campaign(name: string): Promise<CampaignRecord | undefined> {
-		return this.record(this.s.campaign.get(name) as CampaignDbRow | undefined);
+		return campaignRecord(this.s.campaign.get(name) as CampaignDbRow | undefined);
 	}
 
 	async createCampaign(spec: CampaignSpec): Promise<CampaignRecord> {
@@ -134,7 +94,7 @@ export class SqliteLedger implements Ledger {
 	async claim(name: string, owner: RunOwner, staleMs: number): Promise<RunOwner | undefined> {
 		return this.db
 			.transaction((): RunOwner | undefined => {
-				const current = this.record(this.s.campaign.get(name) as CampaignDbRow | undefined)?.owner;
+				const current = campaignRecord(this.s.campaign.get(name) as CampaignDbRow | undefined)?.owner;
 				if (current && current.token !== owner.token && ownerIsAlive(current, staleMs)) return current;
 				this.s.setOwner.run(owner.pid, owner.host, owner.token, Date.now(), name);
 				return undefined;

@@ -1,0 +1,43 @@
+import type { Ledger } from '../ledger/ledger';
+import type { DaemonStore } from './daemonStore';
+import type { Logger } from './jsonLogger';
+
+const DAY_MS = 86_400_000;
+/** Pruning deletes little at a time when it runs this often, and nothing waits on it. */
+export const PRUNE_EVERY_MS = 3_600_000;
+
+/**
+ * Keeps a worker left running for years from growing without bound: what is older than
+ * the retention period and finished with is deleted, at start and then hourly. A run's
+ * ledger rows go before its record, so a stop between the two leaves the record to find
+ * them again. Idempotent, so several workers on one Postgres may all do it.
+ */
+export class Retention {
+	private timer: NodeJS.Timeout | undefined;
+
+	constructor(
+		private readonly store: DaemonStore,
+		private readonly ledger: Ledger,
+		private readonly days: number,
+		private readonly log: Logger,
+	) {}
+
+	start(): void {
+		const run = () => void this.prune(Date.now()).catch((error: Error) => this.log.error('pruning failed; trying again in an hour', { error }));
+		run();
+		this.timer = setInterval(run, PRUNE_EVERY_MS);
+		this.timer.unref();
+	}
+
+	stop(): void {
+		if (this.timer) clearInterval(this.timer);
+	}
+
+	async prune(now: number): Promise<{ events: number; forwards: number; runs: number }> {
+		const before = now - this.days * DAY_MS;
+		for (const run of await this.store.finishedRunsBefore(before)) await this.ledger.deleteCampaign(run);
+		const pruned = await this.store.prune(before);
+		if (pruned.events + pruned.forwards + pruned.runs > 0) this.log.info('pruned', { ...pruned, olderThan: new Date(before).toISOString(), retentionDays: this.days });
+		return pruned;
+	}
+}

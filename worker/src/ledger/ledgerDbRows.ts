@@ -1,0 +1,41 @@
+import type { CampaignSpec } from '../campaign/campaignSpec';
+import type { CampaignPhase, CampaignRecord, RowStatus } from './ledger';
+
+/** A recipients row as both ledgers select it. */
+export interface RecipientDbRow {
+	line: number;
+	to_number: string | null;
+	text: string | null;
+	segments: number;
+	status: RowStatus;
+	error_code: string | null;
+	message: string | null;
+	message_sid: string | null;
+}
+
+/** A campaigns row; `paused` is 0/1 in SQLite, a boolean in Postgres. */
+export interface CampaignDbRow {
+	spec: string;
+	phase: CampaignPhase;
+	paused: number | boolean;
+	imported_through: number;
+	created_at: number;
+	updated_at: number;
+	owner_pid: number | null;
+	owner_host: string | null;
+	owner_token: string | null;
+	heartbeat_at: number | null;
+}
+
+export function campaignRecord(row: CampaignDbRow | undefined): CampaignRecord | undefined {
+	if (!row) return undefined;
+	return {
+		spec: JSON.parse(row.spec) as CampaignSpec,
+		phase: row.phase,
+		paused: row.paused === 1 || row.paused === true,
+		importedThrough: row.imported_through,
+		createdAt: row.created_at,
+		updatedAt: row.updated_at,
+		owner: row.owner_token !== null ? { pid: row.owner_pid ?? 0, host: row.owner_host ?? '', token: row.owner_token, heartbeatAt: row.heartbeat_at ?? undefined } : undefined,
+	};
+}
