@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { open, type FileHandle } from 'node:fs/promises';
 import { openDatabase } from './openDatabase';
 import type { CampaignSpec } from '../campaign/campaignSpec';
 import { FatalError } from '../campaign/fatalError';
@@ -46,9 +47,17 @@ interface Submission {
 export class SqliteLedger implements Ledger {
 	private readonly db: Database.Database;
 	private readonly s: Statements;
+	/** The WAL file, opened at the first `submitting` mark; null when the ledger is not in WAL mode. */
+	private wal: Promise<FileHandle | null> | undefined;
+	/** The fsync of the WAL under way, and the one to follow it. */
+	private syncing: Promise<void> | undefined;
+	private nextSync: Promise<void> | undefined;
 
 	/** `readonly` opens an existing ledger for reading only, as `campaign status` does. */
-	constructor(path: string, options: { readonly?: boolean } = {}) {
+	constructor(
+		private readonly path: string,
+		options: { readonly?: boolean } = {},
+	) {
 		this.db = openDatabase(path, SCHEMA, 'the ledger', options);
 		const version = this.db.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get() as string | undefined;
 		if (options.readonly && Number(version) !== SCHEMA_VERSION) throw new FatalError(`the ledger ${path} has schema ${version ?? 'none'}, this cloudtel reads ${SCHEMA_VERSION}: open it once with a writable campaign run to upgrade it`);
@@ -150,7 +159,7 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async requeueUncertainWith(name: string, messages: readonly string[]): Promise<number> {
-		return this.db.transaction(() => messages.reduce((n, message) => n + this.s.requeueWith.run(name, message, message).changes, 0))();
+		return this.s.requeueWith.run(name, JSON.stringify(messages)).changes;
 	}
 
 	async deleteCampaign(name: string): Promise<void> {
@@ -161,7 +170,15 @@ export class SqliteLedger implements Ledger {
 
 	async peekPending(name: string, limit: number, afterLine = 0): Promise<PendingRow[]> {
 		// Raw rows (arrays in SELECT order): one object per row instead of two, on the send path.
-		const rows = this.s.peek.all(name, afterLine, limit) as [line: number, to: string, text: string, segments: number, timeZone: string | null, suppressed: number][];
+		// One read transaction: the list cannot gain a number between the two statements.
+		const rows = this.db.transaction(() => (this.s.anySuppression.get() === 1 ? this.s.peek : this.s.peekUnsuppressed).all(name, afterLine, limit))() as [
+			line: number,
+			to: string,
+			text: string,
+			segments: number,
+			timeZone: string | null,
+			suppressed: number,
+		][];
 		return rows.map(([line, to, text, segments, timeZone, suppressed]) => ({ line, to, text, segments, timeZone: timeZone ?? undefined, suppressed: suppressed === 1 }));
 	}
 
@@ -172,15 +189,25 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async markSubmitting(name: string, lines: number[], chunk: number): Promise<void> {
+		await (await this.markSubmittingCommitted(name, lines, chunk)).durable;
+	}
+
+	async markSubmittingCommitted(name: string, lines: number[], chunk: number): Promise<{ durable: Promise<void> }> {
 		let first = Infinity;
 		let last = -Infinity;
 		for (const line of lines) {
 			if (line < first) first = line;
 			if (line > last) last = line;
 		}
-		// FULL for this one commit: a `submitting` mark lost to a power cut would let the row
-		// be sent a second time.
-		this.db.pragma('synchronous = FULL');
+		// A `submitting` mark lost to a power cut would let the row be sent a second time, so
+		// the request waits until the mark is on disk. Not by a FULL commit where the ledger
+		// is in WAL mode: its fsync held the event loop, and with it every answer and request
+		// of the run, for the disk's time (1 to 20 ms on a shared disk, more while it writes
+		// back a large file, once per chunk). The WAL file is synced from the thread pool
+		// instead, after the commit wrote to it: as durable, while the loop goes on, and one
+		// fsync covers every mark committed before it started.
+		const wal = await this.walFile();
+		if (!wal) this.db.pragma('synchronous = FULL');
 		try {
 			this.db
 				.transaction(() => {
@@ -202,8 +229,33 @@ export class SqliteLedger implements Ledger {
 				})
 				.immediate();
 		} finally {
-			this.db.pragma('synchronous = NORMAL');
+			if (!wal) this.db.pragma('synchronous = NORMAL');
 		}
+		return { durable: wal ? this.walSynced(wal) : Promise.resolve() };
+	}
+
+	/** An fsync already under way may have started before the caller's commit: then one more, shared by all who wait meanwhile. */
+	private walSynced(wal: FileHandle): Promise<void> {
+		if (!this.syncing) {
+			this.syncing = wal.sync().finally(() => (this.syncing = undefined));
+			return this.syncing;
+		}
+		this.nextSync ??= this.syncing
+			.catch(() => undefined)
+			.then(() => {
+				this.nextSync = undefined;
+				return this.walSynced(wal);
+			});
+		return this.nextSync;
+	}
+
+	/**
+	 * The WAL file, opened once: it exists by the first mark, every run having written the
+	 * ledger before (the campaign, its owner). Null when the ledger is not in WAL mode.
+	 */
+	private walFile(): Promise<FileHandle | null> {
+		this.wal ??= this.db.pragma('journal_mode', { simple: true }) === 'wal' ? open(`${this.path}-wal`, 'r+').catch(() => null) : Promise.resolve(null);
+		return this.wal;
 	}
 
 	async settle(name: string, chunk: number, rows: SettledRow[]): Promise<void> {
@@ -405,6 +457,9 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async close(): Promise<void> {
+		const wal = this.wal;
+		this.wal = undefined;
+		await (await wal)?.close();
 		if (this.db.open) this.db.close();
 	}
 }
