@@ -25,7 +25,7 @@ export class SqliteDaemonStore implements DaemonStore {
 	constructor(path: string) {
 		this.db = openDatabase(path, DAEMON_SCHEMA, "the worker's database");
 		this.s = this.prepare();
-		this.synced = new GroupCommit(this.db, process.env.NO_WALSYNC ? undefined : new WalSync(path));
+		this.synced = new GroupCommit(this.db, new WalSync(path));
 		this.batched = new GroupCommit(this.db);
 	}
 
