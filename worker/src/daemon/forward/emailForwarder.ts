@@ -23,6 +23,8 @@ export class EmailForwarder implements Forwarder {
 	constructor(
 		private readonly smtp: SmtpConfig,
 		private readonly connections: number,
+		/** The thread's compiled script; tests running the sources name the built one. */
+		private readonly script = join(__dirname, 'emailThread.js'),
 	) {}
 
 	send(payload: ForwardPayload, identity: ForwardIdentity): Promise<ForwardOutcome> {
@@ -46,7 +48,7 @@ export class EmailForwarder implements Forwarder {
 	}
 
 	private start(): Worker {
-		const thread = new Worker(join(__dirname, 'emailThread.js'), { workerData: { smtp: this.smtp, connections: this.connections } });
+		const thread = new Worker(this.script, { workerData: { smtp: this.smtp, connections: this.connections } });
 		thread.unref();
 		thread.on('message', ({ id, outcome }: EmailThreadReply) => {
 			this.waiting.get(id)?.(outcome);
