@@ -21,11 +21,13 @@ export class SqliteDaemonStore implements DaemonStore {
 	private readonly s: ReturnType<SqliteDaemonStore['prepare']>;
 	private readonly synced: GroupCommit;
 	private readonly batched: GroupCommit;
+	private readonly wal: WalSync;
 
 	constructor(path: string) {
 		this.db = openDatabase(path, DAEMON_SCHEMA, "the worker's database");
 		this.s = this.prepare();
-		this.synced = new GroupCommit(this.db, new WalSync(path));
+		this.wal = new WalSync(path);
+		this.synced = new GroupCommit(this.db, this.wal);
 		this.batched = new GroupCommit(this.db);
 	}
 
@@ -155,6 +157,7 @@ export class SqliteDaemonStore implements DaemonStore {
 	}
 
 	async close(): Promise<void> {
+		this.wal.close();
 		if (this.db.open) this.db.close();
 	}
 }

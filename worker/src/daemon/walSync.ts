@@ -1,5 +1,4 @@
-import { closeSync, fsyncSync, openSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { close, closeSync, fdatasync, fsyncSync, open, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
@@ -18,6 +17,7 @@ import { dirname } from 'node:path';
 export class WalSync {
 	private inflight: Promise<void> | undefined;
 	private next: Promise<void> | undefined;
+	private fd: Promise<number> | undefined;
 	/** fsyncs so far. */
 	syncs = 0;
 
@@ -48,11 +48,23 @@ export class WalSync {
 
 	private async fsync(): Promise<void> {
 		this.syncs++;
-		const wal = await open(`${this.databasePath}-wal`, 'r');
+		// The WAL file lives as long as a connection to the database is open: one descriptor
+		// serves every sync. One that fails is dropped, and the next sync opens the file anew.
+		const fd = (this.fd ??= new Promise<number>((resolve, reject) => open(`${this.databasePath}-wal`, 'r', (error, fd) => (error ? reject(error) : resolve(fd)))));
 		try {
-			await wal.datasync();
-		} finally {
-			await wal.close();
+			const opened = await fd;
+			await new Promise<void>((resolve, reject) => fdatasync(opened, (error) => (error ? reject(error) : resolve())));
+		} catch (error) {
+			if (this.fd === fd) this.fd = undefined;
+			fd.then((opened) => close(opened, () => undefined), () => undefined);
+			throw error;
 		}
+	}
+
+	/** Lets go of the WAL file's descriptor. */
+	close(): void {
+		const fd = this.fd;
+		this.fd = undefined;
+		fd?.then((opened) => closeSync(opened), () => undefined);
 	}
 }
