@@ -129,6 +129,7 @@ describe('a Postgres that cannot be used: one line, exit 1', () => {
 
 	it('says which rights are missing', async () => {
 		const fresh = await newDatabase('rights');
+		const run = (url: string) => cli(['campaign', 'pause', '--db', url, '--name', 'x']);
 		await sql(fresh, `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'reader') THEN CREATE ROLE reader LOGIN PASSWORD 'reader-pw'; END IF; END $$`);
 		const url = new URL(fresh);
 		url.username = 'reader';
@@ -141,7 +142,8 @@ describe('a Postgres that cannot be used: one line, exit 1', () => {
 
 	it('stops a worker that finds a schema newer than itself', async () => {
 		const fresh = await newDatabase('newer');
-		expect((await run(fresh)).stderr).toMatch(/no campaign named x/);
+		// A command that may write makes the schema; status and report only read.
+		expect((await cli(['campaign', 'pause', '--db', fresh, '--name', 'x'])).stderr).toMatch(/no campaign named x/);
 		await sql(fresh, 'INSERT INTO cloudtel_schema (version, applied_at) VALUES (999, 0)');
 		const dir = tempDir();
 		const config = writeConfig(dir, { provider: { baseUrl: sandbox.url, accountSid: sandbox.demo.AccountSid, authToken: sandbox.demo.AuthToken }, db: fresh, server: { publicUrl: 'http://127.0.0.1:1', port: 0, host: '127.0.0.1', secret: 'callback-secret-0123456789' } });

@@ -29,7 +29,9 @@ export async function campaignReportCommand(argv: string[]): Promise<number> {
 	const db = dbLocation(dbSetting(values.db));
 	const dbPath = db.kind === 'postgres' ? db.shown : db.path;
 	if (db.kind === 'sqlite' && !existsSync(db.path)) throw new FatalError(`no ledger at ${dbPath}: give the --db the campaign ran with`);
-	const ledger = await openLedger(db);
+	// Postgres is read only: a reporting role may only SELECT, and its schema is the workers'
+	// to upgrade. A SQLite ledger is the user's own file, upgraded as any command would.
+	const ledger = await openLedger(db, { readonly: db.kind === 'postgres' });
 	try {
 		if (!(await ledger.campaign(values.name))) throw new FatalError(`no campaign named ${values.name} in ${dbPath}`);
 		const report = await readCampaignReport(ledger, values.name, { pricePerSegment });

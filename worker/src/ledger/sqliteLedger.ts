@@ -59,6 +59,9 @@ export class SqliteLedger implements Ledger {
 		options: { readonly?: boolean } = {},
 	) {
 		this.db = openDatabase(path, SCHEMA, 'the ledger', options);
+		// One read transaction for as long as it is open: every figure of a status or a report
+		// is of the same moment, however many queries it takes while a run writes.
+		if (options.readonly) this.db.exec('BEGIN');
 		const version = this.db.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get() as string | undefined;
 		if (options.readonly && Number(version) !== SCHEMA_VERSION) throw new FatalError(`the ledger ${path} has schema ${version ?? 'none'}, this cloudtel reads ${SCHEMA_VERSION}: open it once with a writable campaign run to upgrade it`);
 		if (version === undefined) this.db.prepare(`INSERT INTO meta (key, value) VALUES ('schema', ?)`).run(String(SCHEMA_VERSION));

@@ -9,10 +9,11 @@ import { openPostgres } from './pgDatabase';
 
 /**
  * The ledger at `--db` / `db`: a SQLite file, or Postgres (checked and migrated first).
- * `readonly` opens a SQLite file for reading only (campaign status).
+ * `readonly` (campaign status, report) writes nothing, schema included: a SQLite file
+ * the user may not write to, a Postgres role that may only SELECT.
  */
 export async function openLedger(location: DbLocation, options: { readonly?: boolean } = {}): Promise<Ledger> {
-	return location.kind === 'postgres' ? new PgLedger(await openPostgres(location)) : new SqliteLedger(location.path, options);
+	return location.kind === 'postgres' ? new PgLedger(await openPostgres(location, options)) : new SqliteLedger(location.path, options);
 }
 
 /** The daemon's events, outbox and runs, beside the ledger. */

@@ -16,19 +16,31 @@ const parsers = {
 	getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === types.builtins.INT8 ? (v: string) => Number(v) : types.getTypeParser(oid, format))) as typeof types.getTypeParser,
 };
 
+/** Why the reading commands refuse a schema they would have to create or upgrade. */
+const ONLY_READ = '(campaign status and report only read)';
+
 /**
  * A pool of connections to the worker's Postgres, checked and migrated before it is
  * handed out: a wrong URL, a refused connection, missing rights or a schema newer than
- * this cloudtel end here as one FatalError line.
+ * this cloudtel end here as one FatalError line. `readonly` (campaign status, report)
+ * migrates nothing and opens every transaction READ ONLY, so a role that may only SELECT
+ * can use it and nothing is ever written through it.
  */
-export async function openPostgres(location: PostgresLocation): Promise<Pool> {
-	const pool = new Pool({ connectionString: location.url, max: POOL_SIZE, connectionTimeoutMillis: 10_000, types: parsers });
+export async function openPostgres(location: PostgresLocation, options: { readonly?: boolean } = {}): Promise<Pool> {
+	const pool = new Pool({
+		connectionString: location.url,
+		max: POOL_SIZE,
+		connectionTimeoutMillis: 10_000,
+		types: parsers,
+		...(options.readonly ? { options: '-c default_transaction_read_only=on' } : {}),
+	});
 	// An idle connection the server drops must not crash the process; the next query reconnects.
 	pool.on('error', () => undefined);
 	try {
 		const client = await pool.connect();
 		try {
-			await migrate(client, location.shown);
+			if (options.readonly) await checkReadable(client, location.shown);
+			else await migrate(client, location.shown);
 		} finally {
 			client.release();
 		}
@@ -59,6 +71,15 @@ async function migrate(client: PoolClient, shown: string): Promise<void> {
 	} catch (error) {
 		await client.query('ROLLBACK').catch(() => undefined);
 		throw error;
+	}
+}
+
+async function checkReadable(client: PoolClient, shown: string): Promise<void> {
+	const seen = await currentVersion(client);
+	if (seen > PG_SCHEMA_VERSION) throw newer(seen, shown);
+	if (seen === 0) throw new FatalError(`Postgres ${shown} holds no cloudtel tables: no campaign has run there yet ${ONLY_READ}`);
+	if (seen < PG_SCHEMA_VERSION) {
+		throw new FatalError(`Postgres ${shown} holds cloudtel schema ${seen}, older than this cloudtel's (${PG_SCHEMA_VERSION}): start \`cloudtel worker\` or a \`cloudtel campaign run\` on it once to upgrade it ${ONLY_READ}`);
 	}
 }
 
