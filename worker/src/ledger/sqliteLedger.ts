@@ -1,5 +1,4 @@
 import type Database from 'better-sqlite3';
-import { open, type FileHandle } from 'node:fs/promises';
 import { openDatabase } from './openDatabase';
 import type { CampaignSpec } from '../campaign/campaignSpec';
 import { FatalError } from '../campaign/fatalError';
@@ -26,6 +25,7 @@ import {
 import { AnswerSidReader, decodeSids, encodeSids, type SidPairs, type StoredAnswer } from './answerSids';
 import { MIGRATE_FROM_1, MIGRATE_FROM_2, SCHEMA, SCHEMA_VERSION } from './sqliteSchema';
 import { prepareStatements, type Statements } from './sqliteStatements';
+import { WalSync } from '../daemon/walSync';
 
 /** Rows read per query by `rows()`, which holds no cursor open between them. */
 const ROWS_PAGE = 2_000;
@@ -47,11 +47,8 @@ interface Submission {
 export class SqliteLedger implements Ledger {
 	private readonly db: Database.Database;
 	private readonly s: Statements;
-	/** The WAL file, opened at the first `submitting` mark; null when the ledger is not in WAL mode. */
-	private wal: Promise<FileHandle | null> | undefined;
-	/** The fsync of the WAL under way, and the one to follow it. */
-	private syncing: Promise<void> | undefined;
-	private nextSync: Promise<void> | undefined;
+	/** Syncs the WAL file, from the first `submitting` mark on; null when the ledger is not in WAL mode. */
+	private wal: WalSync | null | undefined;
 
 	/** `readonly` opens an existing ledger for reading only, as `campaign status` does. */
 	constructor(
@@ -207,9 +204,8 @@ export class SqliteLedger implements Ledger {
 		// is in WAL mode: its fsync held the event loop, and with it every answer and request
 		// of the run, for the disk's time (1 to 20 ms on a shared disk, more while it writes
 		// back a large file, once per chunk). The WAL file is synced from the thread pool
-		// instead, after the commit wrote to it: as durable, while the loop goes on, and one
-		// fsync covers every mark committed before it started.
-		const wal = await this.walFile();
+		// instead (WalSync, as the daemon's stores do): as durable, while the loop goes on.
+		const wal = this.walSync();
 		if (!wal) this.db.pragma('synchronous = FULL');
 		try {
 			this.db
@@ -234,30 +230,11 @@ export class SqliteLedger implements Ledger {
 		} finally {
 			if (!wal) this.db.pragma('synchronous = NORMAL');
 		}
-		return { durable: wal ? this.walSynced(wal) : Promise.resolve() };
+		return { durable: wal ? wal.sync() : Promise.resolve() };
 	}
 
-	/** An fsync already under way may have started before the caller's commit: then one more, shared by all who wait meanwhile. */
-	private walSynced(wal: FileHandle): Promise<void> {
-		if (!this.syncing) {
-			this.syncing = wal.sync().finally(() => (this.syncing = undefined));
-			return this.syncing;
-		}
-		this.nextSync ??= this.syncing
-			.catch(() => undefined)
-			.then(() => {
-				this.nextSync = undefined;
-				return this.walSynced(wal);
-			});
-		return this.nextSync;
-	}
-
-	/**
-	 * The WAL file, opened once: it exists by the first mark, every run having written the
-	 * ledger before (the campaign, its owner). Null when the ledger is not in WAL mode.
-	 */
-	private walFile(): Promise<FileHandle | null> {
-		this.wal ??= this.db.pragma('journal_mode', { simple: true }) === 'wal' ? open(`${this.path}-wal`, 'r+').catch(() => null) : Promise.resolve(null);
+	private walSync(): WalSync | null {
+		if (this.wal === undefined) this.wal = this.db.pragma('journal_mode', { simple: true }) === 'wal' ? new WalSync(this.path) : null;
 		return this.wal;
 	}
 
@@ -460,9 +437,8 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async close(): Promise<void> {
-		const wal = this.wal;
+		this.wal?.close();
 		this.wal = undefined;
-		await (await wal)?.close();
 		if (this.db.open) this.db.close();
 	}
 }
