@@ -159,7 +159,7 @@ export interface Ledger {
 	release(name: string, owner: RunOwner): Promise<void>;
 	setPhase(name: string, phase: CampaignPhase): Promise<void>;
 	setPaused(name: string, paused: boolean): Promise<void>;
-	/** Forgets the campaign and everything stored about it, in one transaction. */
+	/** Forgets the campaign and everything stored about it (a cron run's record included), in one transaction. */
 	deleteCampaign(name: string): Promise<void>;
 
 	/** Adds rows and moves the import mark in one transaction, so a crash never splits them. */

@@ -76,6 +76,9 @@ export class PgLedger implements Ledger, SharedLedger {
 		await transaction(this.pool, async (db) => {
 			for (const table of ['recipients', 'submissions', 'deliveries', 'replies', 'pacing']) await db.query(`DELETE FROM ${table} WHERE campaign = $1`, [name]);
 			await db.query('DELETE FROM campaigns WHERE name = $1', [name]);
+			// A cron run's record: left behind, a restart would send the run again from its first
+			// row, and retention would take a new campaign of the same name.
+			await db.query('DELETE FROM campaign_runs WHERE run = $1', [name]);
 		});
 	}
 

@@ -159,6 +159,13 @@ export class SqliteLedger implements Ledger {
 	async deleteCampaign(name: string): Promise<void> {
 		this.db.transaction(() => {
 			for (const statement of this.s.deleteCampaign) statement.run(name);
+			// A cron run's record, in this file once a worker has used it: left behind, a restart
+			// would send the run again from its first row, and retention would take a new
+			// campaign of the same name.
+			if (this.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'campaign_runs'`).get()) this.db.prepare('DELETE FROM campaign_runs WHERE run = ?').run(name);
+			// Answer ids are reused once the last ones are gone: the MessageSid index must not
+			// think itself past answers yet to come.
+			this.s.clampIndexedThrough.run();
 		})();
 	}
 

@@ -60,6 +60,7 @@ export function prepareStatements(db: Database.Database) {
 		answersAfter: db.prepare(`SELECT id, campaign, sids FROM answers WHERE id > ? ORDER BY id LIMIT ?`),
 		indexedThrough: db.prepare(`SELECT value FROM meta WHERE key = 'sids_indexed_through'`).pluck(),
 		setIndexedThrough: db.prepare(`INSERT INTO meta (key, value) VALUES ('sids_indexed_through', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
+		clampIndexedThrough: db.prepare(`UPDATE meta SET value = (SELECT COALESCE(MAX(id), 0) FROM answers) WHERE key = 'sids_indexed_through' AND CAST(value AS INTEGER) > (SELECT COALESCE(MAX(id), 0) FROM answers)`),
 		indexSid: db.prepare(`INSERT OR IGNORE INTO message_sids (message_sid, campaign, line) VALUES (?, ?, ?)`),
 		cancel: db.prepare(
 			`UPDATE recipients SET status = 'cancelled', message = 'the campaign was cancelled before this row was sent'
