@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export async function startSandboxProcess(flags = []) {
-	const child = spawn(process.execPath, [join(root, 'sandbox/dist/sandbox/src/main.js'), '--port', '0', '--json', ...flags], {
+	// BENCH_PROF=DIR: the sandbox writes its CPU profile there too.
+	const profile = process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF, '--cpu-prof-name', 'sandbox.cpuprofile'] : [];
+	const child = spawn(process.execPath, [...profile, join(root, 'sandbox/dist/sandbox/src/main.js'), '--port', '0', '--json', ...flags], {
 		stdio: ['ignore', 'pipe', 'inherit'],
 	});
 	const [chunk] = await once(child.stdout, 'data');

@@ -7,6 +7,8 @@ export interface CaughtRequest {
 	query: Record<string, string>;
 	headers: IncomingMessage['headers'];
 	body: any;
+	/** The caller's port: requests that share one came over one kept-alive connection. */
+	remotePort?: number;
 }
 
 /** A real HTTP server that records what the sandbox calls back, answering `status`. */
@@ -31,6 +33,7 @@ export class CallbackCatcher {
 					query: Object.fromEntries(url.searchParams),
 					headers: req.headers,
 					body: text ? JSON.parse(text) : undefined,
+					remotePort: req.socket.remotePort,
 				});
 				const i = Math.min(catcher.requests.length - 1, catcher.statuses.length - 1);
 				res.writeHead(catcher.statuses[i]).end();

@@ -15,6 +15,12 @@ export interface Reply {
 	Text: string;
 }
 
+/** The message whose active lease a reply answers; undefined when none does. */
+export function repliedTo(deps: { store: Store; leases: LeasePool; clock: Clock }, reply: Reply): MessageRecord | undefined {
+	const lease = deps.leases.find(reply.To, reply.From, deps.clock.now());
+	return lease && deps.store.messages.get(lease.MessageSid);
+}
+
 /**
  * A reply from `From` to the leased number `To`: stored as an inbound message, then
  * handled as the original message's lease asked (webhook, forward by SMS, by e-mail).
@@ -25,8 +31,7 @@ export function receiveReply(
 	reply: Reply,
 ): MessageRecord | undefined {
 	const now = deps.clock.now();
-	const lease = deps.leases.find(reply.To, reply.From, now);
-	const original = lease && deps.store.messages.get(lease.MessageSid);
+	const original = repliedTo(deps, reply);
 	if (!original) return undefined;
 	const inbound: MessageRecord = {
 		MessageSid: newSid(),

@@ -14,12 +14,29 @@ import {
 import type { SandboxDeps } from '../deps';
 import { fail, invalid, notFound } from '../http/apiError';
 import { listPage } from '../http/listPage';
-import { receiveReply, type Reply } from '../messaging/receiveReply';
+import { receiveReply, repliedTo, type Reply } from '../messaging/receiveReply';
 import { createAccount, createProperty, type NewProperty } from '../state/accounts';
 
 function check(violations: Violation[]): void {
 	if (violations.length > 0) throw invalid(violations);
 }
+
+const REPLY_SHAPE = {
+	From: { type: 'string', required: true, check: checkE164 },
+	To: { type: 'string', required: true, check: checkE164 },
+	Text: { type: 'string', required: true, check: checkText },
+} as const;
+
+/** A burst's replies, each checked as a single reply is; violations name `Replies[i].Field`. */
+function checkBurst(value: unknown): Reply[] {
+	if (!Array.isArray(value) || value.length === 0 || value.length > MAX_BURST) {
+		throw invalid([violation('Replies', ErrorCodes.OutOfRange, `Replies must be an array of 1 to ${MAX_BURST} replies.`)]);
+	}
+	check(value.flatMap((reply, i) => checkShape(reply, REPLY_SHAPE).map((v) => ({ ...v, FieldName: v.FieldName ? `Replies[${i}].${v.FieldName}` : `Replies[${i}]` }))));
+	return value as Reply[];
+}
+
+const MAX_BURST = 10_000;
 
 /** The sandbox's own control API: no authentication, loopback only by default. */
 export async function registerControl(app: FastifyInstance, deps: SandboxDeps): Promise<void> {
@@ -91,14 +108,18 @@ export async function registerControl(app: FastifyInstance, deps: SandboxDeps): 
 		return { Messages: page, TotalCount, NextPageToken };
 	});
 
+	// One reply, or a burst of them ({"Replies": [...]}) arriving at once, as a campaign's
+	// recipients answer a few seconds after it lands. A burst is taken whole or not at all:
+	// every reply is checked, and its lease found, before any is received.
 	app.post('/replies', async (request) => {
-		check(
-			checkShape(request.body, {
-				From: { type: 'string', required: true, check: checkE164 },
-				To: { type: 'string', required: true, check: checkE164 },
-				Text: { type: 'string', required: true, check: checkText },
-			}),
-		);
+		const body = request.body as { Replies?: unknown } | undefined;
+		if (body && typeof body === 'object' && 'Replies' in body) {
+			const replies = checkBurst(body.Replies);
+			const leased = replies.map((r, i) => ({ r, i })).filter(({ r }) => !repliedTo(deps, r));
+			if (leased.length > 0) throw notFound(`Replies[${leased[0].i}]: an active lease of ${leased[0].r.To} to ${leased[0].r.From}`);
+			return { MessageSids: replies.map((r) => (receiveReply(deps, r) as { MessageSid: string }).MessageSid) };
+		}
+		check(checkShape(request.body, REPLY_SHAPE));
 		const inbound = receiveReply(deps, request.body as Reply);
 		if (!inbound) throw notFound(`An active lease of ${(request.body as Reply).To} to ${(request.body as Reply).From}`);
 		return { MessageSid: inbound.MessageSid };

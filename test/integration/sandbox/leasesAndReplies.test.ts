@@ -113,3 +113,46 @@ describe('reply handling as the lease asked', () => {
 		expect(mails[1].From).toBe('sms@example.com');
 	});
 });
+
+describe('a burst of replies', () => {
+	const originals = async (count: number, first: number, path: string) => {
+		const Messages = Array.from({ length: count }, (_, i) => ({ To: `+614120${String(first + i).padStart(5, '0')}`, Text: 'Reply YES', WebhookUri: `${catcher.url}${path}` }));
+		const r = await sb.call('POST', `/v2/Properties/${sb.demo.PropertySid}/BatchMessages`, { Messages });
+		expect(r.status).toBe(200);
+		return (r.body as { To: string; From: string }[]).map((m) => ({ From: m.To, To: m.From, Text: `YES from ${m.To}` }));
+	};
+
+	it('takes many replies in one request and calls each webhook back, over a few kept-alive connections', async () => {
+		const replies = await originals(300, 0, '/burst');
+		const r = await reply({ Replies: replies });
+		expect(r.status).toBe(200);
+		expect(r.body.MessageSids).toHaveLength(300);
+		const hits = await eventually(() => {
+			const got = catcher.requests.filter((q) => q.path === '/burst');
+			return got.length === 300 ? got : undefined;
+		}, 10_000, 'the burst\'s callbacks');
+		expect(new Set(hits.map((h) => h.body.MessageSid))).toEqual(new Set(r.body.MessageSids));
+		expect(hits.map((h) => h.body.Text).sort()).toEqual(replies.map((x) => x.Text).sort());
+		// Each webhook call is its own request, yet they share connections, as a provider's do.
+		expect(new Set(hits.map((h) => h.remotePort)).size).toBeLessThanOrEqual(32);
+	});
+
+	it('refuses a burst whole, naming the reply at fault, and receives none of it', async () => {
+		const replies = await originals(3, 500, '/refused');
+		const before = (await sb.messages()).length;
+		const bad = await reply({ Replies: [replies[0], { ...replies[1], To: 'nope' }, replies[2]] });
+		expect(bad.status).toBe(400);
+		expect(bad.body.ResponseStatus.Errors.map((e: any) => e.FieldName)).toEqual(['Replies[1].To']);
+		const stranger = await reply({ Replies: [replies[0], { ...replies[1], From: '+61412999999' }] });
+		expect(stranger.status).toBe(404);
+		expect(stranger.body.ResponseStatus.Message).toMatch(/Replies\[1\]/);
+		for (const empty of [[], 'x', Array.from({ length: 10_001 }, () => replies[0])]) {
+			const r = await reply({ Replies: empty });
+			expect(r.status).toBe(400);
+			expect(r.body.ResponseStatus.Errors[0].FieldName).toBe('Replies');
+		}
+		expect((await sb.messages()).length).toBe(before);
+		await new Promise((r) => setTimeout(r, 200));
+		expect(catcher.requests.filter((q) => q.path === '/refused')).toHaveLength(0);
+	});
+});

@@ -34,7 +34,7 @@ describe.each(backends)('the daemon store ($name)', (backend) => {
 			['receipt:SM1:Delivered', 1000],
 			['receipt:SM2:Delivered', 1002],
 		]);
-		await s.completeEvent('receipt:SM1:Delivered', [], 2000);
+		await s.completeEvents([{ key: 'receipt:SM1:Delivered', forwards: [] }], 2000);
 		expect((await other.unprocessedEvents(10)).map((e) => e.key)).toEqual(['receipt:SM2:Delivered']);
 		expect(await other.waitingEvents()).toBe(1);
 	});
@@ -43,12 +43,12 @@ describe.each(backends)('the daemon store ($name)', (backend) => {
 		const a = await open();
 		const b = await open();
 		const payload = { action: { type: 'forwardEmail', to: ['x@example.com'] }, context: { reply: { MessageSid: 'R1' }, receivedAt: 0 } } as never;
-		await a.completeEvent('reply:R1', [{ actionKey: '0.0', payload }], 10);
-		await b.completeEvent('reply:R1', [{ actionKey: '0.0', payload }], 11);
-		const [job] = await b.dueForwards(100, 10);
+		await a.completeEvents([{ key: 'reply:R1', forwards: [{ actionKey: '0.0', payload }] }], 10);
+		await b.completeEvents([{ key: 'reply:R1', forwards: [{ actionKey: '0.0', payload }] }], 11);
 		expect((await a.forwards()).length).toBe(1);
-		const taken = await Promise.all([a.markSending(job.id, 20), b.markSending(job.id, 20)]);
-		expect(taken.filter(Boolean)).toHaveLength(1);
+		const taken = await Promise.all([a.claimDue(100, 10), b.claimDue(100, 10)]);
+		expect(taken.map((jobs) => jobs.length).sort()).toEqual([0, 1]);
+		expect(taken.flat()[0]).toMatchObject({ state: 'sending', attempts: 1 });
 		expect(await a.forwardCounts()).toMatchObject({ sending: 1, pending: 0 });
 	});
 
@@ -68,11 +68,14 @@ describe.each(backends.filter((b) => b.name === 'postgres'))('the daemon store s
 		stores.push(s);
 		const url = (backend.location() as { url: string }).url;
 		const payload = (sid: string) => ({ action: { type: 'forwardEmail', to: ['x@example.com'] }, context: { reply: { MessageSid: sid }, receivedAt: 0 } }) as never;
-		await s.completeEvent('reply:A', [{ actionKey: '0.0', payload: payload('A') }], 1);
-		await s.completeEvent('reply:B', [{ actionKey: '0.0', payload: payload('B') }], 1);
-		const [a, b] = await s.dueForwards(10, 10);
-		await s.markSending(a.id, 2);
-		await s.markSending(b.id, 2);
+		await s.completeEvents(
+			[
+				{ key: 'reply:A', forwards: [{ actionKey: '0.0', payload: payload('A') }] },
+				{ key: 'reply:B', forwards: [{ actionKey: '0.0', payload: payload('B') }] },
+			],
+			1,
+		);
+		const [a, b] = await s.claimDue(10, 10);
 		// A is being attempted by a live worker; B by one whose lease is gone.
 		await sql(url, `INSERT INTO workers (id, host, pid, started_at, heartbeat_at) VALUES ('live', 'h', 1, 0, 0)`);
 		await sql(url, `UPDATE forwards SET worker = 'live' WHERE id = $1`, [a.id]);
@@ -80,7 +83,7 @@ describe.each(backends.filter((b) => b.name === 'postgres'))('the daemon store s
 		expect((await s.interruptedForwards()).map((f) => f.id)).toEqual([b.id]);
 		// Another worker put B back and is attempting it now: a late requeue leaves it be.
 		await s.requeue(b.id, 3);
-		expect(await s.markSending(b.id, 4)).toBe(true);
+		expect((await s.claimDue(10, 10)).map((f) => f.id)).toEqual([b.id]);
 		await sql(url, `UPDATE forwards SET worker = 'live' WHERE id = $1`, [b.id]);
 		await s.requeue(b.id, 5);
 		expect(await s.forwardCounts()).toMatchObject({ sending: 2, pending: 0 });

@@ -58,7 +58,7 @@ describe.each(backends)('the forward outbox ($name)', (backend) => {
 			{ kind: 'retry', reason: 'ECONNECTION: SMTP down' },
 		]);
 		const outbox = new ForwardOutbox(s, { forwardEmail: email }, config, log);
-		await s.completeEvent('reply:m1', [{ actionKey: '0.0', payload: payload('m1') }], Date.now());
+		await s.completeEvents([{ key: 'reply:m1', forwards: [{ actionKey: '0.0', payload: payload('m1') }] }], Date.now());
 		outbox.start();
 		await until(async () => (await s.forwardCounts()).sent === 1);
 		expect(email.attempts).toEqual(['m1', 'm1', 'm1']);
@@ -70,7 +70,7 @@ describe.each(backends)('the forward outbox ($name)', (backend) => {
 		const s = await store();
 		const email = new ScriptedForwarder(Array.from({ length: 10 }, () => ({ kind: 'retry' as const, reason: 'ECONNECTION: down' })));
 		const outbox = new ForwardOutbox(s, { forwardEmail: email }, config, log);
-		await s.completeEvent('reply:m2', [{ actionKey: '0.0', payload: payload('m2') }], Date.now());
+		await s.completeEvents([{ key: 'reply:m2', forwards: [{ actionKey: '0.0', payload: payload('m2') }] }], Date.now());
 		outbox.start();
 		await until(async () => (await s.forwardCounts()).failed === 1);
 		expect(email.attempts).toHaveLength(config.maxAttempts);
@@ -84,8 +84,8 @@ describe.each(backends)('the forward outbox ($name)', (backend) => {
 		const email = new ScriptedForwarder([{ kind: 'failed', reason: 'EENVELOPE 550: no such mailbox' }]);
 		const outbox = new ForwardOutbox(s, { forwardEmail: email }, config, log);
 		const forwards = [{ actionKey: '0.0', payload: payload('m3') }];
-		await s.completeEvent('reply:m3', forwards, Date.now());
-		await s.completeEvent('reply:m3', forwards, Date.now());
+		await s.completeEvents([{ key: 'reply:m3', forwards: forwards }], Date.now());
+		await s.completeEvents([{ key: 'reply:m3', forwards: forwards }], Date.now());
 		outbox.start();
 		await until(async () => (await s.forwardCounts()).failed === 1);
 		expect(email.attempts).toEqual(['m3']);
@@ -94,9 +94,9 @@ describe.each(backends)('the forward outbox ($name)', (backend) => {
 
 	it('after a crash mid-attempt, sends an e-mail again but never an SMS', async () => {
 		const before = await store();
-		await before.completeEvent('reply:e', [{ actionKey: '0.0', payload: payload('e') }], Date.now());
-		await before.completeEvent('reply:s', [{ actionKey: '0.0', payload: payload('s', 'forwardSms') }], Date.now());
-		for (const f of await before.forwards()) await before.markSending(f.id, Date.now());
+		await before.completeEvents([{ key: 'reply:e', forwards: [{ actionKey: '0.0', payload: payload('e') }] }], Date.now());
+		await before.completeEvents([{ key: 'reply:s', forwards: [{ actionKey: '0.0', payload: payload('s', 'forwardSms') }] }], Date.now());
+		expect(await before.claimDue(Date.now(), 10)).toHaveLength(2);
 		await before.close();
 
 		const after = await store();
@@ -124,8 +124,8 @@ describe.each(backends)('the forward outbox ($name)', (backend) => {
 			close: async () => {},
 		};
 		const outbox = new ForwardOutbox(s, { forwardEmail: slow }, { ...config, concurrency: 1 }, log);
-		await s.completeEvent('reply:a', [{ actionKey: '0.0', payload: payload('a') }], Date.now());
-		await s.completeEvent('reply:b', [{ actionKey: '0.0', payload: payload('b') }], Date.now());
+		await s.completeEvents([{ key: 'reply:a', forwards: [{ actionKey: '0.0', payload: payload('a') }] }], Date.now());
+		await s.completeEvents([{ key: 'reply:b', forwards: [{ actionKey: '0.0', payload: payload('b') }] }], Date.now());
 		outbox.start();
 		await until(async () => (await s.forwardCounts()).sending === 1);
 		const stopped = outbox.stop();

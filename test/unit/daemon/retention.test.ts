@@ -41,15 +41,15 @@ describe.each(backends)('retention ($name)', (backend) => {
 		const payload = (sid: string) => ({ action: { type: 'forwardEmail', to: ['x@example.com'] }, context: { reply: { MessageSid: sid }, receivedAt: 0 } }) as never;
 		// Events: old and processed (goes), old but never processed (stays: work to do), recent (stays).
 		await store.recordEvent('reply:old', reply('old'), old);
-		await store.completeEvent('reply:old', [{ actionKey: '0.0', payload: payload('old') }], old);
+		await store.completeEvents([{ key: 'reply:old', forwards: [{ actionKey: '0.0', payload: payload('old') }] }], old);
 		await store.recordEvent('reply:stuck', reply('stuck'), old);
 		await store.recordEvent('reply:new', reply('new'), recent);
-		await store.completeEvent('reply:new', [{ actionKey: '0.0', payload: payload('new') }], recent);
+		await store.completeEvents([{ key: 'reply:new', forwards: [{ actionKey: '0.0', payload: payload('new') }] }], recent);
 		// Forwards: the old one sent long ago (goes); a pending one queued long ago (stays).
-		const [oldForward, newForward] = await store.dueForwards(NOW, 10);
-		await store.markSending(oldForward.id, old);
+		const [oldForward] = await store.claimDue(NOW, 1);
+		expect(oldForward.eventKey).toBe('reply:old');
 		await store.markSent(oldForward.id, old);
-		await store.completeEvent('reply:stuck2', [{ actionKey: '0.0', payload: payload('stuck2') }], old);
+		await store.completeEvents([{ key: 'reply:stuck2', forwards: [{ actionKey: '0.0', payload: payload('stuck2') }] }], old);
 		// Runs: one finished long ago (goes, ledger rows too), one recent, one never finished.
 		for (const run of ['promo-old', 'promo-recent', 'promo-open']) {
 			await store.startRun({ run, campaign: 'promo', startedAt: old });
@@ -69,7 +69,6 @@ describe.each(backends)('retention ($name)', (backend) => {
 			]),
 		);
 		expect(await store.forwards()).toHaveLength(2);
-		expect(newForward.eventKey).toBe('reply:new');
 		expect(await ledger.campaign('promo-old')).toBeUndefined();
 		expect(await ledger.delivery('promo-old', 2)).toBeUndefined();
 		expect(await ledger.recordDelivery({ messageSid: 'SM-promo-old', status: 'Delivered', at: 2 })).toBeUndefined();

@@ -1,7 +1,7 @@
 import type { DeliveryReceiptCallback, ReplyCallback } from '../../../api';
 import type { OptOutConfig, ReplyRule } from '../config/workerConfigSchema';
 import type { Ledger } from '../ledger/ledger';
-import type { DaemonStore, NewForward, StoredEvent } from './daemonStore';
+import type { CompletedEvent, DaemonStore, NewForward, StoredEvent } from './daemonStore';
 import type { ForwardOutbox } from './forward/forwardOutbox';
 import type { ForwardAction } from './forward/forwardPayload';
 import type { Logger } from './jsonLogger';
@@ -65,20 +65,23 @@ export class CallbackProcessor {
 		for (;;) {
 			this.again = false;
 			const events = await this.store.unprocessedEvents(BATCH);
-			for (const e of events) await this.process(e);
+			// In order, one after the other: a STOP and a START from one phone, or a receipt
+			// following another for one message, must take effect as they came. The batch is
+			// then marked done in one transaction, its forwards queued with it.
+			const done: CompletedEvent[] = [];
+			for (const e of events) done.push({ key: e.key, forwards: await this.process(e) });
+			await this.store.completeEvents(done, Date.now());
+			if (done.some((d) => d.forwards.length > 0)) this.outbox.kick();
 			if (events.length < BATCH && !this.again) return;
 		}
 	}
 
-	private async process(stored: StoredEvent): Promise<void> {
+	private async process(stored: StoredEvent): Promise<NewForward[]> {
 		if (stored.event.kind === 'receipt') {
 			await this.receipt(stored.event.data, stored.receivedAt);
-			await this.store.completeEvent(stored.key, [], Date.now());
-			return;
+			return [];
 		}
-		const forwards = await this.reply(stored.event.data, stored.receivedAt);
-		await this.store.completeEvent(stored.key, forwards, Date.now());
-		if (forwards.length > 0) this.outbox.kick();
+		return this.reply(stored.event.data, stored.receivedAt);
 	}
 
 	private async receipt(receipt: DeliveryReceiptCallback, receivedAt: number): Promise<void> {

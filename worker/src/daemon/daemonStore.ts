@@ -30,6 +30,12 @@ export interface ForwardJob extends NewForward {
 	lastError?: string;
 }
 
+/** An event whose effects are done, with the forwards it asks for. */
+export interface CompletedEvent {
+	key: string;
+	forwards: NewForward[];
+}
+
 export interface CampaignRun {
 	run: string;
 	campaign: string;
@@ -47,16 +53,21 @@ export interface DaemonStore {
 	/** Durable when it resolves. False when this MessageSid and event were already stored. */
 	recordEvent(key: string, event: CallbackEvent, receivedAt: number): Promise<boolean>;
 	unprocessedEvents(limit: number): Promise<StoredEvent[]>;
-	/** Queues the event's forwards and marks it processed, in one transaction. */
-	completeEvent(key: string, forwards: NewForward[], at: number): Promise<void>;
+	/** Queues the events' forwards and marks them processed, in one transaction. */
+	completeEvents(events: CompletedEvent[], at: number): Promise<void>;
 	/** Events stored but not yet processed. */
 	waitingEvents(): Promise<number>;
 
-	dueForwards(now: number, limit: number): Promise<ForwardJob[]>;
+	/**
+	 * Takes up to `limit` forwards due at `now`, oldest first, and marks them `sending`
+	 * (attempts counted), in one transaction: no other worker can take them too. Durable
+	 * before it returns when one of them is an SMS, whose attempt must never be repeated
+	 * after a crash; an e-mail or a post lost with a power cut is sent again, carrying the
+	 * same Message-ID or Idempotency-Key, exactly as one interrupted mid-attempt is.
+	 */
+	claimDue(now: number, limit: number): Promise<ForwardJob[]>;
 	/** When the next pending forward falls due; undefined when none waits. */
 	nextDueAt(): Promise<number | undefined>;
-	/** Durable before it returns: the attempt starts only after this. */
-	markSending(id: number, at: number): Promise<boolean>;
 	markSent(id: number, at: number): Promise<void>;
 	retryLater(id: number, nextAt: number, error: string, at: number): Promise<void>;
 	markFailed(id: number, error: string, at: number): Promise<void>;

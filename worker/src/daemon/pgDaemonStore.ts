@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import type { CallbackEvent } from '../../../api';
 import { transaction } from '../store/pgDatabase';
 import { WORKER_ID } from '../store/workerId';
-import { FORWARD_STATES, type CampaignRun, type DaemonStore, type ForwardJob, type ForwardState, type NewForward, type StoredEvent } from './daemonStore';
+import { FORWARD_STATES, type CampaignRun, type CompletedEvent, type DaemonStore, type ForwardJob, type ForwardState, type StoredEvent } from './daemonStore';
 import { forwardJob, type ForwardRow } from './forwardRow';
 
 /**
@@ -26,15 +26,19 @@ export class PgDaemonStore implements DaemonStore {
 		return r.rows.map((e) => ({ key: e.event_key, event: JSON.parse(e.payload) as CallbackEvent, receivedAt: e.received_at }));
 	}
 
-	async completeEvent(key: string, forwards: NewForward[], at: number): Promise<void> {
+	async completeEvents(events: CompletedEvent[], at: number): Promise<void> {
+		if (events.length === 0) return;
 		await transaction(this.pool, async (db) => {
-			for (const f of forwards) {
+			const forwards = events.flatMap(({ key, forwards }) => forwards.map((f) => ({ key, f })));
+			if (forwards.length > 0) {
 				await db.query(
-					`INSERT INTO forwards (event_key, action_key, kind, payload, state, next_at, created_at, updated_at) VALUES ($1, $2, $3, $4, 'pending', $5, $5, $5) ON CONFLICT (event_key, action_key) DO NOTHING`,
-					[key, f.actionKey, f.payload.action.type, JSON.stringify(f.payload), at],
+					`INSERT INTO forwards (event_key, action_key, kind, payload, state, next_at, created_at, updated_at)
+					 SELECT k, a, t, p, 'pending', $5, $5, $5 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS x(k, a, t, p)
+					 ON CONFLICT (event_key, action_key) DO NOTHING`,
+					[forwards.map((x) => x.key), forwards.map((x) => x.f.actionKey), forwards.map((x) => x.f.payload.action.type), forwards.map((x) => JSON.stringify(x.f.payload)), at],
 				);
 			}
-			await db.query('UPDATE callback_events SET processed_at = $1 WHERE event_key = $2', [at, key]);
+			await db.query('UPDATE callback_events SET processed_at = $1 WHERE event_key = ANY($2::text[])', [at, events.map((e) => e.key)]);
 		});
 	}
 
@@ -42,16 +46,19 @@ export class PgDaemonStore implements DaemonStore {
 		return (await this.pool.query<{ n: number }>('SELECT COUNT(*) AS n FROM callback_events WHERE processed_at IS NULL')).rows[0].n;
 	}
 
-	async dueForwards(now: number, limit: number): Promise<ForwardJob[]> {
-		return (await this.pool.query<ForwardRow>(`SELECT * FROM forwards WHERE state = 'pending' AND next_at <= $1 ORDER BY next_at, id LIMIT $2`, [now, limit])).rows.map(forwardJob);
+	async claimDue(now: number, limit: number): Promise<ForwardJob[]> {
+		// SKIP LOCKED: workers claiming at once each take other forwards, none waits on another.
+		const r = await this.pool.query<ForwardRow>(
+			`UPDATE forwards SET state = 'sending', attempts = attempts + 1, updated_at = $1, worker = $2
+			 WHERE id IN (SELECT id FROM forwards WHERE state = 'pending' AND next_at <= $3 ORDER BY next_at, id LIMIT $4 FOR UPDATE SKIP LOCKED)
+			 RETURNING *`,
+			[Date.now(), WORKER_ID, now, limit],
+		);
+		return r.rows.map(forwardJob).sort((a, b) => a.nextAt - b.nextAt || a.id - b.id);
 	}
 
 	async nextDueAt(): Promise<number | undefined> {
 		return (await this.pool.query<{ at: number | null }>(`SELECT MIN(next_at) AS at FROM forwards WHERE state = 'pending'`)).rows[0].at ?? undefined;
-	}
-
-	async markSending(id: number, at: number): Promise<boolean> {
-		return (await this.pool.query(`UPDATE forwards SET state = 'sending', attempts = attempts + 1, updated_at = $1, worker = $3 WHERE id = $2 AND state = 'pending'`, [at, id, WORKER_ID])).rowCount === 1;
 	}
 
 	async markSent(id: number, at: number): Promise<void> {

@@ -2,27 +2,33 @@ import type Database from 'better-sqlite3';
 import { openDatabase } from '../ledger/openDatabase';
 import type { CallbackEvent } from '../../../api';
 import { DAEMON_SCHEMA } from './daemonSchema';
-import { FORWARD_STATES, type CampaignRun, type DaemonStore, type ForwardJob, type ForwardState, type NewForward, type StoredEvent } from './daemonStore';
+import { FORWARD_STATES, type CampaignRun, type CompletedEvent, type DaemonStore, type ForwardJob, type ForwardState, type StoredEvent } from './daemonStore';
 import { forwardJob, type ForwardRow } from './forwardRow';
 import { GroupCommit } from './groupCommit';
+import { WalSync } from './walSync';
 
 /**
  * The daemon's tables in SQLite, WAL. Commits are NORMAL (a crash of the process loses
  * nothing; a power cut may lose the last few), except two that are synced before they
  * return, several at once under load (GroupCommit): a callback's event, since the 200
- * tells the provider it need not send it again, and a forward's `sending` mark, without
- * which a restart could send it twice. Anything else lost to a power cut is redone:
- * events are processed again, idempotently.
+ * tells the provider it need not send it again, and an SMS forward's `sending` mark,
+ * without which a restart could send it twice. Anything else lost to a power cut is
+ * redone: events are processed again, idempotently, and e-mails and posts are sent
+ * again under the same Message-ID or Idempotency-Key.
  */
 export class SqliteDaemonStore implements DaemonStore {
 	private readonly db: Database.Database;
 	private readonly s: ReturnType<SqliteDaemonStore['prepare']>;
 	private readonly synced: GroupCommit;
+	private readonly batched: GroupCommit;
+	private readonly wal: WalSync;
 
 	constructor(path: string) {
 		this.db = openDatabase(path, DAEMON_SCHEMA, "the worker's database");
 		this.s = this.prepare();
-		this.synced = new GroupCommit(this.db);
+		this.wal = new WalSync(path);
+		this.synced = new GroupCommit(this.db, this.wal);
+		this.batched = new GroupCommit(this.db);
 	}
 
 	private prepare() {
@@ -36,6 +42,7 @@ export class SqliteDaemonStore implements DaemonStore {
 				`INSERT OR IGNORE INTO forwards (event_key, action_key, kind, payload, state, next_at, created_at, updated_at) VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)`,
 			),
 			due: db.prepare(`SELECT * FROM forwards WHERE state = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT ?`),
+			touch: db.prepare(`UPDATE forwards SET updated_at = ? WHERE id = ?`),
 			nextDue: db.prepare(`SELECT MIN(next_at) FROM forwards WHERE state = 'pending'`).pluck(),
 			sending: db.prepare(`UPDATE forwards SET state = 'sending', attempts = attempts + 1, updated_at = ? WHERE id = ? AND state = 'pending'`),
 			sent: db.prepare(`UPDATE forwards SET state = 'sent', last_error = NULL, updated_at = ? WHERE id = ?`),
@@ -60,10 +67,12 @@ export class SqliteDaemonStore implements DaemonStore {
 		return rows.map((r) => ({ key: r.event_key, event: JSON.parse(r.payload) as CallbackEvent, receivedAt: r.received_at }));
 	}
 
-	async completeEvent(key: string, forwards: NewForward[], at: number): Promise<void> {
+	async completeEvents(events: CompletedEvent[], at: number): Promise<void> {
 		this.db.transaction(() => {
-			for (const f of forwards) this.s.insertForward.run(key, f.actionKey, f.payload.action.type, JSON.stringify(f.payload), at, at, at);
-			this.s.processed.run(at, key);
+			for (const { key, forwards } of events) {
+				for (const f of forwards) this.s.insertForward.run(key, f.actionKey, f.payload.action.type, JSON.stringify(f.payload), at, at, at);
+				this.s.processed.run(at, key);
+			}
 		})();
 	}
 
@@ -71,32 +80,37 @@ export class SqliteDaemonStore implements DaemonStore {
 		return this.s.waiting.get() as number;
 	}
 
-	async dueForwards(now: number, limit: number): Promise<ForwardJob[]> {
-		return (this.s.due.all(now, limit) as ForwardRow[]).map(forwardJob);
+	async claimDue(now: number, limit: number): Promise<ForwardJob[]> {
+		const at = Date.now();
+		const jobs = this.db.transaction(() => {
+			const due = (this.s.due.all(now, limit) as ForwardRow[]).map(forwardJob);
+			for (const job of due) this.s.sending.run(at, job.id);
+			return due.map((job) => ({ ...job, state: 'sending' as const, attempts: job.attempts + 1 }));
+		})();
+		// A synced commit writes the whole WAL up to it to disk, the claim just made with it.
+		const sms = jobs.filter((job) => job.payload.action.type === 'forwardSms');
+		if (sms.length > 0) await this.synced.run(() => sms.forEach((job) => this.s.touch.run(at, job.id)));
+		return jobs;
 	}
 
 	async nextDueAt(): Promise<number | undefined> {
 		return (this.s.nextDue.get() as number | null) ?? undefined;
 	}
 
-	async markSending(id: number, at: number): Promise<boolean> {
-		return this.synced.run(() => this.s.sending.run(at, id).changes === 1);
-	}
-
 	async markSent(id: number, at: number): Promise<void> {
-		this.s.sent.run(at, id);
+		await this.batched.run(() => this.s.sent.run(at, id));
 	}
 
 	async retryLater(id: number, nextAt: number, error: string, at: number): Promise<void> {
-		this.s.retry.run(nextAt, error, at, id);
+		await this.batched.run(() => this.s.retry.run(nextAt, error, at, id));
 	}
 
 	async markFailed(id: number, error: string, at: number): Promise<void> {
-		this.s.settle.run('failed', error, at, id);
+		await this.batched.run(() => this.s.settle.run('failed', error, at, id));
 	}
 
 	async markUncertain(id: number, error: string, at: number): Promise<void> {
-		this.s.settle.run('uncertain', error, at, id);
+		await this.batched.run(() => this.s.settle.run('uncertain', error, at, id));
 	}
 
 	async interruptedForwards(): Promise<ForwardJob[]> {
@@ -143,6 +157,7 @@ export class SqliteDaemonStore implements DaemonStore {
 	}
 
 	async close(): Promise<void> {
+		this.wal.close();
 		if (this.db.open) this.db.close();
 	}
 }

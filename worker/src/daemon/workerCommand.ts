@@ -7,6 +7,7 @@ import { loadWorkerConfig } from '../config/loadWorkerConfig';
 import type { WorkerConfig } from '../config/workerConfigSchema';
 import { isPostgresUrl } from '../store/dbLocation';
 import { checkCampaignCsvs } from './campaigns/csvCheck';
+import { bufferedLines } from './bufferedLines';
 import { JsonLogger } from './jsonLogger';
 import { Redactor } from './redactor';
 import { WorkerDaemon } from './workerDaemon';
@@ -48,7 +49,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
 		process.stdout.write(`${values.config}: valid; campaigns: ${config.campaigns.length}, reply rules: ${config.replies.length}\n`);
 		return 0;
 	}
-	const log = new JsonLogger((line) => process.stdout.write(line), new Redactor(configSecrets(config)));
+	const log = new JsonLogger(bufferedLines((text) => process.stdout.write(text)), new Redactor(configSecrets(config)));
 	const daemon = await WorkerDaemon.start(config, log);
 	await new Promise<void>((resolve) => {
 		let signalled = false;

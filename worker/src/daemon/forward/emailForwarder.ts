@@ -1,58 +1,68 @@
-import nodemailer from 'nodemailer';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { SmtpConfig } from '../../config/workerConfigSchema';
+import type { EmailThreadReply, EmailThreadRequest } from './emailThreadMessages';
 import type { ForwardIdentity, ForwardOutcome, Forwarder } from './forwardOutcome';
 import type { ForwardPayload } from './forwardPayload';
-import { replyEmail } from './replyEmail';
-import { smtpSocket } from './smtpSocket';
 
-/** SMTP errors about the envelope or the message itself: the server will refuse it again. */
-const REFUSED = new Set(['EENVELOPE', 'EMESSAGE']);
+/** However the e-mail thread ends up at close, the daemon waits no longer than this. */
+const CLOSE_MS = 5000;
 
-/** Forwards replies by e-mail, over SMTP with nodemailer, through a small pool of connections. */
+/**
+ * Forwards replies by e-mail from a thread of its own. Composing a message and speaking
+ * SMTP cost more CPU than everything else a reply asks of the daemon; on the thread's own
+ * core they leave the daemon's thread free to take callbacks. A thread that dies takes no
+ * message with it: what it had under way comes back as a retry, under the same Message-ID.
+ */
 export class EmailForwarder implements Forwarder {
-	private readonly transport: nodemailer.Transporter;
+	private thread: Worker | undefined;
+	private readonly waiting = new Map<number, (outcome: ForwardOutcome) => void>();
+	private nextId = 0;
 
 	constructor(
 		private readonly smtp: SmtpConfig,
-		connections: number,
-	) {
-		this.transport = nodemailer.createTransport({
-			pool: true,
-			maxConnections: connections,
-			host: smtp.host,
-			port: smtp.port,
-			secure: smtp.secure ?? smtp.port === 465,
-			auth: smtp.user !== undefined ? { user: smtp.user, pass: smtp.password } : undefined,
-			connectionTimeout: 10_000,
-			greetingTimeout: 10_000,
-			socketTimeout: 30_000,
-			getSocket: (options, callback) => smtpSocket(options, callback),
+		private readonly connections: number,
+		/** The thread's compiled script; tests running the sources name the built one. */
+		private readonly script = join(__dirname, 'emailThread.js'),
+	) {}
+
+	send(payload: ForwardPayload, identity: ForwardIdentity): Promise<ForwardOutcome> {
+		const thread = this.thread ?? this.start();
+		const id = ++this.nextId;
+		return new Promise((resolve) => {
+			this.waiting.set(id, resolve);
+			thread.postMessage({ type: 'send', id, payload, identity } satisfies EmailThreadRequest);
 		});
 	}
 
-	async send(payload: ForwardPayload, identity: ForwardIdentity): Promise<ForwardOutcome> {
-		if (payload.action.type !== 'forwardEmail') return { kind: 'failed', reason: `not an e-mail forward: ${payload.action.type}` };
-		const mail = replyEmail(payload.context, payload.action.subject);
-		try {
-			await this.transport.sendMail({
-				from: payload.action.from ?? this.smtp.from,
-				to: payload.action.to,
-				subject: mail.subject,
-				text: mail.text,
-				// The same on every attempt: an attempt cut off after the server took the message
-				// is sent again, and mail systems can tell the repeat by this.
-				messageId: `<${identity.key}@cloudtel-worker>`,
-			});
-			return { kind: 'sent' };
-		} catch (error) {
-			const e = error as { code?: string; responseCode?: number; message: string };
-			const reason = `${e.code ?? 'error'}${e.responseCode ? ` ${e.responseCode}` : ''}: ${e.message}`;
-			if (REFUSED.has(e.code ?? '') && e.responseCode !== undefined && e.responseCode >= 500) return { kind: 'failed', reason };
-			return { kind: 'retry', reason };
-		}
+	async close(): Promise<void> {
+		const thread = this.thread;
+		if (!thread) return;
+		this.thread = undefined;
+		const exited = once(thread, 'exit');
+		thread.postMessage({ type: 'close' } satisfies EmailThreadRequest);
+		const timer = setTimeout(() => void thread.terminate(), CLOSE_MS);
+		await exited;
+		clearTimeout(timer);
 	}
 
-	async close(): Promise<void> {
-		this.transport.close();
+	private start(): Worker {
+		const thread = new Worker(this.script, { workerData: { smtp: this.smtp, connections: this.connections } });
+		thread.unref();
+		thread.on('message', ({ id, outcome }: EmailThreadReply) => {
+			this.waiting.get(id)?.(outcome);
+			this.waiting.delete(id);
+		});
+		thread.on('error', (error) => this.lost(thread, `the e-mail thread failed: ${error.message}`));
+		thread.on('exit', (code) => this.lost(thread, `the e-mail thread exited (${code})`));
+		this.thread = thread;
+		return thread;
+	}
+
+	private lost(thread: Worker, reason: string): void {
+		if (this.thread === thread) this.thread = undefined;
+		for (const resolve of this.waiting.values()) resolve({ kind: 'retry', reason });
+		this.waiting.clear();
 	}
 }

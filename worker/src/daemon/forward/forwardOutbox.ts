@@ -9,8 +9,8 @@ import type { ForwardKind } from './forwardPayload';
 const MAX_IDLE_MS = 30_000;
 
 /**
- * The durable outbox of forwards. Each attempt is marked `sending` (synced) before it
- * starts and settled after; a failure waits out a back-off and goes again, until it
+ * The durable outbox of forwards. Each attempt is marked `sending` before it starts
+ * (synced for an SMS, see DaemonStore.claimDue) and settled after; a failure waits out a back-off and goes again, until it
  * succeeds or reaches the attempt limit, and is then marked failed and reported.
  */
 export class ForwardOutbox {
@@ -18,6 +18,7 @@ export class ForwardOutbox {
 	private timer: NodeJS.Timeout | undefined;
 	private pumping: Promise<void> | undefined;
 	private again = false;
+	private refillQueued = false;
 	private stopping = false;
 
 	constructor(
@@ -67,6 +68,19 @@ export class ForwardOutbox {
 			});
 	}
 
+	/**
+	 * After an attempt settles: attempts settling in the same turn of the event loop (a
+	 * burst's do) share one look at the queue rather than one each.
+	 */
+	private refill(): void {
+		if (this.refillQueued) return;
+		this.refillQueued = true;
+		setImmediate(() => {
+			this.refillQueued = false;
+			this.kick();
+		});
+	}
+
 	/** Takes no new attempt and waits for those under way, which settle as usual. */
 	async stop(): Promise<void> {
 		this.stopping = true;
@@ -86,27 +100,21 @@ export class ForwardOutbox {
 		if (this.timer) clearTimeout(this.timer);
 		this.timer = undefined;
 		const room = this.config.concurrency - this.inflight.size;
-		if (room > 0) {
-			const due = this.stopping ? [] : await this.store.dueForwards(Date.now(), room);
-			// Marked together: one synced commit for all of them.
-			const marked = await Promise.all(due.map((job) => this.store.markSending(job.id, Date.now())));
-			for (const [i, job] of due.entries()) {
-				if (!marked[i]) continue;
-				const attempt = this.attempt({ ...job, attempts: job.attempts + 1 }).finally(() => {
+		if (room > 0 && !this.stopping) {
+			for (const job of await this.store.claimDue(Date.now(), room)) {
+				const attempt = this.attempt(job).finally(() => {
 					this.inflight.delete(attempt);
-					this.kick();
+					this.refill();
 				});
 				this.inflight.add(attempt);
 			}
 		}
-		if (this.stopping) return;
+		// While every slot is busy, a finishing attempt kicks the pump; no timer needed.
+		if (this.stopping || this.inflight.size >= this.config.concurrency) return;
 		const next = await this.store.nextDueAt();
 		const wait = next === undefined ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(0, next - Date.now()));
-		// While every slot is busy, a finishing attempt kicks the pump; no timer needed.
-		if (this.inflight.size < this.config.concurrency || next === undefined) {
-			this.timer = setTimeout(() => this.kick(), wait);
-			this.timer.unref();
-		}
+		this.timer = setTimeout(() => this.kick(), wait);
+		this.timer.unref();
 	}
 
 	private async attempt(job: ForwardJob): Promise<void> {
