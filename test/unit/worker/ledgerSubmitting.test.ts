@@ -138,6 +138,20 @@ describe.each(backends)('ledger ($name): marking a chunk submitting', (backend) 
 		await ledger.close();
 	});
 
+	it('flags at send time the rows whose number joined the suppression list after the import, and only those', async () => {
+		const ledger = await ledgerWithRows([2, 3, 4], backend.location());
+		expect((await ledger.peekPending('c1', 10)).map((r) => r.suppressed)).toEqual([false, false, false]);
+		await ledger.addSuppression('+61491570103', 'STOP');
+		expect((await ledger.peekPending('c1', 10)).map((r) => [r.line, r.suppressed])).toEqual([
+			[2, false],
+			[3, true],
+			[4, false],
+		]);
+		await ledger.removeSuppression('+61491570103');
+		expect((await ledger.peekPending('c1', 10)).map((r) => r.suppressed)).toEqual([false, false, false]);
+		await ledger.close();
+	});
+
 	it('lists submitting rows by status, as it counts them', async () => {
 		const ledger = await ledgerWithRows([2, 3, 4], backend.location());
 		await ledger.markSubmitting('c1', [3, 4], 1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeRows, decodeVerdicts, encodeRows, encodeVerdicts } from '../../../worker/src/rows/rowBatchCodec';
+import { decodeRows, decodeVerdicts, encodeRows, encodeVerdicts, forEachRow, VerdictEncoder } from '../../../worker/src/rows/rowBatchCodec';
 import type { RowInput, RowVerdict } from '../../../worker/src/rows/rowRules';
 
 describe('rows and verdicts between threads', () => {
@@ -25,5 +25,23 @@ describe('rows and verdicts between threads', () => {
 		expect(back).toEqual(verdicts);
 		// Shapes as the validator makes them: no text key when no text was asked for.
 		expect(Object.keys(back[2])).toEqual(['line', 'ok', 'to', 'segments', 'timeZone']);
+	});
+
+	it('judges row by row as a validator thread does: each row decoded in turn, each verdict encoded as made, the same answer as whole batches', () => {
+		const rows: RowInput[] = [
+			{ line: 2, fields: ['+61491570156', 'Ann'] },
+			{ line: 3, fields: ['bad', 'Bo'] },
+			{ line: 7, fields: ['+61491570157', 'multi\nline'] },
+		];
+		const judge = (r: RowInput): RowVerdict =>
+			r.fields[0] === 'bad' ? { line: r.line, ok: false, code: 'INVALID_NUMBER', reason: `${r.fields[1]}: bad` } : { line: r.line, ok: true, to: r.fields[0], text: `Hi ${r.fields[1]}`, segments: 1, timeZone: undefined };
+		const seen: RowInput[] = [];
+		const encoder = new VerdictEncoder(rows.length);
+		forEachRow(encodeRows(rows), (row) => {
+			seen.push(row);
+			encoder.add(judge(row));
+		});
+		expect(seen).toEqual(rows);
+		expect(decodeVerdicts(encoder.done())).toEqual(rows.map(judge));
 	});
 });

@@ -121,6 +121,30 @@ describe('number set', () => {
 		expect(s.has('+61491599999')).toBe(false);
 		expect(s.size).toBe(10_000);
 	});
+
+	it('keeps every number through many growths of its tables: E.164 of 8 to 15 digits, near neighbours, none lost or invented', () => {
+		const s = new NumberSet();
+		const numbers: string[] = [];
+		let seed = 11;
+		const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+		for (let i = 0; i < 300_000; i++) {
+			const digits = 8 + (i % 8);
+			let n = String(1 + Math.floor(rnd() * 9));
+			while (n.length < digits) n += String(Math.floor(rnd() * 10));
+			numbers.push(`+${n}`);
+		}
+		// Consecutive numbers too: a list of a block of mobiles.
+		for (let i = 0; i < 50_000; i++) numbers.push(`+61491${String(i).padStart(6, '0')}`);
+		const distinct = new Set(numbers);
+		const added = numbers.filter((n) => s.add(n)).length;
+		expect(added).toBe(distinct.size);
+		expect(s.size).toBe(distinct.size);
+		for (const n of distinct) expect(s.has(n)).toBe(true);
+		for (const n of distinct) expect(s.add(n)).toBe(false);
+		expect(s.has('+61491050000')).toBe(false);
+		expect(s.has('+999999999999999')).toBe(distinct.has('+999999999999999'));
+		expect(s.size).toBe(distinct.size);
+	});
 });
 
 describe('batch answers', () => {

@@ -100,8 +100,18 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 		progress();
 	};
 
-	const sendChunk = async (chunk: number, rows: PendingRow[], messages: SendMessageRequest[]) => {
+	const sendChunk = async (chunk: number, rows: PendingRow[], messages: SendMessageRequest[], durable?: Promise<void>) => {
 		const lines = rows.map((r) => r.line);
+		if (durable) {
+			try {
+				await durable;
+			} catch (error) {
+				// The mark may not be on disk: nothing of this chunk leaves, its rows are pending again.
+				await settle(chunk, lines.map((line) => ({ line, status: 'pending' })));
+				fatal ??= new FatalError(`the ledger could not write the rows being submitted to disk: ${(error as Error).message}; nothing of them was sent`);
+				return;
+			}
+		}
 		for (let attempt = 1; ; attempt++) {
 			const outcome = await input.client.send(input.propertySid, messages);
 			if (outcome.kind === 'answered') return settle(chunk, settleAnswer(campaign, lines, outcome.results));
@@ -142,8 +152,8 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 		});
 	};
 
-	const launch = (chunk: number, rows: PendingRow[], messages: SendMessageRequest[]) => {
-		const p: Promise<void> = sendChunk(chunk, rows, messages)
+	const launch = (chunk: number, rows: PendingRow[], messages: SendMessageRequest[], durable?: Promise<void>) => {
+		const p: Promise<void> = sendChunk(chunk, rows, messages, durable)
 			.catch((error: Error) => {
 				fatal ??= new FatalError(`sending failed: ${error.message}`);
 			})
@@ -239,8 +249,14 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 		if (signal?.aborted) continue;
 		const messages = buildMessages(rows);
 		const chunk = chunkNo++;
+		let durable: Promise<void> | undefined;
 		try {
-			await ledger.markSubmitting(campaign, rows.map((r) => r.line), chunk);
+			const lines = rows.map((r) => r.line);
+			// Where the store tells commit from disk, the request waits for the disk, not this loop.
+			if (ledger.markSubmittingCommitted) durable = (await ledger.markSubmittingCommitted(campaign, lines, chunk)).durable;
+			else await ledger.markSubmitting(campaign, lines, chunk);
+			// Kept for the chunk's request, which waits for it: not an unhandled rejection meanwhile.
+			durable?.catch(() => undefined);
 			markFailures = 0;
 			cursor = rows[rows.length - 1].line;
 		} catch (error) {
@@ -251,7 +267,7 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 			control.at = 0;
 			continue;
 		}
-		launch(chunk, rows, messages);
+		launch(chunk, rows, messages, durable);
 	}
 	await Promise.all(inflight);
 	progress(true);

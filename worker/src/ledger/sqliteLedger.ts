@@ -25,6 +25,7 @@ import {
 import { AnswerSidReader, decodeSids, encodeSids, type SidPairs, type StoredAnswer } from './answerSids';
 import { INDEXES, MIGRATE_FROM_1, MIGRATE_FROM_2, SCHEMA, SCHEMA_VERSION } from './sqliteSchema';
 import { prepareStatements, type Statements } from './sqliteStatements';
+import { WalSync } from '../daemon/walSync';
 
 /** Rows read per query by `rows()`, which holds no cursor open between them. */
 const ROWS_PAGE = 2_000;
@@ -48,9 +49,14 @@ interface Submission {
 export class SqliteLedger implements Ledger {
 	private readonly db: Database.Database;
 	private readonly s: Statements;
+	/** Syncs the WAL file, from the first `submitting` mark on; null when the ledger is not in WAL mode. */
+	private wal: WalSync | null | undefined;
 
 	/** `readonly` opens an existing ledger for reading only, as `campaign status` does. */
-	constructor(path: string, options: { readonly?: boolean } = {}) {
+	constructor(
+		private readonly path: string,
+		options: { readonly?: boolean } = {},
+	) {
 		this.db = openDatabase(path, SCHEMA, 'the ledger', options);
 		// One read transaction for as long as it is open: every figure of a status or a report
 		// is of the same moment, however many queries it takes while a run writes.
@@ -162,7 +168,7 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async requeueUncertainWith(name: string, messages: readonly string[]): Promise<number> {
-		return this.db.transaction(() => messages.reduce((n, message) => n + this.s.requeueWith.run(name, message, message).changes, 0))();
+		return this.s.requeueWith.run(name, JSON.stringify(messages)).changes;
 	}
 
 	async deleteCampaign(name: string): Promise<void> {
@@ -180,7 +186,15 @@ export class SqliteLedger implements Ledger {
 
 	async peekPending(name: string, limit: number, afterLine = 0): Promise<PendingRow[]> {
 		// Raw rows (arrays in SELECT order): one object per row instead of two, on the send path.
-		const rows = this.s.peek.all(name, afterLine, limit) as [line: number, to: string, text: string, segments: number, timeZone: string | null, suppressed: number][];
+		// One read transaction: the list cannot gain a number between the two statements.
+		const rows = this.db.transaction(() => (this.s.anySuppression.get() === 1 ? this.s.peek : this.s.peekUnsuppressed).all(name, afterLine, limit))() as [
+			line: number,
+			to: string,
+			text: string,
+			segments: number,
+			timeZone: string | null,
+			suppressed: number,
+		][];
 		return rows.map(([line, to, text, segments, timeZone, suppressed]) => ({ line, to, text, segments, timeZone: timeZone ?? undefined, suppressed: suppressed === 1 }));
 	}
 
@@ -191,15 +205,24 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async markSubmitting(name: string, lines: number[], chunk: number): Promise<void> {
+		await (await this.markSubmittingCommitted(name, lines, chunk)).durable;
+	}
+
+	async markSubmittingCommitted(name: string, lines: number[], chunk: number): Promise<{ durable: Promise<void> }> {
 		let first = Infinity;
 		let last = -Infinity;
 		for (const line of lines) {
 			if (line < first) first = line;
 			if (line > last) last = line;
 		}
-		// FULL for this one commit: a `submitting` mark lost to a power cut would let the row
-		// be sent a second time.
-		this.db.pragma('synchronous = FULL');
+		// A `submitting` mark lost to a power cut would let the row be sent a second time, so
+		// the request waits until the mark is on disk. Not by a FULL commit where the ledger
+		// is in WAL mode: its fsync held the event loop, and with it every answer and request
+		// of the run, for the disk's time (1 to 20 ms on a shared disk, more while it writes
+		// back a large file, once per chunk). The WAL file is synced from the thread pool
+		// instead (WalSync, as the daemon's stores do): as durable, while the loop goes on.
+		const wal = this.walSync();
+		if (!wal) this.db.pragma('synchronous = FULL');
 		try {
 			this.db
 				.transaction(() => {
@@ -221,8 +244,14 @@ export class SqliteLedger implements Ledger {
 				})
 				.immediate();
 		} finally {
-			this.db.pragma('synchronous = NORMAL');
+			if (!wal) this.db.pragma('synchronous = NORMAL');
 		}
+		return { durable: wal ? wal.sync() : Promise.resolve() };
+	}
+
+	private walSync(): WalSync | null {
+		if (this.wal === undefined) this.wal = this.db.pragma('journal_mode', { simple: true }) === 'wal' ? new WalSync(this.path) : null;
+		return this.wal;
 	}
 
 	async settle(name: string, chunk: number, rows: SettledRow[]): Promise<void> {
@@ -430,6 +459,8 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async close(): Promise<void> {
+		this.wal?.close();
+		this.wal = undefined;
 		if (this.db.open) this.db.close();
 	}
 }

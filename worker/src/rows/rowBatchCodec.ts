@@ -42,8 +42,14 @@ export function transferOf(encoded: EncodedRows | EncodedVerdicts): ArrayBuffer[
 }
 
 export function decodeRows(encoded: EncodedRows): RowInput[] {
+	const rows: RowInput[] = [];
+	forEachRow(encoded, (row) => rows.push(row));
+	return rows;
+}
+
+/** Each row in turn, decoded only when its turn comes. */
+export function forEachRow(encoded: EncodedRows, visit: (row: RowInput) => void): void {
 	const { lines, counts, lengths, text } = encoded;
-	const rows: RowInput[] = new Array<RowInput>(lines.length);
 	let f = 0;
 	let at = 0;
 	for (let i = 0; i < lines.length; i++) {
@@ -53,55 +59,75 @@ export function decodeRows(encoded: EncodedRows): RowInput[] {
 			fields[j] = text.slice(at, end);
 			at = end;
 		}
-		rows[i] = { line: lines[i], fields };
+		visit({ line: lines[i], fields });
 	}
-	return rows;
 }
 
 /**
- * Accepted rows, the great majority, as columns: their To, text and time zone end to end in
- * one string (a length of -1 for a value that is absent); refusals stay objects, in place.
+ * Verdicts as columns: each row's three strings end to end in one string (a length of -1
+ * for a value that is absent). Accepted rows hold To, text and time zone; refused ones
+ * (segments -1) To, reason and code. Refusals were objects once, and cloning a batch's
+ * hundred-odd of them was most of what the thread's postMessage cost on a list with one bad
+ * row in six.
  */
 export interface EncodedVerdicts {
 	lines: Float64Array;
+	/** Segments of an accepted row; -1 for a refused one. */
 	segments: Int32Array;
-	/** For each row, the lengths of its To, text and time zone; -1 when absent. */
+	/** For each row, the lengths of its three strings; -1 when absent. */
 	lengths: Int32Array;
 	text: string;
-	/** By index: the rows that are not accepted. */
-	refused: Record<number, Extract<RowVerdict, { ok: false }>>;
 }
 
+const REFUSED = -1;
+
 export function encodeVerdicts(verdicts: readonly RowVerdict[]): EncodedVerdicts {
-	const lines = new Float64Array(verdicts.length);
-	const segments = new Int32Array(verdicts.length);
-	const lengths = new Int32Array(verdicts.length * 3).fill(-1);
-	const parts: string[] = [];
-	const refused: EncodedVerdicts['refused'] = {};
-	for (let i = 0; i < verdicts.length; i++) {
-		const v = verdicts[i];
-		lines[i] = v.line;
-		if (!v.ok) {
-			refused[i] = v;
-			continue;
-		}
-		segments[i] = v.segments;
-		lengths[i * 3] = v.to.length;
-		parts.push(v.to);
-		if (v.text !== undefined) {
-			lengths[i * 3 + 1] = v.text.length;
-			parts.push(v.text);
-		}
-		if (v.timeZone !== undefined) {
-			lengths[i * 3 + 2] = v.timeZone.length;
-			parts.push(v.timeZone);
-		}
+	const encoder = new VerdictEncoder(verdicts.length);
+	for (const v of verdicts) encoder.add(v);
+	return encoder.done();
+}
+
+/**
+ * Verdicts encoded one by one as they are made. A validator thread judges each row as it
+ * decodes it and encodes its verdict at once: no array of a thousand rows or verdicts
+ * outlives the row being judged, so little survives a scavenge of the thread's small
+ * young generation, and its old generation stays small.
+ */
+export class VerdictEncoder {
+	private readonly lines: Float64Array;
+	private readonly segments: Int32Array;
+	private readonly lengths: Int32Array;
+	private readonly parts: string[] = [];
+	private i = 0;
+
+	constructor(count: number) {
+		this.lines = new Float64Array(count);
+		this.segments = new Int32Array(count);
+		this.lengths = new Int32Array(count * 3).fill(-1);
 	}
-	return { lines, segments, lengths, text: parts.join(''), refused };
+
+	add(v: RowVerdict): void {
+		const i = this.i++;
+		this.lines[i] = v.line;
+		this.segments[i] = v.ok ? v.segments : REFUSED;
+		this.put(i * 3, v.to);
+		this.put(i * 3 + 1, v.ok ? v.text : v.reason);
+		this.put(i * 3 + 2, v.ok ? v.timeZone : v.code);
+	}
+
+	private put(at: number, value: string | undefined): void {
+		if (value === undefined) return;
+		this.lengths[at] = value.length;
+		this.parts.push(value);
+	}
+
+	done(): EncodedVerdicts {
+		return { lines: this.lines, segments: this.segments, lengths: this.lengths, text: this.parts.join('') };
+	}
 }
 
 export function decodeVerdicts(encoded: EncodedVerdicts): RowVerdict[] {
-	const { lines, segments, lengths, text, refused } = encoded;
+	const { lines, segments, lengths, text } = encoded;
 	const out: RowVerdict[] = new Array<RowVerdict>(lines.length);
 	let at = 0;
 	const take = (length: number): string | undefined => {
@@ -111,15 +137,14 @@ export function decodeVerdicts(encoded: EncodedVerdicts): RowVerdict[] {
 		return value;
 	};
 	for (let i = 0; i < lines.length; i++) {
-		const no = refused[i];
-		if (no) {
-			out[i] = no;
-			continue;
+		const to = take(lengths[i * 3]);
+		const second = take(lengths[i * 3 + 1]);
+		const third = take(lengths[i * 3 + 2]);
+		if (segments[i] === REFUSED) {
+			out[i] = to === undefined ? { line: lines[i], ok: false, code: third!, reason: second! } : { line: lines[i], ok: false, code: third!, reason: second!, to };
+		} else {
+			out[i] = second === undefined ? { line: lines[i], ok: true, to: to!, segments: segments[i], timeZone: third } : { line: lines[i], ok: true, to: to!, text: second, segments: segments[i], timeZone: third };
 		}
-		const to = take(lengths[i * 3])!;
-		const rowText = take(lengths[i * 3 + 1]);
-		const timeZone = take(lengths[i * 3 + 2]);
-		out[i] = rowText === undefined ? { line: lines[i], ok: true, to, segments: segments[i], timeZone } : { line: lines[i], ok: true, to, text: rowText, segments: segments[i], timeZone };
 	}
 	return out;
 }

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { decodeRows, encodeVerdicts, transferOf, type EncodedRows } from './rowBatchCodec';
+import { forEachRow, transferOf, VerdictEncoder, type EncodedRows } from './rowBatchCodec';
 import type { RowRules } from './rowRules';
 import { RowValidator } from './rowValidator';
 
@@ -7,7 +7,9 @@ import { RowValidator } from './rowValidator';
 const validator = new RowValidator(workerData as RowRules);
 parentPort!.on('message', (msg: { id: number; rows: EncodedRows; now: number }) => {
 	try {
-		const verdicts = encodeVerdicts(decodeRows(msg.rows).map((row) => validator.validate(row, msg.now)));
+		const encoder = new VerdictEncoder(msg.rows.lines.length);
+		forEachRow(msg.rows, (row) => encoder.add(validator.validate(row, msg.now)));
+		const verdicts = encoder.done();
 		parentPort!.postMessage({ id: msg.id, verdicts }, transferOf(verdicts));
 	} catch (error) {
 		parentPort!.postMessage({ id: msg.id, error: (error as Error).message });
