@@ -1,12 +1,13 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
 /** What the proxy does with a batch request that carries messages. */
-export type BatchFate = 'pass' | 'answerLost' | 'neverSent';
+export type BatchFate = 'pass' | 'answerLost' | 'answerCut' | 'neverSent';
 
 /**
  * An HTTP proxy in front of the sandbox that decides, batch by batch, what a crash would
  * have left: `pass` forwards and answers; `answerLost` forwards to the sandbox, which
- * sends the messages, but never answers the client; `neverSent` holds the request
+ * sends the messages, but never answers the client; `answerCut` forwards it too, then
+ * closes the client's connection instead of answering; `neverSent` holds the request
  * without forwarding it. Other requests (the empty preflight batch) always pass.
  */
 export class HoldingProxy {
@@ -48,6 +49,10 @@ export class HoldingProxy {
 		const answer = await this.forward(req, body);
 		if (fate === 'answerLost') {
 			this.held.push(res);
+			return;
+		}
+		if (fate === 'answerCut') {
+			res.socket?.destroy();
 			return;
 		}
 		res.writeHead(answer.status, answer.headers);

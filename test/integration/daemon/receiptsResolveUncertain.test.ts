@@ -105,6 +105,12 @@ describe('receipts resolve rows a crash left uncertain', () => {
 		const text = await cli(['campaign', 'status', '--db', db, '--name', 'crashr']);
 		expect(text.stdout).toContain(`receipts: delivered ${30 - failedLines.length}, failed ${failedLines.length} (`);
 
+		// The rows their receipts accepted are timed from when their request left, and the report says so.
+		const report = JSON.parse((await cli(['campaign', 'report', '--db', db, '--name', 'crashr', '--json'])).stdout);
+		expect(report.sendTimes).toMatchObject({ fromAnswer: 20, fromRequest: 10 });
+		expect(report.receiptSeconds.receipts).toBe(30);
+		expect(report.timeline.sends.reduce((n: number, b: { count: number }) => n + b.count, 0)).toBe(30);
+
 		const resend = await cli([...args, '--resend-uncertain'], env);
 		expect(resend.code, resend.stderr).toBe(0);
 		const ids = (await ours()).map((m) => m.ExternalId as string);
@@ -112,5 +118,53 @@ describe('receipts resolve rows a crash left uncertain', () => {
 		expect(new Set(ids).size).toBe(ROWS);
 		// Only the ten unsent rows went again.
 		expect(proxy.batches.slice(6).flatMap((b) => b.externalIds.map(line)).filter((l) => unsent.includes(l)).sort((a, b) => a - b)).toEqual(unsent);
+	}, 120_000);
+});
+
+describe('receipts resolve rows whose answer was cut off', () => {
+	it('a campaign whose answers are cut off ends with those rows uncertain; their receipts accept them, and the report times them from when their request left', async () => {
+		let csv = 'Phone,Name\n';
+		for (let i = 0; i < 20; i++) csv += `+614915${72_000 + i},C${i}\n`;
+		writeFileSync(join(dir, 'cut.csv'), csv);
+		const db = join(dir, 'worker.db');
+		// The second and third batches reach the sandbox, which sends them, but their answers never come back.
+		const cutter = new HoldingProxy(sandbox.url, (n) => (n === 1 || n === 2 ? 'answerCut' : 'pass'));
+		await cutter.start();
+		try {
+			const env = { CLOUDTEL_BASE_URL: cutter.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
+			const started = Date.now();
+			const run = await cli(
+				['campaign', 'run', '--db', db, '--name', 'cutr', '--csv', join(dir, 'cut.csv'), '--property', sandbox.demo.PropertySid, '--text', 'Hi {{Name}}', '--receipt-url', receiptUrl, '--rate', '0', '--batch-size', '5', '--concurrency', '1'],
+				env,
+			);
+			const ended = Date.now();
+			expect(run.code, run.stderr).toBe(3);
+			const cut = cutter.externalIds('answerCut').map((id) => Number(id.split(':')[1]));
+			expect(summaryOf(run).uncertainLines).toEqual(cut);
+			expect(cut).toHaveLength(10);
+
+			await until(async () => (await status(db, 'cutr')).delivery.awaitingReceipt === 0 && (await status(db, 'cutr')).rows.accepted === 20, 20_000, 'every receipt, the uncertain rows accepted by theirs');
+			const report = await cli(['campaign', 'report', '--db', db, '--name', 'cutr', '--json']);
+			expect(report.code, report.stderr).toBe(0);
+			const r = JSON.parse(report.stdout);
+			expect(r.funnel).toMatchObject({ sent: 20, delivered: 20 });
+			expect(r.sendTimes).toEqual({ fromAnswer: 10, fromRequest: 10, note: expect.stringMatching(/when its request left/) });
+			// Every message timed: all twenty in the timeline and in the time to receipt.
+			expect(r.receiptSeconds.receipts).toBe(20);
+			const sends = r.timeline.sends as { at: string; count: number }[];
+			expect(sends.reduce((n, b) => n + b.count, 0)).toBe(20);
+			for (const b of sends) {
+				expect(Date.parse(b.at)).toBeGreaterThanOrEqual(Math.floor(started / 1000 / r.timeline.bucketSeconds) * r.timeline.bucketSeconds * 1000);
+				expect(Date.parse(b.at)).toBeLessThanOrEqual(ended);
+			}
+			expect(r.receiptSeconds.p95).toBeLessThan(10);
+			const text = await cli(['campaign', 'report', '--db', db, '--name', 'cutr']);
+			expect(text.stdout).toContain('send times: 10 from the answer accepting them, 10 from when their request left (answer lost, accepted by their receipt)');
+			const html = join(dir, 'cutr.html');
+			expect((await cli(['campaign', 'report', '--db', db, '--name', 'cutr', '--html', html])).code).toBe(0);
+			expect(readFileSync(html, 'utf8')).toMatch(/data-figure="sendTimes.fromRequest" data-value="10">10 of the 20 messages sent had their answer lost/);
+		} finally {
+			await cutter.close();
+		}
 	}, 120_000);
 });

@@ -96,8 +96,12 @@ describe('campaign status and report on Postgres only read', () => {
 		const older = await newDatabase('older');
 		const made = await cli(['campaign', 'pause', '--db', older, '--name', 'x']);
 		expect(made.stderr).toMatch(/no campaign named x/);
-		// As if a cloudtel of schema 1 had made it: what schema 2 adds is not there yet.
-		await sql(older, `DROP TABLE workers, pacing; DROP SEQUENCE chunk_numbers; ALTER TABLE submissions DROP COLUMN worker; ALTER TABLE forwards DROP COLUMN worker; DELETE FROM cloudtel_schema WHERE version = 2`);
+		// As if a cloudtel of schema 1 had made it: what later schemas add is not there yet.
+		await sql(
+			older,
+			`DROP TABLE workers, pacing; DROP SEQUENCE chunk_numbers; ALTER TABLE submissions DROP COLUMN worker; ALTER TABLE forwards DROP COLUMN worker;
+			 ALTER TABLE recipients DROP COLUMN attempted_at; DELETE FROM cloudtel_schema WHERE version >= 2`,
+		);
 		const before = await everything(older);
 		const r = await cli(['campaign', 'status', '--db', older, '--name', 'x']);
 		expect(r.code).toBe(1);

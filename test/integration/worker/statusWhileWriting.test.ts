@@ -1,7 +1,9 @@
 import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
+import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
 import { cli, envFor, numbersCsv, startCli, summaryOf, tempDir, withSandbox, writeCsv } from './harness';
 
 
@@ -73,4 +75,53 @@ describe('campaign status while a campaign writes', () => {
 		expect(reads).toBeGreaterThan(5);
 		expect(midRun).toBeGreaterThan(3);
 	}, 120_000);
+});
+
+describe('campaign status from a copy while the ledger is checkpointed', () => {
+	const nobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+
+	// SQLite writes the WAL back into the database and starts it again while the copy is
+	// taken: a database copied before that and a WAL copied after would be two moments.
+	it.runIf(nobody)('never reads a torn copy', async () => {
+		const dir = tempDir();
+		const db = join(dir, 'l.db');
+		const ledger = new SqliteLedger(db);
+		await ledger.createCampaign({ name: 'big', csvPath: '/list.csv', propertySid: 'PR1', text: 'Hi' });
+		const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ line: from + i, to: `+614${String(10_000_000 + from + i).slice(-8)}`, text: 'Hi there, a text of some length to fill pages', segments: 1, status: 'pending' as const }));
+		// Large enough that copying it takes a while.
+		let next = 2;
+		for (let i = 0; i < 40; i++, next += 5000) await ledger.importBatch('big', rows(next, 5000), next + 4999);
+		const checkpointer = new Database(db);
+		chmodSync(dir, 0o555);
+		let writing = true;
+		const writer = (async () => {
+			// A busy run's WAL is written back and started again every few hundred ms at most.
+			for (let restarted = Date.now(); writing; next += 200) {
+				await ledger.importBatch('big', rows(next, 200), next + 199);
+				if (Date.now() - restarted > 200) {
+					checkpointer.pragma('wal_checkpoint(RESTART)');
+					restarted = Date.now();
+				}
+				// The -shm readable by its owner only: SQLite cannot read the ledger in place, so it is copied.
+				chmodSync(`${db}-shm`, 0o600);
+				// 10,000 rows a second, as a fast run stores its answers.
+				await new Promise((r) => setTimeout(r, 20));
+			}
+		})();
+		try {
+			for (let i = 0; i < 25; i++) {
+				const r = await cli(['campaign', 'status', '--db', db, '--name', 'big', '--json'], {}, nobody);
+				expect(r.code, r.stderr).toBe(0);
+				const s = JSON.parse(r.stdout) as Status;
+				expect(s.total).toBe(s.importedThrough - 1);
+				expect(s.rows.pending).toBe(s.total);
+			}
+		} finally {
+			writing = false;
+			await writer;
+			checkpointer.close();
+			await ledger.close();
+			chmodSync(dir, 0o755);
+		}
+	}, 180_000);
 });

@@ -154,6 +154,60 @@ describe.each(backends)('ledger ($name): receipts settle rows', (backend) => {
 		await ledger.close();
 	});
 
+	describe('rows a receipt showed were sent after their answer was lost', () => {
+		const t0 = 1_700_000_000_000;
+		const t1 = t0 + 125_000;
+		const minute = (ms: number) => Math.floor(ms / 1000 / 60) * 60;
+		/** The answer for lines 2-4 stored at t0; the request of lines 5-7 left at t1. */
+		const timed = async (ledger: Ledger) => {
+			await raw(backend, `UPDATE answers SET at = ?`, `UPDATE recipients SET sent_at = $1 WHERE status = 'accepted'`, [t0]);
+			await raw(backend, `UPDATE submissions SET at = ?`, `UPDATE submissions SET created_at = $1`, [t1]);
+			return ledger;
+		};
+		const expectTimedFromRequest = async (ledger: Ledger) => {
+			const figures = await ledger.reportFigures('c1', 60);
+			expect(figures.sentByReceipt).toBe(3);
+			expect(figures.sends).toEqual([
+				{ at: minute(t0), count: 3 },
+				{ at: minute(t1), count: 3 },
+			]);
+			// Each received 2 s after its request left.
+			expect(figures.receiptTenths).toEqual([{ tenths: 20, count: 3 }]);
+			expect(await ledger.activitySpan('c1')).toEqual({ from: t0 / 1000, to: t1 / 1000 + 2 });
+		};
+		const receipt = (line: number) => ({ messageSid: `SM-${line}`, campaign: 'c1', line, status: 'Delivered' as const, at: t1 / 1000 + 2, receivedAt: t1 + 2_000 });
+
+		it('an answer lost in flight: timed from when the request left', async () => {
+			const ledger = await timed(await crashedLedger());
+			await ledger.settle('c1', 2, [5, 6, 7].map((line) => ({ line, status: 'uncertain' as const, message: 'answer lost: UND_ERR_SOCKET: other side closed' })));
+			for (const line of [5, 6, 7]) expect(await ledger.recordDelivery(receipt(line))).toMatchObject({ resolved: true });
+			await expectTimedFromRequest(ledger);
+			await ledger.close();
+		});
+
+		it('a crash: timed from when the request left, whether the receipt came before the resume, after it, or was stored by an older worker', async () => {
+			const ledger = await timed(await crashedLedger());
+			await ledger.recordDelivery(receipt(5));
+			await ledger.recoverSubmitting('c1');
+			expect(await ledger.recordDelivery(receipt(6))).toMatchObject({ resolved: true });
+			const insert = `INSERT INTO deliveries (campaign, line, message_sid, status, at, received_at) VALUES ('c1', 7, 'SM-7', 'Delivered', ${t1 / 1000 + 2}, ${t1 + 2_000})`;
+			await raw(backend, insert, insert);
+			expect(await ledger.requeueUncertain('c1')).toBe(0);
+			expect((await ledger.counts('c1')).rows).toMatchObject({ accepted: 6, uncertain: 0, pending: 0 });
+			await expectTimedFromRequest(ledger);
+			await ledger.close();
+		});
+
+		it('sent again after --resend-uncertain: timed by its new answer, not its lost request', async () => {
+			const ledger = await timed(await crashedLedger());
+			await ledger.recoverSubmitting('c1');
+			expect(await ledger.requeueUncertain('c1')).toBe(3);
+			await ledger.markSubmitting('c1', [5, 6, 7], 3);
+			await ledger.settle('c1', 3, [5, 6, 7].map((line) => ({ line, status: 'accepted' as const, messageSid: `SM-${line}` })));
+			expect((await ledger.reportFigures('c1', 60)).sentByReceipt).toBe(0);
+			await ledger.close();
+		});
+	});
 });
 
 describe('ledger (sqlite): older files', () => {

@@ -115,6 +115,17 @@ describe('ledger (sqlite): rows found by MessageSid', () => {
 		await again.close();
 	});
 
+	it('finds by MessageSid the rows of a campaign made after the last one was deleted, though SQLite gives its answers the same ids again', async () => {
+		const { ledger } = await sentLedger();
+		// A receipt with no ExternalId: the index is built, through the deleted campaign's answers.
+		expect(await ledger.recordDelivery(receipt('SM-four'))).toMatchObject({ campaign: 'c1', line: 4 });
+		await ledger.deleteCampaign('c1');
+		await sendThree(ledger);
+		expect(await ledger.recordDelivery({ ...receipt('SM-four'), status: 'Failed' })).toMatchObject({ campaign: 'c1', line: 4 });
+		expect(await ledger.delivery('c1', 4)).toMatchObject({ messageSid: 'SM-four', status: 'Failed' });
+		await ledger.close();
+	});
+
 	it('indexes a backlog of many answers, page by page, before looking a MessageSid up', async () => {
 		const { ledger } = await sentLedger();
 		const lines = Array.from({ length: 250 }, (_, i) => i + 10);
@@ -145,7 +156,7 @@ describe('ledger (sqlite): rows found by MessageSid', () => {
 		expect((await rowsOf(migrated)).map((r) => r.messageSid)).toEqual(['SM-two', undefined, 'SM-four']);
 		await migrated.close();
 		const check = new Database(path);
-		expect(check.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get()).toBe('5');
+		expect(check.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get()).toBe('6');
 		expect(check.prepare(`SELECT name FROM sqlite_master WHERE name IN ('recipients_by_message_sid', 'recipients_by_status', 'sid_backlog')`).all()).toEqual([]);
 		check.close();
 	});

@@ -21,8 +21,17 @@ export interface CampaignReport {
 	};
 	/** Seconds from the answer that accepted a message to its receipt; null before any receipt. */
 	receiptSeconds: { p50: number; p95: number; receipts: number } | null;
+	/**
+	 * Where the send times of the timeline and of receiptSeconds come from: the stored answer
+	 * that accepted a message, or, for a message whose answer was lost (uncertain) until a
+	 * receipt showed it was sent, the moment its request left.
+	 */
+	sendTimes: { fromAnswer: number; fromRequest: number; note: string };
 	segments: { sent: number; pricePerSegment: number | null; estimatedCost: number | null };
 }
+
+export const SEND_TIMES =
+	"a message is sent when the provider's answer accepting it was stored; one whose answer was lost, accepted later by its receipt, when its request left";
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
@@ -61,6 +70,11 @@ export async function readCampaignReport(ledger: Ledger, name: string, options: 
 			deliveries: figures.deliveries.map((b) => ({ at: iso(b.at), delivered: b.delivered, failed: b.failed })),
 		},
 		receiptSeconds: receiptPercentiles(figures.receiptTenths) ?? null,
+		sendTimes: {
+			fromAnswer: counts.rows.accepted - figures.sentByReceipt,
+			fromRequest: figures.sentByReceipt,
+			note: SEND_TIMES,
+		},
 		segments: {
 			sent: counts.acceptedSegments,
 			pricePerSegment: price ?? null,

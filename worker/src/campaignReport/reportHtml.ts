@@ -30,6 +30,10 @@ export function reportHtml(r: CampaignReport): string {
 	const receipt = r.receiptSeconds
 		? `<dl class="figures">${figure('receiptSeconds.p50', r.receiptSeconds.p50, 'Send to receipt, p50 (s)')}${figure('receiptSeconds.p95', r.receiptSeconds.p95, 'Send to receipt, p95 (s)')}</dl>`
 		: '<p class="empty">No receipt yet.</p>';
+	const sendTimes =
+		r.sendTimes.fromRequest > 0
+			? `<p class="note" data-figure="sendTimes.fromRequest" data-value="${r.sendTimes.fromRequest}">${r.sendTimes.fromRequest} of the ${r.funnel.sent} messages sent had their answer lost and were accepted by their receipt: they are timed from when their request left, the others from the answer accepting them.</p>`
+			: '';
 	const cost =
 		r.segments.estimatedCost === null
 			? '<p class="note">Give <code>--price-per-segment</code> for an estimated cost.</p>'
@@ -85,6 +89,7 @@ ${chart('funnel')}
 <h2>Over time</h2>
 ${chart('timeline')}
 ${receipt}
+${sendTimes}
 </section>
 <div class="grid">
 <section>

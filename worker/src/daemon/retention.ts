@@ -9,8 +9,8 @@ export const PRUNE_EVERY_MS = 3_600_000;
 /**
  * Keeps a worker left running for years from growing without bound: what is older than
  * the retention period and finished with is deleted, at start and then hourly. A run's
- * ledger rows go before its record, so a stop between the two leaves the record to find
- * them again. Idempotent, so several workers on one Postgres may all do it.
+ * ledger rows and its record go in one transaction (Ledger.deleteCampaign). Idempotent, so
+ * several workers on one Postgres may all do it.
  */
 export class Retention {
 	private timer: NodeJS.Timeout | undefined;
@@ -35,8 +35,11 @@ export class Retention {
 
 	async prune(now: number): Promise<{ events: number; forwards: number; runs: number }> {
 		const before = now - this.days * DAY_MS;
-		for (const run of await this.store.finishedRunsBefore(before)) await this.ledger.deleteCampaign(run);
-		const pruned = await this.store.prune(before);
+		// Deleting a run's campaign takes its record too, in the same transaction.
+		const runs = await this.store.finishedRunsBefore(before);
+		for (const run of runs) await this.ledger.deleteCampaign(run);
+		const left = await this.store.prune(before);
+		const pruned = { ...left, runs: runs.length + left.runs };
 		if (pruned.events + pruned.forwards + pruned.runs > 0) this.log.info('pruned', { ...pruned, olderThan: new Date(before).toISOString(), retentionDays: this.days });
 		return pruned;
 	}

@@ -122,12 +122,17 @@ export interface DeliveryCounts {
 export interface ReportFigures {
 	/** Failed receipts by the first digits of the number ('+' and five), with one number of each. */
 	failuresByPrefix: { prefix: string; sample: string; count: number }[];
-	/** Accepted messages by the bucket (Unix seconds of its start) their answer was stored in. */
+	/** Accepted messages by the bucket (Unix seconds of its start) their answer was stored in, or their request left (sentByReceipt). */
 	sends: { at: number; count: number }[];
 	/** Receipts by the bucket of their Timestamp. */
 	deliveries: { at: number; delivered: number; failed: number }[];
 	/** Receipts by tenths of a second from the answer that accepted the message to the receipt's arrival. */
 	receiptTenths: { tenths: number; count: number }[];
+	/**
+	 * Messages whose answer was lost (uncertain) until a receipt showed they were sent: in
+	 * `sends` and `receiptTenths` they are timed from when their request left.
+	 */
+	sentByReceipt: number;
 }
 
 export type StatusCounts = Record<RowStatus, number>;
@@ -159,7 +164,7 @@ export interface Ledger {
 	release(name: string, owner: RunOwner): Promise<void>;
 	setPhase(name: string, phase: CampaignPhase): Promise<void>;
 	setPaused(name: string, paused: boolean): Promise<void>;
-	/** Forgets the campaign and everything stored about it, in one transaction. */
+	/** Forgets the campaign and everything stored about it (a cron run's record included), in one transaction. */
 	deleteCampaign(name: string): Promise<void>;
 
 	/** Adds rows and moves the import mark in one transaction, so a crash never splits them. */

@@ -76,6 +76,9 @@ export class PgLedger implements Ledger, SharedLedger {
 		await transaction(this.pool, async (db) => {
 			for (const table of ['recipients', 'submissions', 'deliveries', 'replies', 'pacing']) await db.query(`DELETE FROM ${table} WHERE campaign = $1`, [name]);
 			await db.query('DELETE FROM campaigns WHERE name = $1', [name]);
+			// A cron run's record: left behind, a restart would send the run again from its first
+			// row, and retention would take a new campaign of the same name.
+			await db.query('DELETE FROM campaign_runs WHERE run = $1', [name]);
 		});
 	}
 
@@ -117,13 +120,21 @@ export class PgLedger implements Ledger, SharedLedger {
 
 	async recoverSubmitting(name: string): Promise<number> {
 		return transaction(this.pool, async (db) => {
-			// A receipt proves its message went out, whatever became of the answer.
+			// A receipt proves its message went out, whatever became of the answer: sent when its
+			// request left (its submission's time), the time the report gives it.
 			await db.query(
-				`UPDATE recipients r SET status = 'accepted', chunk = NULL, error_code = NULL, message = NULL, message_sid = d.message_sid
+				`UPDATE recipients r SET status = 'accepted', chunk = NULL, error_code = NULL, message = NULL, message_sid = d.message_sid,
+				 attempted_at = (SELECT s.created_at FROM submissions s WHERE s.campaign = r.campaign AND s.chunk = r.chunk),
+				 sent_at = (SELECT s.created_at FROM submissions s WHERE s.campaign = r.campaign AND s.chunk = r.chunk)
 				 FROM deliveries d WHERE r.campaign = $1 AND r.status = 'submitting' AND d.campaign = r.campaign AND d.line = r.line`,
 				[name],
 			);
-			const n = await db.query(`UPDATE recipients SET status = 'uncertain', chunk = NULL, error_code = NULL, message = $2 WHERE campaign = $1 AND status = 'submitting'`, [name, ANSWER_LOST]);
+			const n = await db.query(
+				`UPDATE recipients r SET status = 'uncertain', chunk = NULL, error_code = NULL, message = $2,
+				 attempted_at = (SELECT s.created_at FROM submissions s WHERE s.campaign = r.campaign AND s.chunk = r.chunk)
+				 WHERE r.campaign = $1 AND r.status = 'submitting'`,
+				[name, ANSWER_LOST],
+			);
 			await db.query('DELETE FROM submissions WHERE campaign = $1', [name]);
 			return n.rowCount ?? 0;
 		});
@@ -132,18 +143,19 @@ export class PgLedger implements Ledger, SharedLedger {
 	async requeueUncertain(name: string): Promise<number> {
 		return transaction(this.pool, async (db) => {
 			await db.query(
-				`UPDATE recipients r SET status = 'accepted', error_code = NULL, message = NULL, message_sid = d.message_sid
+				`UPDATE recipients r SET status = 'accepted', error_code = NULL, message = NULL, message_sid = d.message_sid, sent_at = r.attempted_at
 				 FROM deliveries d WHERE r.campaign = $1 AND r.status = 'uncertain' AND d.campaign = r.campaign AND d.line = r.line`,
 				[name],
 			);
-			return (await db.query(`UPDATE recipients SET status = 'pending', message = NULL WHERE campaign = $1 AND status = 'uncertain'`, [name])).rowCount ?? 0;
+			// Sent again, they will be timed by their answer.
+			return (await db.query(`UPDATE recipients SET status = 'pending', message = NULL, attempted_at = NULL WHERE campaign = $1 AND status = 'uncertain'`, [name])).rowCount ?? 0;
 		});
 	}
 
 	async requeueUncertainWith(name: string, messages: readonly string[]): Promise<number> {
 		// left(), not LIKE: the stored messages hold '_', which LIKE reads as a wildcard.
 		const r = await this.pool.query(
-			`UPDATE recipients SET status = 'pending', message = NULL WHERE campaign = $1 AND status = 'uncertain' AND EXISTS (SELECT 1 FROM unnest($2::text[]) AS m WHERE left(message, length(m)) = m)`,
+			`UPDATE recipients SET status = 'pending', message = NULL, attempted_at = NULL WHERE campaign = $1 AND status = 'uncertain' AND EXISTS (SELECT 1 FROM unnest($2::text[]) AS m WHERE left(message, length(m)) = m)`,
 			[name, messages],
 		);
 		return r.rowCount ?? 0;
@@ -230,10 +242,12 @@ export class PgLedger implements Ledger, SharedLedger {
 
 	async settle(name: string, chunk: number, rows: SettledRow[]): Promise<void> {
 		await transaction(this.pool, async (db) => {
-			await db.query('DELETE FROM submissions WHERE campaign = $1 AND chunk = $2', [name, chunk]);
+			// When the request left: an uncertain row keeps it, for the report, should a receipt show it was sent.
+			const attempted = (await db.query<{ at: number }>('DELETE FROM submissions WHERE campaign = $1 AND chunk = $2 RETURNING created_at AS at', [name, chunk])).rows[0]?.at ?? null;
 			await db.query(
 				`UPDATE recipients r SET status = v.status, chunk = NULL, message_sid = v.sid, error_code = v.code, message = v.msg,
-				 sent_at = CASE WHEN v.status = 'accepted' THEN $7::bigint END
+				 sent_at = CASE WHEN v.status = 'accepted' THEN $7::bigint END,
+				 attempted_at = CASE WHEN v.status = 'uncertain' THEN $8::bigint END
 				 FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[]) AS v(line, status, sid, code, msg)
 				 WHERE r.campaign = $1 AND r.line = v.line`,
 				[
@@ -244,6 +258,7 @@ export class PgLedger implements Ledger, SharedLedger {
 					rows.map((r) => (r.status === 'accepted' ? null : (r.errorCode ?? null))),
 					rows.map((r) => (r.status === 'accepted' ? null : (r.message ?? null))),
 					Date.now(),
+					attempted,
 				],
 			);
 		});
@@ -329,7 +344,8 @@ export class PgLedger implements Ledger, SharedLedger {
 				 ON CONFLICT (campaign, line) DO UPDATE SET message_sid = excluded.message_sid, status = excluded.status, error_code = excluded.error_code, at = excluded.at, received_at = excluded.received_at`,
 				[campaign, line, receipt.messageSid, receipt.status, receipt.errorCode || null, receipt.at, receipt.receivedAt ?? null],
 			);
-			const resolved = await db.query(`UPDATE recipients SET status = 'accepted', message_sid = $1, error_code = NULL, message = NULL WHERE campaign = $2 AND line = $3 AND status = 'uncertain'`, [
+			// No answer for an uncertain row: it was sent when its request left, as this receipt shows.
+			const resolved = await db.query(`UPDATE recipients SET status = 'accepted', message_sid = $1, error_code = NULL, message = NULL, sent_at = attempted_at WHERE campaign = $2 AND line = $3 AND status = 'uncertain'`, [
 				receipt.messageSid,
 				campaign,
 				line,
@@ -419,6 +435,7 @@ export class PgLedger implements Ledger, SharedLedger {
 					[name],
 				)
 			).rows,
+			sentByReceipt: (await db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM recipients WHERE campaign = $1 AND attempted_at IS NOT NULL AND status = 'accepted'`, [name])).rows[0].n,
 		}));
 	}
 

@@ -23,7 +23,7 @@ import {
 	type SettledRow,
 } from './ledger';
 import { AnswerSidReader, decodeSids, encodeSids, type SidPairs, type StoredAnswer } from './answerSids';
-import { MIGRATE_FROM_1, MIGRATE_FROM_2, SCHEMA, SCHEMA_VERSION } from './sqliteSchema';
+import { INDEXES, MIGRATE_FROM_1, MIGRATE_FROM_2, SCHEMA, SCHEMA_VERSION } from './sqliteSchema';
 import { prepareStatements, type Statements } from './sqliteStatements';
 import { WalSync } from '../daemon/walSync';
 
@@ -36,6 +36,8 @@ interface Submission {
 	chunk: number;
 	first: number;
 	last: number;
+	/** When its request left; null in submissions made before schema 6. */
+	at: number | null;
 }
 
 /**
@@ -64,6 +66,7 @@ export class SqliteLedger implements Ledger {
 		if (version === undefined) this.db.prepare(`INSERT INTO meta (key, value) VALUES ('schema', ?)`).run(String(SCHEMA_VERSION));
 		else if (Number(version) > SCHEMA_VERSION) throw new FatalError(`the ledger ${path} was written by a newer cloudtel (schema ${version})`);
 		else if (Number(version) < SCHEMA_VERSION) this.migrate();
+		if (!options.readonly) this.db.exec(INDEXES);
 		this.s = prepareStatements(this.db);
 	}
 
@@ -75,11 +78,14 @@ export class SqliteLedger implements Ledger {
 				if (version === 1) this.db.exec(MIGRATE_FROM_1);
 				if (version <= 2) this.db.exec(MIGRATE_FROM_2);
 				// Schema 4: when answers were stored and receipts received; schema 5: when a
-				// receipt's message was sent. A file older than these tables got them, columns
-				// included, from SCHEMA a moment ago (with the index on deliveries).
+				// receipt's message was sent; schema 6: when a chunk's request left, and an uncertain
+				// row's. A file older than these tables got them, columns included, from SCHEMA a
+				// moment ago (with the index on deliveries).
 				this.addColumn('answers', 'at');
 				this.addColumn('deliveries', 'received_at');
 				this.addColumn('deliveries', 'sent_at');
+				this.addColumn('submissions', 'at');
+				this.addColumn('recipients', 'attempted_at');
 				if (version < SCHEMA_VERSION) this.db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema'`).run(String(SCHEMA_VERSION));
 			})
 			.immediate();
@@ -143,8 +149,10 @@ export class SqliteLedger implements Ledger {
 		return this.db.transaction(() => {
 			let n = 0;
 			for (const c of this.s.submissions.all(name) as Submission[]) {
-				this.s.resolveRecovered.run(name, c.first, c.last);
-				n += this.s.recover.run(name, c.first, c.last).changes;
+				const at = c.at ?? null;
+				this.s.timeRecovered.run(at, name, c.first, c.last);
+				this.s.resolveRecovered.run(at, name, c.first, c.last);
+				n += this.s.recover.run(at, name, c.first, c.last).changes;
 				this.s.dropSubmission.run(name, c.chunk);
 			}
 			return n;
@@ -153,6 +161,7 @@ export class SqliteLedger implements Ledger {
 
 	async requeueUncertain(name: string): Promise<number> {
 		return this.db.transaction(() => {
+			this.s.timeResolvedUncertain.run(name);
 			this.s.resolveUncertain.run(name);
 			return this.s.requeue.run(name).changes;
 		})();
@@ -165,6 +174,13 @@ export class SqliteLedger implements Ledger {
 	async deleteCampaign(name: string): Promise<void> {
 		this.db.transaction(() => {
 			for (const statement of this.s.deleteCampaign) statement.run(name);
+			// A cron run's record, in this file once a worker has used it: left behind, a restart
+			// would send the run again from its first row, and retention would take a new
+			// campaign of the same name.
+			if (this.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'campaign_runs'`).get()) this.db.prepare('DELETE FROM campaign_runs WHERE run = ?').run(name);
+			// Answer ids are reused once the last ones are gone: the MessageSid index must not
+			// think itself past answers yet to come.
+			this.s.clampIndexedThrough.run();
 		})();
 	}
 
@@ -224,7 +240,7 @@ export class SqliteLedger implements Ledger {
 						const missing = lines.find((line) => !isPending.has(line));
 						throw new Error(missing !== undefined ? `row ${missing} of ${name} is no longer pending` : `rows of ${name} between lines ${first} and ${last} changed under this run`);
 					}
-					this.s.addSubmission.run(name, chunk, first, last);
+					this.s.addSubmission.run(name, chunk, first, last, Date.now());
 				})
 				.immediate();
 		} finally {
@@ -240,11 +256,13 @@ export class SqliteLedger implements Ledger {
 
 	async settle(name: string, chunk: number, rows: SettledRow[]): Promise<void> {
 		this.db.transaction(() => {
+			// When the request left: an uncertain row keeps it, for the report, should a receipt show it was sent.
+			const attemptedAt = rows.some((r) => r.status === 'uncertain') ? ((this.s.submissionAt.get(name, chunk) as number | null | undefined) ?? null) : null;
 			this.s.dropSubmission.run(name, chunk);
 			const accepted: SidPairs = [];
 			for (const r of rows) {
 				if (r.status === 'accepted' && r.messageSid !== undefined) accepted.push([r.line, r.messageSid]);
-				else this.s.settleRow.run(r.status, r.errorCode ?? null, r.message ?? null, name, r.line);
+				else this.s.settleRow.run(r.status, r.errorCode ?? null, r.message ?? null, r.status === 'uncertain' ? attemptedAt : null, name, r.line);
 			}
 			if (accepted.length === 0) return;
 			accepted.sort((x, y) => x[0] - y[0]);
@@ -356,7 +374,8 @@ export class SqliteLedger implements Ledger {
 		if (!row) return undefined;
 		const { campaign, line } = row;
 		return this.db.transaction((): DeliveredRow => {
-			const sentAt = (this.s.answerAt.get(campaign, line, line) as number | undefined) ?? null;
+			// No answer for an uncertain row: it was sent when its request left, as this receipt shows.
+			const sentAt = (this.s.answerAt.get(campaign, line, line) as number | undefined) ?? ((this.s.uncertainAttemptedAt.get(campaign, line) as number | null | undefined) ?? null);
 			this.s.recordDelivery.run(campaign, line, receipt.messageSid, receipt.status, receipt.errorCode || null, receipt.at, receipt.receivedAt ?? null, sentAt);
 			const resolved = this.s.resolveUncertainRow.run(receipt.messageSid, campaign, line).changes > 0;
 			return { campaign, line, resolved };
@@ -417,18 +436,21 @@ export class SqliteLedger implements Ledger {
 
 	async activitySpan(name: string): Promise<{ from: number; to: number } | undefined> {
 		const sent = this.s.answersSpan.get(name) as { first: number | null; last: number | null };
+		const attempted = this.s.attemptedSpan.get(name) as { first: number | null; last: number | null };
 		const received = this.s.deliveriesSpan.get(name) as { first: number | null; last: number | null };
-		const starts = [sent.first === null ? undefined : Math.floor(sent.first / 1000), received.first ?? undefined].filter((v) => v !== undefined);
-		const ends = [sent.last === null ? undefined : Math.floor(sent.last / 1000), received.last ?? undefined].filter((v) => v !== undefined);
+		const seconds = (ms: number | null) => (ms === null ? undefined : Math.floor(ms / 1000));
+		const starts = [seconds(sent.first), seconds(attempted.first), received.first ?? undefined].filter((v) => v !== undefined);
+		const ends = [seconds(sent.last), seconds(attempted.last), received.last ?? undefined].filter((v) => v !== undefined);
 		return starts.length === 0 ? undefined : { from: Math.min(...starts), to: Math.max(...ends) };
 	}
 
 	async reportFigures(name: string, bucketSeconds: number): Promise<ReportFigures> {
 		return this.db.transaction(() => ({
 			failuresByPrefix: this.s.failuresByPrefix.all(name) as ReportFigures['failuresByPrefix'],
-			sends: this.s.sendBuckets.all(bucketSeconds, bucketSeconds, name) as ReportFigures['sends'],
+			sends: addBuckets(this.s.sendBuckets.all(bucketSeconds, bucketSeconds, name) as ReportFigures['sends'], this.s.attemptBuckets.all(bucketSeconds, bucketSeconds, name) as ReportFigures['sends']),
 			deliveries: this.s.receiptBuckets.all(bucketSeconds, bucketSeconds, name) as ReportFigures['deliveries'],
 			receiptTenths: this.s.receiptTenths.all(name) as ReportFigures['receiptTenths'],
+			sentByReceipt: this.s.acceptedByReceipt.get(name) as number,
 		}))();
 	}
 
@@ -441,4 +463,12 @@ export class SqliteLedger implements Ledger {
 		this.wal = undefined;
 		if (this.db.open) this.db.close();
 	}
+}
+
+/** Two lists of send buckets as one, in order, counts of the same bucket added. */
+function addBuckets(a: ReportFigures['sends'], b: ReportFigures['sends']): ReportFigures['sends'] {
+	if (b.length === 0) return a;
+	const byStart = new Map(a.map((x) => [x.at, x.count]));
+	for (const x of b) byStart.set(x.at, (byStart.get(x.at) ?? 0) + x.count);
+	return [...byStart].sort((x, y) => x[0] - y[0]).map(([at, count]) => ({ at, count }));
 }

@@ -1,4 +1,4 @@
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -28,6 +28,10 @@ CREATE TABLE IF NOT EXISTS recipients (
 	time_zone TEXT,
 	-- Unused since schema 3 (submissions hold the chunks); kept so older files need no rewrite.
 	chunk INTEGER,
+	-- Unix milliseconds the request that may have carried it left, while it is uncertain and
+	-- once a receipt has shown it was sent (schema 6): the send time the report gives a
+	-- message whose answer was lost. NULL otherwise.
+	attempted_at INTEGER,
 	PRIMARY KEY (campaign, line)
 ) WITHOUT ROWID;
 -- A chunk whose request may be on its way: its pending rows between first and last are
@@ -39,6 +43,8 @@ CREATE TABLE IF NOT EXISTS submissions (
 	chunk INTEGER NOT NULL,
 	first INTEGER NOT NULL,
 	last INTEGER NOT NULL,
+	-- Unix milliseconds it was marked, just before its request left (schema 6).
+	at INTEGER,
 	PRIMARY KEY (campaign, chunk)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS deliveries (
@@ -125,3 +131,10 @@ INSERT OR IGNORE INTO message_sids (message_sid, campaign, line)
 DROP TABLE sid_backlog;
 `;
 
+/**
+ * Made once the columns it covers exist (after any migration): the report finds the few
+ * rows timed from their request without a scan of the campaign.
+ */
+export const INDEXES = `
+CREATE INDEX IF NOT EXISTS recipients_attempted ON recipients (campaign, attempted_at) WHERE attempted_at IS NOT NULL;
+`;

@@ -16,17 +16,28 @@ export function prepareStatements(db: Database.Database) {
 			`INSERT OR IGNORE INTO recipients (campaign, line, to_number, text, segments, status, error_code, message, time_zone) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		),
 		numbers: db.prepare(`SELECT to_number FROM recipients WHERE campaign = ? AND status NOT IN ('invalid', 'duplicate', 'suppressed') AND to_number IS NOT NULL`).pluck(),
-		submissions: db.prepare(`SELECT chunk, first, last FROM submissions WHERE campaign = ? ORDER BY first`),
+		submissions: db.prepare(`SELECT chunk, first, last, at FROM submissions WHERE campaign = ? ORDER BY first`),
+		submissionAt: db.prepare(`SELECT at FROM submissions WHERE campaign = ? AND chunk = ?`).pluck(),
 		recover: db.prepare(
-			`UPDATE recipients SET status = 'uncertain', error_code = NULL, message = 'the request may have reached the provider, but its answer was lost'
+			`UPDATE recipients SET status = 'uncertain', error_code = NULL, message = 'the request may have reached the provider, but its answer was lost', attempted_at = ?
 			 WHERE campaign = ? AND line BETWEEN ? AND ? AND status = 'pending'`,
 		),
-		// A receipt proves its message went out, whatever became of the answer.
+		// A receipt proves its message went out, whatever became of the answer; it was sent
+		// when its request left, the time the report gives it. Timed first, while still pending.
+		timeRecovered: db.prepare(
+			`UPDATE deliveries SET sent_at = ? WHERE campaign = ? AND line BETWEEN ? AND ? AND sent_at IS NULL
+			 AND EXISTS (SELECT 1 FROM recipients r WHERE r.campaign = deliveries.campaign AND r.line = deliveries.line AND r.status = 'pending')`,
+		),
 		resolveRecovered: db.prepare(
-			`UPDATE recipients SET status = 'accepted', error_code = NULL, message = NULL,
+			`UPDATE recipients SET status = 'accepted', error_code = NULL, message = NULL, attempted_at = ?,
 			 message_sid = (SELECT d.message_sid FROM deliveries d WHERE d.campaign = recipients.campaign AND d.line = recipients.line)
 			 WHERE campaign = ? AND line BETWEEN ? AND ? AND status = 'pending'
 			 AND EXISTS (SELECT 1 FROM deliveries d WHERE d.campaign = recipients.campaign AND d.line = recipients.line)`,
+		),
+		timeResolvedUncertain: db.prepare(
+			`UPDATE deliveries SET sent_at = (SELECT r.attempted_at FROM recipients r WHERE r.campaign = deliveries.campaign AND r.line = deliveries.line)
+			 WHERE campaign = ? AND sent_at IS NULL
+			 AND EXISTS (SELECT 1 FROM recipients r WHERE r.campaign = deliveries.campaign AND r.line = deliveries.line AND r.status = 'uncertain')`,
 		),
 		resolveUncertain: db.prepare(
 			`UPDATE recipients SET status = 'accepted', error_code = NULL, message = NULL,
@@ -36,12 +47,13 @@ export function prepareStatements(db: Database.Database) {
 		),
 		resolveUncertainRow: db.prepare(`UPDATE recipients SET status = 'accepted', message_sid = ?, error_code = NULL, message = NULL WHERE campaign = ? AND line = ? AND status = 'uncertain'`),
 		dropSubmission: db.prepare(`DELETE FROM submissions WHERE campaign = ? AND chunk = ?`),
-		requeue: db.prepare(`UPDATE recipients SET status = 'pending', message = NULL WHERE campaign = ? AND status = 'uncertain'`),
+		// Sent again, it will be timed by its answer.
+		requeue: db.prepare(`UPDATE recipients SET status = 'pending', message = NULL, attempted_at = NULL WHERE campaign = ? AND status = 'uncertain'`),
 		// substr, not LIKE: the stored messages hold '_' and LIKE would read it as a wildcard.
 		// Every message in one pass (a JSON array): one statement per message scanned the whole
 		// campaign once each, ~40 scans, 1.5 s before a 400,000-row run could send.
 		requeueWith: db.prepare(
-			`UPDATE recipients SET status = 'pending', message = NULL WHERE campaign = ? AND status = 'uncertain'
+			`UPDATE recipients SET status = 'pending', message = NULL, attempted_at = NULL WHERE campaign = ? AND status = 'uncertain'
 			 AND EXISTS (SELECT 1 FROM json_each(?) m WHERE substr(recipients.message, 1, length(m.value)) = m.value)`,
 		),
 		// The primary key walked from the caller's cursor: rows already sent are never passed over again.
@@ -58,12 +70,12 @@ export function prepareStatements(db: Database.Database) {
 		suppressRow: db.prepare(`UPDATE recipients SET status = 'suppressed', error_code = 'SUPPRESSED', message = 'the number is on the suppression list' WHERE campaign = ? AND line = ? AND status = 'pending'`),
 		overlapping: db.prepare(`SELECT first, last FROM submissions WHERE campaign = ? AND first <= ? AND last >= ? LIMIT 1`),
 		pendingIn: db.prepare(`SELECT line FROM recipients WHERE campaign = ? AND line BETWEEN ? AND ? AND status = 'pending'`).pluck(),
-		addSubmission: db.prepare(`INSERT INTO submissions (campaign, chunk, first, last) VALUES (?, ?, ?, ?)`),
+		addSubmission: db.prepare(`INSERT INTO submissions (campaign, chunk, first, last, at) VALUES (?, ?, ?, ?, ?)`),
 		submittingCount: db.prepare(
 			`SELECT COUNT(*) AS n FROM submissions s JOIN recipients r ON r.campaign = s.campaign AND r.line BETWEEN s.first AND s.last
 			 WHERE s.campaign = ? AND r.status = 'pending'`,
 		),
-		settleRow: db.prepare(`UPDATE recipients SET status = ?, message_sid = NULL, error_code = ?, message = ? WHERE campaign = ? AND line = ?`),
+		settleRow: db.prepare(`UPDATE recipients SET status = ?, message_sid = NULL, error_code = ?, message = ?, attempted_at = ? WHERE campaign = ? AND line = ?`),
 		acceptRange: db.prepare(`UPDATE recipients SET status = 'accepted', error_code = NULL, message = NULL WHERE campaign = ? AND line BETWEEN ? AND ? AND status = 'pending'`),
 		acceptLine: db.prepare(`UPDATE recipients SET status = 'accepted', message_sid = NULL, error_code = NULL, message = NULL WHERE campaign = ? AND line = ?`),
 		addAnswer: db.prepare(`INSERT INTO answers (campaign, first, last, sids, at) VALUES (?, ?, ?, ?, ?)`),
@@ -71,6 +83,7 @@ export function prepareStatements(db: Database.Database) {
 		answersAfter: db.prepare(`SELECT id, campaign, sids FROM answers WHERE id > ? ORDER BY id LIMIT ?`),
 		indexedThrough: db.prepare(`SELECT value FROM meta WHERE key = 'sids_indexed_through'`).pluck(),
 		setIndexedThrough: db.prepare(`INSERT INTO meta (key, value) VALUES ('sids_indexed_through', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
+		clampIndexedThrough: db.prepare(`UPDATE meta SET value = (SELECT COALESCE(MAX(id), 0) FROM answers) WHERE key = 'sids_indexed_through' AND CAST(value AS INTEGER) > (SELECT COALESCE(MAX(id), 0) FROM answers)`),
 		indexSid: db.prepare(`INSERT OR IGNORE INTO message_sids (message_sid, campaign, line) VALUES (?, ?, ?)`),
 		cancel: db.prepare(
 			`UPDATE recipients SET status = 'cancelled', message = 'the campaign was cancelled before this row was sent'
@@ -90,6 +103,7 @@ export function prepareStatements(db: Database.Database) {
 			 received_at = excluded.received_at, sent_at = COALESCE(excluded.sent_at, deliveries.sent_at)`,
 		),
 		// The answer that accepted a row: the one starting nearest before it (answers_by_line).
+		uncertainAttemptedAt: db.prepare(`SELECT attempted_at FROM recipients WHERE campaign = ? AND line = ? AND status = 'uncertain'`).pluck(),
 		answerAt: db.prepare(`SELECT at FROM answers WHERE campaign = ? AND first <= ? AND last >= ? ORDER BY first DESC LIMIT 1`).pluck(),
 		delivery: db.prepare(`SELECT message_sid, status, error_code, at, received_at FROM deliveries WHERE campaign = ? AND line = ?`),
 		// Only against a row of ours: an ExternalId of that shape may come from anyone's message.
@@ -104,6 +118,8 @@ export function prepareStatements(db: Database.Database) {
 		).pluck(),
 		replyCounts: db.prepare(`SELECT COUNT(DISTINCT line) AS replied, COUNT(DISTINCT CASE WHEN opt_out = 1 THEN line END) AS opted_out FROM replies WHERE campaign = ?`),
 		answersSpan: db.prepare(`SELECT MIN(at) AS first, MAX(at) AS last FROM answers WHERE campaign = ? AND at IS NOT NULL`),
+		// INDEXED BY: without statistics SQLite would walk every row of the campaign instead.
+		attemptedSpan: db.prepare(`SELECT MIN(attempted_at) AS first, MAX(attempted_at) AS last FROM recipients INDEXED BY recipients_attempted WHERE campaign = ? AND attempted_at IS NOT NULL AND status = 'accepted'`),
 		deliveriesSpan: db.prepare(`SELECT MIN(at) AS first, MAX(at) AS last FROM deliveries WHERE campaign = ?`),
 		failuresByPrefix: db.prepare(
 			`SELECT substr(r.to_number, 1, 6) AS prefix, MIN(r.to_number) AS sample, COUNT(*) AS count
@@ -114,6 +130,11 @@ export function prepareStatements(db: Database.Database) {
 		sendBuckets: db.prepare(
 			`SELECT CAST(at / 1000 / ? AS INTEGER) * ? AS at, SUM(json_array_length(sids)) AS count FROM answers WHERE campaign = ? AND at IS NOT NULL GROUP BY 1 ORDER BY 1`,
 		),
+		// Messages a receipt showed were sent after their answer was lost, by when their request left.
+		attemptBuckets: db.prepare(
+			`SELECT CAST(attempted_at / 1000 / ? AS INTEGER) * ? AS at, COUNT(*) AS count FROM recipients INDEXED BY recipients_attempted WHERE campaign = ? AND attempted_at IS NOT NULL AND status = 'accepted' GROUP BY 1 ORDER BY 1`,
+		),
+		acceptedByReceipt: db.prepare(`SELECT COUNT(*) FROM recipients INDEXED BY recipients_attempted WHERE campaign = ? AND attempted_at IS NOT NULL AND status = 'accepted'`).pluck(),
 		receiptBuckets: db.prepare(
 			`SELECT CAST(at / ? AS INTEGER) * ? AS at, SUM(status = 'Delivered') AS delivered, SUM(status = 'Failed') AS failed FROM deliveries WHERE campaign = ? GROUP BY 1 ORDER BY 1`,
 		),

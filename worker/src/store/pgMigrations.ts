@@ -131,6 +131,16 @@ CREATE TABLE pacing (
 );
 `,
 	},
+	{
+		version: 3,
+		sql: `
+-- Unix milliseconds the request that may have carried a row left, while the row is
+-- uncertain and once a receipt has shown it was sent: the send time the report gives a
+-- message whose answer was lost (its sent_at is then this). NULL otherwise.
+ALTER TABLE recipients ADD COLUMN attempted_at BIGINT;
+CREATE INDEX recipients_attempted ON recipients (campaign) WHERE attempted_at IS NOT NULL;
+`,
+	},
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1].version;

@@ -42,14 +42,14 @@ export class PgCluster {
 			const ids = dead.map((w) => w.id);
 			// A receipt proves its message went out, whatever became of the answer.
 			const accepted = await db.query<{ campaign: string; line: number; worker: string }>(
-				`UPDATE recipients r SET status = 'accepted', chunk = NULL, error_code = NULL, message = NULL, message_sid = d.message_sid
+				`UPDATE recipients r SET status = 'accepted', chunk = NULL, error_code = NULL, message = NULL, message_sid = d.message_sid, attempted_at = s.created_at, sent_at = s.created_at
 				 FROM submissions s, deliveries d
 				 WHERE s.worker = ANY($1::text[]) AND r.campaign = s.campaign AND r.chunk = s.chunk AND r.status = 'submitting' AND d.campaign = r.campaign AND d.line = r.line
 				 RETURNING r.campaign, r.line, s.worker`,
 				[ids],
 			);
 			const uncertain = await db.query<{ campaign: string; line: number; worker: string }>(
-				`UPDATE recipients r SET status = 'uncertain', chunk = NULL, error_code = NULL, message = $2
+				`UPDATE recipients r SET status = 'uncertain', chunk = NULL, error_code = NULL, message = $2, attempted_at = s.created_at
 				 FROM submissions s
 				 WHERE s.worker = ANY($1::text[]) AND r.campaign = s.campaign AND r.chunk = s.chunk AND r.status = 'submitting'
 				 RETURNING r.campaign, r.line, s.worker`,
