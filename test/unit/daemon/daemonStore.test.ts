@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallbackEvent } from '../../../api';
 import type { DaemonStore } from '../../../worker/src/daemon/daemonStore';
-import { openDaemonStore } from '../../../worker/src/store/openStores';
+import { openDaemonStore, openLedger } from '../../../worker/src/store/openStores';
 import { sql } from '../../support/postgres/database';
 import { storeBackends } from '../../support/storeBackends';
 
@@ -87,5 +87,20 @@ describe.each(backends.filter((b) => b.name === 'postgres'))('the daemon store s
 		await sql(url, `UPDATE forwards SET worker = 'live' WHERE id = $1`, [b.id]);
 		await s.requeue(b.id, 5);
 		expect(await s.forwardCounts()).toMatchObject({ sending: 2, pending: 0 });
+	});
+});
+
+describe.each(backends)('the daemon store beside the ledger ($name)', (backend) => {
+	it('works beside an open ledger, and closing it leaves the ledger open', async () => {
+		const ledger = await openLedger(backend.location());
+		const s = await openDaemonStore(backend.location(), ledger);
+		expect(await s.recordEvent('receipt:SM9:Delivered', receipt('SM9'), 1000)).toBe(true);
+		await ledger.addSuppression('+61491000009', 'replied STOP');
+		await s.close();
+		expect(await ledger.isSuppressed('+61491000009')).toBe(true);
+		const again = await openDaemonStore(backend.location(), ledger);
+		expect((await again.unprocessedEvents(10)).map((e) => e.key)).toEqual(['receipt:SM9:Delivered']);
+		await again.close();
+		await ledger.close();
 	});
 });

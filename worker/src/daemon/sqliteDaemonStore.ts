@@ -23,8 +23,13 @@ export class SqliteDaemonStore implements DaemonStore {
 	private readonly batched: GroupCommit;
 	private readonly wal: WalSync;
 
-	constructor(path: string) {
-		this.db = openDatabase(path, DAEMON_SCHEMA, "the worker's database");
+	private readonly ownsConnection: boolean;
+
+	/** `shared`: the ledger's connection to the same file, which stays the ledger's to close. */
+	constructor(path: string, shared?: Database.Database) {
+		if (shared) shared.exec(DAEMON_SCHEMA);
+		this.db = shared ?? openDatabase(path, DAEMON_SCHEMA, "the worker's database");
+		this.ownsConnection = !shared;
 		this.s = this.prepare();
 		this.wal = new WalSync(path);
 		this.synced = new GroupCommit(this.db, this.wal);
@@ -158,6 +163,6 @@ export class SqliteDaemonStore implements DaemonStore {
 
 	async close(): Promise<void> {
 		this.wal.close();
-		if (this.db.open) this.db.close();
+		if (this.ownsConnection && this.db.open) this.db.close();
 	}
 }

@@ -45,7 +45,7 @@ export class WorkerDaemon {
 		const ledger = await openLedger(location);
 		let store: DaemonStore;
 		try {
-			store = await openDaemonStore(location);
+			store = await openDaemonStore(location, ledger);
 		} catch (error) {
 			await ledger.close();
 			throw error;

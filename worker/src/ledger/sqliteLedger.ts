@@ -458,6 +458,16 @@ export class SqliteLedger implements Ledger {
 		return this.s.campaignNames.all() as string[];
 	}
 
+	/**
+	 * The open connection, for the daemon's tables in the same file. One connection, one
+	 * page cache: SQLite drops a connection's whole cache when another one has written, so
+	 * the daemon and the ledger, taking turns on two connections, each read back from the
+	 * file what the other had just made it forget.
+	 */
+	connection(): Database.Database {
+		return this.db;
+	}
+
 	async close(): Promise<void> {
 		this.wal?.close();
 		this.wal = undefined;

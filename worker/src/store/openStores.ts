@@ -16,7 +16,11 @@ export async function openLedger(location: DbLocation, options: { readonly?: boo
 	return location.kind === 'postgres' ? new PgLedger(await openPostgres(location, options)) : new SqliteLedger(location.path, options);
 }
 
-/** The daemon's events, outbox and runs, beside the ledger. */
-export async function openDaemonStore(location: DbLocation): Promise<DaemonStore> {
-	return location.kind === 'postgres' ? new PgDaemonStore(await openPostgres(location)) : new SqliteDaemonStore(location.path);
+/**
+ * The daemon's events, outbox and runs, beside the ledger; in a SQLite file, on the
+ * ledger's own connection when it is given (see SqliteLedger.connection).
+ */
+export async function openDaemonStore(location: DbLocation, ledger?: Ledger): Promise<DaemonStore> {
+	if (location.kind === 'postgres') return new PgDaemonStore(await openPostgres(location));
+	return new SqliteDaemonStore(location.path, ledger instanceof SqliteLedger ? ledger.connection() : undefined);
 }
