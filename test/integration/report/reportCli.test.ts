@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
@@ -28,6 +28,27 @@ describe('cloudtel campaign report on the command line', () => {
 		expect(run.stdout).toContain('failures by ErrorCode: UNDELIVERABLE 1');
 		expect(run.stdout).toContain('failures by country: AU 1');
 		expect(run.stdout).toContain('segments sent 6, estimated cost 0.6 at 0.1 per segment');
+	});
+
+	it('reads a ledger its user may not write to, and writes nothing to it', async () => {
+		const roDir = tempDir();
+		const roDb = join(roDir, 'l.db');
+		const ledger = new SqliteLedger(roDb);
+		await ledger.createCampaign({ name: 'ro', csvPath: '/list.csv', propertySid: 'PR1', text: 'Hi' });
+		await ledger.importBatch('ro', [{ line: 2, to: '+61491570152', text: 'Hi', segments: 1, status: 'pending' }], 2);
+		await ledger.close();
+		chmodSync(roDb, 0o444);
+		chmodSync(roDir, 0o555);
+		// root writes whatever the mode says: read as nobody then.
+		const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+		try {
+			const run = await cli(['campaign', 'report', '--db', roDb, '--name', 'ro', '--json'], {}, asUser);
+			expect(run.code, run.stderr).toBe(0);
+			expect(JSON.parse(run.stdout)).toMatchObject({ campaign: 'ro', funnel: { rows: 1, valid: 1, sent: 0 } });
+		} finally {
+			chmodSync(roDir, 0o755);
+		}
+		expect(existsSync(`${roDb}-wal`)).toBe(false);
 	});
 
 	it('names the flag or the campaign that is wrong, and writes no file', async () => {

@@ -1,4 +1,5 @@
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FatalError, UsageError } from '../campaign/fatalError';
 import { readCampaignReport } from '../campaignReport/campaignReport';
@@ -29,9 +30,10 @@ export async function campaignReportCommand(argv: string[]): Promise<number> {
 	const db = dbLocation(dbSetting(values.db));
 	const dbPath = db.kind === 'postgres' ? db.shown : db.path;
 	if (db.kind === 'sqlite' && !existsSync(db.path)) throw new FatalError(`no ledger at ${dbPath}: give the --db the campaign ran with`);
-	// Postgres is read only: a reporting role may only SELECT, and its schema is the workers'
-	// to upgrade. A SQLite ledger is the user's own file, upgraded as any command would.
-	const ledger = await openLedger(db, { readonly: db.kind === 'postgres' });
+	// Read only where it must be: a Postgres role may only SELECT, and its schema is the
+	// workers' to upgrade; a SQLite ledger the user may not write to (or beside). A SQLite
+	// ledger of their own is upgraded, should it be older, as any command would.
+	const ledger = await openLedger(db, { readonly: db.kind === 'postgres' || !writable(db.path) });
 	try {
 		if (!(await ledger.campaign(values.name))) throw new FatalError(`no campaign named ${values.name} in ${dbPath}`);
 		const report = await readCampaignReport(ledger, values.name, { pricePerSegment });
@@ -51,5 +53,16 @@ export async function campaignReportCommand(argv: string[]): Promise<number> {
 		return 0;
 	} finally {
 		await ledger.close();
+	}
+}
+
+/** Whether SQLite may write the file and, for its WAL, the directory it is in. */
+function writable(path: string): boolean {
+	try {
+		accessSync(path, constants.W_OK);
+		accessSync(dirname(path), constants.W_OK);
+		return true;
+	} catch {
+		return false;
 	}
 }
