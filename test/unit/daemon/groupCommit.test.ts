@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GroupCommit } from '../../../worker/src/daemon/groupCommit';
-import { WalSync } from '../../../worker/src/daemon/walSync';
+import { WalSync } from '../../../worker/src/store/walSync';
 
 describe('group commit', () => {
 	it('commits the writes of one turn together; one that fails takes no other down', async () => {

@@ -35,6 +35,7 @@ describe('the ledger shared by several workers (postgres)', () => {
 		const others = [first, await ledger(), await ledger(), await ledger()];
 		const claimed: number[] = [];
 		let suppressed = 0;
+		let chunks = 0;
 		await Promise.all(
 			others.map(async (l) => {
 				for (;;) {
@@ -42,6 +43,7 @@ describe('the ledger shared by several workers (postgres)', () => {
 					suppressed += c.suppressed;
 					if (c.rows.length === 0 && c.suppressed === 0) return;
 					expect(c.rows.map((r) => r.line)).toEqual([...c.rows.map((r) => r.line)].sort((a, b) => a - b));
+					if (c.rows.length > 0) chunks++;
 					claimed.push(...c.rows.map((r) => r.line));
 				}
 			}),
@@ -50,7 +52,10 @@ describe('the ledger shared by several workers (postgres)', () => {
 		expect(new Set(claimed).size).toBe(499);
 		expect(suppressed).toBe(1);
 		expect((await first.counts('s1')).rows).toMatchObject({ submitting: 499, suppressed: 1, pending: 0 });
-		expect(await first.submissionsInFlight('s1')).toBe(Math.ceil(500 / 25));
+		// Claims racing each other may find rows locked and take fewer than 25: one submission
+		// per chunk handed out, however they fell.
+		expect(chunks).toBeGreaterThanOrEqual(Math.ceil(499 / 25));
+		expect(await first.submissionsInFlight('s1')).toBe(chunks);
 	});
 
 	it('holds one rate across workers: slots of the campaign follow one another, whoever takes them', async () => {

@@ -5,7 +5,7 @@ import { DAEMON_SCHEMA } from './daemonSchema';
 import { FORWARD_STATES, type CampaignRun, type CompletedEvent, type DaemonStore, type ForwardJob, type ForwardState, type StoredEvent } from './daemonStore';
 import { forwardJob, type ForwardRow } from './forwardRow';
 import { GroupCommit } from './groupCommit';
-import { WalSync } from './walSync';
+import { WalSync } from '../store/walSync';
 
 /**
  * The daemon's tables in SQLite, WAL. Commits are NORMAL (a crash of the process loses

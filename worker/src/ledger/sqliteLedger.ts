@@ -25,7 +25,7 @@ import {
 import { AnswerSidReader, decodeSids, encodeSids, type SidPairs, type StoredAnswer } from './answerSids';
 import { INDEXES, MIGRATE_FROM_1, MIGRATE_FROM_2, SCHEMA, SCHEMA_VERSION } from './sqliteSchema';
 import { prepareStatements, type Statements } from './sqliteStatements';
-import { WalSync } from '../daemon/walSync';
+import { WalSync } from '../store/walSync';
 
 /** Rows read per query by `rows()`, which holds no cursor open between them. */
 const ROWS_PAGE = 2_000;
