@@ -47,7 +47,6 @@ export class SqliteDaemonStore implements DaemonStore {
 				`INSERT OR IGNORE INTO forwards (event_key, action_key, kind, payload, state, next_at, created_at, updated_at) VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)`,
 			),
 			due: db.prepare(`SELECT * FROM forwards WHERE state = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT ?`),
-			touch: db.prepare(`UPDATE forwards SET updated_at = ? WHERE id = ?`),
 			nextDue: db.prepare(`SELECT MIN(next_at) FROM forwards WHERE state = 'pending'`).pluck(),
 			sending: db.prepare(`UPDATE forwards SET state = 'sending', attempts = attempts + 1, updated_at = ? WHERE id = ? AND state = 'pending'`),
 			sent: db.prepare(`UPDATE forwards SET state = 'sent', last_error = NULL, updated_at = ? WHERE id = ?`),
@@ -92,9 +91,8 @@ export class SqliteDaemonStore implements DaemonStore {
 			for (const job of due) this.s.sending.run(at, job.id);
 			return due.map((job) => ({ ...job, state: 'sending' as const, attempts: job.attempts + 1 }));
 		})();
-		// A synced commit writes the whole WAL up to it to disk, the claim just made with it.
-		const sms = jobs.filter((job) => job.payload.action.type === 'forwardSms');
-		if (sms.length > 0) await this.synced.run(() => sms.forEach((job) => this.s.touch.run(at, job.id)));
+		// The claim is committed; a sync of the WAL puts it on disk before an SMS goes.
+		if (jobs.some((job) => job.payload.action.type === 'forwardSms')) await this.wal.sync();
 		return jobs;
 	}
 

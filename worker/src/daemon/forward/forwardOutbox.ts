@@ -10,8 +10,9 @@ const MAX_IDLE_MS = 30_000;
 
 /**
  * The durable outbox of forwards. Each attempt is marked `sending` before it starts
- * (synced for an SMS, see DaemonStore.claimDue) and settled after; a failure waits out a back-off and goes again, until it
- * succeeds or reaches the attempt limit, and is then marked failed and reported.
+ * (synced for an SMS, see DaemonStore.claimDue) and settled after; a failure waits out a
+ * back-off and goes again, until it succeeds or reaches the attempt limit, and is then
+ * marked failed and reported.
  */
 export class ForwardOutbox {
 	private readonly inflight = new Set<Promise<void>>();
