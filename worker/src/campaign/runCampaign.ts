@@ -24,6 +24,7 @@ import { mapColumns } from './csvColumns';
 import { DryRunSink } from './dryRunSink';
 import { ExitCodes } from './exitCodes';
 import { FatalError, UsageError } from './fatalError';
+import { isStoreFault } from '../store/storeFault';
 import { LedgerSink } from './ledgerSink';
 import { readStage, type RowSink } from './readStage';
 import { refusal, sendStage, unreachable } from './sendStage';
@@ -411,6 +412,7 @@ async function settleStage(spec: CampaignSpec, options: RunCampaignOptions, deps
 		uncertainLines,
 		message,
 		exitCode,
+		...(stop === 'failed' && isStoreFault(outcome.fatal) ? { storeFault: true } : {}),
 	};
 	deps.reporter.summary(summary);
 	return summary;
