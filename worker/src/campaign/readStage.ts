@@ -32,10 +32,14 @@ export interface ReadStageInput {
 export interface ReadStageResult {
 	rows: number;
 	firstErrors: RowProblem[];
+	/** Lines read with a warning (a quote inside an unquoted field). */
+	warnings: number;
 	interrupted: boolean;
 }
 
 const FIRST_ERRORS = 10;
+/** Warnings shown line by line; the rest are counted. */
+const FIRST_WARNINGS = 10;
 
 /**
  * read -> validate: streams the CSV, has every row judged, then decides duplicates and
@@ -46,6 +50,7 @@ export async function readStage(input: ReadStageInput): Promise<ReadStageResult>
 	const firstErrors: RowProblem[] = [];
 	const started = performance.now();
 	let rows = 0;
+	let warnings = 0;
 	let lastProgress = 0;
 	const queue: { items: CsvItem[]; bytes: number; verdicts: Promise<RowVerdict[]> }[] = [];
 
@@ -68,6 +73,7 @@ export async function readStage(input: ReadStageInput): Promise<ReadStageResult>
 				continue;
 			}
 			through = Math.max(through, item.line);
+			if (item.warning !== undefined && ++warnings <= FIRST_WARNINGS) reporter.event('csv-warning', { line: item.line, warning: item.warning }, `line ${item.line}: ${item.warning}`);
 			const verdict = verdicts[v++];
 			if (!verdict.ok) {
 				out.push({ line: verdict.line, to: verdict.to, segments: 0, status: 'invalid', errorCode: verdict.code, message: verdict.reason });
@@ -109,5 +115,6 @@ export async function readStage(input: ReadStageInput): Promise<ReadStageResult>
 		if (queue.length >= input.inFlight) await drain(queue.shift()!);
 	}
 	while (queue.length > 0) await drain(queue.shift()!);
-	return { rows, firstErrors, interrupted };
+	if (warnings > FIRST_WARNINGS) reporter.event('csv-warnings', { count: warnings }, `${warnings} lines in all have a quote inside an unquoted field, read as a character`);
+	return { rows, firstErrors, warnings, interrupted };
 }

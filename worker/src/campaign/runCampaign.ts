@@ -220,7 +220,7 @@ function threadsFor(options: RunCampaignOptions, csv: CsvSource): number {
 }
 
 async function prepareRead(spec: CampaignSpec, options: RunCampaignOptions, timing: Timing, wantText: boolean) {
-	const csv = await openCsv(spec.csvPath, spec.delimiter);
+	const csv = await openCsv(spec.csvPath, { delimiter: spec.delimiter, encoding: spec.encoding });
 	const columns = mapColumns(csv.header, spec);
 	const rules: RowRules = {
 		campaign: spec.name,

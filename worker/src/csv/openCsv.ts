@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import { FatalError } from '../campaign/fatalError';
 import { printable } from '../report/printable';
+import { BadByte, CsvDecoder } from './csvDecoder';
 import { isCsvError, type CsvItem } from './csvItem';
 import { CsvRecordParser } from './csvRecordParser';
 import { sniffDelimiter } from './sniffDelimiter';
@@ -17,6 +17,8 @@ export interface CsvBatch {
 export interface CsvSource {
 	header: string[];
 	delimiter: string;
+	/** As read: utf-8, utf-16le, utf-16be or windows-1252. */
+	encoding: string;
 	/** Bytes in the file, for progress; 0 when unknown (standard input). */
 	size: number;
 	/** Data records in file order, in small batches; bad records come as errors in place. */
@@ -39,8 +41,10 @@ const BATCH = 1000;
  * chunk is about one batch of records.
  */
 const READ_CHUNK = 32 * 1024;
-/** Enough of the file to hold its header line. */
-const HEADER_LINE = /[^\s\ufeff][^\n]*\n/;
+/** Enough of the file to hold its header line, and to tell its line ending. */
+const HEADER_LINE = /[^\s\ufeff][^\n\r]*(\n|\r[^])/;
+/** Excel's first line naming the delimiter (`sep=;`), which is not part of the data. */
+const SEP_LINE = /^"?sep=(.)"?[^\r\n]*(\r\n|\n|\r)/i;
 
 async function openStream(path: string): Promise<{ stream: Readable; size: number }> {
 	if (path === STDIN || STDIN_PATHS.has(path)) return { stream: process.stdin, size: 0 };
@@ -60,52 +64,92 @@ function unreadable(path: string, error: NodeJS.ErrnoException): FatalError {
 	return new FatalError(`cannot read the CSV file ${path}: ${why}`);
 }
 
+export interface CsvOptions {
+	delimiter?: string;
+	/** `--encoding`: a single-byte code page for a file that is not UTF-8. */
+	encoding?: string;
+}
+
 /**
- * Streams a CSV file (or standard input): BOM stripped, delimiter sniffed from the header
- * unless given, quoted fields, CRLF or LF. Every record is numbered by the line it starts
- * on, which is what a person sees in an editor or a spreadsheet.
+ * Streams a CSV file (or standard input): UTF-8 (checked), or UTF-16 with a BOM, or the
+ * code page given; delimiter from a `sep=` first line, else given, else sniffed from the
+ * header; quoted fields; CRLF, LF or CR line endings. Every record is numbered by the line
+ * it starts on, which is what a person sees in an editor or a spreadsheet.
  */
-export async function openCsv(path: string, delimiter?: string): Promise<CsvSource> {
+export async function openCsv(path: string, options: CsvOptions = {}): Promise<CsvSource> {
 	const { stream, size } = await openStream(path);
 	const close = () => {
 		if (stream !== process.stdin) stream.destroy();
 	};
 	try {
-		return await readHeader(path, delimiter, stream, size, close);
+		return await readHeader(path, options, stream, size, close);
 	} catch (error) {
 		close();
 		throw error;
 	}
 }
 
-async function readHeader(path: string, delimiter: string | undefined, stream: Readable, size: number, close: () => void): Promise<CsvSource> {
+async function readHeader(path: string, options: CsvOptions, stream: Readable, size: number, close: () => void): Promise<CsvSource> {
 	const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-	const decoder = new StringDecoder('utf8');
+	const decoder = new CsvDecoder(options.encoding);
 	let bytes = 0;
 	let decodedChars = 0;
 	let ended = false;
+	/** Old Macs' files end lines with CR alone: read as LF, which the parser splits on. */
+	let crLines = false;
+	/** Set once the header's delimiter is known; a bad byte before that is placed by the sample alone. */
+	const reading: { parser?: CsvRecordParser } = {};
+	let sample = '';
 	const read = async (): Promise<string> => {
+		let next: IteratorResult<Buffer>;
 		try {
-			const next = await chunks.next();
-			if (next.done) {
-				ended = true;
-				return decoder.end();
-			}
-			const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
-			bytes += chunk.length;
-			const text = decoder.write(chunk);
-			decodedChars += text.length;
-			return text;
+			next = await chunks.next();
 		} catch (error) {
 			throw unreadable(path, error as NodeJS.ErrnoException);
 		}
+		let text: string;
+		try {
+			if (next.done) {
+				ended = true;
+				text = decoder.end();
+			} else {
+				const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+				bytes += chunk.length;
+				text = decoder.write(chunk);
+			}
+		} catch (error) {
+			if (error instanceof BadByte) throw notUtf8(path, error, lineOf(error.before));
+			throw new FatalError(`the CSV file ${path} cannot be read: ${(error as Error).message}`);
+		}
+		decodedChars += text.length;
+		return crLines ? text.replaceAll('\r', '\n') : text;
+	};
+	/** The line the text decoded so far, then `before`, ends on. */
+	const lineOf = (before: string): number => {
+		const text = crLines ? before.replaceAll('\r', '\n') : before;
+		if (reading.parser) {
+			reading.parser.push(text);
+			return reading.parser.lineAtEnd();
+		}
+		const all = sample + text;
+		const breaks = all.match(/\n/g)?.length ?? all.match(/\r/g)?.length ?? 0;
+		return breaks + 1;
 	};
 
 	// The header decides the delimiter, so it is read before the parser starts.
-	let sample = '';
 	while (!ended && sample.length < SNIFF_CHARS && !HEADER_LINE.test(sample)) sample += await read();
-	const sep = delimiter ?? sniffDelimiter(sample.replace(/^[\ufeff\s]+/, ''));
+	sample = sample.replace(/^\ufeff/, '');
+	const firstBreak = /[\r\n]/.exec(sample);
+	if (firstBreak?.[0] === '\r' && sample[firstBreak.index + 1] !== '\n' && (firstBreak.index + 1 < sample.length || ended)) {
+		crLines = true;
+		sample = sample.replaceAll('\r', '\n');
+	}
+	const sepLine = SEP_LINE.exec(sample);
+	if (sepLine) sample = sample.slice(sepLine[0].length);
+	const sep = options.delimiter ?? sepLine?.[1] ?? sniffDelimiter(sample.replace(/^[\ufeff\s]+/, ''));
 	const parser = new CsvRecordParser(sep);
+	reading.parser = parser;
+	if (sepLine) parser.startAt(2);
 	const pending: CsvItem[] = parser.push(sample, ended);
 	// Characters handed to the parser before and after the items pending: a batch's place in
 	// the file is found between the two, so progress follows the records handed out, not
@@ -144,7 +188,15 @@ async function readHeader(path: string, delimiter: string | undefined, stream: R
 			yield { items, bytes: toBytes(through) };
 		}
 	}
-	return { header, delimiter: sep, size, batches: batches(), close };
+	return { header, delimiter: sep, encoding: decoder.encoding ?? 'utf-8', size, batches: batches(), close };
+}
+
+function notUtf8(path: string, bad: BadByte, line: number): FatalError {
+	const hex = bad.byte.toString(16).toUpperCase().padStart(2, '0');
+	return new FatalError(
+		`the CSV file ${path} is not UTF-8: line ${line} has byte 0x${hex} (byte ${(bad.offset + 1).toLocaleString('en-US')} of the file), which UTF-8 cannot read. ` +
+			`A file Excel saved as "CSV (Comma delimited)" is Windows-1252: give --encoding windows-1252 (or latin1) to read it so, or save it as "CSV UTF-8"`,
+	);
 }
 
 /** A name given twice would make {{Name}} and --to-column pick one of them silently. */
