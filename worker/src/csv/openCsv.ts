@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { FatalError } from '../campaign/fatalError';
+import type { InputMark } from '../ledger/ledger';
 import { printable } from '../report/printable';
 import { BadByte, CsvDecoder } from './csvDecoder';
 import { isCsvError, type CsvItem } from './csvItem';
@@ -12,6 +14,8 @@ export interface CsvBatch {
 	items: CsvItem[];
 	/** Bytes of the file up to the end of this batch's last record, near enough, for progress. */
 	bytes: number;
+	/** With `hash`: the bytes read so far (at least through this batch) and their SHA-256. */
+	input?: InputMark;
 }
 
 export interface CsvSource {
@@ -21,6 +25,8 @@ export interface CsvSource {
 	encoding: string;
 	/** Bytes in the file, for progress; 0 when unknown (standard input). */
 	size: number;
+	/** The file's mtime, Unix ms; undefined for standard input. */
+	mtimeMs?: number;
 	/** Data records in file order, in small batches; bad records come as errors in place. */
 	batches: AsyncIterable<CsvBatch>;
 	/** Stops reading: for a caller that wanted only the header. */
@@ -46,17 +52,23 @@ const HEADER_LINE = /[^\s\ufeff][^\n\r]*(\n|\r[^])/;
 /** Excel's first line naming the delimiter (`sep=;`), which is not part of the data. */
 const SEP_LINE = /^"?sep=(.)"?[^\r\n]*(\r\n|\n|\r)/i;
 
-async function openStream(path: string): Promise<{ stream: Readable; size: number }> {
-	if (path === STDIN || STDIN_PATHS.has(path)) return { stream: process.stdin, size: 0 };
+export function isStdin(path: string): boolean {
+	return path === STDIN || STDIN_PATHS.has(path);
+}
+
+async function openStream(path: string): Promise<{ stream: Readable; size: number; mtimeMs?: number }> {
+	if (isStdin(path)) return { stream: process.stdin, size: 0 };
 	let size = 0;
+	let mtimeMs: number | undefined;
 	try {
 		const info = await stat(path);
 		if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
 		size = info.isFile() ? info.size : 0;
+		mtimeMs = info.isFile() ? Math.floor(info.mtimeMs) : undefined;
 	} catch (error) {
 		throw unreadable(path, error as NodeJS.ErrnoException);
 	}
-	return { stream: createReadStream(path, { highWaterMark: READ_CHUNK }), size };
+	return { stream: createReadStream(path, { highWaterMark: READ_CHUNK }), size, mtimeMs };
 }
 
 function unreadable(path: string, error: NodeJS.ErrnoException): FatalError {
@@ -68,6 +80,8 @@ export interface CsvOptions {
 	delimiter?: string;
 	/** `--encoding`: a single-byte code page for a file that is not UTF-8. */
 	encoding?: string;
+	/** Hash the bytes as they are read: an import records what it read (CsvBatch.input). */
+	hash?: boolean;
 }
 
 /**
@@ -77,21 +91,23 @@ export interface CsvOptions {
  * it starts on, which is what a person sees in an editor or a spreadsheet.
  */
 export async function openCsv(path: string, options: CsvOptions = {}): Promise<CsvSource> {
-	const { stream, size } = await openStream(path);
+	const { stream, size, mtimeMs } = await openStream(path);
 	const close = () => {
 		if (stream !== process.stdin) stream.destroy();
 	};
 	try {
-		return await readHeader(path, options, stream, size, close);
+		return await readHeader(path, options, stream, { size, mtimeMs }, close);
 	} catch (error) {
 		close();
 		throw error;
 	}
 }
 
-async function readHeader(path: string, options: CsvOptions, stream: Readable, size: number, close: () => void): Promise<CsvSource> {
+async function readHeader(path: string, options: CsvOptions, stream: Readable, file: { size: number; mtimeMs?: number }, close: () => void): Promise<CsvSource> {
+	const { size, mtimeMs } = file;
 	const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
 	const decoder = new CsvDecoder(options.encoding);
+	const hasher = options.hash ? createHash('sha256') : undefined;
 	let bytes = 0;
 	let decodedChars = 0;
 	let ended = false;
@@ -115,6 +131,7 @@ async function readHeader(path: string, options: CsvOptions, stream: Readable, s
 			} else {
 				const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
 				bytes += chunk.length;
+				hasher?.update(chunk);
 				text = decoder.write(chunk);
 			}
 		} catch (error) {
@@ -185,10 +202,10 @@ async function readHeader(path: string, options: CsvOptions, stream: Readable, s
 			const items = pending.splice(0, BATCH);
 			const through = pendingFrom + ((pendingTo - pendingFrom) * items.length) / total;
 			pendingFrom = through;
-			yield { items, bytes: toBytes(through) };
+			yield { items, bytes: toBytes(through), input: hasher ? { bytes, hash: hasher.copy().digest('hex'), size, mtimeMs } : undefined };
 		}
 	}
-	return { header, delimiter: sep, encoding: decoder.encoding ?? 'utf-8', size, batches: batches(), close };
+	return { header, delimiter: sep, encoding: decoder.encoding ?? 'utf-8', size, mtimeMs, batches: batches(), close };
 }
 
 function notUtf8(path: string, bad: BadByte, line: number): FatalError {
