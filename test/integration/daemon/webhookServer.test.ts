@@ -24,6 +24,8 @@ describe('the webhook server', () => {
 	it('on stop, answers the callback it is storing before it closes, and takes no new connection', async () => {
 		let release!: () => void;
 		const gate = new Promise<void>((r) => (release = r));
+		let arrived!: () => void;
+		const storing = new Promise<void>((r) => (arrived = r));
 		const stored: CallbackEvent[] = [];
 		const server = new WebhookServer({
 			host: '127.0.0.1',
@@ -33,6 +35,7 @@ describe('the webhook server', () => {
 			maxBodyBytes: 4096,
 			maxConnections: 1024,
 			store: async (_key, event) => {
+				arrived();
 				await gate;
 				stored.push(event);
 				return true;
@@ -46,7 +49,8 @@ describe('the webhook server', () => {
 		const path = `/callbacks/${SECRET}/replies`;
 
 		const inFlight = post(port, path, reply, agent);
-		await new Promise((r) => setTimeout(r, 50));
+		// The callback is being stored when the server is told to stop.
+		await storing;
 		const closing = server.close();
 		release();
 		expect(await inFlight).toEqual({ status: 200, body: { ok: true } });

@@ -3,6 +3,9 @@ import cron from 'node-cron';
 import { z } from 'zod';
 import { isBlank, isE164, isEmail, isSid, isWebhookUri, senderKind, checkForwardSender } from '../../../api';
 import { parseSendWindow } from '../schedule/sendWindow';
+import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
+
+const ENCODING_NAMES = Object.keys(SINGLE_BYTE_ENCODINGS) as [string, ...string[]];
 import { resolveTimeZone } from '../schedule/timeZone';
 import { keywordWords, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from '../daemon/replies/optOutKeywords';
 import { compileReplyPattern } from './replyPattern';
@@ -90,6 +93,8 @@ const campaign = z.strictObject({
 	toColumn: text.optional(),
 	defaultCountry: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code').optional(),
 	timeZoneColumn: text.optional(),
+	/** The CSV's code page when it is not UTF-8, as `campaign run --encoding`. */
+	encoding: z.enum(ENCODING_NAMES).optional(),
 	sendWindow: z
 		.string()
 		.refine((v) => {
