@@ -113,8 +113,8 @@ describe('a leaked callback URL cannot change who gets texted', () => {
 		const forged = reply({ From: STRANGER, OriginalMessageSid: randomUUID(), Text: 'STOP' });
 		expect((await post(SECRET, 'replies', forged)).status).toBe(200);
 		await until(() => suppressed(STRANGER), 10_000, 'the STOP');
-		const line = await worker.waitFor((l) => String(l.msg).startsWith('opted out, though the message replied to is not one this ledger sent'));
-		expect(line).toMatchObject({ level: 'warn', originalMessageSid: forged.OriginalMessageSid });
+		const line = await worker.waitFor((l) => l.msg === 'opted out' && l.originalMessageSid === forged.OriginalMessageSid);
+		expect(line).toMatchObject({ level: 'warn', originalUnknown: 'the message replied to is not one this ledger sent to the number' });
 	});
 
 	it("a receipt naming a row's ExternalId with a MessageSid not the row's changes nothing", async () => {

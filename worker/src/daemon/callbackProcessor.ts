@@ -133,7 +133,7 @@ export class CallbackProcessor {
 			// Always honoured, erring toward not texting; one answering no message of ours is said so.
 			await this.ledger.addSuppression(reply.From, `replied ${found.keyword}`);
 			if (await this.answersOurs(reply)) this.log.info('opted out', { from: reply.From, campaign: context.campaign, keyword: found.keyword });
-			else this.log.warn('opted out, though the message replied to is not one this ledger sent to the number', { from: reply.From, originalMessageSid: reply.OriginalMessageSid, keyword: found.keyword });
+			else this.log.warn('opted out', { from: reply.From, keyword: found.keyword, originalMessageSid: reply.OriginalMessageSid, originalUnknown: 'the message replied to is not one this ledger sent to the number' });
 		} else if (found?.intent === 'optIn') {
 			// Only a reply to a message we sent to that very number puts it back: the callback
 			// URL's secret is in every message, and whoever holds it could opt anyone in.
