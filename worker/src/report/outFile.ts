@@ -1,7 +1,8 @@
-import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
+import { existsSync, type WriteStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { FatalError, UsageError } from '../campaign/fatalError';
+import { createPrivateStream, PRIVATE_MODE } from '../store/privateFile';
 
 export interface OutLine {
 	line: number;
@@ -24,7 +25,7 @@ function cell(value: string | number | undefined): string {
 export async function checkOutPath(path: string): Promise<void> {
 	const existed = existsSync(path);
 	try {
-		const handle = await open(path, 'a');
+		const handle = await open(path, 'a', PRIVATE_MODE);
 		await handle.close();
 		if (!existed) await rm(path, { force: true });
 	} catch (error) {
@@ -40,7 +41,7 @@ export class OutFile {
 	private failure: Error | undefined;
 
 	constructor(readonly path: string) {
-		this.stream = createWriteStream(path);
+		this.stream = createPrivateStream(path, '--out');
 		this.stream.on('error', (error) => (this.failure = error));
 		this.stream.write(OUT_HEADER + '\n');
 	}
