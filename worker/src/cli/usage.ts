@@ -18,6 +18,8 @@ const RUN_OPTIONS = `  --csv FILE                 the recipients; the first line
   --time-zone ZONE           zone of the send window: Windows ID or IANA name
   --time-zone-column NAME    a per-row zone, overriding --time-zone
   --delimiter C              the CSV delimiter (default: a sep=C first line, else the header's)
+  --encoding NAME            the CSV's encoding when it is not UTF-8 (or UTF-16 with a BOM):
+                             windows-1252 (Excel's "CSV (Comma delimited)") or latin1
   --out FILE                 write one CSV line per input row with its outcome
   --dry-run                  validate and count, send nothing
   --retries N                retries of a batch after a 5xx or a lost connection (default: 7)

@@ -11,6 +11,8 @@ export function prepareStatements(db: Database.Database) {
 		release: db.prepare(`UPDATE campaigns SET owner_pid = NULL, owner_host = NULL, owner_token = NULL, heartbeat_at = NULL WHERE name = ? AND owner_token = ?`),
 		setPhase: db.prepare(`UPDATE campaigns SET phase = ?, updated_at = ? WHERE name = ?`),
 		setPaused: db.prepare(`UPDATE campaigns SET paused = ?, updated_at = ? WHERE name = ?`),
+		// The mark covering the most bytes is kept: a resumed import reads the file again from its start.
+		setInput: db.prepare(`UPDATE campaigns SET input_bytes = ?, input_hash = ?, input_size = ?, input_mtime = ? WHERE name = ? AND (input_bytes IS NULL OR input_bytes <= ?)`),
 		setImported: db.prepare(`UPDATE campaigns SET imported_through = ?, updated_at = ? WHERE name = ? AND imported_through < ?`),
 		insertRow: db.prepare(
 			`INSERT OR IGNORE INTO recipients (campaign, line, to_number, text, segments, status, error_code, message, time_zone) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
