@@ -39,7 +39,7 @@ describe('the webhook server', () => {
 				return true;
 			},
 			stored: () => {},
-			health: async () => ({}),
+			health: async () => ({ canTakeCallbacks: true, degraded: [], details: {} }),
 			log: new JsonLogger(() => {}),
 		});
 		const port = await server.listen();

@@ -25,6 +25,7 @@ import { DryRunSink } from './dryRunSink';
 import { inputChange } from './inputCheck';
 import { ExitCodes } from './exitCodes';
 import { FatalError, UsageError } from './fatalError';
+import { isStoreFault } from '../store/storeFault';
 import { LedgerSink } from './ledgerSink';
 import { readStage, type RowSink } from './readStage';
 import { refusal, sendStage, unreachable } from './sendStage';
@@ -445,6 +446,7 @@ async function settleStage(spec: CampaignSpec, options: RunCampaignOptions, deps
 		uncertainLines,
 		message,
 		exitCode,
+		...(stop === 'failed' && isStoreFault(outcome.fatal) ? { storeFault: true } : {}),
 	};
 	deps.reporter.summary(summary);
 	return summary;
