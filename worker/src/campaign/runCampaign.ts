@@ -304,10 +304,11 @@ async function runRead(spec: CampaignSpec, options: RunCampaignOptions, deps: Ru
 }
 
 async function dryRun(spec: CampaignSpec, options: RunCampaignOptions, deps: RunCampaignDeps, started: number): Promise<CampaignSummary> {
-	const out = options.outPath ? new OutFile(options.outPath) : undefined;
+	const out = options.outPath ? new OutFile(options.outPath, true) : undefined;
 	try {
 		const timing = campaignTiming(spec);
-		const result = await runRead(spec, options, deps, timing, (rules) => new DryRunSink(rules, out, () => Math.floor(Date.now() / 1000)), 0, new NumberSet(), false);
+		// Texts cross from the validator threads only for --out, which writes each one.
+		const result = await runRead(spec, options, deps, timing, (rules) => new DryRunSink(rules, out, () => Math.floor(Date.now() / 1000)), 0, new NumberSet(), out !== undefined);
 		const sink = result.sink as DryRunSink;
 		const total = ROW_STATUSES.reduce((n, s) => n + sink.rows[s], 0);
 		const summary: CampaignSummary = {

@@ -107,6 +107,8 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async createCampaign(spec: CampaignSpec): Promise<CampaignRecord> {
+		// Two new runs of one name started together both get here: the second gets the first's
+		// campaign, and the claim that follows names the run holding it (not a UNIQUE failure).
 		const now = Date.now();
 		this.s.insertCampaign.run(spec.name, JSON.stringify(spec), now, now);
 		return (await this.campaign(spec.name))!;

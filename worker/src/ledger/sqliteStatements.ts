@@ -5,7 +5,7 @@ export function prepareStatements(db: Database.Database) {
 	return {
 		campaign: db.prepare(`SELECT * FROM campaigns WHERE name = ?`),
 		deleteCampaign: ['recipients', 'submissions', 'deliveries', 'answers', 'message_sids', 'replies'].map((table) => db.prepare(`DELETE FROM ${table} WHERE campaign = ?`)).concat(db.prepare(`DELETE FROM campaigns WHERE name = ?`)),
-		insertCampaign: db.prepare(`INSERT INTO campaigns (name, spec, phase, created_at, updated_at) VALUES (?, ?, 'importing', ?, ?)`),
+		insertCampaign: db.prepare(`INSERT OR IGNORE INTO campaigns (name, spec, phase, created_at, updated_at) VALUES (?, ?, 'importing', ?, ?)`),
 		setOwner: db.prepare(`UPDATE campaigns SET owner_pid = ?, owner_host = ?, owner_token = ?, heartbeat_at = ? WHERE name = ?`),
 		heartbeat: db.prepare(`UPDATE campaigns SET heartbeat_at = ? WHERE name = ? AND owner_token = ?`),
 		release: db.prepare(`UPDATE campaigns SET owner_pid = NULL, owner_host = NULL, owner_token = NULL, heartbeat_at = NULL WHERE name = ? AND owner_token = ?`),

@@ -26,7 +26,8 @@ export const REPORT_HEADERS: Readonly<Record<string, string>> = {
 	'cache-control': 'no-store',
 };
 
-const PATH = /^\/campaigns(?:\/([^/]+?))?(\.json)?\/?$/;
+/** /campaigns, /campaigns.json, /campaigns/SEGMENT: a campaign name may itself end in .json. */
+const PATH = /^\/campaigns(?:(\.json)|\/([^/]+))?\/?$/;
 
 function json(status: number, body: unknown, refused?: string): ReportResponse {
 	return { status, type: 'application/json', body: JSON.stringify(body), refused };
@@ -50,22 +51,28 @@ export async function reportRoute(req: IncomingMessage, url: URL, token: string 
 		return json(401, { error: 'the reports need the report token (Authorization: Bearer TOKEN) or a signed link that has not expired (cloudtel worker --config FILE --report-link)' }, 'wrong or missing report token');
 	}
 	if (req.method !== 'GET' && req.method !== 'HEAD') return json(405, { error: 'reports are GET' });
-	const wantsJson = m[2] !== undefined || /application\/json/.test(req.headers.accept ?? '');
+	const acceptsJson = /application\/json/.test(req.headers.accept ?? '');
 	const names = await ledger.campaignNames();
 	// A page's links are signed to expire with the link that opened it, or a while after a header did.
 	const expires = linkExpiry ?? nowSeconds + REPORT_LINK_SECONDS;
 	const link = (name: string) => signReportPath(token, `/campaigns/${encodeURIComponent(name)}`, expires);
-	if (m[1] === undefined) {
-		if (wantsJson) return json(200, { campaigns: names.map((name) => ({ name, report: `/campaigns/${encodeURIComponent(name)}`, link: link(name) })) });
+	if (m[2] === undefined) {
+		if (m[1] !== undefined || acceptsJson) return json(200, { campaigns: names.map((name) => ({ name, report: `/campaigns/${encodeURIComponent(name)}`, link: link(name) })) });
 		const items = names.map((n) => `<li><a href="${escape(link(n))}">${escape(n)}</a></li>`).join('');
 		const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Campaigns</title></head><body style="font-family:system-ui,sans-serif;padding:16px"><h1>Campaigns</h1><ul>${items || '<li>none yet</li>'}</ul></body></html>`;
 		return { status: 200, type: 'text/html; charset=utf-8', body };
 	}
 	let name: string;
 	try {
-		name = decodeURIComponent(m[1]);
+		name = decodeURIComponent(m[2]);
 	} catch {
 		return json(404, { error: 'no such campaign' });
+	}
+	// Any valid name is a campaign's page, `promo.json` too; NAME.json is NAME's JSON.
+	let wantsJson = acceptsJson;
+	if (!names.includes(name) && name.endsWith('.json') && names.includes(name.slice(0, -'.json'.length))) {
+		name = name.slice(0, -'.json'.length);
+		wantsJson = true;
 	}
 	if (!names.includes(name)) return json(404, { error: `no campaign named ${name}` });
 	const report = await readCampaignReport(ledger, name);
