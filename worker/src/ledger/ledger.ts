@@ -57,6 +57,9 @@ export interface ImportRow {
 	errorCode?: string;
 	message?: string;
 	timeZone?: string;
+	/** A dry run's forecast only (RowVerdict's), not stored. */
+	ucs2?: string;
+	otherSegments?: number;
 }
 
 export interface PendingRow {
