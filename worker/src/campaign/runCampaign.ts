@@ -46,6 +46,8 @@ export interface RunCampaignOptions {
 	threads?: number;
 	/** Retries of a batch after a 5xx or a failed connection (429s have their own, larger limit). */
 	retries?: number;
+	/** A dry run's price of one segment, for its cost. */
+	pricePerSegment?: number;
 	/** Receipt and reply webhooks every message carries (the worker daemon's). */
 	callbacks?: Parameters<typeof sendStage>[0]['callbacks'];
 }
@@ -266,6 +268,7 @@ async function prepareRead(spec: CampaignSpec, options: RunCampaignOptions, timi
 		timeZoneIndex: columns.timeZoneIndex,
 		defaultTimeZone: timing.timeZone,
 		wantText,
+		smartEncoding: spec.smartEncoding,
 	};
 	const threads = threadsFor(options, csv);
 	return { csv, rules, threads, columns, judge: createRowJudge(rules, threads) };
@@ -304,10 +307,11 @@ async function runRead(spec: CampaignSpec, options: RunCampaignOptions, deps: Ru
 }
 
 async function dryRun(spec: CampaignSpec, options: RunCampaignOptions, deps: RunCampaignDeps, started: number): Promise<CampaignSummary> {
-	const out = options.outPath ? new OutFile(options.outPath) : undefined;
+	const out = options.outPath ? new OutFile(options.outPath, true) : undefined;
 	try {
 		const timing = campaignTiming(spec);
-		const result = await runRead(spec, options, deps, timing, (rules) => new DryRunSink(rules, out, () => Math.floor(Date.now() / 1000)), 0, new NumberSet(), false);
+		// Texts cross from the validator threads only for --out, which writes each one.
+		const result = await runRead(spec, options, deps, timing, (rules) => new DryRunSink(rules, out, () => Math.floor(Date.now() / 1000)), 0, new NumberSet(), out !== undefined);
 		const sink = result.sink as DryRunSink;
 		const total = ROW_STATUSES.reduce((n, s) => n + sink.rows[s], 0);
 		const summary: CampaignSummary = {
@@ -321,6 +325,7 @@ async function dryRun(spec: CampaignSpec, options: RunCampaignOptions, deps: Run
 			firstErrors: result.firstErrors,
 			uncertainLines: [],
 			preview: sink.preview,
+			forecast: sink.tally.forecast({ pricePerSegment: options.pricePerSegment, rate: options.rate, timing, now: Math.floor(Date.now() / 1000) }),
 			exitCode: result.interrupted ? ExitCodes.Interrupted : ExitCodes.Finished,
 		};
 		deps.reporter.summary(summary);
