@@ -18,13 +18,15 @@ import { section, summary, test } from './lib/report.mjs';
 import { credential } from './lib/workflows.mjs';
 import * as smoke from './scenarios/smoke.mjs';
 import * as install from './scenarios/install.mjs';
+import * as panel from './scenarios/panel.mjs';
+import * as queueMode from './scenarios/queue-mode.mjs';
 import * as sendBatch from './scenarios/send-batch.mjs';
 import * as logins from './scenarios/logins.mjs';
 import * as trigger from './scenarios/trigger.mjs';
 import * as retries from './scenarios/safe-retries.mjs';
 import * as everyOperation from './scenarios/every-operation.mjs';
 
-const scenarios = { smoke, install, sendBatch, logins, trigger, retries, everyOperation };
+const scenarios = { smoke, install, panel, queueMode, sendBatch, logins, trigger, retries, everyOperation };
 const only = process.env.CLOUDTEL_E2E_ONLY?.split(',').filter(Boolean);
 const releases = process.env.CLOUDTEL_E2E_RELEASES?.split(',').filter(Boolean) ?? RELEASES;
 const started = performance.now();
