@@ -3,6 +3,8 @@ import type { CampaignSpec } from '../campaign/campaignSpec';
 import { transaction } from '../store/pgDatabase';
 import { WORKER_ID } from '../store/workerId';
 import { ownerIsAlive } from './ownerIsAlive';
+import { forgottenKey, type ContactHistory, type ForgetResult } from './contact';
+import { pgContactHistory, pgForgetContact } from './pgContact';
 import { campaignRecord, type CampaignDbRow, type RecipientDbRow } from './ledgerDbRows';
 import {
 	type InputMark,
@@ -321,7 +323,8 @@ export class PgLedger implements Ledger, SharedLedger {
 	}
 
 	async isSuppressed(number: string): Promise<boolean> {
-		return (await this.pool.query('SELECT 1 FROM suppressions WHERE number = $1', [number])).rows.length > 0;
+		// A forgotten number is suppressed under its hash.
+		return (await this.pool.query('SELECT 1 FROM suppressions WHERE number IN ($1, $2)', [number, forgottenKey(number)])).rows.length > 0;
 	}
 
 	async *suppressions(): AsyncIterable<string> {
@@ -334,11 +337,28 @@ export class PgLedger implements Ledger, SharedLedger {
 	}
 
 	async addSuppression(number: string, reason: string): Promise<void> {
-		await this.pool.query('INSERT INTO suppressions (number, reason, created_at) VALUES ($1, $2, $3) ON CONFLICT (number) DO UPDATE SET reason = excluded.reason', [number, reason, Date.now()]);
+		const now = Date.now();
+		await transaction(this.pool, async (db) => {
+			await db.query('INSERT INTO suppressions (number, reason, created_at) VALUES ($1, $2, $3) ON CONFLICT (number) DO UPDATE SET reason = excluded.reason', [number, reason, now]);
+			await db.query(`INSERT INTO consent_events (number, at, kind, reason) VALUES ($1, $2, 'opt-out', $3)`, [number, now, reason]);
+		});
 	}
 
 	async removeSuppression(number: string): Promise<boolean> {
-		return ((await this.pool.query('DELETE FROM suppressions WHERE number = $1', [number])).rowCount ?? 0) > 0;
+		const now = Date.now();
+		return transaction(this.pool, async (db) => {
+			const removed = ((await db.query('DELETE FROM suppressions WHERE number = $1', [number])).rowCount ?? 0) > 0;
+			await db.query(`INSERT INTO consent_events (number, at, kind, reason) VALUES ($1, $2, 'opt-in', $3)`, [number, now, removed ? 'replied to opt in' : 'replied to opt in (was not suppressed)']);
+			return removed;
+		});
+	}
+
+	async contactHistory(number: string): Promise<ContactHistory> {
+		return pgContactHistory(this.pool, number);
+	}
+
+	async forgetContact(number: string): Promise<ForgetResult> {
+		return pgForgetContact(this.pool, number);
 	}
 
 	async recordDelivery(receipt: DeliveryRecord): Promise<DeliveredRow | undefined> {

@@ -100,7 +100,9 @@ export function prepareStatements(db: Database.Database) {
 		),
 		counts: db.prepare(`SELECT status, COUNT(*) AS n, SUM(segments) AS segs FROM recipients WHERE campaign = ? GROUP BY status`),
 		rowsPage: db.prepare(`SELECT line, to_number, text, segments, status, error_code, message, message_sid FROM recipients WHERE campaign = ? AND line > ? ORDER BY line LIMIT ?`),
-		isSuppressed: db.prepare(`SELECT 1 FROM suppressions WHERE number = ?`).pluck(),
+		// A forgotten number is suppressed under its hash.
+		isSuppressed: db.prepare(`SELECT 1 FROM suppressions WHERE number IN (?, ?)`).pluck(),
+		consentEvent: db.prepare(`INSERT INTO consent_events (number, at, kind, reason) VALUES (?, ?, ?, ?)`),
 		suppressions: db.prepare(`SELECT number FROM suppressions`).pluck(),
 		addSuppression: db.prepare(`INSERT INTO suppressions (number, reason, created_at) VALUES (?, ?, ?) ON CONFLICT (number) DO UPDATE SET reason = excluded.reason`),
 		removeSuppression: db.prepare(`DELETE FROM suppressions WHERE number = ?`),
