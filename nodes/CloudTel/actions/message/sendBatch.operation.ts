@@ -3,7 +3,8 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 import { BATCH_MAX_MESSAGES, isBatchErrorItem, isMessage, isPlainObject, requests } from '../../../../api';
 import { apiRequest, CREDENTIAL_NAME } from '../../transport';
 import { providerError } from '../../transport/providerError';
-import { sendFailureItem } from '../common/failureItem';
+import { isFailure, outcomes } from '../common/failureItem';
+import { includeInputFieldsField } from '../common/includeInputFields';
 import { asNodeError, type NodeError } from '../common/nodeError';
 import { messageFields } from './messageFields';
 import { messageReader, type PreparedMessage } from './readMessage';
@@ -19,6 +20,7 @@ const properties: INodeProperties[] = [
 		default: 1000,
 		description: `How many messages go in one BatchMessages request (at most ${BATCH_MAX_MESSAGES})`,
 	},
+	includeInputFieldsField,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['message'], operation: ['sendBatch'] } }, properties);
@@ -35,9 +37,12 @@ function readElements(body: unknown): unknown[] {
 }
 
 /** Each message of a failed request gets its own copy of the error, with its own index. */
-function errorForItem(ctx: IExecuteFunctions, error: NodeError, itemIndex: number): NodeError {
-	if (error instanceof NodeApiError && error.httpCode) {
-		return providerError(ctx.getNode(), error.errorResponse, { statusCode: Number(error.httpCode), itemIndex });
+function errorForItem(ctx: IExecuteFunctions, error: NodeError, p: Pending): NodeError {
+	const itemIndex = p.itemIndex;
+	// A refusal answered for the whole request is told again for each of its messages; a
+	// network failure or another server's page keeps its own words.
+	if (error instanceof NodeApiError && error.httpCode && error.context.notCloudTel === undefined) {
+		return providerError(ctx.getNode(), error.errorResponse, { statusCode: Number(error.httpCode), itemIndex, sent: p.body });
 	}
 	return new NodeOperationError(ctx.getNode(), error.message, { itemIndex, description: error.description ?? undefined });
 }
@@ -67,13 +72,14 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const results: INodeExecutionData[] = new Array(count);
 	const pending: Pending[] = [];
 	const readMessage = messageReader(this, await this.getCredentials(CREDENTIAL_NAME));
+	const { success, failure } = outcomes(this, 'Sent');
 	for (let i = 0; i < count; i++) {
 		try {
 			pending.push({ ...readMessage(i), itemIndex: i });
 		} catch (error) {
 			const nodeError = asNodeError(this.getNode(), error, i);
 			if (!this.continueOnFail()) throw nodeError;
-			results[i] = sendFailureItem(nodeError, i);
+			results[i] = failure(nodeError, i);
 		}
 	}
 
@@ -85,18 +91,18 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		} catch (error) {
 			const nodeError = asNodeError(this.getNode(), error, chunk[0].itemIndex);
 			if (!accepted && !this.continueOnFail()) throw nodeError;
-			for (const p of chunk) results[p.itemIndex] = sendFailureItem(errorForItem(this, nodeError, p.itemIndex), p.itemIndex);
+			for (const p of chunk) results[p.itemIndex] = failure(errorForItem(this, nodeError, p), p.itemIndex);
 			continue;
 		}
 		accepted = true;
 		const elements = readElements(body);
 		chunk.forEach((p, k) => {
 			const element = elements[k];
-			if (isMessage(element)) results[p.itemIndex] = { json: element as unknown as IDataObject, pairedItem: { item: p.itemIndex } };
-			else if (isBatchErrorItem(element)) results[p.itemIndex] = sendFailureItem(providerError(this.getNode(), element, { itemIndex: p.itemIndex }), p.itemIndex);
+			if (isMessage(element)) results[p.itemIndex] = success(element as unknown as IDataObject, p.itemIndex);
+			else if (isBatchErrorItem(element)) results[p.itemIndex] = failure(providerError(this.getNode(), element, { itemIndex: p.itemIndex, sent: p.body }), p.itemIndex);
 			else {
 				const missing = new NodeOperationError(this.getNode(), `CloudTel returned no result for this message (element ${k} of ${elements.length})`, { itemIndex: p.itemIndex });
-				results[p.itemIndex] = sendFailureItem(missing, p.itemIndex);
+				results[p.itemIndex] = failure(missing, p.itemIndex);
 			}
 		});
 	}
@@ -110,7 +116,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
  */
 function hintAtFailures(ctx: IExecuteFunctions, results: INodeExecutionData[]): void {
 	if (ctx.getNode().onError === 'continueErrorOutput') return;
-	const failed = results.filter((r) => r.error !== undefined).length;
+	const failed = results.filter((r) => isFailure(r, 'Sent')).length;
 	if (failed === 0) return;
 	ctx.addExecutionHints({
 		message: `${failed} of ${results.length} messages were not sent; their items carry Sent: false and the reason. Set On Error to "Continue (using error output)" to route them apart.`,
