@@ -3,12 +3,15 @@
 // worker's package carries what `cloudtel sandbox` and `cloudtel demo` need, so it can be
 // installed alone: the sandbox's compiled files and the demo's CSV go into worker/dist.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+// A source saved after this moment may be missing from the build: the stamp tells the
+// CLI-running tests (test/support/freshBuild.ts) whether worker/dist is older than its sources.
+const startedAt = Date.now();
 
 // The package ships dist/ whole: a file left from a renamed or deleted source would be
 // published and loaded by n8n, so it starts empty.
@@ -37,3 +40,4 @@ rmSync(join(workerDist, 'sandbox'), { recursive: true, force: true });
 cpSync(join(root, 'sandbox', 'dist', 'sandbox'), join(workerDist, 'sandbox'), { recursive: true });
 mkdirSync(join(workerDist, 'examples'), { recursive: true });
 for (const name of ['demo-campaign.csv', 'worker.config.yaml']) cpSync(join(root, 'examples', name), join(workerDist, 'examples', name));
+writeFileSync(join(workerDist, '.build-stamp.json'), JSON.stringify({ startedAt }));

@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ensureN8n } from './lib/install.mjs';
 import { N8n, freePort } from './lib/n8n.mjs';
-import { assertBuilt, installPackage, packageName, repoRoot } from './lib/package.mjs';
+import { assertBuilt, installPackage, packageName, panelOf, repoRoot } from './lib/package.mjs';
 import { onInterrupt } from './lib/procs.mjs';
 import { OWNER, setupOwner } from './lib/rest.mjs';
 import { startSandbox } from './lib/sandbox.mjs';
@@ -39,7 +39,7 @@ await n8n.init();
 n8n.port = await pickPort(Number(process.env.CLOUDTEL_N8N_PORT ?? 5678));
 // A fresh copy of the built package on every start: `npm run dev` rebuilds it first.
 rmSync(join(userFolder, '.n8n', 'nodes', 'node_modules', packageName), { recursive: true, force: true });
-installPackage(userFolder);
+installPackage(userFolder, panelOf(install));
 // Same id every run: the import replaces last run's credential with today's demo account,
 // its property the Default Property SID, so a new CloudTel node can send as it is.
 await n8n.importCredentials([devCredential(sandbox.url, sandbox.demo)]);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { ensureN8n } from './lib/install.mjs';
 import { N8n } from './lib/n8n.mjs';
-import { assertBuilt, installPackage, repoRoot } from './lib/package.mjs';
+import { assertBuilt, installPackage, panelOf, repoRoot } from './lib/package.mjs';
 import { onInterrupt } from './lib/procs.mjs';
 import { OWNER, setupOwner } from './lib/rest.mjs';
 import { startSandbox } from './lib/sandbox.mjs';
@@ -38,7 +38,7 @@ const cleanup = async () => {
 onInterrupt(cleanup);
 
 try {
-	installPackage(n8n.userFolder);
+	installPackage(n8n.userFolder, panelOf(install));
 	const credential = devCredential(sandbox.url, sandbox.demo);
 	await n8n.importCredentials([credential]);
 	const contacts = [

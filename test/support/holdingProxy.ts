@@ -9,6 +9,9 @@ export type BatchFate = 'pass' | 'answerLost' | 'answerCut' | 'neverSent';
  * sends the messages, but never answers the client; `answerCut` forwards it too, then
  * closes the client's connection instead of answering; `neverSent` holds the request
  * without forwarding it. Other requests (the empty preflight batch) always pass.
+ * `holdAnswer`, when given, may keep a passed batch's answer (the sandbox has sent its
+ * messages) until the promise it returns settles: a test can then act, or kill the
+ * client, while that request is surely in flight.
  */
 export class HoldingProxy {
 	private readonly server: Server;
@@ -20,6 +23,7 @@ export class HoldingProxy {
 	constructor(
 		private readonly target: string,
 		private readonly fateOf: (batch: number) => BatchFate,
+		private readonly holdAnswer?: (batch: number) => Promise<void>,
 	) {
 		this.server = createServer((req, res) => void this.handle(req, res));
 	}
@@ -40,7 +44,8 @@ export class HoldingProxy {
 		} catch {
 			// Not a batch: passed through as it is.
 		}
-		const fate = messages.length > 0 ? this.fateOf(this.batches.length) : 'pass';
+		const batch = this.batches.length;
+		const fate = messages.length > 0 ? this.fateOf(batch) : 'pass';
 		if (messages.length > 0) this.batches.push({ fate, externalIds: messages.map((m) => m.ExternalId ?? '') });
 		if (fate === 'neverSent') {
 			this.held.push(res);
@@ -54,6 +59,11 @@ export class HoldingProxy {
 		if (fate === 'answerCut') {
 			res.socket?.destroy();
 			return;
+		}
+		if (messages.length > 0 && this.holdAnswer) {
+			this.held.push(res);
+			await this.holdAnswer(batch);
+			if (res.destroyed) return;
 		}
 		res.writeHead(answer.status, answer.headers);
 		res.end(answer.body);

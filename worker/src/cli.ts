@@ -5,7 +5,9 @@ import type * as CampaignReport from './cli/campaignReportCommand';
 import type * as CampaignRun from './cli/campaignRunCommand';
 import type * as Demo from './cli/demoCommand';
 import { loadSandbox } from './cli/sandboxModule';
-import { USAGE } from './cli/usage';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CAMPAIGN_USAGE, CONTROL_USAGE, REPORT_USAGE, RUN_USAGE, STATUS_USAGE, USAGE } from './cli/usage';
 import { printable } from './report/printable';
 import type * as Worker from './daemon/workerCommand';
 
@@ -31,6 +33,11 @@ async function dispatch(argv: string[]): Promise<number> {
 	const [command, sub, ...rest] = argv;
 	switch (command) {
 		case 'campaign':
+			if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') return help(CAMPAIGN_USAGE, sub === undefined);
+			if (asksHelp(rest)) {
+				const text = sub === 'run' ? RUN_USAGE : sub === 'status' ? STATUS_USAGE : sub === 'report' ? REPORT_USAGE : CONTROL_USAGE[sub as keyof typeof CONTROL_USAGE];
+				if (text !== undefined) return help(text);
+			}
 			switch (sub) {
 				case 'run':
 					return load<typeof CampaignRun>('./cli/campaignRunCommand').campaignRunCommand(rest);
@@ -55,11 +62,42 @@ async function dispatch(argv: string[]): Promise<number> {
 		case 'help':
 		case '--help':
 		case '-h':
-			process.stdout.write(USAGE);
-			return command === undefined ? ExitCodes.Usage : 0;
+			return help(USAGE, command === undefined);
+		case '--version':
+		case '-v':
+		case 'version':
+			process.stdout.write(`cloudtel ${version()}\n`);
+			return 0;
 		default:
 			return usage(`unknown command ${JSON.stringify(command)}`);
 	}
+}
+
+// Flags whose next argument is a flag of its own, not their value.
+const BOOLEAN_FLAGS = new Set(['--json', '--dry-run', '--resend-uncertain', '--force', '--smart-encoding']);
+
+/** `--help` or `-h` given as a flag, not as the value of one (`--text -h` sends "-h"). */
+function asksHelp(args: string[]): boolean {
+	return args.some((a, i) => (a === '--help' || a === '-h') && (i === 0 || !args[i - 1].startsWith('-') || BOOLEAN_FLAGS.has(args[i - 1]) || args[i - 1].includes('=')));
+}
+
+/** Asked for, help succeeds; a bare command gets it too, as a usage error. */
+function help(text: string, missingCommand = false): number {
+	process.stdout.write(text);
+	return missingCommand ? ExitCodes.Usage : 0;
+}
+
+/** The worker package's version: its package.json is above both the sources and dist/. */
+function version(): string {
+	for (let dir = __dirname, i = 0; i < 5; i++, dir = join(dir, '..')) {
+		try {
+			const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+			if (pkg.name === '@cloudtel/worker' && pkg.version) return pkg.version;
+		} catch {
+			// not this folder
+		}
+	}
+	return 'unknown';
 }
 
 function load<T>(path: string): T {

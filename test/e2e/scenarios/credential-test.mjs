@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { N8n } from '../lib/n8n.mjs';
-import { installPackage } from '../lib/package.mjs';
+import { installPackage, panelOf } from '../lib/package.mjs';
 import { setupOwner, testCredential } from '../lib/rest.mjs';
 import { CREDENTIAL_TYPE, credential } from '../lib/workflows.mjs';
 
@@ -29,7 +29,7 @@ export async function run(ctx, test) {
 			async () => {
 				const instance = await new N8n(ctx.install, join(ctx.root, 'credential-test')).init();
 				ctx.track(instance);
-				installPackage(instance.userFolder);
+				installPackage(instance.userFolder, panelOf(ctx.install));
 				// n8n tests a saved credential only for a user who may use it: the run's own, imported here too.
 				await instance.importCredentials([credential(ctx.credential.id, sandbox.url, sandbox.demo, ctx.credential.name)]);
 				await instance.start();

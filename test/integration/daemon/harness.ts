@@ -1,85 +1,21 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SMTPServer } from 'smtp-server';
+import { beforeAll } from 'vitest';
 import YAML from 'yaml';
 import { basicAuthorization } from '../../../api';
 import type { RunningSandbox } from '../../../sandbox/src';
+import { BUILD_TIMEOUT_MS, ensureBuilt } from '../../support/freshBuild';
 import { allSandboxMessages } from '../../support/sandboxMessages';
 
 export const ROOT = resolve(__dirname, '../../..');
 export const CLI = join(ROOT, 'worker/bin/cloudtel.js');
-const BUILT = join(ROOT, 'worker/dist/worker/src/daemon/workerCommand.js');
-
-function sources(dir: string, out: string[] = []): string[] {
-	for (const entry of readdirSync(dir, { withFileTypes: true })) {
-		const path = join(dir, entry.name);
-		if (entry.isDirectory()) sources(path, out);
-		else if (entry.name.endsWith('.ts')) out.push(path);
-	}
-	return out;
-}
-
-function sourceHash(): string {
-	const hash = createHash('sha256');
-	for (const file of [...sources(join(ROOT, 'worker/src')), ...sources(join(ROOT, 'api'))].sort()) hash.update(file).update(readFileSync(file));
-	return hash.digest('hex');
-}
-
-function builtAt(): number {
-	try {
-		return statSync(BUILT).mtimeMs;
-	} catch {
-		return 0;
-	}
-}
-
-/** What the last build of ours compiled, and the dist it left. */
-const STAMP = join(tmpdir(), 'cloudtel-daemon-test-build.json');
-
-function upToDate(hash: string): boolean {
-	try {
-		const stamp = JSON.parse(readFileSync(STAMP, 'utf8')) as { hash: string; builtAt: number };
-		// A build by anyone else may have compiled older sources: only ours is trusted.
-		return stamp.hash === hash && stamp.builtAt === builtAt();
-	} catch {
-		return false;
-	}
-}
-
-/**
- * The end-to-end tests drive the built CLI, as a user would. Builds it unless our last
- * build compiled exactly these sources and nothing has rebuilt since; a lock keeps two
- * test files from building at once.
- */
-export async function ensureBuilt(): Promise<void> {
-	const lock = join(tmpdir(), 'cloudtel-daemon-test-build.lock');
-	for (let waited = 0; !upToDate(sourceHash()); waited += 200) {
-		try {
-			mkdirSync(lock);
-		} catch {
-			if (waited > 120_000) throw new Error(`waited 2 minutes for ${lock}; remove it if no build is running`);
-			await new Promise((r) => setTimeout(r, 200));
-			continue;
-		}
-		try {
-			const hash = sourceHash();
-			if (upToDate(hash)) return;
-			try {
-				execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'worker/tsconfig.json')], { stdio: 'inherit' });
-			} catch (error) {
-				// tsc still writes what it can; type errors elsewhere in the worker need not stop these tests.
-				if (!existsSync(BUILT)) throw error;
-			}
-			writeFileSync(STAMP, JSON.stringify({ hash, builtAt: builtAt() }));
-		} finally {
-			rmSync(lock, { recursive: true, force: true });
-		}
-	}
-}
+// Every test file that imports this harness runs the built CLI: it is built first when stale.
+beforeAll(ensureBuilt, BUILD_TIMEOUT_MS);
+export { ensureBuilt };
 
 export function tempDir(): string {
 	return mkdtempSync(join(tmpdir(), 'cloudtel-daemon-'));

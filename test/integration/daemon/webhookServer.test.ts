@@ -24,6 +24,8 @@ describe('the webhook server', () => {
 	it('on stop, answers the callback it is storing before it closes, and takes no new connection', async () => {
 		let release!: () => void;
 		const gate = new Promise<void>((r) => (release = r));
+		let arrived!: () => void;
+		const storing = new Promise<void>((r) => (arrived = r));
 		const stored: CallbackEvent[] = [];
 		const server = new WebhookServer({
 			host: '127.0.0.1',
@@ -31,12 +33,13 @@ describe('the webhook server', () => {
 			secret: SECRET,
 			maxBodyBytes: 4096,
 			store: async (_key, event) => {
+				arrived();
 				await gate;
 				stored.push(event);
 				return true;
 			},
 			stored: () => {},
-			health: async () => ({}),
+			health: async () => ({ canTakeCallbacks: true, degraded: [], details: {} }),
 			log: new JsonLogger(() => {}),
 		});
 		const port = await server.listen();
@@ -44,7 +47,8 @@ describe('the webhook server', () => {
 		const path = `/callbacks/${SECRET}/replies`;
 
 		const inFlight = post(port, path, reply, agent);
-		await new Promise((r) => setTimeout(r, 50));
+		// The callback is being stored when the server is told to stop.
+		await storing;
 		const closing = server.close();
 		release();
 		expect(await inFlight).toEqual({ status: 200, body: { ok: true } });

@@ -23,6 +23,11 @@ export interface SentRequest {
 	headers: Record<string, string>;
 	body: unknown;
 	status: number;
+	/** Date.now() as the request left and as its answer came. */
+	startedAt: number;
+	answeredAt: number;
+	/** The answer's Retry-After header, if any. */
+	retryAfter?: string;
 }
 
 export interface ExecuteOptions {
@@ -67,7 +72,9 @@ async function httpRequest(credentials: Credentials, options: IHttpRequestOption
 	const signed = await new CloudTelApi().authenticate(credentials as unknown as ICredentialDataDecryptedObject, options);
 	const headers = { ...(signed.headers as Record<string, string>) };
 	const body = signed.body === undefined ? undefined : typeof signed.body === 'string' ? signed.body : JSON.stringify(signed.body);
+	const startedAt = Date.now();
 	const response = await fetch(signed.url, { method: signed.method ?? 'GET', headers, body });
+	const answeredAt = Date.now();
 	const text = await response.text();
 	let parsed: unknown = text;
 	try {
@@ -75,7 +82,7 @@ async function httpRequest(credentials: Credentials, options: IHttpRequestOption
 	} catch {
 		// Not JSON: n8n's helper keeps the text as well.
 	}
-	log.push({ method: signed.method ?? 'GET', url: signed.url, headers, body: body === undefined ? undefined : JSON.parse(body), status: response.status });
+	log.push({ method: signed.method ?? 'GET', url: signed.url, headers, body: body === undefined ? undefined : JSON.parse(body), status: response.status, startedAt, answeredAt, retryAfter: response.headers.get('retry-after') ?? undefined });
 	if (!signed.ignoreHttpStatusErrors && response.status >= 400) {
 		throw Object.assign(new Error(`Request failed with status code ${response.status}`), { httpCode: String(response.status), response: { status: response.status, data: parsed } });
 	}

@@ -45,6 +45,20 @@ describe('campaign commands on Postgres', () => {
 		]);
 	});
 
+	it('records what the import read, and refuses a resume whose list was edited after sending', async () => {
+		const dir = tempDir();
+		const list = numbersCsv(10, 700);
+		const csv = writeCsv(dir, 'edited.csv', list);
+		const env = { ...envFor(sandbox), CLOUDTEL_DB: db };
+		const args = ['campaign', 'run', '--csv', csv, '--text', 'Hi {{Name}}', '--property', sandbox.demo.PropertySid, '--name', 'pgedit'];
+		expect((await cli(args, env)).code).toBe(0);
+		expect(await sql(db, `SELECT input_bytes::int AS bytes, input_size::int AS size FROM campaigns WHERE name = 'pgedit'`)).toEqual([{ bytes: Buffer.byteLength(list), size: Buffer.byteLength(list) }]);
+		writeCsv(dir, 'edited.csv', list.replace(',N703\n', ',Nell\n'));
+		const r = await cli(args, env);
+		expect(r.code).toBe(1);
+		expect(r.stderr).toMatch(/campaign pgedit: .*edited\.csv has changed since it was imported .*, and 10 messages were sent from it: restore the file as it was to resume, or forget the campaign with `cloudtel campaign delete --force --name pgedit`/);
+	});
+
 	it('cancels a campaign a run left behind: its rows on their way become uncertain and are listed, every one', async () => {
 		const dir = tempDir();
 		const csv = writeCsv(dir, 'list.csv', numbersCsv(50));

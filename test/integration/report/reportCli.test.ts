@@ -51,6 +51,29 @@ describe('cloudtel campaign report on the command line', () => {
 		expect(existsSync(`${roDb}-wal`)).toBe(false);
 	});
 
+	it('draws a campaign whose receipts span ten years in at most 60 buckets', async () => {
+		const longDb = join(tempDir(), 'l.db');
+		const ledger = new SqliteLedger(longDb);
+		await ledger.createCampaign({ name: 'decade', csvPath: '/list.csv', propertySid: 'PR1', text: 'Hi' });
+		const lines = Array.from({ length: 121 }, (_, i) => i + 2);
+		await ledger.importBatch('decade', lines.map((line) => ({ line, to: `+61491${String(line).padStart(6, '0')}`, text: 'Hi', segments: 1, status: 'pending' as const })), 122);
+		await ledger.markSubmitting('decade', lines, 1);
+		await ledger.settle('decade', 1, lines.map((line) => ({ line, status: 'accepted' as const, messageSid: `SM-d${line}` })));
+		// A receipt a month, for ten years back, the oldest a second before a week's boundary.
+		const now = Math.floor(Date.now() / 1000);
+		const oldest = Math.floor((now - 10 * 365 * 86_400) / 604_800) * 604_800 - 1;
+		for (const [i, line] of lines.entries()) await ledger.recordDelivery({ messageSid: `SM-d${line}`, campaign: 'decade', line, status: 'Delivered', at: oldest + Math.round(((now - oldest) * i) / 120) });
+		await ledger.close();
+		const run = await cli(['campaign', 'report', '--db', longDb, '--name', 'decade', '--json']);
+		expect(run.code, run.stderr).toBe(0);
+		const { timeline } = JSON.parse(run.stdout) as { timeline: { bucketSeconds: number; sends: { at: string }[]; deliveries: { at: string; delivered: number }[] } };
+		const starts = [...timeline.sends, ...timeline.deliveries].map((b) => Date.parse(b.at) / 1000);
+		expect(timeline.deliveries.reduce((n, b) => n + b.delivered, 0)).toBe(121);
+		// From the first bucket to the last, counting the empty ones between.
+		expect((Math.max(...starts) - Math.min(...starts)) / timeline.bucketSeconds + 1).toBeLessThanOrEqual(60);
+		expect(timeline.deliveries.length).toBeLessThanOrEqual(60);
+	});
+
 	it('names the flag or the campaign that is wrong, and writes no file', async () => {
 		const html = join(dir, 'r.html');
 		const price = await cli(['campaign', 'report', '--db', db, '--name', 'small', '--html', html, '--price-per-segment', 'ten cents']);

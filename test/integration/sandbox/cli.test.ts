@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseSandboxArgs } from '../../../sandbox/src/cli';
+import { BUILD_TIMEOUT_MS, ensureBuilt } from '../../support/freshBuild';
 
 const root = join(__dirname, '..', '..', '..');
+// One test runs the built sandbox, as users do: built first when its sources changed.
+beforeAll(ensureBuilt, BUILD_TIMEOUT_MS);
 
 describe('sandbox start-up flags', () => {
 	it('maps every flag of contract.md', () => {
@@ -22,7 +25,7 @@ describe('sandbox start-up flags', () => {
 		expect(() => parseSandboxArgs(argv)).toThrow(message);
 	});
 
-	// Runs the built sandbox, as users do: npm test builds first.
+	// Runs the built sandbox, as users do.
 	it('starts as a process on a free port and prints its URL and a demo account', async () => {
 		const child = spawn(process.execPath, [join(root, 'sandbox/dist/sandbox/src/main.js'), '--port', '0', '--json'], { cwd: root });
 		try {

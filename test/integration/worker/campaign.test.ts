@@ -68,7 +68,15 @@ describe('cloudtel campaign run, end to end against the sandbox', () => {
 		expect(s.segments).toBe(301);
 		expect(s.preview[0]).toMatchObject({ line: 2, text: 'Hi Grace, your Manly order PK1000 is ready.' });
 		expect(s.firstErrors.map((e) => e.line)).toEqual([7, 43, 81, 125, 239, 270, 291, 312]);
-		expect(readFileSync(join(dir, 'o.csv'), 'utf8').trim().split('\n')).toHaveLength(312);
+		const out = readFileSync(join(dir, 'o.csv'), 'utf8').trim().split('\n');
+		expect(out).toHaveLength(312);
+		// Every valid row's message as it would go, and its segments, to the last line.
+		expect(out[0]).toBe('row,To,status,MessageSid,ErrorCode,message,text,segments');
+		expect(out[1]).toBe('2,+61491570004,valid,,,,"Hi Grace, your Manly order PK1000 is ready.",1');
+		const valid = out.filter((l) => l.includes(',valid,'));
+		expect(valid).toHaveLength(301);
+		for (const l of valid) expect(l).toMatch(/,"Hi [^"]+, your [^"]+ order PK\d+ is ready\.",1$/);
+		expect(out.find((l) => l.startsWith('7,'))).toMatch(/,invalid,.*,,$/);
 		expect(await sandboxMessages(sandbox)).toHaveLength(before);
 	});
 

@@ -2,11 +2,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { beforeAll } from 'vitest';
 import { startSandbox } from '../../../sandbox/src';
 import type { RunningSandbox, SandboxOptions } from '../../../sandbox/src';
+import { BUILD_TIMEOUT_MS, ensureBuilt } from '../../support/freshBuild';
 import { allSandboxMessages } from '../../support/sandboxMessages';
 
 export const CLI = resolve(__dirname, '../../../worker/bin/cloudtel.js');
+
+// Every test file that imports this harness runs the built CLI: it is built first when stale.
+beforeAll(ensureBuilt, BUILD_TIMEOUT_MS);
 
 export interface CliResult {
 	code: number | null;

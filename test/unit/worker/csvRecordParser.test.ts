@@ -33,12 +33,18 @@ describe('CSV records', () => {
 			]);
 		}
 	});
-	it('resumes at the next line after a stray quote, a quote never closed, or text after a closing quote', () => {
-		expect(brief(parse('1,x"y\n2,"ok"z\n3,"open\n4,d\n'))).toEqual([
-			'1: column 2 (Name) has a quote inside it but does not start with one (write "" inside a quoted field)',
-			'2: column 2 (Name) has text after its closing quote',
-			'3: the quote that opens column 2 (Name) is never closed',
-			'4: 4|d',
+	it('reads a quote inside an unquoted field as a character, as Excel does, with a warning naming the column', () => {
+		for (const piece of [1, 3, 1000]) {
+			const items = parse('1,12" pizza\n2,"ok"\n', piece);
+			expect(brief(items)).toEqual(['1: 1|12" pizza', '2: 2|ok']);
+			expect(items.map((i) => ('warning' in i ? i.warning : undefined))).toEqual(['column 2 (Name) has a quote inside it that does not start it: read as a character ("12\\" pizza")', undefined]);
+		}
+	});
+	it('resumes at the next line after a quote never closed, or text after a closing quote', () => {
+		expect(brief(parse('2,"ok"z\n3,"open\n4,d\n'))).toEqual([
+			'1: column 2 (Name) has text after its closing quote',
+			'2: the quote that opens column 2 (Name) is never closed',
+			'3: 4|d',
 		]);
 	});
 	it('bounds a row of many fields and reads on', () => {

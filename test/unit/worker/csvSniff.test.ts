@@ -35,7 +35,7 @@ describe('CSV sniffing and reading', () => {
 		]);
 	});
 	it('reports a broken quote in place and goes on', async () => {
-		const { items } = await read('To,Name\n1,a\n2,x"y\n3,c\n');
+		const { items } = await read('To,Name\n1,a\n2,"x"y\n3,c\n');
 		expect(items.map((i) => (isCsvError(i) ? `error@${i.line}` : i.line))).toEqual([2, 'error@3', 4]);
 	});
 	it('reports an unclosed quote on its own line and reads on at the next line', async () => {

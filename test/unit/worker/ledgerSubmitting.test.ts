@@ -182,7 +182,7 @@ describe('ledger (sqlite): older files', () => {
 		await migrated.close();
 		const check = new Database(path);
 		expect(check.prepare(`SELECT name FROM sqlite_master WHERE name = 'recipients_by_status'`).get()).toBeUndefined();
-		expect(check.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get()).toBe('6');
+		expect(check.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get()).toBe('7');
 		check.close();
 	});
 });

@@ -61,13 +61,25 @@ describe('the ledger shared by several workers (postgres)', () => {
 	it('holds one rate across workers: slots of the campaign follow one another, whoever takes them', async () => {
 		const a = await campaign('s2', 1);
 		const b = await ledger();
-		const waits: number[] = [];
-		for (let i = 0; i < 6; i++) waits.push(await (i % 2 === 0 ? a : b).pace('s2', 10, 100));
-		// 10 messages at 100/s: 100 ms a slot, taken back to back.
-		waits.forEach((w, i) => expect(w).toBeGreaterThanOrEqual(i * 100 - 30));
-		expect(waits[5]).toBeLessThanOrEqual(5 * 100 + 5);
+		// 10 messages at 10/s: a slot of one second each. A slot is the moment Postgres
+		// answered the call plus its wait, by Postgres's clock: between the call's start and
+		// its end, plus the wait. Each slot follows the last by one second, or is now if that
+		// moment has passed (calls slower than a slot): whoever takes it, however fast.
+		const slots: { start: number; end: number; earliest: number; latest: number }[] = [];
+		for (let i = 0; i < 6; i++) {
+			const start = Date.now();
+			const wait = await (i % 2 === 0 ? a : b).pace('s2', 10, 10);
+			const end = Date.now();
+			slots.push({ start, end, earliest: start + wait, latest: end + wait });
+		}
+		// 1 ms either way: Postgres's clock has microseconds, Date.now() whole milliseconds.
+		for (let i = 1; i < slots.length; i++) {
+			const [last, slot] = [slots[i - 1], slots[i]];
+			expect(slot.latest).toBeGreaterThanOrEqual(Math.max(last.earliest + 1000, slot.start) - 1);
+			expect(slot.earliest).toBeLessThanOrEqual(Math.max(last.latest + 1000, slot.end) + 1);
+		}
 		// Another campaign has its own rate.
-		expect(await b.pace('other', 10, 100)).toBeLessThan(5);
+		expect(await b.pace('other', 10, 10)).toBeLessThan(1);
 	});
 
 	it('settles a lost worker\'s chunks once its lease runs out: uncertain, or accepted where a receipt came; live workers\' chunks untouched', async () => {

@@ -18,6 +18,8 @@ export interface CampaignSpec {
 	/** Unix seconds. */
 	schedule?: number;
 	delimiter?: string;
+	/** `--encoding`: a single-byte code page; omitted, UTF-8 (or UTF-16 with a BOM). */
+	encoding?: string;
 }
 
 export const SPEC_KEYS: readonly (keyof CampaignSpec)[] = [
@@ -32,6 +34,7 @@ export const SPEC_KEYS: readonly (keyof CampaignSpec)[] = [
 	'sendWindow',
 	'schedule',
 	'delimiter',
+	'encoding',
 ];
 
 /** The `campaign run` flag that sets each part of a spec. */
@@ -48,6 +51,7 @@ export const SPEC_FLAG: Record<keyof CampaignSpec, string> = {
 	sendWindow: '--send-window',
 	schedule: '--schedule',
 	delimiter: '--delimiter',
+	encoding: '--encoding',
 };
 
 /** The flags given again that differ from the stored campaign; omitted ones are taken from it. */

@@ -26,5 +26,7 @@ export interface CampaignSummary {
 	uncertainLines: number[];
 	preview?: { line: number; to: string; text: string; segments: number }[];
 	message?: string;
+	/** The run stopped because its database failed under it (down, full): resuming it later is right. */
+	storeFault?: boolean;
 	exitCode: number;
 }

@@ -30,7 +30,8 @@ export class DryRunSink implements RowSink {
 				if (this.preview.length < PREVIEW) this.addPreview(r.line, items);
 			}
 			if (this.out) {
-				await this.out.write({ line: r.line, to: r.to, status: r.status === 'pending' ? 'valid' : r.status, errorCode: r.errorCode, message: r.message });
+				const valid = r.status === 'pending';
+				await this.out.write({ line: r.line, to: r.to, status: valid ? 'valid' : r.status, errorCode: r.errorCode, message: r.message, text: valid ? r.text : undefined, segments: valid ? r.segments : undefined });
 			}
 		}
 	}

@@ -3,8 +3,10 @@ export class FatalError extends Error {
 	constructor(
 		message: string,
 		readonly exitCode = 1,
+		/** `cause`: what went wrong underneath, for code that tells a store's fault from a mistake. */
+		options?: ErrorOptions,
 	) {
-		super(message);
+		super(message, options);
 	}
 }
 

@@ -1,4 +1,4 @@
-import type { Ledger, ImportRow } from '../ledger/ledger';
+import type { Ledger, ImportRow, InputMark } from '../ledger/ledger';
 import type { RowSink } from './readStage';
 
 /** A run's rows go to the ledger, with the import mark, one transaction per batch. */
@@ -8,7 +8,7 @@ export class LedgerSink implements RowSink {
 		private readonly campaign: string,
 	) {}
 
-	async accept(rows: ImportRow[], throughLine: number): Promise<void> {
-		await this.ledger.importBatch(this.campaign, rows, throughLine);
+	async accept(rows: ImportRow[], throughLine: number, _items: unknown, input?: InputMark): Promise<void> {
+		await this.ledger.importBatch(this.campaign, rows, throughLine, input);
 	}
 }

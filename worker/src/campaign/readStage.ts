@@ -1,6 +1,6 @@
 import { isCsvError, type CsvItem } from '../csv/csvItem';
 import type { CsvSource } from '../csv/openCsv';
-import type { ImportRow } from '../ledger/ledger';
+import type { ImportRow, InputMark } from '../ledger/ledger';
 import type { Reporter } from '../report/reporter';
 import { NumberSet } from '../rows/numberSet';
 import { RowErrors } from '../rows/rowErrors';
@@ -10,7 +10,7 @@ import type { RowProblem } from './campaignSummary';
 
 /** Where judged rows go: the ledger for a run, counters and --out for a dry run. */
 export interface RowSink {
-	accept(rows: ImportRow[], throughLine: number, items: CsvItem[]): Promise<void>;
+	accept(rows: ImportRow[], throughLine: number, items: CsvItem[], input?: InputMark): Promise<void>;
 }
 
 export interface ReadStageInput {
@@ -32,10 +32,14 @@ export interface ReadStageInput {
 export interface ReadStageResult {
 	rows: number;
 	firstErrors: RowProblem[];
+	/** Lines read with a warning (a quote inside an unquoted field). */
+	warnings: number;
 	interrupted: boolean;
 }
 
 const FIRST_ERRORS = 10;
+/** Warnings shown line by line; the rest are counted. */
+const FIRST_WARNINGS = 10;
 
 /**
  * read -> validate: streams the CSV, has every row judged, then decides duplicates and
@@ -46,15 +50,16 @@ export async function readStage(input: ReadStageInput): Promise<ReadStageResult>
 	const firstErrors: RowProblem[] = [];
 	const started = performance.now();
 	let rows = 0;
+	let warnings = 0;
 	let lastProgress = 0;
-	const queue: { items: CsvItem[]; bytes: number; verdicts: Promise<RowVerdict[]> }[] = [];
+	const queue: { items: CsvItem[]; bytes: number; input?: InputMark; verdicts: Promise<RowVerdict[]> }[] = [];
 
 	const problem = (line: number, code: string, reason: string, to?: string) => {
 		reporter.rowError(line, code, reason);
 		if (firstErrors.length < FIRST_ERRORS) firstErrors.push({ line, code, reason, to });
 	};
 
-	const drain = async (entry: { items: CsvItem[]; bytes: number; verdicts: Promise<RowVerdict[]> }) => {
+	const drain = async (entry: { items: CsvItem[]; bytes: number; input?: InputMark; verdicts: Promise<RowVerdict[]> }) => {
 		const verdicts = await entry.verdicts;
 		const out: ImportRow[] = [];
 		let v = 0;
@@ -68,6 +73,7 @@ export async function readStage(input: ReadStageInput): Promise<ReadStageResult>
 				continue;
 			}
 			through = Math.max(through, item.line);
+			if (item.warning !== undefined && ++warnings <= FIRST_WARNINGS) reporter.event('csv-warning', { line: item.line, warning: item.warning }, `line ${item.line}: ${item.warning}`);
 			const verdict = verdicts[v++];
 			if (!verdict.ok) {
 				out.push({ line: verdict.line, to: verdict.to, segments: 0, status: 'invalid', errorCode: verdict.code, message: verdict.reason });
@@ -81,7 +87,7 @@ export async function readStage(input: ReadStageInput): Promise<ReadStageResult>
 			}
 		}
 		rows += entry.items.length;
-		await sink.accept(out, through, entry.items);
+		await sink.accept(out, through, entry.items, entry.input);
 		const now = performance.now();
 		if (now - lastProgress > 200) {
 			lastProgress = now;
@@ -94,7 +100,7 @@ export async function readStage(input: ReadStageInput): Promise<ReadStageResult>
 	};
 
 	let interrupted = false;
-	for await (const { items: batch, bytes } of csv.batches) {
+	for await (const { items: batch, bytes, input: inputMark } of csv.batches) {
 		if (input.signal?.aborted) {
 			interrupted = true;
 			break;
@@ -105,9 +111,10 @@ export async function readStage(input: ReadStageInput): Promise<ReadStageResult>
 		const verdicts = records.length > 0 ? input.judge.judge(records, input.now()) : Promise.resolve([]);
 		// Keep the rejection for the drain that awaits it, not the unhandled-rejection hook.
 		verdicts.catch(() => undefined);
-		queue.push({ items, bytes, verdicts });
+		queue.push({ items, bytes, input: inputMark, verdicts });
 		if (queue.length >= input.inFlight) await drain(queue.shift()!);
 	}
 	while (queue.length > 0) await drain(queue.shift()!);
-	return { rows, firstErrors, interrupted };
+	if (warnings > FIRST_WARNINGS) reporter.event('csv-warnings', { count: warnings }, `${warnings} lines in all have a quote inside an unquoted field, read as a character`);
+	return { rows, firstErrors, warnings, interrupted };
 }

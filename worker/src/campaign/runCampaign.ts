@@ -22,8 +22,10 @@ import type { CampaignSummary, RowProblem, StopReason } from './campaignSummary'
 import { campaignTiming } from './campaignTiming';
 import { mapColumns } from './csvColumns';
 import { DryRunSink } from './dryRunSink';
+import { inputChange } from './inputCheck';
 import { ExitCodes } from './exitCodes';
 import { FatalError, UsageError } from './fatalError';
+import { isStoreFault } from '../store/storeFault';
 import { LedgerSink } from './ledgerSink';
 import { readStage, type RowSink } from './readStage';
 import { refusal, sendStage, unreachable } from './sendStage';
@@ -88,6 +90,7 @@ export async function runCampaign(options: RunCampaignOptions, deps: RunCampaign
 	if (!ledger) throw new UsageError('a run needs a ledger (--db)');
 	if (!options.provider) throw new UsageError('a run needs the provider: set CLOUDTEL_BASE_URL, CLOUDTEL_ACCOUNT_SID and CLOUDTEL_AUTH_TOKEN');
 
+	const restart = stored && !replaces ? await checkInput(spec, stored, ledger) : undefined;
 	const client = new BatchClient(options.provider, options.concurrency);
 	const owner: RunOwner = { pid: process.pid, host: hostname(), token: randomUUID() };
 	let claimed = false;
@@ -99,7 +102,12 @@ export async function runCampaign(options: RunCampaignOptions, deps: RunCampaign
 			await ledger.deleteCampaign(name);
 			reporter.event('replaced', { campaign: name, changed: replaces }, `campaign ${name} had sent nothing: it starts again with the new settings (${replaces.join('; ')})`);
 		}
-		let record = stored && !replaces ? stored : await ledger.createCampaign(spec);
+		if (restart) {
+			await ledger.deleteCampaign(name);
+			reporter.event('reimport', { campaign: name, change: restart }, `${restart}; campaign ${name} had sent nothing: its import starts again from the first line`);
+		}
+		const resumed = stored !== undefined && !replaces && !restart;
+		let record = resumed ? stored : await ledger.createCampaign(spec);
 		const other = await ledger.claim(name, owner, STALE_OWNER_MS);
 		if (other && !deps.shared) throw new FatalError(`campaign ${name} is already running (pid ${other.pid} on ${other.host}); a second run would race it`);
 		if (other) {
@@ -111,7 +119,7 @@ export async function runCampaign(options: RunCampaignOptions, deps: RunCampaign
 			heartbeat = setInterval(() => void ledger.heartbeat(name, owner).catch(() => undefined), HEARTBEAT_MS);
 			heartbeat.unref();
 		}
-		reporter.event('start', { campaign: name, csv: spec.csvPath, property: spec.propertySid, resumed: stored !== undefined && !replaces, phase: record.phase }, `${stored && !replaces ? 'resuming' : 'starting'} campaign ${name} (${spec.csvPath})`);
+		reporter.event('start', { campaign: name, csv: spec.csvPath, property: spec.propertySid, resumed, phase: record.phase }, `${resumed ? 'resuming' : 'starting'} campaign ${name} (${spec.csvPath})`);
 		const stop = await stages(spec, timing, record, options, deps, ledger, client);
 		return await settleStage(spec, options, deps, ledger, stop, started);
 	} finally {
@@ -175,6 +183,32 @@ async function resolveSpec(options: RunCampaignOptions, stored: CampaignRecord |
 }
 
 /**
+ * A resume reads the CSV again from its first line and skips the lines already imported:
+ * an edited file would shift rows under that mark, and people would be skipped or sent
+ * twice. So what the import read is compared first. Changed, a campaign that has sent
+ * nothing imports again; one that has sent is refused. Returns why it imports again.
+ * Standard input cannot be compared before it is read: an import under way reads it anew.
+ */
+async function checkInput(spec: CampaignSpec, stored: CampaignRecord, ledger: Ledger): Promise<string | undefined> {
+	if (stored.phase === 'importing' && spec.csvPath === STDIN && stored.importedThrough > 0) return 'standard input cannot be compared with what the import read before';
+	if (!stored.input) return undefined;
+	const change = await inputChange(spec.csvPath, stored.input);
+	if (change === undefined) return undefined;
+	const name = spec.name;
+	const sent = sentRows((await ledger.counts(name)).rows);
+	if (sent > 0) {
+		throw new FatalError(`campaign ${name}: ${change}, and ${sent.toLocaleString('en-US')} messages were sent from it: restore the file as it was to resume, or forget the campaign with \`cloudtel campaign delete --force --name ${name}\` and start anew`);
+	}
+	if (stored.owner && ownerIsAlive(stored.owner, STALE_OWNER_MS)) throw new FatalError(`campaign ${name} is already running (pid ${stored.owner.pid} on ${stored.owner.host}); a second run would race it`);
+	if (spec.csvPath === STDIN) {
+		// Its first bytes are read now: the import could not start from them. Nothing was sent.
+		await ledger.deleteCampaign(name);
+		throw new FatalError(`campaign ${name}: ${change}; nothing was sent, so its rows are forgotten: run the same command again to import it anew`);
+	}
+	return change;
+}
+
+/**
  * The provider refuses a Schedule an hour or more in the past, and one just under would send
  * at once: a mistyped year must not send paid messages now. A resume keeps the stored time,
  * which may have passed meanwhile. Beyond 14 days ahead the worker waits itself.
@@ -220,7 +254,7 @@ function threadsFor(options: RunCampaignOptions, csv: CsvSource): number {
 }
 
 async function prepareRead(spec: CampaignSpec, options: RunCampaignOptions, timing: Timing, wantText: boolean) {
-	const csv = await openCsv(spec.csvPath, spec.delimiter);
+	const csv = await openCsv(spec.csvPath, { delimiter: spec.delimiter, encoding: spec.encoding, hash: !options.dryRun });
 	const columns = mapColumns(csv.header, spec);
 	const rules: RowRules = {
 		campaign: spec.name,
@@ -270,10 +304,11 @@ async function runRead(spec: CampaignSpec, options: RunCampaignOptions, deps: Ru
 }
 
 async function dryRun(spec: CampaignSpec, options: RunCampaignOptions, deps: RunCampaignDeps, started: number): Promise<CampaignSummary> {
-	const out = options.outPath ? new OutFile(options.outPath) : undefined;
+	const out = options.outPath ? new OutFile(options.outPath, true) : undefined;
 	try {
 		const timing = campaignTiming(spec);
-		const result = await runRead(spec, options, deps, timing, (rules) => new DryRunSink(rules, out, () => Math.floor(Date.now() / 1000)), 0, new NumberSet(), false);
+		// Texts cross from the validator threads only for --out, which writes each one.
+		const result = await runRead(spec, options, deps, timing, (rules) => new DryRunSink(rules, out, () => Math.floor(Date.now() / 1000)), 0, new NumberSet(), out !== undefined);
 		const sink = result.sink as DryRunSink;
 		const total = ROW_STATUSES.reduce((n, s) => n + sink.rows[s], 0);
 		const summary: CampaignSummary = {
@@ -411,6 +446,7 @@ async function settleStage(spec: CampaignSpec, options: RunCampaignOptions, deps
 		uncertainLines,
 		message,
 		exitCode,
+		...(stop === 'failed' && isStoreFault(outcome.fatal) ? { storeFault: true } : {}),
 	};
 	deps.reporter.summary(summary);
 	return summary;

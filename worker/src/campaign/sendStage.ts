@@ -108,7 +108,7 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 			} catch (error) {
 				// The mark may not be on disk: nothing of this chunk leaves, its rows are pending again.
 				await settle(chunk, lines.map((line) => ({ line, status: 'pending' })));
-				fatal ??= new FatalError(`the ledger could not write the rows being submitted to disk: ${(error as Error).message}; nothing of them was sent`);
+				fatal ??= new FatalError(`the ledger could not write the rows being submitted to disk: ${(error as Error).message}; nothing of them was sent`, 1, { cause: error });
 				return;
 			}
 		}
@@ -155,7 +155,7 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 	const launch = (chunk: number, rows: PendingRow[], messages: SendMessageRequest[], durable?: Promise<void>) => {
 		const p: Promise<void> = sendChunk(chunk, rows, messages, durable)
 			.catch((error: Error) => {
-				fatal ??= new FatalError(`sending failed: ${error.message}`);
+				fatal ??= new FatalError(`sending failed: ${error.message}`, 1, { cause: error });
 			})
 			.finally(() => inflight.delete(p));
 		inflight.add(p);
@@ -263,7 +263,7 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 			// Cancelled (or otherwise changed) under us by another process: look again. A ledger
 			// that refuses again and again (a full disk, say) ends the run instead of a busy loop;
 			// nothing of this chunk was sent.
-			if (++markFailures >= MAX_MARK_FAILURES) fatal ??= new FatalError(`the ledger could not record rows as submitting: ${(error as Error).message}`);
+			if (++markFailures >= MAX_MARK_FAILURES) fatal ??= new FatalError(`the ledger could not record rows as submitting: ${(error as Error).message}`, 1, { cause: error });
 			control.at = 0;
 			continue;
 		}

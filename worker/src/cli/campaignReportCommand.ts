@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, renameSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FatalError, UsageError } from '../campaign/fatalError';
@@ -7,6 +7,7 @@ import { reportHtml } from '../campaignReport/reportHtml';
 import { reportText } from '../campaignReport/reportText';
 import { dbLocation } from '../store/dbLocation';
 import { openLedger } from '../store/openStores';
+import { writePrivateFile } from '../store/privateFile';
 import { DEFAULT_DB, dbSetting } from './campaignRunCommand';
 
 /** `cloudtel campaign report --db FILE --name NAME [--html FILE] [--json] [--price-per-segment N]` */
@@ -38,10 +39,11 @@ export async function campaignReportCommand(argv: string[]): Promise<number> {
 		if (!(await ledger.campaign(values.name))) throw new FatalError(`no campaign named ${values.name} in ${dbPath}`);
 		const report = await readCampaignReport(ledger, values.name, { pricePerSegment });
 		if (values.html !== undefined) {
-			// Written beside, then renamed: a browser or a mail never picks up half a report.
+			// Written beside, then renamed: a browser or a mail never picks up half a report. The
+			// new file is private, as the ledger it comes from, whatever mode an older report had.
 			const temp = `${values.html}.${process.pid}.tmp`;
 			try {
-				writeFileSync(temp, reportHtml(report));
+				writePrivateFile(temp, reportHtml(report));
 				renameSync(temp, values.html);
 			} catch (error) {
 				throw new FatalError(`cannot write --html ${values.html}: ${(error as Error).message}`);

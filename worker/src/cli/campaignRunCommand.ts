@@ -4,6 +4,7 @@ import { isWebhookUri } from '../../../api';
 import type { CampaignSpec } from '../campaign/campaignSpec';
 import { UsageError } from '../campaign/fatalError';
 import { runCampaign } from '../campaign/runCampaign';
+import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
 import { STDIN } from '../csv/openCsv';
 import { baseUrlProblem } from '../provider/checkBaseUrl';
 import { dbLocation } from '../store/dbLocation';
@@ -40,6 +41,7 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 		sendWindow: values['send-window'],
 		schedule: values.schedule === undefined ? undefined : parseSchedule(values.schedule),
 		delimiter: values.delimiter === undefined ? undefined : parseDelimiter(values.delimiter),
+		encoding: values.encoding === undefined ? undefined : parseEncoding(values.encoding),
 	};
 	const db = dbLocation(dbSetting(values.db));
 	const dryRun = values['dry-run'] ?? false;
@@ -117,6 +119,7 @@ function parseFlags(argv: string[]) {
 				'time-zone': { type: 'string' },
 				'time-zone-column': { type: 'string' },
 				delimiter: { type: 'string' },
+				encoding: { type: 'string' },
 				out: { type: 'string' },
 				'dry-run': { type: 'boolean' },
 				'resend-uncertain': { type: 'boolean' },
@@ -155,6 +158,14 @@ function parseSchedule(value: string): number {
 	const ms = Date.parse(value);
 	if (Number.isNaN(ms)) throw new UsageError(`--schedule must be an ISO 8601 time such as 2030-05-01T09:00:00+10:00 (got "${value}")`);
 	return Math.floor(ms / 1000);
+}
+
+function parseEncoding(value: string): string | undefined {
+	const name = value.toLowerCase();
+	// UTF-8 is what a file without --encoding is read as: the spec keeps no setting for it.
+	if (name === 'utf-8' || name === 'utf8') return undefined;
+	if (!(name in SINGLE_BYTE_ENCODINGS)) throw new UsageError(`--encoding must be windows-1252 (Excel's "CSV (Comma delimited)") or latin1; UTF-8 and UTF-16 with a BOM are read without it (got "${value}")`);
+	return name;
 }
 
 function parseDelimiter(value: string): string {

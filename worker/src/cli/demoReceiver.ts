@@ -30,7 +30,7 @@ export async function startDemoReceiver(dbPath: string, ledger: Ledger): Promise
 		maxBodyBytes: 64 * 1024,
 		store: (key, event, at) => store.recordEvent(key, event, at),
 		stored: () => processor.kick(),
-		health: async () => ({}),
+		health: async () => ({ canTakeCallbacks: true, degraded: [], details: {} }),
 		log,
 	});
 	const port = await server.listen();

@@ -1,18 +1,7 @@
-export const USAGE = `cloudtel: bulk SMS campaigns from CSV files, paced, crash-safe, never sent twice.
+// One help text a command: `cloudtel campaign run --help` answers with what `run` takes, not
+// with everything the CLI does.
 
-Usage:
-  cloudtel campaign run --csv FILE --property SID --text TEMPLATE [options]
-  cloudtel campaign status --db FILE --name NAME [--json]
-  cloudtel campaign report --db FILE --name NAME [--html FILE] [--json] [--price-per-segment N]
-  cloudtel campaign pause|resume|cancel --db FILE --name NAME
-  cloudtel campaign delete --db FILE --name NAME [--force]
-                         forget a campaign, freeing its name; --force when it has sent
-  cloudtel demo          run a demo campaign against a sandbox started on the spot
-  cloudtel sandbox ...   start the local sandbox of the provider (--help for its flags)
-  cloudtel worker        the daemon: cron campaigns, receipts, replies, opt-outs
-
-campaign run options:
-  --csv FILE                 the recipients; the first line is the header
+const RUN_OPTIONS = `  --csv FILE                 the recipients; the first line is the header (- reads stdin)
   --property SID             the PropertySid to send from
   --text TEMPLATE            the message; {{Column}} is replaced by that column's value
   --from SENDER              E.164 number or alphanumeric ID; omitted: a leased number
@@ -28,7 +17,9 @@ campaign run options:
   --send-window HH:MM-HH:MM  sending hours: messages go out only between these local times
   --time-zone ZONE           zone of the send window: Windows ID or IANA name
   --time-zone-column NAME    a per-row zone, overriding --time-zone
-  --delimiter C              the CSV delimiter (default: read from the header)
+  --delimiter C              the CSV delimiter (default: a sep=C first line, else the header's)
+  --encoding NAME            the CSV's encoding when it is not UTF-8 (or UTF-16 with a BOM):
+                             windows-1252 (Excel's "CSV (Comma delimited)") or latin1
   --out FILE                 write one CSV line per input row with its outcome
   --dry-run                  validate and count, send nothing
   --retries N                retries of a batch after a 5xx or a lost connection (default: 7)
@@ -41,7 +32,111 @@ campaign run options:
   --json                     JSON log lines even on a terminal
   --base-url URL, --account-sid SID, --auth-token TOKEN
                              default: CLOUDTEL_BASE_URL, CLOUDTEL_ACCOUNT_SID, CLOUDTEL_AUTH_TOKEN
+  -h, --help                 this help
+`;
 
-Exit codes: 0 every row accounted for; 1 fatal error; 2 bad usage; 3 finished with uncertain
+const EXIT_CODES = `Exit codes: 0 every row accounted for; 1 fatal error; 2 bad usage; 3 finished with uncertain
 rows; 4 paused, cancelled or waiting; 130 interrupted (run again to resume).
 `;
+
+export const RUN_USAGE = `Usage: cloudtel campaign run --csv FILE --property SID --text TEMPLATE [options]
+
+Sends one SMS a CSV row, paced, crash-safe, never twice. Run the same command again to
+resume: the ledger (--db) remembers every row.
+
+${RUN_OPTIONS}
+${EXIT_CODES}`;
+
+export const STATUS_USAGE = `Usage: cloudtel campaign status --name NAME [--db FILE|URL] [--json]
+
+How far a campaign has got: rows by state, receipts, whether a run is active.
+
+  --name NAME    the campaign
+  --db FILE|URL  the ledger (default: CLOUDTEL_DB, else cloudtel.db)
+  --json         the figures as JSON
+  -h, --help     this help
+`;
+
+export const REPORT_USAGE = `Usage: cloudtel campaign report --name NAME [--db FILE|URL] [--html FILE] [--json] [--price-per-segment N]
+
+A campaign's report: what was sent, what reached people, what it cost.
+
+  --name NAME              the campaign
+  --db FILE|URL            the ledger (default: CLOUDTEL_DB, else cloudtel.db)
+  --html FILE              write a page with charts, readable on a desktop and a phone
+  --json                   the figures as JSON
+  --price-per-segment N    the price of one segment, for the cost
+  -h, --help               this help
+`;
+
+const controlUsage = (action: string, what: string) => `Usage: cloudtel campaign ${action} --name NAME [--db FILE|URL]
+
+${what}
+
+  --name NAME    the campaign
+  --db FILE|URL  the ledger (default: CLOUDTEL_DB, else cloudtel.db)
+  -h, --help     this help
+`;
+
+export const CONTROL_USAGE: Record<'pause' | 'resume' | 'cancel' | 'delete', string> = {
+	pause: controlUsage('pause', 'Stops sending after the batches in flight; a run active on it waits.'),
+	resume: controlUsage('resume', 'Lets a paused campaign send again.'),
+	cancel: controlUsage('cancel', 'Stops the campaign for good: its rows not yet sent will never be.'),
+	delete: `Usage: cloudtel campaign delete --name NAME [--db FILE|URL] [--force]
+
+Forgets a campaign and frees its name. A campaign that has sent needs --force: a new
+campaign of that name could then send the same rows again.
+
+  --name NAME    the campaign
+  --db FILE|URL  the ledger (default: CLOUDTEL_DB, else cloudtel.db)
+  --force        delete it even though it has sent
+  -h, --help     this help
+`,
+};
+
+export const CAMPAIGN_USAGE = `Usage: cloudtel campaign COMMAND [options]
+
+Commands:
+  run       send a CSV file's rows (--dry-run: preview, send nothing)
+  status    how far a campaign has got
+  report    what a campaign sent and what it cost (text, --json or --html)
+  pause     stop sending after the batches in flight
+  resume    let a paused campaign send again
+  cancel    stop a campaign for good
+  delete    forget a campaign, freeing its name (--force when it has sent)
+
+\`cloudtel campaign COMMAND --help\` tells what each takes.
+`;
+
+export const CONTACT_USAGE = `Usage: cloudtel contact show NUMBER [--db FILE|URL] [--json]
+       cloudtel contact forget NUMBER [--db FILE|URL]
+
+show     every message, receipt, reply, opt-out and opt-in of a number, with its time
+         and campaign, across the ledger
+forget   erase a number's messages and rows across campaigns (an erasure request); a
+         one-way hash of it is kept, so an opt-out still holds
+
+  --db FILE|URL  the ledger (default: CLOUDTEL_DB, else cloudtel.db)
+  --json         (show) as JSON
+  -h, --help     this help
+`;
+
+export const USAGE = `cloudtel: bulk SMS campaigns from CSV files, paced, crash-safe, never sent twice.
+
+Usage:
+  cloudtel campaign run --csv FILE --property SID --text TEMPLATE [options]
+  cloudtel campaign status --db FILE --name NAME [--json]
+  cloudtel campaign report --db FILE --name NAME [--html FILE] [--json] [--price-per-segment N]
+  cloudtel campaign pause|resume|cancel --db FILE --name NAME
+  cloudtel campaign delete --db FILE --name NAME [--force]
+                         forget a campaign, freeing its name; --force when it has sent
+  cloudtel demo          run a demo campaign against a sandbox started on the spot
+  cloudtel sandbox ...   start the local sandbox of the provider
+  cloudtel worker        the daemon: cron campaigns, receipts, replies, opt-outs
+  cloudtel --version     the version
+
+Every command answers --help (or -h) with what it takes.
+
+campaign run options:
+${RUN_OPTIONS}
+${EXIT_CODES}`;

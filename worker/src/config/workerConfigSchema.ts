@@ -3,6 +3,9 @@ import cron from 'node-cron';
 import { z } from 'zod';
 import { isBlank, isE164, isEmail, isSid, isWebhookUri, senderKind, checkForwardSender } from '../../../api';
 import { parseSendWindow } from '../schedule/sendWindow';
+import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
+
+const ENCODING_NAMES = Object.keys(SINGLE_BYTE_ENCODINGS) as [string, ...string[]];
 import { resolveTimeZone } from '../schedule/timeZone';
 import { keywordWords, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from '../daemon/replies/optOutKeywords';
 import { compileReplyPattern } from './replyPattern';
@@ -61,11 +64,27 @@ const outbox = z.strictObject({
 	concurrency: z.number().int().min(1).max(64).default(4),
 });
 
+/** Where callbacks go while the store cannot take them (see CallbackIntake). */
+const spool = z.strictObject({
+	/** A folder of its own; by default beside the SQLite file, or under ~/.cloudtel/spool for Postgres. */
+	dir: text.optional(),
+	/** Taken on the disk at start, so a disk that fills up later cannot refuse a callback. */
+	maxBytes: z.number().int().min(64 * 1024).max(1024 * 1024 * 1024).default(8 * 1024 * 1024),
+});
+
 const campaign = z.strictObject({
 	name: campaignName,
 	cron: z.string().refine((v) => cron.validate(v), 'must be a cron expression such as "0 9 * * 1" (minute hour day month weekday, an optional seconds field first)'),
 	/** The zone the cron expression is read in; the send window's too, unless timeZoneColumn. */
 	timeZone: timeZone.optional(),
+	/**
+	 * A tick missed while the worker or its database was down runs when they are back if it
+	 * is at most this old (`30m`, `24h`, `7d`): the latest such tick only. `none` skips it.
+	 */
+	catchUp: z
+		.string()
+		.regex(/^(none|\d+[mhd])$/, 'must be none, or a period such as 30m, 24h or 7d')
+		.default('24h'),
 	csv: text,
 	property: sid,
 	text: text,
@@ -76,6 +95,8 @@ const campaign = z.strictObject({
 	toColumn: text.optional(),
 	defaultCountry: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code').optional(),
 	timeZoneColumn: text.optional(),
+	/** The CSV's code page when it is not UTF-8, as `campaign run --encoding`. */
+	encoding: z.enum(ENCODING_NAMES).optional(),
 	sendWindow: z
 		.string()
 		.refine((v) => {
@@ -159,6 +180,7 @@ export const workerConfigSchema = z
 		server,
 		smtp: smtp.optional(),
 		outbox: outbox.prefault({}),
+		spool: spool.prefault({}),
 		/** Days processed callback events, settled forwards and finished runs (with their ledger rows) are kept. */
 		retentionDays: z.number().positive().default(90),
 		campaigns: z.array(campaign).default([]),

@@ -16,7 +16,8 @@ const NEED_MORE = Symbol('need more');
  * record: csv-parse either stops reading (a record over its size limit) or reads on inside
  * a broken quote, so one bad line could swallow or drop every line after it. Here a bad
  * record is reported on its own first line, and reading resumes at the next line.
- * Empty lines are passed over.
+ * Empty lines are passed over. A quote inside an unquoted field is read as a character, as
+ * Excel does, with a warning on its record.
  */
 export class CsvRecordParser {
 	private buf = '';
@@ -35,6 +36,18 @@ export class CsvRecordParser {
 		private readonly maxRecord = MAX_RECORD_CHARS,
 	) {
 		this.delimiter = delimiter.charCodeAt(0);
+	}
+
+	/** The first record is on this line: a `sep=` line Excel writes comes before it. */
+	startAt(line: number): void {
+		this.line = line;
+	}
+
+	/** The line the text pushed ends on: where a byte that could not be decoded is. */
+	lineAtEnd(): number {
+		let line = this.line;
+		for (let i = this.buf.indexOf('\n', this.pos); i >= 0; i = this.buf.indexOf('\n', i + 1)) line++;
+		return line;
 	}
 
 	/** Characters pushed but not yet parsed into records. */
@@ -76,6 +89,8 @@ export class CsvRecordParser {
 		const fields: string[] = [];
 		let p = start;
 		let newlines = 0;
+		/** The first column with a quote inside it, 0 for none. */
+		let strayQuote = 0;
 		for (;;) {
 			const column = fields.length + 1;
 			if (p - start > this.maxRecord) return this.fail(`the row is longer than the maximum of ${this.maxRecord.toLocaleString('en-US')} characters`);
@@ -122,11 +137,14 @@ export class CsvRecordParser {
 				}
 				return this.fail(`${this.columnName(column)} has text after its closing quote`);
 			}
+			// A quote inside a field that does not start with one is a character, as Excel reads
+			// it: `12" pizza` is twelve-inch. The line gets a warning, in case it was a typo.
 			let q = p;
 			let c = 0;
 			for (; q < n; q++) {
 				c = buf.charCodeAt(q);
-				if (c === d || c === LF || c === QUOTE) break;
+				if (c === d || c === LF) break;
+				if (c === QUOTE) strayQuote ||= column;
 			}
 			if (q - p > this.maxField + 1) return this.tooLong(column);
 			if (q >= n) {
@@ -135,7 +153,6 @@ export class CsvRecordParser {
 				p = q;
 				break;
 			}
-			if (c === QUOTE) return this.fail(`${this.columnName(column)} has a quote inside it but does not start with one (write "" inside a quoted field)`);
 			if (c === d) {
 				fields.push(buf.slice(p, q));
 				p = q + 1;
@@ -154,6 +171,7 @@ export class CsvRecordParser {
 		this.line += 1 + newlines;
 		if (fields.length === 1 && fields[0] === '') return undefined;
 		this.header ??= fields;
+		if (strayQuote > 0) return { line, fields, warning: `${this.columnName(strayQuote)} has a quote inside it that does not start it: read as a character (${JSON.stringify(fields[strayQuote - 1])})` };
 		return { line, fields };
 	}
 

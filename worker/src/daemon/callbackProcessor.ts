@@ -11,8 +11,9 @@ import { replyContext } from './replies/replyContext';
 import { readExternalId } from './replies/runName';
 
 const BATCH = 100;
-/** A failure here is the database's (busy, full): worth another look soon, not a tight loop. */
-const RETRY_MS = 5000;
+/** A failure here is the database's (down, busy, full): worth another look soon, not a tight loop. */
+const RETRY_MS = 250;
+const RETRY_MAX_MS = 5000;
 
 /**
  * Turns stored callback events into their effects: a receipt into the ledger row's
@@ -24,6 +25,9 @@ const RETRY_MS = 5000;
 export class CallbackProcessor {
 	private running: Promise<void> | undefined;
 	private again = false;
+	private failures = 0;
+	/** Passes that ended with no stored event left unprocessed. */
+	passes = 0;
 	private readonly optOutIntent: (text: string) => OptOutIntent | undefined;
 
 	constructor(
@@ -43,9 +47,16 @@ export class CallbackProcessor {
 			return;
 		}
 		this.running = this.loop()
+			.then(() => {
+				if (this.failures > 0) this.log.info('callback processing goes on: the store answers again', { failures: this.failures });
+				this.failures = 0;
+				this.passes++;
+			})
 			.catch((error: Error) => {
-				this.log.error('callback processing failed; the event stays stored and is tried again shortly', { error });
-				setTimeout(() => this.kick(), RETRY_MS).unref();
+				const delay = Math.min(RETRY_MAX_MS, RETRY_MS * 2 ** this.failures);
+				if (this.failures === 0) this.log.error('callback processing failed; the event stays stored and is tried again shortly', { error, delayMs: delay });
+				this.failures++;
+				setTimeout(() => this.kick(), delay).unref();
 			})
 			.finally(() => {
 				this.running = undefined;

@@ -82,6 +82,8 @@ export interface DaemonStore {
 	startRun(run: CampaignRun): Promise<void>;
 	finishRun(run: string, outcome: string, at: number): Promise<void>;
 	unfinishedRuns(): Promise<CampaignRun[]>;
+	/** The names of a campaign's runs started at or after `since` (Unix ms), and when its first known run started. */
+	runsSince(campaign: string, since: number): Promise<{ runs: string[]; firstStartedAt: number | undefined }>;
 
 	/** Runs finished before `before` (Unix ms), whose ledger campaigns are to go first. */
 	finishedRunsBefore(before: number): Promise<string[]>;

@@ -121,6 +121,12 @@ export class PgDaemonStore implements DaemonStore {
 		return r.rows.map((x) => ({ run: x.run, campaign: x.campaign, startedAt: x.started_at }));
 	}
 
+	async runsSince(campaign: string, since: number): Promise<{ runs: string[]; firstStartedAt: number | undefined }> {
+		const runs = (await this.pool.query<{ run: string }>('SELECT run FROM campaign_runs WHERE campaign = $1 AND started_at >= $2', [campaign, since])).rows.map((r) => r.run);
+		const first = (await this.pool.query<{ at: number | null }>('SELECT MIN(started_at) AS at FROM campaign_runs WHERE campaign = $1', [campaign])).rows[0].at;
+		return { runs, firstStartedAt: first ?? undefined };
+	}
+
 	async finishedRunsBefore(before: number): Promise<string[]> {
 		return (await this.pool.query<{ run: string }>('SELECT run FROM campaign_runs WHERE finished_at < $1 ORDER BY finished_at', [before])).rows.map((r) => r.run);
 	}

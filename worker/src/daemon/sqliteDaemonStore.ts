@@ -147,6 +147,12 @@ export class SqliteDaemonStore implements DaemonStore {
 		return rows.map((r) => ({ run: r.run, campaign: r.campaign, startedAt: r.started_at }));
 	}
 
+	async runsSince(campaign: string, since: number): Promise<{ runs: string[]; firstStartedAt: number | undefined }> {
+		const runs = this.db.prepare('SELECT run FROM campaign_runs WHERE campaign = ? AND started_at >= ?').pluck().all(campaign, since) as string[];
+		const first = this.db.prepare('SELECT MIN(started_at) FROM campaign_runs WHERE campaign = ?').pluck().get(campaign) as number | null;
+		return { runs, firstStartedAt: first ?? undefined };
+	}
+
 	async finishedRunsBefore(before: number): Promise<string[]> {
 		return this.db.prepare('SELECT run FROM campaign_runs WHERE finished_at < ? ORDER BY finished_at').pluck().all(before) as string[];
 	}

@@ -6,6 +6,7 @@ import { ConfigError } from '../config/configError';
 import { loadWorkerConfig } from '../config/loadWorkerConfig';
 import type { WorkerConfig } from '../config/workerConfigSchema';
 import { isPostgresUrl } from '../store/dbLocation';
+import { setPrivateFileWarnings } from '../store/privateFile';
 import { checkCampaignCsvs } from './campaigns/csvCheck';
 import { bufferedLines } from './bufferedLines';
 import { JsonLogger } from './jsonLogger';
@@ -50,6 +51,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
 		return 0;
 	}
 	const log = new JsonLogger(bufferedLines((text) => process.stdout.write(text)), new Redactor(configSecrets(config)));
+	setPrivateFileWarnings((message) => log.warn(message));
 	const daemon = await WorkerDaemon.start(config, log);
 	await new Promise<void>((resolve) => {
 		let signalled = false;

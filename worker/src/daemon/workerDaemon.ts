@@ -17,6 +17,9 @@ import { PgCluster } from './cluster/pgCluster';
 import { LEASE_STALE_MS, WorkerLease } from './cluster/workerLease';
 import { openPostgres } from '../store/pgDatabase';
 import { Retention } from './retention';
+import { HealthCheck } from './http/healthCheck';
+import { CallbackIntake } from './spool/callbackIntake';
+import { spoolDir } from './spool/spoolDir';
 
 /**
  * `cloudtel worker`: the webhook server, the callback processor, the outbox of forwards
@@ -38,6 +41,7 @@ export class WorkerDaemon {
 		private readonly log: JsonLogger,
 		private readonly lease: WorkerLease | undefined,
 		private readonly retention: Retention,
+		readonly intake: CallbackIntake,
 	) {}
 
 	static async start(config: WorkerConfig, log: JsonLogger): Promise<WorkerDaemon> {
@@ -73,21 +77,33 @@ export class WorkerDaemon {
 			}
 		}
 		await outbox.recover();
+		const intake = await CallbackIntake.open(store, spoolDir(config.spool.dir, location), config.spool.maxBytes, log.child({ part: 'spool' }));
 		const processor = new CallbackProcessor(store, ledger, config.replies, outbox, log.child({ part: 'callbacks' }), config.optOut);
-		const scheduler = new CampaignScheduler(config.campaigns, new CampaignRunner(config, store, log.child({ part: 'campaigns' })), log.child({ part: 'cron' }));
+		const scheduler = new CampaignScheduler(
+			config.campaigns,
+			new CampaignRunner(config, store, log.child({ part: 'campaigns' }), () => intake.sendingMayGo()),
+			log.child({ part: 'cron' }),
+			store,
+		);
+		const health = new HealthCheck({
+			counts: async () => ({
+				eventsWaiting: await store.waitingEvents(),
+				outbox: await store.forwardCounts(),
+				...(cluster ? { workers: await cluster.members(LEASE_STALE_MS) } : {}),
+			}),
+			intake: () => intake.state(),
+			smtpError: () => outbox.smtpError,
+			campaignsRunning: () => scheduler.runningCount,
+		});
 		const server = new WebhookServer({
 			host: config.server.host,
 			port: config.server.port,
 			secret: config.server.secret,
 			maxBodyBytes: config.server.maxBodyBytes,
-			store: (key, event, at) => store.recordEvent(key, event, at),
+			store: (key, event, at) => intake.take(key, event, at),
 			stored: () => processor.kick(),
-			health: async () => ({
-				campaignsRunning: config.campaigns.filter((c) => scheduler.isRunning(c.name)).map((c) => c.name),
-				eventsWaiting: await store.waitingEvents(),
-				outbox: await store.forwardCounts(),
-				...(cluster ? { workers: await cluster.members(LEASE_STALE_MS) } : {}),
-			}),
+			health: () => health.report(),
+			healthToken: config.server.reportToken ?? config.server.secret,
 			reports: { token: config.server.reportToken ?? config.server.secret, ledger },
 			log: log.child({ part: 'webhooks' }),
 		});
@@ -95,14 +111,15 @@ export class WorkerDaemon {
 		try {
 			port = await server.listen();
 		} catch (error) {
-			await Promise.allSettled([outbox.stop(), store.close(), ledger.close(), cluster?.leave().then(() => cluster?.close())]);
+			await Promise.allSettled([outbox.stop(), intake.close(0), store.close(), ledger.close(), cluster?.leave().then(() => cluster?.close())]);
 			throw error;
 		}
 		const lease = cluster && new WorkerLease(cluster, outbox, processor, log.child({ part: 'lease' }));
 		lease?.start();
 		const retention = new Retention(store, ledger, config.retentionDays, log.child({ part: 'retention' }));
 		retention.start();
-		const daemon = new WorkerDaemon(port, store, ledger, server, processor, outbox, scheduler, log, lease, retention);
+		const daemon = new WorkerDaemon(port, store, ledger, server, processor, outbox, scheduler, log, lease, retention, intake);
+		intake.start(processor);
 		processor.kick();
 		outbox.start();
 		await daemon.resumeRuns(config);
@@ -133,9 +150,11 @@ export class WorkerDaemon {
 			this.log.info('worker stopping', { reason });
 			this.retention.stop();
 			await Promise.all([this.server.close(), this.scheduler.stop(), this.outbox.stop()]);
+			// What the spool holds goes into the store now if it can; else it waits in the file.
+			await this.intake.close();
 			await this.processor.idle();
-			await this.lease?.stop();
-			const counts = await this.store.forwardCounts();
+			await this.lease?.stop().catch((error: Error) => this.log.error('leaving the cluster failed; the others take this worker for lost in a few seconds', { error }));
+			const counts = await this.store.forwardCounts().catch(() => 'unknown: the store does not answer');
 			await this.store.close();
 			await this.ledger.close();
 			this.log.info('worker stopped', { reason, outbox: counts });

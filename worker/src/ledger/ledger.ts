@@ -21,12 +21,28 @@ export interface RunOwner {
 	heartbeatAt?: number;
 }
 
+/**
+ * What an import had read of its CSV when it stored its last batch: a resume reads the same
+ * first `bytes` again and compares, so an edited list never shifts the lines under the
+ * import mark. Size and mtime name the change for a person.
+ */
+export interface InputMark {
+	/** Bytes read from the start of the file, and their SHA-256 (hex). */
+	bytes: number;
+	hash: string;
+	/** The file's size and mtime (Unix ms) then; 0 and undefined for standard input. */
+	size: number;
+	mtimeMs?: number;
+}
+
 export interface CampaignRecord {
 	spec: CampaignSpec;
 	phase: CampaignPhase;
 	paused: boolean;
 	/** The last CSV line whose row is in the ledger. */
 	importedThrough: number;
+	/** What the import had read of the CSV (schema 7); undefined before its first batch. */
+	input?: InputMark;
 	createdAt: number;
 	updatedAt: number;
 	owner?: RunOwner;
@@ -167,8 +183,8 @@ export interface Ledger {
 	/** Forgets the campaign and everything stored about it (a cron run's record included), in one transaction. */
 	deleteCampaign(name: string): Promise<void>;
 
-	/** Adds rows and moves the import mark in one transaction, so a crash never splits them. */
-	importBatch(name: string, rows: ImportRow[], throughLine: number): Promise<void>;
+	/** Adds rows and moves the import mark (and the input mark, given) in one transaction, so a crash never splits them. */
+	importBatch(name: string, rows: ImportRow[], throughLine: number, input?: InputMark): Promise<void>;
 	/** Numbers already in the campaign, to find duplicates when an import resumes. */
 	campaignNumbers(name: string): AsyncIterable<string>;
 

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { FatalError } from '../campaign/fatalError';
 import { openReadOnly } from './openReadOnly';
+import { ensurePrivateFile, warnIfShared } from '../store/privateFile';
 
 /**
  * Opens one of the worker's SQLite files the way all of them are used: WAL, so readers
@@ -12,6 +13,8 @@ export function openDatabase(path: string, schema: string, what: string, options
 	try {
 		// Reading only (campaign status): a file the user may not write to, and no schema to create.
 		if (options.readonly) return openReadOnly(path);
+		// Created private before SQLite opens it: its -wal and -shm take the database's mode.
+		if (path !== ':memory:' && !ensurePrivateFile(path)) for (const file of [path, `${path}-wal`, `${path}-shm`]) warnIfShared(file, what);
 		const db = new Database(path);
 		db.pragma('journal_mode = WAL');
 		db.pragma('synchronous = NORMAL');

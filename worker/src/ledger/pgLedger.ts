@@ -5,6 +5,7 @@ import { WORKER_ID } from '../store/workerId';
 import { ownerIsAlive } from './ownerIsAlive';
 import { campaignRecord, type CampaignDbRow, type RecipientDbRow } from './ledgerDbRows';
 import {
+	type InputMark,
 	ROW_STATUSES,
 	type CampaignCounts,
 	type CampaignPhase,
@@ -82,7 +83,7 @@ export class PgLedger implements Ledger, SharedLedger {
 		});
 	}
 
-	async importBatch(name: string, rows: ImportRow[], throughLine: number): Promise<void> {
+	async importBatch(name: string, rows: ImportRow[], throughLine: number, input?: InputMark): Promise<void> {
 		await transaction(this.pool, async (db) => {
 			if (rows.length > 0) {
 				await db.query(
@@ -103,6 +104,8 @@ export class PgLedger implements Ledger, SharedLedger {
 				);
 			}
 			await db.query('UPDATE campaigns SET imported_through = $1, updated_at = $2 WHERE name = $3 AND imported_through < $1', [throughLine, Date.now(), name]);
+			// The mark covering the most bytes is kept: a resumed import reads the file again from its start.
+			if (input) await db.query('UPDATE campaigns SET input_bytes = $1, input_hash = $2, input_size = $3, input_mtime = $4 WHERE name = $5 AND (input_bytes IS NULL OR input_bytes <= $1)', [input.bytes, input.hash, input.size, input.mtimeMs ?? null, name]);
 		});
 	}
 

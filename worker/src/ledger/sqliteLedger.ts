@@ -5,6 +5,7 @@ import { FatalError } from '../campaign/fatalError';
 import { ownerIsAlive } from './ownerIsAlive';
 import { campaignRecord, type CampaignDbRow, type RecipientDbRow } from './ledgerDbRows';
 import {
+	type InputMark,
 	ROW_STATUSES,
 	type CampaignCounts,
 	type CampaignPhase,
@@ -86,14 +87,19 @@ export class SqliteLedger implements Ledger {
 				this.addColumn('deliveries', 'sent_at');
 				this.addColumn('submissions', 'at');
 				this.addColumn('recipients', 'attempted_at');
+				// Schema 7: what an import had read of its CSV.
+				this.addColumn('campaigns', 'input_bytes');
+				this.addColumn('campaigns', 'input_hash', 'TEXT');
+				this.addColumn('campaigns', 'input_size');
+				this.addColumn('campaigns', 'input_mtime');
 				if (version < SCHEMA_VERSION) this.db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema'`).run(String(SCHEMA_VERSION));
 			})
 			.immediate();
 	}
 
-	private addColumn(table: string, column: string): void {
+	private addColumn(table: string, column: string, type = 'INTEGER'): void {
 		const columns = this.db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table);
-		if (!columns.includes(column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} INTEGER`);
+		if (!columns.includes(column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
 	}
 
 	async campaign(name: string): Promise<CampaignRecord | undefined> {
@@ -101,6 +107,8 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async createCampaign(spec: CampaignSpec): Promise<CampaignRecord> {
+		// Two new runs of one name started together both get here: the second gets the first's
+		// campaign, and the claim that follows names the run holding it (not a UNIQUE failure).
 		const now = Date.now();
 		this.s.insertCampaign.run(spec.name, JSON.stringify(spec), now, now);
 		return (await this.campaign(spec.name))!;
@@ -133,11 +141,12 @@ export class SqliteLedger implements Ledger {
 		this.s.setPaused.run(paused ? 1 : 0, Date.now(), name);
 	}
 
-	async importBatch(name: string, rows: ImportRow[], throughLine: number): Promise<void> {
+	async importBatch(name: string, rows: ImportRow[], throughLine: number, input?: InputMark): Promise<void> {
 		const insert = this.s.insertRow;
 		this.db.transaction(() => {
 			for (const r of rows) insert.run(name, r.line, r.to ?? null, r.text ?? null, r.segments, r.status, r.errorCode ?? null, r.message ?? null, r.timeZone ?? null);
 			this.s.setImported.run(throughLine, Date.now(), name, throughLine);
+			if (input) this.s.setInput.run(input.bytes, input.hash, input.size, input.mtimeMs ?? null, name, input.bytes);
 		})();
 	}
 

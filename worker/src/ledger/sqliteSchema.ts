@@ -1,4 +1,4 @@
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -13,7 +13,12 @@ CREATE TABLE IF NOT EXISTS campaigns (
 	owner_pid INTEGER,
 	owner_host TEXT,
 	owner_token TEXT,
-	heartbeat_at INTEGER
+	heartbeat_at INTEGER,
+	-- What the import had read of its CSV (schema 7): a resume compares the file with it.
+	input_bytes INTEGER,
+	input_hash TEXT,
+	input_size INTEGER,
+	input_mtime INTEGER
 );
 CREATE TABLE IF NOT EXISTS recipients (
 	campaign TEXT NOT NULL,

@@ -5,12 +5,14 @@ export function prepareStatements(db: Database.Database) {
 	return {
 		campaign: db.prepare(`SELECT * FROM campaigns WHERE name = ?`),
 		deleteCampaign: ['recipients', 'submissions', 'deliveries', 'answers', 'message_sids', 'replies'].map((table) => db.prepare(`DELETE FROM ${table} WHERE campaign = ?`)).concat(db.prepare(`DELETE FROM campaigns WHERE name = ?`)),
-		insertCampaign: db.prepare(`INSERT INTO campaigns (name, spec, phase, created_at, updated_at) VALUES (?, ?, 'importing', ?, ?)`),
+		insertCampaign: db.prepare(`INSERT OR IGNORE INTO campaigns (name, spec, phase, created_at, updated_at) VALUES (?, ?, 'importing', ?, ?)`),
 		setOwner: db.prepare(`UPDATE campaigns SET owner_pid = ?, owner_host = ?, owner_token = ?, heartbeat_at = ? WHERE name = ?`),
 		heartbeat: db.prepare(`UPDATE campaigns SET heartbeat_at = ? WHERE name = ? AND owner_token = ?`),
 		release: db.prepare(`UPDATE campaigns SET owner_pid = NULL, owner_host = NULL, owner_token = NULL, heartbeat_at = NULL WHERE name = ? AND owner_token = ?`),
 		setPhase: db.prepare(`UPDATE campaigns SET phase = ?, updated_at = ? WHERE name = ?`),
 		setPaused: db.prepare(`UPDATE campaigns SET paused = ?, updated_at = ? WHERE name = ?`),
+		// The mark covering the most bytes is kept: a resumed import reads the file again from its start.
+		setInput: db.prepare(`UPDATE campaigns SET input_bytes = ?, input_hash = ?, input_size = ?, input_mtime = ? WHERE name = ? AND (input_bytes IS NULL OR input_bytes <= ?)`),
 		setImported: db.prepare(`UPDATE campaigns SET imported_through = ?, updated_at = ? WHERE name = ? AND imported_through < ?`),
 		insertRow: db.prepare(
 			`INSERT OR IGNORE INTO recipients (campaign, line, to_number, text, segments, status, error_code, message, time_zone) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -45,11 +45,15 @@ export async function openPostgres(location: PostgresLocation, options: { readon
 	pool.on('error', () => undefined);
 	try {
 		const client = await pool.connect();
+		const watch = watchClient(client);
 		try {
 			if (options.readonly) await checkReadable(client, location.shown);
 			else await migrate(client, location.shown);
+		} catch (error) {
+			watch.failed(error);
+			throw error;
 		} finally {
-			client.release();
+			watch.release();
 		}
 	} catch (error) {
 		await pool.end().catch(() => undefined);
@@ -101,18 +105,61 @@ function newer(version: number, shown: string): FatalError {
 	return new FatalError(`Postgres ${shown} holds cloudtel schema ${version}, newer than this cloudtel knows (${PG_SCHEMA_VERSION}): upgrade cloudtel on this machine`);
 }
 
-/** Runs `work` in one transaction on one connection of the pool. */
+/**
+ * Runs `work` in one transaction on one connection of the pool. The connection is watched
+ * while it is checked out: one the server drops mid-transaction (a restart, an
+ * administrator's command) emits an error that would otherwise end the process, and it is
+ * thrown away rather than handed to the next caller.
+ */
 export async function transaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
 	const client = await pool.connect();
+	const watch = watchClient(client);
 	try {
 		await client.query('BEGIN');
 		const result = await work(client);
 		await client.query('COMMIT');
 		return result;
 	} catch (error) {
-		await client.query('ROLLBACK').catch(() => undefined);
+		watch.failed(error);
+		if (!watch.broken) await client.query('ROLLBACK').catch(() => watch.failed(true));
 		throw error;
 	} finally {
-		client.release();
+		watch.release();
 	}
+}
+
+/**
+ * Listens for a checked-out client's errors until it goes back to the pool; a client that
+ * erred, or whose connection failed under a query, is destroyed on release, not reused.
+ */
+export function watchClient(client: PoolClient): { readonly broken: boolean; failed(error: unknown): void; release(): void } {
+	let broken = false;
+	const onError = () => {
+		broken = true;
+	};
+	client.on('error', onError);
+	return {
+		get broken() {
+			return broken;
+		},
+		failed(error: unknown) {
+			if (error === true || lostConnection(error)) broken = true;
+		},
+		release() {
+			client.off('error', onError);
+			// An error left unheard between here and the pool's own listener must not crash.
+			if (broken) client.on('error', () => undefined);
+			client.release(broken ? true : undefined);
+		},
+	};
+}
+
+/** Whether an error means the connection itself is gone (not a statement refused on a healthy one). */
+export function lostConnection(error: unknown): boolean {
+	const e = error as { code?: string; message?: string } | undefined;
+	const code = e?.code ?? '';
+	// 08: connection exceptions; 57P: operator intervention (shutdown, admin termination); 53: resources.
+	if (/^(08|57P|53)/.test(code)) return true;
+	if (/^E[A-Z]+$/.test(code)) return true;
+	return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|timeout exceeded when trying to connect/i.test(e?.message ?? '');
 }

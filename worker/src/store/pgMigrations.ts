@@ -141,6 +141,17 @@ ALTER TABLE recipients ADD COLUMN attempted_at BIGINT;
 CREATE INDEX recipients_attempted ON recipients (campaign) WHERE attempted_at IS NOT NULL;
 `,
 	},
+	{
+		version: 4,
+		sql: `
+-- What an import had read of its CSV: a resume compares the file with it, so an edited
+-- list never shifts the lines under the import mark.
+ALTER TABLE campaigns ADD COLUMN input_bytes BIGINT;
+ALTER TABLE campaigns ADD COLUMN input_hash TEXT;
+ALTER TABLE campaigns ADD COLUMN input_size BIGINT;
+ALTER TABLE campaigns ADD COLUMN input_mtime BIGINT;
+`,
+	},
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1].version;

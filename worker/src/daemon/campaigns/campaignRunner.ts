@@ -12,6 +12,8 @@ import type { JsonLogger } from '../jsonLogger';
 import { configuredSpec } from './configuredSpec';
 import { checkCampaignCsv, configProblem } from './csvCheck';
 import { LogReporter } from './logReporter';
+import { gatedLedger } from './sendingGate';
+import { isStoreFault, StoreFault } from '../../store/storeFault';
 
 const DEFAULT_RATE = 100;
 const DEFAULT_BATCH_SIZE = 1000;
@@ -30,6 +32,8 @@ export class CampaignRunner {
 		private readonly config: WorkerConfig,
 		private readonly store: DaemonStore,
 		private readonly log: JsonLogger,
+		/** False while callbacks spooled in an outage wait to be processed: sending waits for them. */
+		private readonly sendingMayGo: () => boolean = () => true,
 	) {}
 
 	async run(campaign: CampaignConfig, run: string, signal: AbortSignal): Promise<RunEnd> {
@@ -46,7 +50,7 @@ export class CampaignRunner {
 		let end: RunEnd;
 		let ledger: Ledger | undefined;
 		try {
-			ledger = await openLedger(dbLocation(this.config.db, 'db'));
+			ledger = gatedLedger(await openLedger(dbLocation(this.config.db, 'db')), this.sendingMayGo, log, signal);
 			const summary = await runCampaign(
 				{
 					spec: configuredSpec(campaign, run),
@@ -59,9 +63,13 @@ export class CampaignRunner {
 				// On Postgres every worker sends the run together, whichever of them the tick started first.
 				{ ledger, reporter: new LogReporter(log), signal, shared: ledger instanceof PgLedger ? ledger : undefined },
 			);
+			if (summary.storeFault) throw new StoreFault(`the database failed under the run: ${summary.message ?? 'no detail'}`);
 			end = summary.stop === 'interrupted' ? 'interrupted' : summary.stop === 'failed' ? 'failed' : 'finished';
 			if (end !== 'interrupted') await this.store.finishRun(run, summary.stop, Date.now());
 		} catch (error) {
+			// The store went away under the run: nothing is settled wrongly by calling it failed;
+			// the scheduler resumes it once the store answers.
+			if (isStoreFault(error)) throw error;
 			end = 'failed';
 			const message = configProblem(error, index) ?? (error instanceof FatalError ? error.message : String((error as Error).stack ?? error));
 			log.error('campaign run failed', { reason: message });

@@ -3,22 +3,46 @@ import type { CampaignConfig } from '../../config/workerConfigSchema';
 import { resolveTimeZone } from '../../schedule/timeZone';
 import type { Logger } from '../jsonLogger';
 import { runName } from '../replies/runName';
+import type { DaemonStore } from '../daemonStore';
 import type { CampaignRunner } from './campaignRunner';
+import { catchUpMs, ticksBetween } from './missedTicks';
+
+/** How often missed ticks are looked for (a tick whose run could not start is one). */
+const CATCH_UP_EVERY_MS = 10_000;
+/** Past ticks a `catchUp: none` campaign reports as missed, and the run records looked at. */
+const LOOK_BACK_MS = 86_400_000;
+/** A run that stopped on a store fault is resumed after this, doubling up to the next. */
+const RESUME_MS = 2_000;
+const RESUME_MAX_MS = 60_000;
 
 /**
  * Starts each campaign on its cron, in its time zone. One run per campaign at a time: a
  * tick that finds the last run still going is skipped and logged, not queued, since the
  * next tick comes anyway and two runs of one list would race for the same people.
+ *
+ * A tick missed while the worker or its database was down is caught up (see catchUp):
+ * every few seconds the ticks of the campaign's grace period are compared with the runs
+ * the store holds. A tick counts as missed when this worker was running at it, or the
+ * campaign had run before it: a campaign just added to the config does not run at once
+ * for a tick from before it was there.
  */
 export class CampaignScheduler {
-	private readonly tasks: ScheduledTask[] = [];
+	private readonly tasks = new Map<string, ScheduledTask>();
 	private readonly running = new Map<string, Promise<unknown>>();
 	private readonly controller = new AbortController();
+	/** Runs this process started and saw end, or ticks it skipped or reported: not missed. */
+	private readonly handled = new Set<string>();
+	private readonly startedAt = Date.now();
+	private catchUpTimer: NodeJS.Timeout | undefined;
+	private lookingForMissed: Promise<void> | undefined;
+	private catchUpFailing = false;
+	private resumeFailures = new Map<string, number>();
 
 	constructor(
 		private readonly campaigns: readonly CampaignConfig[],
 		private readonly runner: CampaignRunner,
 		private readonly log: Logger,
+		private readonly store?: Pick<DaemonStore, 'runsSince'>,
 	) {}
 
 	start(): void {
@@ -29,15 +53,62 @@ export class CampaignScheduler {
 				timezone,
 				logger: { info: () => {}, debug: () => {}, warn: (m) => this.log.warn(m), error: (m) => this.log.error(String(m)) },
 			});
-			this.tasks.push(task);
+			this.tasks.set(campaign.name, task);
 			this.log.info('campaign scheduled', { campaign: campaign.name, cron: campaign.cron, timeZone: timezone ?? 'local', next: task.getNextRun()?.toISOString() });
 		}
+		if (this.store && this.campaigns.length > 0) {
+			this.lookForMissed();
+			this.catchUpTimer = setInterval(() => this.lookForMissed(), CATCH_UP_EVERY_MS);
+			this.catchUpTimer.unref();
+		}
+	}
+
+	/** Catches up, or reports, the ticks missed since the last look. Never throws: a store that fails is asked again later. */
+	lookForMissed(): Promise<void> {
+		this.lookingForMissed ??= (async () => {
+			try {
+				for (const campaign of this.campaigns) await this.catchUp(campaign);
+				if (this.catchUpFailing) this.log.info('looking for missed ticks again: the store answers');
+				this.catchUpFailing = false;
+			} catch (error) {
+				if (!this.catchUpFailing) this.log.error('cannot look for missed ticks: the store does not answer; trying again', { error: error as Error });
+				this.catchUpFailing = true;
+			}
+		})().finally(() => (this.lookingForMissed = undefined));
+		return this.lookingForMissed;
+	}
+
+	private async catchUp(campaign: CampaignConfig): Promise<void> {
+		const task = this.tasks.get(campaign.name);
+		if (!task || !this.store || this.controller.signal.aborted || this.running.has(campaign.name)) return;
+		const grace = catchUpMs(campaign.catchUp ?? '24h');
+		const now = Date.now();
+		// A tick is this second's at the earliest: the cron fires it itself.
+		const ticks = ticksBetween(task, now - (grace ?? LOOK_BACK_MS), now - 1000);
+		if (ticks.length === 0) return;
+		const known = await this.store.runsSince(campaign.name, ticks[0].getTime());
+		const runs = new Set(known.runs);
+		const missed = ticks.filter((t) => {
+			const run = runName(campaign.name, t);
+			if (runs.has(run) || this.handled.has(run)) return false;
+			return t.getTime() >= this.startedAt || (known.firstStartedAt !== undefined && known.firstStartedAt < t.getTime());
+		});
+		if (missed.length === 0 || this.running.has(campaign.name) || this.controller.signal.aborted) return;
+		const latest = missed[missed.length - 1];
+		for (const tick of grace === undefined ? missed : missed.slice(0, -1)) {
+			this.handled.add(runName(campaign.name, tick));
+			this.log.warn('campaign tick missed and skipped', { campaign: campaign.name, tick: tick.toISOString(), why: grace === undefined ? 'catchUp is none' : 'only the latest missed tick is caught up' });
+		}
+		if (grace === undefined) return;
+		this.log.warn('campaign tick caught up', { campaign: campaign.name, tick: latest.toISOString(), lateMs: now - latest.getTime(), catchUp: campaign.catchUp ?? '24h' });
+		this.launch(campaign, runName(campaign.name, latest));
 	}
 
 	/** Starts a run now, unless the campaign's last one is still going. */
 	tick(campaign: CampaignConfig, at: Date): boolean {
 		if (this.controller.signal.aborted) return false;
 		if (this.running.has(campaign.name)) {
+			this.handled.add(runName(campaign.name, at));
 			this.log.warn('campaign tick skipped: the previous run is still going', { campaign: campaign.name, tick: at.toISOString() });
 			return false;
 		}
@@ -61,15 +132,35 @@ export class CampaignScheduler {
 
 	/** No new tick; runs under way finish the batches in flight and stop, to resume later. */
 	async stop(): Promise<void> {
-		for (const task of this.tasks) await task.destroy();
+		if (this.catchUpTimer) clearInterval(this.catchUpTimer);
+		for (const task of this.tasks.values()) await task.destroy();
 		this.controller.abort();
+		await this.lookingForMissed;
 		await Promise.allSettled([...this.running.values()]);
 	}
 
 	private launch(campaign: CampaignConfig, run: string): void {
 		const job = this.runner
 			.run(campaign, run, this.controller.signal)
-			.catch((error: Error) => this.log.error('campaign run crashed', { campaign: campaign.name, run, error }))
+			.then(
+				() => {
+					this.handled.add(run);
+					this.resumeFailures.delete(run);
+				},
+				(error: Error) => {
+					// The runner settles everything but a store that fails under it: the run is
+					// resumed once the store answers (or caught up, if it never began).
+					const failures = this.resumeFailures.get(run) ?? 0;
+					this.resumeFailures.set(run, failures + 1);
+					const delay = Math.min(RESUME_MAX_MS, RESUME_MS * 2 ** failures);
+					this.log.error('campaign run stopped: the store failed; it is resumed when the store answers', { campaign: campaign.name, run, error, retryInMs: delay });
+					setTimeout(() => {
+						if (this.controller.signal.aborted || this.running.has(campaign.name)) return;
+						this.log.info('campaign run resumed', { campaign: campaign.name, run });
+						this.launch(campaign, run);
+					}, delay).unref();
+				},
+			)
 			.finally(() => this.running.delete(campaign.name));
 		this.running.set(campaign.name, job);
 	}

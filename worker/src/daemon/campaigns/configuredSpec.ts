@@ -14,5 +14,6 @@ export function configuredSpec(campaign: CampaignConfig, run: string): CampaignS
 		timeZone: campaign.timeZone,
 		timeZoneColumn: campaign.timeZoneColumn,
 		sendWindow: campaign.sendWindow,
+		encoding: campaign.encoding,
 	};
 }

@@ -32,7 +32,7 @@ export async function checkCampaignCsv(campaign: CampaignConfig, index: number):
 	const spec = configuredSpec(campaign, campaign.name);
 	let csv;
 	try {
-		csv = await openCsv(spec.csvPath);
+		csv = await openCsv(spec.csvPath, { encoding: spec.encoding });
 	} catch (error) {
 		if (error instanceof FatalError) return [`${configPath(['campaigns', index, 'csv'])}: ${error.message}`];
 		throw error;

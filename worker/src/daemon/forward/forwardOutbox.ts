@@ -7,6 +7,9 @@ import type { ForwardKind } from './forwardPayload';
 
 /** However far off the next retry is, look again this often: a kick may have been missed. */
 const MAX_IDLE_MS = 30_000;
+/** A store that does not answer is asked again after this, doubling up to the next. */
+const STORE_RETRY_MS = 250;
+const STORE_RETRY_MAX_MS = 5_000;
 
 /**
  * The durable outbox of forwards. Each attempt is marked `sending` before it starts
@@ -21,6 +24,9 @@ export class ForwardOutbox {
 	private again = false;
 	private refillQueued = false;
 	private stopping = false;
+	/** Consecutive failures of the store to answer the pump; the back-off grows with them. */
+	private storeFailures = 0;
+	private emailError: string | undefined;
 
 	constructor(
 		private readonly store: DaemonStore,
@@ -59,7 +65,20 @@ export class ForwardOutbox {
 			return;
 		}
 		this.pumping = this.pump()
-			.catch((error: Error) => this.log.error('outbox error', { error }))
+			.then(() => {
+				if (this.storeFailures > 0) this.log.info('outbox: the store answers again', { failures: this.storeFailures });
+				this.storeFailures = 0;
+			})
+			.catch((error: Error) => {
+				// The store is down or full: nothing was claimed, so nothing is lost; look again soon.
+				const delay = Math.min(STORE_RETRY_MAX_MS, STORE_RETRY_MS * 2 ** this.storeFailures);
+				if (this.storeFailures === 0) this.log.error('outbox: the store does not answer; trying again', { error, delayMs: delay });
+				this.storeFailures++;
+				if (this.stopping) return;
+				if (this.timer) clearTimeout(this.timer);
+				this.timer = setTimeout(() => this.kick(), delay);
+				this.timer.unref();
+			})
 			.finally(() => {
 				this.pumping = undefined;
 				if (this.again) {
@@ -129,6 +148,35 @@ export class ForwardOutbox {
 				outcome = { kind: 'retry', reason: (error as Error).message };
 			}
 		}
+		if (job.payload.action.type === 'forwardEmail') this.emailError = outcome.kind === 'sent' ? undefined : outcome.reason;
+		await this.settle(job, outcome);
+	}
+
+	/** The last e-mail attempt's error, until one goes through: the SMTP server is failing. */
+	get smtpError(): string | undefined {
+		return this.emailError;
+	}
+
+	/**
+	 * Records an attempt's outcome. What was sent must be marked so, or a restart would send
+	 * it again: a store that fails here (down, full) is asked again with back-off, the
+	 * outcome kept in memory meanwhile, never thrown away.
+	 */
+	private async settle(job: ForwardJob, outcome: ForwardOutcome): Promise<void> {
+		for (let failures = 0; ; failures++) {
+			try {
+				await this.record(job, outcome);
+				if (failures > 0) this.log.info('forward outcome recorded after the store came back', this.fields(job, { outcome: outcome.kind, failures }));
+				return;
+			} catch (error) {
+				const delay = Math.min(STORE_RETRY_MAX_MS, STORE_RETRY_MS * 2 ** failures);
+				if (failures === 0) this.log.error('forward outcome not recorded: the store does not answer; trying again', this.fields(job, { outcome: outcome.kind, error: error as Error }));
+				await new Promise((r) => setTimeout(r, delay));
+			}
+		}
+	}
+
+	private async record(job: ForwardJob, outcome: ForwardOutcome): Promise<void> {
 		const now = Date.now();
 		switch (outcome.kind) {
 			case 'sent':

@@ -11,7 +11,8 @@ export interface ReportResponse {
 	body: string;
 }
 
-const PATH = /^\/campaigns(?:\/([^/]+?))?(\.json)?\/?$/;
+/** /campaigns, /campaigns.json, /campaigns/SEGMENT: a campaign name may itself end in .json. */
+const PATH = /^\/campaigns(?:(\.json)|\/([^/]+))?\/?$/;
 
 function json(status: number, body: unknown): ReportResponse {
 	return { status, type: 'application/json', body: JSON.stringify(body) };
@@ -30,21 +31,27 @@ export async function reportRoute(req: IncomingMessage, url: URL, token: string,
 	const given = bearer ?? url.searchParams.get('token') ?? '';
 	if (!secretMatches(given, token)) return json(401, { error: 'the reports need the report token (or the callback secret): Authorization: Bearer TOKEN, or ?token=TOKEN' });
 	if (req.method !== 'GET' && req.method !== 'HEAD') return json(405, { error: 'reports are GET' });
-	const wantsJson = m[2] !== undefined || /application\/json/.test(req.headers.accept ?? '');
+	const acceptsJson = /application\/json/.test(req.headers.accept ?? '');
 	const names = await ledger.campaignNames();
 	// Links keep the token only when it came in the URL: a header stays a header.
 	const suffix = bearer === undefined ? `?token=${encodeURIComponent(given)}` : '';
-	if (m[1] === undefined) {
-		if (wantsJson) return json(200, { campaigns: names.map((name) => ({ name, report: `/campaigns/${encodeURIComponent(name)}` })) });
+	if (m[2] === undefined) {
+		if (m[1] !== undefined || acceptsJson) return json(200, { campaigns: names.map((name) => ({ name, report: `/campaigns/${encodeURIComponent(name)}` })) });
 		const items = names.map((n) => `<li><a href="/campaigns/${encodeURIComponent(n)}${suffix}">${escape(n)}</a></li>`).join('');
 		const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Campaigns</title></head><body style="font-family:system-ui,sans-serif;padding:16px"><h1>Campaigns</h1><ul>${items || '<li>none yet</li>'}</ul></body></html>`;
 		return { status: 200, type: 'text/html; charset=utf-8', body };
 	}
 	let name: string;
 	try {
-		name = decodeURIComponent(m[1]);
+		name = decodeURIComponent(m[2]);
 	} catch {
 		return json(404, { error: 'no such campaign' });
+	}
+	// Any valid name is a campaign's page, `promo.json` too; NAME.json is NAME's JSON.
+	let wantsJson = acceptsJson;
+	if (!names.includes(name) && name.endsWith('.json') && names.includes(name.slice(0, -'.json'.length))) {
+		name = name.slice(0, -'.json'.length);
+		wantsJson = true;
 	}
 	if (!names.includes(name)) return json(404, { error: `no campaign named ${name}` });
 	const report = await readCampaignReport(ledger, name);

@@ -4,6 +4,7 @@ import { callbackEventKey, parseCallback, type CallbackEvent } from '../../../..
 import type { Logger } from '../jsonLogger';
 import { callbackPayload } from './callbackPayload';
 import { readCallbackPath } from './callbackUrls';
+import type { HealthReport } from './healthCheck';
 import { reportRoute } from './reportRoutes';
 import type { Ledger } from '../../ledger/ledger';
 import { BodyTooLarge, readBody } from './readBody';
@@ -18,7 +19,10 @@ export interface WebhookServerOptions {
 	store(key: string, event: CallbackEvent, receivedAt: number): Promise<boolean>;
 	/** Called after a new event has been stored and answered. */
 	stored(event: CallbackEvent): void;
-	health(): Promise<Record<string, unknown>>;
+	/** GET /health and /ready; never throws for a fault it knows of. */
+	health(): Promise<HealthReport>;
+	/** Shows /health's details; the reports' token. */
+	healthToken?: string;
 	/** GET /campaigns: the campaign reports, behind this token. */
 	reports?: { token: string; ledger: Ledger };
 	log: Logger;
@@ -78,12 +82,29 @@ export class WebhookServer {
 		await closed;
 	}
 
+	/**
+	 * /ready: 200 while a callback would be answered 200, for a load balancer. /health: the
+	 * same status, and which parts are degraded; its counts only for the report token
+	 * (`Authorization: Bearer TOKEN`), since they tell outsiders how busy the worker is.
+	 */
+	private async health(req: IncomingMessage, res: ServerResponse, readyOnly: boolean): Promise<void> {
+		const h = await this.options.health();
+		const ok = !this.stopping && h.canTakeCallbacks;
+		const status = this.stopping ? 'stopping' : !h.canTakeCallbacks ? 'down' : h.degraded.length > 0 ? 'degraded' : 'running';
+		if (readyOnly) {
+			send(res, ok ? 200 : 503, { ready: ok, status });
+			return;
+		}
+		const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+		const detailed = this.options.healthToken !== undefined && bearer !== undefined && secretMatches(bearer, this.options.healthToken);
+		send(res, ok ? 200 : 503, { ok, status, degraded: h.degraded, ...(detailed ? h.details : {}) });
+	}
+
 	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
 		const url = new URL(req.url ?? '/', 'http://worker');
 		const method = req.method ?? 'GET';
-		if (url.pathname === '/health' && (method === 'GET' || method === 'HEAD')) {
-			const health = await this.options.health();
-			send(res, this.stopping ? 503 : 200, { ...health, status: this.stopping ? 'stopping' : 'running', ok: !this.stopping });
+		if ((url.pathname === '/health' || url.pathname === '/ready') && (method === 'GET' || method === 'HEAD')) {
+			await this.health(req, res, url.pathname === '/ready');
 			return;
 		}
 		const reports = this.options.reports;

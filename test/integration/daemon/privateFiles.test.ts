@@ -1,0 +1,75 @@
+import { chmodSync, existsSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
+import { cli } from '../worker/harness';
+import { ensureBuilt, freePort, tempDir, WorkerProcess, writeConfig } from './harness';
+
+const SECRET = 'private-files-secret-0123';
+const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
+
+let sandbox: RunningSandbox;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+	await ensureBuilt();
+	// The umask most systems give: without care, every file would be -rw-r--r--.
+	process.umask(0o022);
+	sandbox = await startSandbox({ port: 0 });
+	env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
+}, 60_000);
+
+afterAll(async () => {
+	await sandbox?.close();
+});
+
+describe('files holding personal data are private', () => {
+	it('campaign run creates the ledger and --out 0600; campaign report --html too', async () => {
+		const dir = tempDir();
+		writeFileSync(join(dir, 'list.csv'), 'Phone\n+61491570101\n+61491570102\n');
+		const db = join(dir, 'l.db');
+		const out = join(dir, 'out.csv');
+		const run = await cli(['campaign', 'run', '--csv', join(dir, 'list.csv'), '--property', sandbox.demo.PropertySid, '--text', 'Hi', '--from', 'CloudTel', '--db', db, '--name', 'p', '--out', out], env);
+		expect(run.code, run.stderr).toBe(0);
+		expect(mode(db)).toBe('600');
+		expect(mode(out)).toBe('600');
+		expect(run.stderr).not.toContain('can be read by others');
+
+		const html = join(dir, 'report.html');
+		// An older report, readable by all, is replaced by a private one.
+		writeFileSync(html, 'old', { mode: 0o644 });
+		const report = await cli(['campaign', 'report', '--db', db, '--name', 'p', '--html', html]);
+		expect(report.code, report.stderr).toBe(0);
+		expect(mode(html)).toBe('600');
+	});
+
+	it('the worker keeps its database, -wal and -shm 0600; an existing ledger readable by others is warned about once', async () => {
+		const dir = tempDir();
+		const port = await freePort();
+		const config = writeConfig(dir, { provider: { baseUrl: sandbox.url }, db: 'worker.db', server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1' } });
+		const workerEnv = { CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken, CLOUDTEL_CALLBACK_SECRET: SECRET };
+		const db = join(dir, 'worker.db');
+		let worker = await WorkerProcess.start(config, workerEnv);
+		try {
+			for (const file of [db, `${db}-wal`, `${db}-shm`]) {
+				expect(existsSync(file), file).toBe(true);
+				expect(mode(file), file).toBe('600');
+			}
+			expect(worker.text).not.toContain('can be read by others');
+		} finally {
+			await worker.stop();
+		}
+
+		chmodSync(db, 0o644);
+		worker = await WorkerProcess.start(config, workerEnv);
+		try {
+			const warnings = worker.logs.filter((l) => l.level === 'warn' && String(l.msg).includes('can be read by others'));
+			expect(warnings).toHaveLength(1);
+			expect(warnings[0].msg).toContain(`${db} can be read by others than its owner (mode 644)`);
+			// Left as its owner set it: a group may have been given it on purpose.
+			expect(mode(db)).toBe('644');
+		} finally {
+			await worker.stop();
+		}
+	});
+});

@@ -1,0 +1,116 @@
+import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
+import { CallbackCatcher } from '../../support/callbackCatcher';
+import { ensureBuilt, freePort, SandboxDriver, SmtpSink, tempDir, until, WorkerProcess, writeConfig } from '../daemon/harness';
+
+export const SECRET = 'fault-suite-secret-0123456789';
+
+/**
+ * What the fault suite runs against: the sandbox, a real SMTP server, a receiver of POST
+ * forwards, and a worker config whose every reply is forwarded by e-mail and by POST.
+ * Counting is by what the receivers got: e-mails by Message-ID, posts by Idempotency-Key.
+ */
+export class FaultRig {
+	sandbox!: RunningSandbox;
+	driver!: SandboxDriver;
+	smtp!: SmtpSink;
+	posts!: CallbackCatcher;
+	dir = tempDir();
+	port = 0;
+	env: Record<string, string> = {};
+	/** Phones that got a message from a leased number whose replies come to this worker. */
+	readonly phones: { to: string; leased: string }[] = [];
+
+	async start(phones = 20): Promise<void> {
+		await ensureBuilt();
+		this.sandbox = await startSandbox({ port: 0, receiptDelayMs: 60_000 });
+		this.driver = new SandboxDriver(this.sandbox);
+		this.smtp = new SmtpSink(await freePort());
+		await this.smtp.start();
+		this.posts = await CallbackCatcher.start();
+		this.port = await freePort();
+		this.env = { CLOUDTEL_BASE_URL: this.sandbox.url, CLOUDTEL_ACCOUNT_SID: this.sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: this.sandbox.demo.AuthToken };
+		for (let i = 0; i < phones; i++) {
+			const to = `+614915703${String(i).padStart(2, '0')}`;
+			const m = await this.driver.send({ To: to, Text: 'Reply to win', ExternalId: `promo-20300101T000000Z:${i + 2}`, WebhookUri: `http://127.0.0.1:${this.port}/callbacks/${SECRET}/replies` });
+			this.phones.push({ to, leased: m.From });
+		}
+	}
+
+	config(db: string, extra: Record<string, unknown> = {}, name = 'worker.config.json'): string {
+		return writeConfig(
+			this.dir,
+			{
+				db,
+				server: { publicUrl: `http://127.0.0.1:${this.port}`, port: this.port, host: '127.0.0.1', secret: SECRET },
+				smtp: { host: '127.0.0.1', port: this.smtp.port, from: 'worker@example.com', user: this.smtp.user, password: this.smtp.password },
+				outbox: { maxAttempts: 1000, backoffMs: 50, maxBackoffMs: 500, concurrency: 16 },
+				replies: [{ actions: [{ type: 'forwardEmail', to: 'team@example.com' }, { type: 'post', url: `${this.posts.url}/replies` }] }],
+				...extra,
+			},
+			name,
+		);
+	}
+
+	startWorker(config: string): Promise<WorkerProcess> {
+		return WorkerProcess.start(config, this.env);
+	}
+
+	/** A burst of replies, handed to the sandbox at once; returns their MessageSids. */
+	async burst(count: number, text = (i: number) => `reply ${i}`): Promise<string[]> {
+		const replies = Array.from({ length: count }, (_, i) => ({ From: this.phones[i % this.phones.length].to, To: this.phones[i % this.phones.length].leased, Text: text(i) }));
+		const res = await fetch(`${this.sandbox.url}/_sandbox/replies`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Replies: replies }) });
+		if (res.status !== 200) throw new Error(`burst refused: ${res.status} ${await res.text()}`);
+		return ((await res.json()) as { MessageSids: string[] }).MessageSids;
+	}
+
+	/** Whether the sandbox is done calling back these replies: answered 200, or out of attempts. */
+	async callbacksDone(sids: string[]): Promise<{ delivered: number; refused: number; pending: number }> {
+		const calls = (await this.driver.outbox()).Callbacks as { MessageSid: string; Delivered: boolean; Attempt: number }[];
+		const by = new Map<string, { delivered: boolean; attempts: number }>();
+		for (const c of calls) {
+			const seen = by.get(c.MessageSid) ?? { delivered: false, attempts: 0 };
+			by.set(c.MessageSid, { delivered: seen.delivered || c.Delivered, attempts: Math.max(seen.attempts, c.Attempt) });
+		}
+		let delivered = 0;
+		let refused = 0;
+		for (const sid of sids) {
+			const c = by.get(sid);
+			if (c?.delivered) delivered++;
+			else if (c && c.attempts >= 3) refused++;
+		}
+		return { delivered, refused, pending: sids.length - delivered - refused };
+	}
+
+	/** E-mails and posts per reply: lost (none of one kind) and twice (more than one of one kind). */
+	forwarded(sids: string[]): { emailed: number; posted: number; lost: string[]; twice: string[] } {
+		const mails = new Map<string, number>();
+		for (const m of this.smtp.mails) {
+			const id = /^Message-ID:\s*<([^>]+)>/im.exec(m.raw)?.[1] ?? '';
+			const sid = /MessageSid: (\S+)/.exec(m.text)?.[1] ?? '';
+			mails.set(sid, (mails.get(sid) ?? 0) + 1);
+			if (!id) mails.set(`no-id:${sid}`, 1);
+		}
+		const posts = new Map<string, number>();
+		for (const p of this.posts.requests) {
+			const key = String(p.headers['idempotency-key'] ?? '');
+			const sid = key.split('.')[0];
+			posts.set(sid, (posts.get(sid) ?? 0) + 1);
+		}
+		const lost = sids.filter((s) => !mails.get(s) || !posts.get(s));
+		const twice = sids.filter((s) => (mails.get(s) ?? 0) > 1 || (posts.get(s) ?? 0) > 1);
+		return { emailed: sids.filter((s) => mails.get(s)).length, posted: sids.filter((s) => posts.get(s)).length, lost, twice };
+	}
+
+	/** Waits until every reply is forwarded both ways, or the time is up; then a moment more for any repeat. */
+	async settle(sids: string[], timeoutMs = 60_000): Promise<{ emailed: number; posted: number; lost: string[]; twice: string[] }> {
+		await until(() => this.forwarded(sids).lost.length === 0, timeoutMs, 'every reply forwarded').catch(() => undefined);
+		await new Promise((r) => setTimeout(r, 1000));
+		return this.forwarded(sids);
+	}
+
+	async close(): Promise<void> {
+		await Promise.allSettled([this.sandbox?.close(), this.smtp?.stop(), this.posts?.close()]);
+	}
+}
+
+export { until, WorkerProcess };

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StoppablePostgres } from '../../support/postgres/stoppablePostgres';
+import { sql } from '../../support/postgres/database';
+import { FaultRig, SECRET, until, type WorkerProcess } from './faultRig';
+
+// The rows of issue #18's table that stop Postgres under a running worker. Postgres is a
+// server of this file's own, stopped with `pg_ctl stop -m fast` as an operator would.
+
+const rig = new FaultRig();
+let pg: StoppablePostgres;
+let worker: WorkerProcess | undefined;
+
+async function database(name: string): Promise<string> {
+	await sql(pg.url, `CREATE DATABASE ${name}`);
+	return pg.url.replace(/\/postgres$/, `/${name}`);
+}
+
+async function health(token?: string): Promise<{ status: number; body: any }> {
+	const res = await fetch(`http://127.0.0.1:${rig.port}/health`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+	return { status: res.status, body: await res.json() };
+}
+
+beforeAll(async () => {
+	pg = await StoppablePostgres.create();
+	await rig.start();
+}, 180_000);
+
+afterAll(async () => {
+	await worker?.stop('SIGKILL');
+	await rig.close();
+	await pg?.close();
+});
+
+describe('a worker on Postgres while Postgres stops and starts', () => {
+	it('a burst of replies during an outage: every one answered 200, forwarded once by e-mail and by POST; the daemon never exits; /health says what is degraded', async () => {
+		const config = rig.config(await database('outage_burst'), { spool: { dir: `${rig.dir}/spool-burst` } });
+		worker = await rig.startWorker(config);
+		const before = await rig.burst(50);
+		await until(async () => (await rig.callbacksDone(before)).delivered === 50, 20_000, 'the first replies');
+
+		await pg.stop();
+		const during = await rig.burst(300);
+		await until(async () => (await rig.callbacksDone(during)).pending === 0, 30_000, 'the sandbox to be done with the burst');
+		expect(await rig.callbacksDone(during)).toEqual({ delivered: 300, refused: 0, pending: 0 });
+		await worker.waitFor((l) => l.msg === 'spooling callbacks: the store does not take them', 5000, 'the spooling line');
+		// Known faults are degraded parts, never a 500; the counts only for the token.
+		await new Promise((r) => setTimeout(r, 1100));
+		const down = await health();
+		expect(down.status).toBe(200);
+		expect(down.body).toMatchObject({ ok: true, status: 'degraded' });
+		expect(down.body.degraded).toEqual(expect.arrayContaining(['store down', 'spooling']));
+		expect(down.body.spool).toBeUndefined();
+		const detailed = await health(SECRET);
+		expect(detailed.body.spool.events).toBeGreaterThan(0);
+		expect((await fetch(`http://127.0.0.1:${rig.port}/ready`)).status).toBe(200);
+		// A callback arriving now is spooled too.
+		const late = await rig.burst(10);
+		await new Promise((r) => setTimeout(r, 3000));
+
+		await pg.start();
+		const ended = await worker.waitFor((l) => l.msg === 'spooling ended: every spooled callback is in the store', 30_000, 'the spool fed');
+		expect(ended.events).toBeGreaterThanOrEqual(310);
+		const all = [...before, ...during, ...late];
+		const result = await rig.settle(all, 90_000);
+		expect({ lost: result.lost.length, twice: result.twice }).toEqual({ lost: 0, twice: [] });
+		expect(worker.child.exitCode).toBeNull();
+		await until(async () => (await health()).body.status === 'running', 10_000, 'health back to running');
+
+		// Twice more, during forwards: the outage hits attempts being settled.
+		for (let round = 0; round < 2; round++) {
+			const burst = await rig.burst(200);
+			await new Promise((r) => setTimeout(r, 150));
+			await pg.stop();
+			await new Promise((r) => setTimeout(r, 4000));
+			await pg.start();
+			all.push(...burst);
+		}
+		const again = await rig.settle(all, 90_000);
+		expect({ lost: again.lost.length, twice: again.twice }).toEqual({ lost: 0, twice: [] });
+		expect(worker.child.exitCode).toBeNull();
+		expect(worker.stderr).toBe('');
+		expect(await worker.stop('SIGTERM')).toBe(0);
+		worker = undefined;
+	}, 300_000);
+
+	it('a STOP received while Postgres is down is honoured before the next message to that number', async () => {
+		const db = await database('outage_stop');
+		const csvPath = `${rig.dir}/stop.csv`;
+		const { writeFileSync } = await import('node:fs');
+		writeFileSync(csvPath, `Phone\n${rig.phones[0].to}\n${rig.phones[1].to}\n`);
+		const config = rig.config(db, {
+			spool: { dir: `${rig.dir}/spool-stop` },
+			campaigns: [{ name: 'weekly', cron: '0 0 1 1 *', csv: csvPath, property: rig.sandbox.demo.PropertySid, text: 'Hello again' }],
+		});
+		worker = await rig.startWorker(config);
+		await pg.stop();
+		const [stop] = await rig.burst(1, () => 'STOP');
+		await until(async () => (await rig.callbacksDone([stop])).pending === 0, 10_000, 'the STOP answered');
+		expect(await rig.callbacksDone([stop])).toMatchObject({ delivered: 1 });
+		await pg.start();
+		await worker.waitFor((l) => l.msg === 'opted out', 30_000, 'the STOP processed');
+		const suppressed = await sql<{ number: string }>(db, 'SELECT number FROM suppressions');
+		expect(suppressed.map((s) => s.number)).toEqual([rig.phones[0].to]);
+		expect(await worker.stop('SIGTERM')).toBe(0);
+		worker = undefined;
+	}, 120_000);
+});

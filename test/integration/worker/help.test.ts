@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { cli } from './harness';
+
+const VERSION = (JSON.parse(readFileSync(resolve(__dirname, '../../../worker/package.json'), 'utf8')) as { version: string }).version;
+
+describe('help everywhere', () => {
+	const cases: [string[], RegExp][] = [
+		[['--help'], /cloudtel campaign run --csv FILE/],
+		[['-h'], /cloudtel campaign run --csv FILE/],
+		[['campaign', '--help'], /^Usage: cloudtel campaign COMMAND/],
+		[['campaign', '-h'], /^Usage: cloudtel campaign COMMAND/],
+		[['campaign', 'run', '--help'], /^Usage: cloudtel campaign run [\s\S]*--resend-uncertain/],
+		[['campaign', 'run', '--csv', 'x.csv', '-h'], /^Usage: cloudtel campaign run/],
+		[['campaign', 'status', '--help'], /^Usage: cloudtel campaign status/],
+		[['campaign', 'report', '-h'], /^Usage: cloudtel campaign report [\s\S]*--price-per-segment/],
+		[['campaign', 'pause', '--help'], /^Usage: cloudtel campaign pause/],
+		[['campaign', 'resume', '--help'], /^Usage: cloudtel campaign resume/],
+		[['campaign', 'cancel', '--help'], /^Usage: cloudtel campaign cancel/],
+		[['campaign', 'delete', '--help'], /^Usage: cloudtel campaign delete [\s\S]*--force/],
+		[['demo', '--help'], /^Usage: cloudtel demo/],
+		[['sandbox', '-h'], /^Usage: cloudtel sandbox/],
+		[['worker', '--help'], /^cloudtel worker --config FILE/],
+	];
+	it.each(cases)('%j prints its help and exits 0', async (args, expected) => {
+		const r = await cli(args);
+		expect(r.stderr).toBe('');
+		expect(r.code).toBe(0);
+		expect(r.stdout).toMatch(expected);
+	});
+
+	it('--version prints the package version', async () => {
+		const r = await cli(['--version']);
+		expect(r.code).toBe(0);
+		expect(r.stdout).toBe(`cloudtel ${VERSION}\n`);
+	});
+
+	it('-h given as the value of a flag is that value, not a request for help', async () => {
+		const r = await cli(['campaign', 'run', '--csv', '/nonexistent.csv', '--text', '-h', '--property', 'PR1', '--dry-run']);
+		expect(r.stdout).not.toMatch(/^Usage:/);
+		expect(r.code).not.toBe(0);
+	});
+});

@@ -1,0 +1,35 @@
+import type { ScheduledTask } from 'node-cron';
+
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+/** More ticks than this in one grace period (a seconds cron over days) are not walked. */
+const MAX_TICKS = 20_000;
+
+/** A campaign's `catchUp` in milliseconds; undefined for `none`. */
+export function catchUpMs(catchUp: string): number | undefined {
+	const m = /^(\d+)([mhd])$/.exec(catchUp);
+	return m ? Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS] : undefined;
+}
+
+interface TimeMatcher {
+	getNextMatch(date: Date): Date;
+}
+
+/**
+ * The ticks of a scheduled task after `from` and before `to`, oldest first, in the task's
+ * own time zone (node-cron's matcher walks the fields rather than every second).
+ */
+export function ticksBetween(task: ScheduledTask, from: number, to: number): Date[] {
+	const matcher = (task as unknown as { timeMatcher?: TimeMatcher }).timeMatcher;
+	const out: Date[] = [];
+	if (matcher) {
+		for (let at = new Date(from); out.length < MAX_TICKS; ) {
+			at = matcher.getNextMatch(at);
+			if (at.getTime() >= to) break;
+			out.push(at);
+		}
+		return out;
+	}
+	// A node-cron without its matcher where we look: minute by minute, as a 5-field cron ticks.
+	for (let at = Math.ceil(from / 60_000) * 60_000; at < to && out.length < MAX_TICKS; at += 60_000) if (task.match(new Date(at))) out.push(new Date(at));
+	return out;
+}
