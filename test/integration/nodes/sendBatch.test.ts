@@ -117,6 +117,13 @@ describe('Message: Send Batch', () => {
 		expect(out[1].json.customerId).toBeUndefined();
 	});
 
+	it("counts only its own failures in the hint, not an input's own `Sent: false`", async () => {
+		const items: INodeExecutionData[] = [{ json: { to: '+61412000101', ref: 'row-0', Sent: false } }];
+		const { ctx, result } = sendBatch(items);
+		expect((await result)[0][0].json.MessageSid).toEqual(expect.any(String));
+		expect(ctx.hints).toEqual([]);
+	});
+
 	it("never puts an input's own `error` on the first item, where Retry On Fail would read it", async () => {
 		const items: INodeExecutionData[] = [{ json: { to: '+61412000101', ref: 'row-0', error: 'from an earlier node' } }];
 		const out = (await sendBatch(items).result)[0];

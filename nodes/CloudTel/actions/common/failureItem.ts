@@ -71,8 +71,3 @@ export function outcomes(ctx: IExecuteFunctions, outcome: 'Sent' | 'Created'): O
 		},
 	};
 }
-
-/** True for an output item made by Outcomes.failure. */
-export function isFailure(item: INodeExecutionData, outcome: 'Sent' | 'Created'): boolean {
-	return item.json[outcome] === false;
-}

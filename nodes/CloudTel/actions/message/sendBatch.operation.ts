@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 import { BATCH_MAX_MESSAGES, isBatchErrorItem, isMessage, isPlainObject, requests } from '../../../../api';
 import { apiRequest, CREDENTIAL_NAME } from '../../transport';
 import { providerError } from '../../transport/providerError';
-import { isFailure, outcomes } from '../common/failureItem';
+import { outcomes } from '../common/failureItem';
 import { includeInputFieldsField } from '../common/includeInputFields';
 import { asNodeError, type NodeError } from '../common/nodeError';
 import { messageFields } from './messageFields';
@@ -72,7 +72,14 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const results: INodeExecutionData[] = new Array(count);
 	const pending: Pending[] = [];
 	const readMessage = messageReader(this, await this.getCredentials(CREDENTIAL_NAME));
-	const { success, failure } = outcomes(this, 'Sent');
+	const outcome = outcomes(this, 'Sent');
+	const { success } = outcome;
+	// Counted as made: with Include Input Fields, an input's own `Sent: false` is not a failure.
+	let failed = 0;
+	const failure: typeof outcome.failure = (error, itemIndex) => {
+		failed++;
+		return outcome.failure(error, itemIndex);
+	};
 	for (let i = 0; i < count; i++) {
 		try {
 			pending.push({ ...readMessage(i), itemIndex: i });
@@ -106,7 +113,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			}
 		});
 	}
-	hintAtFailures(this, results);
+	hintAtFailures(this, failed, results.length);
 	return results;
 }
 
@@ -114,12 +121,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
  * Without an error output, refused messages sit among the sent ones in the main output,
  * easy to miss: n8n then shows a hint above the output saying how many.
  */
-function hintAtFailures(ctx: IExecuteFunctions, results: INodeExecutionData[]): void {
+function hintAtFailures(ctx: IExecuteFunctions, failed: number, total: number): void {
 	if (ctx.getNode().onError === 'continueErrorOutput') return;
-	const failed = results.filter((r) => isFailure(r, 'Sent')).length;
 	if (failed === 0) return;
 	ctx.addExecutionHints({
-		message: `${failed} of ${results.length} messages were not sent; their items carry Sent: false and the reason. Set On Error to "Continue (using error output)" to route them apart.`,
+		message: `${failed} of ${total} messages were not sent; their items carry Sent: false and the reason. Set On Error to "Continue (using error output)" to route them apart.`,
 		location: 'outputPane',
 	});
 }
