@@ -61,7 +61,7 @@ export async function apiRequest(this: Context, request: ApiRequest, itemIndex?:
 		if (foreign !== undefined) {
 			const error = new NodeApiError(this.getNode(), { statusCode, body: String(body).slice(0, 200) } as JsonObject, {
 				itemIndex,
-				message: `Not CloudTel's API: the Base URL answered ${foreign}`,
+				message: `The Base URL answered ${foreign}`,
 				description: `${capitalised(checkBaseUrl(baseUrl))}.`,
 				httpCode: String(statusCode),
 			});

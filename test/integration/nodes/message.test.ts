@@ -52,7 +52,7 @@ describe('Message: Send', () => {
 		try {
 			const { result } = send({ from: 'Bistro', to: '+61412345678', text: 'x' }, { credentials: { ...credentialsFor(sb), baseUrl } });
 			await expect(result).rejects.toMatchObject({
-				message: "Not CloudTel's API: the Base URL answered an HTML page (HTTP 404), not CloudTel's API",
+				message: "The Base URL answered an HTML page (HTTP 404), not CloudTel's API",
 				description: `Check the Base URL of the CloudTel API credential (now "${baseUrl}"): it must be the root of the CloudTel API your account uses.`,
 			});
 		} finally {
