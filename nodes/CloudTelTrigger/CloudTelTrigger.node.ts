@@ -85,7 +85,7 @@ export class CloudTelTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							"Whether a callback whose MessageSid and event this n8n process already received in the last hour (a provider retry) is answered 200 without starting an execution. Holds within one n8n process, concurrent repeats included; not across queue-mode webhook processes or a restart. For strict de-duplication, follow the trigger with n8n's Remove Duplicates node.",
+							"Whether a callback whose MessageSid and event this n8n process already received in the last hour (a provider retry) is answered 200 without starting an execution. Holds within one n8n process, concurrent repeats included; not across queue-mode webhook processes or a restart. Across processes, gate the workflow on a shared atomic store (the README's Redis Increment template).",
 					},
 				],
 			},

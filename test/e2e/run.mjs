@@ -18,6 +18,8 @@ import { section, summary, test } from './lib/report.mjs';
 import { credential } from './lib/workflows.mjs';
 import * as smoke from './scenarios/smoke.mjs';
 import * as install from './scenarios/install.mjs';
+import * as panel from './scenarios/panel.mjs';
+import * as queueMode from './scenarios/queue-mode.mjs';
 import * as sendBatch from './scenarios/send-batch.mjs';
 import * as logins from './scenarios/logins.mjs';
 import * as trigger from './scenarios/trigger.mjs';
@@ -29,7 +31,7 @@ import * as devCredential from './scenarios/dev-credential.mjs';
 import * as replyHandling from './scenarios/reply-handling.mjs';
 
 // credentialTest after trigger: it asks the trigger's running n8n (ctx.server) when there is one.
-const scenarios = { smoke, install, sendBatch, logins, trigger, credentialTest, retries, failedItems, devCredential, replyHandling, everyOperation };
+const scenarios = { smoke, install, panel, queueMode, sendBatch, logins, trigger, credentialTest, retries, failedItems, devCredential, replyHandling, everyOperation };
 const only = process.env.CLOUDTEL_E2E_ONLY?.split(',').filter(Boolean);
 const releases = process.env.CLOUDTEL_E2E_RELEASES?.split(',').filter(Boolean) ?? RELEASES;
 const started = performance.now();

@@ -49,7 +49,7 @@ beforeAll(async () => {
 		{
 			db: 'worker.db',
 			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET },
-			smtp: { host: '127.0.0.1', port: smtp.port, from: 'worker@example.com', user: smtp.user, password: smtp.password },
+			smtp: { host: '127.0.0.1', port: smtp.port, allowInsecure: true, from: 'worker@example.com', user: smtp.user, password: smtp.password },
 			outbox: { maxAttempts: 500, backoffMs: 50, maxBackoffMs: 300 },
 			replies: [{ actions: [{ type: 'forwardEmail', to: 'team@example.com' }] }],
 		},
@@ -114,7 +114,7 @@ describe('the outbox across an SMTP outage and restarts', () => {
 			{
 				db: 'limited.db',
 				server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET },
-				smtp: { host: '127.0.0.1', port: await freePort(), from: 'worker@example.com' },
+				smtp: { host: '127.0.0.1', port: await freePort(), allowInsecure: true, from: 'worker@example.com' },
 				outbox: { maxAttempts: 3, backoffMs: 20, maxBackoffMs: 50 },
 				replies: [{ actions: [{ type: 'forwardEmail', to: 'team@example.com' }] }],
 			},

@@ -42,7 +42,7 @@ export class FaultRig {
 			{
 				db,
 				server: { publicUrl: `http://127.0.0.1:${this.port}`, port: this.port, host: '127.0.0.1', secret: SECRET },
-				smtp: { host: '127.0.0.1', port: this.smtp.port, from: 'worker@example.com', user: this.smtp.user, password: this.smtp.password },
+				smtp: { host: '127.0.0.1', port: this.smtp.port, allowInsecure: true, from: 'worker@example.com', user: this.smtp.user, password: this.smtp.password },
 				outbox: { maxAttempts: 1000, backoffMs: 50, maxBackoffMs: 500, concurrency: 16 },
 				replies: [{ actions: [{ type: 'forwardEmail', to: 'team@example.com' }, { type: 'post', url: `${this.posts.url}/replies` }] }],
 				...extra,

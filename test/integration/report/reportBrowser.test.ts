@@ -164,19 +164,21 @@ describe('campaign report', () => {
 	it('the worker serves every campaign at GET /campaigns, behind the report token', async () => {
 		const url = `http://127.0.0.1:${port}/campaigns`;
 		expect((await fetch(url)).status).toBe(401);
-		expect((await fetch(`${url}?token=${SECRET}`)).status).toBe(401);
+		expect((await fetch(url, { headers: { authorization: `Bearer ${SECRET}` } })).status).toBe(401);
 		const list = await fetch(url, { headers: { authorization: `Bearer ${TOKEN}`, accept: 'application/json' } });
-		expect(await list.json()).toEqual({ campaigns: [{ name: 'spring', report: '/campaigns/spring' }] });
-		const index = await (await fetch(`${url}?token=${TOKEN}`)).text();
-		expect(index).toContain(`href="/campaigns/spring?token=${TOKEN}"`);
+		expect(await list.json()).toEqual({ campaigns: [{ name: 'spring', report: '/campaigns/spring', link: expect.stringMatching(/^\/campaigns\/spring\?expires=\d+&signature=[\w-]+$/) }] });
+		const index = await (await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+		const link = /href="([^"]+)"/.exec(index)![1].replace(/&amp;/g, '&');
+		expect(link).toMatch(/^\/campaigns\/spring\?expires=\d+&signature=/);
+		expect(index).not.toContain(TOKEN);
 		const served = (await (await fetch(`${url}/spring.json`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as Report;
 		expect({ ...served, generatedAt: '' }).toEqual({ ...report, generatedAt: '', segments: { sent: 11, pricePerSegment: null, estimatedCost: null } });
-		const page = await fetch(`${url}/spring?token=${TOKEN}`);
+		const page = await fetch(`http://127.0.0.1:${port}${link}`);
 		expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
 		const html = await page.text();
 		expect(html).toContain('data-figure="funnel.delivered" data-value="8"');
 		expect(html).toContain('data-chart="timeline"><figcaption>');
-		expect((await fetch(`${url}/nope?token=${TOKEN}`)).status).toBe(404);
+		expect((await fetch(`${url}/nope`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
 		// Neither token reaches the log.
 		expect(worker!.text).not.toContain(TOKEN);
 	});

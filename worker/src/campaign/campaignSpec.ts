@@ -20,6 +20,8 @@ export interface CampaignSpec {
 	delimiter?: string;
 	/** `--encoding`: a single-byte code page; omitted, UTF-8 (or UTF-16 with a BOM). */
 	encoding?: string;
+	/** `--smart-encoding`: typographic characters sent as their GSM-7 equivalents. */
+	smartEncoding?: boolean;
 }
 
 export const SPEC_KEYS: readonly (keyof CampaignSpec)[] = [
@@ -35,6 +37,7 @@ export const SPEC_KEYS: readonly (keyof CampaignSpec)[] = [
 	'schedule',
 	'delimiter',
 	'encoding',
+	'smartEncoding',
 ];
 
 /** The `campaign run` flag that sets each part of a spec. */
@@ -52,6 +55,7 @@ export const SPEC_FLAG: Record<keyof CampaignSpec, string> = {
 	schedule: '--schedule',
 	delimiter: '--delimiter',
 	encoding: '--encoding',
+	smartEncoding: '--smart-encoding',
 };
 
 /** The flags given again that differ from the stored campaign; omitted ones are taken from it. */

@@ -46,6 +46,8 @@ export interface RunCampaignOptions {
 	threads?: number;
 	/** Retries of a batch after a 5xx or a failed connection (429s have their own, larger limit). */
 	retries?: number;
+	/** A dry run's price of one segment, for its cost. */
+	pricePerSegment?: number;
 	/** Receipt and reply webhooks every message carries (the worker daemon's). */
 	callbacks?: Parameters<typeof sendStage>[0]['callbacks'];
 }
@@ -266,6 +268,7 @@ async function prepareRead(spec: CampaignSpec, options: RunCampaignOptions, timi
 		timeZoneIndex: columns.timeZoneIndex,
 		defaultTimeZone: timing.timeZone,
 		wantText,
+		smartEncoding: spec.smartEncoding,
 	};
 	const threads = threadsFor(options, csv);
 	return { csv, rules, threads, columns, judge: createRowJudge(rules, threads) };
@@ -322,6 +325,7 @@ async function dryRun(spec: CampaignSpec, options: RunCampaignOptions, deps: Run
 			firstErrors: result.firstErrors,
 			uncertainLines: [],
 			preview: sink.preview,
+			forecast: sink.tally.forecast({ pricePerSegment: options.pricePerSegment, rate: options.rate, timing, now: Math.floor(Date.now() / 1000) }),
 			exitCode: result.interrupted ? ExitCodes.Interrupted : ExitCodes.Finished,
 		};
 		deps.reporter.summary(summary);

@@ -20,8 +20,13 @@ const RUN_OPTIONS = `  --csv FILE                 the recipients; the first line
   --delimiter C              the CSV delimiter (default: a sep=C first line, else the header's)
   --encoding NAME            the CSV's encoding when it is not UTF-8 (or UTF-16 with a BOM):
                              windows-1252 (Excel's "CSV (Comma delimited)") or latin1
-  --out FILE                 write one CSV line per input row with its outcome
-  --dry-run                  validate and count, send nothing
+  --smart-encoding           send typographic characters (curly quotes, dashes, ellipsis,
+                             non-breaking space...) as their GSM-7 equivalents: fewer segments
+  --out FILE                 write one CSV line per input row with its outcome (a dry run adds
+                             each valid row's rendered text and segments)
+  --dry-run                  validate and count, send nothing: segments and cost, what makes
+                             messages UCS-2, countries and the estimated finish
+  --price-per-segment N      the price of one segment, for the dry run's cost
   --retries N                retries of a batch after a 5xx or a lost connection (default: 7)
   --resend-uncertain         send again the rows whose earlier answer was lost (never those a
                              delivery receipt has shown were sent)

@@ -15,6 +15,13 @@ const BATCH = 100;
 const RETRY_MS = 250;
 const RETRY_MAX_MS = 5000;
 
+/** An action as a forward keeps it: a post's headers stay in the config (see postHeaders). */
+function queued(action: ForwardAction): ForwardAction {
+	if (action.type !== 'post' || action.headers === undefined) return action;
+	const { headers: _headers, ...rest } = action;
+	return rest;
+}
+
 /**
  * Turns stored callback events into their effects: a receipt into the ledger row's
  * delivery status, a reply into opt-outs and queued forwards. Events are read back from
@@ -113,16 +120,29 @@ export class CallbackProcessor {
 		else this.log.warn('delivery receipt for no campaign row', { messageSid: receipt.MessageSid, externalId: receipt.ExternalId, status: receipt.Status });
 	}
 
+	/** Whether the reply answers a message this ledger sent to its sender. */
+	private async answersOurs(reply: ReplyCallback): Promise<boolean> {
+		return reply.OriginalMessageSid !== '' && (await this.ledger.sentTo(reply.OriginalMessageSid)) === reply.From;
+	}
+
 	private async reply(reply: ReplyCallback, receivedAt: number): Promise<NewForward[]> {
 		const context = replyContext(reply, receivedAt);
 		const found = this.optOutIntent(reply.Text);
 		const intent = found?.intent;
 		if (found?.intent === 'optOut') {
+			// Always honoured, erring toward not texting; one answering no message of ours is said so.
 			await this.ledger.addSuppression(reply.From, `replied ${found.keyword}`);
-			this.log.info('opted out', { from: reply.From, campaign: context.campaign, keyword: found.keyword });
+			if (await this.answersOurs(reply)) this.log.info('opted out', { from: reply.From, campaign: context.campaign, keyword: found.keyword });
+			else this.log.warn('opted out', { from: reply.From, keyword: found.keyword, originalMessageSid: reply.OriginalMessageSid, originalUnknown: 'the message replied to is not one this ledger sent to the number' });
 		} else if (found?.intent === 'optIn') {
-			const removed = await this.ledger.removeSuppression(reply.From);
-			this.log.info('opted in', { from: reply.From, campaign: context.campaign, keyword: found.keyword, wasSuppressed: removed });
+			// Only a reply to a message we sent to that very number puts it back: the callback
+			// URL's secret is in every message, and whoever holds it could opt anyone in.
+			if (await this.answersOurs(reply)) {
+				const removed = await this.ledger.removeSuppression(reply.From);
+				this.log.info('opted in', { from: reply.From, campaign: context.campaign, keyword: found.keyword, wasSuppressed: removed });
+			} else {
+				this.log.warn('opt-in not acted on: the message replied to is not one this ledger sent to the number', { from: reply.From, originalMessageSid: reply.OriginalMessageSid, keyword: found.keyword });
+			}
 		}
 		const matched = matchRules(this.rules, context);
 		const forwards: NewForward[] = [];
@@ -134,7 +154,7 @@ export class CallbackProcessor {
 					optedOut = true;
 				}
 				this.log.info('opted out by rule', { from: reply.From, rule: this.rules[m.rule].name ?? m.rule });
-			} else forwards.push({ actionKey: m.key, payload: { action: m.action as ForwardAction, context } });
+			} else forwards.push({ actionKey: m.key, payload: { action: queued(m.action as ForwardAction), context } });
 		}
 		// The run is the ledger's campaign: its row counts the reply in the report.
 		if (context.run !== undefined && context.row !== undefined) {

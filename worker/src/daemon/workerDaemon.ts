@@ -10,6 +10,7 @@ import type { DaemonStore } from './daemonStore';
 import { EmailForwarder } from './forward/emailForwarder';
 import { ForwardOutbox } from './forward/forwardOutbox';
 import { PostForwarder } from './forward/postForwarder';
+import { postHeaders } from './forward/postHeaders';
 import { SmsForwarder } from './forward/smsForwarder';
 import { WebhookServer } from './http/webhookServer';
 import type { JsonLogger } from './jsonLogger';
@@ -59,7 +60,7 @@ export class WorkerDaemon {
 			{
 				forwardEmail: config.smtp ? new EmailForwarder(config.smtp, config.outbox.concurrency) : undefined,
 				forwardSms: new SmsForwarder(new BatchClient(config.provider, config.outbox.concurrency, 30_000)),
-				post: new PostForwarder(),
+				post: new PostForwarder((actionKey, url) => postHeaders(config.replies, actionKey, url)),
 			},
 			config.outbox,
 			log.child({ part: 'outbox' }),
@@ -98,13 +99,15 @@ export class WorkerDaemon {
 		const server = new WebhookServer({
 			host: config.server.host,
 			port: config.server.port,
-			secret: config.server.secret,
+			secrets: [config.server.secret, ...(config.server.previousSecret !== undefined ? [config.server.previousSecret] : [])],
+			accountSid: config.provider.accountSid,
 			maxBodyBytes: config.server.maxBodyBytes,
+			maxConnections: config.server.maxConnections,
 			store: (key, event, at) => intake.take(key, event, at),
 			stored: () => processor.kick(),
 			health: () => health.report(),
 			healthToken: config.server.reportToken ?? config.server.secret,
-			reports: { token: config.server.reportToken ?? config.server.secret, ledger },
+			reports: { token: config.server.reportToken, ledger },
 			log: log.child({ part: 'webhooks' }),
 		});
 		let port: number;

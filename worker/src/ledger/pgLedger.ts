@@ -335,8 +335,16 @@ export class PgLedger implements Ledger, SharedLedger {
 
 	async recordDelivery(receipt: DeliveryRecord): Promise<DeliveredRow | undefined> {
 		let row: { campaign: string; line: number } | undefined;
+		// The row its ExternalId names only when the message is that row's, or the row's
+		// MessageSid is not known yet (uncertain, or submitting: the receipt came before the
+		// answer): an ExternalId is anyone's to write, a MessageSid is the provider's.
 		if (receipt.campaign !== undefined && receipt.line !== undefined) {
-			row = (await this.pool.query<{ campaign: string; line: number }>('SELECT campaign, line FROM recipients WHERE campaign = $1 AND line = $2', [receipt.campaign, receipt.line])).rows[0];
+			row = (
+				await this.pool.query<{ campaign: string; line: number }>(
+					`SELECT campaign, line FROM recipients WHERE campaign = $1 AND line = $2 AND (message_sid = $3 OR status IN ('uncertain', 'submitting'))`,
+					[receipt.campaign, receipt.line, receipt.messageSid],
+				)
+			).rows[0];
 		}
 		row ??= (await this.pool.query<{ campaign: string; line: number }>('SELECT campaign, line FROM recipients WHERE message_sid = $1 LIMIT 1', [receipt.messageSid])).rows[0];
 		if (!row) return undefined;
@@ -355,6 +363,10 @@ export class PgLedger implements Ledger, SharedLedger {
 			]);
 			return { campaign, line, resolved: (resolved.rowCount ?? 0) > 0 };
 		});
+	}
+
+	async sentTo(messageSid: string): Promise<string | undefined> {
+		return (await this.pool.query<{ to_number: string | null }>('SELECT to_number FROM recipients WHERE message_sid = $1 LIMIT 1', [messageSid])).rows[0]?.to_number ?? undefined;
 	}
 
 	async delivery(name: string, line: number): Promise<DeliveryRecord | undefined> {
@@ -378,7 +390,8 @@ export class PgLedger implements Ledger, SharedLedger {
 	}
 
 	async deliveryCounts(name: string): Promise<DeliveryCounts> {
-		const out: DeliveryCounts = { delivered: 0, failed: 0, failedByCode: {}, awaitingReceipt: 0, replied: 0, optedOut: 0 };
+		// Keyed by the provider's ErrorCode: no key ("__proto__", "constructor") may reach a prototype.
+		const out: DeliveryCounts = { delivered: 0, failed: 0, failedByCode: Object.create(null) as Record<string, number>, awaitingReceipt: 0, replied: 0, optedOut: 0 };
 		const codes = await this.pool.query<{ status: DeliveryRecord['status']; code: string; n: number }>(`SELECT status, COALESCE(error_code, '') AS code, COUNT(*) AS n FROM deliveries WHERE campaign = $1 GROUP BY 1, 2`, [name]);
 		for (const r of codes.rows) {
 			if (r.status === 'Delivered') out.delivered += r.n;

@@ -160,6 +160,7 @@ export class SqliteLedger implements Ledger {
 			for (const c of this.s.submissions.all(name) as Submission[]) {
 				const at = c.at ?? null;
 				this.s.timeRecovered.run(at, name, c.first, c.last);
+				this.s.indexRecovered.run(name, c.first, c.last);
 				this.s.resolveRecovered.run(at, name, c.first, c.last);
 				n += this.s.recover.run(at, name, c.first, c.last).changes;
 				this.s.dropSubmission.run(name, c.chunk);
@@ -171,6 +172,7 @@ export class SqliteLedger implements Ledger {
 	async requeueUncertain(name: string): Promise<number> {
 		return this.db.transaction(() => {
 			this.s.timeResolvedUncertain.run(name);
+			this.s.indexResolvedUncertain.run(name);
 			this.s.resolveUncertain.run(name);
 			return this.s.requeue.run(name).changes;
 		})();
@@ -374,21 +376,40 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async recordDelivery(receipt: DeliveryRecord): Promise<DeliveredRow | undefined> {
-		let row: { campaign: string; line: number } | undefined;
-		if (receipt.campaign !== undefined && receipt.line !== undefined && this.s.rowExists.get(receipt.campaign, receipt.line) !== undefined) row = { campaign: receipt.campaign, line: receipt.line };
-		else {
-			row = this.s.rowBySid.get(receipt.messageSid) as typeof row;
-			if (!row && this.indexAnswers() > 0) row = this.s.rowBySid.get(receipt.messageSid) as typeof row;
-		}
+		const sid = receipt.messageSid;
+		const named = receipt.campaign !== undefined && receipt.line !== undefined ? { campaign: receipt.campaign, line: receipt.line } : undefined;
+		// The row its ExternalId names only when the message is that row's, or the row's
+		// MessageSid is not known yet: an ExternalId is anyone's to write, a MessageSid is the
+		// provider's. Otherwise the row that sent this MessageSid, if any did.
+		const row =
+			named &&
+			(this.s.rowHasSid.get(named.campaign, named.line, sid) !== undefined ||
+				this.s.answerHasSid.get({ campaign: named.campaign, line: named.line, sid }) !== undefined ||
+				this.s.awaitsSid.get(named.campaign, named.line) !== undefined)
+				? named
+				: this.rowOfSid(sid);
 		if (!row) return undefined;
 		const { campaign, line } = row;
 		return this.db.transaction((): DeliveredRow => {
 			// No answer for an uncertain row: it was sent when its request left, as this receipt shows.
 			const sentAt = (this.s.answerAt.get(campaign, line, line) as number | undefined) ?? ((this.s.uncertainAttemptedAt.get(campaign, line) as number | null | undefined) ?? null);
-			this.s.recordDelivery.run(campaign, line, receipt.messageSid, receipt.status, receipt.errorCode || null, receipt.at, receipt.receivedAt ?? null, sentAt);
-			const resolved = this.s.resolveUncertainRow.run(receipt.messageSid, campaign, line).changes > 0;
+			this.s.recordDelivery.run(campaign, line, sid, receipt.status, receipt.errorCode || null, receipt.at, receipt.receivedAt ?? null, sentAt);
+			const resolved = this.s.resolveUncertainRow.run(sid, campaign, line).changes > 0;
+			if (resolved) this.s.indexSid.run(sid, campaign, line);
 			return { campaign, line, resolved };
 		})();
+	}
+
+	/** The row that sent this MessageSid, through the MessageSid index (brought up to date first when it lacks it). */
+	private rowOfSid(sid: string): { campaign: string; line: number } | undefined {
+		const row = this.s.rowBySid.get(sid) as { campaign: string; line: number } | undefined;
+		if (row || this.indexAnswers() === 0) return row;
+		return this.s.rowBySid.get(sid) as { campaign: string; line: number } | undefined;
+	}
+
+	async sentTo(messageSid: string): Promise<string | undefined> {
+		const row = this.rowOfSid(messageSid);
+		return row && ((this.s.rowNumber.get(row.campaign, row.line) as string | null | undefined) ?? undefined);
 	}
 
 	/**
@@ -428,7 +449,8 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async deliveryCounts(name: string): Promise<DeliveryCounts> {
-		const out: DeliveryCounts = { delivered: 0, failed: 0, failedByCode: {}, awaitingReceipt: 0, replied: 0, optedOut: 0 };
+		// Keyed by the provider's ErrorCode: no key ("__proto__", "constructor") may reach a prototype.
+		const out: DeliveryCounts = { delivered: 0, failed: 0, failedByCode: Object.create(null) as Record<string, number>, awaitingReceipt: 0, replied: 0, optedOut: 0 };
 		for (const r of this.s.receiptsByCode.all(name) as { status: DeliveryRecord['status']; code: string; n: number }[]) {
 			if (r.status === 'Delivered') out.delivered += r.n;
 			else {

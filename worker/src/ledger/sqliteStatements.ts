@@ -97,7 +97,28 @@ export function prepareStatements(db: Database.Database) {
 		suppressions: db.prepare(`SELECT number FROM suppressions`).pluck(),
 		addSuppression: db.prepare(`INSERT INTO suppressions (number, reason, created_at) VALUES (?, ?, ?) ON CONFLICT (number) DO UPDATE SET reason = excluded.reason`),
 		removeSuppression: db.prepare(`DELETE FROM suppressions WHERE number = ?`),
-		rowExists: db.prepare(`SELECT 1 FROM recipients WHERE campaign = ? AND line = ?`).pluck(),
+		rowNumber: db.prepare(`SELECT to_number FROM recipients WHERE campaign = ? AND line = ?`).pluck(),
+		// Whether a message is the row's: its MessageSid on the row (schema 2 and before, and
+		// rows a receipt resolved), or in the answer that accepted it.
+		rowHasSid: db.prepare(`SELECT 1 FROM recipients WHERE campaign = ? AND line = ? AND message_sid = ?`).pluck(),
+		answerHasSid: db.prepare(
+			`SELECT 1 FROM answers a, json_each(a.sids) j WHERE a.campaign = @campaign AND a.first <= @line AND a.last >= @line AND j.value ->> 0 = @line AND j.value ->> 1 = @sid LIMIT 1`,
+		).pluck(),
+		// A row whose MessageSid is not known, though it was sent or is being sent: uncertain,
+		// or pending in a chunk on its way (a receipt may come before the answer is stored).
+		awaitsSid: db.prepare(
+			`SELECT 1 FROM recipients r WHERE r.campaign = ? AND r.line = ? AND (r.status = 'uncertain'
+			 OR (r.status = 'pending' AND EXISTS (SELECT 1 FROM submissions s WHERE s.campaign = r.campaign AND s.first <= r.line AND s.last >= r.line)))`,
+		).pluck(),
+		// Before rows become accepted through their receipts: the MessageSid index learns their MessageSids.
+		indexRecovered: db.prepare(
+			`INSERT OR IGNORE INTO message_sids (message_sid, campaign, line) SELECT d.message_sid, d.campaign, d.line FROM deliveries d JOIN recipients r ON r.campaign = d.campaign AND r.line = d.line
+			 WHERE d.campaign = ? AND d.line BETWEEN ? AND ? AND r.status = 'pending'`,
+		),
+		indexResolvedUncertain: db.prepare(
+			`INSERT OR IGNORE INTO message_sids (message_sid, campaign, line) SELECT d.message_sid, d.campaign, d.line FROM deliveries d JOIN recipients r ON r.campaign = d.campaign AND r.line = d.line
+			 WHERE d.campaign = ? AND r.status = 'uncertain'`,
+		),
 		rowBySid: db.prepare(`SELECT campaign, line FROM message_sids WHERE message_sid = ?`),
 		recordDelivery: db.prepare(
 			`INSERT INTO deliveries (campaign, line, message_sid, status, error_code, at, received_at, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)

@@ -143,7 +143,7 @@ export class ForwardOutbox {
 		if (!forwarder) outcome = { kind: 'failed', reason: `no ${job.payload.action.type} forwarder is configured` };
 		else {
 			try {
-				outcome = await forwarder.send(job.payload, { id: job.id, key: `${job.payload.context.reply.MessageSid}.${job.actionKey}` });
+				outcome = await forwarder.send(job.payload, { id: job.id, key: `${job.payload.context.reply.MessageSid}.${job.actionKey}`, actionKey: job.actionKey });
 			} catch (error) {
 				outcome = { kind: 'retry', reason: (error as Error).message };
 			}
