@@ -177,11 +177,11 @@ describe('CloudTel Trigger in the editor', () => {
 		expect(shown(['reply'])).toBe(names.find((n) => n === 'Reply'));
 	});
 
-	it('says what Ignore Repeats guarantees and points to Remove Duplicates', () => {
+	it('says what Ignore Repeats guarantees and points to a shared store across processes', () => {
 		const options = description.properties.find((p) => p.name === 'options')!.options as INodeProperties[];
 		const ignore = options.find((o) => o.name === 'ignoreRepeats')!;
 		expect(ignore.description).toMatch(/within one n8n process/i);
 		expect(ignore.description).toMatch(/not across queue-mode webhook processes/);
-		expect(ignore.description).toMatch(/Remove Duplicates/);
+		expect(ignore.description).toMatch(/shared atomic store \(the README's Redis Increment template\)/);
 	});
 });
