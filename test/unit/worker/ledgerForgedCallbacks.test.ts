@@ -39,6 +39,20 @@ describe.each(backends)('ledger ($name): what a forged callback can change', (ba
 		await ledger.close();
 	});
 
+	it('a receipt taken while its row was on its way is dropped when the answer gives another MessageSid, kept when the same', async () => {
+		const ledger = await ledgerAt(backend);
+		expect(await ledger.recordDelivery({ campaign: 'c1', line: 6, messageSid: 'SM-forged', status: 'Failed', errorCode: 'FORGED', at: 1 })).toEqual({ campaign: 'c1', line: 6, resolved: false });
+		await ledger.settle('c1', 2, [{ line: 6, status: 'accepted', messageSid: 'SM-6' }]);
+		expect(await ledger.delivery('c1', 6)).toBeUndefined();
+		expect(await ledger.deliveryCounts('c1')).toMatchObject({ failed: 0, awaitingReceipt: 4 });
+
+		await ledger.markSubmitting('c1', [7], 3);
+		await ledger.recordDelivery({ campaign: 'c1', line: 7, messageSid: 'SM-7', status: 'Delivered', at: 2 });
+		await ledger.settle('c1', 3, [{ line: 7, status: 'accepted', messageSid: 'SM-7' }]);
+		expect(await ledger.delivery('c1', 7)).toMatchObject({ messageSid: 'SM-7', status: 'Delivered' });
+		await ledger.close();
+	});
+
 	it('knows which number each message it sent went to: a START is checked against it', async () => {
 		const ledger = await ledgerAt(backend);
 		expect(await ledger.sentTo('SM-3')).toBe('+61491570103');

@@ -249,11 +249,19 @@ export class PgLedger implements Ledger, SharedLedger {
 		await transaction(this.pool, async (db) => {
 			// When the request left: an uncertain row keeps it, for the report, should a receipt show it was sent.
 			const attempted = (await db.query<{ at: number }>('DELETE FROM submissions WHERE campaign = $1 AND chunk = $2 RETURNING created_at AS at', [name, chunk])).rows[0]?.at ?? null;
+			// In the same statement, receipts stored while the request was on its way that the
+			// answer disowns (another MessageSid, or the message refused): anyone could have
+			// written their ExternalId (recordDelivery).
 			await db.query(
-				`UPDATE recipients r SET status = v.status, chunk = NULL, message_sid = v.sid, error_code = v.code, message = v.msg,
+				`WITH v AS (SELECT * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[]) AS v(line, status, sid, code, msg)),
+				 foreign_receipts AS (
+					DELETE FROM deliveries d USING v
+					WHERE d.campaign = $1 AND d.line = v.line AND ((v.status = 'accepted' AND d.message_sid IS DISTINCT FROM v.sid) OR v.status = 'rejected')
+				 )
+				 UPDATE recipients r SET status = v.status, chunk = NULL, message_sid = v.sid, error_code = v.code, message = v.msg,
 				 sent_at = CASE WHEN v.status = 'accepted' THEN $7::bigint END,
 				 attempted_at = CASE WHEN v.status = 'uncertain' THEN $8::bigint END
-				 FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[]) AS v(line, status, sid, code, msg)
+				 FROM v
 				 WHERE r.campaign = $1 AND r.line = v.line`,
 				[
 					name,

@@ -275,7 +275,11 @@ export class SqliteLedger implements Ledger {
 			const accepted: SidPairs = [];
 			for (const r of rows) {
 				if (r.status === 'accepted' && r.messageSid !== undefined) accepted.push([r.line, r.messageSid]);
-				else this.s.settleRow.run(r.status, r.errorCode ?? null, r.message ?? null, r.status === 'uncertain' ? attemptedAt : null, name, r.line);
+				else {
+					this.s.settleRow.run(r.status, r.errorCode ?? null, r.message ?? null, r.status === 'uncertain' ? attemptedAt : null, name, r.line);
+					// Refused by the provider, it was never sent: a receipt for it was not the provider's.
+					if (r.status === 'rejected') this.s.dropReceipt.run(name, r.line);
+				}
 			}
 			if (accepted.length === 0) return;
 			accepted.sort((x, y) => x[0] - y[0]);
@@ -289,7 +293,9 @@ export class SqliteLedger implements Ledger {
 			} else {
 				for (const [line] of accepted) this.s.acceptLine.run(name, line);
 			}
-			this.s.addAnswer.run(name, first, last, encodeSids(accepted), Date.now());
+			const sids = encodeSids(accepted);
+			this.s.addAnswer.run(name, first, last, sids, Date.now());
+			this.s.dropForeignReceipts.run({ campaign: name, first, last, sids });
 		})();
 	}
 
