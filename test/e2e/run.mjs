@@ -25,8 +25,13 @@ import * as logins from './scenarios/logins.mjs';
 import * as trigger from './scenarios/trigger.mjs';
 import * as retries from './scenarios/safe-retries.mjs';
 import * as everyOperation from './scenarios/every-operation.mjs';
+import * as credentialTest from './scenarios/credential-test.mjs';
+import * as failedItems from './scenarios/failed-items.mjs';
+import * as devCredential from './scenarios/dev-credential.mjs';
+import * as replyHandling from './scenarios/reply-handling.mjs';
 
-const scenarios = { smoke, install, panel, queueMode, sendBatch, logins, trigger, retries, everyOperation };
+// credentialTest after trigger: it asks the trigger's running n8n (ctx.server) when there is one.
+const scenarios = { smoke, install, panel, queueMode, sendBatch, logins, trigger, credentialTest, retries, failedItems, devCredential, replyHandling, everyOperation };
 const only = process.env.CLOUDTEL_E2E_ONLY?.split(',').filter(Boolean);
 const releases = process.env.CLOUDTEL_E2E_RELEASES?.split(',').filter(Boolean) ?? RELEASES;
 const started = performance.now();

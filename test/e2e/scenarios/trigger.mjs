@@ -60,6 +60,8 @@ export async function run(ctx, test) {
 			}
 			await server.start();
 			cookie = await setupOwner(server.url);
+			// The credential-test scenario asks this server's REST API rather than start another.
+			ctx.server = { url: server.url, cookie };
 			api = publicApi(server.url, await createApiKey(server.url, cookie));
 			for (const { wf } of [receipts, replies]) assert.equal((await api.workflow(wf.id)).active, true, `${wf.name} is active`);
 			urls = {

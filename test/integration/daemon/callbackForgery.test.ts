@@ -134,6 +134,23 @@ describe('a leaked callback URL cannot change who gets texted', () => {
 		expect(rows.find((r) => r.line === line)).toMatchObject({ status: 'accepted', messageSid: row.MessageSid });
 	});
 
+	it('receipts with ErrorCode __proto__, constructor or toString are counted like any other code', async () => {
+		const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
+		const run = await cli(['campaign', 'run', '--csv', join(dir, 'list.csv'), '--property', sandbox.demo.PropertySid, '--text', 'Hello', '--from', 'CloudTel', '--db', db, '--name', 'beta'], env);
+		expect(run.code, run.stderr).toBe(0);
+		const messages = (await driver.messages()).filter((m) => String(m.ExternalId).startsWith('beta:'));
+		const codes = ['__proto__', 'constructor', 'toString'];
+		for (const [i, m] of messages.entries()) {
+			const receipt = { MessageSid: m.MessageSid, AccountSid: sandbox.demo.AccountSid, PropertySid: sandbox.demo.PropertySid, From: m.From, To: m.To, Status: 'Failed', ErrorCode: codes[i], ExternalId: m.ExternalId, Timestamp: Math.floor(Date.now() / 1000) };
+			expect((await post(SECRET, 'receipts', receipt)).status).toBe(200);
+		}
+		await until(() => withLedger(async (l) => (await l.deliveryCounts('beta')).awaitingReceipt === 0), 10_000, 'the receipts processed');
+		const report = await cli(['campaign', 'report', '--db', db, '--name', 'beta', '--json']);
+		expect(report.code, report.stderr).toBe(0);
+		const byCode = (JSON.parse(report.stdout) as { failuresByErrorCode: { errorCode: string; count: number }[] }).failuresByErrorCode;
+		expect(byCode.map((c) => [c.errorCode, c.count]).sort()).toEqual([['__proto__', 1], ['constructor', 1], ['toString', 1]]);
+	});
+
 	it('a secret that is neither the current nor the previous one is refused', async () => {
 		const res = await post('some-other-secret-000000', 'replies', reply({ From: STRANGER, OriginalMessageSid: randomUUID(), Text: 'hello' }));
 		expect(res.status).toBe(401);

@@ -1,12 +1,15 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { chromium } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { signReportPath } from '../../../worker/src/daemon/http/reportLinks';
 import { cli } from '../worker/harness';
 import { ensureBuilt, freePort, tempDir, WorkerProcess, writeConfig } from './harness';
 
+/** Debian's chromium, as the report browser test; CLOUDTEL_CHROMIUM names another. */
+const CHROMIUM = process.env.CLOUDTEL_CHROMIUM || '/usr/bin/chromium';
 const SECRET = 'report-access-secret-0123';
 const TOKEN = 'report-access-token-4567';
 
@@ -83,6 +86,24 @@ describe('campaign reports need their own token, and the server its limits', () 
 		const past = signReportPath(TOKEN, '/campaigns/spring', Math.floor(Date.now() / 1000) - 1);
 		expect((await fetch(`http://127.0.0.1:${port}${past}`)).status).toBe(401);
 		expect(worker.text).not.toContain(TOKEN);
+
+		// The policy lets the page draw as it is: no violation reported, the charts drawn.
+		if (!existsSync(CHROMIUM) && process.env.CI !== 'true') return;
+		const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+		try {
+			const tab = await browser.newPage();
+			const problems: string[] = [];
+			tab.on('console', (m) => {
+				if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text());
+			});
+			await tab.goto(link, { waitUntil: 'load' });
+			const drawn = await tab.evaluate(() => [...document.querySelectorAll('figure.chart svg')].map((svg) => svg.getBoundingClientRect().height));
+			expect(drawn.length).toBeGreaterThan(0);
+			for (const height of drawn) expect(height).toBeGreaterThan(50);
+			expect(problems).toEqual([]);
+		} finally {
+			await browser.close();
+		}
 	});
 
 	it('caps open connections: one beyond maxConnections is answered 503', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { callbackUrl, readCallbackPath } from '../../../worker/src/daemon/http/callbackUrls';
 import { secretMatches } from '../../../worker/src/daemon/http/secretMatches';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
+import { maskPhoneNumbers } from '../../../worker/src/daemon/phoneMask';
 import { Redactor } from '../../../worker/src/daemon/redactor';
 
 describe('structured logs', () => {
@@ -31,6 +32,29 @@ describe('structured logs', () => {
 		expect(line).not.toContain('quoted');
 		expect(line).not.toContain(encodeURIComponent(secret));
 		expect(line).toContain('[redacted]');
+	});
+});
+
+describe('phone numbers in logs', () => {
+	it('are masked wherever they appear, unless log.phoneNumbers is full', () => {
+		const masked: string[] = [];
+		new JsonLogger((l) => masked.push(l)).info('reply', { from: '+61410000103', error: new Error('cannot text +14155550123 now'), messageSid: '0f1e2d3c-0000-4000-8000-000000000001', at: 1700000000123 });
+		expect(masked[0]).toContain('"from":"+6141****103"');
+		expect(masked[0]).toContain('cannot text +1415****123 now');
+		expect(masked[0]).toContain('1700000000123');
+		expect(masked[0]).toContain('0f1e2d3c-0000-4000-8000-000000000001');
+		const full: string[] = [];
+		new JsonLogger((l) => full.push(l), undefined, {}, { level: 'info', phoneNumbers: 'full' }).info('reply', { from: '+61410000103' });
+		expect(full[0]).toContain('"from":"+61410000103"');
+		expect(maskPhoneNumbers('+12345678')).toBe('+1****678');
+	});
+
+	it('drop lines below the configured level: client aborts are debug', () => {
+		const lines: string[] = [];
+		new JsonLogger((l) => lines.push(l)).debug('client went away mid-request');
+		expect(lines).toEqual([]);
+		new JsonLogger((l) => lines.push(l), undefined, {}, { level: 'debug', phoneNumbers: 'masked' }).debug('client went away mid-request');
+		expect(lines).toHaveLength(1);
 	});
 });
 

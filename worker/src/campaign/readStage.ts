@@ -21,7 +21,7 @@ export interface ReadStageInput {
 	importedThrough: number;
 	/** Numbers already in the campaign, and those on the suppression list. */
 	seen: NumberSet;
-	suppressed: NumberSet;
+	suppressed: { has(e164: string): boolean };
 	/** Batches in flight to the judge: enough to keep its threads busy, few enough to bound memory. */
 	inFlight: number;
 	reporter: Reporter;

@@ -12,6 +12,7 @@ import { NEVER_SENT_LOST_MESSAGES } from '../provider/neverSent';
 import { checkOutPath, OutFile } from '../report/outFile';
 import type { Reporter } from '../report/reporter';
 import { NumberSet } from '../rows/numberSet';
+import { SuppressionList } from '../rows/suppressionList';
 import { PhoneNormalizer } from '../rows/phoneNormalizer';
 import { createRowJudge } from '../rows/rowJudge';
 import type { RowRules } from '../rows/rowRules';
@@ -284,7 +285,7 @@ async function runRead(spec: CampaignSpec, options: RunCampaignOptions, deps: Ru
 	const { csv, rules, threads, columns, judge } = await prepareRead(spec, options, timing, wantText);
 	const theSink = sink(rules);
 	try {
-		const suppressed = await loadNumbers(deps.ledger?.suppressions());
+		const suppressed = await SuppressionList.load(deps.ledger?.suppressions());
 		const toColumn = csv.header[columns.toIndex];
 		const picked = columns.guessed !== undefined ? `, numbers from column ${toColumn} (no --to-column given)` : '';
 		deps.reporter.event('read', { csv: spec.csvPath, delimiter: csv.delimiter, columns: csv.header, toColumn, toColumnGuessed: columns.guessed !== undefined, threads }, `reading ${spec.csvPath} (${csv.header.length} columns, delimiter ${JSON.stringify(csv.delimiter)}${picked})`);

@@ -113,7 +113,7 @@ Commands:
 \`cloudtel campaign COMMAND --help\` tells what each takes.
 `;
 
-export const CONTACT_USAGE = `Usage: cloudtel contact show NUMBER [--db FILE|URL] [--json]
+export const CONTACT_USAGE = `Usage: cloudtel contact show NUMBER [--db FILE|URL] [--json] [--time-zone ZONE]
        cloudtel contact forget NUMBER [--db FILE|URL]
 
 show     every message, receipt, reply, opt-out and opt-in of a number, with its time
@@ -121,9 +121,11 @@ show     every message, receipt, reply, opt-out and opt-in of a number, with its
 forget   erase a number's messages and rows across campaigns (an erasure request); a
          one-way hash of it is kept, so an opt-out still holds
 
-  --db FILE|URL  the ledger (default: CLOUDTEL_DB, else cloudtel.db)
-  --json         (show) as JSON
-  -h, --help     this help
+  --db FILE|URL          the ledger (default: CLOUDTEL_DB, else cloudtel.db)
+  --json                 (show) as JSON
+  --time-zone ZONE       (show) times in this IANA zone (default: UTC)
+  --default-country CC   country of a NUMBER written without +
+  -h, --help             this help
 `;
 
 export const USAGE = `cloudtel: bulk SMS campaigns from CSV files, paced, crash-safe, never sent twice.
@@ -135,6 +137,8 @@ Usage:
   cloudtel campaign pause|resume|cancel --db FILE --name NAME
   cloudtel campaign delete --db FILE --name NAME [--force]
                          forget a campaign, freeing its name; --force when it has sent
+  cloudtel contact show|forget NUMBER [--db FILE] [--json]
+                         a number's record across campaigns; erase it on request
   cloudtel demo          run a demo campaign against a sandbox started on the spot
   cloudtel sandbox ...   start the local sandbox of the provider
   cloudtel worker        the daemon: cron campaigns, receipts, replies, opt-outs

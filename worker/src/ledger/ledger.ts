@@ -1,4 +1,5 @@
 import type { CampaignSpec } from '../campaign/campaignSpec';
+import type { ContactHistory, ForgetResult } from './contact';
 
 /**
  * A recipient's way through a campaign. `submitting` is written, durably, before the
@@ -249,6 +250,11 @@ export interface Ledger {
 	reportFigures(name: string, bucketSeconds: number): Promise<ReportFigures>;
 	/** Every campaign's name, in order. */
 	campaignNames(): Promise<string[]>;
+
+	/** `contact show`: everything the ledger holds about one number, in time order. */
+	contactHistory(number: string): Promise<ContactHistory>;
+	/** `contact forget`: erases the number across campaigns; a suppression stays, under its hash. */
+	forgetContact(number: string): Promise<ForgetResult>;
 
 	close(): Promise<void>;
 }

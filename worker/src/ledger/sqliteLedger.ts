@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
 import { openDatabase } from './openDatabase';
+import { forgottenKey, type ContactHistory, type ForgetResult } from './contact';
+import { sqliteContactHistory, sqliteForgetContact } from './sqliteContact';
 import type { CampaignSpec } from '../campaign/campaignSpec';
 import { FatalError } from '../campaign/fatalError';
 import { ownerIsAlive } from './ownerIsAlive';
@@ -273,7 +275,11 @@ export class SqliteLedger implements Ledger {
 			const accepted: SidPairs = [];
 			for (const r of rows) {
 				if (r.status === 'accepted' && r.messageSid !== undefined) accepted.push([r.line, r.messageSid]);
-				else this.s.settleRow.run(r.status, r.errorCode ?? null, r.message ?? null, r.status === 'uncertain' ? attemptedAt : null, name, r.line);
+				else {
+					this.s.settleRow.run(r.status, r.errorCode ?? null, r.message ?? null, r.status === 'uncertain' ? attemptedAt : null, name, r.line);
+					// Refused by the provider, it was never sent: a receipt for it was not the provider's.
+					if (r.status === 'rejected') this.s.dropReceipt.run(name, r.line);
+				}
 			}
 			if (accepted.length === 0) return;
 			accepted.sort((x, y) => x[0] - y[0]);
@@ -287,7 +293,9 @@ export class SqliteLedger implements Ledger {
 			} else {
 				for (const [line] of accepted) this.s.acceptLine.run(name, line);
 			}
-			this.s.addAnswer.run(name, first, last, encodeSids(accepted), Date.now());
+			const sids = encodeSids(accepted);
+			this.s.addAnswer.run(name, first, last, sids, Date.now());
+			this.s.dropForeignReceipts.run({ campaign: name, first, last, sids });
 		})();
 	}
 
@@ -360,7 +368,7 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async isSuppressed(number: string): Promise<boolean> {
-		return this.s.isSuppressed.get(number) !== undefined;
+		return this.s.isSuppressed.get(number, forgottenKey(number)) !== undefined;
 	}
 
 	async *suppressions(): AsyncIterable<string> {
@@ -368,11 +376,28 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async addSuppression(number: string, reason: string): Promise<void> {
-		this.s.addSuppression.run(number, reason, Date.now());
+		const now = Date.now();
+		this.db.transaction(() => {
+			this.s.addSuppression.run(number, reason, now);
+			this.s.consentEvent.run(number, now, 'opt-out', reason);
+		})();
 	}
 
 	async removeSuppression(number: string): Promise<boolean> {
-		return this.s.removeSuppression.run(number).changes > 0;
+		const now = Date.now();
+		return this.db.transaction(() => {
+			const removed = this.s.removeSuppression.run(number).changes > 0;
+			this.s.consentEvent.run(number, now, 'opt-in', removed ? 'replied to opt in' : 'replied to opt in (was not suppressed)');
+			return removed;
+		})();
+	}
+
+	async contactHistory(number: string): Promise<ContactHistory> {
+		return sqliteContactHistory(this.db, number);
+	}
+
+	async forgetContact(number: string): Promise<ForgetResult> {
+		return sqliteForgetContact(this.db, number);
 	}
 
 	async recordDelivery(receipt: DeliveryRecord): Promise<DeliveredRow | undefined> {

@@ -110,6 +110,15 @@ CREATE TABLE IF NOT EXISTS suppressions (
 	reason TEXT NOT NULL,
 	created_at INTEGER NOT NULL
 ) WITHOUT ROWID;
+-- Every opt-out and opt-in, with its time (schema 7): \`contact show\` tells a number's
+-- consent trail; the suppression list holds only where it stands now.
+CREATE TABLE IF NOT EXISTS consent_events (
+	number TEXT NOT NULL,
+	at INTEGER NOT NULL,
+	kind TEXT NOT NULL,
+	reason TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS consent_events_by_number ON consent_events (number);
 `;
 
 /** From schema 1, whose MessageSid index on recipients is replaced by message_sids. */

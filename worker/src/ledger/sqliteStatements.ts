@@ -81,6 +81,13 @@ export function prepareStatements(db: Database.Database) {
 		acceptRange: db.prepare(`UPDATE recipients SET status = 'accepted', error_code = NULL, message = NULL WHERE campaign = ? AND line BETWEEN ? AND ? AND status = 'pending'`),
 		acceptLine: db.prepare(`UPDATE recipients SET status = 'accepted', message_sid = NULL, error_code = NULL, message = NULL WHERE campaign = ? AND line = ?`),
 		addAnswer: db.prepare(`INSERT INTO answers (campaign, first, last, sids, at) VALUES (?, ?, ?, ?, ?)`),
+		// A receipt stored while its row's request was on its way, naming a MessageSid the
+		// answer did not give: anyone could have written its ExternalId (recordDelivery).
+		dropForeignReceipts: db.prepare(
+			`DELETE FROM deliveries WHERE campaign = @campaign AND line BETWEEN @first AND @last
+			 AND EXISTS (SELECT 1 FROM json_each(@sids) j WHERE j.value ->> 0 = deliveries.line AND j.value ->> 1 <> deliveries.message_sid)`,
+		),
+		dropReceipt: db.prepare(`DELETE FROM deliveries WHERE campaign = ? AND line = ?`),
 		answersStarting: db.prepare(`SELECT first, last, sids FROM answers WHERE campaign = ? AND first BETWEEN ? AND ? AND last >= ? ORDER BY first, id`),
 		answersAfter: db.prepare(`SELECT id, campaign, sids FROM answers WHERE id > ? ORDER BY id LIMIT ?`),
 		indexedThrough: db.prepare(`SELECT value FROM meta WHERE key = 'sids_indexed_through'`).pluck(),
@@ -93,7 +100,9 @@ export function prepareStatements(db: Database.Database) {
 		),
 		counts: db.prepare(`SELECT status, COUNT(*) AS n, SUM(segments) AS segs FROM recipients WHERE campaign = ? GROUP BY status`),
 		rowsPage: db.prepare(`SELECT line, to_number, text, segments, status, error_code, message, message_sid FROM recipients WHERE campaign = ? AND line > ? ORDER BY line LIMIT ?`),
-		isSuppressed: db.prepare(`SELECT 1 FROM suppressions WHERE number = ?`).pluck(),
+		// A forgotten number is suppressed under its hash.
+		isSuppressed: db.prepare(`SELECT 1 FROM suppressions WHERE number IN (?, ?)`).pluck(),
+		consentEvent: db.prepare(`INSERT INTO consent_events (number, at, kind, reason) VALUES (?, ?, ?, ?)`),
 		suppressions: db.prepare(`SELECT number FROM suppressions`).pluck(),
 		addSuppression: db.prepare(`INSERT INTO suppressions (number, reason, created_at) VALUES (?, ?, ?) ON CONFLICT (number) DO UPDATE SET reason = excluded.reason`),
 		removeSuppression: db.prepare(`DELETE FROM suppressions WHERE number = ?`),
