@@ -38,7 +38,7 @@ describe.each(storeBackends())('a reply that comes twice ($name)', (backend) => 
 		const config = writeConfig(dir, {
 			db,
 			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1' },
-			smtp: { host: '127.0.0.1', port: smtp.port, from: 'worker@example.com', user: smtp.user },
+			smtp: { host: '127.0.0.1', port: smtp.port, allowInsecure: true, from: 'worker@example.com', user: smtp.user },
 			// One forward at a time, in the order queued: once a later reply's forwards are
 			// done, every forward queued before them has been sent too.
 			outbox: { concurrency: 1, backoffMs: 50, maxBackoffMs: 500 },

@@ -169,6 +169,21 @@ const action = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('optOut') }),
 ], { error: 'must be one of forwardSms, forwardEmail, post, optOut' });
 
+/**
+ * `forward.n8n`: every receipt and reply (or the `events` named) handed on, once each, to the
+ * CloudTel Trigger of an n8n: its production URL, with `?secret=...` when it has a Secret
+ * (or the secret in `headers` as X-CloudTel-Secret).
+ */
+const forward = z.strictObject({
+	n8n: z
+		.strictObject({
+			url: httpUrl,
+			headers: z.record(z.string(), z.string()).optional(),
+			events: z.array(z.enum(['receipt', 'reply'], { error: 'must be receipt or reply' })).min(1, 'must name receipt, reply or both').default(['receipt', 'reply']),
+		})
+		.optional(),
+});
+
 /** A keyword of one or more words; punctuation does not count, as it does not in replies. */
 const keyword = text.refine((v) => keywordWords(v).length > 0, 'must have a letter or digit');
 
@@ -201,6 +216,7 @@ export const workerConfigSchema = z
 		campaigns: z.array(campaign).default([]),
 		replies: z.array(rule).default([]),
 		optOut: optOut.prefault({}),
+		forward: forward.prefault({}),
 	})
 	.superRefine((config, ctx) => {
 		if (isPostgresUrl(config.db)) {
@@ -258,5 +274,6 @@ export type ReplyRule = WorkerConfig['replies'][number];
 export type ReplyAction = ReplyRule['actions'][number];
 export type SmtpConfig = NonNullable<WorkerConfig['smtp']>;
 export type OutboxConfig = WorkerConfig['outbox'];
+export type N8nForwardConfig = NonNullable<WorkerConfig['forward']['n8n']>;
 export type OptOutConfig = WorkerConfig['optOut'];
 export type LogConfig = WorkerConfig['log'];

@@ -1,5 +1,5 @@
 import type { DeliveryReceiptCallback, ReplyCallback } from '../../../api';
-import type { OptOutConfig, ReplyRule } from '../config/workerConfigSchema';
+import type { N8nForwardConfig, OptOutConfig, ReplyRule } from '../config/workerConfigSchema';
 import type { Ledger } from '../ledger/ledger';
 import type { CompletedEvent, DaemonStore, NewForward, StoredEvent } from './daemonStore';
 import type { ForwardOutbox } from './forward/forwardOutbox';
@@ -44,6 +44,8 @@ export class CallbackProcessor {
 		private readonly outbox: ForwardOutbox,
 		private readonly log: Logger,
 		keywords: OptOutConfig = { keywords: [], optInKeywords: [] },
+		/** `forward.n8n`: which callbacks also go to n8n, each once. */
+		private readonly n8n?: Pick<N8nForwardConfig, 'events'>,
 	) {
 		this.optOutIntent = optOutMatcher({ optOut: keywords.keywords, optIn: keywords.optInKeywords });
 	}
@@ -95,11 +97,10 @@ export class CallbackProcessor {
 	}
 
 	private async process(stored: StoredEvent): Promise<NewForward[]> {
-		if (stored.event.kind === 'receipt') {
-			await this.receipt(stored.event.data, stored.receivedAt);
-			return [];
-		}
-		return this.reply(stored.event.data, stored.receivedAt);
+		const forwards = stored.event.kind === 'receipt' ? (await this.receipt(stored.event.data, stored.receivedAt), []) : await this.reply(stored.event.data, stored.receivedAt);
+		// Queued in the transaction that marks the event done, as a reply rule's forwards are.
+		if (this.n8n?.events.includes(stored.event.kind)) forwards.push({ actionKey: 'n8n', payload: { action: { type: 'n8n' }, event: stored.event, receivedAt: stored.receivedAt } });
+		return forwards;
 	}
 
 	private async receipt(receipt: DeliveryReceiptCallback, receivedAt: number): Promise<void> {

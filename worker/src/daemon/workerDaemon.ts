@@ -9,6 +9,7 @@ import { CampaignScheduler } from './campaigns/campaignScheduler';
 import type { DaemonStore } from './daemonStore';
 import { EmailForwarder } from './forward/emailForwarder';
 import { ForwardOutbox } from './forward/forwardOutbox';
+import { N8nForwarder } from './forward/n8nForwarder';
 import { PostForwarder } from './forward/postForwarder';
 import { postHeaders } from './forward/postHeaders';
 import { SmsForwarder } from './forward/smsForwarder';
@@ -64,6 +65,7 @@ export class WorkerDaemon {
 			},
 			config.outbox,
 			log.child({ part: 'outbox' }),
+			config.forward.n8n ? new N8nForwarder(() => config.forward.n8n) : undefined,
 		);
 		// Several workers: this one's lease is taken before anything else, so the others never
 		// take what it starts for a dead worker's.
@@ -79,7 +81,7 @@ export class WorkerDaemon {
 		}
 		await outbox.recover();
 		const intake = await CallbackIntake.open(store, spoolDir(config.spool.dir, location), config.spool.maxBytes, log.child({ part: 'spool' }));
-		const processor = new CallbackProcessor(store, ledger, config.replies, outbox, log.child({ part: 'callbacks' }), config.optOut);
+		const processor = new CallbackProcessor(store, ledger, config.replies, outbox, log.child({ part: 'callbacks' }), config.optOut, config.forward.n8n);
 		const scheduler = new CampaignScheduler(
 			config.campaigns,
 			new CampaignRunner(config, store, log.child({ part: 'campaigns' }), () => intake.sendingMayGo()),
