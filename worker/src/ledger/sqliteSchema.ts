@@ -86,9 +86,10 @@ CREATE TABLE IF NOT EXISTS answers (
 	at INTEGER
 );
 CREATE INDEX IF NOT EXISTS answers_by_line ON answers (campaign, first);
--- MessageSid -> row, for receipts whose ExternalId names no row. Built from answers only
--- when such a receipt comes (meta 'sids_indexed_through' is the last answer copied): every
--- campaign message carries an ExternalId, so most ledgers never need it.
+-- MessageSid -> row: a receipt changes the row that sent its MessageSid, whatever its
+-- ExternalId says (anyone can write one), and a START must answer a message sent to its
+-- number. Built from answers when a receipt or a reply needs it (meta
+-- 'sids_indexed_through' is the last answer copied).
 CREATE TABLE IF NOT EXISTS message_sids (
 	message_sid TEXT PRIMARY KEY,
 	campaign TEXT NOT NULL,

@@ -107,12 +107,6 @@ export function prepareStatements(db: Database.Database) {
 		addSuppression: db.prepare(`INSERT INTO suppressions (number, reason, created_at) VALUES (?, ?, ?) ON CONFLICT (number) DO UPDATE SET reason = excluded.reason`),
 		removeSuppression: db.prepare(`DELETE FROM suppressions WHERE number = ?`),
 		rowNumber: db.prepare(`SELECT to_number FROM recipients WHERE campaign = ? AND line = ?`).pluck(),
-		// Whether a message is the row's: its MessageSid on the row (schema 2 and before, and
-		// rows a receipt resolved), or in the answer that accepted it.
-		rowHasSid: db.prepare(`SELECT 1 FROM recipients WHERE campaign = ? AND line = ? AND message_sid = ?`).pluck(),
-		answerHasSid: db.prepare(
-			`SELECT 1 FROM answers a, json_each(a.sids) j WHERE a.campaign = @campaign AND a.first <= @line AND a.last >= @line AND j.value ->> 0 = @line AND j.value ->> 1 = @sid LIMIT 1`,
-		).pluck(),
 		// A row whose MessageSid is not known, though it was sent or is being sent: uncertain,
 		// or pending in a chunk on its way (a receipt may come before the answer is stored).
 		awaitsSid: db.prepare(

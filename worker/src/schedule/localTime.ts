@@ -8,6 +8,6 @@ export function localTime(unixSeconds: number, iana = 'UTC'): string {
 		formats.set(iana, f);
 	}
 	const p = Object.fromEntries(f.formatToParts(new Date(unixSeconds * 1000)).map((x) => [x.type, x.value]));
-	const zone = p.timeZoneName === 'GMT' ? 'UTC' : (p.timeZoneName ?? '').replace(/^GMT/, 'UTC');
+	const zone = /^GMT([+-]0)?$/.test(p.timeZoneName ?? '') ? 'UTC' : (p.timeZoneName ?? '').replace(/^GMT/, 'UTC');
 	return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} ${zone}`;
 }
