@@ -16,11 +16,11 @@ import { SuppressionList } from '../rows/suppressionList';
 import { PhoneNormalizer } from '../rows/phoneNormalizer';
 import { createRowJudge } from '../rows/rowJudge';
 import type { RowRules } from '../rows/rowRules';
-import type { SharedLedger } from '../ledger/sharedLedger';
 import { waitUntil, type Timing } from '../schedule/sendTime';
 import { specConflicts, type CampaignSpec } from './campaignSpec';
 import type { CampaignSummary, RowProblem, StopReason } from './campaignSummary';
 import { campaignTiming } from './campaignTiming';
+import type { ChunkSource } from './chunkSource';
 import { mapColumns } from './csvColumns';
 import { DryRunSink } from './dryRunSink';
 import { inputChange } from './inputCheck';
@@ -28,6 +28,7 @@ import { ExitCodes } from './exitCodes';
 import { FatalError, SETTING_FLAG, SettingError, STALE_OWNER_MS, UsageError } from '../errors';
 import { isStoreFault } from '../store/storeFault';
 import { LedgerSink } from './ledgerSink';
+import { localChunks } from './localChunks';
 import { readStage, type RowSink } from './readStage';
 import { refusal, sendStage, unreachable } from './sendStage';
 import { sleep } from './sleep';
@@ -59,10 +60,11 @@ export interface RunCampaignDeps {
 	reporter: Reporter;
 	signal?: AbortSignal;
 	/**
-	 * Set by a worker of several sharing a Postgres: the run is theirs together. One of
-	 * them imports the CSV while the others wait; then all of them claim its chunks.
+	 * Where the run's chunks come from, chosen where the ledger was opened: local chunks
+	 * (one process sends the run, the default), or chunks claimed by several processes
+	 * sending it together; then one of them imports the CSV while the others wait.
 	 */
-	shared?: SharedLedger;
+	chunks?: ChunkSource;
 }
 
 const HEARTBEAT_MS = 2_000;
@@ -111,7 +113,7 @@ export async function runCampaign(options: RunCampaignOptions, deps: RunCampaign
 		const resumed = stored !== undefined && !replaces && !restart;
 		let record = resumed ? stored : await ledger.createCampaign(spec);
 		const other = await ledger.claim(name, owner, STALE_OWNER_MS);
-		if (other && !deps.shared) throw new FatalError(`campaign ${name} is already running (pid ${other.pid} on ${other.host}); a second run would race it`);
+		if (other && !deps.chunks?.together) throw new FatalError(`campaign ${name} is already running (pid ${other.pid} on ${other.host}); a second run would race it`);
 		if (other) {
 			const joined = await joinRun(ledger, name, owner, deps.signal);
 			record = joined.record;
@@ -350,9 +352,8 @@ async function stages(spec: CampaignSpec, timing: Timing, record: CampaignRecord
 		await ledger.setPhase(name, 'sending');
 	}
 
-	// Several workers: chunks on their way belong to live workers, or are settled by the
-	// lease of the one that died (PgCluster); none of them is this run's to recover.
-	const recovered = deps.shared ? 0 : await ledger.recoverSubmitting(name);
+	const chunks = deps.chunks ?? localChunks;
+	const recovered = await chunks.recover(ledger, name);
 	if (recovered > 0) {
 		const lines: number[] = [];
 		for await (const r of ledger.rows(name, ['uncertain'], 1000)) lines.push(r.line);
@@ -395,7 +396,8 @@ async function stages(spec: CampaignSpec, timing: Timing, record: CampaignRecord
 		reporter,
 		signal,
 		callbacks: options.callbacks,
-		shared: deps.shared ? { ledger: deps.shared, rate: options.rate } : undefined,
+		chunks,
+		rate: options.rate,
 		backoff: options.retries === undefined ? undefined : { ...DEFAULT_BACKOFF, maxAttempts: Math.floor(options.retries) + 1 },
 	});
 	if (result.stop === 'cancelled') await ledger.cancelPending(name);
