@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { basicAuthorization } from '../../../api';
 import { ExitCodes } from '../campaign/exitCodes';
-import { UsageError } from '../campaign/fatalError';
+import { UsageError } from '../errors';
 import { ConfigError } from '../config/configError';
 import { loadWorkerConfig } from '../config/loadWorkerConfig';
 import type { WorkerConfig } from '../config/workerConfigSchema';
