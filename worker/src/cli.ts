@@ -1,4 +1,4 @@
-import { FatalError } from './campaign/fatalError';
+import { FatalError } from './errors';
 import { ExitCodes } from './campaign/exitCodes';
 import type * as CampaignControl from './cli/campaignControlCommand';
 import type * as CampaignReport from './cli/campaignReportCommand';

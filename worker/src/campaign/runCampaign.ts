@@ -25,7 +25,7 @@ import { mapColumns } from './csvColumns';
 import { DryRunSink } from './dryRunSink';
 import { inputChange } from './inputCheck';
 import { ExitCodes } from './exitCodes';
-import { FatalError, UsageError } from './fatalError';
+import { FatalError, SETTING_FLAG, SettingError, STALE_OWNER_MS, UsageError } from '../errors';
 import { isStoreFault } from '../store/storeFault';
 import { LedgerSink } from './ledgerSink';
 import { readStage, type RowSink } from './readStage';
@@ -65,7 +65,6 @@ export interface RunCampaignDeps {
 	shared?: SharedLedger;
 }
 
-const STALE_OWNER_MS = 15_000;
 const HEARTBEAT_MS = 2_000;
 /** How often a worker waiting for another's import looks again. */
 const JOIN_POLL_MS = 500;
@@ -88,7 +87,7 @@ export async function runCampaign(options: RunCampaignOptions, deps: RunCampaign
 	const timing = campaignTiming(spec);
 	if (!stored || replaces) checkSchedule(spec.schedule);
 	checkFrom(spec.from);
-	if (options.callbacks?.WebhookUri !== undefined && !isBlank(spec.from)) throw new UsageError(`--reply-url needs a leased sender: the provider calls back replies only to messages sent without --from (campaign ${name} sends from ${spec.from})`);
+	if (options.callbacks?.WebhookUri !== undefined && !isBlank(spec.from)) throw new SettingError('replyUrl', `needs a leased sender: the provider calls back replies only to messages sent without --from (campaign ${name} sends from ${spec.from})`, `--reply-url needs a leased sender: the provider calls back replies only to messages sent without --from (campaign ${name} sends from ${spec.from})`);
 	if (options.dryRun) return dryRun(spec, options, deps, started);
 	if (!ledger) throw new UsageError('a run needs a ledger (--db)');
 	if (!options.provider) throw new UsageError('a run needs the provider: set CLOUDTEL_BASE_URL, CLOUDTEL_ACCOUNT_SID and CLOUDTEL_AUTH_TOKEN');
@@ -146,18 +145,18 @@ async function joinRun(ledger: Ledger, name: string, owner: RunOwner, signal?: A
 }
 
 function checkSettings(options: RunCampaignOptions): void {
-	if (options.spec.text !== undefined && options.spec.text.trim() === '') throw new UsageError('--text is empty: give the message to send, such as --text "Hi {{Name}}"');
-	if (options.spec.defaultCountry !== undefined) {
-		try {
-			new PhoneNormalizer(options.spec.defaultCountry);
-		} catch (error) {
-			throw new UsageError((error as Error).message);
-		}
-	}
-	if (!/^[A-Za-z0-9._-]{1,64}$/.test(options.spec.name)) throw new UsageError(`--name must be 1 to 64 letters, digits, dots, dashes or underscores: it goes into every ExternalId (got "${options.spec.name}")`);
-	if (!(options.rate >= 0)) throw new UsageError(`--rate must be a number of messages per second, 0 for no limit (got ${options.rate})`);
-	if (!Number.isInteger(options.batchSize) || options.batchSize < 1 || options.batchSize > BATCH_MAX_MESSAGES) throw new UsageError(`--batch-size must be 1 to ${BATCH_MAX_MESSAGES} (got ${options.batchSize})`);
-	if (!Number.isInteger(options.concurrency) || options.concurrency < 1 || options.concurrency > 64) throw new UsageError(`--concurrency must be 1 to 64 (got ${options.concurrency})`);
+	if (options.spec.text !== undefined && options.spec.text.trim() === '') throw new SettingError('text', 'is empty: give the message to send, such as "Hi {{Name}}"', '--text is empty: give the message to send, such as --text "Hi {{Name}}"');
+	// Throws a SettingError naming the setting.
+	if (options.spec.defaultCountry !== undefined) new PhoneNormalizer(options.spec.defaultCountry);
+	if (!/^[A-Za-z0-9._-]{1,64}$/.test(options.spec.name)) throw setting('name', `must be 1 to 64 letters, digits, dots, dashes or underscores: it goes into every ExternalId (got "${options.spec.name}")`);
+	if (!(options.rate >= 0)) throw setting('rate', `must be a number of messages per second, 0 for no limit (got ${options.rate})`);
+	if (!Number.isInteger(options.batchSize) || options.batchSize < 1 || options.batchSize > BATCH_MAX_MESSAGES) throw setting('batchSize', `must be 1 to ${BATCH_MAX_MESSAGES} (got ${options.batchSize})`);
+	if (!Number.isInteger(options.concurrency) || options.concurrency < 1 || options.concurrency > 64) throw setting('concurrency', `must be 1 to 64 (got ${options.concurrency})`);
+}
+
+/** The CLI's words for these have always been `--rate must be ...`, without a colon. */
+function setting(name: 'name' | 'rate' | 'batchSize' | 'concurrency', detail: string): SettingError {
+	return new SettingError(name, detail, `${SETTING_FLAG[name]} ${detail}`);
 }
 
 /**
@@ -226,7 +225,7 @@ function checkSchedule(schedule: number | undefined): void {
 function checkFrom(from: string | undefined): void {
 	if (from === undefined) return;
 	const bad = validateSendMessage({ From: from, To: '+61491570156', Text: 'x' }, { now: Math.floor(Date.now() / 1000) }).filter((v) => v.FieldName === 'From');
-	if (bad.length > 0) throw new UsageError(`--from: ${bad[0].Message}`);
+	if (bad.length > 0) throw new SettingError('from', bad[0].Message);
 }
 
 /**

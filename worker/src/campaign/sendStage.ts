@@ -8,7 +8,7 @@ import type { Reporter } from '../report/reporter';
 import { SendTimes, type Timing } from '../schedule/sendTime';
 import type { StopReason } from './campaignSummary';
 import { externalId } from './externalId';
-import { FatalError } from './fatalError';
+import { FatalError } from '../errors';
 import { settleAnswer } from './settleAnswer';
 import { sleep } from './sleep';
 

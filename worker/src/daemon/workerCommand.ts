@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { basicAuthorization } from '../../../api';
 import { ExitCodes } from '../campaign/exitCodes';
-import { UsageError } from '../campaign/fatalError';
+import { UsageError } from '../errors';
 import { ConfigError } from '../config/configError';
 import { loadWorkerConfig } from '../config/loadWorkerConfig';
 import type { WorkerConfig } from '../config/workerConfigSchema';
@@ -34,6 +34,9 @@ const STOP_DEADLINE_MS = 60_000;
 export function configSecrets(config: WorkerConfig): string[] {
 	const dbPassword = isPostgresUrl(config.db) ? decodeURIComponent(new URL(config.db).password) : '';
 	const headerValues = config.replies.flatMap((r) => r.actions.flatMap((a) => (a.type === 'post' ? Object.values(a.headers ?? {}) : [])));
+	// The n8n trigger's secret, in its URL's query or a header.
+	const n8n = config.forward.n8n;
+	const n8nSecrets = n8n ? [...new URL(n8n.url).searchParams.values(), ...Object.values(n8n.headers ?? {})] : [];
 	return [
 		config.provider.authToken,
 		config.server.secret,
@@ -43,6 +46,7 @@ export function configSecrets(config: WorkerConfig): string[] {
 		dbPassword,
 		basicAuthorization(config.provider.accountSid, config.provider.authToken).slice('Basic '.length),
 		...headerValues,
+		...n8nSecrets,
 	];
 }
 

@@ -1,5 +1,5 @@
 import { isBlank } from '../../../../api';
-import { FatalError } from '../../campaign/fatalError';
+import { FatalError, RUN_DEFAULTS } from '../../errors';
 import { runCampaign } from '../../campaign/runCampaign';
 import type { CampaignConfig, WorkerConfig } from '../../config/workerConfigSchema';
 import { dbLocation } from '../../store/dbLocation';
@@ -14,10 +14,6 @@ import { checkCampaignCsv, configProblem } from './csvCheck';
 import { LogReporter } from './logReporter';
 import { gatedLedger } from './sendingGate';
 import { isStoreFault, StoreFault } from '../../store/storeFault';
-
-const DEFAULT_RATE = 100;
-const DEFAULT_BATCH_SIZE = 1000;
-const CONCURRENCY = 4;
 
 /** Whether the run may be taken up again at the next start: only one cut short by a stop. */
 export type RunEnd = 'finished' | 'interrupted' | 'failed';
@@ -55,9 +51,9 @@ export class CampaignRunner {
 				{
 					spec: configuredSpec(campaign, run),
 					provider: this.config.provider,
-					rate: campaign.rate ?? DEFAULT_RATE,
-					batchSize: campaign.batchSize ?? DEFAULT_BATCH_SIZE,
-					concurrency: CONCURRENCY,
+					rate: campaign.rate ?? RUN_DEFAULTS.rate,
+					batchSize: campaign.batchSize ?? RUN_DEFAULTS.batchSize,
+					concurrency: RUN_DEFAULTS.concurrency,
 					callbacks: this.callbacks(campaign),
 				},
 				// On Postgres every worker sends the run together, whichever of them the tick started first.
