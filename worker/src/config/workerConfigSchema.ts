@@ -111,6 +111,8 @@ const campaign = z.strictObject({
 	timeZoneColumn: text.optional(),
 	/** The CSV's code page when it is not UTF-8, as `campaign run --encoding`. */
 	encoding: z.enum(ENCODING_NAMES).optional(),
+	/** Typographic characters sent as their GSM-7 equivalents, as `campaign run --smart-encoding`. */
+	smartEncoding: z.boolean().optional(),
 	sendWindow: z
 		.string()
 		.refine((v) => {
