@@ -5,6 +5,7 @@ export * from './violation';
 export * from './sid';
 export * from './fields';
 export * from './segments';
+export * from './smartEncoding';
 export * from './mergePatch';
 export * from './requests';
 export * from './retryAfter';

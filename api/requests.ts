@@ -92,6 +92,15 @@ export function basicAuthorization(accountSid: string, authToken: string): strin
 	return `Basic ${btoa(binary)}`;
 }
 
+/**
+ * The API root a user meant: the Base URL without trailing slashes and without a trailing
+ * `/v2`, which every path already starts with (a Base URL copied from the provider's docs
+ * often ends in it, and `/v2/v2/...` answers only NOT_FOUND).
+ */
+export function apiRoot(baseUrl: string): string {
+	return baseUrl.trim().replace(/\/+$/, '').replace(/\/v2$/i, '').replace(/\/+$/, '');
+}
+
 /** Joins a base URL (with or without a trailing slash or path) and an API path. */
 export function joinUrl(baseUrl: string, path: string, query?: Record<string, string | number>): string {
 	let url = baseUrl.replace(/\/+$/, '') + path;

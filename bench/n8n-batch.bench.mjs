@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureN8n } from '../test/e2e/lib/install.mjs';
 import { N8n } from '../test/e2e/lib/n8n.mjs';
-import { installPackage } from '../test/e2e/lib/package.mjs';
+import { installPackage, panelOf } from '../test/e2e/lib/package.mjs';
 import { startSandbox } from '../test/e2e/lib/sandbox.mjs';
 import { cloudTel, code, credential, linear, outputOf } from '../test/e2e/lib/workflows.mjs';
 
@@ -65,7 +65,7 @@ async function measure(operation, cred, { mapping }) {
 
 let exitCode = 0;
 try {
-	installPackage(n8n.userFolder);
+	installPackage(n8n.userFolder, panelOf(n8n.install));
 	const cred = credential('cloudtelBench1', sandbox.url, sandbox.demo);
 	await n8n.importCredentials([cred]);
 	const link = { id: cred.id, name: cred.name };

@@ -87,7 +87,7 @@ writeFileSync(
 		provider: { baseUrl: sandbox.url, accountSid: sandbox.AccountSid, authToken: sandbox.AuthToken },
 		db: join(dir, 'worker.db'),
 		server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret },
-		smtp: { host: '127.0.0.1', port: smtpPort, from: 'worker@example.com' },
+		smtp: { host: '127.0.0.1', port: smtpPort, allowInsecure: true, from: 'worker@example.com' },
 		outbox: { concurrency: Number(process.env.BENCH_CONCURRENCY ?? 32) },
 		replies: [{ match: { keyword: 'YES' }, actions: [{ type: 'forwardEmail', to: 'bookings@example.com' }] }, { actions: [{ type: 'forwardEmail', to: 'team@example.com' }] }],
 	}),

@@ -1,12 +1,11 @@
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestOptions,
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
-import { basicAuthorization, paths } from '../api';
+import { basicAuthorization } from '../api';
 
 export class CloudTelApi implements ICredentialType {
 	name = 'cloudTelApi';
@@ -27,7 +26,7 @@ export class CloudTelApi implements ICredentialType {
 			required: true,
 			placeholder: 'e.g. https://api.cloudtel.example',
 			description:
-				'Root of the CloudTel API your account uses, without /v2. To try workflows without sending real messages, give the URL of a local CloudTel sandbox (e.g. http://127.0.0.1:4010).',
+				'Root of the CloudTel API your account uses (a trailing /v2 is accepted). To try workflows without sending real messages, give the URL of a local CloudTel sandbox (e.g. http://127.0.0.1:4010).',
 		},
 		{
 			displayName: 'Account SID',
@@ -67,28 +66,6 @@ export class CloudTelApi implements ICredentialType {
 		},
 	});
 
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl}}',
-			url: paths.onlineLogins(),
-			method: 'GET',
-			qs: { Results_Count: 1 },
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message: 'CloudTel refused the Account SID and Auth Token (401). Check both, and that the Base URL points at the right environment.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message: 'No CloudTel API at this Base URL (404). Give the root URL, without /v2.',
-				},
-			},
-		],
-	};
+	// The test is the CloudTel node's `cloudTelApiTest` (its credentials' testedBy): it also
+	// checks that the answer is CloudTel's, and words an unreachable Base URL as the node does.
 }

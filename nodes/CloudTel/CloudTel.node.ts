@@ -6,7 +6,7 @@ import * as onlineLogin from './actions/onlineLogin/OnlineLogin.resource';
 import * as property from './actions/property/Property.resource';
 import { router } from './actions/router';
 import * as sipTrunk from './actions/sipTrunk/SipTrunk.resource';
-import { listSearch } from './methods';
+import { cloudTelApiTest, listSearch } from './methods';
 
 const RESOURCE_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Address', value: 'address' },
@@ -24,9 +24,11 @@ export class CloudTel implements INodeType {
 		group: ['output'],
 		version: 1,
 		// "Send Batch: Message": display names, not internal values. A literal, as n8n's scan
-		// requires; a test holds it to the option names for every resource and operation.
+		// requires; a test holds it to the option names for every resource and operation. An
+		// operation it does not know (the editor's Custom API Call, "__CUSTOM_API_CALL__") shows
+		// as its value, which the editor knows to leave out, rather than as "undefined".
 		subtitle:
-			'={{ ({ add: "Add", create: "Create", delete: "Delete", get: "Get", getMany: "Get Many", send: "Send", sendBatch: "Send Batch", update: "Update" })[$parameter["operation"]] + ": " + ({ address: "Address", message: "Message", onlineLogin: "Online Login", property: "Property", sipTrunk: "SIP Trunk" })[$parameter["resource"]] }}',
+			'={{ (({ add: "Add", create: "Create", delete: "Delete", get: "Get", getMany: "Get Many", send: "Send", sendBatch: "Send Batch", update: "Update" })[$parameter["operation"]] || $parameter["operation"]) + ": " + (({ address: "Address", message: "Message", onlineLogin: "Online Login", property: "Property", sipTrunk: "SIP Trunk" })[$parameter["resource"]] || $parameter["resource"]) }}',
 		description: 'Send SMS and manage online logins, properties, SIP trunks and addresses with CloudTel',
 		// n8n opens an http documentationUrl as it is; a codex URL gets "?utm_..." appended,
 		// which after a "#heading" would land inside the fragment and miss the heading.
@@ -35,7 +37,7 @@ export class CloudTel implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'cloudTelApi', required: true }],
+		credentials: [{ name: 'cloudTelApi', required: true, testedBy: 'cloudTelApiTest' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -53,7 +55,7 @@ export class CloudTel implements INodeType {
 		],
 	};
 
-	methods = { listSearch };
+	methods = { listSearch, credentialTest: { cloudTelApiTest } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

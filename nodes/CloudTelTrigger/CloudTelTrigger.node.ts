@@ -1,6 +1,7 @@
 import type { IDataObject, IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { callbackEventKey, ErrorCodes, parseCallback } from '../../api';
+import { withReadableDates } from '../CloudTel/actions/common/readableDates';
 import { readPayload } from './readPayload';
 import { secretMatches } from './secret';
 import { seenBefore } from './seenCallbacks';
@@ -19,7 +20,8 @@ export class CloudTelTrigger implements INodeType {
 		icon: { light: 'file:cloudtelTrigger.svg', dark: 'file:cloudtelTrigger.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ $parameter["events"].join(", ") }}',
+		// The events' names as the panel shows them, not their values ("receipt").
+		subtitle: '={{ $parameter["events"].map((e) => ({ receipt: "Delivery Receipt", reply: "Reply" })[e] || e).join(", ") }}',
 		description: 'Starts the workflow when CloudTel sends a delivery receipt or a reply to a leased number',
 		// As for the CloudTel node: opened as it is, so the "#heading" stays intact.
 		documentationUrl: 'https://github.com/cloudtel/n8n-nodes-cloudtel#the-cloudtel-trigger',
@@ -35,9 +37,9 @@ export class CloudTelTrigger implements INodeType {
 			header: 'Copy the Production URL into CloudTel',
 			executionsHelp: {
 				inactive:
-					"Put this node's Test URL in a CloudTel Send's Delivery Receipt Webhook URI (receipts) or Reply Handling &gt; Webhook URI (replies), adding ?secret=&lt;your secret&gt; if you set a Secret, then click 'Listen for test event' and send a message.",
+					"Put this node's Test URL in a CloudTel Send's Delivery Receipt URI (receipts) or Reply Handling &gt; Webhook URI (replies), adding ?secret=&lt;your secret&gt; if you set a Secret, start listening with the button on this panel, then send a message.",
 				active:
-					"Put this node's Production URL in a CloudTel Send's Delivery Receipt Webhook URI (receipts) or Reply Handling &gt; Webhook URI (replies), adding ?secret=&lt;your secret&gt; if you set a Secret. Each callback starts one execution.",
+					"Put this node's Production URL in a CloudTel Send's Delivery Receipt URI (receipts) or Reply Handling &gt; Webhook URI (replies), adding ?secret=&lt;your secret&gt; if you set a Secret. Each callback starts one execution.",
 			},
 			activationHint: "Once the workflow is published ('Publish' in n8n 2.x, the 'Active' switch in 1.x), every callback to the Production URL starts an execution.",
 		},
@@ -45,7 +47,7 @@ export class CloudTelTrigger implements INodeType {
 			{
 				displayName:
 					// The editor renders notices as HTML: the angle brackets are escaped to show.
-					"CloudTel has no webhook registration: give this node's URL per message, in a Send's Delivery Receipt Webhook URI or Reply Handling &gt; Webhook URI (POST or GET both work). With a Secret, append ?secret=&lt;your secret&gt; to the URL. Test with 'Listen for test event' and the Test URL; for real callbacks, publish the workflow ('Publish' in n8n 2.x) and use the Production URL.",
+					"CloudTel has no webhook registration: give this node's URL per message, in a Send's Delivery Receipt URI (under Options) or Reply Handling &gt; Webhook URI (POST or GET both work). With a Secret, append ?secret=&lt;your secret&gt; to the URL. To test, use the Test URL while this trigger listens for a test event (the button on its panel); for real callbacks, publish the workflow and use the Production URL.",
 				name: 'notice',
 				type: 'notice',
 				default: '',
@@ -83,7 +85,7 @@ export class CloudTelTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							"Whether a callback whose MessageSid and event this n8n process already received in the last hour (a provider retry) is answered 200 without starting an execution. Holds within one n8n process, concurrent repeats included; not across queue-mode webhook processes or a restart. For strict de-duplication, follow the trigger with n8n's Remove Duplicates node.",
+							"Whether a callback whose MessageSid and event this n8n process already received in the last hour (a provider retry) is answered 200 without starting an execution. Holds within one n8n process, concurrent repeats included; not across queue-mode webhook processes or a restart. Across processes, gate the workflow on a shared atomic store (the README's Redis Increment template).",
 					},
 				],
 			},
@@ -132,7 +134,7 @@ export class CloudTelTrigger implements INodeType {
 		}
 
 		return {
-			workflowData: [[{ json: { Event: EVENT_NAMES[event.kind], ...event.data, Raw: payload as IDataObject } }]],
+			workflowData: [[{ json: { Event: EVENT_NAMES[event.kind], ...withReadableDates(event.data as unknown as IDataObject), Raw: payload as IDataObject } }]],
 		};
 	}
 }

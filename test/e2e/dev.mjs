@@ -9,11 +9,11 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ensureN8n } from './lib/install.mjs';
 import { N8n, freePort } from './lib/n8n.mjs';
-import { assertBuilt, installPackage, packageName, repoRoot } from './lib/package.mjs';
+import { assertBuilt, installPackage, packageName, panelOf, repoRoot } from './lib/package.mjs';
 import { onInterrupt } from './lib/procs.mjs';
 import { OWNER, setupOwner } from './lib/rest.mjs';
 import { startSandbox } from './lib/sandbox.mjs';
-import { credential } from './lib/workflows.mjs';
+import { devCredential } from './lib/workflows.mjs';
 
 function portFree(port) {
 	return new Promise((resolve) => {
@@ -39,9 +39,10 @@ await n8n.init();
 n8n.port = await pickPort(Number(process.env.CLOUDTEL_N8N_PORT ?? 5678));
 // A fresh copy of the built package on every start: `npm run dev` rebuilds it first.
 rmSync(join(userFolder, '.n8n', 'nodes', 'node_modules', packageName), { recursive: true, force: true });
-installPackage(userFolder);
-// Same id every run: the import replaces last run's credential with today's demo account.
-await n8n.importCredentials([credential('cloudtelSandboxDev', sandbox.url, sandbox.demo, 'CloudTel sandbox (demo account)')]);
+installPackage(userFolder, panelOf(install));
+// Same id every run: the import replaces last run's credential with today's demo account,
+// its property the Default Property SID, so a new CloudTel node can send as it is.
+await n8n.importCredentials([devCredential(sandbox.url, sandbox.demo)]);
 
 console.log(`Starting n8n ${install.version} (log: ${n8n.logFile})...`);
 await n8n.start({ echo: true });
@@ -66,7 +67,7 @@ ${ownerReady ? `   log in as   ${OWNER.email}\n   password    ${OWNER.password}\
  Sandbox (the provider's emulator): ${sandbox.url}
    AccountSid  ${sandbox.demo.AccountSid}
    AuthToken   ${sandbox.demo.AuthToken}
-   PropertySid ${sandbox.demo.PropertySid}
+   PropertySid ${sandbox.demo.PropertySid}  (the credential's Default Property SID)
    messages    ${sandbox.url}/_sandbox/messages
    callbacks   ${sandbox.url}/_sandbox/outbox
 

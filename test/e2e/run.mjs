@@ -12,18 +12,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureN8n, RELEASES } from './lib/install.mjs';
 import { N8n } from './lib/n8n.mjs';
-import { assertBuilt, installPackage } from './lib/package.mjs';
+import { assertBuilt, installPackage, panelOf } from './lib/package.mjs';
 import { startSandbox } from './lib/sandbox.mjs';
 import { section, summary, test } from './lib/report.mjs';
 import { credential } from './lib/workflows.mjs';
 import * as smoke from './scenarios/smoke.mjs';
+import * as install from './scenarios/install.mjs';
+import * as panel from './scenarios/panel.mjs';
+import * as queueMode from './scenarios/queue-mode.mjs';
 import * as sendBatch from './scenarios/send-batch.mjs';
 import * as logins from './scenarios/logins.mjs';
 import * as trigger from './scenarios/trigger.mjs';
 import * as retries from './scenarios/safe-retries.mjs';
 import * as everyOperation from './scenarios/every-operation.mjs';
+import * as credentialTest from './scenarios/credential-test.mjs';
+import * as failedItems from './scenarios/failed-items.mjs';
+import * as devCredential from './scenarios/dev-credential.mjs';
+import * as replyHandling from './scenarios/reply-handling.mjs';
 
-const scenarios = { smoke, sendBatch, logins, trigger, retries, everyOperation };
+// credentialTest after trigger: it asks the trigger's running n8n (ctx.server) when there is one.
+const scenarios = { smoke, install, panel, queueMode, sendBatch, logins, trigger, credentialTest, retries, failedItems, devCredential, replyHandling, everyOperation };
 const only = process.env.CLOUDTEL_E2E_ONLY?.split(',').filter(Boolean);
 const releases = process.env.CLOUDTEL_E2E_RELEASES?.split(',').filter(Boolean) ?? RELEASES;
 const started = performance.now();
@@ -46,7 +54,7 @@ async function runRelease(release) {
 			console.log(`       n8n ${install.version} ${install.cached ? 'from cache' : 'installed'}: ${install.dir}`);
 			const cli = await new N8n(install, join(releaseRoot, 'cli')).init();
 			instances.push(cli);
-			installPackage(cli.userFolder);
+			installPackage(cli.userFolder, panelOf(install));
 			const cred = credential('cloudtelSandbox1', sandbox.url, sandbox.demo);
 			await cli.importCredentials([cred]);
 			ctx = {

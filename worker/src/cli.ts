@@ -1,13 +1,14 @@
-import { FatalError } from './campaign/fatalError';
+import { FatalError } from './errors';
 import { ExitCodes } from './campaign/exitCodes';
 import type * as CampaignControl from './cli/campaignControlCommand';
 import type * as CampaignReport from './cli/campaignReportCommand';
 import type * as CampaignRun from './cli/campaignRunCommand';
+import type * as Contact from './cli/contactCommand';
 import type * as Demo from './cli/demoCommand';
 import { loadSandbox } from './cli/sandboxModule';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CAMPAIGN_USAGE, CONTROL_USAGE, REPORT_USAGE, RUN_USAGE, STATUS_USAGE, USAGE } from './cli/usage';
+import { CAMPAIGN_USAGE, CONTACT_USAGE, CONTROL_USAGE, REPORT_USAGE, RUN_USAGE, STATUS_USAGE, USAGE } from './cli/usage';
 import { printable } from './report/printable';
 import type * as Worker from './daemon/workerCommand';
 
@@ -52,6 +53,9 @@ async function dispatch(argv: string[]): Promise<number> {
 				default:
 					return usage(`unknown campaign command ${sub === undefined ? '(none)' : JSON.stringify(sub)}: use run, status, report, pause, resume, cancel or delete`);
 			}
+		case 'contact':
+			if (sub === undefined || sub === '--help' || sub === '-h' || asksHelp(rest)) return help(CONTACT_USAGE, sub === undefined);
+			return load<typeof Contact>('./cli/contactCommand').contactCommand(sub, rest);
 		case 'demo':
 			return load<typeof Demo>('./cli/demoCommand').demoCommand(argv.slice(1));
 		case 'sandbox':

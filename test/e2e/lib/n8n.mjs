@@ -138,31 +138,36 @@ export class N8n {
 		return execution;
 	}
 
-	/** Starts `n8n start` and resolves once the editor is up and active workflows are registered. */
-	async start({ timeoutMs = 180_000, echo = false } = {}) {
-		appendFileSync(this.logFile, `\n$ n8n start\n`);
-		const child = spawnTracked(this.install.nodeBin, [this.install.n8nBin, 'start'], { cwd: this.userFolder, env: this.env() });
+	/**
+	 * Starts `n8n start` and resolves once the editor is up and active workflows are registered.
+	 * `command` and `ready` start another kind of process (queue mode: `worker`, `webhook`)
+	 * and name the line it prints once it serves; `healthy` false skips the HTTP check (a
+	 * worker serves none).
+	 */
+	async start({ timeoutMs = 180_000, echo = false, command = 'start', ready = 'Editor is now accessible via', healthy = true } = {}) {
+		appendFileSync(this.logFile, `\n$ n8n ${command}\n`);
+		const child = spawnTracked(this.install.nodeBin, [this.install.n8nBin, command], { cwd: this.userFolder, env: this.env() });
 		this.server = child;
 		let output = '';
-		const ready = new Promise((resolve, reject) => {
+		const started = new Promise((resolve, reject) => {
 			const onData = (chunk) => {
 				const text = chunk.toString();
 				output += text;
 				appendFileSync(this.logFile, text);
 				if (echo) process.stdout.write(text);
 				// Printed after the HTTP server listens and the active workflows are activated.
-				if (output.includes('Editor is now accessible via')) resolve();
+				if (output.includes(ready)) resolve();
 			};
 			child.stdout.on('data', onData);
 			child.stderr.on('data', onData);
-			child.once('exit', (code) => reject(new Error(`n8n start exited (${code}) before it was ready:\n${tail(output)}`)));
+			child.once('exit', (code) => reject(new Error(`n8n ${command} exited (${code}) before it was ready:\n${tail(output)}`)));
 		});
 		const timer = sleep(timeoutMs, undefined, { ref: false }).then(() => {
-			throw new Error(`n8n start not ready after ${timeoutMs} ms:\n${tail(output)}`);
+			throw new Error(`n8n ${command} not ready after ${timeoutMs} ms:\n${tail(output)}`);
 		});
 		try {
-			await Promise.race([ready, timer]);
-			await this.waitHealthy(30_000);
+			await Promise.race([started, timer]);
+			if (healthy) await this.waitHealthy(30_000);
 		} catch (error) {
 			await this.stopServer();
 			throw error;

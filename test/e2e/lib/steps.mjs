@@ -16,11 +16,12 @@ export function ranOperations(ctx) {
  * Runs the CloudTel node once with `parameters` over `input` (plain objects, one per item;
  * none means the trigger's single empty item). Returns the execution, the node's main and
  * error outputs (as JSON objects, with the raw items kept), and any node/run error.
+ * `credential` ({id, name} of an imported credential) replaces the run's own.
  */
-export async function runCloudTel(ctx, parameters, { input, onError, name = 'CloudTel', timeoutMs, extra } = {}) {
+export async function runCloudTel(ctx, parameters, { input, onError, name = 'CloudTel', timeoutMs, extra, credential = ctx.credential } = {}) {
 	const nodes = [];
 	if (input) nodes.push(itemsNode('Input', input));
-	nodes.push(cloudTel(name, parameters, { credential: ctx.credential, onError, extra }));
+	nodes.push(cloudTel(name, parameters, { credential, onError, extra }));
 	const wf = linear(`step ${++counter}: ${parameters.resource}.${parameters.operation}`, ...nodes);
 	await ctx.cli.importWorkflow(wf);
 	const execution = await ctx.cli.execute(wf.id, { timeoutMs });

@@ -76,6 +76,15 @@ export function credential(id, baseUrl, demo, name = 'CloudTel sandbox') {
 	};
 }
 
+/**
+ * The credential `npm run dev` puts in n8n: the sandbox's demo account, with its property
+ * as the Default Property SID, so a CloudTel node sends with its own Property SID left empty.
+ */
+export function devCredential(baseUrl, demo, id = 'cloudtelSandboxDev') {
+	const made = credential(id, baseUrl, demo, 'CloudTel sandbox (demo account)');
+	return { ...made, data: { ...made.data, defaultPropertySid: demo.PropertySid } };
+}
+
 /** The items a node emitted on `output` (0 = main, 1 = error output) in its last run. */
 export function outputOf(execution, nodeName, output = 0, run = -1) {
 	const runs = execution?.data?.resultData?.runData?.[nodeName];

@@ -5,6 +5,13 @@ import { bySid, runCloudTel } from '../lib/steps.mjs';
 
 export const title = 'Online Login: Create, Get, Update, Get Many in n8n, checked against the sandbox';
 
+/** The node's output less `CreatedIso`, after checking it is `Created` (Unix seconds) as an ISO date. */
+function readable(json) {
+	const { CreatedIso, ...rest } = json;
+	assert.equal(CreatedIso, new Date(json.Created * 1000).toISOString().replace('.000Z', 'Z'), 'CreatedIso beside Created');
+	return rest;
+}
+
 export async function run(ctx, test) {
 	const { sandbox } = ctx;
 	const propertySid = sandbox.demo.PropertySid;
@@ -39,7 +46,7 @@ export async function run(ctx, test) {
 		assert.equal(login.LastName, 'Lovelace');
 		assert.equal(login.Enabled, false);
 		assert.deepEqual(login.Permissions, [{ PropertySid: propertySid, Scopes: 'ManageSms,Reporting' }]);
-		assert.deepEqual(out, login, 'n8n output = sandbox state');
+		assert.deepEqual(readable(out), login, 'n8n output = sandbox state');
 		assert.equal(JSON.stringify(out).includes('Correct-Horse9!'), false, 'no password in the output');
 	});
 
@@ -47,7 +54,7 @@ export async function run(ctx, test) {
 		assert.ok(sid, 'needs the created login');
 		const step = await runCloudTel(ctx, { resource: 'onlineLogin', operation: 'get', onlineLoginSid: bySid(sid) });
 		assert.equal(step.status, 'success', JSON.stringify(step.error));
-		assert.deepEqual(step.json, [await stored(sid)]);
+		assert.deepEqual(step.json.map(readable), [await stored(sid)]);
 	});
 
 	await test('Update: only the fields set change; Permissions are replaced', async () => {
@@ -87,7 +94,7 @@ export async function run(ctx, test) {
 		assert.equal(step.status, 'success', JSON.stringify(step.error));
 		const list = await sandbox.api('GET', '/v2/OnlineLogins?Results_Count=1000');
 		assert.equal(step.json.length, list.body.TotalCount);
-		assert.deepEqual(step.json, list.body.OnlineLogins);
-		assert.deepEqual(step.json.find((l) => l.OnlineLoginSid === sid), await stored(sid));
+		assert.deepEqual(step.json.map(readable), list.body.OnlineLogins);
+		assert.deepEqual(readable(step.json.find((l) => l.OnlineLoginSid === sid)), await stored(sid));
 	});
 }

@@ -37,10 +37,11 @@ export async function run(ctx, test) {
 		);
 		assert.equal(step.errorItems.length, 1);
 		assert.equal(step.errorItems[0].pairedItem?.item, 0);
-		// The node's item is {Created: false, ...}; n8n 2.x rewrites an error item's json to
-		// {error} only after its retry check, n8n 1.85 keeps it.
+		// The node's own item, {Created: false, ...}, reaches the error output on both lines.
 		const failed = step.errorItems[0].json;
-		assert.ok(failed.Created === false || /Email/.test(failed.error), JSON.stringify(failed));
+		assert.equal(failed.Created, false, JSON.stringify(failed));
+		assert.deepEqual(failed.FieldNames, ['Email']);
+		assert.equal(failed.email, 'not-an-email', "the input item's own fields");
 		const listed = await sandbox.api('GET', '/v2/OnlineLogins?Results_Count=1000');
 		assert.equal(listed.status, 200);
 		assert.equal(listed.body.OnlineLogins.filter((l) => l.Email === email).length, 1);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { N8n } from '../lib/n8n.mjs';
-import { installPackage } from '../lib/package.mjs';
+import { installPackage, panelOf } from '../lib/package.mjs';
 import { createApiKey, publicApi, setupOwner, testCredential } from '../lib/rest.mjs';
 import { runCloudTel } from '../lib/steps.mjs';
 import { CREDENTIAL_TYPE, cloudTelTrigger, credential, workflow } from '../lib/workflows.mjs';
@@ -52,7 +52,7 @@ export async function run(ctx, test) {
 		async () => {
 			server = await new N8n(ctx.install, join(ctx.root, 'server')).init();
 			ctx.track(server);
-			installPackage(server.userFolder);
+			installPackage(server.userFolder, panelOf(ctx.install));
 			await server.importCredentials([credential(ctx.credential.id, sandbox.url, sandbox.demo, ctx.credential.name)]);
 			for (const { wf } of [receipts, replies]) {
 				await server.importWorkflow(wf);
@@ -60,6 +60,8 @@ export async function run(ctx, test) {
 			}
 			await server.start();
 			cookie = await setupOwner(server.url);
+			// The credential-test scenario asks this server's REST API rather than start another.
+			ctx.server = { url: server.url, cookie };
 			api = publicApi(server.url, await createApiKey(server.url, cookie));
 			for (const { wf } of [receipts, replies]) assert.equal((await api.workflow(wf.id)).active, true, `${wf.name} is active`);
 			urls = {

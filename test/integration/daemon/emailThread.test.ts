@@ -53,7 +53,7 @@ describe('the e-mail thread', () => {
 	it('sends from its own thread, and a thread that dies hands back what it had under way as a retry, never lost', async () => {
 		const smtp = await holdingSmtp();
 		closing.push(smtp.close);
-		const forwarder = new EmailForwarder({ host: '127.0.0.1', port: smtp.port, from: 'worker@example.com' }, 4, THREAD);
+		const forwarder = new EmailForwarder({ host: '127.0.0.1', port: smtp.port, allowInsecure: true, from: 'worker@example.com' }, 4, THREAD);
 		closing.push(() => forwarder.close());
 
 		const held = forwarder.send(payload('held-1'), { id: 1, key: 'held-1.0.0' });
@@ -77,7 +77,7 @@ describe('the e-mail thread', () => {
 	it('sends many at once over its pool, each answered with its own outcome', async () => {
 		const smtp = await holdingSmtp();
 		closing.push(smtp.close);
-		const forwarder = new EmailForwarder({ host: '127.0.0.1', port: smtp.port, from: 'worker@example.com' }, 4, THREAD);
+		const forwarder = new EmailForwarder({ host: '127.0.0.1', port: smtp.port, allowInsecure: true, from: 'worker@example.com' }, 4, THREAD);
 		closing.push(() => forwarder.close());
 		const sends = Array.from({ length: 40 }, (_, i) => forwarder.send(payload(`m${i}`), { id: i, key: `m${i}.0.0` }));
 		const release = setInterval(smtp.release, 5);

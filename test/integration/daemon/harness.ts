@@ -50,6 +50,8 @@ export interface ReceivedMail {
 /** A real SMTP server (smtp-server) that can be stopped and started again on its port. */
 export class SmtpSink {
 	readonly mails: ReceivedMail[] = [];
+	/** Every AUTH the server was offered: the user names. */
+	readonly auths: string[] = [];
 	private server: SMTPServer | undefined;
 	readonly user = 'relay-user';
 	readonly password = 'smtp-Pa55word-never-logged';
@@ -64,6 +66,7 @@ export class SmtpSink {
 			closeTimeout: 100,
 			logger: false,
 			onAuth: (auth, _session, callback) => {
+				this.auths.push(auth.username ?? '');
 				if (auth.username === this.user && auth.password === this.password) callback(null, { user: auth.username });
 				else callback(new Error('Invalid username or password'));
 			},

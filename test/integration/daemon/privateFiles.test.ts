@@ -1,9 +1,10 @@
-import { chmodSync, existsSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { cli } from '../worker/harness';
-import { ensureBuilt, freePort, tempDir, WorkerProcess, writeConfig } from './harness';
+import { CallbackCatcher } from '../../support/callbackCatcher';
+import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
 
 const SECRET = 'private-files-secret-0123';
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
@@ -70,6 +71,32 @@ describe('files holding personal data are private', () => {
 			expect(mode(db)).toBe('644');
 		} finally {
 			await worker.stop();
+		}
+	});
+
+	it("a reply rule's POST headers (a receiver's credentials) are sent with every forward, and stored in none", async () => {
+		const bearer = 'Bearer receiver-credential-0123456789';
+		const catcher = await CallbackCatcher.start();
+		const dir = tempDir();
+		const port = await freePort();
+		const config = writeConfig(dir, {
+			provider: { baseUrl: sandbox.url },
+			db: 'worker.db',
+			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1' },
+			replies: [{ actions: [{ type: 'post', url: `${catcher.url}/hook`, headers: { authorization: bearer } }] }],
+		});
+		const worker = await WorkerProcess.start(config, { CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken, CLOUDTEL_CALLBACK_SECRET: SECRET });
+		try {
+			const driver = new SandboxDriver(sandbox);
+			const m = await driver.send({ To: '+61491570401', Text: 'Reply to win', WebhookUri: `http://127.0.0.1:${port}/callbacks/${SECRET}/replies` });
+			for (let i = 0; i < 5; i++) await driver.reply('+61491570401', m.From, `reply ${i}`);
+			await until(() => catcher.requests.length >= 5, 10_000, 'five forwards');
+			expect(catcher.requests.map((r) => r.headers.authorization)).toEqual(Array(5).fill(bearer));
+			const db = join(dir, 'worker.db');
+			for (const file of [db, `${db}-wal`]) if (existsSync(file)) expect(readFileSync(file).includes('receiver-credential'), file).toBe(false);
+		} finally {
+			await worker.stop();
+			await catcher.close();
 		}
 	});
 });

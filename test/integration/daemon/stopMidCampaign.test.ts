@@ -55,11 +55,15 @@ async function setUp(backend: StoreBackend): Promise<Setup> {
 	return { sandbox, driver, worker, dir, db, env, leased: sent.From };
 }
 
-/** The stopper replies STOP to the earlier campaign's text; resolves once the worker opted it out. */
+/** The stopper replies STOP to the earlier campaign's text; resolves once the worker has opted it out. */
 async function replyStop(s: Setup): Promise<void> {
 	const sid = await s.driver.reply(STOPPER, s.leased, 'Stop');
 	await until(() => s.driver.callbackDelivered(sid), 20_000, 'the worker to take the STOP');
-	await s.worker.waitFor((l) => l.msg === 'opted out' && l.from === STOPPER, 20_000, 'the opt-out');
+	// The earlier campaign's row counts the reply that opted out once the worker has done with it.
+	await until(async () => {
+		const r = await cli(['campaign', 'status', '--db', s.db, '--name', 'earlier', '--json']);
+		return r.code === 0 && (JSON.parse(r.stdout) as { delivery: { optedOut: number } }).delivery.optedOut === 1;
+	}, 20_000, 'the opt-out');
 }
 
 /** A proxy before the sandbox whose answers, from batch `from` on, wait for `release()`. */

@@ -30,8 +30,10 @@ describe('the webhook server', () => {
 		const server = new WebhookServer({
 			host: '127.0.0.1',
 			port: 0,
-			secret: SECRET,
+			secrets: [SECRET],
+			accountSid: 'a',
 			maxBodyBytes: 4096,
+			maxConnections: 1024,
 			store: async (_key, event) => {
 				arrived();
 				await gate;

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
+import { maskPhoneNumbers } from '../../../worker/src/daemon/phoneMask';
 import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
 import { CallbackCatcher } from '../../support/callbackCatcher';
 import { ensureBuilt, freePort, SandboxDriver, SmtpSink, tempDir, until, WorkerProcess, writeConfig } from './harness';
@@ -52,7 +53,7 @@ beforeAll(async () => {
 		provider: { baseUrl: sandbox.url },
 		db: 'worker.db',
 		server: { publicUrl: base, port, host: '127.0.0.1', maxBodyBytes: 4096 },
-		smtp: { host: '127.0.0.1', port: smtp.port, from: 'worker@example.com', user: smtp.user },
+		smtp: { host: '127.0.0.1', port: smtp.port, allowInsecure: true, from: 'worker@example.com', user: smtp.user },
 		outbox: { maxAttempts: 50, backoffMs: 100, maxBackoffMs: 1000 },
 		campaigns: [{ name: 'promo', cron: '*/4 * * * * *', timeZone: 'UTC', csv: 'list.csv', toColumn: 'Phone', property: sandbox.demo.PropertySid, text: 'Hi {{Name}}, reply YES to book' }],
 		replies: [
@@ -134,7 +135,8 @@ describe('cloudtel worker, end to end', () => {
 	it('"Stop." puts the sender on the suppression list and the next run skips them; "Unstop!" takes them off', async () => {
 		const stopped = RECIPIENTS[3];
 		await driver.reply(stopped, await leasedNumberFor(stopped), 'Stop.');
-		const optedOut = await worker.waitFor((l) => l.msg === 'opted out' && l.from === stopped, 10_000, 'the opt-out');
+		// Numbers are masked in the log (log.phoneNumbers: masked, the default).
+		const optedOut = await worker.waitFor((l) => l.msg === 'opted out' && l.from === maskPhoneNumbers(stopped), 10_000, 'the opt-out');
 		const ledger = new SqliteLedger(join(dir, 'worker.db'));
 		try {
 			expect(await ledger.isSuppressed(stopped)).toBe(true);
@@ -147,7 +149,7 @@ describe('cloudtel worker, end to end', () => {
 			expect(statuses[stopped]).toBe('suppressed');
 
 			await driver.reply(stopped, await leasedNumberFor(stopped), 'Unstop!');
-			await worker.waitFor((l) => l.msg === 'opted in' && l.from === stopped, 10_000, 'the opt-in');
+			await worker.waitFor((l) => l.msg === 'opted in' && l.from === maskPhoneNumbers(stopped), 10_000, 'the opt-in');
 			expect(await ledger.isSuppressed(stopped)).toBe(false);
 		} finally {
 			await ledger.close();
@@ -197,7 +199,7 @@ describe('cloudtel worker, end to end', () => {
 			expect(text).not.toContain(secret);
 			expect(worker.stderr).not.toContain(secret);
 		}
-		expect(worker.logs.some((l) => l.msg === 'callback refused: wrong or missing secret')).toBe(true);
+		expect(worker.logs.some((l) => l.msg === 'request refused' && l.reason === 'wrong or missing callback secret')).toBe(true);
 	});
 
 	it('stops gracefully on SIGTERM and exits 0', async () => {

@@ -3,6 +3,7 @@ import { CallbackCatcher } from '../../support/callbackCatcher';
 import { ensureBuilt, freePort, SandboxDriver, SmtpSink, tempDir, until, WorkerProcess, writeConfig } from '../daemon/harness';
 
 export const SECRET = 'fault-suite-secret-0123456789';
+export const REPORT_TOKEN = 'fault-suite-report-token-0123';
 
 /**
  * What the fault suite runs against: the sandbox, a real SMTP server, a receiver of POST
@@ -41,8 +42,8 @@ export class FaultRig {
 			this.dir,
 			{
 				db,
-				server: { publicUrl: `http://127.0.0.1:${this.port}`, port: this.port, host: '127.0.0.1', secret: SECRET },
-				smtp: { host: '127.0.0.1', port: this.smtp.port, from: 'worker@example.com', user: this.smtp.user, password: this.smtp.password },
+				server: { publicUrl: `http://127.0.0.1:${this.port}`, port: this.port, host: '127.0.0.1', secret: SECRET, reportToken: REPORT_TOKEN },
+				smtp: { host: '127.0.0.1', port: this.smtp.port, allowInsecure: true, from: 'worker@example.com', user: this.smtp.user, password: this.smtp.password },
 				outbox: { maxAttempts: 1000, backoffMs: 50, maxBackoffMs: 500, concurrency: 16 },
 				replies: [{ actions: [{ type: 'forwardEmail', to: 'team@example.com' }, { type: 'post', url: `${this.posts.url}/replies` }] }],
 				...extra,

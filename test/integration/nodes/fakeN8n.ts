@@ -3,7 +3,7 @@
 // `authenticate` and sends the request with fetch, as n8n's helper does with axios.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IHttpRequestOptions, INodeExecutionData, IWebhookFunctions, IWebhookResponseData, NodeExecutionHint } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, ICredentialTestFunctions, IDataObject, IExecuteFunctions, IHttpRequestOptions, INodeExecutionData, IWebhookFunctions, IWebhookResponseData, NodeExecutionHint } from 'n8n-workflow';
 import { CloudTelApi } from '../../../credentials/CloudTelApi.credentials';
 import { CloudTel } from '../../../nodes/CloudTel/CloudTel.node';
 
@@ -126,8 +126,33 @@ export function executeContext(options: ExecuteOptions): IExecuteFunctions & { s
  */
 export function splitErrorOutput(output: INodeExecutionData[]): { success: INodeExecutionData[]; error: INodeExecutionData[] } {
 	const isError = (item: INodeExecutionData) =>
-		item.error !== undefined || (item.json.error !== undefined && Object.keys(item.json).every((k) => ['error', 'message', 'details'].includes(k)));
+		Boolean(item.error) || (Boolean(item.json.error) && Object.keys(item.json).every((k) => ['error', 'message', 'details'].includes(k)));
 	return { success: output.filter((i) => !isError(i)), error: output.filter(isError) };
+}
+
+/**
+ * What a user of n8n 2.40 sees of a node's output (WorkflowExecute, as read in n8n-core
+ * 2.40's workflow-execute.js): with an error output, each item carrying `error` is copied
+ * into it with its paired input item's json under its own (`{...item, json: {...input,
+ * ...item.json}}`); then every item still carrying `error` has its json replaced by
+ * `{error: message}` (normalizeNodeErrors). Also whether Retry On Fail would run the node
+ * again: when the first item's `json.error` is set.
+ */
+export function asN8nShows(output: INodeExecutionData[], input: INodeExecutionData[], onError?: ExecuteOptions['onError']): { main: INodeExecutionData[]; error: INodeExecutionData[]; wouldRetry: boolean } {
+	const wouldRetry = ![undefined, null, false].includes(output[0]?.json?.error as never);
+	let main = output;
+	let error: INodeExecutionData[] = [];
+	if (onError === 'continueErrorOutput') {
+		const split = splitErrorOutput(output);
+		main = split.success;
+		error = split.error.map((item) => {
+			const paired = item.pairedItem as { item: number } | undefined;
+			const from = paired === undefined ? undefined : input[paired.item];
+			return from === undefined ? item : { ...item, json: { ...from.json, ...item.json } };
+		});
+	}
+	const normalize = (item: INodeExecutionData): INodeExecutionData => (item.error !== undefined ? { ...item, json: { error: item.error.message } } : item);
+	return { main: main.map(normalize), error: error.map(normalize), wouldRetry };
 }
 
 export interface WebhookCall {
@@ -225,20 +250,31 @@ export async function webhookServer(node: WebhookNode, params: Record<string, un
 }
 
 /**
- * What n8n's credential tester does with a credential's `test`: resolves
- * `={{$credentials.x}}`, signs the request with `authenticate`, sends it, and turns a
- * status matched by a `responseCode` rule into that rule's message.
+ * What n8n's credential tester does for a credential its node tests (`testedBy`): calls the
+ * node's `methods.credentialTest` function with the credential, in a context whose only
+ * HTTP helper is the legacy `request` (n8n 1.x and 2.x alike). That helper is reduced here
+ * to the options the test uses: json, resolveWithFullResponse, simple: false; a request
+ * that gets no answer rejects with the network error, as axios does.
  */
 export async function testCredential(credentials: Credentials): Promise<{ status: 'OK' | 'Error'; message: string }> {
-	const type = new CloudTelApi();
-	const resolve = (v: unknown) => (typeof v === 'string' ? v.replace(/^=\{\{\s*\$credentials\.(\w+)\s*\}\}$/, (_, k: string) => String(credentials[k as keyof Credentials])) : v);
-	const { baseURL, url, method, qs } = type.test.request;
-	const query = new URLSearchParams(Object.entries(qs ?? {}).map(([k, v]) => [k, String(v)])).toString();
-	const target = `${String(resolve(baseURL)).replace(/\/+$/, '')}/${String(url).replace(/^\/+/, '')}${query ? `?${query}` : ''}`;
-	const signed = await type.authenticate(credentials as unknown as ICredentialDataDecryptedObject, { url: target, method: method ?? 'GET', headers: {} });
-	const response = await fetch(signed.url, { method: signed.method, headers: signed.headers as Record<string, string> });
-	for (const rule of type.test.rules ?? []) {
-		if (rule.type === 'responseCode' && response.status === rule.properties.value) return { status: 'Error', message: rule.properties.message as string };
-	}
-	return response.ok ? { status: 'OK', message: 'Connection tested successfully' } : { status: 'Error', message: `Received HTTP status code: ${response.status}` };
+	const node = new CloudTel();
+	const testedBy = node.description.credentials?.find((c) => c.name === 'cloudTelApi')?.testedBy as string;
+	const test = node.methods.credentialTest[testedBy as keyof typeof node.methods.credentialTest];
+	const request = async (options: { uri: string; method: string; headers: Record<string, string>; json?: boolean; resolveWithFullResponse?: boolean; simple?: boolean }) => {
+		const response = await fetch(options.uri, { method: options.method, headers: options.headers });
+		const text = await response.text();
+		let body: unknown = text;
+		if (options.json) {
+			try {
+				body = text === '' ? undefined : JSON.parse(text);
+			} catch {
+				// axios keeps a body that is not JSON as text.
+			}
+		}
+		if (options.simple !== false && !response.ok) throw Object.assign(new Error(`${response.status}`), { statusCode: response.status });
+		return options.resolveWithFullResponse ? { statusCode: response.status, headers: Object.fromEntries(response.headers), body } : body;
+	};
+	const context = { helpers: { request } } as unknown as ICredentialTestFunctions;
+	const result = await test.call(context, { id: 'c1', name: 'CloudTel', type: 'cloudTelApi', data: credentials as unknown as ICredentialDataDecryptedObject });
+	return { status: result.status as 'OK' | 'Error', message: result.message };
 }

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
@@ -29,6 +31,35 @@ async function sandboxMessage(sid: string): Promise<IDataObject> {
 }
 
 describe('Message: Send', () => {
+	it('names each bad field with its own code: a blank Property SID and a malformed To', async () => {
+		const ctx = executeContext({ credentials: credentialsFor(sb), params: { resource: 'message', operation: 'send', propertySid: '', from: 'Bistro', to: '0412 345 678', text: 'x' } });
+		await expect(node.execute.call(ctx)).rejects.toMatchObject({
+			message: 'Invalid Property SID: FIELD_REQUIRED; To: INVALID_PHONENUMBER_FORMAT',
+			context: { ErrorCode: 'FIELD_REQUIRED', FieldNames: ['PropertySid', 'To'], Errors: [{ FieldName: 'PropertySid', Value: '' }, { FieldName: 'To', Value: '0412 345 678' }] },
+		});
+	});
+
+	it('accepts a Base URL ending in /v2 (the API paths start with it already)', async () => {
+		const { ctx, result } = send({ from: 'Bistro', to: '+61412345678', text: 'x' }, { credentials: { ...credentialsFor(sb), baseUrl: `${sb.url}/v2/` } });
+		expect((await result)[0][0].json.MessageSid).toEqual(expect.any(String));
+		expect(ctx.sent[0].url).toBe(`${sb.url}/v2/Properties/${sb.demo.PropertySid}/Messages`);
+	});
+
+	it("says an HTML page answered, not CloudTel's API, with the Base URL in use", async () => {
+		const server = createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html></html>'));
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		try {
+			const { result } = send({ from: 'Bistro', to: '+61412345678', text: 'x' }, { credentials: { ...credentialsFor(sb), baseUrl } });
+			await expect(result).rejects.toMatchObject({
+				message: "The Base URL answered an HTML page (HTTP 404), not CloudTel's API",
+				description: `Check the Base URL of the CloudTel API credential (now "${baseUrl}"): it must be the root of the CloudTel API your account uses.`,
+			});
+		} finally {
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		}
+	});
+
 	it('sends every field: schedule as Unix seconds, receipt webhook, ExternalId, reply handling', async () => {
 		const at = new Date(Date.now() + 2 * 3600_000);
 		at.setUTCMilliseconds(0);
@@ -124,7 +155,8 @@ describe('Message: Send', () => {
 		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(out[1].json).toMatchObject({ Sent: false, ErrorCode: 'INVALID_PHONENUMBER_FORMAT', FieldNames: ['To'] });
 		expect(out[1].json.error).toBeUndefined();
-		expect(out[1].error?.name).toBe('NodeOperationError');
+		// No error output to route it to, so no `error` on the item, which n8n 2.x would turn into {error} only.
+		expect(out[1].error).toBeUndefined();
 	});
 
 	it('reports the provider refusing a property without SMS as a NodeApiError', async () => {

@@ -40,6 +40,9 @@ describe('Online Login', () => {
 	it('creates a login carrying the property permission', async () => {
 		const login = await createLogin('create@example.com', { enabled: true });
 		expect(login).toMatchObject({ Email: 'create@example.com', Enabled: true, FirstName: 'Ada', LastName: 'Lovelace' });
+		// A readable date beside the provider's Unix seconds.
+		expect(new Date(String(login.CreatedIso)).getTime()).toBe(Number(login.Created) * 1000);
+		expect(String(login.CreatedIso)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
 		expect(login.Permissions).toEqual([{ PropertySid: sb.demo.PropertySid, Scopes: 'Manage,ReportingSms' }]);
 	});
 

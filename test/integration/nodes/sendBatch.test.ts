@@ -3,7 +3,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { CloudTel } from '../../../nodes/CloudTel/CloudTel.node';
 import { allSandboxMessages } from '../../support/sandboxMessages';
-import { executeContext, splitErrorOutput, type ExecuteOptions } from './fakeN8n';
+import { asN8nShows, executeContext, splitErrorOutput, type ExecuteOptions } from './fakeN8n';
 import { control, credentialsFor } from './sandboxControl';
 
 const node = new CloudTel();
@@ -77,6 +77,60 @@ describe('Message: Send Batch', () => {
 		expect(error[0].error?.context.itemIndex).toBe(3);
 	});
 
+	it('gives each failed item its code, explanation, field, value and input fields, as n8n 2.x shows them on the error output', async () => {
+		const items: INodeExecutionData[] = [
+			{ json: { customerId: 'C-1', to: '+61412000101', ref: 'row-0' } },
+			{ json: { customerId: 'C-2', to: '0412 345 678', ref: 'row-1' } },
+			{ json: { customerId: 'C-3', to: '+61412000103', ref: 'row-2' } },
+		];
+		const { result } = sendBatch(items, { options: resolveOptions(items) }, { onError: 'continueErrorOutput' });
+		const shown = asN8nShows((await result)[0], items, 'continueErrorOutput');
+		expect(shown.wouldRetry).toBe(false);
+		expect(shown.main.map((i) => [i.json.customerId, i.json.ref, typeof i.json.MessageSid])).toEqual([
+			['C-1', 'row-0', 'string'],
+			['C-3', 'row-2', 'string'],
+		]);
+		expect(shown.error).toHaveLength(1);
+		expect(shown.error[0].pairedItem).toEqual({ item: 1 });
+		expect(shown.error[0].json).toEqual({
+			customerId: 'C-2',
+			to: '0412 345 678',
+			ref: 'row-1',
+			Sent: false,
+			ErrorCode: 'INVALID_PHONENUMBER_FORMAT',
+			Message: 'Invalid To: INVALID_PHONENUMBER_FORMAT',
+			Description: 'To must be an E.164 number: + then 8 to 15 digits, the first not 0 (got "0412 345 678"). (To, INVALID_PHONENUMBER_FORMAT)',
+			FieldNames: ['To'],
+			Errors: [{ FieldName: 'To', ErrorCode: 'INVALID_PHONENUMBER_FORMAT', Message: expect.stringMatching(/^To must be an E\.164 number/), Value: '0412 345 678' }],
+		});
+	});
+
+	it('leaves the input fields out with Include Input Fields off', async () => {
+		const items: INodeExecutionData[] = [
+			{ json: { customerId: 'C-1', to: '+61412000101', ref: 'row-0' } },
+			{ json: { customerId: 'C-2', to: 'nope', ref: 'row-1' } },
+		];
+		const out = (await sendBatch(items, { includeInputFields: false }, { onError: 'continueRegularOutput' }).result)[0];
+		expect(out[0].json.customerId).toBeUndefined();
+		expect(out[0].json.MessageSid).toEqual(expect.any(String));
+		expect(out[1].json).toMatchObject({ Sent: false, ErrorCode: 'INVALID_PHONENUMBER_FORMAT' });
+		expect(out[1].json.customerId).toBeUndefined();
+	});
+
+	it("counts only its own failures in the hint, not an input's own `Sent: false`", async () => {
+		const items: INodeExecutionData[] = [{ json: { to: '+61412000101', ref: 'row-0', Sent: false } }];
+		const { ctx, result } = sendBatch(items);
+		expect((await result)[0][0].json.MessageSid).toEqual(expect.any(String));
+		expect(ctx.hints).toEqual([]);
+	});
+
+	it("never puts an input's own `error` on the first item, where Retry On Fail would read it", async () => {
+		const items: INodeExecutionData[] = [{ json: { to: '+61412000101', ref: 'row-0', error: 'from an earlier node' } }];
+		const out = (await sendBatch(items).result)[0];
+		expect(asN8nShows(out, items).wouldRetry).toBe(false);
+		expect(out[0].json).toMatchObject({ ref: 'row-0', MessageSid: expect.any(String) });
+	});
+
 	it("maps each item's own fields by their API names when Message Fields is Map From Input", async () => {
 		const at = Math.floor(Date.now() / 1000) + 3600;
 		const items: INodeExecutionData[] = [
@@ -127,9 +181,13 @@ describe('Message: Send Batch', () => {
 			expect(out).toHaveLength(3);
 			expect(out[0].json.MessageSid).toEqual(expect.any(String));
 			expect(out[2].json.MessageSid).toEqual(expect.any(String));
-			expect(out[1]).toMatchObject({ pairedItem: { item: 1 }, json: { Sent: false, ErrorCode: 'SCHEDULE_IN_PAST', FieldNames: ['Schedule'] } });
-			expect(out[1].error).toMatchObject({ name: 'NodeApiError', context: { itemIndex: 1, ErrorCode: 'SCHEDULE_IN_PAST' } });
-			expect(splitErrorOutput(out).error).toHaveLength(1);
+			expect(out[1]).toMatchObject({
+				pairedItem: { item: 1 },
+				json: { ref: 'row-1', Sent: false, ErrorCode: 'SCHEDULE_IN_PAST', FieldNames: ['Schedule'], Errors: [{ FieldName: 'Schedule', ErrorCode: 'SCHEDULE_IN_PAST', Value: expect.any(Number) }] },
+			});
+			// Without an error output the item carries no `error`: n8n 2.x would replace its json with {error}.
+			expect(out[1].error).toBeUndefined();
+			expect(asN8nShows(out, items).main[1].json).toMatchObject({ Sent: false, ErrorCode: 'SCHEDULE_IN_PAST' });
 		} finally {
 			await ahead.close();
 		}
@@ -165,11 +223,14 @@ describe('Message: Send Batch', () => {
 			context: { ErrorCode: 'PROPERTY_INACTIVE' },
 		});
 		const out = (await sendBatch(items, { propertySid: PropertySid, options: resolveOptions(items) }, { onError: 'continueRegularOutput' }).result)[0];
-		expect(out.map((i) => [i.pairedItem, i.json.ErrorCode, i.error?.context.itemIndex])).toEqual([
-			[{ item: 0 }, 'PROPERTY_INACTIVE', 0],
-			[{ item: 1 }, 'PROPERTY_INACTIVE', 1],
-			[{ item: 2 }, 'PROPERTY_INACTIVE', 2],
+		expect(out.map((i) => [i.pairedItem, i.json.ErrorCode, i.json.ref])).toEqual([
+			[{ item: 0 }, 'PROPERTY_INACTIVE', 'row-0'],
+			[{ item: 1 }, 'PROPERTY_INACTIVE', 'row-1'],
+			[{ item: 2 }, 'PROPERTY_INACTIVE', 'row-2'],
 		]);
+		// With an error output, each item carries its own copy of the error, with its own index.
+		const routed = (await sendBatch(items, { propertySid: PropertySid, options: resolveOptions(items) }, { onError: 'continueErrorOutput' }).result)[0];
+		expect(routed.map((i) => i.error?.context.itemIndex)).toEqual([0, 1, 2]);
 	});
 
 	it('waits out 429 as Retry-After says, then sends', async () => {

@@ -58,12 +58,15 @@ describe('CloudTel Trigger', () => {
 						ErrorCode: '',
 						ExternalId: 'ext-1',
 						Timestamp: expect.any(Number),
+						TimestampIso: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
 						Raw: expect.objectContaining({ MessageSid: message.MessageSid, Status: 'Delivered' }),
 					},
 				},
 			],
 		]);
 		expect(call.workflowData?.[0][0].json.Raw).not.toHaveProperty('secret');
+		const { Timestamp, TimestampIso } = call.workflowData![0][0].json;
+		expect(new Date(String(TimestampIso)).getTime()).toBe(Number(Timestamp) * 1000);
 	});
 
 	it('accepts the same callback as GET query parameters on the same URL', async () => {

@@ -64,7 +64,7 @@ describe('three workers on one Postgres behind a load balancer', () => {
 					provider: { baseUrl: sandbox.url, accountSid: sandbox.demo.AccountSid, authToken: sandbox.demo.AuthToken },
 					db,
 					server: { publicUrl: proxy.url, port, host: '127.0.0.1', secret: SECRET },
-					smtp: { host: '127.0.0.1', port: smtp.port, from: 'worker@example.com', user: smtp.user, password: smtp.password },
+					smtp: { host: '127.0.0.1', port: smtp.port, allowInsecure: true, from: 'worker@example.com', user: smtp.user, password: smtp.password },
 					campaigns: [{ name: 'promo', cron: tick.cron, timeZone: 'UTC', csv: 'list.csv', toColumn: 'Phone', property: sandbox.demo.PropertySid, text: 'Hi {{Name}}', rate: 120, receipts: false }],
 					replies: [{ name: 'all', actions: [{ type: 'forwardEmail', to: 'inbox@example.com' }] }],
 				},

@@ -83,7 +83,8 @@ describe('reply handling as the lease asked', () => {
 		const orig = (await send({ To: to, WebhookUri: `${catcher.url}/replies-get`, WebhookMethod: 'GET' })).body.Message;
 		await reply({ From: to, To: orig.From, Text: 'STOP' });
 		const hit = await eventually(() => catcher.requests.find((q) => q.path === '/replies-get'), 3000, 'reply');
-		expect(hit.query).toMatchObject({ Text: 'STOP', From: to, OriginalMessageSid: orig.MessageSid });
+		// The worker checks both: AccountSid against its account, OriginalMessageSid before an opt-in.
+		expect(hit.query).toMatchObject({ Text: 'STOP', From: to, OriginalMessageSid: orig.MessageSid, AccountSid: sb.demo.AccountSid });
 	});
 
 	it('forwards by SMS, from the replier by default or from ForwardFromSms', async () => {

@@ -143,7 +143,7 @@ describe('delivery receipts', () => {
 		const m = (await send({ To: '+61412340666', Text: 'x', DeliveryReceiptWebhookUri: uri, DeliveryReceiptWebhookMethod: 'GET' })).body.Message;
 		const hit = await eventually(() => catcher.requests.find((r) => r.path === '/receipts/get' && r.query.MessageSid === m.MessageSid), 3000, 'receipt');
 		expect(hit.method).toBe('GET');
-		expect(hit.query).toMatchObject({ token: 'abc', Status: 'Failed', ErrorCode: 'UNDELIVERABLE', To: '+61412340666' });
+		expect(hit.query).toMatchObject({ token: 'abc', Status: 'Failed', ErrorCode: 'UNDELIVERABLE', To: '+61412340666', AccountSid: sb.demo.AccountSid, MessageSid: m.MessageSid });
 		expect((await stored(m.MessageSid)).Status).toBe('Failed');
 	});
 

@@ -68,8 +68,50 @@ describe('cloudtel campaign run, end to end against the sandbox', () => {
 		expect(s.segments).toBe(301);
 		expect(s.preview[0]).toMatchObject({ line: 2, text: 'Hi Grace, your Manly order PK1000 is ready.' });
 		expect(s.firstErrors.map((e) => e.line)).toEqual([7, 43, 81, 125, 239, 270, 291, 312]);
-		expect(readFileSync(join(dir, 'o.csv'), 'utf8').trim().split('\n')).toHaveLength(312);
+		const out = readFileSync(join(dir, 'o.csv'), 'utf8').trim().split('\n');
+		expect(out).toHaveLength(312);
+		// Every valid row's message as it would go, and its segments, to the last line.
+		expect(out[0]).toBe('row,To,status,MessageSid,ErrorCode,message,text,segments');
+		expect(out[1]).toBe('2,+61491570004,valid,,,,"Hi Grace, your Manly order PK1000 is ready.",1');
+		const valid = out.filter((l) => l.includes(',valid,'));
+		expect(valid).toHaveLength(301);
+		for (const l of valid) expect(l).toMatch(/,"Hi [^"]+, your [^"]+ order PK\d+ is ready\.",1$/);
+		expect(out.find((l) => l.startsWith('7,'))).toMatch(/,invalid,.*,,$/);
 		expect(await sandboxMessages(sandbox)).toHaveLength(before);
+	});
+
+	it('--dry-run forecasts what saves money: cost, what makes messages UCS-2, what --smart-encoding saves, countries and the finish', async () => {
+		const dir = tempDir();
+		const text = 'Hi {{FirstName}}, your {{Store}} order\u2019s ready for pickup \u2013 show code {{Code}} at the counter. Reply STOP to opt out.';
+		const args = ['campaign', 'run', '--csv', DEMO, '--text', text, '--default-country', 'AU', '--db', join(dir, 'l.db'), '--dry-run', '--price-per-segment', '0.045', '--rate', '100'];
+		const schedule = ['--schedule', '2030-05-01T08:00:00+10:00', '--send-window', '09:00-20:00', '--time-zone', 'AUS Eastern Standard Time'];
+		const plain = await cli([...args, ...schedule]);
+		expect(plain.code, plain.stderr).toBe(0);
+		const f = (summaryOf(plain) as unknown as { forecast: Record<string, unknown> }).forecast;
+		expect(f).toMatchObject({ messages: 301, segments: 602, pricePerSegment: 0.045, estimatedCost: 27.09 });
+		expect(f.ucs2).toMatchObject({ messages: 301, segments: 602, characters: [{ character: '\u2019', codePoint: 'U+2019', messages: 301 }, { character: '\u2013', codePoint: 'U+2013', messages: 301 }] });
+		expect((f.ucs2 as { examples: unknown[] }).examples[0]).toEqual({ line: 2, characters: '\u2019\u2013', text: 'Hi Grace, your Manly order\u2019s ready for pickup \u2013 show code PK1000 at the counter. Reply STOP to opt out.' });
+		expect(f.smartEncoding).toEqual({ on: false, messages: 301, segmentsSaved: 301, costSaved: 13.545 });
+		expect(f.countries).toEqual([{ country: 'AU', messages: 300 }, { country: 'US', messages: 1 }]);
+		// Handed over from 08:00 at 100/s, held by the provider until the window opens at 09:00 in Sydney.
+		expect(f.finish).toEqual({ at: '2030-04-30T23:00:00.000Z', local: '2030-05-01 09:00 UTC+10', zone: 'Australia/Sydney', handOffSeconds: 4, heldByWindow: true });
+
+		const smart = await cli([...args, '--smart-encoding', '--out', join(dir, 'smart.csv')]);
+		const g = (summaryOf(smart) as unknown as { forecast: Record<string, unknown> }).forecast;
+		expect(g).toMatchObject({ messages: 301, segments: 301, estimatedCost: 13.545, ucs2: { messages: 0 }, smartEncoding: { on: true, messages: 301, segmentsSaved: 301, costSaved: 13.545 } });
+		expect(readFileSync(join(dir, 'smart.csv'), 'utf8').split('\n')[1]).toBe(`2,+61491570004,valid,,,,"Hi Grace, your Manly order's ready for pickup - show code PK1000 at the counter. Reply STOP to opt out.",1`);
+		// A late finish without a window: 301 messages at 10/s.
+		const slow = await cli([...args.slice(0, -2), '--rate', '10']);
+		expect((summaryOf(slow) as unknown as { forecast: { finish: { handOffSeconds: number } } }).forecast.finish.handOffSeconds).toBe(31);
+	});
+
+	it('--smart-encoding sends typographic characters as GSM-7, in a real run too', async () => {
+		const dir = tempDir();
+		const csv = writeCsv(dir, 'smart.csv', 'To,Name\n+61491570177,Zo\u00e9\n');
+		const r = await cli(['campaign', 'run', '--csv', csv, '--text', 'Hi {{Name}}, it\u2019s \u201cready\u201d \u2013 see you\u2026', '--property', sandbox.demo.PropertySid, '--db', join(dir, 'l.db'), '--name', 'smart1', '--smart-encoding'], env);
+		expect(r.code, r.stderr).toBe(0);
+		const sent = (await sandboxMessages(sandbox)).filter((m) => m.ExternalId === 'smart1:2');
+		expect(sent.map((m) => m.Text)).toEqual(['Hi Zo\u00e9, it\'s "ready" - see you...']);
 	});
 
 	it('stops with a clear message on bad credentials, an unknown property or an unreadable file', async () => {

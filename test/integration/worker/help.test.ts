@@ -22,6 +22,8 @@ describe('help everywhere', () => {
 		[['demo', '--help'], /^Usage: cloudtel demo/],
 		[['sandbox', '-h'], /^Usage: cloudtel sandbox/],
 		[['worker', '--help'], /^cloudtel worker --config FILE/],
+		[['contact', '--help'], /^Usage: cloudtel contact show/],
+		[['contact', 'forget', '-h'], /^Usage: cloudtel contact show/],
 	];
 	it.each(cases)('%j prints its help and exits 0', async (args, expected) => {
 		const r = await cli(args);

@@ -1,6 +1,6 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,7 +58,9 @@ beforeAll(async () => {
 		execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
 	}
 	dir = tempDir();
-	const packed = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: WORKER, encoding: 'utf8' });
+	// --ignore-scripts: the package's prepack rebuilds the whole repository, which here would
+	// rewrite worker/dist under the other test files using it; the build above (or npm test's) is it.
+	const packed = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: WORKER, encoding: 'utf8' });
 	tarball = join(dir, (JSON.parse(packed) as { filename: string }[])[0].filename);
 	const prefix = join(dir, 'prefix');
 	const empty = join(dir, 'empty');
@@ -79,6 +81,39 @@ describe('the cloudtel CLI installed from its npm pack, alone', () => {
 		for (const file of ['package/bin/cloudtel.js', 'package/dist/worker/src/cli.js', 'package/dist/api/index.js', 'package/dist/sandbox/src/index.js', 'package/dist/examples/demo-campaign.csv']) expect(listing).toContain(file);
 		expect(listing.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
 		expect(existsSync(bin)).toBe(true);
+	});
+
+	it('carries what a package page needs: LICENSE, repository, homepage, bugs, README links that resolve off GitHub, engines its dependencies accept', () => {
+		const listing = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
+		expect(listing).toContain('package/LICENSE');
+		const manifest = JSON.parse(execFileSync('tar', ['xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as Record<string, any>;
+		expect(manifest.repository).toMatchObject({ url: expect.stringMatching(/^git\+https:\/\/github\.com\//), directory: 'worker' });
+		expect(manifest.homepage).toMatch(/^https:\/\//);
+		expect(manifest.bugs.url).toMatch(/^https:\/\//);
+		expect(manifest.scripts.prepack).toMatch(/build\.mjs/);
+		const readme = execFileSync('tar', ['xzOf', tarball, 'package/README.md'], { encoding: 'utf8' });
+		const relative = [...readme.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]).filter((href) => !/^(https?:|#)/.test(href));
+		expect(relative).toEqual([]);
+		// Every installed dependency's own engines range must admit the package's lowest Node.
+		const lowest = /^>=\s*(\d+)/.exec(manifest.engines.node)![1];
+		const prefix = join(dir, 'prefix', 'lib', 'node_modules', '@cloudtel', 'worker', 'node_modules');
+		const tooNew: string[] = [];
+		const walk = (modules: string) => {
+			if (!existsSync(modules)) return;
+			for (const entry of readdirSync(modules)) {
+				const folders = entry.startsWith('@') ? readdirSync(join(modules, entry)).map((e) => join(modules, entry, e)) : [join(modules, entry)];
+				for (const folder of folders) {
+					const file = join(folder, 'package.json');
+					if (!existsSync(file)) continue;
+					const dep = JSON.parse(readFileSync(file, 'utf8')) as { name: string; engines?: { node?: string } };
+					const min = /^>=\s*(\d+)/.exec(dep.engines?.node ?? '')?.[1];
+					if (min && Number(min) > Number(lowest)) tooNew.push(`${dep.name} ${dep.engines!.node}`);
+					walk(join(folder, 'node_modules'));
+				}
+			}
+		};
+		walk(prefix);
+		expect(tooNew).toEqual([]);
 	});
 
 	it('runs the demo: a sandbox of its own and a campaign against it', () => {

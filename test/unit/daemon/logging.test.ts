@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { callbackUrl, readCallbackPath } from '../../../worker/src/daemon/http/callbackUrls';
 import { secretMatches } from '../../../worker/src/daemon/http/secretMatches';
+import { RefusalLog } from '../../../worker/src/daemon/http/refusalLog';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
+import { maskPhoneNumbers } from '../../../worker/src/daemon/phoneMask';
 import { Redactor } from '../../../worker/src/daemon/redactor';
 
 describe('structured logs', () => {
@@ -31,6 +33,48 @@ describe('structured logs', () => {
 		expect(line).not.toContain('quoted');
 		expect(line).not.toContain(encodeURIComponent(secret));
 		expect(line).toContain('[redacted]');
+	});
+});
+
+describe('phone numbers in logs', () => {
+	it('are masked wherever they appear, unless log.phoneNumbers is full', () => {
+		const masked: string[] = [];
+		new JsonLogger((l) => masked.push(l)).info('reply', { from: '+61410000103', error: new Error('cannot text +14155550123 now'), messageSid: '0f1e2d3c-0000-4000-8000-000000000001', at: 1700000000123 });
+		expect(masked[0]).toContain('"from":"+6141****103"');
+		expect(masked[0]).toContain('cannot text +1415****123 now');
+		expect(masked[0]).toContain('1700000000123');
+		expect(masked[0]).toContain('0f1e2d3c-0000-4000-8000-000000000001');
+		const full: string[] = [];
+		new JsonLogger((l) => full.push(l), undefined, {}, { level: 'info', phoneNumbers: 'full' }).info('reply', { from: '+61410000103' });
+		expect(full[0]).toContain('"from":"+61410000103"');
+		expect(maskPhoneNumbers('+12345678')).toBe('+1****678');
+	});
+
+	it('drop lines below the configured level: client aborts are debug', () => {
+		const lines: string[] = [];
+		new JsonLogger((l) => lines.push(l)).debug('client went away mid-request');
+		expect(lines).toEqual([]);
+		new JsonLogger((l) => lines.push(l), undefined, {}, { level: 'debug', phoneNumbers: 'masked' }).debug('client went away mid-request');
+		expect(lines).toHaveLength(1);
+	});
+});
+
+describe('refused requests', () => {
+	it('are one line per reason and window: the first at once, then the count of the rest, each window while they come', async () => {
+		const lines: Record<string, unknown>[] = [];
+		const refusals = new RefusalLog(new JsonLogger((l) => lines.push(JSON.parse(l))), 100);
+		for (let i = 0; i < 50; i++) refusals.refused('wrong or missing callback secret', { route: 'replies' });
+		refusals.refused('no such path');
+		expect(lines.map((l) => [l.msg, l.reason, l.count])).toEqual([
+			['request refused', 'wrong or missing callback secret', 1],
+			['request refused', 'no such path', 1],
+		]);
+		await new Promise((r) => setTimeout(r, 150));
+		// 49 more in the first window; none of the other reason, which says nothing.
+		expect(lines.slice(2).map((l) => [l.msg, l.reason, l.count])).toEqual([['requests refused', 'wrong or missing callback secret', 49]]);
+		refusals.refused('wrong or missing callback secret');
+		refusals.flush();
+		expect(lines.slice(3).map((l) => [l.msg, l.reason, l.count])).toEqual([['requests refused', 'wrong or missing callback secret', 1]]);
 	});
 });
 

@@ -1,5 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 import { BATCH_MAX_MESSAGES, SCOPES, SEND_MESSAGE_FIELDS, SipTrunkType, validateCreateSipTrunk, WINDOWS_TIME_ZONES } from '../../../api';
 import { CloudTel } from '../../../nodes/CloudTel/CloudTel.node';
@@ -99,6 +99,47 @@ describe('CloudTel node in the editor', () => {
 			}
 		}
 		expect(pairs).toBe(10);
+		// The editor's Custom API Call: its value, which n8n 2.x leaves off the canvas, never "undefined".
+		expect(shown('message', '__CUSTOM_API_CALL__')).toBe('__CUSTOM_API_CALL__: Message');
+		expect(shown('message', '__CUSTOM_API_CALL__')).not.toContain('undefined');
+	});
+
+	// The panel cuts a collection option's label after about 25 characters ("Delivery Receipt Webhook...").
+	it('gives every option in a collection a label that fits the panel (24 characters at most)', () => {
+		const options = all(properties).filter((p) => p.type === 'collection').flatMap((p) => p.options as INodeProperties[]);
+		expect(options.length).toBeGreaterThan(20);
+		for (const o of options) expect(o.displayName.length, o.displayName).toBeLessThanOrEqual(24);
+		expect(options.map((o) => o.displayName)).toContain('Delivery Receipt URI');
+	});
+
+	it("shows under Property SID, not only on hover, that an empty one uses the credential's default", () => {
+		const fields = properties.filter((p) => p.name === 'propertySid');
+		expect(fields.length).toBeGreaterThanOrEqual(4);
+		for (const p of fields) expect(p.hint, JSON.stringify(p.displayOptions)).toMatch(/empty .*Default Property SID/);
+	});
+
+	it("keeps Online Login Create's Enabled off, as the provider does, and says under it what off means", () => {
+		const enabled = shownFor('onlineLogin', 'create', 'enabled');
+		expect(enabled.default).toBe(false);
+		expect(enabled.hint).toMatch(/cannot sign in until it is enabled/);
+	});
+
+	it('offers Include Input Fields, on by default, wherever an item sends or creates', () => {
+		for (const [resource, operation] of [['message', 'send'], ['message', 'sendBatch'], ['onlineLogin', 'create'], ['sipTrunk', 'create'], ['address', 'add']]) {
+			expect(shownFor(resource, operation, 'includeInputFields')).toMatchObject({ type: 'boolean', default: true });
+		}
+	});
+
+	it("shows Reply Handling in Map From Input whatever the hidden From holds, and in Define Below only while From is blank", () => {
+		const base = { resource: 'message', operation: 'sendBatch' };
+		const shown = (parameters: Record<string, unknown>) => {
+			const values = NodeHelpers.getNodeParameters(properties, { ...base, ...parameters, replyHandling: { WebhookUri: 'https://hooks.example.com/r' } } as never, false, false, null, null);
+			return (values as Record<string, unknown> | null)?.replyHandling;
+		};
+		expect(shown({ mapping: 'autoMap', from: 'MyBrand' })).toEqual({ WebhookUri: 'https://hooks.example.com/r' });
+		expect(shown({ mapping: 'autoMap', from: '' })).toEqual({ WebhookUri: 'https://hooks.example.com/r' });
+		expect(shown({ mapping: 'defineBelow', from: '' })).toEqual({ WebhookUri: 'https://hooks.example.com/r' });
+		expect(shown({ mapping: 'defineBelow', from: 'MyBrand' })).toBeUndefined();
 	});
 });
 
@@ -116,16 +157,31 @@ describe('CloudTel Trigger in the editor', () => {
 		}
 	});
 
-	it("names n8n 2.x's buttons", () => {
-		expect(texts.join(' ')).toContain("'Listen for test event'");
-		expect(`${texts.join(' ')} ${String((description.triggerPanel as { activationHint: string }).activationHint)}`).toContain("'Publish'");
+	it("names no test button, whose label differs between n8n's editors ('Listen for test event', 'Execute step', 'Test this trigger')", () => {
+		for (const text of texts) expect(text).not.toMatch(/Listen for test event|Execute step|Test this trigger|Test step/i);
+		expect(texts.join(' ')).toMatch(/Test URL/);
+		expect(String((description.triggerPanel as { activationHint: string }).activationHint)).toContain("'Publish'");
 	});
 
-	it('says what Ignore Repeats guarantees and points to Remove Duplicates', () => {
+	it('shows the events by their names on the canvas ("Delivery Receipt", not "receipt")', () => {
+		const node = { id: 't', name: 'CloudTel Trigger', type: 'cloudTelTrigger', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} as Record<string, unknown> };
+		const type = new CloudTelTrigger();
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: { getByName: () => type, getByNameAndVersion: () => type, getKnownTypes: () => ({}) } as never });
+		const shown = (events: string[]) => {
+			workflow.nodes['CloudTel Trigger'].parameters = { events };
+			return workflow.expression.getSimpleParameterValue(workflow.nodes['CloudTel Trigger'], type.description.subtitle!, 'manual', {});
+		};
+		expect(shown(['receipt'])).toBe('Delivery Receipt');
+		expect(shown(['receipt', 'reply'])).toBe('Delivery Receipt, Reply');
+		const names = (description.properties.find((p) => p.name === 'events')!.options as INodePropertyOptions[]).map((o) => o.name);
+		expect(shown(['reply'])).toBe(names.find((n) => n === 'Reply'));
+	});
+
+	it('says what Ignore Repeats guarantees and points to a shared store across processes', () => {
 		const options = description.properties.find((p) => p.name === 'options')!.options as INodeProperties[];
 		const ignore = options.find((o) => o.name === 'ignoreRepeats')!;
 		expect(ignore.description).toMatch(/within one n8n process/i);
 		expect(ignore.description).toMatch(/not across queue-mode webhook processes/);
-		expect(ignore.description).toMatch(/Remove Duplicates/);
+		expect(ignore.description).toMatch(/shared atomic store \(the README's Redis Increment template\)/);
 	});
 });

@@ -1,3 +1,5 @@
+import { SETTING_FLAG } from '../errors';
+
 /**
  * What makes a campaign what it is. Stored with it: a resumed run must send exactly what
  * the first run would have, so these cannot change under the same name.
@@ -20,6 +22,8 @@ export interface CampaignSpec {
 	delimiter?: string;
 	/** `--encoding`: a single-byte code page; omitted, UTF-8 (or UTF-16 with a BOM). */
 	encoding?: string;
+	/** `--smart-encoding`: typographic characters sent as their GSM-7 equivalents. */
+	smartEncoding?: boolean;
 }
 
 export const SPEC_KEYS: readonly (keyof CampaignSpec)[] = [
@@ -35,24 +39,11 @@ export const SPEC_KEYS: readonly (keyof CampaignSpec)[] = [
 	'schedule',
 	'delimiter',
 	'encoding',
+	'smartEncoding',
 ];
 
 /** The `campaign run` flag that sets each part of a spec. */
-export const SPEC_FLAG: Record<keyof CampaignSpec, string> = {
-	name: '--name',
-	csvPath: '--csv',
-	propertySid: '--property',
-	text: '--text',
-	from: '--from',
-	toColumn: '--to-column',
-	defaultCountry: '--default-country',
-	timeZone: '--time-zone',
-	timeZoneColumn: '--time-zone-column',
-	sendWindow: '--send-window',
-	schedule: '--schedule',
-	delimiter: '--delimiter',
-	encoding: '--encoding',
-};
+export const SPEC_FLAG: Record<keyof CampaignSpec, string> = SETTING_FLAG;
 
 /** The flags given again that differ from the stored campaign; omitted ones are taken from it. */
 export function specConflicts(stored: CampaignSpec, given: Partial<CampaignSpec>): string[] {

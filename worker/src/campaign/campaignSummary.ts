@@ -1,4 +1,5 @@
 import type { CampaignPhase, StatusCounts } from '../ledger/ledger';
+import type { DryRunForecast } from './dryRunForecast';
 
 export interface RowProblem {
 	line: number;
@@ -25,6 +26,8 @@ export interface CampaignSummary {
 	/** Lines whose answer was lost; sent again only with --resend-uncertain. */
 	uncertainLines: number[];
 	preview?: { line: number; to: string; text: string; segments: number }[];
+	/** A dry run's: cost, UCS-2 and its causes, smart encoding, countries, the finish. */
+	forecast?: DryRunForecast;
 	message?: string;
 	/** The run stopped because its database failed under it (down, full): resuming it later is right. */
 	storeFault?: boolean;

@@ -3,6 +3,7 @@ import { ROW_STATUSES, type ImportRow, type StatusCounts } from '../ledger/ledge
 import type { OutFile } from '../report/outFile';
 import type { RowRules } from '../rows/rowRules';
 import { RowValidator } from '../rows/rowValidator';
+import { ForecastTally } from './dryRunForecast';
 import type { RowSink } from './readStage';
 
 const PREVIEW = 3;
@@ -13,6 +14,7 @@ export class DryRunSink implements RowSink {
 	segments = 0;
 	readonly preview: { line: number; to: string; text: string; segments: number }[] = [];
 	private readonly previewer: RowValidator;
+	readonly tally: ForecastTally;
 
 	constructor(
 		rules: RowRules,
@@ -20,6 +22,7 @@ export class DryRunSink implements RowSink {
 		private readonly now: () => number,
 	) {
 		this.previewer = new RowValidator({ ...rules, wantText: true });
+		this.tally = new ForecastTally(rules.smartEncoding ?? false);
 	}
 
 	async accept(rows: ImportRow[], _through: number, items: CsvItem[]): Promise<void> {
@@ -28,17 +31,27 @@ export class DryRunSink implements RowSink {
 			if (r.status === 'pending') {
 				this.segments += r.segments;
 				if (this.preview.length < PREVIEW) this.addPreview(r.line, items);
+				const examples = this.tally.examples.length;
+				this.tally.add(r);
+				// A UCS-2 example is shown with its text, rendered again here for the few shown.
+				if (this.tally.examples.length > examples) this.tally.examples[examples].text = r.text ?? this.render(r.line, items)?.text;
 			}
 			if (this.out) {
-				await this.out.write({ line: r.line, to: r.to, status: r.status === 'pending' ? 'valid' : r.status, errorCode: r.errorCode, message: r.message });
+				const valid = r.status === 'pending';
+				await this.out.write({ line: r.line, to: r.to, status: valid ? 'valid' : r.status, errorCode: r.errorCode, message: r.message, text: valid ? r.text : undefined, segments: valid ? r.segments : undefined });
 			}
 		}
 	}
 
 	private addPreview(line: number, items: CsvItem[]): void {
+		const v = this.render(line, items);
+		if (v) this.preview.push(v);
+	}
+
+	private render(line: number, items: CsvItem[]): { line: number; to: string; text: string; segments: number } | undefined {
 		const item = items.find((i) => i.line === line);
-		if (!item || !('fields' in item)) return;
+		if (!item || !('fields' in item)) return undefined;
 		const v = this.previewer.validate(item, this.now());
-		if (v.ok && v.text !== undefined) this.preview.push({ line, to: v.to, text: v.text, segments: v.segments });
+		return v.ok && v.text !== undefined ? { line, to: v.to, text: v.text, segments: v.segments } : undefined;
 	}
 }

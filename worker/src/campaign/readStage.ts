@@ -21,7 +21,7 @@ export interface ReadStageInput {
 	importedThrough: number;
 	/** Numbers already in the campaign, and those on the suppression list. */
 	seen: NumberSet;
-	suppressed: NumberSet;
+	suppressed: { has(e164: string): boolean };
 	/** Batches in flight to the judge: enough to keep its threads busy, few enough to bound memory. */
 	inFlight: number;
 	reporter: Reporter;
@@ -83,7 +83,10 @@ export async function readStage(input: ReadStageInput): Promise<ReadStageResult>
 			} else if (!seen.add(verdict.to)) {
 				out.push({ line: verdict.line, to: verdict.to, segments: verdict.segments, status: 'duplicate', errorCode: RowErrors.Duplicate, message: 'an earlier row has the same number' });
 			} else {
-				out.push({ line: verdict.line, to: verdict.to, text: verdict.text, segments: verdict.segments, status: 'pending', timeZone: verdict.timeZone });
+				const row: ImportRow = { line: verdict.line, to: verdict.to, text: verdict.text, segments: verdict.segments, status: 'pending', timeZone: verdict.timeZone };
+				if (verdict.ucs2 !== undefined) row.ucs2 = verdict.ucs2;
+				if (verdict.otherSegments !== undefined) row.otherSegments = verdict.otherSegments;
+				out.push(row);
 			}
 		}
 		rows += entry.items.length;

@@ -1,4 +1,6 @@
-import type { CampaignPhase, Ledger, StatusCounts } from '../ledger/ledger';
+import type { CampaignPhase, Ledger, RowStatus, StatusCounts } from '../ledger/ledger';
+import { localTime } from '../schedule/localTime';
+import { resolveTimeZone } from '../schedule/timeZone';
 import { failuresByCountry } from './countryOfPrefix';
 import { receiptPercentiles } from './receiptPercentiles';
 import { timeBucket } from './timeBucket';
@@ -8,9 +10,22 @@ export interface CampaignReport {
 	campaign: string;
 	phase: CampaignPhase;
 	generatedAt: string;
-	/** Each stage a subset of the one before: rows, valid (not invalid), sent (accepted), then what receipts and replies said. */
-	funnel: { rows: number; valid: number; sent: number; delivered: number; failed: number; replied: number; optedOut: number };
+	/**
+	 * Each stage a subset of the one before: rows, valid (not invalid), sent (accepted), then
+	 * what receipts and replies said. `uncertain` beside `sent`: messages whose answer was
+	 * lost, which may or may not have gone out.
+	 */
+	funnel: { rows: number; valid: number; sent: number; uncertain: number; delivered: number; failed: number; replied: number; optedOut: number };
 	statuses: StatusCounts;
+	/** Every state a row is in that is not plain sent, with what it means for a person. */
+	rowStates: { state: RowStatus; count: number; meaning: string }[];
+	/** What was sent, from whom, when; times also in `timeZone` as a person there reads them. */
+	details: { text: string; from: string; timeZone: string; start: string | null; end: string | null; startLocal: string | null; endLocal: string | null; generatedLocal: string };
+	/**
+	 * Whether delivery receipts came: only a run with a --receipt-url (or the worker's cron
+	 * campaigns) gets them, and without any the receipt figures would only say "awaiting".
+	 */
+	receipts: boolean;
 	awaitingReceipt: number;
 	failuresByErrorCode: { errorCode: string; count: number }[];
 	failuresByCountry: { country: string; count: number }[];
@@ -35,6 +50,30 @@ export const SEND_TIMES =
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
+/** What each row state means, said once for the report's reader. */
+export const STATE_MEANINGS: Partial<Record<RowStatus, string>> = {
+	invalid: 'not sent: the row could not be read, or its number or text is not valid (see the first errors)',
+	duplicate: 'not sent: an earlier row of the list has the same number',
+	suppressed: 'not sent: the number opted out (on the suppression list)',
+	cancelled: 'not sent: the campaign was cancelled before their turn',
+	rejected: 'refused by the provider (its ErrorCode says why)',
+	uncertain: "may have been sent: the provider's answer was lost; sent again only with --resend-uncertain",
+	pending: 'not sent yet',
+	submitting: 'on their way to the provider',
+};
+
+/**
+ * Every empty bucket between the first and the last, as zero: a line drawn straight across a
+ * quiet minute would say something was sent in it.
+ */
+function filled<T extends { at: number }>(buckets: T[], width: number, zero: (at: number) => T): T[] {
+	if (buckets.length === 0) return [];
+	const byAt = new Map(buckets.map((b) => [b.at, b]));
+	const out: T[] = [];
+	for (let at = buckets[0].at; at <= buckets[buckets.length - 1].at; at += width) out.push(byAt.get(at) ?? zero(at));
+	return out;
+}
+
 /** Reads counts and buckets, never the rows: as fast on a million-row campaign as the database's GROUP BYs. */
 export async function readCampaignReport(ledger: Ledger, name: string, options: { pricePerSegment?: number } = {}): Promise<CampaignReport> {
 	const record = await ledger.campaign(name);
@@ -45,14 +84,29 @@ export async function readCampaignReport(ledger: Ledger, name: string, options: 
 	const bucketSeconds = timeBucket(span ? span.to - span.from : 0);
 	const figures = await ledger.reportFigures(name, bucketSeconds);
 	const price = options.pricePerSegment;
+	const zone = (record.spec.timeZone && resolveTimeZone(record.spec.timeZone)) || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+	const now = Date.now();
 	return {
 		campaign: name,
 		phase: record.phase,
-		generatedAt: new Date().toISOString(),
+		generatedAt: new Date(now).toISOString(),
+		details: {
+			text: record.spec.text,
+			from: record.spec.from || 'a leased number',
+			timeZone: zone,
+			start: span ? iso(span.from) : null,
+			end: span ? iso(span.to) : null,
+			startLocal: span ? localTime(span.from, zone) : null,
+			endLocal: span ? localTime(span.to, zone) : null,
+			generatedLocal: localTime(Math.floor(now / 1000), zone),
+		},
+		receipts: delivery.delivered + delivery.failed > 0,
+		rowStates: (Object.keys(STATE_MEANINGS) as RowStatus[]).filter((s) => counts.rows[s] > 0).map((state) => ({ state, count: counts.rows[state], meaning: STATE_MEANINGS[state]! })),
 		funnel: {
 			rows: counts.total,
 			valid: counts.total - counts.rows.invalid,
 			sent: counts.rows.accepted,
+			uncertain: counts.rows.uncertain,
 			delivered: delivery.delivered,
 			failed: delivery.failed,
 			replied: delivery.replied,
@@ -66,8 +120,8 @@ export async function readCampaignReport(ledger: Ledger, name: string, options: 
 		failuresByCountry: failuresByCountry(figures.failuresByPrefix),
 		timeline: {
 			bucketSeconds,
-			sends: figures.sends.map((b) => ({ at: iso(b.at), count: b.count })),
-			deliveries: figures.deliveries.map((b) => ({ at: iso(b.at), delivered: b.delivered, failed: b.failed })),
+			sends: filled(figures.sends, bucketSeconds, (at) => ({ at, count: 0 })).map((b) => ({ at: iso(b.at), count: b.count })),
+			deliveries: filled(figures.deliveries, bucketSeconds, (at) => ({ at, delivered: 0, failed: 0 })).map((b) => ({ at: iso(b.at), delivered: b.delivered, failed: b.failed })),
 		},
 		receiptSeconds: receiptPercentiles(figures.receiptTenths) ?? null,
 		sendTimes: {

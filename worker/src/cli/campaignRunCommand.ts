@@ -2,7 +2,7 @@ import { basename, extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isWebhookUri } from '../../../api';
 import type { CampaignSpec } from '../campaign/campaignSpec';
-import { UsageError } from '../campaign/fatalError';
+import { RUN_DEFAULTS, UsageError } from '../errors';
 import { runCampaign } from '../campaign/runCampaign';
 import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
 import { STDIN } from '../csv/openCsv';
@@ -42,6 +42,8 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 		schedule: values.schedule === undefined ? undefined : parseSchedule(values.schedule),
 		delimiter: values.delimiter === undefined ? undefined : parseDelimiter(values.delimiter),
 		encoding: values.encoding === undefined ? undefined : parseEncoding(values.encoding),
+		// A flag given turns it on; a resume without it keeps the stored setting.
+		smartEncoding: values['smart-encoding'] ? true : undefined,
 	};
 	const db = dbLocation(dbSetting(values.db));
 	const dryRun = values['dry-run'] ?? false;
@@ -61,15 +63,16 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 			{
 				spec,
 				provider: dryRun ? undefined : { baseUrl: baseUrl!, accountSid: accountSid!, authToken: authToken! },
-				rate: parseNumberFlag('--rate', values.rate, 100),
-				batchSize: parseNumberFlag('--batch-size', values['batch-size'], 1000),
-				concurrency: parseNumberFlag('--concurrency', values.concurrency, 4),
+				rate: parseNumberFlag('--rate', values.rate, RUN_DEFAULTS.rate),
+				batchSize: parseNumberFlag('--batch-size', values['batch-size'], RUN_DEFAULTS.batchSize),
+				concurrency: parseNumberFlag('--concurrency', values.concurrency, RUN_DEFAULTS.concurrency),
 				dryRun,
 				resendUncertain: values['resend-uncertain'] ?? false,
 				outPath: values.out,
 				retries: values.retries === undefined ? undefined : parseNumberFlag('--retries', values.retries, 7),
 				threads: values.threads === undefined ? undefined : parseNumberFlag('--threads', values.threads, 0),
 				callbacks: callbacksFrom(values['receipt-url'], values['reply-url']),
+				pricePerSegment: parsePrice(values['price-per-segment']),
 			},
 			{ ledger, reporter, signal: interrupt.signal },
 		);
@@ -120,6 +123,8 @@ function parseFlags(argv: string[]) {
 				'time-zone-column': { type: 'string' },
 				delimiter: { type: 'string' },
 				encoding: { type: 'string' },
+				'smart-encoding': { type: 'boolean' },
+				'price-per-segment': { type: 'string' },
 				out: { type: 'string' },
 				'dry-run': { type: 'boolean' },
 				'resend-uncertain': { type: 'boolean' },
@@ -158,6 +163,13 @@ function parseSchedule(value: string): number {
 	const ms = Date.parse(value);
 	if (Number.isNaN(ms)) throw new UsageError(`--schedule must be an ISO 8601 time such as 2030-05-01T09:00:00+10:00 (got "${value}")`);
 	return Math.floor(ms / 1000);
+}
+
+function parsePrice(value: string | undefined): number | undefined {
+	if (value === undefined) return undefined;
+	const n = Number(value);
+	if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--price-per-segment must be a number, 0 or more, such as 0.045 (got "${value}")`);
+	return n;
 }
 
 function parseEncoding(value: string): string | undefined {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { UsageError } from '../campaign/fatalError';
+import { UsageError } from '../errors';
 import { runCampaign } from '../campaign/runCampaign';
 import { sleep } from '../campaign/sleep';
 import type { DeliveryCounts, Ledger } from '../ledger/ledger';
@@ -62,7 +62,7 @@ export async function demoCommand(argv: string[]): Promise<number> {
 	const outPath = join(dir, 'demo-out.csv');
 	let receiver: DemoReceiver | undefined;
 	try {
-		receiver = await startDemoReceiver(dbPath, ledger);
+		receiver = await startDemoReceiver(dbPath, ledger, sandbox.demo.AccountSid);
 		reporter.event('demo', { sandbox: sandbox.url, property: sandbox.demo.PropertySid }, `sandbox running at ${sandbox.url}; sending ${DEMO_CSV} from property ${sandbox.demo.PropertySid}`);
 		const summary = await runCampaign(
 			{

@@ -17,7 +17,7 @@ export interface DemoReceiver {
  * processor), started in-process on a loopback port for the demo: its receipts reach the
  * ledger exactly as a `cloudtel worker`'s would. No reply rules, so nothing is forwarded.
  */
-export async function startDemoReceiver(dbPath: string, ledger: Ledger): Promise<DemoReceiver> {
+export async function startDemoReceiver(dbPath: string, ledger: Ledger, accountSid: string): Promise<DemoReceiver> {
 	const log = new JsonLogger(() => undefined);
 	const store = new SqliteDaemonStore(dbPath);
 	const outbox = new ForwardOutbox(store, {}, { maxAttempts: 1, backoffMs: 1000, maxBackoffMs: 1000, concurrency: 1 }, log);
@@ -26,8 +26,10 @@ export async function startDemoReceiver(dbPath: string, ledger: Ledger): Promise
 	const server = new WebhookServer({
 		host: '127.0.0.1',
 		port: 0,
-		secret,
+		secrets: [secret],
+		accountSid,
 		maxBodyBytes: 64 * 1024,
+		maxConnections: 1024,
 		store: (key, event, at) => store.recordEvent(key, event, at),
 		stored: () => processor.kick(),
 		health: async () => ({ canTakeCallbacks: true, degraded: [], details: {} }),

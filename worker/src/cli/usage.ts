@@ -20,8 +20,13 @@ const RUN_OPTIONS = `  --csv FILE                 the recipients; the first line
   --delimiter C              the CSV delimiter (default: a sep=C first line, else the header's)
   --encoding NAME            the CSV's encoding when it is not UTF-8 (or UTF-16 with a BOM):
                              windows-1252 (Excel's "CSV (Comma delimited)") or latin1
-  --out FILE                 write one CSV line per input row with its outcome
-  --dry-run                  validate and count, send nothing
+  --smart-encoding           send typographic characters (curly quotes, dashes, ellipsis,
+                             non-breaking space...) as their GSM-7 equivalents: fewer segments
+  --out FILE                 write one CSV line per input row with its outcome (a dry run adds
+                             each valid row's rendered text and segments)
+  --dry-run                  validate and count, send nothing: segments and cost, what makes
+                             messages UCS-2, countries and the estimated finish
+  --price-per-segment N      the price of one segment, for the dry run's cost
   --retries N                retries of a batch after a 5xx or a lost connection (default: 7)
   --resend-uncertain         send again the rows whose earlier answer was lost (never those a
                              delivery receipt has shown were sent)
@@ -108,7 +113,7 @@ Commands:
 \`cloudtel campaign COMMAND --help\` tells what each takes.
 `;
 
-export const CONTACT_USAGE = `Usage: cloudtel contact show NUMBER [--db FILE|URL] [--json]
+export const CONTACT_USAGE = `Usage: cloudtel contact show NUMBER [--db FILE|URL] [--json] [--time-zone ZONE]
        cloudtel contact forget NUMBER [--db FILE|URL]
 
 show     every message, receipt, reply, opt-out and opt-in of a number, with its time
@@ -116,9 +121,11 @@ show     every message, receipt, reply, opt-out and opt-in of a number, with its
 forget   erase a number's messages and rows across campaigns (an erasure request); a
          one-way hash of it is kept, so an opt-out still holds
 
-  --db FILE|URL  the ledger (default: CLOUDTEL_DB, else cloudtel.db)
-  --json         (show) as JSON
-  -h, --help     this help
+  --db FILE|URL          the ledger (default: CLOUDTEL_DB, else cloudtel.db)
+  --json                 (show) as JSON
+  --time-zone ZONE       (show) times in this IANA zone (default: UTC)
+  --default-country CC   country of a NUMBER written without +
+  -h, --help             this help
 `;
 
 export const USAGE = `cloudtel: bulk SMS campaigns from CSV files, paced, crash-safe, never sent twice.
@@ -130,6 +137,8 @@ Usage:
   cloudtel campaign pause|resume|cancel --db FILE --name NAME
   cloudtel campaign delete --db FILE --name NAME [--force]
                          forget a campaign, freeing its name; --force when it has sent
+  cloudtel contact show|forget NUMBER [--db FILE] [--json]
+                         a number's record across campaigns; erase it on request
   cloudtel demo          run a demo campaign against a sandbox started on the spot
   cloudtel sandbox ...   start the local sandbox of the provider
   cloudtel worker        the daemon: cron campaigns, receipts, replies, opt-outs

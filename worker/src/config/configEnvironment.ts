@@ -8,6 +8,7 @@ export const CONFIG_ENVIRONMENT: readonly { path: readonly string[]; variable: s
 	{ path: ['provider', 'authToken'], variable: 'CLOUDTEL_AUTH_TOKEN' },
 	{ path: ['server', 'publicUrl'], variable: 'CLOUDTEL_PUBLIC_URL' },
 	{ path: ['server', 'secret'], variable: 'CLOUDTEL_CALLBACK_SECRET' },
+	{ path: ['server', 'previousSecret'], variable: 'CLOUDTEL_PREVIOUS_CALLBACK_SECRET' },
 	{ path: ['server', 'reportToken'], variable: 'CLOUDTEL_REPORT_TOKEN' },
 	{ path: ['smtp', 'user'], variable: 'CLOUDTEL_SMTP_USER' },
 	{ path: ['smtp', 'password'], variable: 'CLOUDTEL_SMTP_PASSWORD' },

@@ -12,10 +12,20 @@ const EXPECTED: Record<string, string> = {
 	array: 'a list',
 };
 
-function kindOf(value: unknown): string {
+/**
+ * Settings whose value is a secret: a problem there names the path and what is wrong,
+ * never the value (a digits-only password in YAML is a number, and was printed whole).
+ */
+export function isSecretPath(path: readonly PropertyKey[]): boolean {
+	const at = path.map((p) => (typeof p === 'number' ? '#' : String(p))).join('.');
+	return /^(provider\.authToken|server\.(secret|previousSecret|reportToken)|smtp\.password|db|replies\.#\.actions\.#\.headers\..+|forward\.n8n\.(url|headers\..+))$/.test(at);
+}
+
+function kindOf(value: unknown, secret = false): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'a list';
 	if (typeof value === 'object') return 'a mapping';
+	if (secret) return typeof value === 'string' ? 'this text' : typeof value === 'number' ? 'a number' : typeof value === 'boolean' ? 'true or false' : typeof value;
 	if (typeof value === 'string') return `text (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)})`;
 	if (typeof value === 'number') return `the number ${value}`;
 	if (typeof value === 'boolean') return String(value);
@@ -51,23 +61,24 @@ const ZOD_WORDING = /^(Invalid|Too small|Too big|Expected)/;
 function explain(issue: z.core.$ZodIssue, raw: unknown, path: readonly PropertyKey[]): string {
 	if (!ZOD_WORDING.test(issue.message)) return issue.message;
 	const value = valueAt(raw, path);
+	const secret = isSecretPath(path);
 	switch (issue.code) {
 		case 'invalid_type':
-			return `must be ${EXPECTED[issue.expected] ?? issue.expected}, not ${kindOf(value)}`;
+			return `must be ${EXPECTED[issue.expected] ?? issue.expected}, not ${kindOf(value, secret)}`;
 		case 'too_small':
 			return bound(issue, issue.minimum, 'least');
 		case 'too_big':
 			return bound(issue, issue.maximum, 'most');
 		case 'invalid_value':
-			return `must be ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}, not ${kindOf(value)}`;
+			return `must be ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}, not ${kindOf(value, secret)}`;
 		case 'invalid_union': {
 			// One value or a list of them (oneOrMany): say what one value must be.
 			const one = issue.errors[0]?.[0];
-			if (one?.code === 'invalid_type') return `must be ${EXPECTED[one.expected] ?? one.expected} or a list of them, not ${kindOf(value)}`;
-			return `is not valid here (${kindOf(value)})`;
+			if (one?.code === 'invalid_type') return `must be ${EXPECTED[one.expected] ?? one.expected} or a list of them, not ${kindOf(value, secret)}`;
+			return `is not valid here (${kindOf(value, secret)})`;
 		}
 		default:
-			return issue.message;
+			return secret ? 'is not valid here' : issue.message;
 	}
 }
 

@@ -14,7 +14,7 @@ function parseText(file: string, source: string): unknown {
 		try {
 			return JSON.parse(source);
 		} catch (error) {
-			throw new ConfigError(file, [`not valid JSON: ${(error as Error).message}`]);
+			throw new ConfigError(file, [jsonProblem(source, error as Error)]);
 		}
 	}
 	const doc = YAML.parseDocument(source, { prettyErrors: true, uniqueKeys: true });
@@ -25,6 +25,18 @@ function parseText(file: string, source: string): unknown {
 		);
 	}
 	return doc.toJS();
+}
+
+/**
+ * What is wrong with a JSON config, and where, without the stretch of text around it that
+ * V8 quotes in some messages: that text may be a secret.
+ */
+function jsonProblem(source: string, error: Error): string {
+	const what = error.message.replace(/,\s*(\.\.\.)?".*$/s, '').replace(/\s*in JSON at position \d+.*$/s, '');
+	const at = /at position (\d+)/.exec(error.message);
+	if (!at) return `not valid JSON: ${what}`;
+	const before = source.slice(0, Number(at[1]));
+	return `not valid JSON: ${what} at line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')}`;
 }
 
 /**

@@ -40,21 +40,35 @@ const server = z.strictObject({
 	publicUrl: httpUrl,
 	port: port.default(8080),
 	host: z.string().default('0.0.0.0'),
+	/** The secret in the callback URLs of every message sent from now on. */
 	secret: z.string().min(16, 'must be at least 16 characters: it is all that stands between the internet and your suppression list'),
-	/** Opens the campaign reports (GET /campaigns); without it, the callback secret does. */
+	/** The secret before the last rotation, still taken from callbacks of messages sent with it (README: Security). */
+	previousSecret: z.string().min(16, 'must be at least 16 characters, as secret').optional(),
+	/** Opens the campaign reports (GET /campaigns); without it, the worker serves no report. */
 	reportToken: z.string().min(16, 'must be at least 16 characters: it opens every campaign report').optional(),
 	/** Callbacks are a few hundred bytes; anything near this is not one. */
 	maxBodyBytes: z.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
+	/** Open connections at once; one more is answered 503 and closed. */
+	maxConnections: z.number().int().min(1).max(1_000_000).default(1024),
 });
 
 const smtp = z.strictObject({
 	host: text,
 	port: port.default(587),
-	/** TLS from the first byte (port 465); otherwise STARTTLS when the server offers it. */
+	/** TLS from the first byte (port 465); otherwise STARTTLS, which the server must offer. */
 	secure: z.boolean().optional(),
+	/** Plain SMTP, for a relay on this machine only: credentials and replies would otherwise cross the network in clear. */
+	allowInsecure: z.boolean().default(false),
 	user: z.string().optional(),
 	password: z.string().optional(),
 	from: email,
+});
+
+const log = z.strictObject({
+	/** debug adds what no one need act on: clients that went away mid-request. */
+	level: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+	/** Phone numbers in log lines: masked (+6141****103) unless `full`. */
+	phoneNumbers: z.enum(['masked', 'full']).default('masked'),
 });
 
 const outbox = z.strictObject({
@@ -97,6 +111,8 @@ const campaign = z.strictObject({
 	timeZoneColumn: text.optional(),
 	/** The CSV's code page when it is not UTF-8, as `campaign run --encoding`. */
 	encoding: z.enum(ENCODING_NAMES).optional(),
+	/** Typographic characters sent as their GSM-7 equivalents, as `campaign run --smart-encoding`. */
+	smartEncoding: z.boolean().optional(),
 	sendWindow: z
 		.string()
 		.refine((v) => {
@@ -155,6 +171,21 @@ const action = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('optOut') }),
 ], { error: 'must be one of forwardSms, forwardEmail, post, optOut' });
 
+/**
+ * `forward.n8n`: every receipt and reply (or the `events` named) handed on, once each, to the
+ * CloudTel Trigger of an n8n: its production URL, with `?secret=...` when it has a Secret
+ * (or the secret in `headers` as X-CloudTel-Secret).
+ */
+const forward = z.strictObject({
+	n8n: z
+		.strictObject({
+			url: httpUrl,
+			headers: z.record(z.string(), z.string()).optional(),
+			events: z.array(z.enum(['receipt', 'reply'], { error: 'must be receipt or reply' })).min(1, 'must name receipt, reply or both').default(['receipt', 'reply']),
+		})
+		.optional(),
+});
+
 /** A keyword of one or more words; punctuation does not count, as it does not in replies. */
 const keyword = text.refine((v) => keywordWords(v).length > 0, 'must have a letter or digit');
 
@@ -180,12 +211,14 @@ export const workerConfigSchema = z
 		server,
 		smtp: smtp.optional(),
 		outbox: outbox.prefault({}),
+		log: log.prefault({}),
 		spool: spool.prefault({}),
 		/** Days processed callback events, settled forwards and finished runs (with their ledger rows) are kept. */
 		retentionDays: z.number().positive().default(90),
 		campaigns: z.array(campaign).default([]),
 		replies: z.array(rule).default([]),
 		optOut: optOut.prefault({}),
+		forward: forward.prefault({}),
 	})
 	.superRefine((config, ctx) => {
 		if (isPostgresUrl(config.db)) {
@@ -222,10 +255,20 @@ export const workerConfigSchema = z
 			const clash = optOutWords.get(keywordWords(k).join(' '));
 			if (clash !== undefined) ctx.addIssue({ code: 'custom', path: ['optOut', 'optInKeywords', i], message: `"${k}" is also an opt-out keyword ("${clash}")` });
 		});
+		if (config.smtp?.allowInsecure && !isLoopback(config.smtp.host)) {
+			ctx.addIssue({ code: 'custom', path: ['smtp', 'allowInsecure'], message: `is for a relay on this machine (localhost, 127.0.0.1, ::1), not ${config.smtp.host}: use secure, or a server that offers STARTTLS` });
+		}
+		if (config.server.previousSecret !== undefined && config.server.previousSecret === config.server.secret) {
+			ctx.addIssue({ code: 'custom', path: ['server', 'previousSecret'], message: 'is the same as secret: after a rotation it is the old one' });
+		}
 		if (config.smtp && (config.smtp.user === undefined) !== (config.smtp.password === undefined)) {
 			ctx.addIssue({ code: 'custom', path: ['smtp', config.smtp.user === undefined ? 'user' : 'password'], message: 'user and password go together' });
 		}
 	});
+
+function isLoopback(host: string): boolean {
+	return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
 
 export type WorkerConfig = z.output<typeof workerConfigSchema>;
 export type CampaignConfig = WorkerConfig['campaigns'][number];
@@ -233,4 +276,6 @@ export type ReplyRule = WorkerConfig['replies'][number];
 export type ReplyAction = ReplyRule['actions'][number];
 export type SmtpConfig = NonNullable<WorkerConfig['smtp']>;
 export type OutboxConfig = WorkerConfig['outbox'];
+export type N8nForwardConfig = NonNullable<WorkerConfig['forward']['n8n']>;
 export type OptOutConfig = WorkerConfig['optOut'];
+export type LogConfig = WorkerConfig['log'];

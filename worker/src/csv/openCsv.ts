@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { FatalError } from '../campaign/fatalError';
+import { FatalError } from '../errors';
 import type { InputMark } from '../ledger/ledger';
 import { printable } from '../report/printable';
 import { BadByte, CsvDecoder } from './csvDecoder';

@@ -1,5 +1,5 @@
 import type { DeliveryReceiptCallback, ReplyCallback } from '../../../api';
-import type { OptOutConfig, ReplyRule } from '../config/workerConfigSchema';
+import type { N8nForwardConfig, OptOutConfig, ReplyRule } from '../config/workerConfigSchema';
 import type { Ledger } from '../ledger/ledger';
 import type { CompletedEvent, DaemonStore, NewForward, StoredEvent } from './daemonStore';
 import type { ForwardOutbox } from './forward/forwardOutbox';
@@ -14,6 +14,13 @@ const BATCH = 100;
 /** A failure here is the database's (down, busy, full): worth another look soon, not a tight loop. */
 const RETRY_MS = 250;
 const RETRY_MAX_MS = 5000;
+
+/** An action as a forward keeps it: a post's headers stay in the config (see postHeaders). */
+function queued(action: ForwardAction): ForwardAction {
+	if (action.type !== 'post' || action.headers === undefined) return action;
+	const { headers: _headers, ...rest } = action;
+	return rest;
+}
 
 /**
  * Turns stored callback events into their effects: a receipt into the ledger row's
@@ -38,6 +45,8 @@ export class CallbackProcessor {
 		private readonly outbox: ForwardOutbox,
 		private readonly log: Logger,
 		keywords: OptOutConfig = { keywords: [], optInKeywords: [] },
+		/** `forward.n8n`: which callbacks also go to n8n, each once. */
+		private readonly n8n?: Pick<N8nForwardConfig, 'events'>,
 	) {
 		this.optOutIntent = optOutMatcher({ optOut: keywords.keywords, optIn: keywords.optInKeywords });
 	}
@@ -95,11 +104,10 @@ export class CallbackProcessor {
 	}
 
 	private async process(stored: StoredEvent): Promise<NewForward[]> {
-		if (stored.event.kind === 'receipt') {
-			await this.receipt(stored.event.data, stored.receivedAt);
-			return [];
-		}
-		return this.reply(stored.event.data, stored.receivedAt);
+		const forwards = stored.event.kind === 'receipt' ? (await this.receipt(stored.event.data, stored.receivedAt), []) : await this.reply(stored.event.data, stored.receivedAt);
+		// Queued in the transaction that marks the event done, as a reply rule's forwards are.
+		if (this.n8n?.events.includes(stored.event.kind)) forwards.push({ actionKey: 'n8n', payload: { action: { type: 'n8n' }, event: stored.event, receivedAt: stored.receivedAt } });
+		return forwards;
 	}
 
 	private async receipt(receipt: DeliveryReceiptCallback, receivedAt: number): Promise<void> {
@@ -120,16 +128,29 @@ export class CallbackProcessor {
 		else this.log.warn('delivery receipt for no campaign row', { messageSid: receipt.MessageSid, externalId: receipt.ExternalId, status: receipt.Status });
 	}
 
+	/** Whether the reply answers a message this ledger sent to its sender. */
+	private async answersOurs(reply: ReplyCallback): Promise<boolean> {
+		return reply.OriginalMessageSid !== '' && (await this.ledger.sentTo(reply.OriginalMessageSid)) === reply.From;
+	}
+
 	private async reply(reply: ReplyCallback, receivedAt: number): Promise<NewForward[]> {
 		const context = replyContext(reply, receivedAt);
 		const found = this.optOutIntent(reply.Text);
 		const intent = found?.intent;
 		if (found?.intent === 'optOut') {
+			// Always honoured, erring toward not texting; one answering no message of ours is said so.
 			await this.ledger.addSuppression(reply.From, `replied ${found.keyword}`);
-			this.log.info('opted out', { from: reply.From, campaign: context.campaign, keyword: found.keyword });
+			if (await this.answersOurs(reply)) this.log.info('opted out', { from: reply.From, campaign: context.campaign, keyword: found.keyword });
+			else this.log.warn('opted out', { from: reply.From, keyword: found.keyword, originalMessageSid: reply.OriginalMessageSid, originalUnknown: 'the message replied to is not one this ledger sent to the number' });
 		} else if (found?.intent === 'optIn') {
-			const removed = await this.ledger.removeSuppression(reply.From);
-			this.log.info('opted in', { from: reply.From, campaign: context.campaign, keyword: found.keyword, wasSuppressed: removed });
+			// Only a reply to a message we sent to that very number puts it back: the callback
+			// URL's secret is in every message, and whoever holds it could opt anyone in.
+			if (await this.answersOurs(reply)) {
+				const removed = await this.ledger.removeSuppression(reply.From);
+				this.log.info('opted in', { from: reply.From, campaign: context.campaign, keyword: found.keyword, wasSuppressed: removed });
+			} else {
+				this.log.warn('opt-in not acted on: the message replied to is not one this ledger sent to the number', { from: reply.From, originalMessageSid: reply.OriginalMessageSid, keyword: found.keyword });
+			}
 		}
 		const matched = matchRules(this.rules, context);
 		const forwards: NewForward[] = [];
@@ -141,7 +162,7 @@ export class CallbackProcessor {
 					optedOut = true;
 				}
 				this.log.info('opted out by rule', { from: reply.From, rule: this.rules[m.rule].name ?? m.rule });
-			} else forwards.push({ actionKey: m.key, payload: { action: m.action as ForwardAction, context } });
+			} else forwards.push({ actionKey: m.key, payload: { action: queued(m.action as ForwardAction), context } });
 		}
 		// The run is the ledger's campaign: its row counts the reply in the report.
 		if (context.run !== undefined && context.row !== undefined) {

@@ -1,5 +1,5 @@
 import type { CallbackEvent } from '../../../api';
-import type { ForwardPayload } from './forward/forwardPayload';
+import type { QueuedForward } from './forward/forwardPayload';
 
 export interface StoredEvent {
 	key: string;
@@ -18,7 +18,7 @@ export const FORWARD_STATES: readonly ForwardState[] = ['pending', 'sending', 's
 export interface NewForward {
 	/** Which rule and action asked for it: `<rule>.<action>`, unique per event. */
 	actionKey: string;
-	payload: ForwardPayload;
+	payload: QueuedForward;
 }
 
 export interface ForwardJob extends NewForward {

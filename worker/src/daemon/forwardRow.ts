@@ -1,5 +1,5 @@
 import type { ForwardJob, ForwardState } from './daemonStore';
-import type { ForwardPayload } from './forward/forwardPayload';
+import type { QueuedForward } from './forward/forwardPayload';
 
 /** A row of the forwards table, as both stores read it. */
 export interface ForwardRow {
@@ -18,7 +18,7 @@ export function forwardJob(r: ForwardRow): ForwardJob {
 		id: r.id,
 		eventKey: r.event_key,
 		actionKey: r.action_key,
-		payload: JSON.parse(r.payload) as ForwardPayload,
+		payload: JSON.parse(r.payload) as QueuedForward,
 		state: r.state,
 		attempts: r.attempts,
 		nextAt: r.next_at,

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { basicAuthorization } from '../../../api';
 import { ExitCodes } from '../campaign/exitCodes';
-import { UsageError } from '../campaign/fatalError';
+import { UsageError } from '../errors';
 import { ConfigError } from '../config/configError';
 import { loadWorkerConfig } from '../config/loadWorkerConfig';
 import type { WorkerConfig } from '../config/workerConfigSchema';
@@ -9,6 +9,7 @@ import { isPostgresUrl } from '../store/dbLocation';
 import { setPrivateFileWarnings } from '../store/privateFile';
 import { checkCampaignCsvs } from './campaigns/csvCheck';
 import { bufferedLines } from './bufferedLines';
+import { signReportPath } from './http/reportLinks';
 import { JsonLogger } from './jsonLogger';
 import { Redactor } from './redactor';
 import { WorkerDaemon } from './workerDaemon';
@@ -16,12 +17,17 @@ import cluster from 'node:cluster';
 import { BEGIN, STANDBY_ENV, WorkerSupervisor } from './supervisor/workerSupervisor';
 
 export const WORKER_USAGE = `cloudtel worker --config FILE [--check]
+cloudtel worker --config FILE --report-link [--campaign NAME] [--minutes N]
 
 Runs unattended: campaigns on cron, delivery receipts and replies on webhooks, replies
 rerouted by rules (SMS, e-mail, a URL, opt-out). JSON log lines on stdout. SIGTERM or
 Ctrl-C stops it gracefully; SIGHUP (kill -HUP PID) reloads the code and the config
 without closing the port. --check validates the config, and each campaign's CSV
 header against its settings, and exits.
+
+--report-link prints a link to the running worker's campaign reports (one campaign's
+with --campaign) that opens them in a browser for N minutes (default 60), signed with
+server.reportToken; the token itself never goes into a link.
 `;
 
 /** A graceful stop waits for in-flight work; not longer than this. */
@@ -30,7 +36,31 @@ const STOP_DEADLINE_MS = 60_000;
 /** Every secret the config holds, and the Basic header made of two of them. */
 export function configSecrets(config: WorkerConfig): string[] {
 	const dbPassword = isPostgresUrl(config.db) ? decodeURIComponent(new URL(config.db).password) : '';
-	return [config.provider.authToken, config.server.secret, config.server.reportToken ?? '', config.smtp?.password ?? '', dbPassword, basicAuthorization(config.provider.accountSid, config.provider.authToken).slice('Basic '.length)];
+	const headerValues = config.replies.flatMap((r) => r.actions.flatMap((a) => (a.type === 'post' ? Object.values(a.headers ?? {}) : [])));
+	// The n8n trigger's secret, in its URL's query or a header.
+	const n8n = config.forward.n8n;
+	const n8nSecrets = n8n ? [...new URL(n8n.url).searchParams.values(), ...Object.values(n8n.headers ?? {})] : [];
+	return [
+		config.provider.authToken,
+		config.server.secret,
+		config.server.previousSecret ?? '',
+		config.server.reportToken ?? '',
+		config.smtp?.password ?? '',
+		dbPassword,
+		basicAuthorization(config.provider.accountSid, config.provider.authToken).slice('Basic '.length),
+		...headerValues,
+		...n8nSecrets,
+	];
+}
+
+/** A signed link to the reports at the worker's public URL (see reportLinks). */
+function reportLink(config: WorkerConfig, campaign: string | undefined, minutes = '60'): string {
+	const token = config.server.reportToken;
+	if (token === undefined) throw new UsageError('--report-link needs server.reportToken (or CLOUDTEL_REPORT_TOKEN): the worker serves no report without it');
+	const n = Number(minutes);
+	if (!/^\d+$/.test(minutes) || n < 1 || n > 7 * 24 * 60) throw new UsageError(`--minutes must be a whole number of minutes from 1 to ${7 * 24 * 60} (got "${minutes}")`);
+	const path = campaign === undefined ? '/campaigns' : `/campaigns/${encodeURIComponent(campaign)}`;
+	return `${config.server.publicUrl.replace(/\/+$/, '')}${signReportPath(token, path, Math.floor(Date.now() / 1000) + n * 60)}`;
 }
 
 export async function workerCommand(argv: string[]): Promise<number> {
@@ -46,9 +76,14 @@ export async function workerCommand(argv: string[]): Promise<number> {
 }
 
 async function workerOrSupervisor(argv: string[]): Promise<number> {
-	let values: { config?: string; check?: boolean; help?: boolean };
+	let values: { config?: string; check?: boolean; help?: boolean; 'report-link'?: boolean; campaign?: string; minutes?: string };
 	try {
-		({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { config: { type: 'string' }, check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }));
+		({ values } = parseArgs({
+			args: argv,
+			strict: true,
+			allowPositionals: false,
+			options: { config: { type: 'string' }, check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, 'report-link': { type: 'boolean' }, campaign: { type: 'string' }, minutes: { type: 'string' } },
+		}));
 	} catch (error) {
 		throw new UsageError((error as Error).message);
 	}
@@ -58,6 +93,11 @@ async function workerOrSupervisor(argv: string[]): Promise<number> {
 	}
 	if (!values.config) throw new UsageError('cloudtel worker needs --config FILE (YAML or JSON; see examples/worker.config.yaml)');
 	const config = loadWorkerConfig(values.config);
+	if (values['report-link']) {
+		process.stdout.write(reportLink(config, values.campaign, values.minutes) + '\n');
+		return 0;
+	}
+	if (values.campaign !== undefined || values.minutes !== undefined) throw new UsageError('--campaign and --minutes go with --report-link');
 	// A CSV that does not fit its campaign would fail at every tick: found now instead.
 	const csvProblems = await checkCampaignCsvs(config.campaigns);
 	if (csvProblems.length > 0) throw new ConfigError(values.config, csvProblems);
@@ -65,7 +105,7 @@ async function workerOrSupervisor(argv: string[]): Promise<number> {
 		process.stdout.write(`${values.config}: valid; campaigns: ${config.campaigns.length}, reply rules: ${config.replies.length}\n`);
 		return 0;
 	}
-	const log = new JsonLogger(bufferedLines((text) => process.stdout.write(text)), new Redactor(configSecrets(config)));
+	const log = new JsonLogger(bufferedLines((text) => process.stdout.write(text)), new Redactor(configSecrets(config)), {}, config.log);
 	setPrivateFileWarnings((message) => log.warn(message));
 	const path = values.config;
 	// The process the user started holds the socket; the worker runs in copies of it (see WorkerSupervisor).

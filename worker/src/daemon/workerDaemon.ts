@@ -9,7 +9,9 @@ import { CampaignScheduler } from './campaigns/campaignScheduler';
 import type { DaemonStore } from './daemonStore';
 import { EmailForwarder } from './forward/emailForwarder';
 import { ForwardOutbox } from './forward/forwardOutbox';
+import { N8nForwarder } from './forward/n8nForwarder';
 import { PostForwarder } from './forward/postForwarder';
+import { postHeaders } from './forward/postHeaders';
 import { SmsForwarder } from './forward/smsForwarder';
 import { WebhookServer } from './http/webhookServer';
 import type { JsonLogger } from './jsonLogger';
@@ -70,10 +72,11 @@ export class WorkerDaemon {
 			{
 				forwardEmail: config.smtp ? new EmailForwarder(config.smtp, config.outbox.concurrency) : undefined,
 				forwardSms: new SmsForwarder(new BatchClient(config.provider, config.outbox.concurrency, 30_000)),
-				post: new PostForwarder(),
+				post: new PostForwarder((actionKey, url) => postHeaders(config.replies, actionKey, url)),
 			},
 			config.outbox,
 			log.child({ part: 'outbox' }),
+			config.forward.n8n ? new N8nForwarder(() => config.forward.n8n) : undefined,
 		);
 		// Several workers: this one's lease is taken before anything else, so the others never
 		// take what it starts for a dead worker's.
@@ -88,7 +91,7 @@ export class WorkerDaemon {
 			}
 		}
 		const intake = await CallbackIntake.open(store, spoolDir(config.spool.dir, location), config.spool.maxBytes, log.child({ part: 'spool' }));
-		const processor = new CallbackProcessor(store, ledger, config.replies, outbox, log.child({ part: 'callbacks' }), config.optOut);
+		const processor = new CallbackProcessor(store, ledger, config.replies, outbox, log.child({ part: 'callbacks' }), config.optOut, config.forward.n8n);
 		const scheduler = new CampaignScheduler(
 			config.campaigns,
 			new CampaignRunner(config, store, log.child({ part: 'campaigns' }), () => intake.sendingMayGo()),
@@ -108,13 +111,15 @@ export class WorkerDaemon {
 		const server = new WebhookServer({
 			host: config.server.host,
 			port: config.server.port,
-			secret: config.server.secret,
+			secrets: [config.server.secret, ...(config.server.previousSecret !== undefined ? [config.server.previousSecret] : [])],
+			accountSid: config.provider.accountSid,
 			maxBodyBytes: config.server.maxBodyBytes,
+			maxConnections: config.server.maxConnections,
 			store: (key, event, at) => intake.take(key, event, at),
 			stored: () => processor.kick(),
 			health: () => health.report(),
-			healthToken: config.server.reportToken ?? config.server.secret,
-			reports: { token: config.server.reportToken ?? config.server.secret, ledger },
+			healthToken: config.server.reportToken,
+			reports: { token: config.server.reportToken, ledger },
 			log: log.child({ part: 'webhooks' }),
 		});
 		let port: number;

@@ -1,4 +1,5 @@
 import type { CampaignSpec } from '../campaign/campaignSpec';
+import type { ContactHistory, ForgetResult } from './contact';
 
 /**
  * A recipient's way through a campaign. `submitting` is written, durably, before the
@@ -57,6 +58,9 @@ export interface ImportRow {
 	errorCode?: string;
 	message?: string;
 	timeZone?: string;
+	/** A dry run's forecast only (RowVerdict's), not stored. */
+	ucs2?: string;
+	otherSegments?: number;
 }
 
 export interface PendingRow {
@@ -125,7 +129,7 @@ export interface ReplyRecord {
 export interface DeliveryCounts {
 	delivered: number;
 	failed: number;
-	/** Failed receipts by the provider's ErrorCode ('' when it gave none). */
+	/** Failed receipts by the provider's ErrorCode ('' when it gave none); an object with no prototype. */
 	failedByCode: Record<string, number>;
 	/** Accepted rows no receipt has reported on yet. */
 	awaitingReceipt: number;
@@ -228,12 +232,15 @@ export interface Ledger {
 	removeSuppression(number: string): Promise<boolean>;
 
 	/**
-	 * Stores a delivery receipt against its row; undefined when no row of any campaign sent
-	 * it. The receipt proves the message went out: an `uncertain` row becomes `accepted`
-	 * with the receipt's MessageSid, and so does a row of a chunk a crash left submitting
-	 * when `recoverSubmitting` comes to it.
+	 * Stores a delivery receipt against the row that sent its MessageSid; undefined when no
+	 * row of any campaign did. The row its ExternalId names is taken only when the MessageSid
+	 * is that row's, or the row's is not known: an `uncertain` row, which the receipt proves
+	 * was sent and makes `accepted` with the receipt's MessageSid, or a row of a chunk on its
+	 * way (the receipt came before the answer; a crash then leaves it to `recoverSubmitting`).
 	 */
 	recordDelivery(receipt: DeliveryRecord): Promise<DeliveredRow | undefined>;
+	/** The number this ledger sent the message to; undefined when no campaign of it sent that MessageSid. */
+	sentTo(messageSid: string): Promise<string | undefined>;
 	delivery(name: string, line: number): Promise<DeliveryRecord | undefined>;
 	/** False when this reply was already stored, or its row is not in the ledger. */
 	recordReply(reply: ReplyRecord): Promise<boolean>;
@@ -243,6 +250,11 @@ export interface Ledger {
 	reportFigures(name: string, bucketSeconds: number): Promise<ReportFigures>;
 	/** Every campaign's name, in order. */
 	campaignNames(): Promise<string[]>;
+
+	/** `contact show`: everything the ledger holds about one number, in time order. */
+	contactHistory(number: string): Promise<ContactHistory>;
+	/** `contact forget`: erases the number across campaigns; a suppression stays, under its hash. */
+	forgetContact(number: string): Promise<ForgetResult>;
 
 	close(): Promise<void>;
 }

@@ -3,6 +3,8 @@ import type { CampaignSpec } from '../campaign/campaignSpec';
 import { transaction } from '../store/pgDatabase';
 import { WORKER_ID } from '../store/workerId';
 import { ownerIsAlive } from './ownerIsAlive';
+import { forgottenKey, type ContactHistory, type ForgetResult } from './contact';
+import { pgContactHistory, pgForgetContact } from './pgContact';
 import { campaignRecord, type CampaignDbRow, type RecipientDbRow } from './ledgerDbRows';
 import {
 	type InputMark,
@@ -247,11 +249,19 @@ export class PgLedger implements Ledger, SharedLedger {
 		await transaction(this.pool, async (db) => {
 			// When the request left: an uncertain row keeps it, for the report, should a receipt show it was sent.
 			const attempted = (await db.query<{ at: number }>('DELETE FROM submissions WHERE campaign = $1 AND chunk = $2 RETURNING created_at AS at', [name, chunk])).rows[0]?.at ?? null;
+			// In the same statement, receipts stored while the request was on its way that the
+			// answer disowns (another MessageSid, or the message refused): anyone could have
+			// written their ExternalId (recordDelivery).
 			await db.query(
-				`UPDATE recipients r SET status = v.status, chunk = NULL, message_sid = v.sid, error_code = v.code, message = v.msg,
+				`WITH v AS (SELECT * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[]) AS v(line, status, sid, code, msg)),
+				 foreign_receipts AS (
+					DELETE FROM deliveries d USING v
+					WHERE d.campaign = $1 AND d.line = v.line AND ((v.status = 'accepted' AND d.message_sid IS DISTINCT FROM v.sid) OR v.status = 'rejected')
+				 )
+				 UPDATE recipients r SET status = v.status, chunk = NULL, message_sid = v.sid, error_code = v.code, message = v.msg,
 				 sent_at = CASE WHEN v.status = 'accepted' THEN $7::bigint END,
 				 attempted_at = CASE WHEN v.status = 'uncertain' THEN $8::bigint END
-				 FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[]) AS v(line, status, sid, code, msg)
+				 FROM v
 				 WHERE r.campaign = $1 AND r.line = v.line`,
 				[
 					name,
@@ -313,7 +323,8 @@ export class PgLedger implements Ledger, SharedLedger {
 	}
 
 	async isSuppressed(number: string): Promise<boolean> {
-		return (await this.pool.query('SELECT 1 FROM suppressions WHERE number = $1', [number])).rows.length > 0;
+		// A forgotten number is suppressed under its hash.
+		return (await this.pool.query('SELECT 1 FROM suppressions WHERE number IN ($1, $2)', [number, forgottenKey(number)])).rows.length > 0;
 	}
 
 	async *suppressions(): AsyncIterable<string> {
@@ -326,17 +337,42 @@ export class PgLedger implements Ledger, SharedLedger {
 	}
 
 	async addSuppression(number: string, reason: string): Promise<void> {
-		await this.pool.query('INSERT INTO suppressions (number, reason, created_at) VALUES ($1, $2, $3) ON CONFLICT (number) DO UPDATE SET reason = excluded.reason', [number, reason, Date.now()]);
+		const now = Date.now();
+		await transaction(this.pool, async (db) => {
+			await db.query('INSERT INTO suppressions (number, reason, created_at) VALUES ($1, $2, $3) ON CONFLICT (number) DO UPDATE SET reason = excluded.reason', [number, reason, now]);
+			await db.query(`INSERT INTO consent_events (number, at, kind, reason) VALUES ($1, $2, 'opt-out', $3)`, [number, now, reason]);
+		});
 	}
 
 	async removeSuppression(number: string): Promise<boolean> {
-		return ((await this.pool.query('DELETE FROM suppressions WHERE number = $1', [number])).rowCount ?? 0) > 0;
+		const now = Date.now();
+		return transaction(this.pool, async (db) => {
+			const removed = ((await db.query('DELETE FROM suppressions WHERE number = $1', [number])).rowCount ?? 0) > 0;
+			await db.query(`INSERT INTO consent_events (number, at, kind, reason) VALUES ($1, $2, 'opt-in', $3)`, [number, now, removed ? 'replied to opt in' : 'replied to opt in (was not suppressed)']);
+			return removed;
+		});
+	}
+
+	async contactHistory(number: string): Promise<ContactHistory> {
+		return pgContactHistory(this.pool, number);
+	}
+
+	async forgetContact(number: string): Promise<ForgetResult> {
+		return pgForgetContact(this.pool, number);
 	}
 
 	async recordDelivery(receipt: DeliveryRecord): Promise<DeliveredRow | undefined> {
 		let row: { campaign: string; line: number } | undefined;
+		// The row its ExternalId names only when the message is that row's, or the row's
+		// MessageSid is not known yet (uncertain, or submitting: the receipt came before the
+		// answer): an ExternalId is anyone's to write, a MessageSid is the provider's.
 		if (receipt.campaign !== undefined && receipt.line !== undefined) {
-			row = (await this.pool.query<{ campaign: string; line: number }>('SELECT campaign, line FROM recipients WHERE campaign = $1 AND line = $2', [receipt.campaign, receipt.line])).rows[0];
+			row = (
+				await this.pool.query<{ campaign: string; line: number }>(
+					`SELECT campaign, line FROM recipients WHERE campaign = $1 AND line = $2 AND (message_sid = $3 OR status IN ('uncertain', 'submitting'))`,
+					[receipt.campaign, receipt.line, receipt.messageSid],
+				)
+			).rows[0];
 		}
 		row ??= (await this.pool.query<{ campaign: string; line: number }>('SELECT campaign, line FROM recipients WHERE message_sid = $1 LIMIT 1', [receipt.messageSid])).rows[0];
 		if (!row) return undefined;
@@ -355,6 +391,10 @@ export class PgLedger implements Ledger, SharedLedger {
 			]);
 			return { campaign, line, resolved: (resolved.rowCount ?? 0) > 0 };
 		});
+	}
+
+	async sentTo(messageSid: string): Promise<string | undefined> {
+		return (await this.pool.query<{ to_number: string | null }>('SELECT to_number FROM recipients WHERE message_sid = $1 LIMIT 1', [messageSid])).rows[0]?.to_number ?? undefined;
 	}
 
 	async delivery(name: string, line: number): Promise<DeliveryRecord | undefined> {
@@ -378,7 +418,8 @@ export class PgLedger implements Ledger, SharedLedger {
 	}
 
 	async deliveryCounts(name: string): Promise<DeliveryCounts> {
-		const out: DeliveryCounts = { delivered: 0, failed: 0, failedByCode: {}, awaitingReceipt: 0, replied: 0, optedOut: 0 };
+		// Keyed by the provider's ErrorCode: no key ("__proto__", "constructor") may reach a prototype.
+		const out: DeliveryCounts = { delivered: 0, failed: 0, failedByCode: Object.create(null) as Record<string, number>, awaitingReceipt: 0, replied: 0, optedOut: 0 };
 		const codes = await this.pool.query<{ status: DeliveryRecord['status']; code: string; n: number }>(`SELECT status, COALESCE(error_code, '') AS code, COUNT(*) AS n FROM deliveries WHERE campaign = $1 GROUP BY 1, 2`, [name]);
 		for (const r of codes.rows) {
 			if (r.status === 'Delivered') out.delivered += r.n;

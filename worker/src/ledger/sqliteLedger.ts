@@ -1,7 +1,9 @@
 import type Database from 'better-sqlite3';
 import { openDatabase } from './openDatabase';
+import { forgottenKey, type ContactHistory, type ForgetResult } from './contact';
+import { sqliteContactHistory, sqliteForgetContact } from './sqliteContact';
 import type { CampaignSpec } from '../campaign/campaignSpec';
-import { FatalError } from '../campaign/fatalError';
+import { FatalError } from '../errors';
 import { ownerIsAlive } from './ownerIsAlive';
 import { campaignRecord, type CampaignDbRow, type RecipientDbRow } from './ledgerDbRows';
 import {
@@ -107,6 +109,8 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async createCampaign(spec: CampaignSpec): Promise<CampaignRecord> {
+		// Two new runs of one name started together both get here: the second gets the first's
+		// campaign, and the claim that follows names the run holding it (not a UNIQUE failure).
 		const now = Date.now();
 		this.s.insertCampaign.run(spec.name, JSON.stringify(spec), now, now);
 		return (await this.campaign(spec.name))!;
@@ -158,6 +162,7 @@ export class SqliteLedger implements Ledger {
 			for (const c of this.s.submissions.all(name) as Submission[]) {
 				const at = c.at ?? null;
 				this.s.timeRecovered.run(at, name, c.first, c.last);
+				this.s.indexRecovered.run(name, c.first, c.last);
 				this.s.resolveRecovered.run(at, name, c.first, c.last);
 				n += this.s.recover.run(at, name, c.first, c.last).changes;
 				this.s.dropSubmission.run(name, c.chunk);
@@ -169,6 +174,7 @@ export class SqliteLedger implements Ledger {
 	async requeueUncertain(name: string): Promise<number> {
 		return this.db.transaction(() => {
 			this.s.timeResolvedUncertain.run(name);
+			this.s.indexResolvedUncertain.run(name);
 			this.s.resolveUncertain.run(name);
 			return this.s.requeue.run(name).changes;
 		})();
@@ -269,7 +275,11 @@ export class SqliteLedger implements Ledger {
 			const accepted: SidPairs = [];
 			for (const r of rows) {
 				if (r.status === 'accepted' && r.messageSid !== undefined) accepted.push([r.line, r.messageSid]);
-				else this.s.settleRow.run(r.status, r.errorCode ?? null, r.message ?? null, r.status === 'uncertain' ? attemptedAt : null, name, r.line);
+				else {
+					this.s.settleRow.run(r.status, r.errorCode ?? null, r.message ?? null, r.status === 'uncertain' ? attemptedAt : null, name, r.line);
+					// Refused by the provider, it was never sent: a receipt for it was not the provider's.
+					if (r.status === 'rejected') this.s.dropReceipt.run(name, r.line);
+				}
 			}
 			if (accepted.length === 0) return;
 			accepted.sort((x, y) => x[0] - y[0]);
@@ -283,7 +293,9 @@ export class SqliteLedger implements Ledger {
 			} else {
 				for (const [line] of accepted) this.s.acceptLine.run(name, line);
 			}
-			this.s.addAnswer.run(name, first, last, encodeSids(accepted), Date.now());
+			const sids = encodeSids(accepted);
+			this.s.addAnswer.run(name, first, last, sids, Date.now());
+			this.s.dropForeignReceipts.run({ campaign: name, first, last, sids });
 		})();
 	}
 
@@ -356,7 +368,7 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async isSuppressed(number: string): Promise<boolean> {
-		return this.s.isSuppressed.get(number) !== undefined;
+		return this.s.isSuppressed.get(number, forgottenKey(number)) !== undefined;
 	}
 
 	async *suppressions(): AsyncIterable<string> {
@@ -364,29 +376,61 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async addSuppression(number: string, reason: string): Promise<void> {
-		this.s.addSuppression.run(number, reason, Date.now());
+		const now = Date.now();
+		this.db.transaction(() => {
+			this.s.addSuppression.run(number, reason, now);
+			this.s.consentEvent.run(number, now, 'opt-out', reason);
+		})();
 	}
 
 	async removeSuppression(number: string): Promise<boolean> {
-		return this.s.removeSuppression.run(number).changes > 0;
+		const now = Date.now();
+		return this.db.transaction(() => {
+			const removed = this.s.removeSuppression.run(number).changes > 0;
+			this.s.consentEvent.run(number, now, 'opt-in', removed ? 'replied to opt in' : 'replied to opt in (was not suppressed)');
+			return removed;
+		})();
+	}
+
+	async contactHistory(number: string): Promise<ContactHistory> {
+		return sqliteContactHistory(this.db, number);
+	}
+
+	async forgetContact(number: string): Promise<ForgetResult> {
+		return sqliteForgetContact(this.db, number);
 	}
 
 	async recordDelivery(receipt: DeliveryRecord): Promise<DeliveredRow | undefined> {
-		let row: { campaign: string; line: number } | undefined;
-		if (receipt.campaign !== undefined && receipt.line !== undefined && this.s.rowExists.get(receipt.campaign, receipt.line) !== undefined) row = { campaign: receipt.campaign, line: receipt.line };
-		else {
-			row = this.s.rowBySid.get(receipt.messageSid) as typeof row;
-			if (!row && this.indexAnswers() > 0) row = this.s.rowBySid.get(receipt.messageSid) as typeof row;
-		}
+		const sid = receipt.messageSid;
+		const named = receipt.campaign !== undefined && receipt.line !== undefined ? { campaign: receipt.campaign, line: receipt.line } : undefined;
+		// The row that sent this MessageSid; else the row its ExternalId names, only while that
+		// row's MessageSid is not known (uncertain, or on its way): an ExternalId is anyone's to
+		// write, a MessageSid is the provider's. The MessageSid index, brought up to date from the
+		// answers as receipts need it, is the cheaper proof: finding the MessageSid in the row's
+		// answer (json_each) made a receipt half as dear again.
+		const row = this.rowOfSid(sid) ?? (named && this.s.awaitsSid.get(named.campaign, named.line) !== undefined ? named : undefined);
 		if (!row) return undefined;
 		const { campaign, line } = row;
 		return this.db.transaction((): DeliveredRow => {
 			// No answer for an uncertain row: it was sent when its request left, as this receipt shows.
 			const sentAt = (this.s.answerAt.get(campaign, line, line) as number | undefined) ?? ((this.s.uncertainAttemptedAt.get(campaign, line) as number | null | undefined) ?? null);
-			this.s.recordDelivery.run(campaign, line, receipt.messageSid, receipt.status, receipt.errorCode || null, receipt.at, receipt.receivedAt ?? null, sentAt);
-			const resolved = this.s.resolveUncertainRow.run(receipt.messageSid, campaign, line).changes > 0;
+			this.s.recordDelivery.run(campaign, line, sid, receipt.status, receipt.errorCode || null, receipt.at, receipt.receivedAt ?? null, sentAt);
+			const resolved = this.s.resolveUncertainRow.run(sid, campaign, line).changes > 0;
+			if (resolved) this.s.indexSid.run(sid, campaign, line);
 			return { campaign, line, resolved };
 		})();
+	}
+
+	/** The row that sent this MessageSid, through the MessageSid index (brought up to date first when it lacks it). */
+	private rowOfSid(sid: string): { campaign: string; line: number } | undefined {
+		const row = this.s.rowBySid.get(sid) as { campaign: string; line: number } | undefined;
+		if (row || this.indexAnswers() === 0) return row;
+		return this.s.rowBySid.get(sid) as { campaign: string; line: number } | undefined;
+	}
+
+	async sentTo(messageSid: string): Promise<string | undefined> {
+		const row = this.rowOfSid(messageSid);
+		return row && ((this.s.rowNumber.get(row.campaign, row.line) as string | null | undefined) ?? undefined);
 	}
 
 	/**
@@ -426,7 +470,8 @@ export class SqliteLedger implements Ledger {
 	}
 
 	async deliveryCounts(name: string): Promise<DeliveryCounts> {
-		const out: DeliveryCounts = { delivered: 0, failed: 0, failedByCode: {}, awaitingReceipt: 0, replied: 0, optedOut: 0 };
+		// Keyed by the provider's ErrorCode: no key ("__proto__", "constructor") may reach a prototype.
+		const out: DeliveryCounts = { delivered: 0, failed: 0, failedByCode: Object.create(null) as Record<string, number>, awaitingReceipt: 0, replied: 0, optedOut: 0 };
 		for (const r of this.s.receiptsByCode.all(name) as { status: DeliveryRecord['status']; code: string; n: number }[]) {
 			if (r.status === 'Delivered') out.delivered += r.n;
 			else {

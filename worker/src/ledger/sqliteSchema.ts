@@ -86,9 +86,10 @@ CREATE TABLE IF NOT EXISTS answers (
 	at INTEGER
 );
 CREATE INDEX IF NOT EXISTS answers_by_line ON answers (campaign, first);
--- MessageSid -> row, for receipts whose ExternalId names no row. Built from answers only
--- when such a receipt comes (meta 'sids_indexed_through' is the last answer copied): every
--- campaign message carries an ExternalId, so most ledgers never need it.
+-- MessageSid -> row: a receipt changes the row that sent its MessageSid, whatever its
+-- ExternalId says (anyone can write one), and a START must answer a message sent to its
+-- number. Built from answers when a receipt or a reply needs it (meta
+-- 'sids_indexed_through' is the last answer copied).
 CREATE TABLE IF NOT EXISTS message_sids (
 	message_sid TEXT PRIMARY KEY,
 	campaign TEXT NOT NULL,
@@ -110,6 +111,15 @@ CREATE TABLE IF NOT EXISTS suppressions (
 	reason TEXT NOT NULL,
 	created_at INTEGER NOT NULL
 ) WITHOUT ROWID;
+-- Every opt-out and opt-in, with its time (schema 7): \`contact show\` tells a number's
+-- consent trail; the suppression list holds only where it stands now.
+CREATE TABLE IF NOT EXISTS consent_events (
+	number TEXT NOT NULL,
+	at INTEGER NOT NULL,
+	kind TEXT NOT NULL,
+	reason TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS consent_events_by_number ON consent_events (number);
 `;
 
 /** From schema 1, whose MessageSid index on recipients is replaced by message_sids. */

@@ -5,7 +5,7 @@ export function prepareStatements(db: Database.Database) {
 	return {
 		campaign: db.prepare(`SELECT * FROM campaigns WHERE name = ?`),
 		deleteCampaign: ['recipients', 'submissions', 'deliveries', 'answers', 'message_sids', 'replies'].map((table) => db.prepare(`DELETE FROM ${table} WHERE campaign = ?`)).concat(db.prepare(`DELETE FROM campaigns WHERE name = ?`)),
-		insertCampaign: db.prepare(`INSERT INTO campaigns (name, spec, phase, created_at, updated_at) VALUES (?, ?, 'importing', ?, ?)`),
+		insertCampaign: db.prepare(`INSERT OR IGNORE INTO campaigns (name, spec, phase, created_at, updated_at) VALUES (?, ?, 'importing', ?, ?)`),
 		setOwner: db.prepare(`UPDATE campaigns SET owner_pid = ?, owner_host = ?, owner_token = ?, heartbeat_at = ? WHERE name = ?`),
 		heartbeat: db.prepare(`UPDATE campaigns SET heartbeat_at = ? WHERE name = ? AND owner_token = ?`),
 		release: db.prepare(`UPDATE campaigns SET owner_pid = NULL, owner_host = NULL, owner_token = NULL, heartbeat_at = NULL WHERE name = ? AND owner_token = ?`),
@@ -81,6 +81,13 @@ export function prepareStatements(db: Database.Database) {
 		acceptRange: db.prepare(`UPDATE recipients SET status = 'accepted', error_code = NULL, message = NULL WHERE campaign = ? AND line BETWEEN ? AND ? AND status = 'pending'`),
 		acceptLine: db.prepare(`UPDATE recipients SET status = 'accepted', message_sid = NULL, error_code = NULL, message = NULL WHERE campaign = ? AND line = ?`),
 		addAnswer: db.prepare(`INSERT INTO answers (campaign, first, last, sids, at) VALUES (?, ?, ?, ?, ?)`),
+		// A receipt stored while its row's request was on its way, naming a MessageSid the
+		// answer did not give: anyone could have written its ExternalId (recordDelivery).
+		dropForeignReceipts: db.prepare(
+			`DELETE FROM deliveries WHERE campaign = @campaign AND line BETWEEN @first AND @last
+			 AND EXISTS (SELECT 1 FROM json_each(@sids) j WHERE j.value ->> 0 = deliveries.line AND j.value ->> 1 <> deliveries.message_sid)`,
+		),
+		dropReceipt: db.prepare(`DELETE FROM deliveries WHERE campaign = ? AND line = ?`),
 		answersStarting: db.prepare(`SELECT first, last, sids FROM answers WHERE campaign = ? AND first BETWEEN ? AND ? AND last >= ? ORDER BY first, id`),
 		answersAfter: db.prepare(`SELECT id, campaign, sids FROM answers WHERE id > ? ORDER BY id LIMIT ?`),
 		indexedThrough: db.prepare(`SELECT value FROM meta WHERE key = 'sids_indexed_through'`).pluck(),
@@ -93,11 +100,28 @@ export function prepareStatements(db: Database.Database) {
 		),
 		counts: db.prepare(`SELECT status, COUNT(*) AS n, SUM(segments) AS segs FROM recipients WHERE campaign = ? GROUP BY status`),
 		rowsPage: db.prepare(`SELECT line, to_number, text, segments, status, error_code, message, message_sid FROM recipients WHERE campaign = ? AND line > ? ORDER BY line LIMIT ?`),
-		isSuppressed: db.prepare(`SELECT 1 FROM suppressions WHERE number = ?`).pluck(),
+		// A forgotten number is suppressed under its hash.
+		isSuppressed: db.prepare(`SELECT 1 FROM suppressions WHERE number IN (?, ?)`).pluck(),
+		consentEvent: db.prepare(`INSERT INTO consent_events (number, at, kind, reason) VALUES (?, ?, ?, ?)`),
 		suppressions: db.prepare(`SELECT number FROM suppressions`).pluck(),
 		addSuppression: db.prepare(`INSERT INTO suppressions (number, reason, created_at) VALUES (?, ?, ?) ON CONFLICT (number) DO UPDATE SET reason = excluded.reason`),
 		removeSuppression: db.prepare(`DELETE FROM suppressions WHERE number = ?`),
-		rowExists: db.prepare(`SELECT 1 FROM recipients WHERE campaign = ? AND line = ?`).pluck(),
+		rowNumber: db.prepare(`SELECT to_number FROM recipients WHERE campaign = ? AND line = ?`).pluck(),
+		// A row whose MessageSid is not known, though it was sent or is being sent: uncertain,
+		// or pending in a chunk on its way (a receipt may come before the answer is stored).
+		awaitsSid: db.prepare(
+			`SELECT 1 FROM recipients r WHERE r.campaign = ? AND r.line = ? AND (r.status = 'uncertain'
+			 OR (r.status = 'pending' AND EXISTS (SELECT 1 FROM submissions s WHERE s.campaign = r.campaign AND s.first <= r.line AND s.last >= r.line)))`,
+		).pluck(),
+		// Before rows become accepted through their receipts: the MessageSid index learns their MessageSids.
+		indexRecovered: db.prepare(
+			`INSERT OR IGNORE INTO message_sids (message_sid, campaign, line) SELECT d.message_sid, d.campaign, d.line FROM deliveries d JOIN recipients r ON r.campaign = d.campaign AND r.line = d.line
+			 WHERE d.campaign = ? AND d.line BETWEEN ? AND ? AND r.status = 'pending'`,
+		),
+		indexResolvedUncertain: db.prepare(
+			`INSERT OR IGNORE INTO message_sids (message_sid, campaign, line) SELECT d.message_sid, d.campaign, d.line FROM deliveries d JOIN recipients r ON r.campaign = d.campaign AND r.line = d.line
+			 WHERE d.campaign = ? AND r.status = 'uncertain'`,
+		),
 		rowBySid: db.prepare(`SELECT campaign, line FROM message_sids WHERE message_sid = ?`),
 		recordDelivery: db.prepare(
 			`INSERT INTO deliveries (campaign, line, message_sid, status, error_code, at, received_at, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)

@@ -1,5 +1,37 @@
 import type { CampaignSummary } from '../campaign/campaignSummary';
+import type { DryRunForecast } from '../campaign/dryRunForecast';
 import { lineRanges } from './lineRanges';
+
+const n = (x: number) => x.toLocaleString('en-US');
+const money = (x: number) => x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
+const plural = (x: number, word: string) => `${n(x)} ${word}${x === 1 ? '' : 's'}`;
+
+/** A dry run's forecast: what the list will cost, and why, and when it will be done. */
+export function formatForecast(f: DryRunForecast): string[] {
+	const out: string[] = [];
+	const cost = f.estimatedCost !== undefined ? ` x ${money(f.pricePerSegment!)} = ${money(f.estimatedCost)}` : ' (--price-per-segment N for the cost)';
+	out.push(`  cost       ${plural(f.segments, 'segment')}${cost} (${plural(f.messages, 'message')})`);
+	if (f.ucs2.messages > 0) {
+		const chars = f.ucs2.characters.map((c) => `${c.character} (${c.codePoint}) in ${n(c.messages)}`).join(', ');
+		out.push(`  UCS-2      ${plural(f.ucs2.messages, 'message')} (${plural(f.ucs2.segments, 'segment')}) go as UCS-2, 70 characters a segment instead of 160, because of: ${chars}`);
+		for (const e of f.ucs2.examples) out.push(`    line ${e.line} (${e.characters}): ${e.text ?? ''}`);
+	}
+	const saved = f.smartEncoding.costSaved !== undefined ? ` (${money(f.smartEncoding.costSaved)})` : '';
+	if (f.smartEncoding.on && f.smartEncoding.messages > 0) out.push(`  smart      --smart-encoding replaced typographic characters in ${plural(f.smartEncoding.messages, 'message')}: ${plural(f.smartEncoding.segmentsSaved, 'segment')} saved${saved}`);
+	else if (!f.smartEncoding.on && f.smartEncoding.messages > 0) out.push(`  smart      --smart-encoding would save ${plural(f.smartEncoding.segmentsSaved, 'segment')}${saved} in ${plural(f.smartEncoding.messages, 'message')} (curly quotes, dashes, ellipsis, odd spaces as GSM-7)`);
+	if (f.countries.length > 0) out.push(`  countries  ${f.countries.map((c) => `${c.country} ${n(c.messages)}`).join(', ')}`);
+	if (f.finish) {
+		const why = f.finish.heldByWindow ? ', held for the send window' : '';
+		out.push(`  finish     about ${f.finish.local} (${f.finish.zone})${why}; handing them over takes ${f.finish.handOffSeconds > 0 ? `~${durationText(f.finish.handOffSeconds)}` : 'no time with --rate 0'}`);
+	}
+	return out;
+}
+
+function durationText(seconds: number): string {
+	if (seconds < 90) return `${seconds} s`;
+	if (seconds < 5400) return `${Math.round(seconds / 60)} min`;
+	return `${(seconds / 3600).toFixed(1)} h`;
+}
 
 const LABELS: [string, keyof CampaignSummary['rows'], string][] = [
 	['accepted', 'accepted', 'by the provider'],
@@ -32,6 +64,7 @@ export function formatSummary(s: CampaignSummary): string {
 		}
 		if (s.sendRate !== undefined) lines.push(`  rate       ${s.sendRate.toFixed(1)} messages/s`);
 	}
+	if (s.forecast) lines.push(...formatForecast(s.forecast));
 	if (s.preview && s.preview.length > 0) {
 		lines.push('  first messages:');
 		for (const p of s.preview) lines.push(`    line ${p.line} to ${p.to} (${p.segments} segment${p.segments > 1 ? 's' : ''}): ${p.text}`);

@@ -1,7 +1,7 @@
 import { existsSync, type WriteStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { once } from 'node:events';
-import { FatalError, UsageError } from '../campaign/fatalError';
+import { FatalError, UsageError } from '../errors';
 import { createPrivateStream, PRIVATE_MODE } from '../store/privateFile';
 
 export interface OutLine {
@@ -11,9 +11,14 @@ export interface OutLine {
 	messageSid?: string;
 	errorCode?: string;
 	message?: string;
+	/** A dry run's: the message as it would be sent, and its segments. */
+	text?: string;
+	segments?: number;
 }
 
 export const OUT_HEADER = 'row,To,status,MessageSid,ErrorCode,message';
+/** A dry run's --out also has each valid row's message: a list can be proofread to its last line. */
+export const DRY_RUN_OUT_HEADER = `${OUT_HEADER},text,segments`;
 
 function cell(value: string | number | undefined): string {
 	if (value === undefined) return '';
@@ -40,15 +45,19 @@ export class OutFile {
 	private readonly stream: WriteStream;
 	private failure: Error | undefined;
 
-	constructor(readonly path: string) {
+	constructor(
+		readonly path: string,
+		private readonly withText = false,
+	) {
 		this.stream = createPrivateStream(path, '--out');
 		this.stream.on('error', (error) => (this.failure = error));
-		this.stream.write(OUT_HEADER + '\n');
+		this.stream.write((withText ? DRY_RUN_OUT_HEADER : OUT_HEADER) + '\n');
 	}
 
 	async write(row: OutLine): Promise<void> {
 		if (this.failure) throw new FatalError(`cannot write ${this.path}: ${this.failure.message}`);
-		const ok = this.stream.write(`${row.line},${cell(row.to)},${row.status},${cell(row.messageSid)},${cell(row.errorCode)},${cell(row.message)}\n`);
+		const text = this.withText ? `,${cell(row.text)},${cell(row.segments)}` : '';
+		const ok = this.stream.write(`${row.line},${cell(row.to)},${row.status},${cell(row.messageSid)},${cell(row.errorCode)},${cell(row.message)}${text}\n`);
 		if (!ok) await once(this.stream, 'drain');
 	}
 

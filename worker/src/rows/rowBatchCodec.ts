@@ -37,7 +37,7 @@ export function encodeRows(rows: readonly RowInput[]): EncodedRows {
 
 /** The typed arrays move to the other thread instead of being copied. */
 export function transferOf(encoded: EncodedRows | EncodedVerdicts): ArrayBuffer[] {
-	const arrays = 'counts' in encoded ? [encoded.lines, encoded.counts, encoded.lengths] : [encoded.lines, encoded.segments, encoded.lengths];
+	const arrays = 'counts' in encoded ? [encoded.lines, encoded.counts, encoded.lengths] : [encoded.lines, encoded.segments, encoded.other, encoded.lengths];
 	return arrays.map((a) => a.buffer as ArrayBuffer);
 }
 
@@ -74,12 +74,16 @@ export interface EncodedVerdicts {
 	lines: Float64Array;
 	/** Segments of an accepted row; -1 for a refused one. */
 	segments: Int32Array;
-	/** For each row, the lengths of its three strings; -1 when absent. */
+	/** An accepted row's segments the other way (RowVerdict.otherSegments); -1 when the same. */
+	other: Int32Array;
+	/** For each row, the lengths of its strings (STRINGS of them); -1 when absent. */
 	lengths: Int32Array;
 	text: string;
 }
 
 const REFUSED = -1;
+/** To, text or reason, time zone or code, and an accepted row's characters outside GSM-7. */
+const STRINGS = 4;
 
 export function encodeVerdicts(verdicts: readonly RowVerdict[]): EncodedVerdicts {
 	const encoder = new VerdictEncoder(verdicts.length);
@@ -96,6 +100,7 @@ export function encodeVerdicts(verdicts: readonly RowVerdict[]): EncodedVerdicts
 export class VerdictEncoder {
 	private readonly lines: Float64Array;
 	private readonly segments: Int32Array;
+	private readonly other: Int32Array;
 	private readonly lengths: Int32Array;
 	private readonly parts: string[] = [];
 	private i = 0;
@@ -103,16 +108,22 @@ export class VerdictEncoder {
 	constructor(count: number) {
 		this.lines = new Float64Array(count);
 		this.segments = new Int32Array(count);
-		this.lengths = new Int32Array(count * 3).fill(-1);
+		this.other = new Int32Array(count).fill(-1);
+		this.lengths = new Int32Array(count * STRINGS).fill(-1);
 	}
 
 	add(v: RowVerdict): void {
 		const i = this.i++;
 		this.lines[i] = v.line;
 		this.segments[i] = v.ok ? v.segments : REFUSED;
-		this.put(i * 3, v.to);
-		this.put(i * 3 + 1, v.ok ? v.text : v.reason);
-		this.put(i * 3 + 2, v.ok ? v.timeZone : v.code);
+		const at = i * STRINGS;
+		this.put(at, v.to);
+		this.put(at + 1, v.ok ? v.text : v.reason);
+		this.put(at + 2, v.ok ? v.timeZone : v.code);
+		if (v.ok) {
+			this.put(at + 3, v.ucs2);
+			if (v.otherSegments !== undefined) this.other[i] = v.otherSegments;
+		}
 	}
 
 	private put(at: number, value: string | undefined): void {
@@ -122,12 +133,12 @@ export class VerdictEncoder {
 	}
 
 	done(): EncodedVerdicts {
-		return { lines: this.lines, segments: this.segments, lengths: this.lengths, text: this.parts.join('') };
+		return { lines: this.lines, segments: this.segments, other: this.other, lengths: this.lengths, text: this.parts.join('') };
 	}
 }
 
 export function decodeVerdicts(encoded: EncodedVerdicts): RowVerdict[] {
-	const { lines, segments, lengths, text } = encoded;
+	const { lines, segments, other, lengths, text } = encoded;
 	const out: RowVerdict[] = new Array<RowVerdict>(lines.length);
 	let at = 0;
 	const take = (length: number): string | undefined => {
@@ -137,13 +148,17 @@ export function decodeVerdicts(encoded: EncodedVerdicts): RowVerdict[] {
 		return value;
 	};
 	for (let i = 0; i < lines.length; i++) {
-		const to = take(lengths[i * 3]);
-		const second = take(lengths[i * 3 + 1]);
-		const third = take(lengths[i * 3 + 2]);
+		const to = take(lengths[i * STRINGS]);
+		const second = take(lengths[i * STRINGS + 1]);
+		const third = take(lengths[i * STRINGS + 2]);
+		const ucs2 = take(lengths[i * STRINGS + 3]);
 		if (segments[i] === REFUSED) {
 			out[i] = to === undefined ? { line: lines[i], ok: false, code: third!, reason: second! } : { line: lines[i], ok: false, code: third!, reason: second!, to };
 		} else {
-			out[i] = second === undefined ? { line: lines[i], ok: true, to: to!, segments: segments[i], timeZone: third } : { line: lines[i], ok: true, to: to!, text: second, segments: segments[i], timeZone: third };
+			const v: RowVerdict = second === undefined ? { line: lines[i], ok: true, to: to!, segments: segments[i], timeZone: third } : { line: lines[i], ok: true, to: to!, text: second, segments: segments[i], timeZone: third };
+			if (ucs2 !== undefined) v.ucs2 = ucs2;
+			if (other[i] >= 0) v.otherSegments = other[i];
+			out[i] = v;
 		}
 	}
 	return out;

@@ -12,6 +12,8 @@ export interface RowRules {
 	defaultTimeZone?: string;
 	/** Dry runs only count segments; they need no text back. */
 	wantText: boolean;
+	/** `--smart-encoding`: typographic characters become their GSM-7 equivalents. */
+	smartEncoding?: boolean;
 }
 
 export interface RowInput {
@@ -20,5 +22,16 @@ export interface RowInput {
 }
 
 export type RowVerdict =
-	| { line: number; ok: true; to: string; text?: string; segments: number; timeZone?: string }
+	| {
+			line: number;
+			ok: true;
+			to: string;
+			text?: string;
+			segments: number;
+			timeZone?: string;
+			/** A UCS-2 message's characters outside GSM-7, each once: why it costs more. */
+			ucs2?: string;
+			/** Segments the other way: with smart encoding when it is off, without it when on; absent when the same. */
+			otherSegments?: number;
+	  }
 	| { line: number; ok: false; code: string; reason: string; to?: string };

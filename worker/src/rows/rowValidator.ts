@@ -1,4 +1,4 @@
-import { countSegments, validateSendMessage, type SendMessageRequest } from '../../../api';
+import { countSegments, nonGsm7Characters, smartEncode, validateSendMessage, type SendMessageRequest } from '../../../api';
 import { externalId } from '../campaign/externalId';
 import { resolveTimeZone } from '../schedule/timeZone';
 import { PhoneNormalizer } from './phoneNormalizer';
@@ -41,13 +41,21 @@ export class RowValidator {
 				return { line, ok: false, to, code: RowErrors.InvalidTimeZone, reason: `${rules.header[rules.timeZoneIndex]} ${why}` };
 			}
 		}
-		const message: SendMessageRequest = { To: to, Text: rendered.text, ExternalId: externalId(rules.campaign, line) };
+		const text = rules.smartEncoding ? smartEncode(rendered.text) : rendered.text;
+		const message: SendMessageRequest = { To: to, Text: text, ExternalId: externalId(rules.campaign, line) };
 		if (rules.from !== undefined) message.From = rules.from;
 		const violations = validateSendMessage(message, { now });
 		if (violations.length > 0) {
 			return { line, ok: false, to, code: violations[0].ErrorCode, reason: violations.map((v) => v.Message).join(' ') };
 		}
-		const segments = countSegments(rendered.text).segments;
-		return rules.wantText ? { line, ok: true, to, text: rendered.text, segments, timeZone } : { line, ok: true, to, segments, timeZone };
+		const count = countSegments(text);
+		const segments = count.segments;
+		const verdict: RowVerdict = rules.wantText ? { line, ok: true, to, text, segments, timeZone } : { line, ok: true, to, segments, timeZone };
+		// What the preview tells: why a message is UCS-2, and what smart encoding changes. A
+		// GSM-7 text has nothing smart encoding would replace.
+		if (count.encoding === 'UCS-2') verdict.ucs2 = nonGsm7Characters(text).join('');
+		const other = rules.smartEncoding ? (text === rendered.text ? segments : countSegments(rendered.text).segments) : count.encoding === 'UCS-2' ? countSegments(smartEncode(text)).segments : segments;
+		if (other !== segments) verdict.otherSegments = other;
+		return verdict;
 	}
 }

@@ -152,6 +152,20 @@ ALTER TABLE campaigns ADD COLUMN input_size BIGINT;
 ALTER TABLE campaigns ADD COLUMN input_mtime BIGINT;
 `,
 	},
+	{
+		version: 5,
+		sql: `
+-- Every opt-out and opt-in, with its time: \`contact show\` tells a number's consent trail;
+-- the suppression list holds only where it stands now.
+CREATE TABLE consent_events (
+	number TEXT NOT NULL,
+	at BIGINT NOT NULL,
+	kind TEXT NOT NULL,
+	reason TEXT NOT NULL
+);
+CREATE INDEX consent_events_by_number ON consent_events (number);
+`,
+	},
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1].version;

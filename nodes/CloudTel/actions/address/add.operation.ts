@@ -4,7 +4,8 @@ import { requests, unwrap, validateAddAddress, type AddAddressRequest } from '..
 import { apiRequest, CREDENTIAL_NAME } from '../../transport';
 import { assertValid } from '../common/assertValid';
 import { compact } from '../common/compact';
-import { createFailureItem } from '../common/failureItem';
+import { outcomes } from '../common/failureItem';
+import { includeInputFieldsField } from '../common/includeInputFields';
 import { runPerItem } from '../common/runPerItem';
 
 const properties: INodeProperties[] = [
@@ -33,6 +34,7 @@ const properties: INodeProperties[] = [
 			{ displayName: 'Region', name: 'Region', type: 'string', default: '' },
 		],
 	},
+	includeInputFieldsField,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['address'], operation: ['add'] } }, properties);
@@ -51,10 +53,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				CountryCode: String(this.getNodeParameter('countryCode', i, '')).trim().toUpperCase(),
 				...(this.getNodeParameter('additionalFields', i, {}) as IDataObject),
 			});
-			assertValid(this.getNode(), validateAddAddress(address), i);
+			assertValid(this.getNode(), validateAddAddress(address), i, address);
 			return requests.addAddress(accountSid, address);
 		},
 		async (request, i) => unwrap<IDataObject>(await apiRequest.call(this, request, i), 'Address'),
-		{ failure: createFailureItem },
+		outcomes(this, 'Created'),
 	);
 }

@@ -1,5 +1,7 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { FieldError } from './fieldErrors';
 import type { NodeError } from './nodeError';
+import { withReadableDates } from './readableDates';
 
 function details(error: NodeError): IDataObject {
 	const out: IDataObject = { Message: error.message };
@@ -10,26 +12,62 @@ function details(error: NodeError): IDataObject {
 }
 
 /**
- * The output item of a failed input item. `error` on the item is what sends it to the
+ * The output item of a failed input item for operations that only read or change in place
+ * (a retry of those repeats nothing harmful). `error` on the item is what sends it to the
  * error output when one is enabled; `pairedItem` links it to its input.
  */
 export function failureItem(error: NodeError, itemIndex: number): INodeExecutionData {
 	return { json: { error: error.message, ...details(error) }, error, pairedItem: { item: itemIndex } };
 }
 
-/**
- * For operations that send or create, the json has no `error` key: n8n's Retry On Fail
- * re-runs the whole node when its first item carries `json.error`, which would send every
- * other message again, or create every other login, trunk or address a second time.
- * `Sent: false` or `Created: false` says what did not happen instead.
- */
-function withoutRetry(outcome: 'Sent' | 'Created') {
-	return (error: NodeError, itemIndex: number): INodeExecutionData => ({
-		json: { [outcome]: false, ...details(error) },
-		error,
-		pairedItem: { item: itemIndex },
-	});
+/** The option, shown on Send, Send Batch and the create operations, that copies the input item's fields. */
+export const INCLUDE_INPUT_FIELDS = 'includeInputFields';
+
+export interface Outcomes {
+	/** A result as its output item: the input's fields (with the option on), then the provider's. */
+	success(json: IDataObject, itemIndex: number): INodeExecutionData;
+	/** A failure as its output item, paired to its input, routed to the error output when there is one. */
+	failure(error: NodeError, itemIndex: number): INodeExecutionData;
 }
 
-export const sendFailureItem = withoutRetry('Sent');
-export const createFailureItem = withoutRetry('Created');
+/**
+ * Output items for operations that send or create. A failure says what did not happen
+ * (`Sent: false` or `Created: false`), why (`ErrorCode`, the title as `Message`, the full
+ * explanation as `Description`), where (`FieldNames`) and with what (`Errors`: each field's
+ * own code, sentence and value), beside the input item's own fields so that it can be joined
+ * back to its contact.
+ *
+ * Two things in n8n shape this. Its Retry On Fail re-runs the whole node when the first
+ * item's `json.error` is set, which would send every other message again, or create every
+ * other login, trunk or address a second time: so the json has no `error` key. And n8n 2.x
+ * rewrites the json of every item that still carries `error` when the node has run to
+ * `{error: message}` (WorkflowExecute.normalizeNodeErrors), which would throw all of the
+ * above away. So `error` is put on the item only when there is an error output, which needs
+ * it to route the item, and not as an own enumerable key: n8n reads it to route the item,
+ * then copies the item with its input's fields into the error output, and the copy no
+ * longer carries it.
+ */
+export function outcomes(ctx: IExecuteFunctions, outcome: 'Sent' | 'Created'): Outcomes {
+	const node = ctx.getNode();
+	const input = ctx.getInputData();
+	const withInput = ctx.getNodeParameter(INCLUDE_INPUT_FIELDS, 0, true) !== false;
+	const errorOutput = node.onError === 'continueErrorOutput';
+	const own = (itemIndex: number): IDataObject => {
+		if (!withInput) return {};
+		// An input's own `error` (from another node's error output) would read, on the first
+		// item, as this node failing, and make Retry On Fail send everything again.
+		const { error: _error, ...fields } = input[itemIndex]?.json ?? {};
+		return fields;
+	};
+	return {
+		success: (json, itemIndex) => ({ json: { ...own(itemIndex), ...withReadableDates(json) }, pairedItem: { item: itemIndex } }),
+		failure(error, itemIndex) {
+			const json: IDataObject = { ...own(itemIndex), [outcome]: false, ...details(error) };
+			const errors = error.context.Errors as FieldError[] | undefined;
+			json.Errors = errors ?? [];
+			const item: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
+			if (errorOutput) Object.defineProperty(item, 'error', { value: error, enumerable: false, writable: true, configurable: true });
+			return item;
+		},
+	};
+}

@@ -13,6 +13,8 @@ export function propertySidField(purpose: string): INodeProperties {
 		default: '',
 		placeholder: 'e.g. 3f2504e0-4f89-41d3-9a0c-0305e82c3301',
 		description: `${purpose}. Leave empty to use the Default Property SID of the CloudTel API credential.`,
+		// Shown under the field, not only on hover: an empty field is allowed, and this says why.
+		hint: "Leave empty to use the credential's Default Property SID",
 	};
 }
 
@@ -28,5 +30,11 @@ export function propertySidOr(credentials: ICredentialDataDecryptedObject): (val
 /** Refuses a Property SID that is blank in the node and in the credential alike. */
 export function validatePropertySid(sid: string): Violation[] {
 	if (!isBlank(sid)) return [];
-	return [violation('PropertySid', ErrorCodes.FieldRequired, 'Property SID is empty, and the CloudTel API credential has no Default Property SID.')];
+	return [
+		violation(
+			'PropertySid',
+			ErrorCodes.FieldRequired,
+			"No Property SID: fill in this node's Property SID field, or the Default Property SID of the CloudTel API credential it uses.",
+		),
+	];
 }

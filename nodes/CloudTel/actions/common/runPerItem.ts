@@ -1,9 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { failureItem } from './failureItem';
+import { withReadableDates } from './readableDates';
 import { asNodeError, type NodeError } from './nodeError';
 
 export interface PerItemOptions {
 	failure?: (error: NodeError, itemIndex: number) => INodeExecutionData;
+	success?: (json: IDataObject, itemIndex: number) => INodeExecutionData;
 }
 
 /**
@@ -19,6 +21,7 @@ export async function runPerItem<T>(
 	options: PerItemOptions = {},
 ): Promise<INodeExecutionData[]> {
 	const failure = options.failure ?? failureItem;
+	const success = options.success ?? ((json: IDataObject, i: number) => ({ json: withReadableDates(json), pairedItem: { item: i } }));
 	const count = ctx.getInputData().length;
 	const prepared: Array<{ ok: true; value: T } | { ok: false; error: NodeError }> = [];
 	for (let i = 0; i < count; i++) {
@@ -39,7 +42,7 @@ export async function runPerItem<T>(
 		}
 		try {
 			const result = await send(item.value, i);
-			for (const json of Array.isArray(result) ? result : [result]) out.push({ json, pairedItem: { item: i } });
+			for (const json of Array.isArray(result) ? result : [result]) out.push(success(json, i));
 		} catch (error) {
 			const nodeError = asNodeError(ctx.getNode(), error, i);
 			if (!ctx.continueOnFail()) throw nodeError;

@@ -11,6 +11,57 @@ const TRIGGER_HINT = 'Paste the Production URL of a CloudTel Trigger here (add ?
 
 const DEFINE_BELOW = { show: { mapping: ['defineBelow'] } };
 
+const replyHandling: INodeProperties = {
+	displayName: 'Reply Handling',
+	name: 'replyHandling',
+	type: 'collection',
+	placeholder: 'Add option',
+	default: {},
+	description: 'What happens to a reply. Only for messages from a leased number (a blank From).',
+	options: [
+		{
+			displayName: 'Forward From Email',
+			name: 'ForwardFromEmail',
+			type: 'string',
+			placeholder: 'e.g. name@email.com',
+			default: '',
+			description: 'Sender of the forwarded e-mail; a no-reply address by default',
+		},
+		{
+			displayName: 'Forward From SMS',
+			name: 'ForwardFromSms',
+			type: 'string',
+			default: '',
+			description: "Sender ID of the forwarded SMS; the replier's own by default",
+		},
+		{
+			displayName: 'Forward To Email',
+			name: 'ForwardToEmail',
+			type: 'string',
+			placeholder: 'e.g. name@email.com',
+			default: '',
+			description: 'E-mail address a reply is forwarded to',
+		},
+		{
+			displayName: 'Forward To SMS',
+			name: 'ForwardToSms',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. +61412345678',
+			description: 'E.164 number a reply is forwarded to',
+		},
+		{ displayName: 'Webhook Method', name: 'WebhookMethod', type: 'options', options: methodOptions, default: 'POST' },
+		{
+			displayName: 'Webhook URI',
+			name: 'WebhookUri',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. https://n8n.example.com/webhook/.../cloudtel',
+			description: `Where a reply is sent. ${TRIGGER_HINT}.`,
+		},
+	],
+};
+
 /** The fields of one message, shared by Send and Send Batch (where each item is one message). */
 export const messageFields: INodeProperties[] = [
 	propertySidField('The property that sends; it and its account must be SMS-enabled'),
@@ -86,19 +137,20 @@ export const messageFields: INodeProperties[] = [
 				description: 'Whether to ask for a delivery receipt',
 			},
 			{
-				displayName: 'Delivery Receipt Webhook Method',
+				// Short labels: the panel cuts an option's label after about 25 characters.
+				displayName: 'Delivery Receipt Method',
 				name: 'DeliveryReceiptWebhookMethod',
 				type: 'options',
 				options: methodOptions,
 				default: 'POST',
 			},
 			{
-				displayName: 'Delivery Receipt Webhook URI',
+				displayName: 'Delivery Receipt URI',
 				name: 'DeliveryReceiptWebhookUri',
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. https://n8n.example.com/webhook/.../cloudtel',
-				description: `Where the delivery receipt is sent. ${TRIGGER_HINT}.`,
+				description: `Where the delivery receipt is sent (the API's DeliveryReceiptWebhookUri). ${TRIGGER_HINT}.`,
 			},
 			{
 				displayName: 'External ID',
@@ -116,55 +168,9 @@ export const messageFields: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Reply Handling',
-		name: 'replyHandling',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		description: 'What happens to a reply. Only for messages from a leased number, so only shown while From is blank.',
-		displayOptions: { show: { from: [''] } },
-		options: [
-			{
-				displayName: 'Forward From Email',
-				name: 'ForwardFromEmail',
-				type: 'string',
-				placeholder: 'e.g. name@email.com',
-				default: '',
-				description: 'Sender of the forwarded e-mail; a no-reply address by default',
-			},
-			{
-				displayName: 'Forward From SMS',
-				name: 'ForwardFromSms',
-				type: 'string',
-				default: '',
-				description: "Sender ID of the forwarded SMS; the replier's own by default",
-			},
-			{
-				displayName: 'Forward To Email',
-				name: 'ForwardToEmail',
-				type: 'string',
-				placeholder: 'e.g. name@email.com',
-				default: '',
-				description: 'E-mail address a reply is forwarded to',
-			},
-			{
-				displayName: 'Forward To SMS',
-				name: 'ForwardToSms',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. +61412345678',
-				description: 'E.164 number a reply is forwarded to',
-			},
-			{ displayName: 'Webhook Method', name: 'WebhookMethod', type: 'options', options: methodOptions, default: 'POST' },
-			{
-				displayName: 'Webhook URI',
-				name: 'WebhookUri',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. https://n8n.example.com/webhook/.../cloudtel',
-				description: `Where a reply is sent. ${TRIGGER_HINT}.`,
-			},
-		],
-	},
+	// Reply Handling, twice under one name (so one value): in Define Below only while From is
+	// blank (replies come only to a leased number); in Map From Input always, since each
+	// item brings its own From and the From field above is hidden there, whatever it holds.
+	{ ...replyHandling, displayOptions: { show: { mapping: ['defineBelow'], from: [''] } } },
+	{ ...replyHandling, displayOptions: { show: { mapping: ['autoMap'] } } },
 ];

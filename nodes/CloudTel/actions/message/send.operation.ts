@@ -2,19 +2,21 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { updateDisplayOptions } from 'n8n-workflow';
 import { requests, unwrap } from '../../../../api';
 import { apiRequest, CREDENTIAL_NAME } from '../../transport';
-import { sendFailureItem } from '../common/failureItem';
+import { outcomes } from '../common/failureItem';
+import { includeInputFieldsField } from '../common/includeInputFields';
 import { runPerItem } from '../common/runPerItem';
 import { messageFields } from './messageFields';
 import { messageReader } from './readMessage';
 
-export const description = updateDisplayOptions({ show: { resource: ['message'], operation: ['send'] } }, messageFields);
+export const description = updateDisplayOptions({ show: { resource: ['message'], operation: ['send'] } }, [...messageFields, includeInputFieldsField]);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const readMessage = messageReader(this, await this.getCredentials(CREDENTIAL_NAME));
+	const { success, failure } = outcomes(this, 'Sent');
 	return await runPerItem(
 		this,
 		readMessage,
 		async ({ propertySid, body }, i) => unwrap<IDataObject>(await apiRequest.call(this, requests.sendMessage(propertySid, body), i), 'Message'),
-		{ failure: sendFailureItem },
+		{ success, failure },
 	);
 }

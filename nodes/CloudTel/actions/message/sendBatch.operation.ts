@@ -3,7 +3,8 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 import { BATCH_MAX_MESSAGES, isBatchErrorItem, isMessage, isPlainObject, requests } from '../../../../api';
 import { apiRequest, CREDENTIAL_NAME } from '../../transport';
 import { providerError } from '../../transport/providerError';
-import { sendFailureItem } from '../common/failureItem';
+import { outcomes } from '../common/failureItem';
+import { includeInputFieldsField } from '../common/includeInputFields';
 import { asNodeError, type NodeError } from '../common/nodeError';
 import { messageFields } from './messageFields';
 import { messageReader, type PreparedMessage } from './readMessage';
@@ -19,6 +20,7 @@ const properties: INodeProperties[] = [
 		default: 1000,
 		description: `How many messages go in one BatchMessages request (at most ${BATCH_MAX_MESSAGES})`,
 	},
+	includeInputFieldsField,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['message'], operation: ['sendBatch'] } }, properties);
@@ -35,9 +37,12 @@ function readElements(body: unknown): unknown[] {
 }
 
 /** Each message of a failed request gets its own copy of the error, with its own index. */
-function errorForItem(ctx: IExecuteFunctions, error: NodeError, itemIndex: number): NodeError {
-	if (error instanceof NodeApiError && error.httpCode) {
-		return providerError(ctx.getNode(), error.errorResponse, { statusCode: Number(error.httpCode), itemIndex });
+function errorForItem(ctx: IExecuteFunctions, error: NodeError, p: Pending): NodeError {
+	const itemIndex = p.itemIndex;
+	// A refusal answered for the whole request is told again for each of its messages; a
+	// network failure or another server's page keeps its own words.
+	if (error instanceof NodeApiError && error.httpCode && error.context.notCloudTel === undefined) {
+		return providerError(ctx.getNode(), error.errorResponse, { statusCode: Number(error.httpCode), itemIndex, sent: p.body });
 	}
 	return new NodeOperationError(ctx.getNode(), error.message, { itemIndex, description: error.description ?? undefined });
 }
@@ -67,13 +72,21 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const results: INodeExecutionData[] = new Array(count);
 	const pending: Pending[] = [];
 	const readMessage = messageReader(this, await this.getCredentials(CREDENTIAL_NAME));
+	const outcome = outcomes(this, 'Sent');
+	const { success } = outcome;
+	// Counted as made: with Include Input Fields, an input's own `Sent: false` is not a failure.
+	let failed = 0;
+	const failure: typeof outcome.failure = (error, itemIndex) => {
+		failed++;
+		return outcome.failure(error, itemIndex);
+	};
 	for (let i = 0; i < count; i++) {
 		try {
 			pending.push({ ...readMessage(i), itemIndex: i });
 		} catch (error) {
 			const nodeError = asNodeError(this.getNode(), error, i);
 			if (!this.continueOnFail()) throw nodeError;
-			results[i] = sendFailureItem(nodeError, i);
+			results[i] = failure(nodeError, i);
 		}
 	}
 
@@ -85,22 +98,22 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		} catch (error) {
 			const nodeError = asNodeError(this.getNode(), error, chunk[0].itemIndex);
 			if (!accepted && !this.continueOnFail()) throw nodeError;
-			for (const p of chunk) results[p.itemIndex] = sendFailureItem(errorForItem(this, nodeError, p.itemIndex), p.itemIndex);
+			for (const p of chunk) results[p.itemIndex] = failure(errorForItem(this, nodeError, p), p.itemIndex);
 			continue;
 		}
 		accepted = true;
 		const elements = readElements(body);
 		chunk.forEach((p, k) => {
 			const element = elements[k];
-			if (isMessage(element)) results[p.itemIndex] = { json: element as unknown as IDataObject, pairedItem: { item: p.itemIndex } };
-			else if (isBatchErrorItem(element)) results[p.itemIndex] = sendFailureItem(providerError(this.getNode(), element, { itemIndex: p.itemIndex }), p.itemIndex);
+			if (isMessage(element)) results[p.itemIndex] = success(element as unknown as IDataObject, p.itemIndex);
+			else if (isBatchErrorItem(element)) results[p.itemIndex] = failure(providerError(this.getNode(), element, { itemIndex: p.itemIndex, sent: p.body }), p.itemIndex);
 			else {
 				const missing = new NodeOperationError(this.getNode(), `CloudTel returned no result for this message (element ${k} of ${elements.length})`, { itemIndex: p.itemIndex });
-				results[p.itemIndex] = sendFailureItem(missing, p.itemIndex);
+				results[p.itemIndex] = failure(missing, p.itemIndex);
 			}
 		});
 	}
-	hintAtFailures(this, results);
+	hintAtFailures(this, failed, results.length);
 	return results;
 }
 
@@ -108,12 +121,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
  * Without an error output, refused messages sit among the sent ones in the main output,
  * easy to miss: n8n then shows a hint above the output saying how many.
  */
-function hintAtFailures(ctx: IExecuteFunctions, results: INodeExecutionData[]): void {
+function hintAtFailures(ctx: IExecuteFunctions, failed: number, total: number): void {
 	if (ctx.getNode().onError === 'continueErrorOutput') return;
-	const failed = results.filter((r) => r.error !== undefined).length;
 	if (failed === 0) return;
 	ctx.addExecutionHints({
-		message: `${failed} of ${results.length} messages were not sent; their items carry Sent: false and the reason. Set On Error to "Continue (using error output)" to route them apart.`,
+		message: `${failed} of ${total} messages were not sent; their items carry Sent: false and the reason. Set On Error to "Continue (using error output)" to route them apart.`,
 		location: 'outputPane',
 	});
 }

@@ -4,7 +4,8 @@ import { requests, unwrap, validateCreateOnlineLogin, type CreateOnlineLoginRequ
 import { apiRequest, CREDENTIAL_NAME } from '../../transport';
 import { assertValid } from '../common/assertValid';
 import { propertySidField, propertySidOr, validatePropertySid } from '../common/propertySid';
-import { createFailureItem } from '../common/failureItem';
+import { outcomes } from '../common/failureItem';
+import { includeInputFieldsField } from '../common/includeInputFields';
 import { runPerItem } from '../common/runPerItem';
 import { joinScopes, scopeOptions } from '../common/scopes';
 
@@ -45,7 +46,10 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description: 'Whether the login may sign in straight away',
+		// Off, as the provider creates logins; said under the field, since Update's Enabled starts on.
+		hint: 'Off: the new login cannot sign in until it is enabled (Online Login > Update)',
 	},
+	includeInputFieldsField,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['onlineLogin'], operation: ['create'] } }, properties);
@@ -64,10 +68,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				Scopes: joinScopes(this.getNodeParameter('scopes', i)),
 				Enabled: this.getNodeParameter('enabled', i, false) as boolean,
 			};
-			assertValid(this.getNode(), [...validatePropertySid(propertySid), ...validateCreateOnlineLogin(body)], i);
+			assertValid(this.getNode(), [...validatePropertySid(propertySid), ...validateCreateOnlineLogin(body)], i, { PropertySid: propertySid, ...body });
 			return requests.createOnlineLogin(propertySid, body);
 		},
 		async (request, i) => unwrap<IDataObject>(await apiRequest.call(this, request, i), 'OnlineLogin'),
-		{ failure: createFailureItem },
+		outcomes(this, 'Created'),
 	);
 }

@@ -5,7 +5,8 @@ import { apiRequest, CREDENTIAL_NAME } from '../../transport';
 import { assertValid } from '../common/assertValid';
 import { compact } from '../common/compact';
 import { propertySidField, propertySidOr, validatePropertySid } from '../common/propertySid';
-import { createFailureItem } from '../common/failureItem';
+import { outcomes } from '../common/failureItem';
+import { includeInputFieldsField } from '../common/includeInputFields';
 import { runPerItem } from '../common/runPerItem';
 
 const properties: INodeProperties[] = [
@@ -103,6 +104,7 @@ const properties: INodeProperties[] = [
 			{ displayName: 'Customer Reference', name: 'CustomerReference', type: 'string', default: '' },
 		],
 	},
+	includeInputFieldsField,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['sipTrunk'], operation: ['create'] } }, properties);
@@ -141,13 +143,13 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		(i) => {
 			const propertySid = propertySidOf(this.getNodeParameter('propertySid', i, ''));
 			const trunk = readTrunk(this, i);
-			assertValid(this.getNode(), [...validatePropertySid(propertySid), ...validateCreateSipTrunk(trunk)], i);
+			assertValid(this.getNode(), [...validatePropertySid(propertySid), ...validateCreateSipTrunk(trunk)], i, { PropertySid: propertySid, ...trunk });
 			return requests.createSipTrunk(propertySid, trunk);
 		},
 		async (request, i) => {
 			const body = await apiRequest.call(this, request, i);
 			return typeof body === 'object' && body !== null ? (body as IDataObject) : { SipTrunkSid: String(body) };
 		},
-		{ failure: createFailureItem },
+		outcomes(this, 'Created'),
 	);
 }

@@ -3,7 +3,8 @@ import { backoffDelay } from '../../pacing/backoff';
 import type { DaemonStore, ForwardJob } from '../daemonStore';
 import type { Logger } from '../jsonLogger';
 import type { ForwardOutcome, Forwarder } from './forwardOutcome';
-import type { ForwardKind } from './forwardPayload';
+import { forwardMessageSid, isCallbackForward, type ForwardKind } from './forwardPayload';
+import type { N8nForwarder } from './n8nForwarder';
 
 /** However far off the next retry is, look again this often: a kick may have been missed. */
 const MAX_IDLE_MS = 30_000;
@@ -33,6 +34,8 @@ export class ForwardOutbox {
 		private readonly forwarders: Partial<Record<ForwardKind, Forwarder>>,
 		private readonly config: OutboxConfig,
 		private readonly log: Logger,
+		/** Callbacks for n8n (config forward.n8n), when configured. */
+		private readonly n8n?: N8nForwarder,
 	) {}
 
 	/**
@@ -108,7 +111,7 @@ export class ForwardOutbox {
 		// A pump under way may be marking a forward `sending`: its attempt must start and settle.
 		while (this.pumping) await this.pumping;
 		while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
-		await Promise.allSettled(Object.values(this.forwarders).map((f) => f?.close()));
+		await Promise.allSettled([...Object.values(this.forwarders), this.n8n].map((f) => f?.close()));
 	}
 
 	/** Attempts under way now. */
@@ -138,15 +141,19 @@ export class ForwardOutbox {
 	}
 
 	private async attempt(job: ForwardJob): Promise<void> {
-		const forwarder = this.forwarders[job.payload.action.type];
+		const payload = job.payload;
+		const unconfigured: ForwardOutcome = { kind: 'failed', reason: `no ${payload.action.type} forwarder is configured` };
 		let outcome: ForwardOutcome;
-		if (!forwarder) outcome = { kind: 'failed', reason: `no ${job.payload.action.type} forwarder is configured` };
-		else {
-			try {
-				outcome = await forwarder.send(job.payload, { id: job.id, key: `${job.payload.context.reply.MessageSid}.${job.actionKey}` });
-			} catch (error) {
-				outcome = { kind: 'retry', reason: (error as Error).message };
+		try {
+			if (isCallbackForward(payload)) {
+				// A callback for n8n carries its event key (receipt:<sid>, reply:<sid>) as its identity.
+				outcome = this.n8n ? await this.n8n.send(payload, { id: job.id, key: job.eventKey, actionKey: job.actionKey }) : unconfigured;
+			} else {
+				const forwarder = this.forwarders[payload.action.type];
+				outcome = forwarder ? await forwarder.send(payload, { id: job.id, key: `${forwardMessageSid(payload)}.${job.actionKey}`, actionKey: job.actionKey }) : unconfigured;
 			}
+		} catch (error) {
+			outcome = { kind: 'retry', reason: (error as Error).message };
 		}
 		if (job.payload.action.type === 'forwardEmail') this.emailError = outcome.kind === 'sent' ? undefined : outcome.reason;
 		await this.settle(job, outcome);
@@ -211,8 +218,7 @@ export class ForwardOutbox {
 		return {
 			forward: job.id,
 			kind: job.payload.action.type,
-			replyMessageSid: job.payload.context.reply.MessageSid,
-			campaign: job.payload.context.campaign,
+			...(isCallbackForward(job.payload) ? { event: job.eventKey } : { replyMessageSid: forwardMessageSid(job.payload), campaign: job.payload.context.campaign }),
 			attempts: job.attempts,
 			...extra,
 		};

@@ -23,4 +23,6 @@ export interface ForwardIdentity {
 	id: number;
 	/** `<MessageSid>.<rule>.<action>`. */
 	key: string;
+	/** `<rule>.<action>`: which action of the config asked for it. */
+	actionKey: string;
 }

@@ -1,4 +1,4 @@
-import type { ReplyCallback } from '../../../../api';
+import type { CallbackEvent, ReplyCallback } from '../../../../api';
 import type { ReplyAction } from '../../config/workerConfigSchema';
 
 export type ForwardAction = Exclude<ReplyAction, { type: 'optOut' }>;
@@ -23,4 +23,27 @@ export interface ReplyContext {
 export interface ForwardPayload {
 	action: ForwardAction;
 	context: ReplyContext;
+}
+
+/**
+ * A callback handed on as the provider sent it, to the CloudTel Trigger of an n8n (config
+ * `forward.n8n`): receipts as well as replies, each once, whatever became of it here. The
+ * URL and headers are read from the config when it is sent (the trigger's secret is in them).
+ */
+export interface CallbackForward {
+	action: { type: 'n8n' };
+	event: CallbackEvent;
+	receivedAt: number;
+}
+
+/** What the outbox queues: a reply rule's forward, or a callback for n8n. */
+export type QueuedForward = ForwardPayload | CallbackForward;
+
+export function isCallbackForward(payload: QueuedForward): payload is CallbackForward {
+	return payload.action.type === 'n8n';
+}
+
+/** The MessageSid a queued forward is about (the reply's, or the callback's). */
+export function forwardMessageSid(payload: QueuedForward): string {
+	return isCallbackForward(payload) ? payload.event.data.MessageSid : payload.context.reply.MessageSid;
 }

@@ -13,9 +13,15 @@ function transient(status: number): boolean {
  * Idempotency-Key, so a receiver can drop the repeat of an attempt whose answer was lost.
  */
 export class PostForwarder implements Forwarder {
+	/** `headersFor`: the action's static headers, from the config (see postHeaders). */
+	constructor(private readonly headersFor: (actionKey: string, url: string) => Record<string, string> | undefined = () => ({})) {}
+
 	async send(payload: ForwardPayload, identity: ForwardIdentity): Promise<ForwardOutcome> {
 		const { action, context } = payload;
 		if (action.type !== 'post') return { kind: 'failed', reason: `not a post: ${action.type}` };
+		// Forwards queued before headers were left out of them still carry their own.
+		const headers = action.headers ?? this.headersFor(identity.actionKey, action.url);
+		if (headers === undefined) return { kind: 'failed', reason: `no reply rule of the config posts to ${new URL(action.url).host} any more: its headers are not known` };
 		const body = {
 			Event: 'reply',
 			...context.reply,
@@ -27,7 +33,7 @@ export class PostForwarder implements Forwarder {
 		try {
 			const res = await request(action.url, {
 				method: 'POST',
-				headers: { ...action.headers, 'content-type': 'application/json', 'idempotency-key': identity.key },
+				headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': identity.key },
 				body: JSON.stringify(body),
 				headersTimeout: 30_000,
 				bodyTimeout: 30_000,

@@ -25,6 +25,9 @@ export class SmtpSender {
 			host: smtp.host,
 			port: smtp.port,
 			secure: smtp.secure ?? smtp.port === 465,
+			// The password and every reply would otherwise go in clear to a server that offers
+			// no STARTTLS, or to whoever strips it from the greeting on the way.
+			requireTLS: !smtp.allowInsecure,
 			auth: smtp.user !== undefined ? { user: smtp.user, pass: smtp.password } : undefined,
 			connectionTimeout: 10_000,
 			greetingTimeout: 10_000,

@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { callbackEventKey, parseCallback, type CallbackEvent } from '../../../../api';
 import type { Logger } from '../jsonLogger';
 import { callbackPayload } from './callbackPayload';
 import { readCallbackPath } from './callbackUrls';
 import type { HealthReport } from './healthCheck';
-import { reportRoute } from './reportRoutes';
+import { RefusalLog } from './refusalLog';
+import { REPORT_HEADERS, reportRoute } from './reportRoutes';
 import type { Ledger } from '../../ledger/ledger';
 import { BodyTooLarge, readBody } from './readBody';
 import { secretMatches } from './secretMatches';
@@ -13,8 +14,13 @@ import { secretMatches } from './secretMatches';
 export interface WebhookServerOptions {
 	host: string;
 	port: number;
-	secret: string;
+	/** The callback secret, and the one before it while a rotation is under way. */
+	secrets: readonly string[];
+	/** Callbacks must name it: the secret alone is in every message the provider keeps. */
+	accountSid: string;
 	maxBodyBytes: number;
+	/** Open connections at once; those beyond are answered 503. */
+	maxConnections: number;
 	/** Durable when it resolves; false for a duplicate. */
 	store(key: string, event: CallbackEvent, receivedAt: number): Promise<boolean>;
 	/** Called after a new event has been stored and answered. */
@@ -23,12 +29,18 @@ export interface WebhookServerOptions {
 	health(): Promise<HealthReport>;
 	/** Shows /health's details; the reports' token. */
 	healthToken?: string;
-	/** GET /campaigns: the campaign reports, behind this token. */
-	reports?: { token: string; ledger: Ledger };
+	/** GET /campaigns: the campaign reports, behind this token; none without one. */
+	reports?: { token: string | undefined; ledger: Ledger };
 	log: Logger;
 }
 
 const KIND = { receipts: 'receipt', replies: 'reply' } as const;
+
+/** An error that only says the client went away: nothing for anyone to act on. */
+function clientGone(req: IncomingMessage, error: Error): boolean {
+	const code = (error as NodeJS.ErrnoException).code;
+	return req.destroyed || error.message === 'aborted' || code === 'ECONNRESET' || code === 'ECONNABORTED' || code === 'EPIPE';
+}
 
 function send(res: ServerResponse, status: number, body: Record<string, unknown>, close = false): void {
 	const text = JSON.stringify(body);
@@ -46,19 +58,34 @@ export class WebhookServer {
 	private readonly server: Server;
 	private stopping = false;
 	private readonly inflight = new Set<Promise<void>>();
+	private readonly refusals: RefusalLog;
+	private connections = 0;
+	/** Connections opened beyond the cap: their request is answered 503. */
+	private readonly overCap = new WeakSet<Socket>();
 
 	constructor(private readonly options: WebhookServerOptions) {
+		this.refusals = new RefusalLog(options.log);
 		this.server = createServer((req, res) => {
 			const job = this.handle(req, res)
 				.catch((error: Error) => {
-					options.log.error('webhook error', { error });
-					if (!res.headersSent) send(res, 500, { error: 'internal error' });
+					if (clientGone(req, error)) options.log.debug('client went away mid-request', { error });
+					else options.log.error('webhook error', { error });
+					if (!res.headersSent && !res.destroyed) send(res, 500, { error: 'internal error' });
 				})
 				.finally(() => this.inflight.delete(job));
 			this.inflight.add(job);
 		});
 		this.server.headersTimeout = 10_000;
 		this.server.requestTimeout = 30_000;
+		this.server.on('connection', (socket: Socket) => {
+			this.connections++;
+			socket.once('close', () => this.connections--);
+			if (this.connections > options.maxConnections) {
+				this.overCap.add(socket);
+				// Its one request is answered at once; one that sends none is not waited for long.
+				socket.setTimeout(2000, () => socket.destroy());
+			}
+		});
 	}
 
 	async listen(): Promise<number> {
@@ -80,6 +107,13 @@ export class WebhookServer {
 		await Promise.allSettled([...this.inflight]);
 		this.server.closeIdleConnections();
 		await closed;
+		this.refusals.flush();
+	}
+
+	/** Refused, and counted in the log (RefusalLog), not logged one line each. */
+	private refuse(res: ServerResponse, status: number, reason: string, body: Record<string, unknown>, fields: Record<string, unknown> = {}, close = false): void {
+		this.refusals.refused(reason, { status, ...fields });
+		send(res, status, body, close);
 	}
 
 	/**
@@ -101,6 +135,10 @@ export class WebhookServer {
 	}
 
 	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		if (this.overCap.has(req.socket)) {
+			this.refuse(res, 503, 'too many connections', { error: 'too many connections; try again' }, { limit: this.options.maxConnections }, true);
+			return;
+		}
 		const url = new URL(req.url ?? '/', 'http://worker');
 		const method = req.method ?? 'GET';
 		if ((url.pathname === '/health' || url.pathname === '/ready') && (method === 'GET' || method === 'HEAD')) {
@@ -110,23 +148,23 @@ export class WebhookServer {
 		const reports = this.options.reports;
 		const report = reports ? await reportRoute(req, url, reports.token, reports.ledger) : undefined;
 		if (report) {
-			res.writeHead(report.status, { 'content-type': report.type, 'content-length': Buffer.byteLength(report.body), 'cache-control': 'no-store' });
+			if (report.refused) this.refusals.refused(report.refused, { status: report.status });
+			res.writeHead(report.status, { ...REPORT_HEADERS, 'content-type': report.type, 'content-length': Buffer.byteLength(report.body) });
 			res.end(method === 'HEAD' ? undefined : report.body);
 			return;
 		}
 		const route = readCallbackPath(url.pathname);
 		if (!route) {
-			send(res, 404, { error: 'not found' });
+			this.refuse(res, 404, 'no such path', { error: 'not found' });
 			return;
 		}
-		if (!secretMatches(route.secret, this.options.secret)) {
-			this.options.log.warn('callback refused: wrong or missing secret', { route: route.route, remote: req.socket.remoteAddress });
-			send(res, 401, { error: 'unknown callback URL' });
+		if (!this.options.secrets.some((secret) => secretMatches(route.secret, secret))) {
+			this.refuse(res, 401, 'wrong or missing callback secret', { error: 'unknown callback URL' }, { route: route.route });
 			return;
 		}
 		if (method !== 'GET' && method !== 'POST') {
 			res.setHeader('allow', 'GET, POST');
-			send(res, 405, { error: 'callbacks are GET or POST' });
+			this.refuse(res, 405, 'callback neither GET nor POST', { error: 'callbacks are GET or POST' }, { route: route.route });
 			return;
 		}
 		// A provider retries a 503; what it sends while we stop comes back to the next run.
@@ -139,33 +177,35 @@ export class WebhookServer {
 			body = method === 'POST' ? await readBody(req, this.options.maxBodyBytes) : Buffer.alloc(0);
 		} catch (error) {
 			if (error instanceof BodyTooLarge) {
-				this.options.log.warn('callback refused: body too large', { route: route.route, limit: error.limit });
 				// The rest is read and dropped, so the sender sees the 413 rather than a reset;
 				// one that keeps sending is cut off.
 				req.resume();
 				const cutOff = setTimeout(() => req.socket.destroy(), 5000);
 				cutOff.unref();
 				req.once('end', () => clearTimeout(cutOff));
-				send(res, 413, { error: error.message }, true);
+				this.refuse(res, 413, 'callback body too large', { error: error.message }, { route: route.route, limit: error.limit }, true);
 				return;
 			}
 			throw error;
 		}
 		const payload = callbackPayload(method, url, req.headers['content-type'], body);
 		if (!payload.ok) {
-			this.options.log.warn('callback refused: bad body', { route: route.route, reason: payload.error });
-			send(res, 400, { error: payload.error });
+			this.refuse(res, 400, 'callback body not JSON', { error: payload.error }, { route: route.route });
 			return;
 		}
 		const parsed = parseCallback(payload.raw);
 		if (!parsed.ok) {
-			this.options.log.warn('callback refused: not a callback', { route: route.route, violations: parsed.violations });
-			send(res, 400, { error: 'not a valid callback', violations: parsed.violations });
+			this.refuse(res, 400, 'not a valid callback', { error: 'not a valid callback', violations: parsed.violations }, { route: route.route });
+			return;
+		}
+		// The secret is in every message's callback URLs, kept by the provider and by any proxy
+		// on the way: a callback must also be for this worker's account.
+		if (!secretMatches(parsed.event.data.AccountSid, this.options.accountSid)) {
+			this.refuse(res, 401, 'callback for another account', { error: 'not a callback for this account' }, { route: route.route });
 			return;
 		}
 		if (parsed.event.kind !== KIND[route.route]) {
-			this.options.log.warn('callback refused: wrong URL for its kind', { route: route.route, kind: parsed.event.kind });
-			send(res, 400, { error: `a ${parsed.event.kind} sent to the ${route.route} URL` });
+			this.refuse(res, 400, 'callback sent to the URL of the other kind', { error: `a ${parsed.event.kind} sent to the ${route.route} URL` }, { route: route.route });
 			return;
 		}
 		const key = callbackEventKey(parsed.event);

@@ -1,0 +1,77 @@
+// n8n's own credential test (what the editor runs on Save and Retry) for the CloudTel API
+// credential, through a running n8n's REST API: it passes only when CloudTel answers, and
+// says what answered otherwise. Uses the trigger scenario's server when it ran first.
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { N8n } from '../lib/n8n.mjs';
+import { installPackage, panelOf } from '../lib/package.mjs';
+import { setupOwner, testCredential } from '../lib/rest.mjs';
+import { CREDENTIAL_TYPE, credential } from '../lib/workflows.mjs';
+
+export const title = 'Credential test: CloudTel or a plain account of what answered instead';
+
+/** A port nothing listens on: bound, then let go. */
+async function closedPort() {
+	const server = createServer();
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address();
+	await new Promise((resolve) => server.close(resolve));
+	return port;
+}
+
+export async function run(ctx, test) {
+	const { sandbox } = ctx;
+	let server = ctx.server;
+	if (!server) {
+		const up = await test(
+			'n8n start serves the REST API',
+			async () => {
+				const instance = await new N8n(ctx.install, join(ctx.root, 'credential-test')).init();
+				ctx.track(instance);
+				installPackage(instance.userFolder, panelOf(ctx.install));
+				// n8n tests a saved credential only for a user who may use it: the run's own, imported here too.
+				await instance.importCredentials([credential(ctx.credential.id, sandbox.url, sandbox.demo, ctx.credential.name)]);
+				await instance.start();
+				server = { url: instance.url, cookie: await setupOwner(instance.url) };
+			},
+			{ timeoutMs: 300_000 },
+		);
+		if (!up) return;
+	}
+	const data = { baseUrl: sandbox.url, accountSid: sandbox.demo.AccountSid, authToken: sandbox.demo.AuthToken };
+	const check = (changes) => testCredential(server.url, server.cookie, { ...ctx.credential, type: CREDENTIAL_TYPE, data: { ...data, ...changes } });
+
+	await test('passes for the demo account, also with a Base URL ending in /v2', async () => {
+		assert.equal((await check({})).status, 'OK');
+		const v2 = await check({ baseUrl: `${sandbox.url}/v2` });
+		assert.equal(v2.status, 'OK', JSON.stringify(v2));
+	});
+
+	await test("fails with n8n's own address as the Base URL, saying an HTML page answered", async () => {
+		const result = await check({ baseUrl: server.url });
+		assert.equal(result.status, 'Error', JSON.stringify(result));
+		const expected = `not CloudTel's API: check the Base URL of the CloudTel API credential (now "${server.url}"): it must be the root of the CloudTel API your account uses.`;
+		assert.match(result.message, /^The Base URL answered an HTML page \(HTTP \d{3}\), /);
+		assert.ok(result.message.endsWith(expected), result.message);
+	});
+
+	await test('words an unreachable or malformed Base URL as the node does', async () => {
+		const closed = `http://127.0.0.1:${await closedPort()}`;
+		const refused = await check({ baseUrl: closed });
+		assert.equal(refused.status, 'Error');
+		assert.equal(refused.message, `Could not reach CloudTel (ECONNREFUSED): check the Base URL of the CloudTel API credential (now "${closed}"): it must be the root of the CloudTel API your account uses.`);
+		const nowhere = await check({ baseUrl: 'http://cloudtel.invalid' });
+		assert.equal(nowhere.status, 'Error');
+		assert.match(nowhere.message, /^Could not reach CloudTel \((ENOTFOUND|EAI_AGAIN)\): check the Base URL .*\(now "http:\/\/cloudtel\.invalid"\)/);
+		const malformed = await check({ baseUrl: 'cloudtel dot example' });
+		assert.equal(malformed.status, 'Error');
+		assert.match(malformed.message, /^Could not reach CloudTel \(.+\): check the Base URL .*\(now "cloudtel dot example"\)/);
+	});
+
+	await test("keeps the 401 message for a wrong token", async () => {
+		const result = await check({ authToken: 'wrong' });
+		assert.equal(result.status, 'Error');
+		assert.match(result.message, /Account SID and Auth Token \(401\)/);
+	});
+}

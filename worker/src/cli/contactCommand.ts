@@ -1,0 +1,70 @@
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { FatalError, UsageError } from '../errors';
+import type { ContactEvent, ContactHistory } from '../ledger/contact';
+import { PhoneNormalizer } from '../rows/phoneNormalizer';
+import { localTime } from '../schedule/localTime';
+import { resolveTimeZone } from '../schedule/timeZone';
+import { dbLocation } from '../store/dbLocation';
+import { openLedger } from '../store/openStores';
+import { dbSetting } from './campaignRunCommand';
+
+/** `cloudtel contact show|forget NUMBER`: one person's record across every campaign of a ledger. */
+export async function contactCommand(action: string | undefined, argv: string[]): Promise<number> {
+	if (action !== 'show' && action !== 'forget') throw new UsageError(`unknown contact command ${action === undefined ? '(none)' : JSON.stringify(action)}: use show or forget`);
+	let parsed;
+	try {
+		parsed = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { db: { type: 'string' }, json: { type: 'boolean' }, 'default-country': { type: 'string' }, 'time-zone': { type: 'string' } } });
+	} catch (error) {
+		throw new UsageError((error as Error).message);
+	}
+	const { values, positionals } = parsed;
+	if (positionals.length !== 1) throw new UsageError(`contact ${action} needs one NUMBER, such as +61491570156`);
+	if (values.json && action === 'forget') throw new UsageError('--json is for contact show');
+	let normalizer: PhoneNormalizer;
+	try {
+		normalizer = new PhoneNormalizer(values['default-country']?.toUpperCase());
+	} catch (error) {
+		throw new UsageError((error as Error).message);
+	}
+	const phone = normalizer.normalize(positionals[0]);
+	if ('error' in phone) throw new UsageError(`NUMBER: ${phone.error} (got "${positionals[0]}"; write it as +61491570156, or give --default-country)`);
+	const zone = values['time-zone'] === undefined ? undefined : resolveTimeZone(values['time-zone']);
+	if (values['time-zone'] !== undefined && !zone) throw new UsageError(`--time-zone "${values['time-zone']}" is neither a Windows nor an IANA time zone`);
+	const db = dbLocation(dbSetting(values.db));
+	const shown = db.kind === 'postgres' ? db.shown : db.path;
+	if (db.kind === 'sqlite' && !existsSync(db.path)) throw new FatalError(`no ledger at ${shown}: give the --db the campaigns ran with`);
+	const ledger = await openLedger(db, { readonly: action === 'show' && db.kind === 'postgres' });
+	try {
+		if (action === 'show') {
+			const history = await ledger.contactHistory(phone.e164);
+			process.stdout.write(values.json ? JSON.stringify(history, null, 2) + '\n' : formatHistory(history, zone));
+			return 0;
+		}
+		const r = await ledger.forgetContact(phone.e164);
+		process.stdout.write(
+			`forgot ${phone.e164}: ${r.rows} row${r.rows === 1 ? '' : 's'} erased with their texts, receipts and replies` +
+				(r.campaigns.length > 0 ? ` (campaigns ${r.campaigns.join(', ')})` : '') +
+				(r.callbacks > 0 ? `; ${r.callbacks} stored callback${r.callbacks === 1 ? '' : 's'} naming it` : '') +
+				(r.suppressionKept ? '; its opt-out is kept as a one-way hash, so no later campaign texts it' : '') +
+				'\n',
+		);
+		return 0;
+	} finally {
+		await ledger.close();
+	}
+}
+
+const LABEL: Record<ContactEvent['kind'], string> = { message: 'message', receipt: 'receipt', reply: 'reply', 'opt-out': 'opted out', 'opt-in': 'opted in' };
+
+/** One line an event, in time order, local times with their zone. */
+export function formatHistory(h: ContactHistory, zone?: string): string {
+	const lines = [`${h.number}: ${h.events.length} event${h.events.length === 1 ? '' : 's'}; ${h.suppressed ? `suppressed since ${localTime(Math.floor(h.suppressed.since / 1000), zone)} (${h.suppressed.reason})` : 'not suppressed'}`];
+	for (const e of h.events) {
+		const when = e.at !== undefined ? localTime(Math.floor(e.at / 1000), zone) : 'not sent'.padEnd(23);
+		const where = e.campaign !== undefined ? ` ${e.campaign} line ${e.line}` : '';
+		const what = [e.status, e.messageSid, e.detail].filter(Boolean).join(', ');
+		lines.push(`  ${when}  ${LABEL[e.kind].padEnd(9)}${where}${what ? ` (${what})` : ''}${e.text !== undefined ? `: ${e.text}` : ''}`);
+	}
+	return lines.join('\n') + '\n';
+}
