@@ -1,5 +1,5 @@
 // Import cycles in worker/src: none between files, and none between folders (a folder
-// imports only folders below it; see worker/README.md, "Layout"). Run by `npm run lint`.
+// imports only folders below it; see worker/README.md, "Layout of the source"). Run by `npm run lint`.
 //
 // Files are read with the TypeScript compiler's own import scanner (typescript is already a
 // devDependency); only relative imports count. The top-level folders of worker/src are the
@@ -16,6 +16,25 @@ import ts from 'typescript';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'worker/src');
+
+/**
+ * The layers of worker/src, top to bottom (worker/README.md, "Layout of the source"): a
+ * folder imports folders of its own layer or below, never above, and the folders of one
+ * layer import each other without a cycle. A new folder goes into one of them.
+ */
+const LAYERS = [
+	// cli.ts and the cli/ folder are one unit.
+	['cli', 'crashHandler'],
+	['daemon'],
+	['config'],
+	['report', 'campaignReport'],
+	['campaign'],
+	['csv', 'rows'],
+	['provider', 'pacing', 'schedule'],
+	['ledger', 'store'],
+	['errors'],
+];
+const LAYER = new Map(LAYERS.flatMap((units, i) => units.map((u) => [u, i])));
 
 const KNOWN_FOLDER_EDGES = new Set([
 	// The ledgers take CampaignSpec from the engine: it belongs below storage, with the errors.
@@ -109,6 +128,19 @@ for (const file of files(src)) {
 }
 
 let failed = false;
+for (const unit of new Set([...fileGraph.keys()].map(unitOf))) {
+	if (LAYER.has(unit)) continue;
+	failed = true;
+	console.error(`import-cycles: worker/src/${unit} is in no layer: add it to LAYERS in scripts/import-cycles.mjs (and to worker/README.md)`);
+}
+for (const [a, to] of folderGraph) {
+	for (const b of to) {
+		const edge = `${a} -> ${b}`;
+		if (!(LAYER.get(a) > LAYER.get(b)) || KNOWN_FOLDER_EDGES.has(edge)) continue;
+		failed = true;
+		console.error(`import-cycles: ${a} imports ${b}, a layer above it: ${folderEdgeFiles.get(edge).join(', ')}`);
+	}
+}
 for (const c of components(fileGraph)) {
 	failed = true;
 	console.error(`import cycle between files: ${c.map((f) => relative(src, f)).join(', ')}`);
@@ -143,7 +175,7 @@ for (const e of cycleEdges) {
 	console.error(`import cycle between folders of worker/src, new: ${e}, made by ${folderEdgeFiles.get(e).join(', ')}`);
 }
 if (failed) {
-	console.error('import-cycles: a folder imports only folders below it (worker/README.md, "Layout")');
+	console.error('import-cycles: a folder imports only folders below it (worker/README.md, "Layout of the source")');
 	process.exit(1);
 }
-console.log(`import-cycles: no file-level cycle in worker/src (${fileGraph.size} files); no folder-level one besides the ${known.length} known`);
+console.log(`import-cycles: no file-level cycle in worker/src (${fileGraph.size} files); every folder imports only its layer and below, and no folder-level cycle, besides the ${known.length} known`);
