@@ -12,7 +12,7 @@ import { openPostgres } from '../../../worker/src/store/pgDatabase';
 import { newDatabase } from '../../support/postgres/database';
 import { TokenBucket } from '../../../worker/src/pacing/tokenBucket';
 import type { BatchClient } from '../../../worker/src/provider/batchClient';
-import type { Reporter } from '../../../worker/src/report/reporter';
+import type { Reporter } from '../../../worker/src/campaign/reporter';
 
 const dirs: string[] = [];
 afterEach(() => {

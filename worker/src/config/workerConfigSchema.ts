@@ -7,7 +7,7 @@ import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
 
 const ENCODING_NAMES = Object.keys(SINGLE_BYTE_ENCODINGS) as [string, ...string[]];
 import { resolveTimeZone } from '../schedule/timeZone';
-import { keywordWords, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from '../daemon/replies/optOutKeywords';
+import { keywordWords, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from './optOutKeywords';
 import { compileReplyPattern } from './replyPattern';
 
 /** One value or a list of them; always a list after parsing. */

@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { FatalError } from '../errors';
 import type { InputMark } from '../ledger/ledger';
-import { printable } from '../report/printable';
+import { printable } from './printable';
 import { BadByte, CsvDecoder } from './csvDecoder';
 import { isCsvError, type CsvItem } from './csvItem';
 import { CsvRecordParser } from './csvRecordParser';

@@ -6,7 +6,7 @@ import type { ForwardOutbox } from './forward/forwardOutbox';
 import type { ForwardAction } from './forward/forwardPayload';
 import type { Logger } from './jsonLogger';
 import { matchRules } from './replies/matchRules';
-import { optOutMatcher, type OptOutIntent } from './replies/optOutKeywords';
+import { optOutMatcher, type OptOutIntent } from '../config/optOutKeywords';
 import { replyContext } from './replies/replyContext';
 import { readExternalId } from './replies/runName';
 
