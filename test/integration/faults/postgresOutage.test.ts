@@ -105,4 +105,32 @@ describe('a worker on Postgres while Postgres stops and starts', () => {
 		expect(await worker.stop('SIGTERM')).toBe(0);
 		worker = undefined;
 	}, 120_000);
+
+	it('a cron tick that falls while Postgres is down runs once it is back: no week silently skipped', async () => {
+		const db = await database('outage_tick');
+		const csvPath = `${rig.dir}/tick.csv`;
+		const { writeFileSync } = await import('node:fs');
+		writeFileSync(csvPath, `Phone\n${rig.phones[2].to}\n${rig.phones[3].to}\n`);
+		const config = rig.config(db, {
+			spool: { dir: `${rig.dir}/spool-tick` },
+			campaigns: [{ name: 'tick', cron: '*/20 * * * * *', csv: csvPath, property: rig.sandbox.demo.PropertySid, text: 'Tick' }],
+		});
+		worker = await rig.startWorker(config);
+		await worker.waitFor((l) => l.msg === 'campaign summary' && l.stop === 'finished', 30_000, 'a first run');
+		// Down from just after a tick until past the next one.
+		const now = Date.now();
+		const nextTick = Math.ceil(now / 20_000) * 20_000;
+		await new Promise((r) => setTimeout(r, Math.max(0, nextTick + 1500 - Date.now())));
+		await pg.stop();
+		const missed = new Date(Math.ceil(Date.now() / 20_000) * 20_000);
+		await new Promise((r) => setTimeout(r, missed.getTime() + 3000 - Date.now()));
+		await pg.start();
+		const run = `tick-${missed.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '')}`;
+		await until(async () => (await sql<{ finished_at: number | null }>(db, 'SELECT finished_at FROM campaign_runs WHERE run = $1', [run]))[0]?.finished_at != null, 60_000, `the run of the missed tick ${run}`);
+		const texts = (await rig.driver.messages()).filter((m: any) => String(m.ExternalId).startsWith(`${run}:`));
+		expect(texts.map((m: any) => m.To).sort()).toEqual([rig.phones[2].to, rig.phones[3].to].sort());
+		expect(worker.child.exitCode).toBeNull();
+		expect(await worker.stop('SIGTERM')).toBe(0);
+		worker = undefined;
+	}, 180_000);
 });

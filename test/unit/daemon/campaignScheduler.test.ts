@@ -3,6 +3,7 @@ import type { CampaignRunner, RunEnd } from '../../../worker/src/daemon/campaign
 import { CampaignScheduler } from '../../../worker/src/daemon/campaigns/campaignScheduler';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import type { CampaignConfig } from '../../../worker/src/config/workerConfigSchema';
+import { runName } from '../../../worker/src/daemon/replies/runName';
 
 const campaign = { name: 'weekly', cron: '0 9 * * 1', csv: 'x.csv', property: 'p', text: 't', receipts: true } as CampaignConfig;
 
@@ -28,5 +29,85 @@ describe('the campaign scheduler', () => {
 		runs[1].finish('interrupted');
 		await stopped;
 		expect(scheduler.tick(campaign, new Date('2030-01-28T09:00:00Z'))).toBe(false);
+	});
+});
+
+describe('missed cron ticks', () => {
+	const hourly = { ...campaign, name: 'hourly', cron: '0 * * * *' } as CampaignConfig;
+
+	function rig(runs: string[], firstStartedAt: number | undefined, config: CampaignConfig) {
+		const lines: any[] = [];
+		const started: string[] = [];
+		const runner = { run: async (_c: CampaignConfig, run: string) => (started.push(run), 'finished' as RunEnd) } as unknown as CampaignRunner;
+		let fail = false;
+		const store = {
+			runsSince: async () => {
+				if (fail) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+				return { runs, firstStartedAt };
+			},
+		};
+		const scheduler = new CampaignScheduler([config], runner, new JsonLogger((l) => lines.push(JSON.parse(l))), store);
+		return { scheduler, lines, started, failing: (v: boolean) => (fail = v) };
+	}
+
+	function lastHour(): Date {
+		const d = new Date();
+		d.setMinutes(0, 0, 0);
+		// The cron fires the tick of this very second itself.
+		if (Date.now() - d.getTime() < 1000) d.setHours(d.getHours() - 1);
+		return d;
+	}
+
+	it('runs the latest tick missed within catchUp (24h by default) and logs each older one as skipped', async () => {
+		const { scheduler, lines, started } = rig([], Date.now() - 3 * 86_400_000, hourly);
+		scheduler.start();
+		await scheduler.lookForMissed();
+		await new Promise((r) => setTimeout(r, 10));
+		await scheduler.stop();
+		expect(started).toEqual([runName('hourly', lastHour())]);
+		const caught = lines.find((l) => l.msg === 'campaign tick caught up');
+		expect(caught).toMatchObject({ campaign: 'hourly', tick: lastHour().toISOString(), catchUp: '24h' });
+		expect(lines.filter((l) => l.msg === 'campaign tick missed and skipped')).toHaveLength(10);
+		expect(lines.find((l) => l.msg === 'campaign ticks missed and skipped')).toMatchObject({ more: 13 });
+	});
+
+	it('runs nothing for a tick that has its run, for catchUp none (logging the skip), or for a campaign that never ran before the tick', async () => {
+		const ran = rig([runName('hourly', lastHour())], Date.now() - 86_400_000, { ...hourly, catchUp: '2h' } as CampaignConfig);
+		ran.scheduler.start();
+		await ran.scheduler.lookForMissed();
+		await ran.scheduler.stop();
+		// The tick before it was missed, but the run since supersedes it.
+		expect(ran.started).toEqual([]);
+		expect(ran.lines.filter((l) => /missed/.test(l.msg))).toEqual([]);
+
+		const none = rig([], Date.now() - 86_400_000, { ...hourly, catchUp: 'none' } as CampaignConfig);
+		none.scheduler.start();
+		await none.scheduler.lookForMissed();
+		await none.scheduler.stop();
+		expect(none.started).toEqual([]);
+		expect(none.lines.filter((l) => l.msg === 'campaign tick missed and skipped').every((l) => l.why === 'catchUp is none')).toBe(true);
+		expect(none.lines.find((l) => l.msg === 'campaign ticks missed and skipped')).toMatchObject({ to: lastHour().toISOString(), why: 'catchUp is none' });
+
+		const fresh = rig([], undefined, hourly);
+		fresh.scheduler.start();
+		await fresh.scheduler.lookForMissed();
+		await fresh.scheduler.stop();
+		expect(fresh.started).toEqual([]);
+		expect(fresh.lines.filter((l) => /missed/.test(l.msg))).toEqual([]);
+	});
+
+	it('a store that does not answer is logged once and asked again; the tick is caught up once it answers', async () => {
+		const { scheduler, lines, started, failing } = rig([], Date.now() - 86_400_000, { ...hourly, catchUp: '90m' } as CampaignConfig);
+		failing(true);
+		scheduler.start();
+		await scheduler.lookForMissed();
+		await scheduler.lookForMissed();
+		expect(lines.filter((l) => l.msg === 'cannot look for missed ticks: the store does not answer; trying again')).toHaveLength(1);
+		expect(started).toEqual([]);
+		failing(false);
+		await scheduler.lookForMissed();
+		await new Promise((r) => setTimeout(r, 10));
+		await scheduler.stop();
+		expect(started).toEqual([runName('hourly', lastHour())]);
 	});
 });

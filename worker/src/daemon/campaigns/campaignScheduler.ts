@@ -14,6 +14,8 @@ const LOOK_BACK_MS = 86_400_000;
 /** A run that stopped on a store fault is resumed after this, doubling up to the next. */
 const RESUME_MS = 2_000;
 const RESUME_MAX_MS = 60_000;
+/** Skipped ticks logged one by one; more are summed up in one line. */
+const SKIPS_LOGGED = 10;
 
 /**
  * Starts each campaign on its cron, in its time zone. One run per campaign at a time: a
@@ -88,16 +90,24 @@ export class CampaignScheduler {
 		if (ticks.length === 0) return;
 		const known = await this.store.runsSince(campaign.name, ticks[0].getTime());
 		const runs = new Set(known.runs);
-		const missed = ticks.filter((t) => {
+		// Only ticks after the last one that ran (or was skipped on purpose): a later run supersedes them.
+		let done = -1;
+		ticks.forEach((t, i) => {
 			const run = runName(campaign.name, t);
-			if (runs.has(run) || this.handled.has(run)) return false;
-			return t.getTime() >= this.startedAt || (known.firstStartedAt !== undefined && known.firstStartedAt < t.getTime());
+			if (runs.has(run) || this.handled.has(run)) done = i;
 		});
+		const missed = ticks.slice(done + 1).filter((t) => t.getTime() >= this.startedAt || (known.firstStartedAt !== undefined && known.firstStartedAt < t.getTime()));
 		if (missed.length === 0 || this.running.has(campaign.name) || this.controller.signal.aborted) return;
 		const latest = missed[missed.length - 1];
-		for (const tick of grace === undefined ? missed : missed.slice(0, -1)) {
+		const skipped = grace === undefined ? missed : missed.slice(0, -1);
+		const why = grace === undefined ? 'catchUp is none' : 'only the latest missed tick is caught up';
+		// One line a tick, but not thousands for a cron of every minute that missed a day.
+		skipped.forEach((tick, i) => {
 			this.handled.add(runName(campaign.name, tick));
-			this.log.warn('campaign tick missed and skipped', { campaign: campaign.name, tick: tick.toISOString(), why: grace === undefined ? 'catchUp is none' : 'only the latest missed tick is caught up' });
+			if (i < SKIPS_LOGGED) this.log.warn('campaign tick missed and skipped', { campaign: campaign.name, tick: tick.toISOString(), why });
+		});
+		if (skipped.length > SKIPS_LOGGED) {
+			this.log.warn('campaign ticks missed and skipped', { campaign: campaign.name, more: skipped.length - SKIPS_LOGGED, from: skipped[SKIPS_LOGGED].toISOString(), to: skipped[skipped.length - 1].toISOString(), why });
 		}
 		if (grace === undefined) return;
 		this.log.warn('campaign tick caught up', { campaign: campaign.name, tick: latest.toISOString(), lateMs: now - latest.getTime(), catchUp: campaign.catchUp ?? '24h' });
