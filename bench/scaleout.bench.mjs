@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
+import { newDatabase, startPostgres } from './lib/benchPostgres.mjs';
 import { startSandboxProcess, root } from './lib/sandboxProcess.mjs';
 
 const ROWS = Number(process.env.SCALEOUT_ROWS ?? 2400);
@@ -27,22 +28,6 @@ function freePort() {
 			s.close(() => resolve(port));
 		});
 	});
-}
-
-async function startPostgres() {
-	const child = spawn(process.execPath, [join(root, 'test/support/postgres/embeddedPostgres.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
-	const [line] = await once(createInterface({ input: child.stdout }), 'line');
-	return { url: JSON.parse(line).url, stop: () => child.stdin.end() };
-}
-
-async function newDatabase(adminUrl, name) {
-	const client = new pg.Client({ connectionString: adminUrl });
-	await client.connect();
-	await client.query(`CREATE DATABASE ${name}`);
-	await client.end();
-	const url = new URL(adminUrl);
-	url.pathname = `/${name}`;
-	return url.toString();
 }
 
 async function query(url, text) {

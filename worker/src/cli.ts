@@ -1,4 +1,4 @@
-import { FatalError } from './campaign/fatalError';
+import { FatalError } from './errors';
 import { ExitCodes } from './campaign/exitCodes';
 import type * as CampaignControl from './cli/campaignControlCommand';
 import type * as CampaignReport from './cli/campaignReportCommand';
@@ -9,7 +9,7 @@ import { loadSandbox } from './cli/sandboxModule';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CAMPAIGN_USAGE, CONTACT_USAGE, CONTROL_USAGE, REPORT_USAGE, RUN_USAGE, STATUS_USAGE, USAGE } from './cli/usage';
-import { printable } from './report/printable';
+import { printable } from './csv/printable';
 import type * as Worker from './daemon/workerCommand';
 
 // Each command's modules load when it runs: `campaign run` does not pay for the daemon's

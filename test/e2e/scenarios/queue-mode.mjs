@@ -4,13 +4,17 @@
 // both webhook processes and run on the worker; the secret holds on both; repeats that reach
 // both processes are counted (Ignore Repeats is per process); and the shipped template
 // (examples/n8n-callbacks-exactly-once.workflow.json: Redis Increment + If) lets exactly N of
-// N distinct callbacks through when each is sent to both processes at once.
+// N distinct callbacks through when each is sent to both processes at once. Last, the
+// cloudtel worker as n8n's intake (forward.n8n): callbacks the provider sends it twice reach
+// the trigger, through the proxy, once each.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { N8n } from '../lib/n8n.mjs';
+import { freePort, N8n } from '../lib/n8n.mjs';
+import { spawnTracked, stop } from '../lib/procs.mjs';
 import { installPackage, panelOf, repoRoot } from '../lib/package.mjs';
 import { startPostgres, startRedis, startRoundRobin, redisCommand } from '../lib/queue.mjs';
 import { createApiKey, publicApi, setupOwner } from '../lib/rest.mjs';
@@ -56,6 +60,9 @@ export async function run(ctx, test) {
 	const receiptsTrigger = cloudTelTrigger('CloudTel Trigger', { events: ['receipt'], secret: SECRET });
 	const repliesTrigger = cloudTelTrigger('CloudTel Trigger', { events: ['reply'], secret: SECRET });
 	const receiptsWf = workflow('queue receipts', [receiptsTrigger]);
+	const viaWorkerTrigger = cloudTelTrigger('CloudTel Trigger', { events: ['receipt', 'reply'], secret: SECRET });
+	const viaWorkerWf = workflow('queue callbacks from the cloudtel worker', [viaWorkerTrigger]);
+	let cloudtelWorker;
 	const repliesWf = workflow('queue replies', [repliesTrigger]);
 	const template = JSON.parse(readFileSync(TEMPLATE, 'utf8'));
 	const onceWf = { ...workflow(template.name, []), nodes: template.nodes, connections: template.connections, settings: template.settings };
@@ -119,7 +126,7 @@ export async function run(ctx, test) {
 				);
 				ctx.batchWf = batchWf;
 				onceWf.nodes.find((n) => n.type === 'n8n-nodes-base.redis').credentials.redis = { id: redisCred.id, name: redisCred.name };
-				for (const wf of [batchWf, receiptsWf, repliesWf, onceWf]) {
+				for (const wf of [batchWf, receiptsWf, repliesWf, onceWf, viaWorkerWf]) {
 					await main.importWorkflow(wf);
 					await main.publish(wf.id);
 				}
@@ -228,7 +235,56 @@ export async function run(ctx, test) {
 			const key = `cloudtel:${passed[0].data.resultData.runData['CloudTel Trigger'][0].data.main[0][0].json.Event}:${sids[0]}`;
 			assert.equal(await redisCommand(redis.port, 'GET', key), '2', `${key} counted both copies`);
 		}, { timeoutMs: 400_000 });
+
+		await test('the cloudtel worker as intake (forward.n8n): each receipt and reply, sent to it twice, starts one execution', async () => {
+			const port = await freePort();
+			const workerSecret = 'queue-mode-worker-secret-0123';
+			const config = join(dir, 'cloudtel-worker.json');
+			writeFileSync(
+				config,
+				JSON.stringify({
+					db: join(dir, 'cloudtel-worker.db'),
+					server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: workerSecret },
+					outbox: { backoffMs: 200, maxBackoffMs: 2000 },
+					forward: { n8n: { url: `${proxy.url}/webhook/${viaWorkerTrigger.webhookId}/cloudtel?secret=${SECRET}` } },
+				}),
+			);
+			const env = { ...process.env, CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
+			cloudtelWorker = spawnTracked(process.execPath, [join(repoRoot, 'worker', 'bin', 'cloudtel.js'), 'worker', '--config', config], { env });
+			const lines = createInterface({ input: cloudtelWorker.stdout });
+			await new Promise((resolve, reject) => {
+				lines.on('line', (line) => line.includes('"worker started"') && resolve());
+				cloudtelWorker.once('exit', (code) => reject(new Error(`cloudtel worker exited (${code})`)));
+			});
+			const base = `http://127.0.0.1:${port}/callbacks/${workerSecret}`;
+			const before = [...proxy.sent];
+			const messages = [];
+			for (let i = 0; i < 20; i++) {
+				const res = await sandbox.api('POST', `/v2/Properties/${sandbox.demo.PropertySid}/Messages`, { To: `+614913${String(70000 + i)}`, Text: 'Via the worker', DeliveryReceipt: true, DeliveryReceiptWebhookUri: `${base}/receipts`, WebhookUri: `${base}/replies` });
+				assert.equal(res.status, 200, JSON.stringify(res.body));
+				messages.push(res.body.Message);
+			}
+			// The provider sends every receipt twice (a retry whose answer it lost), and 10 replies.
+			for (const m of messages) for (const _ of [0, 1]) assert.equal((await sandbox.control.receipt(m.MessageSid, 'Delivered')).status, 200);
+			const replies = [];
+			for (const m of messages.slice(0, 10)) replies.push((await sandbox.control.reply(m.To, m.From, 'YES')).body.MessageSid);
+			// And every callback the worker got, once more, as a provider retry would.
+			await waitFor('the worker to take every callback', async () => (await sandbox.control.outbox()).Callbacks.filter((c) => c.Url.startsWith(base) && c.Delivered).length >= messages.length + replies.length, { timeoutMs: 60_000 }).catch(() => undefined);
+			const taken = (await sandbox.control.outbox()).Callbacks.filter((c) => c.Url.startsWith(base));
+			await Promise.all(taken.map((c) => post(c.Url, c.Payload).then((r) => r.arrayBuffer())));
+			const expected = messages.length + replies.length;
+			await waitFor(`${expected} executions from the worker's forwards`, async () => (await executions(viaWorkerWf)).length >= expected, { timeoutMs: 180_000, intervalMs: 2000 });
+			await sleep(4000);
+			const got = (await api.executions(viaWorkerWf.id)).map((e) => e.data.resultData.runData['CloudTel Trigger'][0].data.main[0][0].json);
+			const keys = got.map((j) => `${j.Event}:${j.MessageSid}`);
+			console.log(`       ${messages.length * 2} receipts and ${replies.length} replies sent to the worker: ${got.length} executions, through the proxy ${proxy.sent.map((n, i) => n - before[i]).join(' and ')}`);
+			assert.equal(got.length, expected);
+			assert.equal(new Set(keys).size, expected, 'one execution per callback');
+			assert.deepEqual(got.filter((j) => j.Event === 'Reply').map((j) => j.MessageSid).sort(), [...replies].sort());
+			for (const n of proxy.sent.map((x, i) => x - before[i])) assert.ok(n > 0, 'both webhook processes took forwards');
+		}, { timeoutMs: 400_000 });
 	} finally {
+		await stop(cloudtelWorker, 5000).catch(() => {});
 		for (const instance of [...webhooks, worker, main]) await instance?.stopServer().catch(() => {});
 		for (const part of stack.reverse()) await part.close().catch(() => {});
 	}

@@ -11,6 +11,7 @@ const PREVIOUS = '77778888999900001111';
 const REPORT_TOKEN = '33334444555566667777';
 const SMTP_PASSWORD = '98765432109876';
 const HEADER = '55556666777788889999';
+const N8N_SECRET = '44445555666677778888';
 
 beforeAll(async () => {
 	await ensureBuilt();
@@ -27,15 +28,16 @@ server: { publicUrl: "https://w.example.com", secret: ${SECRET}, previousSecret:
 smtp: { host: localhost, from: a@example.com, user: u, password: ${SMTP_PASSWORD} }
 replies:
   - actions: [{ type: post, url: "https://hook.example.com", headers: { authorization: ${HEADER} } }]
+forward: { n8n: { url: "https://n8n.example.com/webhook/x", headers: { x-cloudtel-secret: ${N8N_SECRET} } } }
 `,
 		);
 		const result = await cli(['worker', '--config', config, '--check']);
 		expect(result.code).toBe(2);
 		const lines = result.stderr;
-		for (const path of ['provider.authToken', 'server.secret', 'server.previousSecret', 'server.reportToken', 'smtp.password', 'replies[0].actions[0].headers.authorization']) {
+		for (const path of ['provider.authToken', 'server.secret', 'server.previousSecret', 'server.reportToken', 'smtp.password', 'replies[0].actions[0].headers.authorization', 'forward.n8n.headers.x-cloudtel-secret']) {
 			expect(lines).toContain(`${path}: must be text, not a number`);
 		}
-		for (const secret of [AUTH_TOKEN, SECRET, PREVIOUS, REPORT_TOKEN, SMTP_PASSWORD, HEADER]) expect(lines).not.toContain(secret);
+		for (const secret of [AUTH_TOKEN, SECRET, PREVIOUS, REPORT_TOKEN, SMTP_PASSWORD, HEADER, N8N_SECRET]) expect(lines).not.toContain(secret);
 	});
 
 	it('a JSON config that does not parse says where, without quoting the text around it', async () => {

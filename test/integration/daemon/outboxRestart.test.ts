@@ -113,7 +113,7 @@ describe('the outbox across an SMTP outage and restarts', () => {
 			dir,
 			{
 				db: 'limited.db',
-				server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET },
+				server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET, reportToken: 'outbox-report-token-0123456789' },
 				smtp: { host: '127.0.0.1', port: await freePort(), allowInsecure: true, from: 'worker@example.com' },
 				outbox: { maxAttempts: 3, backoffMs: 20, maxBackoffMs: 50 },
 				replies: [{ actions: [{ type: 'forwardEmail', to: 'team@example.com' }] }],
@@ -126,7 +126,7 @@ describe('the outbox across an SMTP outage and restarts', () => {
 		const failed = await worker.waitFor((l) => l.msg === 'forward failed', 10_000, 'the failure report');
 		expect(failed).toMatchObject({ level: 'error', kind: 'forwardEmail', replyMessageSid: sid, attempts: 3 });
 		expect(failed.reason).toMatch(/^gave up after 3 attempts; last: (ESOCKET|ECONNECTION)\b/);
-		const health = (await (await fetch(`http://127.0.0.1:${port}/health`, { headers: { authorization: `Bearer ${SECRET}` } })).json()) as any;
+		const health = (await (await fetch(`http://127.0.0.1:${port}/health`, { headers: { authorization: 'Bearer outbox-report-token-0123456789' } })).json()) as any;
 		expect(health.outbox).toMatchObject({ failed: 1, pending: 0 });
 		expect(await worker.stop('SIGTERM')).toBe(0);
 	});

@@ -45,7 +45,11 @@ afterAll(async () => {
 
 describe('campaign reports need their own token, and the server its limits', () => {
 	it('without a report token no report is served: the callback secret opens none', async () => {
-		worker = await WorkerProcess.start(config({}, 'no-token.yaml'), env);
+		const file = config({}, 'no-token.yaml');
+		const link = await cli(['worker', '--config', file, '--report-link'], env);
+		expect(link.code).toBe(2);
+		expect(link.stderr).toContain('--report-link needs server.reportToken');
+		worker = await WorkerProcess.start(file, env);
 		const url = `http://127.0.0.1:${port}/campaigns`;
 		for (const res of [await fetch(url, { headers: { authorization: `Bearer ${SECRET}` } }), await fetch(`${url}?token=${SECRET}`), await fetch(`${url}/spring.json`, { headers: { authorization: `Bearer ${SECRET}` } })]) {
 			expect(res.status).toBe(404);

@@ -3,6 +3,7 @@ import { CallbackCatcher } from '../../support/callbackCatcher';
 import { ensureBuilt, freePort, SandboxDriver, SmtpSink, tempDir, until, WorkerProcess, writeConfig } from '../daemon/harness';
 
 export const SECRET = 'fault-suite-secret-0123456789';
+export const REPORT_TOKEN = 'fault-suite-report-token-0123';
 
 /**
  * What the fault suite runs against: the sandbox, a real SMTP server, a receiver of POST
@@ -41,7 +42,7 @@ export class FaultRig {
 			this.dir,
 			{
 				db,
-				server: { publicUrl: `http://127.0.0.1:${this.port}`, port: this.port, host: '127.0.0.1', secret: SECRET },
+				server: { publicUrl: `http://127.0.0.1:${this.port}`, port: this.port, host: '127.0.0.1', secret: SECRET, reportToken: REPORT_TOKEN },
 				smtp: { host: '127.0.0.1', port: this.smtp.port, allowInsecure: true, from: 'worker@example.com', user: this.smtp.user, password: this.smtp.password },
 				outbox: { maxAttempts: 1000, backoffMs: 50, maxBackoffMs: 500, concurrency: 16 },
 				replies: [{ actions: [{ type: 'forwardEmail', to: 'team@example.com' }, { type: 'post', url: `${this.posts.url}/replies` }] }],
@@ -81,28 +82,39 @@ export class FaultRig {
 		return { delivered, refused, pending: sids.length - delivered - refused };
 	}
 
-	/** E-mails and posts per reply: lost (none of one kind) and twice (more than one of one kind). */
-	forwarded(sids: string[]): { emailed: number; posted: number; lost: string[]; twice: string[] } {
-		const mails = new Map<string, number>();
-		for (const m of this.smtp.mails) {
-			const id = /^Message-ID:\s*<([^>]+)>/im.exec(m.raw)?.[1] ?? '';
-			const sid = /MessageSid: (\S+)/.exec(m.text)?.[1] ?? '';
-			mails.set(sid, (mails.get(sid) ?? 0) + 1);
-			if (!id) mails.set(`no-id:${sid}`, 1);
-		}
-		const posts = new Map<string, number>();
+	/**
+	 * E-mails and posts per reply. `lost`: a reply missing one of them. `twice`: a reply
+	 * forwarded under two identities (Message-IDs, Idempotency-Keys), which no receiver can
+	 * tell for a repeat. `repeats`: deliveries of an identity already delivered, which a
+	 * receiver drops by that identity (a crash between an attempt and its mark does that).
+	 */
+	forwarded(sids: string[]): { emailed: number; posted: number; lost: string[]; twice: string[]; repeats: number } {
+		const ids = new Map<string, Set<string>>();
+		const wanted = new Set(sids);
+		let deliveries = 0;
+		let distinct = 0;
+		const add = (sid: string, id: string) => {
+			if (!wanted.has(sid)) return;
+			const set = ids.get(sid) ?? new Set<string>();
+			deliveries++;
+			if (!set.has(id)) distinct++;
+			set.add(id);
+			ids.set(sid, set);
+		};
+		for (const m of this.smtp.mails) add(/MessageSid: (\S+)/.exec(m.text)?.[1] ?? '', `mail:${/^Message-ID:\s*<([^>]+)>/im.exec(m.raw)?.[1] ?? Math.random()}`);
 		for (const p of this.posts.requests) {
-			const key = String(p.headers['idempotency-key'] ?? '');
-			const sid = key.split('.')[0];
-			posts.set(sid, (posts.get(sid) ?? 0) + 1);
+			const key = String(p.headers['idempotency-key'] ?? Math.random());
+			add(key.split('.')[0], `post:${key}`);
 		}
-		const lost = sids.filter((s) => !mails.get(s) || !posts.get(s));
-		const twice = sids.filter((s) => (mails.get(s) ?? 0) > 1 || (posts.get(s) ?? 0) > 1);
-		return { emailed: sids.filter((s) => mails.get(s)).length, posted: sids.filter((s) => posts.get(s)).length, lost, twice };
+		const kinds = (sid: string, kind: string) => [...(ids.get(sid) ?? [])].filter((i) => i.startsWith(kind)).length;
+		const lost = sids.filter((s) => kinds(s, 'mail:') === 0 || kinds(s, 'post:') === 0);
+		const twice = sids.filter((s) => kinds(s, 'mail:') > 1 || kinds(s, 'post:') > 1);
+		const repeats = deliveries - distinct;
+		return { emailed: sids.filter((s) => kinds(s, 'mail:') > 0).length, posted: sids.filter((s) => kinds(s, 'post:') > 0).length, lost, twice, repeats };
 	}
 
 	/** Waits until every reply is forwarded both ways, or the time is up; then a moment more for any repeat. */
-	async settle(sids: string[], timeoutMs = 60_000): Promise<{ emailed: number; posted: number; lost: string[]; twice: string[] }> {
+	async settle(sids: string[], timeoutMs = 60_000): Promise<ReturnType<FaultRig['forwarded']>> {
 		await until(() => this.forwarded(sids).lost.length === 0, timeoutMs, 'every reply forwarded').catch(() => undefined);
 		await new Promise((r) => setTimeout(r, 1000));
 		return this.forwarded(sids);

@@ -76,6 +76,10 @@ describe('bad CSV files', () => {
 		const dry = await cli([...args, '--dry-run'], env);
 		expect(dry.code).toBe(1);
 		expect(dry.stderr).toMatch(/line 2 has byte 0xFC/);
+		// A name Object.prototype holds is no encoding either.
+		const unknown = await cli([...args, '--encoding', 'constructor'], env);
+		expect(unknown.code).toBe(2);
+		expect(unknown.stderr).toMatch(/--encoding must be windows-1252 .*\(got "constructor"\)/);
 		const sent = await cli([...args, '--encoding', 'windows-1252'], env);
 		expect(sent.code, sent.stderr).toBe(0);
 		const texts = (await sandboxMessages(sandbox)).filter((m) => m.ExternalId?.startsWith(`${name}:`)).map((m) => m.Text);

@@ -105,6 +105,15 @@ describe('cloudtel campaign run, end to end against the sandbox', () => {
 		expect((summaryOf(slow) as unknown as { forecast: { finish: { handOffSeconds: number } } }).forecast.finish.handOffSeconds).toBe(31);
 	});
 
+	it('--smart-encoding sends typographic characters as GSM-7, in a real run too', async () => {
+		const dir = tempDir();
+		const csv = writeCsv(dir, 'smart.csv', 'To,Name\n+61491570177,Zo\u00e9\n');
+		const r = await cli(['campaign', 'run', '--csv', csv, '--text', 'Hi {{Name}}, it\u2019s \u201cready\u201d \u2013 see you\u2026', '--property', sandbox.demo.PropertySid, '--db', join(dir, 'l.db'), '--name', 'smart1', '--smart-encoding'], env);
+		expect(r.code, r.stderr).toBe(0);
+		const sent = (await sandboxMessages(sandbox)).filter((m) => m.ExternalId === 'smart1:2');
+		expect(sent.map((m) => m.Text)).toEqual(['Hi Zo\u00e9, it\'s "ready" - see you...']);
+	});
+
 	it('stops with a clear message on bad credentials, an unknown property or an unreadable file', async () => {
 		const dir = tempDir();
 		const csv = writeCsv(dir, 'a.csv', 'To,Name\n+61491570156,Ann\n');

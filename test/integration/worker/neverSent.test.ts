@@ -5,7 +5,7 @@ import { sendStage } from '../../../worker/src/campaign/sendStage';
 import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
 import { TokenBucket } from '../../../worker/src/pacing/tokenBucket';
 import { BatchClient } from '../../../worker/src/provider/batchClient';
-import type { Reporter } from '../../../worker/src/report/reporter';
+import type { Reporter } from '../../../worker/src/campaign/reporter';
 import { cli, envFor, numbersCsv, sandboxMessages, summaryOf, tempDir, withSandbox, writeCsv } from './harness';
 
 const silent: Reporter = { event: () => undefined, rowError: () => undefined, progress: () => undefined, summary: () => undefined, close: () => undefined };

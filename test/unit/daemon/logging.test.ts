@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { callbackUrl, readCallbackPath } from '../../../worker/src/daemon/http/callbackUrls';
 import { secretMatches } from '../../../worker/src/daemon/http/secretMatches';
+import { RefusalLog } from '../../../worker/src/daemon/http/refusalLog';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import { maskPhoneNumbers } from '../../../worker/src/daemon/phoneMask';
 import { Redactor } from '../../../worker/src/daemon/redactor';
@@ -55,6 +56,25 @@ describe('phone numbers in logs', () => {
 		expect(lines).toEqual([]);
 		new JsonLogger((l) => lines.push(l), undefined, {}, { level: 'debug', phoneNumbers: 'masked' }).debug('client went away mid-request');
 		expect(lines).toHaveLength(1);
+	});
+});
+
+describe('refused requests', () => {
+	it('are one line per reason and window: the first at once, then the count of the rest, each window while they come', async () => {
+		const lines: Record<string, unknown>[] = [];
+		const refusals = new RefusalLog(new JsonLogger((l) => lines.push(JSON.parse(l))), 100);
+		for (let i = 0; i < 50; i++) refusals.refused('wrong or missing callback secret', { route: 'replies' });
+		refusals.refused('no such path');
+		expect(lines.map((l) => [l.msg, l.reason, l.count])).toEqual([
+			['request refused', 'wrong or missing callback secret', 1],
+			['request refused', 'no such path', 1],
+		]);
+		await new Promise((r) => setTimeout(r, 150));
+		// 49 more in the first window; none of the other reason, which says nothing.
+		expect(lines.slice(2).map((l) => [l.msg, l.reason, l.count])).toEqual([['requests refused', 'wrong or missing callback secret', 49]]);
+		refusals.refused('wrong or missing callback secret');
+		refusals.flush();
+		expect(lines.slice(3).map((l) => [l.msg, l.reason, l.count])).toEqual([['requests refused', 'wrong or missing callback secret', 1]]);
 	});
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ReplyCallback } from '../../../api';
 import type { ReplyRule } from '../../../worker/src/config/workerConfigSchema';
 import { matchRules } from '../../../worker/src/daemon/replies/matchRules';
-import { optOutMatcher, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from '../../../worker/src/daemon/replies/optOutKeywords';
+import { optOutMatcher, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from '../../../worker/src/config/optOutKeywords';
 import { replyContext } from '../../../worker/src/daemon/replies/replyContext';
 import { readExternalId, runName } from '../../../worker/src/daemon/replies/runName';
 

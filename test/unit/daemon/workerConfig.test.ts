@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../worker/src/config/configError';
 import { loadWorkerConfig } from '../../../worker/src/config/loadWorkerConfig';
+import { configuredSpec } from '../../../worker/src/daemon/campaigns/configuredSpec';
 
 const SID = '11111111-1111-4111-8111-111111111111';
 const dir = mkdtempSync(join(tmpdir(), 'cloudtel-config-'));
@@ -178,5 +179,11 @@ describe('worker config: db', () => {
 	it('names a malformed Postgres URL at db', () => {
 		expect(problems(`${BASE}db: "postgres://app@:5432/x"`)).toEqual([expect.stringMatching(/^db: not a valid Postgres URL/)]);
 		expect(problems(`${BASE}db: "postgres://app@db.internal:99999/x"`)).toEqual([expect.stringMatching(/^db: .*not a valid Postgres URL|^db: the Postgres URL's port/)]);
+	});
+
+	it('takes a campaign\'s encoding and smart encoding, as campaign run does, and names a wrong encoding', () => {
+		const config = loadWorkerConfig(write(`${BASE}campaigns:\n${campaign({ encoding: 'windows-1252', smartEncoding: true })}`), {});
+		expect(configuredSpec(config.campaigns[0], 'c-1')).toMatchObject({ encoding: 'windows-1252', smartEncoding: true });
+		expect(problems(`${BASE}campaigns:\n${campaign({ encoding: 'ebcdic' })}`).join('\n')).toMatch(/campaigns\[0\]\.encoding/);
 	});
 });

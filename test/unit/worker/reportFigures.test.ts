@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { failuresByCountry } from '../../../worker/src/campaignReport/countryOfPrefix';
+import { failuresByCountry } from '../../../worker/src/rows/countryOfPrefix';
 import { receiptPercentiles } from '../../../worker/src/campaignReport/receiptPercentiles';
 import { timeBucket } from '../../../worker/src/campaignReport/timeBucket';
 

@@ -6,7 +6,7 @@ import { sendStage } from '../../../worker/src/campaign/sendStage';
 import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
 import { TokenBucket } from '../../../worker/src/pacing/tokenBucket';
 import type { BatchClient } from '../../../worker/src/provider/batchClient';
-import type { Reporter } from '../../../worker/src/report/reporter';
+import type { Reporter } from '../../../worker/src/campaign/reporter';
 
 const dirs: string[] = [];
 afterEach(() => {

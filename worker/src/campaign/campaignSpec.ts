@@ -1,3 +1,5 @@
+import { SETTING_FLAG } from '../errors';
+
 /**
  * What makes a campaign what it is. Stored with it: a resumed run must send exactly what
  * the first run would have, so these cannot change under the same name.
@@ -41,22 +43,7 @@ export const SPEC_KEYS: readonly (keyof CampaignSpec)[] = [
 ];
 
 /** The `campaign run` flag that sets each part of a spec. */
-export const SPEC_FLAG: Record<keyof CampaignSpec, string> = {
-	name: '--name',
-	csvPath: '--csv',
-	propertySid: '--property',
-	text: '--text',
-	from: '--from',
-	toColumn: '--to-column',
-	defaultCountry: '--default-country',
-	timeZone: '--time-zone',
-	timeZoneColumn: '--time-zone-column',
-	sendWindow: '--send-window',
-	schedule: '--schedule',
-	delimiter: '--delimiter',
-	encoding: '--encoding',
-	smartEncoding: '--smart-encoding',
-};
+export const SPEC_FLAG: Record<keyof CampaignSpec, string> = SETTING_FLAG;
 
 /** The flags given again that differ from the stored campaign; omitted ones are taken from it. */
 export function specConflicts(stored: CampaignSpec, given: Partial<CampaignSpec>): string[] {

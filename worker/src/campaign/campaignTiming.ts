@@ -2,7 +2,7 @@ import { resolveTimeZone } from '../schedule/timeZone';
 import { parseSendWindow } from '../schedule/sendWindow';
 import type { Timing } from '../schedule/sendTime';
 import type { CampaignSpec } from './campaignSpec';
-import { UsageError } from './fatalError';
+import { UsageError } from '../errors';
 
 /**
  * The real API cannot tell us a property's time zone, so quiet hours need one from the

@@ -1,5 +1,5 @@
-import { SPEC_FLAG, type CampaignSpec } from './campaignSpec';
-import { UsageError } from './fatalError';
+import type { CampaignSpec } from './campaignSpec';
+import { SettingError } from '../errors';
 import { columnIndex, compileTemplate, TemplateError } from '../rows/template';
 
 /** Tried in order when --to-column is not given: exactly the names `cloudtel --help` promises. */
@@ -12,20 +12,6 @@ export interface ColumnMap {
 	timeZoneIndex?: number;
 }
 
-/**
- * A setting the CSV's header does not fit. It names the setting, not a flag: the CLI
- * calls it by its flag (`--text`), the worker's config by its path (`campaigns[1].text`).
- */
-export class ColumnError extends UsageError {
-	constructor(
-		readonly setting: keyof CampaignSpec,
-		readonly detail: string,
-		flagMessage = `${SPEC_FLAG[setting]}: ${detail}`,
-	) {
-		super(flagMessage);
-	}
-}
-
 /** Maps the header to what the campaign needs, or stops before any row is read. */
 export function mapColumns(header: string[], spec: CampaignSpec): ColumnMap {
 	const { map, problems } = readColumns(header, spec);
@@ -34,23 +20,23 @@ export function mapColumns(header: string[], spec: CampaignSpec): ColumnMap {
 }
 
 /** Every way the header does not fit the campaign, so a config check can list them all. */
-export function columnProblems(header: string[], spec: CampaignSpec): ColumnError[] {
+export function columnProblems(header: string[], spec: CampaignSpec): SettingError[] {
 	return readColumns(header, spec).problems;
 }
 
-function readColumns(header: string[], spec: CampaignSpec): { map: ColumnMap; problems: ColumnError[] } {
+function readColumns(header: string[], spec: CampaignSpec): { map: ColumnMap; problems: SettingError[] } {
 	const list = header.join(', ');
-	const problems: ColumnError[] = [];
+	const problems: SettingError[] = [];
 	let toIndex: number;
 	let guessed: string | undefined;
 	if (spec.toColumn !== undefined) {
 		toIndex = columnIndex(header, spec.toColumn);
-		if (toIndex < 0) problems.push(new ColumnError('toColumn', `${spec.toColumn} is not a column of ${spec.csvPath} (columns: ${list})`, `--to-column ${spec.toColumn} is not a column of ${spec.csvPath} (columns: ${list})`));
+		if (toIndex < 0) problems.push(new SettingError('toColumn', `${spec.toColumn} is not a column of ${spec.csvPath} (columns: ${list})`, `--to-column ${spec.toColumn} is not a column of ${spec.csvPath} (columns: ${list})`));
 	} else {
 		toIndex = TO_COLUMN_GUESSES.map((g) => columnIndex(header, g)).find((i) => i >= 0) ?? -1;
 		if (toIndex >= 0) guessed = header[toIndex];
 		if (toIndex < 0) problems.push(
-				new ColumnError(
+				new SettingError(
 					'toColumn',
 					`${spec.csvPath} has no column named To, Phone or Mobile: say which one holds the numbers (columns: ${list})`,
 					`${spec.csvPath} has no column named To, Phone or Mobile: say which one holds the numbers with --to-column (columns: ${list})`,
@@ -60,13 +46,13 @@ function readColumns(header: string[], spec: CampaignSpec): { map: ColumnMap; pr
 	let timeZoneIndex: number | undefined;
 	if (spec.timeZoneColumn !== undefined) {
 		timeZoneIndex = columnIndex(header, spec.timeZoneColumn);
-		if (timeZoneIndex < 0) problems.push(new ColumnError('timeZoneColumn', `${spec.timeZoneColumn} is not a column of ${spec.csvPath} (columns: ${list})`, `--time-zone-column ${spec.timeZoneColumn} is not a column of ${spec.csvPath} (columns: ${list})`));
+		if (timeZoneIndex < 0) problems.push(new SettingError('timeZoneColumn', `${spec.timeZoneColumn} is not a column of ${spec.csvPath} (columns: ${list})`, `--time-zone-column ${spec.timeZoneColumn} is not a column of ${spec.csvPath} (columns: ${list})`));
 	}
 	try {
 		compileTemplate(spec.text, header);
 	} catch (error) {
 		if (!(error instanceof TemplateError)) throw error;
-		problems.push(new ColumnError('text', error.message));
+		problems.push(new SettingError('text', error.message));
 	}
 	return { map: { toIndex, guessed, timeZoneIndex }, problems };
 }

@@ -1,4 +1,4 @@
-import { failuresByCountry } from '../campaignReport/countryOfPrefix';
+import { failuresByCountry } from '../rows/countryOfPrefix';
 import type { ImportRow } from '../ledger/ledger';
 import { localTime } from '../schedule/localTime';
 import type { Timing } from '../schedule/sendTime';

@@ -1,6 +1,6 @@
 import type { CsvItem } from '../csv/csvItem';
 import { ROW_STATUSES, type ImportRow, type StatusCounts } from '../ledger/ledger';
-import type { OutFile } from '../report/outFile';
+import type { OutFile } from './outFile';
 import type { RowRules } from '../rows/rowRules';
 import { RowValidator } from '../rows/rowValidator';
 import { ForecastTally } from './dryRunForecast';

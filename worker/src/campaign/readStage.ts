@@ -1,7 +1,7 @@
 import { isCsvError, type CsvItem } from '../csv/csvItem';
 import type { CsvSource } from '../csv/openCsv';
 import type { ImportRow, InputMark } from '../ledger/ledger';
-import type { Reporter } from '../report/reporter';
+import type { Reporter } from './reporter';
 import { NumberSet } from '../rows/numberSet';
 import { RowErrors } from '../rows/rowErrors';
 import type { RowJudge } from '../rows/rowJudge';

@@ -9,25 +9,26 @@ import { DEFAULT_BACKOFF } from '../pacing/backoff';
 import { TokenBucket } from '../pacing/tokenBucket';
 import { BatchClient, type ProviderConfig } from '../provider/batchClient';
 import { NEVER_SENT_LOST_MESSAGES } from '../provider/neverSent';
-import { checkOutPath, OutFile } from '../report/outFile';
-import type { Reporter } from '../report/reporter';
+import { checkOutPath, OutFile } from './outFile';
+import type { Reporter } from './reporter';
 import { NumberSet } from '../rows/numberSet';
 import { SuppressionList } from '../rows/suppressionList';
 import { PhoneNormalizer } from '../rows/phoneNormalizer';
 import { createRowJudge } from '../rows/rowJudge';
 import type { RowRules } from '../rows/rowRules';
-import type { SharedLedger } from '../ledger/sharedLedger';
 import { waitUntil, type Timing } from '../schedule/sendTime';
 import { specConflicts, type CampaignSpec } from './campaignSpec';
 import type { CampaignSummary, RowProblem, StopReason } from './campaignSummary';
 import { campaignTiming } from './campaignTiming';
+import type { ChunkSource } from './chunkSource';
 import { mapColumns } from './csvColumns';
 import { DryRunSink } from './dryRunSink';
 import { inputChange } from './inputCheck';
 import { ExitCodes } from './exitCodes';
-import { FatalError, UsageError } from './fatalError';
+import { FatalError, SETTING_FLAG, SettingError, STALE_OWNER_MS, UsageError } from '../errors';
 import { isStoreFault } from '../store/storeFault';
 import { LedgerSink } from './ledgerSink';
+import { localChunks } from './localChunks';
 import { readStage, type RowSink } from './readStage';
 import { refusal, sendStage, unreachable } from './sendStage';
 import { sleep } from './sleep';
@@ -59,13 +60,13 @@ export interface RunCampaignDeps {
 	reporter: Reporter;
 	signal?: AbortSignal;
 	/**
-	 * Set by a worker of several sharing a Postgres: the run is theirs together. One of
-	 * them imports the CSV while the others wait; then all of them claim its chunks.
+	 * Where the run's chunks come from, chosen where the ledger was opened: local chunks
+	 * (one process sends the run, the default), or chunks claimed by several processes
+	 * sending it together; then one of them imports the CSV while the others wait.
 	 */
-	shared?: SharedLedger;
+	chunks?: ChunkSource;
 }
 
-const STALE_OWNER_MS = 15_000;
 const HEARTBEAT_MS = 2_000;
 /** How often a worker waiting for another's import looks again. */
 const JOIN_POLL_MS = 500;
@@ -88,7 +89,7 @@ export async function runCampaign(options: RunCampaignOptions, deps: RunCampaign
 	const timing = campaignTiming(spec);
 	if (!stored || replaces) checkSchedule(spec.schedule);
 	checkFrom(spec.from);
-	if (options.callbacks?.WebhookUri !== undefined && !isBlank(spec.from)) throw new UsageError(`--reply-url needs a leased sender: the provider calls back replies only to messages sent without --from (campaign ${name} sends from ${spec.from})`);
+	if (options.callbacks?.WebhookUri !== undefined && !isBlank(spec.from)) throw new SettingError('replyUrl', `needs a leased sender: the provider calls back replies only to messages sent without --from (campaign ${name} sends from ${spec.from})`, `--reply-url needs a leased sender: the provider calls back replies only to messages sent without --from (campaign ${name} sends from ${spec.from})`);
 	if (options.dryRun) return dryRun(spec, options, deps, started);
 	if (!ledger) throw new UsageError('a run needs a ledger (--db)');
 	if (!options.provider) throw new UsageError('a run needs the provider: set CLOUDTEL_BASE_URL, CLOUDTEL_ACCOUNT_SID and CLOUDTEL_AUTH_TOKEN');
@@ -112,7 +113,7 @@ export async function runCampaign(options: RunCampaignOptions, deps: RunCampaign
 		const resumed = stored !== undefined && !replaces && !restart;
 		let record = resumed ? stored : await ledger.createCampaign(spec);
 		const other = await ledger.claim(name, owner, STALE_OWNER_MS);
-		if (other && !deps.shared) throw new FatalError(`campaign ${name} is already running (pid ${other.pid} on ${other.host}); a second run would race it`);
+		if (other && !deps.chunks?.together) throw new FatalError(`campaign ${name} is already running (pid ${other.pid} on ${other.host}); a second run would race it`);
 		if (other) {
 			const joined = await joinRun(ledger, name, owner, deps.signal);
 			record = joined.record;
@@ -146,18 +147,18 @@ async function joinRun(ledger: Ledger, name: string, owner: RunOwner, signal?: A
 }
 
 function checkSettings(options: RunCampaignOptions): void {
-	if (options.spec.text !== undefined && options.spec.text.trim() === '') throw new UsageError('--text is empty: give the message to send, such as --text "Hi {{Name}}"');
-	if (options.spec.defaultCountry !== undefined) {
-		try {
-			new PhoneNormalizer(options.spec.defaultCountry);
-		} catch (error) {
-			throw new UsageError((error as Error).message);
-		}
-	}
-	if (!/^[A-Za-z0-9._-]{1,64}$/.test(options.spec.name)) throw new UsageError(`--name must be 1 to 64 letters, digits, dots, dashes or underscores: it goes into every ExternalId (got "${options.spec.name}")`);
-	if (!(options.rate >= 0)) throw new UsageError(`--rate must be a number of messages per second, 0 for no limit (got ${options.rate})`);
-	if (!Number.isInteger(options.batchSize) || options.batchSize < 1 || options.batchSize > BATCH_MAX_MESSAGES) throw new UsageError(`--batch-size must be 1 to ${BATCH_MAX_MESSAGES} (got ${options.batchSize})`);
-	if (!Number.isInteger(options.concurrency) || options.concurrency < 1 || options.concurrency > 64) throw new UsageError(`--concurrency must be 1 to 64 (got ${options.concurrency})`);
+	if (options.spec.text !== undefined && options.spec.text.trim() === '') throw new SettingError('text', 'is empty: give the message to send, such as "Hi {{Name}}"', '--text is empty: give the message to send, such as --text "Hi {{Name}}"');
+	// Throws a SettingError naming the setting.
+	if (options.spec.defaultCountry !== undefined) new PhoneNormalizer(options.spec.defaultCountry);
+	if (!/^[A-Za-z0-9._-]{1,64}$/.test(options.spec.name)) throw setting('name', `must be 1 to 64 letters, digits, dots, dashes or underscores: it goes into every ExternalId (got "${options.spec.name}")`);
+	if (!(options.rate >= 0)) throw setting('rate', `must be a number of messages per second, 0 for no limit (got ${options.rate})`);
+	if (!Number.isInteger(options.batchSize) || options.batchSize < 1 || options.batchSize > BATCH_MAX_MESSAGES) throw setting('batchSize', `must be 1 to ${BATCH_MAX_MESSAGES} (got ${options.batchSize})`);
+	if (!Number.isInteger(options.concurrency) || options.concurrency < 1 || options.concurrency > 64) throw setting('concurrency', `must be 1 to 64 (got ${options.concurrency})`);
+}
+
+/** The CLI's words for these have always been `--rate must be ...`, without a colon. */
+function setting(name: 'name' | 'rate' | 'batchSize' | 'concurrency', detail: string): SettingError {
+	return new SettingError(name, detail, `${SETTING_FLAG[name]} ${detail}`);
 }
 
 /**
@@ -226,7 +227,7 @@ function checkSchedule(schedule: number | undefined): void {
 function checkFrom(from: string | undefined): void {
 	if (from === undefined) return;
 	const bad = validateSendMessage({ From: from, To: '+61491570156', Text: 'x' }, { now: Math.floor(Date.now() / 1000) }).filter((v) => v.FieldName === 'From');
-	if (bad.length > 0) throw new UsageError(`--from: ${bad[0].Message}`);
+	if (bad.length > 0) throw new SettingError('from', bad[0].Message);
 }
 
 /**
@@ -351,9 +352,8 @@ async function stages(spec: CampaignSpec, timing: Timing, record: CampaignRecord
 		await ledger.setPhase(name, 'sending');
 	}
 
-	// Several workers: chunks on their way belong to live workers, or are settled by the
-	// lease of the one that died (PgCluster); none of them is this run's to recover.
-	const recovered = deps.shared ? 0 : await ledger.recoverSubmitting(name);
+	const chunks = deps.chunks ?? localChunks;
+	const recovered = await chunks.recover(ledger, name);
 	if (recovered > 0) {
 		const lines: number[] = [];
 		for await (const r of ledger.rows(name, ['uncertain'], 1000)) lines.push(r.line);
@@ -396,7 +396,8 @@ async function stages(spec: CampaignSpec, timing: Timing, record: CampaignRecord
 		reporter,
 		signal,
 		callbacks: options.callbacks,
-		shared: deps.shared ? { ledger: deps.shared, rate: options.rate } : undefined,
+		chunks,
+		rate: options.rate,
 		backoff: options.retries === undefined ? undefined : { ...DEFAULT_BACKOFF, maxAttempts: Math.floor(options.retries) + 1 },
 	});
 	if (result.stop === 'cancelled') await ledger.cancelPending(name);

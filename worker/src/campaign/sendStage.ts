@@ -1,14 +1,15 @@
 import type { SendMessageRequest } from '../../../api';
 import type { Ledger, PendingRow, SettledRow } from '../ledger/ledger';
-import type { ClaimedChunk, SharedLedger } from '../ledger/sharedLedger';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../pacing/backoff';
 import type { TokenBucket } from '../pacing/tokenBucket';
 import type { BatchClient } from '../provider/batchClient';
-import type { Reporter } from '../report/reporter';
+import type { Reporter } from './reporter';
 import { SendTimes, type Timing } from '../schedule/sendTime';
 import type { StopReason } from './campaignSummary';
-import { externalId } from './externalId';
-import { FatalError } from './fatalError';
+import type { Chunk, ChunkSource } from './chunkSource';
+import { externalId } from '../rows/externalId';
+import { FatalError } from '../errors';
+import { localChunks } from './localChunks';
 import { settleAnswer } from './settleAnswer';
 import { sleep } from './sleep';
 
@@ -29,22 +30,20 @@ export interface SendStageInput {
 	backoff?: BackoffPolicy;
 	/** How often a run looks for pause and cancel from another process. */
 	controlPollMs?: number;
-	/** Set when several workers send this run together: rows are claimed from the shared ledger and paced across all of them. */
-	shared?: SharedSending;
+	/** Where the chunks come from; local chunks (one process sends the run) by default. */
+	chunks?: ChunkSource;
+	/** The run's messages per second across every process sending it; 0 for no limit. */
+	rate?: number;
 	/** Where the provider calls back about each message: the worker daemon's webhooks. */
 	callbacks?: Pick<SendMessageRequest, 'DeliveryReceiptWebhookUri' | 'DeliveryReceiptWebhookMethod' | 'WebhookUri' | 'WebhookMethod'>;
 }
 
-export interface SharedSending {
-	ledger: SharedLedger;
-	/** The run's messages per second, across every worker; 0 for no limit. */
-	rate: number;
-}
-
 export interface SendStageResult {
 	stop: StopReason;
-	/** Rows the provider answered for (accepted, rejected) or lost (uncertain). */
+	/** Rows the provider answered for (accepted, rejected) or lost (uncertain): the send rate's messages. */
 	sent: number;
+	/** Rows found on the suppression list on the way: settled as suppressed, never sent. */
+	suppressed: number;
 	seconds: number;
 	fatal?: FatalError;
 }
@@ -53,26 +52,30 @@ export interface SendStageResult {
 const MAX_RATE_LIMITED_ATTEMPTS = 60;
 
 /**
- * send: chunks of pending rows, paced by the bucket, at most `concurrency` in flight.
- * Each chunk is marked `submitting` (durably) before its request, and its answer is
- * stored after; whatever is in between when the process dies becomes `uncertain`.
+ * send: chunks of pending rows from the run's chunk source, at most `concurrency` in
+ * flight. Each chunk is marked `submitting` (durably) before its request, and its answer
+ * is stored after; whatever is in between when the process dies becomes `uncertain`.
  */
 export async function sendStage(input: SendStageInput): Promise<SendStageResult> {
-	const { ledger, campaign, reporter, bucket, signal } = input;
-	const policy = input.backoff ?? DEFAULT_BACKOFF;
+	const { ledger, campaign, reporter, signal } = input;
 	const pollMs = input.controlPollMs ?? 250;
 	const inflight = new Set<Promise<void>>();
 	const started = performance.now();
 	let sent = 0;
 	let fatal: FatalError | undefined;
-	let chunkNo = Date.now();
-	/** The last line taken: rows up to it are sent or on their way. */
-	let cursor = 0;
-	/** Consecutive refusals to mark a chunk: a ledger that keeps failing stops the run. */
-	let markFailures = 0;
 	let lastProgress = 0;
 	let control = { at: 0, paused: false, cancelled: false };
 	let pausedReported = false;
+	const taker = (input.chunks ?? localChunks).taker({
+		ledger,
+		campaign,
+		chunkSize: input.chunkSize,
+		bucket: input.bucket,
+		rate: input.rate ?? 0,
+		pollMs,
+		signal,
+		inflight: { get size() { return inflight.size; }, one: () => Promise.race(inflight) },
+	});
 
 	const readControl = async () => {
 		const now = performance.now();
@@ -86,8 +89,9 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 		const now = performance.now();
 		if (!force && now - lastProgress < 200) return;
 		lastProgress = now;
+		const done = sent + taker.suppressed;
 		const rate = sent / Math.max(0.001, (now - started) / 1000);
-		reporter.progress({ stage: 'send', done: sent, total: input.total, rate, etaSeconds: rate > 0 ? (input.total - sent) / rate : undefined, unit: 'messages' });
+		reporter.progress({ stage: 'send', done, total: input.total, rate, etaSeconds: rate > 0 ? (input.total - done) / rate : undefined, unit: 'messages' });
 	};
 
 	const settle = async (chunk: number, rows: SettledRow[]) => {
@@ -100,98 +104,17 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 		progress();
 	};
 
-	const sendChunk = async (chunk: number, rows: PendingRow[], messages: SendMessageRequest[], durable?: Promise<void>) => {
-		const lines = rows.map((r) => r.line);
-		if (durable) {
-			try {
-				await durable;
-			} catch (error) {
-				// The mark may not be on disk: nothing of this chunk leaves, its rows are pending again.
-				await settle(chunk, lines.map((line) => ({ line, status: 'pending' })));
-				fatal ??= new FatalError(`the ledger could not write the rows being submitted to disk: ${(error as Error).message}; nothing of them was sent`, 1, { cause: error });
-				return;
-			}
-		}
-		for (let attempt = 1; ; attempt++) {
-			const outcome = await input.client.send(input.propertySid, messages);
-			if (outcome.kind === 'answered') return settle(chunk, settleAnswer(campaign, lines, outcome.results));
-			if (outcome.kind === 'lost') return settle(chunk, lines.map((line) => ({ line, status: 'uncertain', message: `answer lost: ${outcome.reason}` })));
-			if (outcome.kind === 'unsent') {
-				await settle(chunk, lines.map((line) => ({ line, status: 'pending' })));
-				fatal ??= unreachable(outcome.reason);
-				return;
-			}
-			if (outcome.kind === 'refused') {
-				// Nothing of this batch was processed: the rows go back to pending for a later run.
-				await settle(chunk, lines.map((line) => ({ line, status: 'pending' })));
-				fatal ??= refusal(outcome.status, outcome.detail, input.propertySid);
-				return;
-			}
-			const limited = outcome.status === 429;
-			if (attempt >= (limited ? MAX_RATE_LIMITED_ATTEMPTS : policy.maxAttempts) || signal?.aborted || fatal) {
-				await settle(chunk, lines.map((line) => ({ line, status: 'pending' })));
-				if (!signal?.aborted) fatal ??= new FatalError(`the provider kept failing (${outcome.reason}, ${attempt} attempts); the rows not sent stay pending: run again to resume`);
-				return;
-			}
-			const delay = outcome.retryAfterMs ?? backoffDelay(attempt, policy);
-			if (limited) bucket.block(delay);
-			reporter.event('retry', { lines: [lines[0], lines[lines.length - 1]], attempt, status: outcome.status, reason: outcome.reason, delayMs: delay }, `${outcome.reason}: attempt ${attempt} failed; retrying ${rows.length} messages in ${(delay / 1000).toFixed(1)} s`);
-			await sleep(delay, signal);
-			if (limited) await bucket.take(rows.length, (ms) => sleep(ms, signal));
-		}
-	};
-
-	const buildMessages = (rows: PendingRow[]): SendMessageRequest[] => {
-		const times = new SendTimes(input.timing, Math.floor(Date.now() / 1000));
-		return rows.map((r) => {
-			const m: SendMessageRequest = { ...input.callbacks, To: r.to, Text: r.text, ExternalId: externalId(campaign, r.line) };
-			if (input.from !== undefined) m.From = input.from;
-			const schedule = times.scheduleFor(r.timeZone);
-			if (schedule !== undefined) m.Schedule = schedule;
-			return m;
-		});
-	};
-
-	const launch = (chunk: number, rows: PendingRow[], messages: SendMessageRequest[], durable?: Promise<void>) => {
-		const p: Promise<void> = sendChunk(chunk, rows, messages, durable)
+	const launch = (chunk: Chunk) => {
+		const send = sendChunk(input, chunk, buildMessages(input, chunk.rows), settle, () => fatal);
+		const p: Promise<void> = send
+			.then((error) => {
+				fatal ??= error;
+			})
 			.catch((error: Error) => {
 				fatal ??= new FatalError(`sending failed: ${error.message}`, 1, { cause: error });
 			})
 			.finally(() => inflight.delete(p));
 		inflight.add(p);
-	};
-
-	/** Nothing pending was found at the last look: the next look waits for no slot of the rate. */
-	let drained = false;
-	const pace = async (shared: SharedSending, count: number) => {
-		if (shared.rate > 0) await sleep(await shared.ledger.pace(campaign, count, shared.rate), signal);
-	};
-
-	/**
-	 * The next chunk when several workers send the run together: a slot of the run's rate
-	 * first (so rows marked submitting wait for no one), then rows no other worker holds.
-	 * The run is over for this worker only when nothing is pending and no chunk of anyone's
-	 * is on its way: one cut off by a dying worker may still come back to pending.
-	 */
-	const takeShared = async (shared: SharedSending): Promise<ClaimedChunk | 'again' | 'done'> => {
-		if (!drained) await pace(shared, input.chunkSize);
-		if (signal?.aborted) return 'again';
-		const claimed = await shared.ledger.claimChunk(campaign, input.chunkSize);
-		sent += claimed.suppressed;
-		if (claimed.rows.length > 0) {
-			if (drained) await pace(shared, claimed.rows.length);
-			drained = false;
-			return claimed;
-		}
-		if (claimed.suppressed > 0) return 'again';
-		drained = true;
-		if (inflight.size > 0) {
-			await Promise.race(inflight);
-			return 'again';
-		}
-		if ((await shared.ledger.submissionsInFlight(campaign)) === 0) return 'done';
-		await sleep(pollMs, signal);
-		return 'again';
 	};
 
 	let stop: StopReason = 'finished';
@@ -227,54 +150,79 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 			await Promise.race(inflight);
 			continue;
 		}
-		if (input.shared) {
-			const taken = await takeShared(input.shared);
-			if (taken === 'done') break;
-			if (taken !== 'again') launch(taken.chunk, taken.rows, buildMessages(taken.rows));
-			continue;
-		}
-		const rows = await ledger.peekPending(campaign, input.chunkSize, cursor);
-		const suppressed = rows.filter((r) => r.suppressed);
-		if (suppressed.length > 0) {
-			await ledger.markSuppressed(campaign, suppressed.map((r) => r.line));
-			sent += suppressed.length;
-			continue;
-		}
-		if (rows.length === 0) {
-			if (inflight.size === 0) break;
-			await Promise.race(inflight);
-			continue;
-		}
-		await bucket.take(rows.length, (ms) => sleep(ms, signal));
-		if (signal?.aborted) continue;
-		const messages = buildMessages(rows);
-		const chunk = chunkNo++;
-		let durable: Promise<void> | undefined;
+		let taken;
 		try {
-			const lines = rows.map((r) => r.line);
-			// Where the store tells commit from disk, the request waits for the disk, not this loop.
-			if (ledger.markSubmittingCommitted) durable = (await ledger.markSubmittingCommitted(campaign, lines, chunk)).durable;
-			else await ledger.markSubmitting(campaign, lines, chunk);
-			// Kept for the chunk's request, which waits for it: not an unhandled rejection meanwhile.
-			durable?.catch(() => undefined);
-			markFailures = 0;
-			cursor = rows[rows.length - 1].line;
+			taken = await taker.next();
 		} catch (error) {
-			// Cancelled (or otherwise changed) under us by another process: look again. A ledger
-			// that refuses again and again (a full disk, say) ends the run instead of a busy loop;
-			// nothing of this chunk was sent.
-			if (++markFailures >= MAX_MARK_FAILURES) fatal ??= new FatalError(`the ledger could not record rows as submitting: ${(error as Error).message}`, 1, { cause: error });
-			control.at = 0;
+			// A ledger that keeps refusing marks ends the run; a store fault goes up as before.
+			if (!(error instanceof FatalError)) throw error;
+			fatal ??= error;
 			continue;
 		}
-		launch(chunk, rows, messages, durable);
+		if (taken === 'done') break;
+		if (taken === 'changed') control.at = 0;
+		else if (taken !== 'again') launch(taken);
 	}
 	await Promise.all(inflight);
 	progress(true);
-	return { stop: fatal ? 'failed' : stop, sent, seconds: (performance.now() - started) / 1000, fatal };
+	return { stop: fatal ? 'failed' : stop, sent, suppressed: taker.suppressed, seconds: (performance.now() - started) / 1000, fatal };
 }
 
-const MAX_MARK_FAILURES = 5;
+function buildMessages(input: SendStageInput, rows: PendingRow[]): SendMessageRequest[] {
+	const times = new SendTimes(input.timing, Math.floor(Date.now() / 1000));
+	return rows.map((r) => {
+		const m: SendMessageRequest = { ...input.callbacks, To: r.to, Text: r.text, ExternalId: externalId(input.campaign, r.line) };
+		if (input.from !== undefined) m.From = input.from;
+		const schedule = times.scheduleFor(r.timeZone);
+		if (schedule !== undefined) m.Schedule = schedule;
+		return m;
+	});
+}
+
+/**
+ * One chunk's request, retried while the provider fails it, and its answer settled.
+ * Returns the fatal error that ends the run, if its outcome is one.
+ */
+async function sendChunk(input: SendStageInput, { chunk, rows, durable }: Chunk, messages: SendMessageRequest[], settle: (chunk: number, rows: SettledRow[]) => Promise<void>, fatal: () => FatalError | undefined): Promise<FatalError | undefined> {
+	const { campaign, bucket, signal } = input;
+	const policy = input.backoff ?? DEFAULT_BACKOFF;
+	const lines = rows.map((r) => r.line);
+	const backToPending = () => settle(chunk, lines.map((line) => ({ line, status: 'pending' })));
+	if (durable) {
+		try {
+			await durable;
+		} catch (error) {
+			// The mark may not be on disk: nothing of this chunk leaves, its rows are pending again.
+			await backToPending();
+			return new FatalError(`the ledger could not write the rows being submitted to disk: ${(error as Error).message}; nothing of them was sent`, 1, { cause: error });
+		}
+	}
+	for (let attempt = 1; ; attempt++) {
+		const outcome = await input.client.send(input.propertySid, messages);
+		if (outcome.kind === 'answered') return void (await settle(chunk, settleAnswer(campaign, lines, outcome.results)));
+		if (outcome.kind === 'lost') return void (await settle(chunk, lines.map((line) => ({ line, status: 'uncertain', message: `answer lost: ${outcome.reason}` }))));
+		if (outcome.kind === 'unsent') {
+			await backToPending();
+			return unreachable(outcome.reason);
+		}
+		if (outcome.kind === 'refused') {
+			// Nothing of this batch was processed: the rows go back to pending for a later run.
+			await backToPending();
+			return refusal(outcome.status, outcome.detail, input.propertySid);
+		}
+		const limited = outcome.status === 429;
+		if (attempt >= (limited ? MAX_RATE_LIMITED_ATTEMPTS : policy.maxAttempts) || signal?.aborted || fatal()) {
+			await backToPending();
+			if (signal?.aborted) return undefined;
+			return new FatalError(`the provider kept failing (${outcome.reason}, ${attempt} attempts); the rows not sent stay pending: run again to resume`);
+		}
+		const delay = outcome.retryAfterMs ?? backoffDelay(attempt, policy);
+		if (limited) bucket.block(delay);
+		input.reporter.event('retry', { lines: [lines[0], lines[lines.length - 1]], attempt, status: outcome.status, reason: outcome.reason, delayMs: delay }, `${outcome.reason}: attempt ${attempt} failed; retrying ${rows.length} messages in ${(delay / 1000).toFixed(1)} s`);
+		await sleep(delay, signal);
+		if (limited) await bucket.take(rows.length, (ms) => sleep(ms, signal));
+	}
+}
 
 /** The fatal error for a request that provably never left: its rows are still pending. */
 export function unreachable(reason: string): FatalError {

@@ -1,6 +1,6 @@
 import { isBatchErrorItem, isMessage, type BatchResultItem } from '../../../api';
 import type { SettledRow } from '../ledger/ledger';
-import { externalId } from './externalId';
+import { externalId } from '../rows/externalId';
 
 /**
  * Pairs a batch answer with the rows sent. One element per message in request order is

@@ -1,7 +1,7 @@
 import type { CampaignPhase, Ledger, RowStatus, StatusCounts } from '../ledger/ledger';
 import { localTime } from '../schedule/localTime';
 import { resolveTimeZone } from '../schedule/timeZone';
-import { failuresByCountry } from './countryOfPrefix';
+import { failuresByCountry } from '../rows/countryOfPrefix';
 import { receiptPercentiles } from './receiptPercentiles';
 import { timeBucket } from './timeBucket';
 

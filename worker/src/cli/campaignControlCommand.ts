@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { FatalError, UsageError } from '../campaign/fatalError';
+import { FatalError, STALE_OWNER_MS, UsageError } from '../errors';
 import { sentRows } from '../ledger/ledger';
 import { ownerIsAlive } from '../ledger/ownerIsAlive';
 import { dbLocation } from '../store/dbLocation';
@@ -10,7 +10,6 @@ import { formatStatus, readStatus } from './campaignStatus';
 
 type Control = 'status' | 'pause' | 'resume' | 'cancel' | 'delete';
 
-const STALE_OWNER_MS = 15_000;
 
 /** status, pause, resume, cancel, delete: they act through the ledger, which the running process watches. */
 export async function campaignControlCommand(action: Control, argv: string[]): Promise<number> {

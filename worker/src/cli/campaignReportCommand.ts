@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FatalError, UsageError } from '../campaign/fatalError';
+import { FatalError, UsageError } from '../errors';
 import { readCampaignReport } from '../campaignReport/campaignReport';
 import { reportHtml } from '../campaignReport/reportHtml';
 import { reportText } from '../campaignReport/reportText';

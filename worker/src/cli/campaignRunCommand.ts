@@ -2,7 +2,7 @@ import { basename, extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isWebhookUri } from '../../../api';
 import type { CampaignSpec } from '../campaign/campaignSpec';
-import { UsageError } from '../campaign/fatalError';
+import { RUN_DEFAULTS, UsageError } from '../errors';
 import { runCampaign } from '../campaign/runCampaign';
 import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
 import { STDIN } from '../csv/openCsv';
@@ -63,9 +63,9 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 			{
 				spec,
 				provider: dryRun ? undefined : { baseUrl: baseUrl!, accountSid: accountSid!, authToken: authToken! },
-				rate: parseNumberFlag('--rate', values.rate, 100),
-				batchSize: parseNumberFlag('--batch-size', values['batch-size'], 1000),
-				concurrency: parseNumberFlag('--concurrency', values.concurrency, 4),
+				rate: parseNumberFlag('--rate', values.rate, RUN_DEFAULTS.rate),
+				batchSize: parseNumberFlag('--batch-size', values['batch-size'], RUN_DEFAULTS.batchSize),
+				concurrency: parseNumberFlag('--concurrency', values.concurrency, RUN_DEFAULTS.concurrency),
 				dryRun,
 				resendUncertain: values['resend-uncertain'] ?? false,
 				outPath: values.out,

@@ -1,4 +1,5 @@
 import type { CampaignSpec } from '../campaign/campaignSpec';
+import { STALE_OWNER_MS } from '../errors';
 import { ownerIsAlive } from '../ledger/ownerIsAlive';
 import type { CampaignPhase, DeliveryCounts, Ledger, StatusCounts } from '../ledger/ledger';
 import { lineRanges } from '../report/lineRanges';
@@ -29,7 +30,7 @@ export async function readStatus(ledger: Ledger, name: string): Promise<Campaign
 	for await (const r of ledger.rows(name, ['uncertain'])) uncertainLines.push(r.line);
 	const firstErrors: CampaignStatus['firstErrors'] = [];
 	for await (const r of ledger.rows(name, ['invalid', 'rejected'], 10)) firstErrors.push({ line: r.line, code: r.errorCode ?? '', reason: r.message ?? '' });
-	const live = record.owner && ownerIsAlive(record.owner, 15_000) ? record.owner : undefined;
+	const live = record.owner && ownerIsAlive(record.owner, STALE_OWNER_MS) ? record.owner : undefined;
 	return {
 		name,
 		phase: record.phase,

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { FatalError, UsageError } from '../campaign/fatalError';
+import { FatalError, UsageError } from '../errors';
 import type { ContactEvent, ContactHistory } from '../ledger/contact';
 import { PhoneNormalizer } from '../rows/phoneNormalizer';
 import { localTime } from '../schedule/localTime';

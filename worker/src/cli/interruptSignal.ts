@@ -1,4 +1,4 @@
-import type { Reporter } from '../report/reporter';
+import type { Reporter } from '../campaign/reporter';
 
 /**
  * The first Ctrl-C (or SIGTERM) stops taking new batches and lets those in flight settle,

@@ -1,4 +1,4 @@
-import { UsageError } from '../campaign/fatalError';
+import { UsageError } from '../errors';
 
 export function parseNumberFlag(flag: string, value: string | undefined, fallback: number): number {
 	if (value === undefined) return fallback;

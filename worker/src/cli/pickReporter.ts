@@ -1,5 +1,5 @@
 import { JsonReporter } from '../report/jsonReporter';
-import type { Reporter } from '../report/reporter';
+import type { Reporter } from '../campaign/reporter';
 import { TtyReporter } from '../report/ttyReporter';
 
 /** A bar and a summary for a person at a terminal; JSON lines for everything else. */

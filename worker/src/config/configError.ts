@@ -1,4 +1,4 @@
-import { FatalError } from '../campaign/fatalError';
+import { FatalError } from '../errors';
 
 /** A config that cannot be used: every problem, each naming its path, and exit 2. */
 export class ConfigError extends FatalError {

@@ -7,7 +7,7 @@ import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
 
 const ENCODING_NAMES = Object.keys(SINGLE_BYTE_ENCODINGS) as [string, ...string[]];
 import { resolveTimeZone } from '../schedule/timeZone';
-import { keywordWords, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from '../daemon/replies/optOutKeywords';
+import { keywordWords, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from './optOutKeywords';
 import { compileReplyPattern } from './replyPattern';
 
 /** One value or a list of them; always a list after parsing. */
@@ -111,6 +111,8 @@ const campaign = z.strictObject({
 	timeZoneColumn: text.optional(),
 	/** The CSV's code page when it is not UTF-8, as `campaign run --encoding`. */
 	encoding: z.enum(ENCODING_NAMES).optional(),
+	/** Typographic characters sent as their GSM-7 equivalents, as `campaign run --smart-encoding`. */
+	smartEncoding: z.boolean().optional(),
 	sendWindow: z
 		.string()
 		.refine((v) => {

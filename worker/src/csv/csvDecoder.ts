@@ -1,7 +1,11 @@
 import { isUtf8 } from 'node:buffer';
 
 /** The encodings `--encoding` takes besides UTF-8; latin1 is read as Windows-1252, as browsers do. */
-export const SINGLE_BYTE_ENCODINGS: Record<string, string> = { 'windows-1252': 'windows-1252', cp1252: 'windows-1252', latin1: 'windows-1252', 'iso-8859-1': 'windows-1252' };
+// Null prototype: the key is the user's flag, and `--encoding constructor` must be refused
+// as unknown, not found on Object.prototype.
+export const SINGLE_BYTE_ENCODINGS: Readonly<Record<string, string>> = Object.freeze(
+	Object.assign(Object.create(null) as Record<string, string>, { 'windows-1252': 'windows-1252', cp1252: 'windows-1252', latin1: 'windows-1252', 'iso-8859-1': 'windows-1252' }),
+);
 
 /** A byte UTF-8 cannot read: where it is, for a message that names the line. */
 export class BadByte extends Error {

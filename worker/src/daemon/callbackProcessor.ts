@@ -6,7 +6,7 @@ import type { ForwardOutbox } from './forward/forwardOutbox';
 import type { ForwardAction } from './forward/forwardPayload';
 import type { Logger } from './jsonLogger';
 import { matchRules } from './replies/matchRules';
-import { optOutMatcher, type OptOutIntent } from './replies/optOutKeywords';
+import { optOutMatcher, type OptOutIntent } from '../config/optOutKeywords';
 import { replyContext } from './replies/replyContext';
 import { readExternalId } from './replies/runName';
 
@@ -33,6 +33,7 @@ export class CallbackProcessor {
 	private running: Promise<void> | undefined;
 	private again = false;
 	private failures = 0;
+	private retryTimer: NodeJS.Timeout | undefined;
 	/** Passes that ended with no stored event left unprocessed. */
 	passes = 0;
 	private readonly optOutIntent: (text: string) => OptOutIntent | undefined;
@@ -51,6 +52,8 @@ export class CallbackProcessor {
 	}
 
 	kick(): void {
+		// Backing off from a failing store: the timer kicks when it is time, not every callback.
+		if (this.retryTimer) return;
 		if (this.running) {
 			this.again = true;
 			return;
@@ -65,7 +68,11 @@ export class CallbackProcessor {
 				const delay = Math.min(RETRY_MAX_MS, RETRY_MS * 2 ** this.failures);
 				if (this.failures === 0) this.log.error('callback processing failed; the event stays stored and is tried again shortly', { error, delayMs: delay });
 				this.failures++;
-				setTimeout(() => this.kick(), delay).unref();
+				this.retryTimer = setTimeout(() => {
+					this.retryTimer = undefined;
+					this.kick();
+				}, delay);
+				this.retryTimer.unref();
 			})
 			.finally(() => {
 				this.running = undefined;

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { basicAuthorization } from '../../../api';
 import { ExitCodes } from '../campaign/exitCodes';
-import { UsageError } from '../campaign/fatalError';
+import { UsageError } from '../errors';
 import { ConfigError } from '../config/configError';
 import { loadWorkerConfig } from '../config/loadWorkerConfig';
 import type { WorkerConfig } from '../config/workerConfigSchema';
@@ -13,13 +13,16 @@ import { signReportPath } from './http/reportLinks';
 import { JsonLogger } from './jsonLogger';
 import { Redactor } from './redactor';
 import { WorkerDaemon } from './workerDaemon';
+import cluster from 'node:cluster';
+import { BEGIN, STANDBY_ENV, WorkerSupervisor } from './supervisor/workerSupervisor';
 
 export const WORKER_USAGE = `cloudtel worker --config FILE [--check]
 cloudtel worker --config FILE --report-link [--campaign NAME] [--minutes N]
 
 Runs unattended: campaigns on cron, delivery receipts and replies on webhooks, replies
 rerouted by rules (SMS, e-mail, a URL, opt-out). JSON log lines on stdout. SIGTERM or
-Ctrl-C stops it gracefully. --check validates the config, and each campaign's CSV
+Ctrl-C stops it gracefully; SIGHUP (kill -HUP PID) reloads the code and the config
+without closing the port. --check validates the config, and each campaign's CSV
 header against its settings, and exits.
 
 --report-link prints a link to the running worker's campaign reports (one campaign's
@@ -34,6 +37,9 @@ const STOP_DEADLINE_MS = 60_000;
 export function configSecrets(config: WorkerConfig): string[] {
 	const dbPassword = isPostgresUrl(config.db) ? decodeURIComponent(new URL(config.db).password) : '';
 	const headerValues = config.replies.flatMap((r) => r.actions.flatMap((a) => (a.type === 'post' ? Object.values(a.headers ?? {}) : [])));
+	// The n8n trigger's secret, in its URL's query or a header.
+	const n8n = config.forward.n8n;
+	const n8nSecrets = n8n ? [...new URL(n8n.url).searchParams.values(), ...Object.values(n8n.headers ?? {})] : [];
 	return [
 		config.provider.authToken,
 		config.server.secret,
@@ -43,6 +49,7 @@ export function configSecrets(config: WorkerConfig): string[] {
 		dbPassword,
 		basicAuthorization(config.provider.accountSid, config.provider.authToken).slice('Basic '.length),
 		...headerValues,
+		...n8nSecrets,
 	];
 }
 
@@ -57,6 +64,18 @@ function reportLink(config: WorkerConfig, campaign: string | undefined, minutes 
 }
 
 export async function workerCommand(argv: string[]): Promise<number> {
+	if (!cluster.isWorker) return workerOrSupervisor(argv);
+	// A copy the supervisor started: its channel to the supervisor keeps it alive, so once
+	// it has said why it could not start (cli.ts prints the error), it exits.
+	try {
+		return await workerOrSupervisor(argv);
+	} catch (error) {
+		setImmediate(() => process.exit());
+		throw error;
+	}
+}
+
+async function workerOrSupervisor(argv: string[]): Promise<number> {
 	let values: { config?: string; check?: boolean; help?: boolean; 'report-link'?: boolean; campaign?: string; minutes?: string };
 	try {
 		({ values } = parseArgs({
@@ -88,7 +107,37 @@ export async function workerCommand(argv: string[]): Promise<number> {
 	}
 	const log = new JsonLogger(bufferedLines((text) => process.stdout.write(text)), new Redactor(configSecrets(config)), {}, config.log);
 	setPrivateFileWarnings((message) => log.warn(message));
-	const daemon = await WorkerDaemon.start(config, log);
+	const path = values.config;
+	// The process the user started holds the socket; the worker runs in copies of it (see WorkerSupervisor).
+	if (!cluster.isWorker && process.env.CLOUDTEL_WORKER_SUPERVISOR !== '0') {
+		return new WorkerSupervisor(
+			path,
+			async () => {
+				const next = loadWorkerConfig(path);
+				const problems = await checkCampaignCsvs(next.campaigns);
+				if (problems.length > 0) throw new ConfigError(path, problems);
+			},
+			log.child({ part: 'supervisor' }),
+		).run();
+	}
+	return runWorker(config, log);
+}
+
+/** The worker itself: in a copy the supervisor started, or on its own with CLOUDTEL_WORKER_SUPERVISOR=0. */
+async function runWorker(config: WorkerConfig, log: JsonLogger): Promise<number> {
+	const daemon = await WorkerDaemon.start(config, log, { standby: cluster.isWorker && process.env[STANDBY_ENV] === '1' });
+	if (cluster.isWorker) {
+		process.on('message', (m: unknown) => {
+			if (m !== BEGIN) return;
+			daemon.begin().catch((error: Error) => {
+				log.error('taking over from the previous copy failed', { error });
+				process.exit(ExitCodes.Fatal);
+			});
+		});
+		// A hang-up of the terminal reaches the whole process group: the supervisor decides what it means.
+		process.on('SIGHUP', () => undefined);
+		process.send?.({ type: 'ready' });
+	}
 	await new Promise<void>((resolve) => {
 		let signalled = false;
 		const onSignal = (name: NodeJS.Signals) => {
@@ -118,5 +167,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
 		process.on('SIGTERM', onSignal);
 		process.on('SIGINT', onSignal);
 	});
+	// A copy's channel to the supervisor would keep it alive: it is done, so it goes.
+	if (cluster.isWorker) process.exit(0);
 	return 0;
 }

@@ -16,7 +16,7 @@ import { SmsForwarder } from './forward/smsForwarder';
 import { WebhookServer } from './http/webhookServer';
 import type { JsonLogger } from './jsonLogger';
 import { PgCluster } from './cluster/pgCluster';
-import { LEASE_STALE_MS, WorkerLease } from './cluster/workerLease';
+import { LEASE_BEAT_MS, LEASE_STALE_MS, WorkerLease } from './cluster/workerLease';
 import { openPostgres } from '../store/pgDatabase';
 import { Retention } from './retention';
 import { HealthCheck } from './http/healthCheck';
@@ -41,12 +41,23 @@ export class WorkerDaemon {
 		readonly outbox: ForwardOutbox,
 		readonly scheduler: CampaignScheduler,
 		private readonly log: JsonLogger,
-		private readonly lease: WorkerLease | undefined,
+		private readonly cluster: PgCluster | undefined,
 		private readonly retention: Retention,
 		readonly intake: CallbackIntake,
+		private readonly config: WorkerConfig,
+		private readonly shownDb: string,
 	) {}
 
-	static async start(config: WorkerConfig, log: JsonLogger): Promise<WorkerDaemon> {
+	private lease: WorkerLease | undefined;
+	private standbyBeat: NodeJS.Timeout | undefined;
+	private begun = false;
+
+	/**
+	 * Opens the stores and starts taking callbacks. `standby` (a reload's new copy, see
+	 * WorkerSupervisor): only that, until `begin()`, while the copy it replaces finishes
+	 * what it took; forwards cut off mid-attempt are then not mistaken for a crash's.
+	 */
+	static async start(config: WorkerConfig, log: JsonLogger, options: { standby?: boolean } = {}): Promise<WorkerDaemon> {
 		const location = dbLocation(config.db, 'db');
 		const ledger = await openLedger(location);
 		let store: DaemonStore;
@@ -79,7 +90,6 @@ export class WorkerDaemon {
 				throw error;
 			}
 		}
-		await outbox.recover();
 		const intake = await CallbackIntake.open(store, spoolDir(config.spool.dir, location), config.spool.maxBytes, log.child({ part: 'spool' }));
 		const processor = new CallbackProcessor(store, ledger, config.replies, outbox, log.child({ part: 'callbacks' }), config.optOut, config.forward.n8n);
 		const scheduler = new CampaignScheduler(
@@ -108,7 +118,7 @@ export class WorkerDaemon {
 			store: (key, event, at) => intake.take(key, event, at),
 			stored: () => processor.kick(),
 			health: () => health.report(),
-			healthToken: config.server.reportToken ?? config.server.secret,
+			healthToken: config.server.reportToken,
 			reports: { token: config.server.reportToken, ledger },
 			log: log.child({ part: 'webhooks' }),
 		});
@@ -119,18 +129,33 @@ export class WorkerDaemon {
 			await Promise.allSettled([outbox.stop(), intake.close(0), store.close(), ledger.close(), cluster?.leave().then(() => cluster?.close())]);
 			throw error;
 		}
-		const lease = cluster && new WorkerLease(cluster, outbox, processor, log.child({ part: 'lease' }));
-		lease?.start();
 		const retention = new Retention(store, ledger, config.retentionDays, log.child({ part: 'retention' }));
-		retention.start();
-		const daemon = new WorkerDaemon(port, store, ledger, server, processor, outbox, scheduler, log, lease, retention, intake);
-		intake.start(processor);
-		processor.kick();
-		outbox.start();
-		await daemon.resumeRuns(config);
-		scheduler.start();
-		log.info('worker started', { port, publicUrl: config.server.publicUrl, campaigns: config.campaigns.map((c) => c.name), replyRules: config.replies.length, db: location.kind === 'postgres' ? location.shown : location.path });
+		const daemon = new WorkerDaemon(port, store, ledger, server, processor, outbox, scheduler, log, cluster, retention, intake, config, location.kind === 'postgres' ? location.shown : location.path);
+		if (!options.standby) await daemon.begin();
+		else {
+			// Its lease kept alive meanwhile, so the running copy does not take it for lost.
+			daemon.standbyBeat = setInterval(() => void cluster?.beat().catch(() => undefined), LEASE_BEAT_MS);
+			log.info('worker copy taking callbacks; it takes over the rest when the running copy has finished', { port });
+		}
 		return daemon;
+	}
+
+	/** Everything besides the callbacks: the processor, the outbox, the lease, retention, the cron. */
+	async begin(): Promise<void> {
+		if (this.begun) return;
+		this.begun = true;
+		if (this.standbyBeat) clearInterval(this.standbyBeat);
+		await this.outbox.recover();
+		this.lease = this.cluster && new WorkerLease(this.cluster, this.outbox, this.processor, this.log.child({ part: 'lease' }));
+		this.lease?.start();
+		this.retention.start();
+		this.intake.start(this.processor);
+		this.processor.kick();
+		this.outbox.start();
+		await this.resumeRuns(this.config);
+		this.scheduler.start();
+		const config = this.config;
+		this.log.info('worker started', { port: this.port, publicUrl: config.server.publicUrl, campaigns: config.campaigns.map((c) => c.name), replyRules: config.replies.length, db: this.shownDb });
 	}
 
 	/** Runs a shutdown cut short resume now; those of campaigns no longer configured are closed. */
@@ -153,11 +178,13 @@ export class WorkerDaemon {
 	stop(reason = 'stop'): Promise<void> {
 		this.stopping ??= (async () => {
 			this.log.info('worker stopping', { reason });
+			if (this.standbyBeat) clearInterval(this.standbyBeat);
 			this.retention.stop();
 			await Promise.all([this.server.close(), this.scheduler.stop(), this.outbox.stop()]);
 			// What the spool holds goes into the store now if it can; else it waits in the file.
 			await this.intake.close();
 			await this.processor.idle();
+			if (!this.lease && this.cluster) await this.cluster.leave().then(() => this.cluster?.close()).catch(() => undefined);
 			await this.lease?.stop().catch((error: Error) => this.log.error('leaving the cluster failed; the others take this worker for lost in a few seconds', { error }));
 			const counts = await this.store.forwardCounts().catch(() => 'unknown: the store does not answer');
 			await this.store.close();

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { FatalError } from '../campaign/fatalError';
+import { FatalError } from '../errors';
 import { openReadOnly } from './openReadOnly';
 import { ensurePrivateFile, warnIfShared } from '../store/privateFile';
 

@@ -3,7 +3,7 @@ import { openDatabase } from './openDatabase';
 import { forgottenKey, type ContactHistory, type ForgetResult } from './contact';
 import { sqliteContactHistory, sqliteForgetContact } from './sqliteContact';
 import type { CampaignSpec } from '../campaign/campaignSpec';
-import { FatalError } from '../campaign/fatalError';
+import { FatalError } from '../errors';
 import { ownerIsAlive } from './ownerIsAlive';
 import { campaignRecord, type CampaignDbRow, type RecipientDbRow } from './ledgerDbRows';
 import {

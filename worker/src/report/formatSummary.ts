@@ -10,13 +10,13 @@ const plural = (x: number, word: string) => `${n(x)} ${word}${x === 1 ? '' : 's'
 export function formatForecast(f: DryRunForecast): string[] {
 	const out: string[] = [];
 	const cost = f.estimatedCost !== undefined ? ` x ${money(f.pricePerSegment!)} = ${money(f.estimatedCost)}` : ' (--price-per-segment N for the cost)';
-	out.push(`  cost       ${plural(f.segments, 'segment')} in ${plural(f.messages, 'message')}${cost}`);
+	out.push(`  cost       ${plural(f.segments, 'segment')}${cost} (${plural(f.messages, 'message')})`);
 	if (f.ucs2.messages > 0) {
 		const chars = f.ucs2.characters.map((c) => `${c.character} (${c.codePoint}) in ${n(c.messages)}`).join(', ');
 		out.push(`  UCS-2      ${plural(f.ucs2.messages, 'message')} (${plural(f.ucs2.segments, 'segment')}) go as UCS-2, 70 characters a segment instead of 160, because of: ${chars}`);
 		for (const e of f.ucs2.examples) out.push(`    line ${e.line} (${e.characters}): ${e.text ?? ''}`);
 	}
-	const saved = f.smartEncoding.costSaved !== undefined ? `, ${money(f.smartEncoding.costSaved)}` : '';
+	const saved = f.smartEncoding.costSaved !== undefined ? ` (${money(f.smartEncoding.costSaved)})` : '';
 	if (f.smartEncoding.on && f.smartEncoding.messages > 0) out.push(`  smart      --smart-encoding replaced typographic characters in ${plural(f.smartEncoding.messages, 'message')}: ${plural(f.smartEncoding.segmentsSaved, 'segment')} saved${saved}`);
 	else if (!f.smartEncoding.on && f.smartEncoding.messages > 0) out.push(`  smart      --smart-encoding would save ${plural(f.smartEncoding.segmentsSaved, 'segment')}${saved} in ${plural(f.smartEncoding.messages, 'message')} (curly quotes, dashes, ellipsis, odd spaces as GSM-7)`);
 	if (f.countries.length > 0) out.push(`  countries  ${f.countries.map((c) => `${c.country} ${n(c.messages)}`).join(', ')}`);

@@ -1,5 +1,5 @@
 import type { CampaignSummary } from '../campaign/campaignSummary';
-import type { Progress, Reporter } from './reporter';
+import type { Progress, Reporter } from '../campaign/reporter';
 
 /** Row errors held back at most this long, or this many characters, before they are written. */
 const ROW_ERRORS_MS = 100;

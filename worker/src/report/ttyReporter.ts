@@ -1,7 +1,7 @@
 import type { CampaignSummary } from '../campaign/campaignSummary';
 import { formatSummary } from './formatSummary';
-import { printable } from './printable';
-import type { Progress, Reporter } from './reporter';
+import { printable } from '../csv/printable';
+import type { Progress, Reporter } from '../campaign/reporter';
 
 const ROW_ERRORS_SHOWN = 20;
 

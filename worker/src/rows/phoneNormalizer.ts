@@ -2,6 +2,7 @@ import { PhoneNumber, isSupportedCountry, parsePhoneNumberFromString, type Count
 import metadata from 'libphonenumber-js/max/metadata';
 import { compilePhonePatternsOnce } from './compiledPatterns';
 import { planOf, splitCallingCode, validatorFor, type CallingCodeSplit } from './numberingPlans';
+import { SettingError } from '../errors';
 
 compilePhonePatternsOnce();
 
@@ -35,7 +36,7 @@ export class PhoneNormalizer {
 	constructor(defaultCountry?: string) {
 		if (defaultCountry !== undefined && defaultCountry !== '') {
 			const cc = defaultCountry.toUpperCase();
-			if (!isSupportedCountry(cc)) throw new Error(`--default-country must be a two-letter country code such as AU or GB (got "${defaultCountry}")`);
+			if (!isSupportedCountry(cc)) throw new SettingError('defaultCountry', `must be a two-letter country code such as AU or GB (got "${defaultCountry}")`, `--default-country must be a two-letter country code such as AU or GB (got "${defaultCountry}")`);
 			this.defaultCountry = cc;
 			this.national = plainNationalPrefix(cc);
 		}

@@ -1,5 +1,5 @@
 import { countSegments, nonGsm7Characters, smartEncode, validateSendMessage, type SendMessageRequest } from '../../../api';
-import { externalId } from '../campaign/externalId';
+import { externalId } from './externalId';
 import { resolveTimeZone } from '../schedule/timeZone';
 import { PhoneNormalizer } from './phoneNormalizer';
 import { RowErrors } from './rowErrors';

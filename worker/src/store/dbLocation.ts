@@ -1,4 +1,4 @@
-import { FatalError } from '../campaign/fatalError';
+import { FatalError } from '../errors';
 
 /** Where the worker keeps its state: a SQLite file, or a Postgres database shared by several workers. */
 export type DbLocation = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; shown: string };

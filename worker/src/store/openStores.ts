@@ -3,6 +3,7 @@ import { PgDaemonStore } from '../daemon/pgDaemonStore';
 import type { DaemonStore } from '../daemon/daemonStore';
 import type { Ledger } from '../ledger/ledger';
 import { PgLedger } from '../ledger/pgLedger';
+import type { SharedLedger } from '../ledger/sharedLedger';
 import { SqliteLedger } from '../ledger/sqliteLedger';
 import type { DbLocation } from './dbLocation';
 import { openPostgres } from './pgDatabase';
@@ -23,4 +24,12 @@ export async function openLedger(location: DbLocation, options: { readonly?: boo
 export async function openDaemonStore(location: DbLocation, ledger?: Ledger): Promise<DaemonStore> {
 	if (location.kind === 'postgres') return new PgDaemonStore(await openPostgres(location));
 	return new SqliteDaemonStore(location.path, ledger instanceof SqliteLedger ? ledger.connection() : undefined);
+}
+
+/**
+ * The ledger as several workers share it, where it can be (Postgres): the daemon's runs
+ * then claim their chunks from it. The one place besides the openers that knows the backends.
+ */
+export function sharedLedgerOf(ledger: Ledger): SharedLedger | undefined {
+	return ledger instanceof PgLedger ? ledger : undefined;
 }

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { FatalError } from '../campaign/fatalError';
+import { FatalError } from '../errors';
 import type { DbLocation } from './dbLocation';
 import { pgFailure } from './pgFailure';
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './pgMigrations';

@@ -1,4 +1,4 @@
-import { FatalError } from '../campaign/fatalError';
+import { FatalError } from '../errors';
 
 interface PgError {
 	code?: string;

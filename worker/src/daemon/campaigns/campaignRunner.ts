@@ -1,11 +1,12 @@
 import { isBlank } from '../../../../api';
-import { FatalError } from '../../campaign/fatalError';
+import { FatalError, RUN_DEFAULTS } from '../../errors';
+import { claimedChunks } from '../../campaign/claimedChunks';
+import { localChunks } from '../../campaign/localChunks';
 import { runCampaign } from '../../campaign/runCampaign';
 import type { CampaignConfig, WorkerConfig } from '../../config/workerConfigSchema';
 import { dbLocation } from '../../store/dbLocation';
-import { openLedger } from '../../store/openStores';
+import { openLedger, sharedLedgerOf } from '../../store/openStores';
 import type { Ledger } from '../../ledger/ledger';
-import { PgLedger } from '../../ledger/pgLedger';
 import type { DaemonStore } from '../daemonStore';
 import { callbackUrl } from '../http/callbackUrls';
 import type { JsonLogger } from '../jsonLogger';
@@ -14,10 +15,6 @@ import { checkCampaignCsv, configProblem } from './csvCheck';
 import { LogReporter } from './logReporter';
 import { gatedLedger } from './sendingGate';
 import { isStoreFault, StoreFault } from '../../store/storeFault';
-
-const DEFAULT_RATE = 100;
-const DEFAULT_BATCH_SIZE = 1000;
-const CONCURRENCY = 4;
 
 /** Whether the run may be taken up again at the next start: only one cut short by a stop. */
 export type RunEnd = 'finished' | 'interrupted' | 'failed';
@@ -51,17 +48,19 @@ export class CampaignRunner {
 		let ledger: Ledger | undefined;
 		try {
 			ledger = gatedLedger(await openLedger(dbLocation(this.config.db, 'db')), this.sendingMayGo, log, signal);
+			// Where the ledger is shared (Postgres), every worker sends the run together, whichever of them the tick started first.
+			const shared = sharedLedgerOf(ledger);
+			const chunks = shared ? claimedChunks(shared) : localChunks;
 			const summary = await runCampaign(
 				{
 					spec: configuredSpec(campaign, run),
 					provider: this.config.provider,
-					rate: campaign.rate ?? DEFAULT_RATE,
-					batchSize: campaign.batchSize ?? DEFAULT_BATCH_SIZE,
-					concurrency: CONCURRENCY,
+					rate: campaign.rate ?? RUN_DEFAULTS.rate,
+					batchSize: campaign.batchSize ?? RUN_DEFAULTS.batchSize,
+					concurrency: RUN_DEFAULTS.concurrency,
 					callbacks: this.callbacks(campaign),
 				},
-				// On Postgres every worker sends the run together, whichever of them the tick started first.
-				{ ledger, reporter: new LogReporter(log), signal, shared: ledger instanceof PgLedger ? ledger : undefined },
+				{ ledger, reporter: new LogReporter(log), signal, chunks },
 			);
 			if (summary.storeFault) throw new StoreFault(`the database failed under the run: ${summary.message ?? 'no detail'}`);
 			end = summary.stop === 'interrupted' ? 'interrupted' : summary.stop === 'failed' ? 'failed' : 'finished';

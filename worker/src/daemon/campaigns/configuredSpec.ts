@@ -15,5 +15,6 @@ export function configuredSpec(campaign: CampaignConfig, run: string): CampaignS
 		timeZoneColumn: campaign.timeZoneColumn,
 		sendWindow: campaign.sendWindow,
 		encoding: campaign.encoding,
+		smartEncoding: campaign.smartEncoding || undefined,
 	};
 }

@@ -1,14 +1,15 @@
-import type { CampaignSpec } from '../../campaign/campaignSpec';
-import { ColumnError, columnProblems } from '../../campaign/csvColumns';
-import { FatalError } from '../../campaign/fatalError';
+import { columnProblems } from '../../campaign/csvColumns';
+import { FatalError, SettingError, type Setting } from '../../errors';
 import { configPath } from '../../config/configPath';
 import type { CampaignConfig } from '../../config/workerConfigSchema';
 import { openCsv } from '../../csv/openCsv';
 import { configuredSpec } from './configuredSpec';
 
 /** The config's name for each spec setting the CSV check can blame. */
-const CONFIG_KEY: Partial<Record<keyof CampaignSpec, keyof CampaignConfig>> = {
+const CONFIG_KEY: Partial<Record<Setting, keyof CampaignConfig>> = {
 	csvPath: 'csv',
+	propertySid: 'property',
+	replyUrl: 'replies',
 	toColumn: 'toColumn',
 	timeZoneColumn: 'timeZoneColumn',
 	text: 'text',
@@ -19,7 +20,7 @@ const CONFIG_KEY: Partial<Record<keyof CampaignSpec, keyof CampaignConfig>> = {
  * fault (`campaigns[1].text: ...`), never by the CLI flag the engine's own message names.
  */
 export function configProblem(error: unknown, index: number): string | undefined {
-	if (error instanceof ColumnError) return `${configPath(['campaigns', index, CONFIG_KEY[error.setting] ?? error.setting])}: ${error.detail}`;
+	if (error instanceof SettingError) return `${configPath(['campaigns', index, CONFIG_KEY[error.setting] ?? error.setting])}: ${error.detail}`;
 	return undefined;
 }
 

@@ -1,5 +1,5 @@
 import type { CampaignSummary } from '../../campaign/campaignSummary';
-import type { Progress, Reporter } from '../../report/reporter';
+import type { Progress, Reporter } from '../../campaign/reporter';
 import type { Logger } from '../jsonLogger';
 
 /** The campaign engine's reports as the daemon's own log lines, one run's fields on each. */

@@ -1,7 +1,7 @@
 import { existsSync, type WriteStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { once } from 'node:events';
-import { FatalError, UsageError } from '../campaign/fatalError';
+import { FatalError, UsageError } from '../errors';
 import { createPrivateStream, PRIVATE_MODE } from '../store/privateFile';
 
 export interface OutLine {

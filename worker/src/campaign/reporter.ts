@@ -1,4 +1,4 @@
-import type { CampaignSummary } from '../campaign/campaignSummary';
+import type { CampaignSummary } from './campaignSummary';
 
 export type Stage = 'read' | 'send' | 'wait';
 

@@ -1,0 +1,190 @@
+import cluster, { type Worker } from 'node:cluster';
+import { createInterface } from 'node:readline';
+import { ExitCodes } from '../../campaign/exitCodes';
+import type { Logger } from '../jsonLogger';
+
+/** What a copy tells the process the user started. */
+export type CopyMessage = { type: 'ready' } | { type: 'failed'; reason: string };
+/** What that process tells a copy started in standby: the copy it replaces has exited. */
+export const BEGIN = 'begin';
+/** Set in a copy's environment: start in standby, taking callbacks only, until told BEGIN. */
+export const STANDBY_ENV = 'CLOUDTEL_WORKER_STANDBY';
+
+/** A copy that dies after it was ready is started again after this; one that keeps dying, not forever. */
+const RESTART_MS = 1_000;
+const MAX_QUICK_RESTARTS = 5;
+const QUICK_MS = 30_000;
+
+interface Copy {
+	worker: Worker;
+	exited: Promise<number>;
+	/** Its last line on stderr: why it did not start, when it does not. */
+	lastError: string;
+	retiring: boolean;
+}
+
+/**
+ * The process the user started (`cloudtel worker`): it holds the listening socket and runs
+ * the worker itself in a copy of the program, a child process sharing that socket (node's
+ * cluster, each copy accepting on it). `kill -HUP` starts a fresh copy, with the code and
+ * the config read anew from disk; once it takes callbacks on the same socket, the old
+ * copy stops taking any, finishes what it took and exits, and only then does the new copy
+ * take up the rest (forwards, the cron), so no two copies ever attempt one forward. The
+ * port never closes and this process keeps its pid. A config that no longer loads, or a
+ * copy that does not start, leaves the old copy running, and the log says why.
+ *
+ * A copy that dies is started again; if this process itself dies, its copies exit with it
+ * (a cluster worker exits when its primary goes), as one process would.
+ */
+export class WorkerSupervisor {
+	private current: Copy | undefined;
+	private readonly copies = new Set<Copy>();
+	private stopping = false;
+	private reloading: Promise<void> | undefined;
+	private quickRestarts: number[] = [];
+	private done!: (code: number) => void;
+
+	constructor(
+		private readonly configPath: string,
+		/** Loads and checks the config as a copy will; throws with why not. */
+		private readonly checkConfig: () => Promise<void>,
+		private readonly log: Logger,
+	) {}
+
+	/** Runs until stopped by a signal; the exit code is the last copy's. */
+	async run(): Promise<number> {
+		// Each copy accepts on the socket itself; this process never takes a connection.
+		cluster.schedulingPolicy = cluster.SCHED_NONE;
+		cluster.setupPrimary({ exec: process.argv[1], args: ['worker', '--config', this.configPath], silent: true });
+		const first = this.fork(false);
+		const started = await this.whenReady(first);
+		if (started !== 'ready') return started;
+		this.current = first;
+		const finished = new Promise<number>((resolve) => (this.done = resolve));
+		process.on('SIGHUP', () => void this.reload());
+		let signals = 0;
+		const onSignal = (name: NodeJS.Signals) => {
+			signals++;
+			this.stopping = true;
+			if (signals === 1) this.log.info('stopping: the worker copies finish what they took', { signal: name });
+			// A second signal goes on too: the copies exit at once.
+			for (const copy of this.copies) copy.worker.process.kill(name);
+			void Promise.all([...this.copies].map((c) => c.exited)).then(() => this.done(this.current ? this.exitCodeOf(this.current) : 0));
+		};
+		process.on('SIGTERM', onSignal);
+		process.on('SIGINT', onSignal);
+		return finished;
+	}
+
+	private readonly codes = new Map<Copy, number>();
+
+	private exitCodeOf(copy: Copy): number {
+		return this.codes.get(copy) ?? 0;
+	}
+
+	private fork(standby: boolean): Copy {
+		const worker = cluster.fork(standby ? { [STANDBY_ENV]: '1' } : {});
+		const copy: Copy = {
+			worker,
+			lastError: '',
+			retiring: false,
+			exited: new Promise((resolve) =>
+				worker.process.once('exit', (code, signal) => {
+					const c = code ?? (signal ? 128 + 9 : ExitCodes.Fatal);
+					this.codes.set(copy, c);
+					this.copies.delete(copy);
+					resolve(c);
+				}),
+			),
+		};
+		this.copies.add(copy);
+		// Whole lines only: two copies log at once during a reload, and a line must not be cut by another's.
+		createInterface({ input: worker.process.stdout! }).on('line', (line) => process.stdout.write(`${line}\n`));
+		createInterface({ input: worker.process.stderr! }).on('line', (line) => {
+			process.stderr.write(`${line}\n`);
+			if (line.trim()) copy.lastError = line.replace(/^cloudtel: /, '');
+		});
+		worker.on('message', (m: CopyMessage) => {
+			if (m?.type === 'failed') copy.lastError = m.reason;
+		});
+		void copy.exited.then((code) => this.onExit(copy, code));
+		return copy;
+	}
+
+	/** 'ready' once the copy takes callbacks; else its exit code, once it has exited. */
+	private whenReady(copy: Copy): Promise<'ready' | number> {
+		return new Promise((resolve) => {
+			const onMessage = (m: CopyMessage) => {
+				if (m?.type !== 'ready') return;
+				copy.worker.off('message', onMessage);
+				resolve('ready');
+			};
+			copy.worker.on('message', onMessage);
+			void copy.exited.then((code) => {
+				copy.worker.off('message', onMessage);
+				resolve(code);
+			});
+		});
+	}
+
+	private onExit(copy: Copy, code: number): void {
+		if (this.stopping || copy.retiring || copy !== this.current) return;
+		// The copy in charge died on its own: another one takes its place, on the same socket.
+		const now = Date.now();
+		this.quickRestarts = [...this.quickRestarts.filter((t) => now - t < QUICK_MS), now];
+		if (this.quickRestarts.length > MAX_QUICK_RESTARTS) {
+			this.log.error('the worker copy keeps exiting; giving up', { code, reason: copy.lastError || undefined, restarts: this.quickRestarts.length - 1 });
+			this.done(code || ExitCodes.Fatal);
+			return;
+		}
+		this.log.error('the worker copy exited unexpectedly; starting a new one', { code, reason: copy.lastError || undefined, inMs: RESTART_MS });
+		setTimeout(() => {
+			if (this.stopping) return;
+			const next = this.fork(false);
+			this.current = next;
+			void this.whenReady(next).then((started) => {
+				if (started !== 'ready' && next === this.current && !this.stopping) {
+					this.log.error('the new worker copy did not start', { code: started, reason: next.lastError || undefined });
+				}
+			});
+		}, RESTART_MS);
+	}
+
+	/** `kill -HUP`: a new copy of the code and config on disk, without a moment with the port closed. */
+	private reload(): Promise<void> {
+		if (this.reloading) {
+			this.log.warn('reload already under way; this one is ignored');
+			return this.reloading;
+		}
+		if (this.stopping) return Promise.resolve();
+		this.reloading = this.handOver().finally(() => (this.reloading = undefined));
+		return this.reloading;
+	}
+
+	private async handOver(): Promise<void> {
+		try {
+			await this.checkConfig();
+		} catch (error) {
+			this.log.error('reload refused: the config does not load; the running copy goes on', { config: this.configPath, reason: (error as Error).message });
+			return;
+		}
+		const old = this.current;
+		if (!old) return;
+		this.log.info('reloading: starting a new copy of the worker', { config: this.configPath });
+		const next = this.fork(true);
+		const started = await this.whenReady(next);
+		if (started !== 'ready') {
+			this.log.error('reload failed: the new copy did not start; the running copy goes on', { code: started, reason: next.lastError || undefined });
+			return;
+		}
+		if (this.stopping) return;
+		this.log.info('reload: the new copy takes callbacks; the old one finishes what it took and exits', { oldPid: old.worker.process.pid, newPid: next.worker.process.pid });
+		old.retiring = true;
+		this.current = next;
+		old.worker.process.kill('SIGTERM');
+		const code = await old.exited;
+		if (this.stopping) return;
+		next.worker.send(BEGIN);
+		this.log.info('reload done', { pid: next.worker.process.pid, oldExitCode: code });
+	}
+}
