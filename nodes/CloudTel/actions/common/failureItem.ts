@@ -60,7 +60,7 @@ export function outcomes(ctx: IExecuteFunctions, outcome: 'Sent' | 'Created'): O
 		return fields;
 	};
 	return {
-		success: (json, itemIndex) => ({ json: { ...own(itemIndex), ...withReadableDates(json) }, pairedItem: { item: itemIndex } }),
+		success: (json, itemIndex) => ({ json: withReadableDates(json, own(itemIndex)), pairedItem: { item: itemIndex } }),
 		failure(error, itemIndex) {
 			const json: IDataObject = { ...own(itemIndex), [outcome]: false, ...details(error) };
 			const errors = error.context.Errors as FieldError[] | undefined;
