@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoppablePostgres } from '../../support/postgres/stoppablePostgres';
 import { sql } from '../../support/postgres/database';
+import { startCli } from '../worker/harness';
 import { FaultRig, REPORT_TOKEN, SECRET, until, type WorkerProcess } from './faultRig';
 
 // The rows of issue #18's table that stop Postgres under a running worker. Postgres is a
@@ -132,5 +133,50 @@ describe('a worker on Postgres while Postgres stops and starts', () => {
 		expect(worker.child.exitCode).toBeNull();
 		expect(await worker.stop('SIGTERM')).toBe(0);
 		worker = undefined;
+	}, 180_000);
+
+	it('campaign run --db postgres:// rides out a restart of Postgres: it waits, goes on, sends each row once; rows whose request never left stay pending, never uncertain', async () => {
+		const db = await database('outage_run');
+		const { writeFileSync } = await import('node:fs');
+		const csvPath = `${rig.dir}/run.csv`;
+		let csv = 'Phone\n';
+		for (let i = 0; i < 300; i++) csv += `+6149157${4000 + i}\n`;
+		writeFileSync(csvPath, csv);
+		const run = startCli(['campaign', 'run', '--db', db, '--name', 'restart', '--csv', csvPath, '--property', rig.sandbox.demo.PropertySid, '--text', 'Hello', '--rate', '60', '--batch-size', '10'], rig.env);
+		await until(async () => (await rig.driver.messages()).filter((m: any) => String(m.ExternalId).startsWith('restart:')).length >= 30, 30_000, 'the run under way');
+		await pg.stop();
+		await new Promise((r) => setTimeout(r, 5000));
+		await pg.start();
+		const result = await run.done;
+		expect(result.code, result.stderr).toBe(0);
+		expect(result.events.some((e) => e.event === 'db-retry')).toBe(true);
+		const sent = (await rig.driver.messages()).filter((m: any) => String(m.ExternalId).startsWith('restart:'));
+		expect(sent).toHaveLength(300);
+		expect(new Set(sent.map((m: any) => m.ExternalId)).size).toBe(300);
+		const status = await startCli(['campaign', 'status', '--db', db, '--name', 'restart', '--json']).done;
+		expect(JSON.parse(status.stdout).rows).toMatchObject({ accepted: 300, uncertain: 0, pending: 0 });
+	}, 180_000);
+
+	it('campaign run --db postgres:// stops past its limit with one line and exit 1, and resumes', async () => {
+		const db = await database('outage_limit');
+		const { writeFileSync } = await import('node:fs');
+		const csvPath = `${rig.dir}/limit.csv`;
+		let csv = 'Phone\n';
+		for (let i = 0; i < 100; i++) csv += `+614915705${String(i).padStart(2, '0')}\n`;
+		writeFileSync(csvPath, csv);
+		const args = ['campaign', 'run', '--db', db, '--name', 'limit', '--csv', csvPath, '--property', rig.sandbox.demo.PropertySid, '--text', 'Hi', '--rate', '20', '--batch-size', '5'];
+		const run = startCli(args, { ...rig.env, CLOUDTEL_DB_OUTAGE_LIMIT_MS: '3000' });
+		await until(async () => (await rig.driver.messages()).filter((m: any) => String(m.ExternalId).startsWith('limit:')).length >= 10, 30_000, 'the run under way');
+		await pg.stop();
+		const result = await run.done;
+		await pg.start();
+		expect(result.code).toBe(1);
+		expect(result.stderr.trim().split('\n')).toHaveLength(1);
+		expect(result.stderr).toMatch(/Postgres did not answer for 3 s .*run the same command again to resume/);
+		const again = await startCli(args, rig.env).done;
+		expect(again.code, again.stderr).toBe(0);
+		const sent = (await rig.driver.messages()).filter((m: any) => String(m.ExternalId).startsWith('limit:'));
+		expect(new Set(sent.map((m: any) => m.ExternalId)).size).toBe(100);
+		expect(sent).toHaveLength(100);
 	}, 180_000);
 });

@@ -9,6 +9,7 @@ import { STDIN } from '../csv/openCsv';
 import { baseUrlProblem } from '../provider/checkBaseUrl';
 import { dbLocation } from '../store/dbLocation';
 import { openLedger } from '../store/openStores';
+import { DB_OUTAGE_LIMIT_MS, ridingOutRestarts } from '../store/ridingOutRestarts';
 import type { Ledger } from '../ledger/ledger';
 import { existsSync } from 'node:fs';
 import { pickReporter } from './pickReporter';
@@ -48,8 +49,15 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 	const db = dbLocation(dbSetting(values.db));
 	const dryRun = values['dry-run'] ?? false;
 	// A dry run writes nothing: it reads an existing ledger only for its suppression list.
-	const ledger: Ledger | undefined = !dryRun || db.kind === 'postgres' || existsSync(db.path) ? await openLedger(db) : undefined;
 	const reporter = pickReporter(values.json ?? false);
+	const opened: Ledger | undefined = !dryRun || db.kind === 'postgres' || existsSync(db.path) ? await openLedger(db) : undefined;
+	// A Postgres restarting under the run: sending waits for it, up to a limit, rather than failing.
+	let waiting = false;
+	const ledger = opened && db.kind === 'postgres' ? ridingOutRestarts(opened, (waitedMs, error) => {
+		if (waitedMs > 0 && waiting) return;
+		waiting = true;
+		reporter.event('db-retry', { error: error.message.split('\n')[0], limitSeconds: DB_OUTAGE_LIMIT_MS / 1000 }, `the connection to Postgres was lost (${error.message.split('\n')[0]}); waiting up to ${DB_OUTAGE_LIMIT_MS / 1000} s for it to answer`);
+	}) : opened;
 	const interrupt = interruptSignal(reporter);
 	try {
 		const baseUrl = values['base-url'] ?? process.env.CLOUDTEL_BASE_URL;

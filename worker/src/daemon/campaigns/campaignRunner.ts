@@ -15,6 +15,7 @@ import { checkCampaignCsv, configProblem } from './csvCheck';
 import { LogReporter } from './logReporter';
 import { gatedLedger } from './sendingGate';
 import { isStoreFault, StoreFault } from '../../store/storeFault';
+import { ridingOutRestarts } from '../../store/ridingOutRestarts';
 
 /** Whether the run may be taken up again at the next start: only one cut short by a stop. */
 export type RunEnd = 'finished' | 'interrupted' | 'failed';
@@ -47,7 +48,11 @@ export class CampaignRunner {
 		let end: RunEnd;
 		let ledger: Ledger | undefined;
 		try {
-			ledger = gatedLedger(await openLedger(dbLocation(this.config.db, 'db')), this.sendingMayGo, log, signal);
+			const location = dbLocation(this.config.db, 'db');
+			const opened = await openLedger(location);
+			// A Postgres restarting under the run: it waits, then goes on (or, past the limit, stops to be resumed).
+			const riding = location.kind === 'postgres' ? ridingOutRestarts(opened, (waitedMs, error) => waitedMs === 0 && log.warn('the connection to Postgres was lost; the run waits for it', { error })) : opened;
+			ledger = gatedLedger(riding, this.sendingMayGo, log, signal);
 			// Where the ledger is shared (Postgres), every worker sends the run together, whichever of them the tick started first.
 			const shared = sharedLedgerOf(ledger);
 			const chunks = shared ? claimedChunks(shared) : localChunks;
