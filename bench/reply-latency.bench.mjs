@@ -6,7 +6,10 @@
 // Target (issue 11): a burst of 1,000 replies forwarded at >= 1,000 a second, p99 <= 1 s.
 // BENCH_REPLIES, BENCH_BURST: how many; BENCH_CONCURRENCY: the outbox's forwards
 // at once (default 8); BENCH_LOG=FILE keeps the worker's log, BENCH_PROF=DIR its CPU profile.
-import { spawn } from 'node:child_process';
+// Issue 18: then a burst of BENCH_OUTAGE_BURST (1,000) replies while the worker's Postgres
+// is down for BENCH_OUTAGE_SECONDS (20; 0 skips it): lost (must be 0), forwards a second
+// once it is back, p99 from the reply's arrival to its e-mail.
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -15,6 +18,7 @@ import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { cpuMeter } from './lib/cpuTime.mjs';
 import { root, startSandboxProcess } from './lib/sandboxProcess.mjs';
+import { stoppablePostgres } from './lib/stoppablePostgres.mjs';
 
 const SEQUENTIAL = Number(process.env.BENCH_REPLIES ?? 100);
 const BURST = Number(process.env.BENCH_BURST ?? 1000);
@@ -22,6 +26,8 @@ const BURST = Number(process.env.BENCH_BURST ?? 1000);
 // the last, as a daemon that has run a while meets its bursts, and the first is shown too.
 const BURSTS = Math.max(1, Number(process.env.BENCH_BURSTS ?? 4));
 const TARGET = { perSecond: 1000, p99Ms: 1000 };
+const OUTAGE_BURST = Number(process.env.BENCH_OUTAGE_BURST ?? 1000);
+const OUTAGE_SECONDS = Number(process.env.BENCH_OUTAGE_SECONDS ?? 20);
 const CLI = join(root, 'worker/bin/cloudtel.js');
 
 if (!existsSync(join(root, 'worker/dist/worker/src/cli.js')) || !existsSync(join(root, 'sandbox/dist/sandbox/src/main.js'))) {
@@ -99,6 +105,8 @@ while (!log.includes('"worker started"')) {
 	if (worker.exitCode !== null) throw new Error(`the worker exited ${worker.exitCode}`);
 	await new Promise((r) => setTimeout(r, 20));
 }
+// The process started holds the socket; the worker runs in a copy of it, whose CPU is the worker's.
+const copyPid = Number(execFileSync('pgrep', ['-P', String(worker.pid)]).toString().trim().split('\n')[0]);
 
 async function post(path, body, auth) {
 	const res = await fetch(sandbox.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...(auth ? { authorization: sandbox.auth } : {}) }, body: JSON.stringify(body) });
@@ -152,7 +160,7 @@ try {
 	console.log(`  one at a time (${sequential.length} replies):  ${describe(sequential)}`);
 	let last;
 	for (let n = 1; n <= BURSTS; n++) {
-		const meter = cpuMeter({ worker: worker.pid, sandbox: sandbox.child.pid, 'this process (load and SMTP server)': process.pid });
+		const meter = cpuMeter({ worker: copyPid, supervisor: worker.pid, sandbox: sandbox.child.pid, 'this process (load and SMTP server)': process.pid });
 		const burstStarted = performance.now();
 		const burst = await replyBurst(SEQUENTIAL + (n - 1) * BURST, BURST);
 		const perSecond = BURST / ((performance.now() - burstStarted) / 1000);
@@ -166,6 +174,7 @@ try {
 	console.log(`  target (a burst of 1000 at >= ${TARGET.perSecond} replies/s, p99 <= ${TARGET.p99Ms} ms, burst ${last.n}): ${met ? 'met' : 'NOT met'} (${last.perSecond.toFixed(0)} replies/s, p99 ${p99(last.burst).toFixed(0)} ms; ${os.loadavg()[0].toFixed(1)} load average on ${os.availableParallelism()} cores while it ran)`);
 	console.log(`  e-mails received ${arrived.size} of ${total}`);
 	if (arrived.size !== total) process.exitCode = 1;
+	if (OUTAGE_SECONDS > 0) await outage();
 } finally {
 	if (process.env.BENCH_LOG) writeFileSync(process.env.BENCH_LOG, log);
 	worker.kill('SIGTERM');
@@ -173,4 +182,60 @@ try {
 	console.log(`  worker logged ${(log.match(/"msg":"forwarded"/g) ?? []).length} forwards, ${(log.match(/"level":"error"/g) ?? []).length} errors`);
 	await sandbox.stop();
 	await new Promise((r) => smtp.close(r));
+}
+
+/**
+ * A worker on Postgres; Postgres stopped (pg_ctl stop -m fast); a burst of replies while it
+ * is down; started again after OUTAGE_SECONDS. Every reply must be forwarded, once.
+ */
+async function outage() {
+	const pg = await stoppablePostgres();
+	const port2 = await freePort();
+	const config2 = join(dir, 'outage.config.json');
+	writeFileSync(
+		config2,
+		JSON.stringify({
+			provider: { baseUrl: sandbox.url, accountSid: sandbox.AccountSid, authToken: sandbox.AuthToken },
+			db: pg.url,
+			server: { publicUrl: `http://127.0.0.1:${port2}`, port: port2, host: '127.0.0.1', secret },
+			smtp: { host: '127.0.0.1', port: smtpPort, allowInsecure: true, from: 'worker@example.com' },
+			outbox: { concurrency: Number(process.env.BENCH_CONCURRENCY ?? 32) },
+			spool: { dir: join(dir, 'outage-spool') },
+			replies: [{ actions: [{ type: 'forwardEmail', to: 'team@example.com' }] }],
+		}),
+	);
+	const worker2 = spawn(process.execPath, [CLI, 'worker', '--config', config2], { stdio: ['ignore', 'pipe', 'inherit'] });
+	let log2 = '';
+	worker2.stdout.on('data', (d) => (log2 += d));
+	try {
+		while (!log2.includes('"worker started"')) {
+			if (worker2.exitCode !== null) throw new Error(`the worker on Postgres exited ${worker2.exitCode}`);
+			await new Promise((r) => setTimeout(r, 20));
+		}
+		const messages = Array.from({ length: OUTAGE_BURST }, (_, j) => ({ To: `+6149${String(5_000_000 + j).padStart(7, '0')}`, Text: 'Reply', ExternalId: `outage-20300101T000000Z:${j + 2}`, WebhookUri: `http://127.0.0.1:${port2}/callbacks/${secret}/replies` }));
+		const sent = [];
+		for (let i = 0; i < messages.length; i += 1000) sent.push(...(await post(`/v2/Properties/${sandbox.PropertySid}/BatchMessages`, { Messages: messages.slice(i, i + 1000) }, true)));
+		pg.stop();
+		const started = performance.now();
+		const { MessageSids } = await post('/_sandbox/replies', { Replies: sent.map((m) => ({ From: m.To, To: m.From, Text: 'during the outage' })) });
+		await new Promise((r) => setTimeout(r, OUTAGE_SECONDS * 1000 - (performance.now() - started)));
+		pg.start();
+		const back = performance.now();
+		const deadline = back + 120_000;
+		while (MessageSids.some((sid) => !arrived.has(sid)) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+		const times = MessageSids.filter((sid) => arrived.has(sid)).map((sid) => arrived.get(sid));
+		const lost = MessageSids.length - times.length;
+		const afterBack = times.filter((t) => t >= back);
+		const lastAt = Math.max(...times);
+		const perSecond = afterBack.length / Math.max(0.001, (lastAt - back) / 1000);
+		const latencies = times.map((t) => t - started).sort((a, b) => a - b);
+		console.log(`Postgres down ${OUTAGE_SECONDS} s (pg_ctl stop -m fast) during a burst of ${OUTAGE_BURST} replies to a worker on it:`);
+		console.log(`  lost ${lost} (must be 0); forwarded ${times.length}, ${afterBack.length} of them after Postgres was back, at ${perSecond.toFixed(0)} forwards/s; arrival -> e-mail p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms (the outage itself ${OUTAGE_SECONDS * 1000} ms)`);
+		console.log(`  worker on Postgres logged: ${(log2.match(/spooling callbacks/g) ?? []).length ? 'spooled' : 'did not spool'}, ${(log2.match(/"level":"error"/g) ?? []).length} error lines; ${worker2.exitCode === null ? 'still running' : `exited ${worker2.exitCode}`}`);
+		if (lost > 0 || worker2.exitCode !== null) process.exitCode = 1;
+	} finally {
+		worker2.kill('SIGTERM');
+		await once(worker2, 'exit');
+		pg.close();
+	}
 }
