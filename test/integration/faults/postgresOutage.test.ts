@@ -107,7 +107,7 @@ describe('a worker on Postgres while Postgres stops and starts', () => {
 		worker = undefined;
 	}, 120_000);
 
-	it('a cron tick that falls while Postgres is down runs once it is back: no week silently skipped', async () => {
+	it('a cron tick that falls while Postgres is down runs once it is back (no week silently skipped); receipts that arrive while it is down all reach the ledger', async () => {
 		const db = await database('outage_tick');
 		const csvPath = `${rig.dir}/tick.csv`;
 		const { writeFileSync } = await import('node:fs');
@@ -130,6 +130,19 @@ describe('a worker on Postgres while Postgres stops and starts', () => {
 		await until(async () => (await sql<{ finished_at: number | null }>(db, 'SELECT finished_at FROM campaign_runs WHERE run = $1', [run]))[0]?.finished_at != null, 60_000, `the run of the missed tick ${run}`);
 		const texts = (await rig.driver.messages()).filter((m: any) => String(m.ExternalId).startsWith(`${run}:`));
 		expect(texts.map((m: any) => m.To).sort()).toEqual([rig.phones[2].to, rig.phones[3].to].sort());
+		expect(worker.child.exitCode).toBeNull();
+
+		// Receipts for the campaign's messages arrive while Postgres is down: none is lost.
+		const sent = (await rig.driver.messages()).filter((m: any) => String(m.ExternalId).startsWith('tick-'));
+		await pg.stop();
+		for (const m of sent) {
+			const res = await fetch(`${rig.sandbox.url}/_sandbox/receipts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ MessageSid: m.MessageSid, Status: 'Delivered' }) });
+			expect(res.status).toBe(200);
+		}
+		await until(async () => (await rig.callbacksDone(sent.map((m: any) => m.MessageSid))).pending === 0, 20_000, 'the receipts answered');
+		expect(await rig.callbacksDone(sent.map((m: any) => m.MessageSid))).toMatchObject({ delivered: sent.length, refused: 0 });
+		await pg.start();
+		await until(async () => Number((await sql<{ n: string }>(db, "SELECT COUNT(*) AS n FROM deliveries WHERE status = 'Delivered'"))[0].n) === sent.length, 30_000, 'every receipt in the ledger');
 		expect(worker.child.exitCode).toBeNull();
 		expect(await worker.stop('SIGTERM')).toBe(0);
 		worker = undefined;
