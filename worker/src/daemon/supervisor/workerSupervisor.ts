@@ -129,6 +129,12 @@ export class WorkerSupervisor {
 
 	private onExit(copy: Copy, code: number): void {
 		if (this.stopping || copy.retiring || copy !== this.current) return;
+		// Dead in the middle of a reload: the new copy takes over as planned (or, if it does
+		// not start, one is started in its place by handOver).
+		if (this.reloading) {
+			this.log.error('the running worker copy exited during the reload', { code, reason: copy.lastError || undefined });
+			return;
+		}
 		// The copy in charge died on its own: another one takes its place, on the same socket.
 		const now = Date.now();
 		this.quickRestarts = [...this.quickRestarts.filter((t) => now - t < QUICK_MS), now];
@@ -174,7 +180,9 @@ export class WorkerSupervisor {
 		const next = this.fork(true);
 		const started = await this.whenReady(next);
 		if (started !== 'ready') {
-			this.log.error('reload failed: the new copy did not start; the running copy goes on', { code: started, reason: next.lastError || undefined });
+			const oldAlive = !this.codes.has(old);
+			this.log.error(`reload failed: the new copy did not start; ${oldAlive ? 'the running copy goes on' : 'starting a copy again'}`, { code: started, reason: next.lastError || undefined });
+			if (!oldAlive) setImmediate(() => this.onExit(old, this.exitCodeOf(old)));
 			return;
 		}
 		if (this.stopping) return;
