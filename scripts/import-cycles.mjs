@@ -31,6 +31,8 @@ const LAYERS = [
 	['campaign'],
 	['csv', 'rows'],
 	['provider', 'pacing', 'schedule'],
+	// storage/ opens the ledgers and holds the daemon's stores; ledger/ and store/ are to join it.
+	['storage'],
 	['ledger', 'store'],
 	['errors'],
 ];
@@ -39,10 +41,9 @@ const LAYER = new Map(LAYERS.flatMap((units, i) => units.map((u) => [u, i])));
 const KNOWN_FOLDER_EDGES = new Set([
 	// The ledgers take CampaignSpec from the engine: it belongs below storage, with the errors.
 	'ledger -> campaign',
-	// openStores opens the daemon's stores: they belong in storage.
-	'store -> daemon',
-	// ledger/ and store/ are one layer, to become worker/src/storage/.
-	'store -> ledger',
+	// The daemon's stores take their row types and schema from daemon/ (daemonStore.ts,
+	// forwardRow.ts, daemonSchema.ts, groupCommit.ts, and QueuedForward under them).
+	'storage -> daemon',
 ]);
 
 function files(dir) {

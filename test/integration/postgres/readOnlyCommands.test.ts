@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
 import { dbLocation } from '../../../worker/src/store/dbLocation';
-import { openLedger } from '../../../worker/src/store/openStores';
+import { openLedger } from '../../../worker/src/storage/openStores';
 import { newDatabase, sql } from '../../support/postgres/database';
 import { ensureBuilt } from '../daemon/harness';
 import { cli, envFor, numbersCsv, summaryOf, tempDir, withSandbox, writeCsv } from '../worker/harness';

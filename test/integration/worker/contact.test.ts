@@ -6,7 +6,7 @@ import type { ContactHistory } from '../../../worker/src/ledger/contact';
 import type { Ledger } from '../../../worker/src/ledger/ledger';
 import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
 import { dbLocation } from '../../../worker/src/store/dbLocation';
-import { openLedger } from '../../../worker/src/store/openStores';
+import { openLedger } from '../../../worker/src/storage/openStores';
 import { newDatabase } from '../../support/postgres/database';
 import { cli, envFor, sandboxMessages, summaryOf, tempDir, withSandbox, writeCsv } from './harness';
 

@@ -4,7 +4,7 @@ import type { ForwardOutcome, Forwarder } from '../../../worker/src/daemon/forwa
 import { ForwardOutbox } from '../../../worker/src/daemon/forward/forwardOutbox';
 import type { ForwardPayload } from '../../../worker/src/daemon/forward/forwardPayload';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
-import { openDaemonStore } from '../../../worker/src/store/openStores';
+import { openDaemonStore } from '../../../worker/src/storage/openStores';
 import { storeBackends, type StoreBackend } from '../../support/storeBackends';
 
 const backends = storeBackends();

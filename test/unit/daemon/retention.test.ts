@@ -4,7 +4,7 @@ import type { DaemonStore } from '../../../worker/src/daemon/daemonStore';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import { Retention } from '../../../worker/src/daemon/retention';
 import type { Ledger } from '../../../worker/src/ledger/ledger';
-import { openDaemonStore, openLedger } from '../../../worker/src/store/openStores';
+import { openDaemonStore, openLedger } from '../../../worker/src/storage/openStores';
 import { storeBackends } from '../../support/storeBackends';
 
 const backends = storeBackends();

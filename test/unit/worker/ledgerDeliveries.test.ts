@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Ledger } from '../../../worker/src/ledger/ledger';
 import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
 import type { DbLocation } from '../../../worker/src/store/dbLocation';
-import { openLedger } from '../../../worker/src/store/openStores';
+import { openLedger } from '../../../worker/src/storage/openStores';
 import { sql } from '../../support/postgres/database';
 import { storeBackends, type StoreBackend } from '../../support/storeBackends';
 

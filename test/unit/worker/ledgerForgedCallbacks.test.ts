@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Ledger } from '../../../worker/src/ledger/ledger';
-import { openLedger } from '../../../worker/src/store/openStores';
+import { openLedger } from '../../../worker/src/storage/openStores';
 import { storeBackends } from '../../support/storeBackends';
 
 const backends = storeBackends();

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Ledger } from '../../../worker/src/ledger/ledger';
 import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
-import { openLedger } from '../../../worker/src/store/openStores';
+import { openLedger } from '../../../worker/src/storage/openStores';
 import { storeBackends } from '../../support/storeBackends';
 
 const backends = storeBackends();

@@ -4,7 +4,7 @@ import { FatalError, STALE_OWNER_MS, UsageError } from '../errors';
 import { sentRows } from '../ledger/ledger';
 import { ownerIsAlive } from '../ledger/ownerIsAlive';
 import { dbLocation } from '../store/dbLocation';
-import { openLedger } from '../store/openStores';
+import { openLedger } from '../storage/openStores';
 import { DEFAULT_DB, dbSetting } from './campaignRunCommand';
 import { formatStatus, readStatus } from './campaignStatus';
 

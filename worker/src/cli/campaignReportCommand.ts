@@ -6,7 +6,7 @@ import { readCampaignReport } from '../campaignReport/campaignReport';
 import { reportHtml } from '../campaignReport/reportHtml';
 import { reportText } from '../campaignReport/reportText';
 import { dbLocation } from '../store/dbLocation';
-import { openLedger } from '../store/openStores';
+import { openLedger } from '../storage/openStores';
 import { writePrivateFile } from '../store/privateFile';
 import { DEFAULT_DB, dbSetting } from './campaignRunCommand';
 

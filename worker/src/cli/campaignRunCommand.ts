@@ -8,7 +8,7 @@ import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
 import { STDIN } from '../csv/openCsv';
 import { baseUrlProblem } from '../provider/checkBaseUrl';
 import { dbLocation } from '../store/dbLocation';
-import { openLedger } from '../store/openStores';
+import { openLedger } from '../storage/openStores';
 import { DB_OUTAGE_LIMIT_MS, ridingOutRestarts } from '../store/ridingOutRestarts';
 import type { Ledger } from '../ledger/ledger';
 import { existsSync } from 'node:fs';

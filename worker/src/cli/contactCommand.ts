@@ -6,7 +6,7 @@ import { PhoneNormalizer } from '../rows/phoneNormalizer';
 import { localTime } from '../schedule/localTime';
 import { resolveTimeZone } from '../schedule/timeZone';
 import { dbLocation } from '../store/dbLocation';
-import { openLedger } from '../store/openStores';
+import { openLedger } from '../storage/openStores';
 import { dbSetting } from './campaignRunCommand';
 
 /** `cloudtel contact show|forget NUMBER`: one person's record across every campaign of a ledger. */

@@ -5,7 +5,7 @@ import { ForwardOutbox } from '../daemon/forward/forwardOutbox';
 import { callbackUrl } from '../daemon/http/callbackUrls';
 import { WebhookServer } from '../daemon/http/webhookServer';
 import { JsonLogger } from '../daemon/jsonLogger';
-import { SqliteDaemonStore } from '../daemon/sqliteDaemonStore';
+import { SqliteDaemonStore } from '../storage/sqliteDaemonStore';
 
 export interface DemoReceiver {
 	receiptUrl: string;

@@ -1,7 +1,7 @@
 import type { WorkerConfig } from '../config/workerConfigSchema';
 import type { Ledger } from '../ledger/ledger';
 import { dbLocation } from '../store/dbLocation';
-import { openDaemonStore, openLedger } from '../store/openStores';
+import { openDaemonStore, openLedger } from '../storage/openStores';
 import { BatchClient } from '../provider/batchClient';
 import { CallbackProcessor } from './callbackProcessor';
 import { CampaignRunner } from './campaigns/campaignRunner';

@@ -5,7 +5,7 @@ import { localChunks } from '../../campaign/localChunks';
 import { runCampaign } from '../../campaign/runCampaign';
 import type { CampaignConfig, WorkerConfig } from '../../config/workerConfigSchema';
 import { dbLocation } from '../../store/dbLocation';
-import { openLedger, sharedLedgerOf } from '../../store/openStores';
+import { openLedger, sharedLedgerOf } from '../../storage/openStores';
 import type { Ledger } from '../../ledger/ledger';
 import type { DaemonStore } from '../daemonStore';
 import { callbackUrl } from '../http/callbackUrls';

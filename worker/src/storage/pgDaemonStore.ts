@@ -2,8 +2,9 @@ import type { Pool } from 'pg';
 import type { CallbackEvent } from '../../../api';
 import { transaction } from '../store/pgDatabase';
 import { WORKER_ID } from '../store/workerId';
-import { FORWARD_STATES, type CampaignRun, type CompletedEvent, type DaemonStore, type ForwardJob, type ForwardState, type StoredEvent } from './daemonStore';
-import { forwardJob, type ForwardRow } from './forwardRow';
+import { FORWARD_STATES, type CampaignRun, type CompletedEvent, type DaemonStore, type ForwardJob, type ForwardState, type StoredEvent } from '../daemon/daemonStore';
+import { forwardJob, type ForwardRow } from '../daemon/forwardRow';
+import { DAEMON_SQL as SQL } from './daemonSql';
 
 /**
  * The daemon's tables in Postgres, shared by every worker on it. Each write that decides
@@ -17,12 +18,12 @@ export class PgDaemonStore implements DaemonStore {
 	constructor(private readonly pool: Pool) {}
 
 	async recordEvent(key: string, event: CallbackEvent, receivedAt: number): Promise<boolean> {
-		const r = await this.pool.query('INSERT INTO callback_events (event_key, kind, payload, received_at) VALUES ($1, $2, $3, $4) ON CONFLICT (event_key) DO NOTHING', [key, event.kind, JSON.stringify(event), receivedAt]);
+		const r = await this.pool.query(SQL.insertEvent, [key, event.kind, JSON.stringify(event), receivedAt]);
 		return r.rowCount === 1;
 	}
 
 	async unprocessedEvents(limit: number): Promise<StoredEvent[]> {
-		const r = await this.pool.query<{ event_key: string; payload: string; received_at: number }>('SELECT event_key, payload, received_at FROM callback_events WHERE processed_at IS NULL ORDER BY received_at LIMIT $1', [limit]);
+		const r = await this.pool.query<{ event_key: string; payload: string; received_at: number }>(SQL.unprocessed, [limit]);
 		return r.rows.map((e) => ({ key: e.event_key, event: JSON.parse(e.payload) as CallbackEvent, receivedAt: e.received_at }));
 	}
 
@@ -43,7 +44,7 @@ export class PgDaemonStore implements DaemonStore {
 	}
 
 	async waitingEvents(): Promise<number> {
-		return (await this.pool.query<{ n: number }>('SELECT COUNT(*) AS n FROM callback_events WHERE processed_at IS NULL')).rows[0].n;
+		return (await this.pool.query<{ n: number }>(SQL.waiting)).rows[0].n;
 	}
 
 	async claimDue(now: number, limit: number): Promise<ForwardJob[]> {
@@ -58,15 +59,15 @@ export class PgDaemonStore implements DaemonStore {
 	}
 
 	async nextDueAt(): Promise<number | undefined> {
-		return (await this.pool.query<{ at: number | null }>(`SELECT MIN(next_at) AS at FROM forwards WHERE state = 'pending'`)).rows[0].at ?? undefined;
+		return (await this.pool.query<{ at: number | null }>(SQL.nextDue)).rows[0].at ?? undefined;
 	}
 
 	async markSent(id: number, at: number): Promise<void> {
-		await this.pool.query(`UPDATE forwards SET state = 'sent', last_error = NULL, updated_at = $1 WHERE id = $2`, [at, id]);
+		await this.pool.query(SQL.sent, [at, id]);
 	}
 
 	async retryLater(id: number, nextAt: number, error: string, at: number): Promise<void> {
-		await this.pool.query(`UPDATE forwards SET state = 'pending', next_at = $1, last_error = $2, updated_at = $3 WHERE id = $4`, [nextAt, error, at, id]);
+		await this.pool.query(SQL.retry, [nextAt, error, at, id]);
 	}
 
 	async markFailed(id: number, error: string, at: number): Promise<void> {
@@ -78,7 +79,7 @@ export class PgDaemonStore implements DaemonStore {
 	}
 
 	private async settle(id: number, state: ForwardState, error: string, at: number): Promise<void> {
-		await this.pool.query('UPDATE forwards SET state = $1, last_error = $2, updated_at = $3 WHERE id = $4', [state, error, at, id]);
+		await this.pool.query(SQL.settle, [state, error, at, id]);
 	}
 
 	/** Those of workers whose lease is gone (see PgCluster), never those another live worker is attempting. */
@@ -100,42 +101,42 @@ export class PgDaemonStore implements DaemonStore {
 
 	async forwardCounts(): Promise<Record<ForwardState, number>> {
 		const out = Object.fromEntries(FORWARD_STATES.map((s) => [s, 0])) as Record<ForwardState, number>;
-		for (const r of (await this.pool.query<{ state: ForwardState; n: number }>('SELECT state, COUNT(*) AS n FROM forwards GROUP BY state')).rows) out[r.state] = r.n;
+		for (const r of (await this.pool.query<{ state: ForwardState; n: number }>(SQL.counts)).rows) out[r.state] = r.n;
 		return out;
 	}
 
 	async forwards(): Promise<ForwardJob[]> {
-		return (await this.pool.query<ForwardRow>('SELECT * FROM forwards ORDER BY id')).rows.map(forwardJob);
+		return (await this.pool.query<ForwardRow>(SQL.all)).rows.map(forwardJob);
 	}
 
 	async startRun(run: CampaignRun): Promise<void> {
-		await this.pool.query('INSERT INTO campaign_runs (run, campaign, started_at) VALUES ($1, $2, $3) ON CONFLICT (run) DO NOTHING', [run.run, run.campaign, run.startedAt]);
+		await this.pool.query(SQL.startRun, [run.run, run.campaign, run.startedAt]);
 	}
 
 	async finishRun(run: string, outcome: string, at: number): Promise<void> {
-		await this.pool.query('UPDATE campaign_runs SET finished_at = $1, outcome = $2 WHERE run = $3', [at, outcome, run]);
+		await this.pool.query(SQL.finishRun, [at, outcome, run]);
 	}
 
 	async unfinishedRuns(): Promise<CampaignRun[]> {
-		const r = await this.pool.query<{ run: string; campaign: string; started_at: number }>('SELECT run, campaign, started_at FROM campaign_runs WHERE finished_at IS NULL ORDER BY started_at');
+		const r = await this.pool.query<{ run: string; campaign: string; started_at: number }>(SQL.unfinishedRuns);
 		return r.rows.map((x) => ({ run: x.run, campaign: x.campaign, startedAt: x.started_at }));
 	}
 
 	async runsSince(campaign: string, since: number): Promise<{ runs: string[]; firstStartedAt: number | undefined }> {
-		const runs = (await this.pool.query<{ run: string }>('SELECT run FROM campaign_runs WHERE campaign = $1 AND started_at >= $2', [campaign, since])).rows.map((r) => r.run);
-		const first = (await this.pool.query<{ at: number | null }>('SELECT MIN(started_at) AS at FROM campaign_runs WHERE campaign = $1', [campaign])).rows[0].at;
+		const runs = (await this.pool.query<{ run: string }>(SQL.runsSince, [campaign, since])).rows.map((r) => r.run);
+		const first = (await this.pool.query<{ at: number | null }>(SQL.firstRun, [campaign])).rows[0].at;
 		return { runs, firstStartedAt: first ?? undefined };
 	}
 
 	async finishedRunsBefore(before: number): Promise<string[]> {
-		return (await this.pool.query<{ run: string }>('SELECT run FROM campaign_runs WHERE finished_at < $1 ORDER BY finished_at', [before])).rows.map((r) => r.run);
+		return (await this.pool.query<{ run: string }>(SQL.finishedRunsBefore, [before])).rows.map((r) => r.run);
 	}
 
 	async prune(before: number): Promise<{ events: number; forwards: number; runs: number }> {
 		return transaction(this.pool, async (db) => ({
-			events: (await db.query('DELETE FROM callback_events WHERE processed_at IS NOT NULL AND received_at < $1', [before])).rowCount ?? 0,
-			forwards: (await db.query(`DELETE FROM forwards WHERE state IN ('sent', 'failed', 'uncertain') AND updated_at < $1`, [before])).rowCount ?? 0,
-			runs: (await db.query('DELETE FROM campaign_runs WHERE finished_at < $1', [before])).rowCount ?? 0,
+			events: (await db.query(SQL.pruneEvents, [before])).rowCount ?? 0,
+			forwards: (await db.query(SQL.pruneForwards, [before])).rowCount ?? 0,
+			runs: (await db.query(SQL.pruneRuns, [before])).rowCount ?? 0,
 		}));
 	}
 

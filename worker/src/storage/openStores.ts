@@ -1,12 +1,12 @@
-import { SqliteDaemonStore } from '../daemon/sqliteDaemonStore';
-import { PgDaemonStore } from '../daemon/pgDaemonStore';
+import { SqliteDaemonStore } from './sqliteDaemonStore';
+import { PgDaemonStore } from './pgDaemonStore';
 import type { DaemonStore } from '../daemon/daemonStore';
 import type { Ledger } from '../ledger/ledger';
 import { PgLedger } from '../ledger/pgLedger';
 import type { SharedLedger } from '../ledger/sharedLedger';
 import { SqliteLedger } from '../ledger/sqliteLedger';
-import type { DbLocation } from './dbLocation';
-import { openPostgres } from './pgDatabase';
+import type { DbLocation } from '../store/dbLocation';
+import { openPostgres } from '../store/pgDatabase';
 
 /**
  * The ledger at `--db` / `db`: a SQLite file, or Postgres (checked and migrated first).

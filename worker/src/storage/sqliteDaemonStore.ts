@@ -1,11 +1,12 @@
 import type Database from 'better-sqlite3';
 import { openDatabase } from '../ledger/openDatabase';
 import type { CallbackEvent } from '../../../api';
-import { DAEMON_SCHEMA } from './daemonSchema';
-import { FORWARD_STATES, type CampaignRun, type CompletedEvent, type DaemonStore, type ForwardJob, type ForwardState, type StoredEvent } from './daemonStore';
-import { forwardJob, type ForwardRow } from './forwardRow';
-import { GroupCommit } from './groupCommit';
+import { DAEMON_SCHEMA } from '../daemon/daemonSchema';
+import { FORWARD_STATES, type CampaignRun, type CompletedEvent, type DaemonStore, type ForwardJob, type ForwardState, type StoredEvent } from '../daemon/daemonStore';
+import { forwardJob, type ForwardRow } from '../daemon/forwardRow';
+import { GroupCommit } from '../daemon/groupCommit';
 import { WalSync } from '../store/walSync';
+import { DAEMON_SQL, sqliteParams, type DaemonStatement } from './daemonSql';
 
 /**
  * The daemon's tables in SQLite, WAL. Commits are NORMAL (a crash of the process loses
@@ -39,35 +40,34 @@ export class SqliteDaemonStore implements DaemonStore {
 	private prepare() {
 		const db = this.db;
 		return {
-			insertEvent: db.prepare(`INSERT OR IGNORE INTO callback_events (event_key, kind, payload, received_at) VALUES (?, ?, ?, ?)`),
-			unprocessed: db.prepare(`SELECT event_key, payload, received_at FROM callback_events WHERE processed_at IS NULL ORDER BY received_at LIMIT ?`),
+			...(Object.fromEntries(Object.entries(DAEMON_SQL).map(([name, sql]) => [name, db.prepare(sql)])) as Record<DaemonStatement, Database.Statement>),
+			// SQLite's own: one row at a time inside its transactions (no arrays to unnest).
 			processed: db.prepare(`UPDATE callback_events SET processed_at = ? WHERE event_key = ?`),
-			waiting: db.prepare(`SELECT COUNT(*) FROM callback_events WHERE processed_at IS NULL`).pluck(),
 			insertForward: db.prepare(
 				`INSERT OR IGNORE INTO forwards (event_key, action_key, kind, payload, state, next_at, created_at, updated_at) VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)`,
 			),
 			due: db.prepare(`SELECT * FROM forwards WHERE state = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT ?`),
-			nextDue: db.prepare(`SELECT MIN(next_at) FROM forwards WHERE state = 'pending'`).pluck(),
 			sending: db.prepare(`UPDATE forwards SET state = 'sending', attempts = attempts + 1, updated_at = ? WHERE id = ? AND state = 'pending'`),
-			sent: db.prepare(`UPDATE forwards SET state = 'sent', last_error = NULL, updated_at = ? WHERE id = ?`),
-			retry: db.prepare(`UPDATE forwards SET state = 'pending', next_at = ?, last_error = ?, updated_at = ? WHERE id = ?`),
-			settle: db.prepare(`UPDATE forwards SET state = ?, last_error = ?, updated_at = ? WHERE id = ?`),
 			interrupted: db.prepare(`SELECT * FROM forwards WHERE state = 'sending' ORDER BY id`),
 			requeue: db.prepare(`UPDATE forwards SET state = 'pending', next_at = ?, updated_at = ? WHERE id = ? AND state = 'sending'`),
-			counts: db.prepare(`SELECT state, COUNT(*) AS n FROM forwards GROUP BY state`),
-			all: db.prepare(`SELECT * FROM forwards ORDER BY id`),
-			startRun: db.prepare(`INSERT OR IGNORE INTO campaign_runs (run, campaign, started_at) VALUES (?, ?, ?)`),
-			finishRun: db.prepare(`UPDATE campaign_runs SET finished_at = ?, outcome = ? WHERE run = ?`),
-			unfinishedRuns: db.prepare(`SELECT run, campaign, started_at FROM campaign_runs WHERE finished_at IS NULL ORDER BY started_at`),
 		};
 	}
 
+	/** A shared statement (daemonSql.ts) run with positional arguments. */
+	private run(name: DaemonStatement, ...args: unknown[]): Database.RunResult {
+		return this.s[name].run(sqliteParams(args));
+	}
+
+	private all<T>(name: DaemonStatement, ...args: unknown[]): T[] {
+		return (args.length > 0 ? this.s[name].all(sqliteParams(args)) : this.s[name].all()) as T[];
+	}
+
 	async recordEvent(key: string, event: CallbackEvent, receivedAt: number): Promise<boolean> {
-		return this.synced.run(() => this.s.insertEvent.run(key, event.kind, JSON.stringify(event), receivedAt).changes === 1);
+		return this.synced.run(() => this.run('insertEvent', key, event.kind, JSON.stringify(event), receivedAt).changes === 1);
 	}
 
 	async unprocessedEvents(limit: number): Promise<StoredEvent[]> {
-		const rows = this.s.unprocessed.all(limit) as { event_key: string; payload: string; received_at: number }[];
+		const rows = this.all<{ event_key: string; payload: string; received_at: number }>('unprocessed', limit);
 		return rows.map((r) => ({ key: r.event_key, event: JSON.parse(r.payload) as CallbackEvent, receivedAt: r.received_at }));
 	}
 
@@ -81,7 +81,7 @@ export class SqliteDaemonStore implements DaemonStore {
 	}
 
 	async waitingEvents(): Promise<number> {
-		return this.s.waiting.get() as number;
+		return this.all<{ n: number }>('waiting')[0].n;
 	}
 
 	async claimDue(now: number, limit: number): Promise<ForwardJob[]> {
@@ -97,23 +97,23 @@ export class SqliteDaemonStore implements DaemonStore {
 	}
 
 	async nextDueAt(): Promise<number | undefined> {
-		return (this.s.nextDue.get() as number | null) ?? undefined;
+		return this.all<{ at: number | null }>('nextDue')[0].at ?? undefined;
 	}
 
 	async markSent(id: number, at: number): Promise<void> {
-		await this.batched.run(() => this.s.sent.run(at, id));
+		await this.batched.run(() => this.run('sent', at, id));
 	}
 
 	async retryLater(id: number, nextAt: number, error: string, at: number): Promise<void> {
-		await this.batched.run(() => this.s.retry.run(nextAt, error, at, id));
+		await this.batched.run(() => this.run('retry', nextAt, error, at, id));
 	}
 
 	async markFailed(id: number, error: string, at: number): Promise<void> {
-		await this.batched.run(() => this.s.settle.run('failed', error, at, id));
+		await this.batched.run(() => this.run('settle', 'failed', error, at, id));
 	}
 
 	async markUncertain(id: number, error: string, at: number): Promise<void> {
-		await this.batched.run(() => this.s.settle.run('uncertain', error, at, id));
+		await this.batched.run(() => this.run('settle', 'uncertain', error, at, id));
 	}
 
 	async interruptedForwards(): Promise<ForwardJob[]> {
@@ -126,42 +126,41 @@ export class SqliteDaemonStore implements DaemonStore {
 
 	async forwardCounts(): Promise<Record<ForwardState, number>> {
 		const out = Object.fromEntries(FORWARD_STATES.map((s) => [s, 0])) as Record<ForwardState, number>;
-		for (const r of this.s.counts.all() as { state: ForwardState; n: number }[]) out[r.state] = r.n;
+		for (const r of this.all<{ state: ForwardState; n: number }>('counts')) out[r.state] = r.n;
 		return out;
 	}
 
 	async forwards(): Promise<ForwardJob[]> {
-		return (this.s.all.all() as ForwardRow[]).map(forwardJob);
+		return this.all<ForwardRow>('all').map(forwardJob);
 	}
 
 	async startRun(run: CampaignRun): Promise<void> {
-		this.s.startRun.run(run.run, run.campaign, run.startedAt);
+		this.run('startRun', run.run, run.campaign, run.startedAt);
 	}
 
 	async finishRun(run: string, outcome: string, at: number): Promise<void> {
-		this.s.finishRun.run(at, outcome, run);
+		this.run('finishRun', at, outcome, run);
 	}
 
 	async unfinishedRuns(): Promise<CampaignRun[]> {
-		const rows = this.s.unfinishedRuns.all() as { run: string; campaign: string; started_at: number }[];
+		const rows = this.all<{ run: string; campaign: string; started_at: number }>('unfinishedRuns');
 		return rows.map((r) => ({ run: r.run, campaign: r.campaign, startedAt: r.started_at }));
 	}
 
 	async runsSince(campaign: string, since: number): Promise<{ runs: string[]; firstStartedAt: number | undefined }> {
-		const runs = this.db.prepare('SELECT run FROM campaign_runs WHERE campaign = ? AND started_at >= ?').pluck().all(campaign, since) as string[];
-		const first = this.db.prepare('SELECT MIN(started_at) FROM campaign_runs WHERE campaign = ?').pluck().get(campaign) as number | null;
-		return { runs, firstStartedAt: first ?? undefined };
+		const runs = this.all<{ run: string }>('runsSince', campaign, since).map((r) => r.run);
+		return { runs, firstStartedAt: this.all<{ at: number | null }>('firstRun', campaign)[0].at ?? undefined };
 	}
 
 	async finishedRunsBefore(before: number): Promise<string[]> {
-		return this.db.prepare('SELECT run FROM campaign_runs WHERE finished_at < ? ORDER BY finished_at').pluck().all(before) as string[];
+		return this.all<{ run: string }>('finishedRunsBefore', before).map((r) => r.run);
 	}
 
 	async prune(before: number): Promise<{ events: number; forwards: number; runs: number }> {
 		return this.db.transaction(() => ({
-			events: this.db.prepare('DELETE FROM callback_events WHERE processed_at IS NOT NULL AND received_at < ?').run(before).changes,
-			forwards: this.db.prepare(`DELETE FROM forwards WHERE state IN ('sent', 'failed', 'uncertain') AND updated_at < ?`).run(before).changes,
-			runs: this.db.prepare('DELETE FROM campaign_runs WHERE finished_at < ?').run(before).changes,
+			events: this.run('pruneEvents', before).changes,
+			forwards: this.run('pruneForwards', before).changes,
+			runs: this.run('pruneRuns', before).changes,
 		}))();
 	}
 
