@@ -33,9 +33,9 @@ const PAGE = 5_000;
 export const ANSWER_LOST = 'the request may have reached the provider, but its answer was lost';
 
 /**
- * The ledger in Postgres, for workers on several machines. Every commit is durable when
- * it returns (Postgres's default), so a `submitting` mark is on disk before its request
- * leaves. Several statements that must stand together share one transaction.
+ * The ledger in Postgres, for workers on several machines. Every commit but a settle's is
+ * durable when it returns (Postgres's default), so a `submitting` mark is on disk before its
+ * request leaves. Several statements that must stand together share one transaction.
  */
 export class PgLedger implements Ledger, SharedLedger {
 	constructor(private readonly pool: Pool) {}
@@ -247,6 +247,12 @@ export class PgLedger implements Ledger, SharedLedger {
 
 	async settle(name: string, chunk: number, rows: SettledRow[]): Promise<void> {
 		await transaction(this.pool, async (db) => {
+			// Not waited onto disk, as SQLite's settle is not (its WAL commits at synchronous =
+			// NORMAL, synced later; only the submitting mark waits for the disk). A settle lost to
+			// a crash leaves its rows submitting and its submission in place, which recovery turns
+			// uncertain: the same as a crash while the request was out, and nothing is sent again.
+			// The next ordinary commit (a mark, a phase) flushes it with its own WAL anyway.
+			await db.query('SET LOCAL synchronous_commit = off');
 			// When the request left: an uncertain row keeps it, for the report, should a receipt show it was sent.
 			const attempted = (await db.query<{ at: number }>('DELETE FROM submissions WHERE campaign = $1 AND chunk = $2 RETURNING created_at AS at', [name, chunk])).rows[0]?.at ?? null;
 			// In the same statement, receipts stored while the request was on its way that the
