@@ -89,6 +89,11 @@ describe('a leaked callback URL cannot change who gets texted', () => {
 		const bare = await post(OLD_SECRET, 'replies', reply({ From: NUMBERS[2], OriginalMessageSid: sent[NUMBERS[2]].MessageSid, Text: 'START', AccountSid: undefined }));
 		expect(bare.status).toBe(401);
 		expect(await suppressed(NUMBERS[2])).toBe(true);
+		// Log lines reach the test a turn later, through the supervisor's pipe, in order: a
+		// refusal of another kind made after both is the mark that both have been logged.
+		await worker.waitFor((l) => l.reason === 'callback for another account', 10_000, 'the refusal line');
+		expect((await fetch(`http://127.0.0.1:${port}/callbacks/${OLD_SECRET}/replies`, { method: 'PUT' })).status).toBe(405);
+		await worker.waitFor((l) => l.reason === 'callback neither GET nor POST', 10_000, 'the marker refusal');
 		expect(worker.logs.filter((l) => l.reason === 'callback for another account')).toHaveLength(1);
 	});
 
