@@ -11,6 +11,12 @@ let worker: WorkerProcess;
 let port: number;
 
 /** A POST that promises a body and goes away halfway through it. */
+/** A request refused for `reason`, answered `status`, whose log line has arrived. */
+async function marker(method: string, path: string, status: number, reason: string): Promise<void> {
+	expect((await fetch(`http://127.0.0.1:${port}${path}`, { method })).status).toBe(status);
+	await worker.waitFor((l) => l.reason === reason, 10_000, `the line refusing ${method} ${path}`);
+}
+
 function abortedPost(): Promise<void> {
 	return new Promise((resolve) => {
 		const socket = connect(port, '127.0.0.1', () => {
@@ -42,8 +48,11 @@ describe('the log cannot be flooded, and keeps numbers out', () => {
 		for (let i = 0; i < 25; i++) {
 			await Promise.all(Array.from({ length: 20 }, () => fetch(`http://127.0.0.1:${port}/callbacks/wrong-secret-${i}/receipts`, { method: 'POST', body: '{}' }).then((r) => expect(r.status).toBe(401))));
 		}
-		await new Promise((r) => setTimeout(r, 200));
-		// 500 requests, a few hundred bytes of log.
+		// Lines reach the test a turn later, through the supervisor's pipe, in order: a refusal
+		// of another kind made after them all is the mark that they have all been logged.
+		await worker.waitFor((l) => l.reason === 'wrong or missing callback secret', 10_000, 'the refusal line');
+		await marker('PUT', `/callbacks/${SECRET}/receipts`, 405, 'callback neither GET nor POST');
+		// 500 requests (and the marker), a few hundred bytes of log.
 		expect(worker.text.length - before).toBeLessThan(2000);
 		const refused = worker.logs.filter((l) => l.reason === 'wrong or missing callback secret');
 		expect(refused).toHaveLength(1);
@@ -52,7 +61,8 @@ describe('the log cannot be flooded, and keeps numbers out', () => {
 
 	it('clients that go away mid-request are not errors (debug, which the default level leaves out)', async () => {
 		for (let i = 0; i < 10; i++) await Promise.all(Array.from({ length: 10 }, () => abortedPost()));
-		await new Promise((r) => setTimeout(r, 300));
+		// Whatever the aborts logged has arrived once a line made after them has.
+		await marker('GET', '/no-such-path', 404, 'no such path');
 		expect(worker.logs.filter((l) => l.level === 'error')).toEqual([]);
 	});
 
