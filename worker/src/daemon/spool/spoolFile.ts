@@ -2,6 +2,7 @@ import { constants, type FileHandle, open, readdir, readFile, rm } from 'node:fs
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallbackEvent } from '../../../../api';
+import { PRIVATE_MODE } from '../../store/privateFile';
 
 export interface SpoolEntry {
 	key: string;
@@ -42,7 +43,7 @@ export class SpoolFile {
 	static async create(dir: string, maxBytes: number): Promise<SpoolFile> {
 		mkdirSync(dir, { recursive: true, mode: 0o700 });
 		const path = join(dir, `spool-${process.pid}-${Date.now()}.jsonl`);
-		const handle = await open(path, constants.O_CREAT | constants.O_EXCL | constants.O_RDWR, 0o600);
+		const handle = await open(path, constants.O_CREAT | constants.O_EXCL | constants.O_RDWR, PRIVATE_MODE);
 		try {
 			for (let at = 0; at < maxBytes; at += ZEROS.length) await handle.write(ZEROS, 0, Math.min(ZEROS.length, maxBytes - at), at);
 			await handle.datasync();
