@@ -42,3 +42,4 @@ export * from './types/sipTrunk';
 export * from './types/address';
 export * from './types/errors';
 export * from './types/callbacks';
+export * from './workerApi';

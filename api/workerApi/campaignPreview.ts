@@ -1,0 +1,16 @@
+/** `GET /api/campaigns/{name}/preview`: the dry run of the campaign's recipients as they stand. */
+export interface CampaignPreview {
+	recipients: number;
+	valid: number;
+	invalid: number;
+	duplicates: number;
+	suppressed: number;
+	/** Segments of every valid message. */
+	segments: number;
+	/** Messages that would be sent (the valid ones). */
+	messages: number;
+	/** With `?pricePerSegment=N`: segments x price. */
+	cost?: number;
+	/** The first problems, by line of the recipients as a CSV (the header is line 1; recipient n is line n + 1). */
+	problems: { line: number; field?: string; message: string }[];
+}

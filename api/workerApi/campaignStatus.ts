@@ -1,0 +1,74 @@
+import type { CampaignSettings } from './campaignSettings';
+
+/**
+ * A campaign's state. `draft` takes settings and recipients; `start` makes it `scheduled`
+ * (its schedule ahead) or `sending`; it ends `finished`, `cancelled` or `failed`.
+ */
+export type CampaignState = 'draft' | 'scheduled' | 'sending' | 'paused' | 'finished' | 'cancelled' | 'failed';
+
+export const CAMPAIGN_STATES: readonly CampaignState[] = ['draft', 'scheduled', 'sending', 'paused', 'finished', 'cancelled', 'failed'];
+/** States a campaign does not leave. */
+export const FINAL_CAMPAIGN_STATES: readonly CampaignState[] = ['finished', 'cancelled', 'failed'];
+
+/** Recipients by what became of them (the ledger's row states) and what receipts and replies said. */
+export interface CampaignCounts {
+	recipients: number;
+	pending: number;
+	accepted: number;
+	rejected: number;
+	uncertain: number;
+	invalid: number;
+	duplicate: number;
+	suppressed: number;
+	cancelled: number;
+	delivered: number;
+	undelivered: number;
+	replies: number;
+}
+
+export const CAMPAIGN_COUNT_NAMES: readonly (keyof CampaignCounts)[] = [
+	'recipients',
+	'pending',
+	'accepted',
+	'rejected',
+	'uncertain',
+	'invalid',
+	'duplicate',
+	'suppressed',
+	'cancelled',
+	'delivered',
+	'undelivered',
+	'replies',
+];
+
+export interface CampaignStatus {
+	name: string;
+	state: CampaignState;
+	settings: CampaignSettings;
+	/** ISO 8601. */
+	createdAt: string;
+	startedAt?: string;
+	finishedAt?: string;
+	/** Why it failed (or was cancelled), in a sentence. */
+	reason?: string;
+	counts: CampaignCounts;
+}
+
+/** `PUT /api/campaigns/{name}`, `GET /api/campaigns/{name}`, start, pause, resume, cancel answer. */
+export interface CampaignStatusAnswer {
+	campaign: CampaignStatus;
+}
+
+/** `GET /api/campaigns` answer. */
+export interface CampaignList {
+	campaigns: { name: string; state: CampaignState }[];
+}
+
+/** `POST /api/campaigns/{name}/start` body: the page count expected, to catch a page lost on the way. */
+export interface StartRequest {
+	pages?: number;
+}
+
+export function emptyCampaignCounts(): CampaignCounts {
+	return { recipients: 0, pending: 0, accepted: 0, rejected: 0, uncertain: 0, invalid: 0, duplicate: 0, suppressed: 0, cancelled: 0, delivered: 0, undelivered: 0, replies: 0 };
+}

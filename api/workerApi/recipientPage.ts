@@ -1,0 +1,108 @@
+import { problem, type ApiProblem } from './problem';
+
+/** Recipients in one page: 10,000 keeps a page near 1 to 2 MB of JSON, well under the body cap. */
+export const MAX_PAGE_RECIPIENTS = 10_000;
+/** Pages are numbered 1..100,000: a billion recipients, more than any one campaign holds. */
+export const MIN_PAGE_NUMBER = 1;
+export const MAX_PAGE_NUMBER = 100_000;
+/** The body of one page may be this large (JSON); beyond it the worker answers 413 `too_large`. */
+export const MAX_PAGE_BODY_BYTES = 16 * 1024 * 1024;
+/** A column name as in a CSV header; kept short so a page cannot be all keys. */
+export const MAX_COLUMN_NAME_LENGTH = 200;
+/** Columns of one recipient at most, as a CSV row's fields. */
+export const MAX_RECIPIENT_COLUMNS = 200;
+/** As a CSV field's limit in `campaign run`. */
+export const MAX_VALUE_LENGTH = 100_000;
+
+/** A field of a recipient: what a CSV cell can be once read. */
+export type RecipientValue = string | number | boolean | null;
+/** One recipient: a flat object whose keys are the columns, as a CSV header names them. */
+export type Recipient = Record<string, RecipientValue>;
+
+/** `PUT /api/campaigns/{name}/pages/{page}` body. */
+export interface RecipientPage {
+	recipients: Recipient[];
+}
+
+/** `PUT /api/campaigns/{name}/pages/{page}` answer. */
+export interface PageAccepted {
+	page: number;
+	/** Recipients in this page. */
+	recipients: number;
+	/** Pages the campaign holds now. */
+	pages: number;
+	totalRecipients: number;
+	/** The same page with the same content was already stored. */
+	unchanged?: boolean;
+}
+
+/** `PUT /api/campaigns/{name}/csv` answer. */
+export interface CsvAccepted {
+	/** Data rows of the CSV (the header not counted). */
+	rows: number;
+	unchanged?: boolean;
+}
+
+/** Page numbers are whole numbers 1..100,000; the path gives them as text. */
+export function parsePageNumber(value: unknown): number | undefined {
+	const n = typeof value === 'string' && /^[0-9]{1,6}$/.test(value) ? Number(value) : value;
+	return typeof n === 'number' && Number.isInteger(n) && n >= MIN_PAGE_NUMBER && n <= MAX_PAGE_NUMBER ? n : undefined;
+}
+
+export function checkPageNumber(value: unknown, field = 'page'): ApiProblem | undefined {
+	if (parsePageNumber(value) !== undefined) return undefined;
+	return problem(field, `${field} must be a whole number from ${MIN_PAGE_NUMBER} to ${MAX_PAGE_NUMBER} (got ${JSON.stringify(value)})`);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A page's shape: `{"recipients": [...]}`, 1 to 10,000 flat objects whose values are
+ * strings, numbers, booleans or null. Whether a phone is valid is the campaign's
+ * business (an invalid row is counted invalid, as a bad CSV line is), not the page's.
+ * At most `limit` problems are listed.
+ */
+export function checkRecipientPage(body: unknown, limit = 20): ApiProblem[] {
+	const problems: ApiProblem[] = [];
+	if (!isPlainObject(body)) return [problem('body', 'body must be a JSON object {"recipients": [...]}')];
+	for (const key of Object.keys(body)) {
+		if (key !== 'recipients') problems.push(problem(key, `${key} is not a field of a page (only "recipients")`));
+	}
+	const list = body.recipients;
+	if (!Array.isArray(list)) return [...problems, problem('recipients', 'recipients must be an array of objects')];
+	if (list.length === 0) problems.push(problem('recipients', 'recipients must hold at least one recipient'));
+	if (list.length > MAX_PAGE_RECIPIENTS) {
+		problems.push(problem('recipients', `recipients holds ${list.length} recipients; a page holds at most ${MAX_PAGE_RECIPIENTS.toLocaleString('en-US')}`));
+		return problems;
+	}
+	for (let i = 0; i < list.length && problems.length < limit; i++) {
+		const r: unknown = list[i];
+		const at = `recipients[${i}]`;
+		if (!isPlainObject(r)) {
+			problems.push(problem(at, `${at} must be an object of column: value`));
+			continue;
+		}
+		const keys = Object.keys(r);
+		if (keys.length === 0) problems.push(problem(at, `${at} has no fields`));
+		if (keys.length > MAX_RECIPIENT_COLUMNS) problems.push(problem(at, `${at} has ${keys.length} fields; at most ${MAX_RECIPIENT_COLUMNS}`));
+		for (const key of keys) {
+			const field = `${at}.${key}`;
+			const v = r[key];
+			if (key.trim() === '' || key.length > MAX_COLUMN_NAME_LENGTH) problems.push(problem(field, `${at} has a column name that is blank or longer than ${MAX_COLUMN_NAME_LENGTH} characters`));
+			else if (v !== null && typeof v !== 'string' && typeof v !== 'boolean' && !(typeof v === 'number' && Number.isFinite(v))) {
+				problems.push(problem(field, `${field} must be a string, a number, true, false or null (got ${Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : String(v)})`));
+			} else if (typeof v === 'string' && v.length > MAX_VALUE_LENGTH) {
+				problems.push(problem(field, `${field} is longer than ${MAX_VALUE_LENGTH.toLocaleString('en-US')} characters`));
+			}
+			if (problems.length >= limit) break;
+		}
+	}
+	return problems;
+}
+
+/** A recipient's value as the CSV cell it stands for: null is an empty cell. */
+export function recipientCell(value: RecipientValue | undefined): string {
+	return value === null || value === undefined ? '' : String(value);
+}
