@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { dbLocation, type DbLocation } from '../../worker/src/store/dbLocation';
+import { dbLocation, type DbLocation } from '../../worker/src/storage/dbLocation';
 import { newDatabase, sql } from './postgres/database';
 
 /** Where a suite's stores live, for `describe.each`. */
