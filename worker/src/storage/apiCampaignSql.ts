@@ -1,35 +1,9 @@
 /**
- * The API campaigns' tables in SQLite (the Postgres ones are migration 6 of
- * store/pgMigrations.ts, the same columns), and the statements both backends run, written
- * once in Postgres's dialect as daemonSql.ts's are. What differs (the row lock that
- * orders a page against a start: SQLite's write transaction, Postgres's FOR UPDATE)
- * stays in each adapter.
+ * The statements of the API campaigns' tables (sqlite/apiCampaignSchema.ts, migration 6 of
+ * postgres/pgMigrations.ts) that both backends run, written once in Postgres's dialect as
+ * daemonSql.ts's are. What differs (the row lock that orders a page against a start:
+ * SQLite's write transaction, Postgres's FOR UPDATE) stays in each adapter.
  */
-export const API_CAMPAIGN_SCHEMA = `
-CREATE TABLE IF NOT EXISTS api_campaigns (
-	name TEXT PRIMARY KEY,
-	settings TEXT NOT NULL,
-	state TEXT NOT NULL,
-	source TEXT,
-	csv_hash TEXT,
-	created_at INTEGER NOT NULL,
-	started_at INTEGER,
-	finished_at INTEGER,
-	reason TEXT,
-	updated_at INTEGER NOT NULL
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS api_pages (
-	campaign TEXT NOT NULL,
-	page INTEGER NOT NULL,
-	hash TEXT NOT NULL,
-	recipients INTEGER NOT NULL,
-	columns TEXT NOT NULL,
-	body TEXT NOT NULL,
-	created_at INTEGER NOT NULL,
-	PRIMARY KEY (campaign, page)
-) WITHOUT ROWID;
-`;
-
 
 /** `state` among a comma-separated list: one parameter, the same text on both backends. */
 const IN_STATES = (param: string) => `(',' || ${param} || ',' LIKE '%,' || state || ',%')`;

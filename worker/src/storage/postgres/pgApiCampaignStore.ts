@@ -1,8 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
-import type { CampaignSettings } from '../../../api';
-import { transaction } from '../store/pgDatabase';
-import { API_CAMPAIGN_SQL as SQL } from './apiCampaignSql';
-import { apiCampaignRecord, type ApiCampaignRecord, type ApiCampaignRow, type ApiCampaignState, type ApiCampaignStore, type PutPageOutcome, type StoredPage } from './apiCampaignStore';
+import type { CampaignSettings } from '../../../../api';
+import { transaction } from './pgDatabase';
+import { API_CAMPAIGN_SQL as SQL } from '../apiCampaignSql';
+import { apiCampaignRecord, type ApiCampaignRecord, type ApiCampaignRow, type ApiCampaignState, type ApiCampaignStore, type PutPageOutcome, type StoredPage } from '../apiCampaignStore';
 
 /**
  * The API campaigns in the Postgres several workers share. A page and a start (on any two
