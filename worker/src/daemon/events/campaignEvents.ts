@@ -1,6 +1,6 @@
 import type { CampaignCounts, CampaignEvent, OptOutEventData, ReplyEventData } from '../../../../api';
 import type { CampaignConfig, EventsConfig } from '../../config/workerConfigSchema';
-import type { DaemonStore, KeyedForward, NewForward } from '../daemonStore';
+import type { DaemonStore, KeyedForward, NewForward } from '../../storage/daemonStore';
 import type { EventForward } from '../forward/eventForward';
 import type { ReplyContext } from '../forward/forwardPayload';
 
@@ -94,7 +94,7 @@ export class CampaignEvents {
 	 * A reply's events, queued with the callback's other forwards (in the transaction that
 	 * marks it processed): `reply`, and `optout` when it opted its sender out.
 	 */
-	async replyForwards(context: ReplyContext, optOut?: { keyword: string; rule?: string }): Promise<NewForward[]> {
+	async replyForwards(context: ReplyContext, optOut?: { keyword: string; rule?: string }): Promise<(NewForward & { payload: EventForward })[]> {
 		if (!this.enabled) return [];
 		const { reply } = context;
 		const url = context.campaign === undefined || !this.campaignUrl ? undefined : await this.campaignUrl(context.campaign);
@@ -108,7 +108,9 @@ export class CampaignEvents {
 		}
 		return events.flatMap((e) => {
 			const action = this.route(e, url);
-			return action ? [{ actionKey: `${ACTION}.${e.type}`, payload: { action, event: e } satisfies EventForward }] : [];
+			if (!action) return [];
+			const payload: EventForward = { action, event: e };
+			return [{ actionKey: `${ACTION}.${e.type}`, payload }];
 		});
 	}
 
@@ -125,7 +127,9 @@ export class CampaignEvents {
 
 	private keyed(event: CampaignEvent, url: string | undefined): KeyedForward[] {
 		const action = this.route(event, url);
-		return action ? [{ eventKey: event.id, actionKey: ACTION, payload: { action, event } satisfies EventForward }] : [];
+		if (!action) return [];
+		const payload: EventForward = { action, event };
+		return [{ eventKey: event.id, actionKey: ACTION, payload }];
 	}
 
 	/** The campaign's own URL wins for its events; else the worker-wide URL, for the types it takes. */
