@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { dbLocation, type DbLocation } from '../../worker/src/store/dbLocation';
+import { dbLocation, type DbLocation } from '../../worker/src/storage/dbLocation';
 import { newDatabase, sql } from './postgres/database';
 
 /** Where a suite's stores live, for `describe.each`. */
@@ -12,7 +12,7 @@ export interface StoreBackend {
 	location(): DbLocation;
 }
 
-const TABLES = 'campaigns, recipients, submissions, deliveries, replies, suppressions, callback_events, forwards, campaign_runs, workers, pacing';
+const TABLES = 'campaigns, recipients, submissions, deliveries, replies, suppressions, callback_events, forwards, campaign_runs, workers, pacing, api_campaigns, api_pages';
 
 /**
  * Both backends, with the hooks that give each test an empty store: a new SQLite file

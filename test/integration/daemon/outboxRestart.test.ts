@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
-import { SqliteDaemonStore } from '../../../worker/src/storage/sqliteDaemonStore';
+import { SqliteDaemonStore } from '../../../worker/src/storage/sqlite/sqliteDaemonStore';
 import { ensureBuilt, freePort, SandboxDriver, SmtpSink, tempDir, until, WorkerProcess, writeConfig } from './harness';
 
 const SECRET = 'outbox-secret-0123456789';

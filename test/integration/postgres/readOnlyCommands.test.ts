@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
-import { dbLocation } from '../../../worker/src/store/dbLocation';
+import { dbLocation } from '../../../worker/src/storage/dbLocation';
 import { openLedger } from '../../../worker/src/storage/openStores';
 import { newDatabase, sql } from '../../support/postgres/database';
 import { ensureBuilt } from '../daemon/harness';

@@ -5,7 +5,7 @@ import type { RunningSandbox } from '../../../sandbox/src';
 import type { ContactHistory } from '../../../worker/src/ledger/contact';
 import type { Ledger } from '../../../worker/src/ledger/ledger';
 import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
-import { dbLocation } from '../../../worker/src/store/dbLocation';
+import { dbLocation } from '../../../worker/src/storage/dbLocation';
 import { openLedger } from '../../../worker/src/storage/openStores';
 import { newDatabase } from '../../support/postgres/database';
 import { cli, envFor, sandboxMessages, summaryOf, tempDir, withSandbox, writeCsv } from './harness';

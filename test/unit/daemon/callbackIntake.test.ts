@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CallbackEvent } from '../../../api';
 import { gatedLedger } from '../../../worker/src/daemon/campaigns/sendingGate';
-import type { DaemonStore } from '../../../worker/src/daemon/daemonStore';
+import type { DaemonStore } from '../../../worker/src/storage/daemonStore';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import { CallbackIntake } from '../../../worker/src/daemon/spool/callbackIntake';
 import type { Ledger } from '../../../worker/src/ledger/ledger';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallbackEvent } from '../../../api';
-import type { DaemonStore } from '../../../worker/src/daemon/daemonStore';
+import type { DaemonStore } from '../../../worker/src/storage/daemonStore';
 import { openDaemonStore, openLedger } from '../../../worker/src/storage/openStores';
 import { sql } from '../../support/postgres/database';
 import { storeBackends } from '../../support/storeBackends';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DaemonStore } from '../../../worker/src/daemon/daemonStore';
+import type { DaemonStore } from '../../../worker/src/storage/daemonStore';
 import type { ForwardOutcome, Forwarder } from '../../../worker/src/daemon/forward/forwardOutcome';
 import { ForwardOutbox } from '../../../worker/src/daemon/forward/forwardOutbox';
 import type { ForwardPayload } from '../../../worker/src/daemon/forward/forwardPayload';

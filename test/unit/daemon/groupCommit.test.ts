@@ -3,8 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GroupCommit } from '../../../worker/src/daemon/groupCommit';
-import { WalSync } from '../../../worker/src/store/walSync';
+import { GroupCommit } from '../../../worker/src/storage/sqlite/groupCommit';
+import { WalSync } from '../../../worker/src/storage/sqlite/walSync';
 
 describe('group commit', () => {
 	it('commits the writes of one turn together; one that fails takes no other down', async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallbackEvent } from '../../../api';
-import type { DaemonStore } from '../../../worker/src/daemon/daemonStore';
+import type { DaemonStore } from '../../../worker/src/storage/daemonStore';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import { Retention } from '../../../worker/src/daemon/retention';
 import type { Ledger } from '../../../worker/src/ledger/ledger';

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Ledger } from '../../../worker/src/ledger/ledger';
 import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
-import type { DbLocation } from '../../../worker/src/store/dbLocation';
+import type { DbLocation } from '../../../worker/src/storage/dbLocation';
 import { openLedger } from '../../../worker/src/storage/openStores';
 import { sql } from '../../support/postgres/database';
 import { storeBackends, type StoreBackend } from '../../support/storeBackends';

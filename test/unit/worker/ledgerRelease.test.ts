@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PgLedger } from '../../../worker/src/ledger/pgLedger';
 import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
-import { dbLocation } from '../../../worker/src/store/dbLocation';
-import { openPostgres } from '../../../worker/src/store/pgDatabase';
+import { dbLocation } from '../../../worker/src/storage/dbLocation';
+import { openPostgres } from '../../../worker/src/storage/postgres/pgDatabase';
 import { newDatabase, sql } from '../../support/postgres/database';
 import { readBack } from '../../fixtures/ledgerRelease/readBack.mjs';
 

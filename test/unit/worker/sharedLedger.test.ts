@@ -1,9 +1,9 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PgCluster } from '../../../worker/src/daemon/cluster/pgCluster';
+import { PgCluster } from '../../../worker/src/storage/postgres/pgCluster';
 import { PgLedger } from '../../../worker/src/ledger/pgLedger';
-import { dbLocation } from '../../../worker/src/store/dbLocation';
-import { openPostgres } from '../../../worker/src/store/pgDatabase';
-import { WORKER_ID } from '../../../worker/src/store/workerId';
+import { dbLocation } from '../../../worker/src/storage/dbLocation';
+import { openPostgres } from '../../../worker/src/storage/postgres/pgDatabase';
+import { WORKER_ID } from '../../../worker/src/storage/workerId';
 import { newDatabase, sql } from '../../support/postgres/database';
 
 let url: string;

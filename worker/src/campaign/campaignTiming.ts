@@ -1,7 +1,7 @@
 import { resolveTimeZone } from '../schedule/timeZone';
 import { parseSendWindow } from '../schedule/sendWindow';
 import type { Timing } from '../schedule/sendTime';
-import type { CampaignSpec } from './campaignSpec';
+import type { CampaignSpec } from '../settings/campaignSpec';
 import { UsageError } from '../errors';
 
 /**

@@ -1,4 +1,4 @@
-import type { CampaignSpec } from './campaignSpec';
+import type { CampaignSpec } from '../settings/campaignSpec';
 import { SettingError } from '../errors';
 import { columnIndex, compileTemplate, TemplateError } from '../rows/template';
 

@@ -2,7 +2,7 @@ import { existsSync, type WriteStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { FatalError, UsageError } from '../errors';
-import { createPrivateStream, PRIVATE_MODE } from '../store/privateFile';
+import { createPrivateStream, PRIVATE_MODE } from '../storage/privateFile';
 
 export interface OutLine {
 	line: number;

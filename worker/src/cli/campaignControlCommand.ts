@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { FatalError, STALE_OWNER_MS, UsageError } from '../errors';
 import { sentRows } from '../ledger/ledger';
 import { ownerIsAlive } from '../ledger/ownerIsAlive';
-import { dbLocation } from '../store/dbLocation';
+import { dbLocation } from '../storage/dbLocation';
 import { openLedger } from '../storage/openStores';
 import { DEFAULT_DB, dbSetting } from './campaignRunCommand';
 import { formatStatus, readStatus } from './campaignStatus';

@@ -5,9 +5,9 @@ import { FatalError, UsageError } from '../errors';
 import { readCampaignReport } from '../campaignReport/campaignReport';
 import { reportHtml } from '../campaignReport/reportHtml';
 import { reportText } from '../campaignReport/reportText';
-import { dbLocation } from '../store/dbLocation';
+import { dbLocation } from '../storage/dbLocation';
 import { openLedger } from '../storage/openStores';
-import { writePrivateFile } from '../store/privateFile';
+import { writePrivateFile } from '../storage/privateFile';
 import { DEFAULT_DB, dbSetting } from './campaignRunCommand';
 
 /** `cloudtel campaign report --db FILE --name NAME [--html FILE] [--json] [--price-per-segment N]` */

@@ -1,15 +1,15 @@
 import { basename, extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isWebhookUri } from '../../../api';
-import type { CampaignSpec } from '../campaign/campaignSpec';
+import type { CampaignSpec } from '../settings/campaignSpec';
 import { RUN_DEFAULTS, UsageError } from '../errors';
 import { runCampaign } from '../campaign/runCampaign';
 import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
 import { STDIN } from '../csv/openCsv';
 import { baseUrlProblem } from '../provider/checkBaseUrl';
-import { dbLocation } from '../store/dbLocation';
+import { dbLocation } from '../storage/dbLocation';
 import { openLedger } from '../storage/openStores';
-import { DB_OUTAGE_LIMIT_MS, ridingOutRestarts } from '../store/ridingOutRestarts';
+import { DB_OUTAGE_LIMIT_MS, ridingOutRestarts } from '../storage/postgres/ridingOutRestarts';
 import type { Ledger } from '../ledger/ledger';
 import { existsSync } from 'node:fs';
 import { pickReporter } from './pickReporter';

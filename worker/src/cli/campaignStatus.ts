@@ -1,4 +1,4 @@
-import type { CampaignSpec } from '../campaign/campaignSpec';
+import type { CampaignSpec } from '../settings/campaignSpec';
 import { STALE_OWNER_MS } from '../errors';
 import { ownerIsAlive } from '../ledger/ownerIsAlive';
 import type { CampaignPhase, DeliveryCounts, Ledger, StatusCounts } from '../ledger/ledger';

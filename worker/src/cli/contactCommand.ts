@@ -5,7 +5,7 @@ import type { ContactEvent, ContactHistory } from '../ledger/contact';
 import { PhoneNormalizer } from '../rows/phoneNormalizer';
 import { localTime } from '../schedule/localTime';
 import { resolveTimeZone } from '../schedule/timeZone';
-import { dbLocation } from '../store/dbLocation';
+import { dbLocation } from '../storage/dbLocation';
 import { openLedger } from '../storage/openStores';
 import { dbSetting } from './campaignRunCommand';
 

@@ -5,7 +5,7 @@ import { ForwardOutbox } from '../daemon/forward/forwardOutbox';
 import { callbackUrl } from '../daemon/http/callbackUrls';
 import { WebhookServer } from '../daemon/http/webhookServer';
 import { JsonLogger } from '../daemon/jsonLogger';
-import { SqliteDaemonStore } from '../storage/sqliteDaemonStore';
+import { SqliteDaemonStore } from '../storage/sqlite/sqliteDaemonStore';
 
 export interface DemoReceiver {
 	receiptUrl: string;

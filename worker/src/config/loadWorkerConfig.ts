@@ -1,4 +1,4 @@
-import { isPostgresUrl } from '../store/dbLocation';
+import { isPostgresUrl } from '../storage/dbLocation';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';

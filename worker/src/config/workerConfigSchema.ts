@@ -1,4 +1,4 @@
-import { dbLocation, isPostgresUrl } from '../store/dbLocation';
+import { dbLocation, isPostgresUrl } from '../storage/dbLocation';
 import cron from 'node-cron';
 import { z } from 'zod';
 import { isBlank, isE164, isEmail, isSid, isWebhookUri, senderKind, checkForwardSender } from '../../../api';

@@ -1,14 +1,16 @@
 import type { DeliveryReceiptCallback, ReplyCallback } from '../../../api';
 import type { N8nForwardConfig, OptOutConfig, ReplyRule } from '../config/workerConfigSchema';
 import type { Ledger } from '../ledger/ledger';
-import type { CompletedEvent, DaemonStore, NewForward, StoredEvent } from './daemonStore';
+import type { CompletedEvent, DaemonStore, NewForward, StoredEvent } from '../storage/daemonStore';
 import type { ForwardOutbox } from './forward/forwardOutbox';
-import type { ForwardAction } from './forward/forwardPayload';
+import type { ForwardAction, QueuedForward } from './forward/forwardPayload';
 import type { Logger } from './jsonLogger';
 import { matchRules } from './replies/matchRules';
 import { optOutMatcher, type OptOutIntent } from '../config/optOutKeywords';
 import { replyContext } from './replies/replyContext';
 import { readExternalId } from './replies/runName';
+
+type Forward = NewForward & { payload: QueuedForward };
 
 const BATCH = 100;
 /** A failure here is the database's (down, busy, full): worth another look soon, not a tight loop. */
@@ -103,7 +105,7 @@ export class CallbackProcessor {
 		}
 	}
 
-	private async process(stored: StoredEvent): Promise<NewForward[]> {
+	private async process(stored: StoredEvent): Promise<Forward[]> {
 		const forwards = stored.event.kind === 'receipt' ? (await this.receipt(stored.event.data, stored.receivedAt), []) : await this.reply(stored.event.data, stored.receivedAt);
 		// Queued in the transaction that marks the event done, as a reply rule's forwards are.
 		if (this.n8n?.events.includes(stored.event.kind)) forwards.push({ actionKey: 'n8n', payload: { action: { type: 'n8n' }, event: stored.event, receivedAt: stored.receivedAt } });
@@ -133,7 +135,7 @@ export class CallbackProcessor {
 		return reply.OriginalMessageSid !== '' && (await this.ledger.sentTo(reply.OriginalMessageSid)) === reply.From;
 	}
 
-	private async reply(reply: ReplyCallback, receivedAt: number): Promise<NewForward[]> {
+	private async reply(reply: ReplyCallback, receivedAt: number): Promise<Forward[]> {
 		const context = replyContext(reply, receivedAt);
 		const found = this.optOutIntent(reply.Text);
 		const intent = found?.intent;
@@ -153,7 +155,7 @@ export class CallbackProcessor {
 			}
 		}
 		const matched = matchRules(this.rules, context);
-		const forwards: NewForward[] = [];
+		const forwards: Forward[] = [];
 		let optedOut = intent === 'optOut';
 		for (const m of matched) {
 			if (m.action.type === 'optOut') {

@@ -1,5 +1,5 @@
 import type { Ledger } from '../ledger/ledger';
-import type { DaemonStore } from './daemonStore';
+import type { DaemonStore } from '../storage/daemonStore';
 import type { Logger } from './jsonLogger';
 
 const DAY_MS = 86_400_000;

@@ -1,4 +1,4 @@
-import type { CampaignSpec } from '../campaign/campaignSpec';
+import type { CampaignSpec } from '../settings/campaignSpec';
 import type { ContactHistory, ForgetResult } from './contact';
 
 /**

@@ -1,4 +1,4 @@
-import type { CampaignSpec } from '../campaign/campaignSpec';
+import type { CampaignSpec } from '../settings/campaignSpec';
 import type { CampaignPhase, CampaignRecord, RowStatus } from './ledger';
 
 /** A recipients row as both ledgers select it. */

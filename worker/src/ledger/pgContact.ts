@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { transaction } from '../store/pgDatabase';
+import { transaction } from '../storage/postgres/pgDatabase';
 import { forgottenKey, inTimeOrder, type ContactEvent, type ContactHistory, type ForgetResult } from './contact';
 
 /** Every row, receipt, reply and consent change of one number, across the campaigns of a Postgres ledger. */

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
-import type { CampaignSpec } from '../campaign/campaignSpec';
-import { transaction } from '../store/pgDatabase';
-import { WORKER_ID } from '../store/workerId';
+import type { CampaignSpec } from '../settings/campaignSpec';
+import { transaction } from '../storage/postgres/pgDatabase';
+import { WORKER_ID } from '../storage/workerId';
 import { ownerIsAlive } from './ownerIsAlive';
 import { forgottenKey, type ContactHistory, type ForgetResult } from './contact';
 import { pgContactHistory, pgForgetContact } from './pgContact';

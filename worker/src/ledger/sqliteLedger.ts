@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { openDatabase } from './openDatabase';
 import { forgottenKey, type ContactHistory, type ForgetResult } from './contact';
 import { sqliteContactHistory, sqliteForgetContact } from './sqliteContact';
-import type { CampaignSpec } from '../campaign/campaignSpec';
+import type { CampaignSpec } from '../settings/campaignSpec';
 import { FatalError } from '../errors';
 import { ownerIsAlive } from './ownerIsAlive';
 import { campaignRecord, type CampaignDbRow, type RecipientDbRow } from './ledgerDbRows';
@@ -28,7 +28,7 @@ import {
 import { AnswerSidReader, decodeSids, encodeSids, type SidPairs, type StoredAnswer } from './answerSids';
 import { INDEXES, MIGRATE_FROM_1, MIGRATE_FROM_2, SCHEMA, SCHEMA_VERSION } from './sqliteSchema';
 import { prepareStatements, type Statements } from './sqliteStatements';
-import { WalSync } from '../store/walSync';
+import { WalSync } from '../storage/sqlite/walSync';
 
 /** Rows read per query by `rows()`, which holds no cursor open between them. */
 const ROWS_PAGE = 2_000;

@@ -4,7 +4,7 @@
  * `sqliteParams`) and `ON CONFLICT ... DO NOTHING` (SQLite has it since 3.24). Each aggregate
  * is named, so a row reads the same on both. What only one backend does (SQLite's claim in
  * a transaction, Postgres's SKIP LOCKED claim, batch inserts and worker leases) stays in
- * its adapter, sqliteDaemonStore.ts or pgDaemonStore.ts.
+ * its adapter, sqlite/sqliteDaemonStore.ts or postgres/pgDaemonStore.ts.
  */
 export const DAEMON_SQL = {
 	insertEvent: 'INSERT INTO callback_events (event_key, kind, payload, received_at) VALUES ($1, $2, $3, $4) ON CONFLICT (event_key) DO NOTHING',

@@ -1,12 +1,12 @@
-import { SqliteDaemonStore } from './sqliteDaemonStore';
-import { PgDaemonStore } from './pgDaemonStore';
-import type { DaemonStore } from '../daemon/daemonStore';
+import { SqliteDaemonStore } from './sqlite/sqliteDaemonStore';
+import { PgDaemonStore } from './postgres/pgDaemonStore';
+import type { DaemonStore } from './daemonStore';
 import type { Ledger } from '../ledger/ledger';
 import { PgLedger } from '../ledger/pgLedger';
 import type { SharedLedger } from '../ledger/sharedLedger';
 import { SqliteLedger } from '../ledger/sqliteLedger';
-import type { DbLocation } from '../store/dbLocation';
-import { openPostgres } from '../store/pgDatabase';
+import type { DbLocation } from './dbLocation';
+import { openPostgres } from './postgres/pgDatabase';
 
 /**
  * The ledger at `--db` / `db`: a SQLite file, or Postgres (checked and migrated first).

@@ -4,18 +4,18 @@ import { claimedChunks } from '../../campaign/claimedChunks';
 import { localChunks } from '../../campaign/localChunks';
 import { runCampaign } from '../../campaign/runCampaign';
 import type { CampaignConfig, WorkerConfig } from '../../config/workerConfigSchema';
-import { dbLocation } from '../../store/dbLocation';
+import { dbLocation } from '../../storage/dbLocation';
 import { openLedger, sharedLedgerOf } from '../../storage/openStores';
 import type { Ledger } from '../../ledger/ledger';
-import type { DaemonStore } from '../daemonStore';
+import type { DaemonStore } from '../../storage/daemonStore';
 import { callbackUrl } from '../http/callbackUrls';
 import type { JsonLogger } from '../jsonLogger';
 import { configuredSpec } from './configuredSpec';
 import { checkCampaignCsv, configProblem } from './csvCheck';
 import { LogReporter } from './logReporter';
 import { gatedLedger } from './sendingGate';
-import { isStoreFault, StoreFault } from '../../store/storeFault';
-import { ridingOutRestarts } from '../../store/ridingOutRestarts';
+import { isStoreFault, StoreFault } from '../../storage/storeFault';
+import { ridingOutRestarts } from '../../storage/postgres/ridingOutRestarts';
 
 /** Whether the run may be taken up again at the next start: only one cut short by a stop. */
 export type RunEnd = 'finished' | 'interrupted' | 'failed';

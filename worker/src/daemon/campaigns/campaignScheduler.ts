@@ -3,7 +3,7 @@ import type { CampaignConfig } from '../../config/workerConfigSchema';
 import { resolveTimeZone } from '../../schedule/timeZone';
 import type { Logger } from '../jsonLogger';
 import { runName } from '../replies/runName';
-import type { DaemonStore } from '../daemonStore';
+import type { DaemonStore } from '../../storage/daemonStore';
 import type { CampaignRunner } from './campaignRunner';
 import { catchUpMs, ticksBetween } from './missedTicks';
 

@@ -1,4 +1,4 @@
-import type { CampaignSpec } from '../../campaign/campaignSpec';
+import type { CampaignSpec } from '../../settings/campaignSpec';
 import type { CampaignConfig } from '../../config/workerConfigSchema';
 
 /** The engine's spec of one run of a configured campaign, named `<campaign>-<tick>`. */

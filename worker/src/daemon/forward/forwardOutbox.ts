@@ -1,9 +1,9 @@
 import type { OutboxConfig } from '../../config/workerConfigSchema';
 import { backoffDelay } from '../../pacing/backoff';
-import type { DaemonStore, ForwardJob } from '../daemonStore';
+import type { DaemonStore, ForwardJob } from '../../storage/daemonStore';
 import type { Logger } from '../jsonLogger';
 import type { ForwardOutcome, Forwarder } from './forwardOutcome';
-import { forwardMessageSid, isCallbackForward, type ForwardKind } from './forwardPayload';
+import { forwardMessageSid, isCallbackForward, type ForwardKind, type QueuedForward } from './forwardPayload';
 import type { N8nForwarder } from './n8nForwarder';
 
 /** However far off the next retry is, look again this often: a kick may have been missed. */
@@ -141,7 +141,8 @@ export class ForwardOutbox {
 	}
 
 	private async attempt(job: ForwardJob): Promise<void> {
-		const payload = job.payload;
+		// Stored by this outbox's own completeEvents, so it is what was queued.
+		const payload = job.payload as QueuedForward;
 		const unconfigured: ForwardOutcome = { kind: 'failed', reason: `no ${payload.action.type} forwarder is configured` };
 		let outcome: ForwardOutcome;
 		try {
@@ -215,10 +216,11 @@ export class ForwardOutbox {
 	}
 
 	private fields(job: ForwardJob, extra: Record<string, unknown> = {}): Record<string, unknown> {
+		const payload = job.payload as QueuedForward;
 		return {
 			forward: job.id,
-			kind: job.payload.action.type,
-			...(isCallbackForward(job.payload) ? { event: job.eventKey } : { replyMessageSid: forwardMessageSid(job.payload), campaign: job.payload.context.campaign }),
+			kind: payload.action.type,
+			...(isCallbackForward(payload) ? { event: job.eventKey } : { replyMessageSid: forwardMessageSid(payload), campaign: payload.context.campaign }),
 			attempts: job.attempts,
 			...extra,
 		};

@@ -1,5 +1,5 @@
 import type { CallbackEvent } from '../../../../api';
-import type { DaemonStore } from '../daemonStore';
+import type { DaemonStore } from '../../storage/daemonStore';
 import type { Logger } from '../jsonLogger';
 import { orphanSpools, readSpool, removeSpool, type SpoolEntry, SpoolFile } from './spoolFile';
 

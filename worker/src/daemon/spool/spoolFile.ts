@@ -2,7 +2,7 @@ import { constants, type FileHandle, open, readdir, readFile, rm } from 'node:fs
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallbackEvent } from '../../../../api';
-import { PRIVATE_MODE } from '../../store/privateFile';
+import { PRIVATE_MODE } from '../../storage/privateFile';
 
 export interface SpoolEntry {
 	key: string;

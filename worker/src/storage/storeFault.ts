@@ -1,4 +1,4 @@
-import { lostConnection } from './pgDatabase';
+import { lostConnection } from './postgres/pgDatabase';
 
 /** SQLite's answers for a disk or a lock in the way, not for a statement that is wrong. */
 const SQLITE_FAULT = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|PROTOCOL|NOMEM)/;

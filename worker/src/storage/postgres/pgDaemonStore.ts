@@ -1,10 +1,10 @@
 import type { Pool } from 'pg';
-import type { CallbackEvent } from '../../../api';
-import { transaction } from '../store/pgDatabase';
-import { WORKER_ID } from '../store/workerId';
-import { FORWARD_STATES, type CampaignRun, type CompletedEvent, type DaemonStore, type ForwardJob, type ForwardState, type StoredEvent } from '../daemon/daemonStore';
-import { forwardJob, type ForwardRow } from '../daemon/forwardRow';
-import { DAEMON_SQL as SQL } from './daemonSql';
+import type { CallbackEvent } from '../../../../api';
+import { transaction } from './pgDatabase';
+import { WORKER_ID } from '../workerId';
+import { FORWARD_STATES, type CampaignRun, type CompletedEvent, type DaemonStore, type ForwardJob, type ForwardState, type StoredEvent } from '../daemonStore';
+import { forwardJob, type ForwardRow } from '../forwardRow';
+import { DAEMON_SQL as SQL } from '../daemonSql';
 
 /**
  * The daemon's tables in Postgres, shared by every worker on it. Each write that decides

@@ -1,5 +1,4 @@
 import type { CallbackEvent } from '../../../api';
-import type { QueuedForward } from './forward/forwardPayload';
 
 export interface StoredEvent {
 	key: string;
@@ -15,10 +14,19 @@ export type ForwardState = 'pending' | 'sending' | 'sent' | 'failed' | 'uncertai
 
 export const FORWARD_STATES: readonly ForwardState[] = ['pending', 'sending', 'sent', 'failed', 'uncertain'];
 
+/**
+ * A forward as storage sees it: JSON it keeps, of which it reads only the kind (its `kind`
+ * column; an SMS's claim is synced). What the rest means is the daemon's
+ * (daemon/forward/forwardPayload.ts, QueuedForward).
+ */
+export interface StoredPayload {
+	action: { type: string };
+}
+
 export interface NewForward {
 	/** Which rule and action asked for it: `<rule>.<action>`, unique per event. */
 	actionKey: string;
-	payload: QueuedForward;
+	payload: StoredPayload;
 }
 
 export interface ForwardJob extends NewForward {

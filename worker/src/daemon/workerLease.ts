@@ -1,7 +1,7 @@
-import type { CallbackProcessor } from '../callbackProcessor';
-import type { ForwardOutbox } from '../forward/forwardOutbox';
-import type { Logger } from '../jsonLogger';
-import type { PgCluster } from './pgCluster';
+import type { CallbackProcessor } from './callbackProcessor';
+import type { ForwardOutbox } from './forward/forwardOutbox';
+import type { Logger } from './jsonLogger';
+import type { PgCluster } from '../storage/postgres/pgCluster';
 
 /** How often a worker renews its lease and looks for lost ones. */
 export const LEASE_BEAT_MS = 1_000;

@@ -1,12 +1,12 @@
 import type Database from 'better-sqlite3';
-import { openDatabase } from '../ledger/openDatabase';
-import type { CallbackEvent } from '../../../api';
-import { DAEMON_SCHEMA } from '../daemon/daemonSchema';
-import { FORWARD_STATES, type CampaignRun, type CompletedEvent, type DaemonStore, type ForwardJob, type ForwardState, type StoredEvent } from '../daemon/daemonStore';
-import { forwardJob, type ForwardRow } from '../daemon/forwardRow';
-import { GroupCommit } from '../daemon/groupCommit';
-import { WalSync } from '../store/walSync';
-import { DAEMON_SQL, sqliteParams, type DaemonStatement } from './daemonSql';
+import { openDatabase } from '../../ledger/openDatabase';
+import type { CallbackEvent } from '../../../../api';
+import { DAEMON_SCHEMA } from './daemonSchema';
+import { FORWARD_STATES, type CampaignRun, type CompletedEvent, type DaemonStore, type ForwardJob, type ForwardState, type StoredEvent } from '../daemonStore';
+import { forwardJob, type ForwardRow } from '../forwardRow';
+import { GroupCommit } from './groupCommit';
+import { WalSync } from './walSync';
+import { DAEMON_SQL, sqliteParams, type DaemonStatement } from '../daemonSql';
 
 /**
  * The daemon's tables in SQLite, WAL. Commits are NORMAL (a crash of the process loses

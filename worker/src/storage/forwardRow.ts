@@ -1,5 +1,4 @@
-import type { ForwardJob, ForwardState } from './daemonStore';
-import type { QueuedForward } from './forward/forwardPayload';
+import type { ForwardJob, ForwardState, StoredPayload } from './daemonStore';
 
 /** A row of the forwards table, as both stores read it. */
 export interface ForwardRow {
@@ -18,7 +17,7 @@ export function forwardJob(r: ForwardRow): ForwardJob {
 		id: r.id,
 		eventKey: r.event_key,
 		actionKey: r.action_key,
-		payload: JSON.parse(r.payload) as QueuedForward,
+		payload: JSON.parse(r.payload) as StoredPayload,
 		state: r.state,
 		attempts: r.attempts,
 		nextAt: r.next_at,

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
-import { FatalError } from '../errors';
-import type { DbLocation } from './dbLocation';
+import { FatalError } from '../../errors';
+import type { DbLocation } from '../dbLocation';
 import { pgFailure } from './pgFailure';
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './pgMigrations';
 

@@ -1,4 +1,4 @@
-import { FatalError } from '../errors';
+import { FatalError } from '../../errors';
 import { lostConnection } from './pgDatabase';
 
 /** How long a campaign run waits for its Postgres to come back before it stops (resumable); the environment may shorten it, for a test. */

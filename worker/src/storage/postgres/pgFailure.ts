@@ -1,4 +1,4 @@
-import { FatalError } from '../errors';
+import { FatalError } from '../../errors';
 
 interface PgError {
 	code?: string;

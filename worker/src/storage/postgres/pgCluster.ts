@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
 import type { Pool } from 'pg';
 import { ANSWER_LOST } from '../../ledger/pgLedger';
-import { transaction } from '../../store/pgDatabase';
-import { WORKER_ID } from '../../store/workerId';
+import { transaction } from './pgDatabase';
+import { WORKER_ID } from '../workerId';
 
 /** A worker that stopped renewing its lease, and the rows it had on their way. */
 export interface LostWorker {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { WalSync } from '../store/walSync';
+import type { WalSync } from './walSync';
 
 interface Pending {
 	write: () => unknown;
