@@ -7,7 +7,7 @@ import type { CampaignConfig, WorkerConfig } from '../../config/workerConfigSche
 import { dbLocation } from '../../storage/dbLocation';
 import { openLedger, sharedLedgerOf } from '../../storage/openStores';
 import type { Ledger } from '../../ledger/ledger';
-import type { DaemonStore } from '../../storage/daemonStore';
+import type { RunStore } from '../../storage/daemonStore';
 import { callbackUrl } from '../http/callbackUrls';
 import type { JsonLogger } from '../jsonLogger';
 import { configuredSpec } from './configuredSpec';
@@ -28,7 +28,7 @@ export type RunEnd = 'finished' | 'interrupted' | 'failed';
 export class CampaignRunner {
 	constructor(
 		private readonly config: WorkerConfig,
-		private readonly store: DaemonStore,
+		private readonly store: RunStore,
 		private readonly log: JsonLogger,
 		/** False while callbacks spooled in an outage wait to be processed: sending waits for them. */
 		private readonly sendingMayGo: () => boolean = () => true,
