@@ -166,6 +166,35 @@ CREATE TABLE consent_events (
 CREATE INDEX consent_events_by_number ON consent_events (number);
 `,
 	},
+	{
+		version: 6,
+		sql: `
+-- Campaigns made through the worker's API (/api/campaigns) and their recipients, in pages
+-- kept here so that any worker on this database can run them.
+CREATE TABLE api_campaigns (
+	name TEXT PRIMARY KEY,
+	settings TEXT NOT NULL,
+	state TEXT NOT NULL,
+	source TEXT,
+	csv_hash TEXT,
+	created_at BIGINT NOT NULL,
+	started_at BIGINT,
+	finished_at BIGINT,
+	reason TEXT,
+	updated_at BIGINT NOT NULL
+);
+CREATE TABLE api_pages (
+	campaign TEXT NOT NULL,
+	page INTEGER NOT NULL,
+	hash TEXT NOT NULL,
+	recipients INTEGER NOT NULL,
+	columns TEXT NOT NULL,
+	body TEXT NOT NULL,
+	created_at BIGINT NOT NULL,
+	PRIMARY KEY (campaign, page)
+);
+`,
+	},
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1].version;
