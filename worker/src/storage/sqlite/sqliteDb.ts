@@ -34,11 +34,11 @@ export class SqliteDb implements SqlDb {
 
 	async all<T>(sql: string, ...args: unknown[]): Promise<T[]> {
 		const s = this.statement(sql);
-		return (args.length > 0 ? s.all(named(args)) : s.all()) as T[];
+		return (args.length > 0 ? s.all(sqliteParams(args)) : s.all()) as T[];
 	}
 
 	async write(statements: readonly Write[], commit?: Commit): Promise<number[]> {
-		const run = () => statements.map(([sql, ...args]) => this.statement(sql).run(named(args)).changes);
+		const run = () => statements.map(([sql, ...args]) => this.statement(sql).run(sqliteParams(args)).changes);
 		if (commit === 'durable') return this.durable.run(run);
 		if (commit === 'grouped') return this.grouped.run(run);
 		return this.db.transaction(run)();
@@ -55,7 +55,7 @@ export class SqliteDb implements SqlDb {
 }
 
 /** Positional arguments as the named parameters `$1`, `$2`... better-sqlite3 binds. */
-function named(args: readonly unknown[]): Record<string, unknown> {
+export function sqliteParams(args: readonly unknown[]): Record<string, unknown> {
 	const out: Record<string, unknown> = {};
 	args.forEach((v, i) => (out[i + 1] = v));
 	return out;
