@@ -34,6 +34,7 @@ export function daemonSql(dialect: Dialect) {
 		all: 'SELECT * FROM forwards ORDER BY id',
 		startRun: 'INSERT INTO campaign_runs (run, campaign, started_at) VALUES ($1, $2, $3) ON CONFLICT (run) DO NOTHING',
 		finishRun: 'UPDATE campaign_runs SET finished_at = $1, outcome = $2 WHERE run = $3',
+		finishOpenRun: 'UPDATE campaign_runs SET finished_at = $1, outcome = $2 WHERE run = $3 AND finished_at IS NULL',
 		unfinishedRuns: 'SELECT run, campaign, started_at FROM campaign_runs WHERE finished_at IS NULL ORDER BY started_at',
 		runsSince: 'SELECT run FROM campaign_runs WHERE campaign = $1 AND started_at >= $2',
 		firstRun: 'SELECT MIN(started_at) AS at FROM campaign_runs WHERE campaign = $1',

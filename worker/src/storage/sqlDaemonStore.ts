@@ -1,7 +1,7 @@
 import type { CallbackEvent } from '../../../api';
-import { FORWARD_STATES, type CampaignRun, type CompletedEvent, type DaemonStore, type ForwardJob, type ForwardState, type StoredEvent, type StoredPayload } from './daemonStore';
+import { FORWARD_STATES, type CampaignRun, type CompletedEvent, type DaemonStore, type ForwardJob, type ForwardState, type KeyedForward, type StoredEvent, type StoredPayload } from './daemonStore';
 import { daemonSql } from './daemonSql';
-import type { SqlDb } from './sqlDb';
+import type { SqlDb, Write } from './sqlDb';
 import { WORKER_ID } from './workerId';
 
 /** A row of the forwards table. */
@@ -55,11 +55,18 @@ export class SqlDaemonStore implements DaemonStore {
 
 	async completeEvents(events: CompletedEvent[], at: number): Promise<void> {
 		if (events.length === 0) return;
-		const forwards = events.flatMap(({ key, forwards }) => forwards.map((f) => [key, f.actionKey, f.payload.action.type, JSON.stringify(f.payload)]));
-		await this.db.write([
-			[this.sql.insertForwards, JSON.stringify(forwards), at],
-			[this.sql.processed, JSON.stringify(events.map((e) => [e.key])), at],
-		]);
+		const forwards = events.flatMap(({ key, forwards }) => forwards.map((f) => ({ ...f, eventKey: key })));
+		await this.db.write([this.queue(forwards, at), [this.sql.processed, JSON.stringify(events.map((e) => [e.key])), at]]);
+	}
+
+	async queueForwards(forwards: KeyedForward[], at: number): Promise<void> {
+		if (forwards.length > 0) await this.db.write([this.queue(forwards, at)]);
+	}
+
+	/** Forwards queued in one statement, their rows as JSON; one already queued under its keys is left as it is. */
+	private queue(forwards: KeyedForward[], at: number): Write {
+		const rows = forwards.map((f) => [f.eventKey, f.actionKey, f.payload.action.type, JSON.stringify(f.payload)]);
+		return [this.sql.insertForwards, JSON.stringify(rows), at];
 	}
 
 	async waitingEvents(): Promise<number> {
@@ -112,12 +119,19 @@ export class SqlDaemonStore implements DaemonStore {
 		return (await this.db.all<ForwardRow>(this.sql.all)).map(forwardJob);
 	}
 
-	async startRun(run: CampaignRun): Promise<void> {
-		await this.db.write([[this.sql.startRun, run.run, run.campaign, run.startedAt]]);
+	async startRun(run: CampaignRun, events: KeyedForward[] = []): Promise<void> {
+		// Several workers join one run: the one whose insert makes it queues its events.
+		await this.db.write([
+			[this.sql.startRun, run.run, run.campaign, run.startedAt],
+			([made]) => (made === 1 && events.length > 0 ? this.queue(events, run.startedAt) : undefined),
+		]);
 	}
 
-	async finishRun(run: string, outcome: string, at: number): Promise<void> {
-		await this.db.write([[this.sql.finishRun, at, outcome, run]]);
+	async finishRun(run: string, outcome: string, at: number, events: KeyedForward[] = []): Promise<void> {
+		await this.db.write([
+			[this.sql.finishOpenRun, at, outcome, run],
+			([closed]) => (closed !== 1 ? [this.sql.finishRun, at, outcome, run] : events.length > 0 ? this.queue(events, at) : undefined),
+		]);
 	}
 
 	async unfinishedRuns(): Promise<CampaignRun[]> {

@@ -7,8 +7,8 @@
 export interface SqlDb {
 	readonly dialect: Dialect;
 	all<T>(sql: string, ...args: unknown[]): Promise<T[]>;
-	/** Runs the statements in one transaction, in order; resolves with the rows each changed. */
-	write(statements: readonly Write[], commit?: Commit): Promise<number[]>;
+	/** Runs the steps in one transaction, in order; resolves with the rows each changed (0 for a step skipped). */
+	write(steps: readonly Step[], commit?: Commit): Promise<number[]>;
 	/** Every commit so far is on disk when it resolves (SQLite's WAL synced; Postgres's commits already are). */
 	sync(): Promise<void>;
 	close(): Promise<void>;
@@ -18,6 +18,17 @@ export type Dialect = 'sqlite' | 'postgres';
 
 /** A statement and its arguments, `$1` first. */
 export type Write = readonly [sql: string, ...args: unknown[]];
+
+/**
+ * A step of a write: a statement, or one chosen from the rows the steps before it changed
+ * (undefined to skip it), such as events queued only by the insert that made a run.
+ */
+export type Step = Write | ((changed: readonly number[]) => Write | undefined);
+
+/** The statement of a step, given the rows the steps before it changed. */
+export function stepWrite(step: Step, changed: readonly number[]): Write | undefined {
+	return typeof step === 'function' ? step(changed) : step;
+}
 
 /**
  * How a write commits. Alone (the default): its own transaction, now. `durable`: on disk

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { SqlDb, Write } from '../sqlDb';
+import { stepWrite, type SqlDb, type Step } from '../sqlDb';
 import { transaction } from './pgDatabase';
 
 /** A Postgres pool as a SqlDb. Every commit is durable already; one statement is its own transaction. */
@@ -13,13 +13,16 @@ export class PgDb implements SqlDb {
 		return (await this.pool.query(sql, args)).rows as T[];
 	}
 
-	async write(statements: readonly Write[]): Promise<number[]> {
+	async write(steps: readonly Step[]): Promise<number[]> {
 		const run = async (db: Pick<Pool, 'query'>) => {
 			const changed: number[] = [];
-			for (const [sql, ...args] of statements) changed.push((await db.query(sql, args)).rowCount ?? 0);
+			for (const step of steps) {
+				const [sql, ...args] = stepWrite(step, changed) ?? [];
+				changed.push(sql === undefined ? 0 : ((await db.query(sql, args)).rowCount ?? 0));
+			}
 			return changed;
 		};
-		return statements.length === 1 ? run(this.pool) : transaction(this.pool, run);
+		return steps.length === 1 ? run(this.pool) : transaction(this.pool, run);
 	}
 
 	async sync(): Promise<void> {}

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Commit, SqlDb, Write } from '../sqlDb';
+import { stepWrite, type Commit, type SqlDb, type Step } from '../sqlDb';
 import { GroupCommit } from './groupCommit';
 import { WalSync } from './walSync';
 
@@ -37,8 +37,15 @@ export class SqliteDb implements SqlDb {
 		return (args.length > 0 ? s.all(sqliteParams(args)) : s.all()) as T[];
 	}
 
-	async write(statements: readonly Write[], commit?: Commit): Promise<number[]> {
-		const run = () => statements.map(([sql, ...args]) => this.statement(sql).run(sqliteParams(args)).changes);
+	async write(steps: readonly Step[], commit?: Commit): Promise<number[]> {
+		const run = () => {
+			const changed: number[] = [];
+			for (const step of steps) {
+				const [sql, ...args] = stepWrite(step, changed) ?? [];
+				changed.push(sql === undefined ? 0 : this.statement(sql).run(sqliteParams(args)).changes);
+			}
+			return changed;
+		};
 		if (commit === 'durable') return this.durable.run(run);
 		if (commit === 'grouped') return this.grouped.run(run);
 		return this.db.transaction(run)();
