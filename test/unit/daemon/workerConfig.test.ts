@@ -186,4 +186,21 @@ describe('worker config: db', () => {
 		expect(configuredSpec(config.campaigns[0], 'c-1')).toMatchObject({ encoding: 'windows-1252', smartEncoding: true });
 		expect(problems(`${BASE}campaigns:\n${campaign({ encoding: 'ebcdic' })}`).join('\n')).toMatch(/campaigns\[0\]\.encoding/);
 	});
+	it('events: a URL, headers and the types it takes, every problem named by its path, never a secret value', () => {
+		const ok = loadWorkerConfig(write(`${BASE}events: { url: "https://n8n.example.com/webhook/x/cloudtel?secret=s3cret", headers: { X-CloudTel-Secret: abc } }\ncampaigns:\n${campaign({ events: 'https://n8n.example.com/webhook/y' })}`), {});
+		expect(ok.events).toEqual({ url: 'https://n8n.example.com/webhook/x/cloudtel?secret=s3cret', headers: { 'X-CloudTel-Secret': 'abc' }, types: ['campaign.started', 'campaign.finished', 'campaign.paused', 'reply', 'optout'] });
+		expect(ok.campaigns[0].events).toBe('https://n8n.example.com/webhook/y');
+		const out = problems(`${BASE}events: { url: "ftp://x?secret=hidden-value", types: [reply, receipt], colour: red }\ncampaigns:\n${campaign({ events: 'not a url' })}`);
+		expect(out).toEqual(
+			expect.arrayContaining([
+				expect.stringMatching(/^events\.url: /),
+				expect.stringMatching(/^events\.types\[1\]: must be one of campaign\.started, campaign\.finished, campaign\.paused, reply, optout/),
+				'events.colour: is not a setting here (a typo?)',
+				expect.stringMatching(/^campaigns\[0\]\.events: /),
+			]),
+		);
+		expect(out.join('\n')).not.toContain('hidden-value');
+		expect(out.join('\n')).not.toContain('not a url');
+		expect(problems(`${BASE}events: { url: "https://n8n.example.com/w", types: [] }`)).toEqual([expect.stringMatching(/^events\.types: must name at least one of/)]);
+	});
 });

@@ -18,6 +18,8 @@ export const DAEMON_SQL = {
 	all: 'SELECT * FROM forwards ORDER BY id',
 	startRun: 'INSERT INTO campaign_runs (run, campaign, started_at) VALUES ($1, $2, $3) ON CONFLICT (run) DO NOTHING',
 	finishRun: 'UPDATE campaign_runs SET finished_at = $1, outcome = $2 WHERE run = $3',
+	finishOpenRun: 'UPDATE campaign_runs SET finished_at = $1, outcome = $2 WHERE run = $3 AND finished_at IS NULL',
+	queueForward: `INSERT INTO forwards (event_key, action_key, kind, payload, state, next_at, created_at, updated_at) VALUES ($1, $2, $3, $4, 'pending', $5, $5, $5) ON CONFLICT (event_key, action_key) DO NOTHING`,
 	unfinishedRuns: 'SELECT run, campaign, started_at FROM campaign_runs WHERE finished_at IS NULL ORDER BY started_at',
 	runsSince: 'SELECT run FROM campaign_runs WHERE campaign = $1 AND started_at >= $2',
 	firstRun: 'SELECT MIN(started_at) AS at FROM campaign_runs WHERE campaign = $1',

@@ -38,6 +38,11 @@ export interface ForwardJob extends NewForward {
 	lastError?: string;
 }
 
+/** A forward with the event it belongs to: unique by the two keys, so queuing it again changes nothing. */
+export interface KeyedForward extends NewForward {
+	eventKey: string;
+}
+
 /** An event whose effects are done, with the forwards it asks for. */
 export interface CompletedEvent {
 	key: string;
@@ -65,6 +70,8 @@ export interface DaemonStore {
 	completeEvents(events: CompletedEvent[], at: number): Promise<void>;
 	/** Events stored but not yet processed. */
 	waitingEvents(): Promise<number>;
+	/** Queues forwards no callback asks for (campaign events); one already queued under its keys is left as it is. */
+	queueForwards(forwards: KeyedForward[], at: number): Promise<void>;
 
 	/**
 	 * Takes up to `limit` forwards due at `now`, oldest first, and marks them `sending`
@@ -87,8 +94,13 @@ export interface DaemonStore {
 	forwardCounts(): Promise<Record<ForwardState, number>>;
 	forwards(): Promise<ForwardJob[]>;
 
-	startRun(run: CampaignRun): Promise<void>;
-	finishRun(run: string, outcome: string, at: number): Promise<void>;
+	/** Records a run; `events` (its campaign.started) are queued with it, in one transaction, when the run is new. */
+	startRun(run: CampaignRun, events?: KeyedForward[]): Promise<void>;
+	/**
+	 * Closes a run; `events` (its campaign.finished or .paused) are queued with it, in one
+	 * transaction, when it was still open: of several workers finishing it, one queues them.
+	 */
+	finishRun(run: string, outcome: string, at: number, events?: KeyedForward[]): Promise<void>;
 	unfinishedRuns(): Promise<CampaignRun[]>;
 	/** The names of a campaign's runs started at or after `since` (Unix ms), and when its first known run started. */
 	runsSince(campaign: string, since: number): Promise<{ runs: string[]; firstStartedAt: number | undefined }>;

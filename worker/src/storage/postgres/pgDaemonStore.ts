@@ -1,8 +1,8 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type { CallbackEvent } from '../../../../api';
 import { transaction } from './pgDatabase';
 import { WORKER_ID } from '../workerId';
-import { FORWARD_STATES, type CampaignRun, type CompletedEvent, type DaemonStore, type ForwardJob, type ForwardState, type StoredEvent } from '../daemonStore';
+import { FORWARD_STATES, type CampaignRun, type CompletedEvent, type DaemonStore, type KeyedForward, type ForwardJob, type ForwardState, type StoredEvent } from '../daemonStore';
 import { forwardJob, type ForwardRow } from '../forwardRow';
 import { DAEMON_SQL as SQL } from '../daemonSql';
 
@@ -41,6 +41,14 @@ export class PgDaemonStore implements DaemonStore {
 			}
 			await db.query('UPDATE callback_events SET processed_at = $1 WHERE event_key = ANY($2::text[])', [at, events.map((e) => e.key)]);
 		});
+	}
+
+	async queueForwards(forwards: KeyedForward[], at: number): Promise<void> {
+		if (forwards.length > 0) await transaction(this.pool, (db) => this.queue(db, forwards, at));
+	}
+
+	private async queue(db: PoolClient, forwards: KeyedForward[], at: number): Promise<void> {
+		for (const f of forwards) await db.query(SQL.queueForward, [f.eventKey, f.actionKey, f.payload.action.type, JSON.stringify(f.payload), at]);
 	}
 
 	async waitingEvents(): Promise<number> {
@@ -109,12 +117,22 @@ export class PgDaemonStore implements DaemonStore {
 		return (await this.pool.query<ForwardRow>(SQL.all)).rows.map(forwardJob);
 	}
 
-	async startRun(run: CampaignRun): Promise<void> {
-		await this.pool.query(SQL.startRun, [run.run, run.campaign, run.startedAt]);
+	async startRun(run: CampaignRun, events: KeyedForward[] = []): Promise<void> {
+		if (events.length === 0) {
+			await this.pool.query(SQL.startRun, [run.run, run.campaign, run.startedAt]);
+			return;
+		}
+		// Several workers join one run: the one whose insert makes it queues its events.
+		await transaction(this.pool, async (db) => {
+			if ((await db.query(SQL.startRun, [run.run, run.campaign, run.startedAt])).rowCount === 1) await this.queue(db, events, run.startedAt);
+		});
 	}
 
-	async finishRun(run: string, outcome: string, at: number): Promise<void> {
-		await this.pool.query(SQL.finishRun, [at, outcome, run]);
+	async finishRun(run: string, outcome: string, at: number, events: KeyedForward[] = []): Promise<void> {
+		await transaction(this.pool, async (db) => {
+			if ((await db.query(SQL.finishOpenRun, [at, outcome, run])).rowCount === 1) await this.queue(db, events, at);
+			else await db.query(SQL.finishRun, [at, outcome, run]);
+		});
 	}
 
 	async unfinishedRuns(): Promise<CampaignRun[]> {

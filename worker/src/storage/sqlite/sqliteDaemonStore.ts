@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { openDatabase } from '../../ledger/openDatabase';
 import type { CallbackEvent } from '../../../../api';
 import { DAEMON_SCHEMA } from './daemonSchema';
-import { FORWARD_STATES, type CampaignRun, type CompletedEvent, type DaemonStore, type ForwardJob, type ForwardState, type StoredEvent } from '../daemonStore';
+import { FORWARD_STATES, type CampaignRun, type CompletedEvent, type DaemonStore, type KeyedForward, type ForwardJob, type ForwardState, type StoredEvent } from '../daemonStore';
 import { forwardJob, type ForwardRow } from '../forwardRow';
 import { GroupCommit } from './groupCommit';
 import { WalSync } from './walSync';
@@ -80,6 +80,14 @@ export class SqliteDaemonStore implements DaemonStore {
 		})();
 	}
 
+	async queueForwards(forwards: KeyedForward[], at: number): Promise<void> {
+		this.db.transaction(() => this.queue(forwards, at))();
+	}
+
+	private queue(forwards: KeyedForward[], at: number): void {
+		for (const f of forwards) this.run('queueForward', f.eventKey, f.actionKey, f.payload.action.type, JSON.stringify(f.payload), at);
+	}
+
 	async waitingEvents(): Promise<number> {
 		return this.all<{ n: number }>('waiting')[0].n;
 	}
@@ -134,12 +142,17 @@ export class SqliteDaemonStore implements DaemonStore {
 		return this.all<ForwardRow>('all').map(forwardJob);
 	}
 
-	async startRun(run: CampaignRun): Promise<void> {
-		this.run('startRun', run.run, run.campaign, run.startedAt);
+	async startRun(run: CampaignRun, events: KeyedForward[] = []): Promise<void> {
+		this.db.transaction(() => {
+			if (this.run('startRun', run.run, run.campaign, run.startedAt).changes === 1) this.queue(events, run.startedAt);
+		})();
 	}
 
-	async finishRun(run: string, outcome: string, at: number): Promise<void> {
-		this.run('finishRun', at, outcome, run);
+	async finishRun(run: string, outcome: string, at: number, events: KeyedForward[] = []): Promise<void> {
+		this.db.transaction(() => {
+			if (this.run('finishOpenRun', at, outcome, run).changes === 1) this.queue(events, at);
+			else this.run('finishRun', at, outcome, run);
+		})();
 	}
 
 	async unfinishedRuns(): Promise<CampaignRun[]> {
