@@ -68,6 +68,10 @@ export async function callbackRoutes(app: FastifyInstance, options: CallbackInta
 			const route = readCallbackPath(pathOf(request))?.route;
 			return refuse(reply, 413, 'callback body too large', { error: `the body is larger than ${options.maxBodyBytes} bytes` }, { route, limit: options.maxBodyBytes }, true);
 		}
+		// A body shorter or longer than its Content-Length, say: the sender's fault, not ours.
+		if (!clientGone(request.raw, error) && error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+			return refuse(reply, error.statusCode, 'callback body not readable', { error: error.message }, { route: readCallbackPath(pathOf(request))?.route });
+		}
 		if (clientGone(request.raw, error)) log.debug('client went away mid-request', { error });
 		else log.error('webhook error', { error });
 		if (!reply.sent && !request.raw.destroyed) return sendJson(reply, 500, { error: 'internal error' });

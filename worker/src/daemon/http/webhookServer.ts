@@ -1,7 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { WORKER_API_PREFIX } from '../../../../api';
 import type { Ledger } from '../../ledger/ledger';
 import type { Logger } from '../jsonLogger';
+import { type ApiOptions, apiRoutes } from './apiRoutes';
 import { type CallbackIntakeOptions, callbackRoutes } from './callbackRoutes';
 import { ConnectionCap } from './connectionCap';
 import type { HealthReport } from './healthCheck';
@@ -22,12 +24,14 @@ export interface WebhookServerOptions extends CallbackIntakeOptions {
 	healthToken?: string;
 	/** GET /campaigns: the campaign reports, behind this token; none without one. */
 	reports?: { token: string | undefined; ledger: Ledger };
+	/** /api: the campaign API's route plugins, behind `server.apiToken`; every /api path is 404 without one. */
+	api?: ApiOptions;
 	log: Logger;
 }
 
 /**
  * The worker's HTTP server (fastify): delivery receipts and replies (callbackRoutes),
- * /health and /ready, and the campaign reports.
+ * /health and /ready, the campaign reports, and the campaign API under /api (apiRoutes).
  * Anything refused is answered with why and counted in the log (RefusalLog), without a
  * secret ever appearing in a line.
  */
@@ -65,7 +69,9 @@ export class WebhookServer {
 			if (cap.isOver(request.raw.socket)) return this.refuse(reply, 503, 'too many connections', { error: 'too many connections; try again' }, { limit: cap.limit }, true);
 			return undefined;
 		});
-		this.app.setErrorHandler(async (error: Error, request, reply) => {
+		this.app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
+			// Fastify's own refusals of a request (a body that does not parse, say) keep their 4xx.
+			if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return this.refuse(reply, error.statusCode, 'request not understood', { error: error.message });
 			if (clientGone(request.raw, error)) options.log.debug('client went away mid-request', { error });
 			else options.log.error('webhook error', { error });
 			if (!reply.sent && !request.raw.destroyed) return sendJson(reply, 500, { error: 'internal error' });
@@ -74,6 +80,7 @@ export class WebhookServer {
 		this.app.get('/health', (request, reply) => this.health(request, reply, false));
 		this.app.get('/ready', (request, reply) => this.health(request, reply, true));
 		if (options.reports) this.reportRoutes(options.reports);
+		void this.app.register(apiRoutes(options.api ?? { token: undefined, routes: [] }, this.refusals), { prefix: WORKER_API_PREFIX });
 		void this.app.register(callbackRoutes, { ...options, refusals: this.refusals, stopping: () => this.stopping });
 	}
 
