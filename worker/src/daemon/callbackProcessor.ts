@@ -1,7 +1,7 @@
 import type { DeliveryReceiptCallback, ReplyCallback } from '../../../api';
 import type { N8nForwardConfig, OptOutConfig, ReplyRule } from '../config/workerConfigSchema';
 import type { Ledger } from '../ledger/ledger';
-import type { CompletedEvent, DaemonStore, NewForward, StoredEvent } from '../storage/daemonStore';
+import type { CompletedEvent, EventStore, NewForward, StoredEvent } from '../storage/daemonStore';
 import type { ForwardOutbox } from './forward/forwardOutbox';
 import type { ForwardAction, QueuedForward } from './forward/forwardPayload';
 import type { Logger } from './jsonLogger';
@@ -42,7 +42,7 @@ export class CallbackProcessor {
 	private readonly optOutIntent: (text: string) => OptOutIntent | undefined;
 
 	constructor(
-		private readonly store: DaemonStore,
+		private readonly store: EventStore,
 		private readonly ledger: Ledger,
 		private readonly rules: readonly ReplyRule[],
 		private readonly outbox: ForwardOutbox,

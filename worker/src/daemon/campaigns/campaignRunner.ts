@@ -7,7 +7,7 @@ import type { CampaignConfig, WorkerConfig } from '../../config/workerConfigSche
 import { dbLocation } from '../../storage/dbLocation';
 import { openLedger, sharedLedgerOf } from '../../storage/openStores';
 import type { Ledger } from '../../ledger/ledger';
-import type { DaemonStore, KeyedForward } from '../../storage/daemonStore';
+import type { KeyedForward, RunStore } from '../../storage/daemonStore';
 import type { CampaignEvents, EventRun } from '../events/campaignEvents';
 import { campaignCounts } from '../../campaign/campaignCounts';
 import type { StopReason } from '../../campaign/campaignSummary';
@@ -33,7 +33,7 @@ export type RunEnd = 'finished' | 'interrupted' | 'failed';
 export class CampaignRunner {
 	constructor(
 		private readonly config: WorkerConfig,
-		private readonly store: DaemonStore,
+		private readonly store: RunStore,
 		private readonly log: JsonLogger,
 		/** False while callbacks spooled in an outage wait to be processed: sending waits for them. */
 		private readonly sendingMayGo: () => boolean = () => true,

@@ -1,6 +1,6 @@
 import type { OutboxConfig } from '../../config/workerConfigSchema';
 import { backoffDelay } from '../../pacing/backoff';
-import type { DaemonStore, ForwardJob } from '../../storage/daemonStore';
+import type { ForwardJob, OutboxStore } from '../../storage/daemonStore';
 import type { Logger } from '../jsonLogger';
 import type { ForwardOutcome, Forwarder } from './forwardOutcome';
 import type { EventForwarder } from './eventForwarder';
@@ -15,7 +15,7 @@ const STORE_RETRY_MAX_MS = 5_000;
 
 /**
  * The durable outbox of forwards. Each attempt is marked `sending` before it starts
- * (synced for an SMS, see DaemonStore.claimDue) and settled after; a failure waits out a
+ * (synced for an SMS, see OutboxStore.claimDue) and settled after; a failure waits out a
  * back-off and goes again, until it succeeds or reaches the attempt limit, and is then
  * marked failed and reported.
  */
@@ -31,7 +31,7 @@ export class ForwardOutbox {
 	private emailError: string | undefined;
 
 	constructor(
-		private readonly store: DaemonStore,
+		private readonly store: OutboxStore,
 		private readonly forwarders: Partial<Record<ForwardKind, Forwarder>>,
 		private readonly config: OutboxConfig,
 		private readonly log: Logger,
