@@ -119,8 +119,7 @@ export class CampaignRunner {
 		if (!events?.enabled) return lines;
 		return new PauseReporter(lines, () => {
 			void (async () => {
-				await this.store.queueForwards(await this.pauseForwards(run, ledger), Date.now());
-				events.wake();
+				await events.queue(await this.pauseForwards(run, ledger));
 			})().catch((error: Error) => log.error('campaign.paused not queued: the store does not answer', { error }));
 		});
 	}
