@@ -70,6 +70,15 @@ describe('worker config', () => {
 		expect(config.smtp?.password).toBe('pw');
 	});
 
+	it('takes an API token of 16 characters or more, from the file or CLOUDTEL_API_TOKEN, and refuses a shorter one without printing it', () => {
+		expect(loadWorkerConfig(write(BASE)).server.apiToken).toBeUndefined();
+		expect(loadWorkerConfig(write(BASE), { CLOUDTEL_API_TOKEN: 'api-token-0123456789' }).server.apiToken).toBe('api-token-0123456789');
+		const base = BASE.replace('secret: "0123456789abcdef"', 'secret: "0123456789abcdef", apiToken: "short-token"');
+		const out = problems(base);
+		expect(out).toEqual([expect.stringMatching(/^server\.apiToken: must be at least 16 characters/)]);
+		expect(out.join('\n')).not.toContain('short-token');
+	});
+
 	it('does not invent an SMTP section from an environment password', () => {
 		const config = loadWorkerConfig(write(BASE), { CLOUDTEL_SMTP_PASSWORD: 'pw' });
 		expect(config.smtp).toBeUndefined();

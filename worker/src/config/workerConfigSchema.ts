@@ -1,7 +1,7 @@
 import { dbLocation, isPostgresUrl } from '../storage/dbLocation';
 import cron from 'node-cron';
 import { z } from 'zod';
-import { CAMPAIGN_EVENT_TYPES, isBlank, isE164, isEmail, isSid, isWebhookUri, senderKind, checkForwardSender, type CampaignEventType } from '../../../api';
+import { CAMPAIGN_EVENT_TYPES, isBlank, isE164, isEmail, isSid, isWebhookUri, MIN_API_TOKEN_LENGTH, senderKind, checkForwardSender, type CampaignEventType } from '../../../api';
 import { parseSendWindow } from '../schedule/sendWindow';
 import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
 
@@ -46,6 +46,8 @@ const server = z.strictObject({
 	previousSecret: z.string().min(16, 'must be at least 16 characters, as secret').optional(),
 	/** Opens the campaign reports (GET /campaigns); without it, the worker serves no report. */
 	reportToken: z.string().min(16, 'must be at least 16 characters: it opens every campaign report').optional(),
+	/** Opens the campaign API (/api/...); without it, every /api path is 404. */
+	apiToken: z.string().min(MIN_API_TOKEN_LENGTH, `must be at least ${MIN_API_TOKEN_LENGTH} characters: it creates, starts and cancels campaigns`).optional(),
 	/** Callbacks are a few hundred bytes; anything near this is not one. */
 	maxBodyBytes: z.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
 	/** Open connections at once; one more is answered 503 and closed. */

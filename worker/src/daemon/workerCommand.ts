@@ -48,6 +48,7 @@ export function configSecrets(config: WorkerConfig): string[] {
 		config.server.secret,
 		config.server.previousSecret ?? '',
 		config.server.reportToken ?? '',
+		config.server.apiToken ?? '',
 		config.smtp?.password ?? '',
 		dbPassword,
 		basicAuthorization(config.provider.accountSid, config.provider.authToken).slice('Basic '.length),

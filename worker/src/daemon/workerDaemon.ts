@@ -126,6 +126,8 @@ export class WorkerDaemon {
 			health: () => health.report(),
 			healthToken: config.server.reportToken,
 			reports: { token: config.server.reportToken, ledger },
+			// The campaign API's route plugins (ApiRoutes) are mounted here, under /api.
+			api: { token: config.server.apiToken, routes: [] },
 			log: log.child({ part: 'webhooks' }),
 		});
 		let port: number;
