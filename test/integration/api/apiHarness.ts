@@ -29,7 +29,7 @@ export class ApiUnderTest {
 		const ledger = await openLedger(location);
 		const lines: string[] = [];
 		const log = new JsonLogger((l) => lines.push(l));
-		const api = await CampaignApi.open(config, location, ledger, log, API_TOKEN, () => true, options.maxCsvBytes);
+		const api = await CampaignApi.open(config, location, ledger, log, { token: API_TOKEN, maxCsvBytes: options.maxCsvBytes });
 		const app = Fastify({ logger: false });
 		await app.register(api.routes, { prefix: '/api' });
 		await app.listen({ port: 0, host: '127.0.0.1' });

@@ -18,6 +18,8 @@ import { apiCampaignCsvPath } from './apiCampaignFiles';
 import type { CampaignKicker } from './apiCampaigns';
 import { API_SETTING, apiCampaignPace, apiCampaignSpec } from './apiCampaignSpec';
 import { materializeCsv } from './materializeCsv';
+import { campaignStatusOf } from './campaignStatusOf';
+import type { CampaignEvents, FinishedState } from '../events/campaignEvents';
 
 /** How often the database is asked for campaigns started (here, or through another worker on the same Postgres). */
 const LOOK_EVERY_MS = 2_000;
@@ -42,6 +44,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 		private readonly log: JsonLogger,
 		/** False while callbacks spooled in an outage wait to be processed: sending waits for them. */
 		private readonly sendingMayGo: () => boolean = () => true,
+		private readonly events?: CampaignEvents,
 	) {}
 
 	get runningCount(): number {
@@ -111,24 +114,42 @@ export class ApiCampaignRunner implements CampaignKicker {
 			);
 			const now = Date.now();
 			if (summary.storeFault) log.warn('API campaign stopped: the database failed under it; it is taken up again once it answers', { reason: summary.message });
-			else if (summary.stop === 'finished') await this.store.transition(name, ['started'], 'finished', now);
-			else if (summary.stop === 'cancelled') await this.store.transition(name, ['started', 'paused'], 'cancelled', now, 'cancelled');
+			else if (summary.stop === 'finished') {
+				await this.store.transition(name, ['started'], 'finished', now);
+				await this.announce(record, 'finished', ledger, now);
+			} else if (summary.stop === 'cancelled') {
+				await this.store.transition(name, ['started', 'paused'], 'cancelled', now, 'cancelled');
+				await this.announce(record, 'cancelled', ledger, now);
+			}
 			// Paused from the CLI (`cloudtel campaign pause`): the API shows it so, and resume goes on.
 			else if (summary.stop === 'paused') await this.store.transition(name, ['started'], 'paused', now);
-			else if (summary.stop === 'failed') await this.fail(name, summary.message ?? 'the run failed', log);
+			else if (summary.stop === 'failed') await this.fail(record, summary.message ?? 'the run failed', log, ledger);
 		} catch (error) {
 			// The store went away: the campaign stays started and the next look takes it up again.
 			if (isStoreFault(error) || signal.aborted) throw error;
 			const reason = error instanceof SettingError ? `${API_SETTING[error.setting] ?? error.setting}: ${error.detail}` : error instanceof FatalError ? error.message : String((error as Error).stack ?? error);
-			await this.fail(name, reason, log);
+			await this.fail(record, reason, log, ledger);
 		} finally {
 			await ledger?.close();
 		}
 	}
 
-	private async fail(name: string, reason: string, log: JsonLogger): Promise<void> {
+	private async fail(record: ApiCampaignRecord, reason: string, log: JsonLogger, ledger: Ledger | undefined): Promise<void> {
 		log.error('API campaign failed', { reason });
-		await this.store.transition(name, ['started', 'paused'], 'failed', Date.now(), reason);
+		const at = Date.now();
+		await this.store.transition(record.name, ['started', 'paused'], 'failed', at, reason);
+		await this.announce(record, 'failed', ledger, at, reason);
+	}
+
+	/**
+	 * campaign.finished with the final counts. Every worker that ran the campaign may say it;
+	 * its id (`campaign.finished:<name>`) keys the outbox, so it goes out once.
+	 */
+	private async announce(record: ApiCampaignRecord, state: FinishedState, ledger: Ledger | undefined, at: number, reason?: string): Promise<void> {
+		if (!this.events?.enabled || !ledger) return;
+		const now = (await this.store.campaign(record.name)) ?? record;
+		const { counts } = await campaignStatusOf(now, this.store, ledger, at);
+		await this.events.finished({ campaign: record.name, run: record.name, ...(record.settings.events !== undefined ? { url: record.settings.events } : {}) }, state, counts, at, reason);
 	}
 
 	/**
