@@ -1,4 +1,4 @@
-import { emptyCampaignCounts, isBlank } from '../../../../api';
+import { emptyCampaignCounts, isBlank, type CampaignCounts } from '../../../../api';
 import { FatalError, RUN_DEFAULTS } from '../../errors';
 import { claimedChunks } from '../../campaign/claimedChunks';
 import { localChunks } from '../../campaign/localChunks';
@@ -11,11 +11,13 @@ import type { KeyedForward, RunStore } from '../../storage/daemonStore';
 import type { CampaignEvents, EventRun } from '../events/campaignEvents';
 import { campaignCounts } from '../../campaign/campaignCounts';
 import type { StopReason } from '../../campaign/campaignSummary';
+import type { Reporter } from '../../campaign/reporter';
 import { callbackUrl } from '../http/callbackUrls';
 import type { JsonLogger } from '../jsonLogger';
 import { configuredSpec } from './configuredSpec';
 import { checkCampaignCsv, configProblem } from './csvCheck';
 import { LogReporter } from './logReporter';
+import { PauseReporter } from './pauseReporter';
 import { gatedLedger } from './sendingGate';
 import { isStoreFault, StoreFault } from '../../storage/storeFault';
 import { ridingOutRestarts } from '../../storage/postgres/ridingOutRestarts';
@@ -73,7 +75,7 @@ export class CampaignRunner {
 					concurrency: RUN_DEFAULTS.concurrency,
 					callbacks: this.callbacks(campaign),
 				},
-				{ ledger, reporter: new LogReporter(log), signal, chunks },
+				{ ledger, reporter: this.reporter(named, ledger, log), signal, chunks },
 			);
 			if (summary.storeFault) throw new StoreFault(`the database failed under the run: ${summary.message ?? 'no detail'}`);
 			end = summary.stop === 'interrupted' ? 'interrupted' : summary.stop === 'failed' ? 'failed' : 'finished';
@@ -106,8 +108,32 @@ export class CampaignRunner {
 		if (!this.events?.enabled || (stop !== 'finished' && stop !== 'cancelled' && stop !== 'failed' && stop !== 'paused')) return [];
 		// A ledger that failed under the run still gives its figures if it can; else none are known.
 		const counts = ledger ? await campaignCounts(ledger, run.run).catch(() => undefined) : undefined;
-		if (stop === 'paused') return this.events.pausedForwards(run, at, counts);
+		if (stop === 'paused') return this.pauseForwards(run, ledger, counts);
 		return this.events.finishedForwards(run, stop, counts ?? emptyCampaignCounts(), at, reason);
+	}
+
+	/** The run's log lines; and its campaign.paused queued as soon as the engine sees the pause. */
+	private reporter(run: EventRun, ledger: Ledger, log: JsonLogger): Reporter {
+		const lines = new LogReporter(log);
+		const events = this.events;
+		if (!events?.enabled) return lines;
+		return new PauseReporter(lines, () => {
+			void (async () => {
+				await events.queue(await this.pauseForwards(run, ledger));
+			})().catch((error: Error) => log.error('campaign.paused not queued: the store does not answer', { error }));
+		});
+	}
+
+	/**
+	 * A pause is known by when it was made (the ledger campaign's last change, the pause
+	 * itself while the run waits), so each worker sending the run, and the run's end, name
+	 * the same pause alike and it is announced once.
+	 */
+	private async pauseForwards(run: EventRun, ledger: Ledger | undefined, counts?: CampaignCounts): Promise<KeyedForward[]> {
+		const record = await ledger?.campaign(run.run).catch(() => undefined);
+		const at = record?.updatedAt ?? Date.now();
+		const figures = counts ?? (ledger ? await campaignCounts(ledger, run.run) : undefined);
+		return this.events?.pausedForwards(run, at, figures, at) ?? [];
 	}
 
 	/** Receipts always; replies only to a leased sender, as the provider allows no other. */

@@ -70,9 +70,9 @@ export class WebhookServer {
 			return undefined;
 		});
 		this.app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
-			// Fastify's own refusals of a request (a body that does not parse, say) keep their 4xx.
-			if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return this.refuse(reply, error.statusCode, 'request not understood', { error: error.message });
 			if (clientGone(request.raw, error)) options.log.debug('client went away mid-request', { error });
+			// Fastify's own refusals of a request (a body that does not parse, say) keep their 4xx.
+			else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return this.refuse(reply, error.statusCode, 'request not understood', { error: error.message });
 			else options.log.error('webhook error', { error });
 			if (!reply.sent && !request.raw.destroyed) return sendJson(reply, 500, { error: 'internal error' });
 			return undefined;
