@@ -1,7 +1,7 @@
 import { dbLocation, isPostgresUrl } from '../storage/dbLocation';
 import cron from 'node-cron';
 import { z } from 'zod';
-import { CAMPAIGN_EVENT_TYPES, isBlank, isE164, isEmail, isSid, isWebhookUri, MIN_API_TOKEN_LENGTH, senderKind, checkForwardSender, type CampaignEventType } from '../../../api';
+import { BATCH_MAX_MESSAGES, CAMPAIGN_EVENT_TYPES, isBlank, isE164, isEmail, isSid, isWebhookUri, MIN_API_TOKEN_LENGTH, senderKind, checkForwardSender, type CampaignEventType } from '../../../api';
 import { parseSendWindow } from '../schedule/sendWindow';
 import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
 
@@ -128,7 +128,7 @@ const campaign = z.strictObject({
 		.optional(),
 	/** Messages per second; 0 for no limit, as `campaign run --rate 0`. */
 	rate: z.number().min(0, 'must be 0 (no limit) or more messages per second').optional(),
-	batchSize: z.number().int().min(1).max(1000).optional(),
+	batchSize: z.number().int().min(1).max(BATCH_MAX_MESSAGES).optional(),
 	/** Ask for delivery receipts at this worker's receipt URL. */
 	receipts: z.boolean().default(true),
 	/**

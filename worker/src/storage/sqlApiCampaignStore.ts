@@ -1,6 +1,8 @@
 import type { CampaignSettings } from '../../../api';
 import { API_CAMPAIGN_SQL as SQL } from './apiCampaignSql';
 import { apiCampaignRecord, type ApiCampaignRecord, type ApiCampaignRow, type ApiCampaignState, type ApiCampaignStore, type PutPageOutcome, type StoredPage } from './apiCampaignStore';
+import { queueForwardsWrite } from './daemonSql';
+import type { KeyedForward } from './daemonStore';
 import type { SqlDb, Write } from './sqlDb';
 
 /**
@@ -74,8 +76,12 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 		return this.db.all<{ page: number; body: string }>(SQL.pagesAfter, name, afterPage, limit);
 	}
 
-	async transition(name: string, from: readonly ApiCampaignState[], to: ApiCampaignState, at: number, reason?: string): Promise<boolean> {
-		const [changed] = await this.db.write([[SQL.transition, to, at, reason ?? null, name, from.join(',')]]);
+	async transition(name: string, from: readonly ApiCampaignState[], to: ApiCampaignState, at: number, reason?: string, events: readonly KeyedForward[] = []): Promise<boolean> {
+		const [changed] = await this.db.write([
+			[SQL.transition, to, at, reason ?? null, name, from.join(',')],
+			// The event announcing the change, queued only by the write that made it.
+			([moved]) => (moved === 1 && events.length > 0 ? queueForwardsWrite(this.db.dialect, events, at) : undefined),
+		]);
 		return changed === 1;
 	}
 

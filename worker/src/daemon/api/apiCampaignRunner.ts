@@ -6,6 +6,7 @@ import type { WorkerConfig } from '../../config/workerConfigSchema';
 import { FatalError, RUN_DEFAULTS, SettingError } from '../../errors';
 import type { Ledger } from '../../ledger/ledger';
 import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
+import type { KeyedForward } from '../../storage/daemonStore';
 import { dbLocation } from '../../storage/dbLocation';
 import { openLedger, sharedLedgerOf } from '../../storage/openStores';
 import { ridingOutRestarts } from '../../storage/postgres/ridingOutRestarts';
@@ -115,11 +116,14 @@ export class ApiCampaignRunner implements CampaignKicker {
 			const now = Date.now();
 			if (summary.storeFault) log.warn('API campaign stopped: the database failed under it; it is taken up again once it answers', { reason: summary.message });
 			else if (summary.stop === 'finished') {
-				await this.store.transition(name, ['started'], 'finished', now);
-				await this.announce(record, 'finished', ledger, now);
+				// Its campaign.finished is queued by the move itself: of several workers, the one that makes it.
+				await this.store.transition(name, ['started'], 'finished', now, undefined, await this.announcement(record, 'finished', ledger, now));
+				this.events?.wake();
 			} else if (summary.stop === 'cancelled') {
-				await this.store.transition(name, ['started', 'paused'], 'cancelled', now, 'cancelled');
-				await this.announce(record, 'cancelled', ledger, now);
+				const announcement = await this.announcement(record, 'cancelled', ledger, now);
+				// Cancelled through the API, the campaign has moved already: the run still says it, with its final counts, once by its id.
+				if (!(await this.store.transition(name, ['started', 'paused'], 'cancelled', now, 'cancelled', announcement))) await this.events?.queue(announcement, now);
+				this.events?.wake();
 			}
 			// Paused from the CLI (`cloudtel campaign pause`): the API shows it so, and resume goes on.
 			else if (summary.stop === 'paused') await this.store.transition(name, ['started'], 'paused', now);
@@ -137,19 +141,20 @@ export class ApiCampaignRunner implements CampaignKicker {
 	private async fail(record: ApiCampaignRecord, reason: string, log: JsonLogger, ledger: Ledger | undefined): Promise<void> {
 		log.error('API campaign failed', { reason });
 		const at = Date.now();
-		await this.store.transition(record.name, ['started', 'paused'], 'failed', at, reason);
-		await this.announce(record, 'failed', ledger, at, reason);
+		await this.store.transition(record.name, ['started', 'paused'], 'failed', at, reason, await this.announcement(record, 'failed', ledger, at, reason));
+		this.events?.wake();
 	}
 
 	/**
-	 * campaign.finished with the final counts. Every worker that ran the campaign may say it;
-	 * its id (`campaign.finished:<name>`) keys the outbox, so it goes out once.
+	 * campaign.finished with the final counts, to queue with the campaign's move to its end.
+	 * Every worker that ran the campaign may build it; its id (`campaign.finished:<name>`)
+	 * keys the outbox, so it goes out once.
 	 */
-	private async announce(record: ApiCampaignRecord, state: FinishedState, ledger: Ledger | undefined, at: number, reason?: string): Promise<void> {
-		if (!this.events?.enabled || !ledger) return;
+	private async announcement(record: ApiCampaignRecord, state: FinishedState, ledger: Ledger | undefined, at: number, reason?: string): Promise<KeyedForward[]> {
+		if (!this.events?.enabled || !ledger) return [];
 		const now = (await this.store.campaign(record.name)) ?? record;
 		const { counts } = await campaignStatusOf(now, this.store, ledger, at);
-		await this.events.finished({ campaign: record.name, run: record.name, ...(record.settings.events !== undefined ? { url: record.settings.events } : {}) }, state, counts, at, reason);
+		return this.events.finishedForwards({ campaign: record.name, run: record.name, ...(record.settings.events !== undefined ? { url: record.settings.events } : {}) }, state, counts, at, reason);
 	}
 
 	/**

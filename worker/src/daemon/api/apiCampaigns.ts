@@ -164,10 +164,10 @@ export class ApiCampaigns {
 		}
 		if (problems.length > 0) throw invalid(problems);
 		const at = this.now();
-		const started = await this.store.transition(name, ['draft'], 'started', at);
+		// Its campaign.started is queued by the move itself: a start answered twice is announced once.
+		const started = await this.store.transition(name, ['draft'], 'started', at, undefined, this.events?.startedForwards(this.run(record), at));
 		const now = (await this.store.campaign(name))!;
-		// Its id is the campaign's: a start answered twice is announced once.
-		if (started) await this.events?.started(this.run(record), at);
+		if (started) this.events?.wake();
 		if (started) this.runner.kick(name);
 		return { started, campaign: await this.status(now) };
 	}
@@ -178,13 +178,13 @@ export class ApiCampaigns {
 		if (isFinal(record.state)) throw new ApiError('conflict', `campaign "${name}" is ${record.state}: there is nothing to pause`, { field: 'state' });
 		if (record.state === 'started') {
 			const at = this.now();
-			const paused = await this.store.transition(name, ['started'], 'paused', at);
+			// Each pause is its own event, queued by the move itself: the time it was paused tells them apart.
+			const { counts } = await this.get(name);
+			const paused = await this.store.transition(name, ['started'], 'paused', at, undefined, this.events?.pausedForwards(this.run(record), at, counts, at));
+			if (paused) this.events?.wake();
 			// A run under way stops after its batches in flight; one not begun yet finds the API's state.
 			if (await this.ledger.campaign(name)) await this.ledger.setPaused(name, true);
-			const status = await this.get(name);
-			// Each pause is its own event: the time it was paused tells them apart.
-			if (paused) await this.events?.paused(this.run(record), at, status.counts, at);
-			return status;
+			return this.get(name);
 		}
 		return this.get(name);
 	}

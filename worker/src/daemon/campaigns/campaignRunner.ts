@@ -106,8 +106,14 @@ export class CampaignRunner {
 	 */
 	private async endForwards(run: EventRun, stop: StopReason, ledger: Ledger | undefined, at: number, reason?: string): Promise<KeyedForward[]> {
 		if (!this.events?.enabled || (stop !== 'finished' && stop !== 'cancelled' && stop !== 'failed' && stop !== 'paused')) return [];
-		// A ledger that failed under the run still gives its figures if it can; else none are known.
-		const counts = ledger ? await campaignCounts(ledger, run.run).catch(() => undefined) : undefined;
+		let counts: CampaignCounts | undefined;
+		try {
+			counts = ledger ? await campaignCounts(ledger, run.run) : undefined;
+		} catch (error) {
+			// Figures that cannot be read are not announced as zeros: the run stays open and is
+			// resumed once the store answers, and its end announced then. A failed run says why without them.
+			if (stop !== 'failed') throw new StoreFault(`the run's figures could not be read for its ${stop} event: ${(error as Error).message}`);
+		}
 		if (stop === 'paused') return this.pauseForwards(run, ledger, counts);
 		return this.events.finishedForwards(run, stop, counts ?? emptyCampaignCounts(), at, reason);
 	}
