@@ -22,6 +22,9 @@ import { gatedLedger } from './sendingGate';
 import { isStoreFault, StoreFault } from '../../storage/storeFault';
 import { ridingOutRestarts } from '../../storage/postgres/ridingOutRestarts';
 
+/** Attempts at queuing a campaign.paused (about a minute of back-off) before it is given up, logged. */
+const PAUSE_QUEUE_TRIES = 16;
+
 /** Whether the run may be taken up again at the next start: only one cut short by a stop. */
 export type RunEnd = 'finished' | 'interrupted' | 'failed';
 
@@ -125,7 +128,16 @@ export class CampaignRunner {
 		if (!events?.enabled) return lines;
 		return new PauseReporter(lines, () => {
 			void (async () => {
-				await events.queue(await this.pauseForwards(run, ledger));
+				// The store may be away a moment: asked again with back-off, as the outbox does, while the run waits paused.
+				for (let failures = 0; ; failures++) {
+					try {
+						await events.queue(await this.pauseForwards(run, ledger));
+						return;
+					} catch (error) {
+						if (failures === PAUSE_QUEUE_TRIES - 1) throw error;
+						await new Promise((r) => setTimeout(r, Math.min(5_000, 250 * 2 ** failures)));
+					}
+				}
 			})().catch((error: Error) => log.error('campaign.paused not queued: the store does not answer', { error }));
 		});
 	}
