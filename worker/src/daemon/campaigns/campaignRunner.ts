@@ -22,6 +22,9 @@ import { gatedLedger } from './sendingGate';
 import { isStoreFault, StoreFault } from '../../storage/storeFault';
 import { ridingOutRestarts } from '../../storage/postgres/ridingOutRestarts';
 
+/** Attempts at queuing a campaign.paused (about a minute of back-off) before it is given up, logged. */
+const PAUSE_QUEUE_TRIES = 16;
+
 /** Whether the run may be taken up again at the next start: only one cut short by a stop. */
 export type RunEnd = 'finished' | 'interrupted' | 'failed';
 
@@ -106,8 +109,14 @@ export class CampaignRunner {
 	 */
 	private async endForwards(run: EventRun, stop: StopReason, ledger: Ledger | undefined, at: number, reason?: string): Promise<KeyedForward[]> {
 		if (!this.events?.enabled || (stop !== 'finished' && stop !== 'cancelled' && stop !== 'failed' && stop !== 'paused')) return [];
-		// A ledger that failed under the run still gives its figures if it can; else none are known.
-		const counts = ledger ? await campaignCounts(ledger, run.run).catch(() => undefined) : undefined;
+		let counts: CampaignCounts | undefined;
+		try {
+			counts = ledger ? await campaignCounts(ledger, run.run) : undefined;
+		} catch (error) {
+			// Figures that cannot be read are not announced as zeros: the run stays open and is
+			// resumed once the store answers, and its end announced then. A failed run says why without them.
+			if (stop !== 'failed') throw new StoreFault(`the run's figures could not be read for its ${stop} event: ${(error as Error).message}`);
+		}
 		if (stop === 'paused') return this.pauseForwards(run, ledger, counts);
 		return this.events.finishedForwards(run, stop, counts ?? emptyCampaignCounts(), at, reason);
 	}
@@ -119,7 +128,16 @@ export class CampaignRunner {
 		if (!events?.enabled) return lines;
 		return new PauseReporter(lines, () => {
 			void (async () => {
-				await events.queue(await this.pauseForwards(run, ledger));
+				// The store may be away a moment: asked again with back-off, as the outbox does, while the run waits paused.
+				for (let failures = 0; ; failures++) {
+					try {
+						await events.queue(await this.pauseForwards(run, ledger));
+						return;
+					} catch (error) {
+						if (failures === PAUSE_QUEUE_TRIES - 1) throw error;
+						await new Promise((r) => setTimeout(r, Math.min(5_000, 250 * 2 ** failures)));
+					}
+				}
 			})().catch((error: Error) => log.error('campaign.paused not queued: the store does not answer', { error }));
 		});
 	}
