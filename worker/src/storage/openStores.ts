@@ -2,9 +2,9 @@ import { SqliteDaemonStore } from './sqlite/sqliteDaemonStore';
 import { PgDaemonStore } from './postgres/pgDaemonStore';
 import type { DaemonStore } from './daemonStore';
 import type { Ledger } from '../ledger/ledger';
-import { PgLedger } from '../ledger/pgLedger';
+import { PgLedger } from './postgres/pgLedger';
 import type { SharedLedger } from '../ledger/sharedLedger';
-import { SqliteLedger } from '../ledger/sqliteLedger';
+import { SqliteLedger } from './sqlite/sqliteLedger';
 import type { DbLocation } from './dbLocation';
 import { openPostgres } from './postgres/pgDatabase';
 

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { openDatabase } from '../../ledger/openDatabase';
+import { openDatabase } from './openDatabase';
 import type { CallbackEvent } from '../../../../api';
 import { DAEMON_SCHEMA } from './daemonSchema';
 import { FORWARD_STATES, type CampaignRun, type CompletedEvent, type DaemonStore, type ForwardJob, type ForwardState, type StoredEvent } from '../daemonStore';
