@@ -5,6 +5,7 @@ import { withReadableDates } from '../CloudTel/actions/common/readableDates';
 import { readPayload } from './readPayload';
 import { secretMatches } from './secret';
 import { seenBefore } from './seenCallbacks';
+import { readWorkerEvent } from './workerEvent';
 
 const EVENT_NAMES = { receipt: 'DeliveryReceipt', reply: 'Reply' } as const;
 
@@ -21,8 +22,10 @@ export class CloudTelTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		// The events' names as the panel shows them, not their values ("receipt").
-		subtitle: '={{ $parameter["events"].map((e) => ({ receipt: "Delivery Receipt", reply: "Reply" })[e] || e).join(", ") }}',
-		description: 'Starts the workflow when CloudTel sends a delivery receipt or a reply to a leased number',
+		subtitle:
+			'={{ $parameter["events"].map((e) => ({ receipt: "Delivery Receipt", reply: "Reply", campaignStarted: "Campaign Started", campaignFinished: "Campaign Finished", campaignPaused: "Campaign Paused", campaignReply: "Campaign Reply", optout: "Opt-Out" })[e] || e).join(", ") }}',
+		description:
+			"Starts the workflow when CloudTel sends a delivery receipt or a reply to a leased number, or when a cloudtel worker's campaign starts, pauses or finishes",
 		// As for the CloudTel node: opened as it is, so the "#heading" stays intact.
 		documentationUrl: 'https://github.com/cloudtel/n8n-nodes-cloudtel#the-cloudtel-trigger',
 		defaults: { name: 'CloudTel Trigger' },
@@ -47,7 +50,7 @@ export class CloudTelTrigger implements INodeType {
 			{
 				displayName:
 					// The editor renders notices as HTML: the angle brackets are escaped to show.
-					"CloudTel has no webhook registration: give this node's URL per message, in a Send's Delivery Receipt URI (under Options) or Reply Handling &gt; Webhook URI (POST or GET both work). With a Secret, append ?secret=&lt;your secret&gt; to the URL. To test, use the Test URL while this trigger listens for a test event (the button on its panel); for real callbacks, publish the workflow and use the Production URL.",
+					"CloudTel has no webhook registration: give this node's URL per message, in a Send's Delivery Receipt URI (under Options) or Reply Handling &gt; Webhook URI (POST or GET both work). With a Secret, append ?secret=&lt;your secret&gt; to the URL. For campaign events, give the URL as a CloudTel Campaign Start's Events URL (or the worker's events.url). To test, use the Test URL while this trigger listens for a test event (the button on its panel); for real callbacks, publish the workflow and use the Production URL.",
 				name: 'notice',
 				type: 'notice',
 				default: '',
@@ -59,7 +62,12 @@ export class CloudTelTrigger implements INodeType {
 				required: true,
 				default: ['receipt', 'reply'],
 				options: [
+					{ name: 'Campaign Finished', value: 'campaignFinished', description: "A cloudtel worker's campaign ended (finished, cancelled or failed), with its counts" },
+					{ name: 'Campaign Paused', value: 'campaignPaused', description: "A cloudtel worker's campaign was paused" },
+					{ name: 'Campaign Reply', value: 'campaignReply', description: 'A reply to a campaign, as the cloudtel worker reports it' },
+					{ name: 'Campaign Started', value: 'campaignStarted', description: "A cloudtel worker's campaign began sending" },
 					{ name: 'Delivery Receipt', value: 'receipt', description: 'A message was delivered, or failed' },
+					{ name: 'Opt-Out', value: 'optout', description: 'A number opted out (STOP) at the cloudtel worker' },
 					{ name: 'Reply', value: 'reply', description: 'Someone replied to a message sent from a leased number' },
 				],
 			},
@@ -85,7 +93,7 @@ export class CloudTelTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							"Whether a callback whose MessageSid and event this n8n process already received in the last hour (a provider retry) is answered 200 without starting an execution. Holds within one n8n process, concurrent repeats included; not across queue-mode webhook processes or a restart. Across processes, gate the workflow on a shared atomic store (the README's Redis Increment template).",
+							"Whether a callback whose MessageSid and event this n8n process already received in the last hour (a provider retry), or a worker event whose Idempotency-Key it already received, is answered 200 without starting an execution. Holds within one n8n process, concurrent repeats included; not across queue-mode webhook processes or a restart. Across processes, gate the workflow on a shared atomic store (the README's Redis Increment template).",
 					},
 				],
 			},
@@ -113,8 +121,21 @@ export class CloudTelTrigger implements INodeType {
 		const res = this.getResponseObject();
 		const query = (this.getQueryData() ?? {}) as IDataObject;
 		const secret = this.getNodeParameter('secret', '') as string;
-		if (secret !== '' && !secretMatches(secret, query, this.getHeaderData() as Record<string, unknown>)) {
+		const headers = this.getHeaderData() as Record<string, unknown>;
+		if (secret !== '' && !secretMatches(secret, query, headers)) {
 			return answer(res, 401, { ResponseStatus: { ErrorCode: ErrorCodes.Unauthorized, Message: 'Missing or wrong secret.' } });
+		}
+
+		const events = this.getNodeParameter('events', []) as string[];
+		const ignoreRepeats = this.getNodeParameter('options.ignoreRepeats', true) as boolean;
+		const scope = `${this.getWorkflow().id ?? ''}/${this.getNode().id ?? this.getNode().name}`;
+
+		// The cloudtel worker's campaign events: one shape, de-duplicated by their Idempotency-Key.
+		const workerEvent = readWorkerEvent(req.method, this.getBodyData(), headers);
+		if (workerEvent) {
+			if (!events.includes(workerEvent.choice)) return answer(res, 200, { received: true, ignored: 'event not selected' });
+			if (ignoreRepeats && seenBefore(scope, `event:${workerEvent.key}`)) return answer(res, 200, { received: true, ignored: 'repeat' });
+			return { workflowData: [[{ json: workerEvent.json }]] };
 		}
 
 		const payload = readPayload(req.method, query, this.getBodyData());
@@ -125,11 +146,9 @@ export class CloudTelTrigger implements INodeType {
 		}
 
 		const { event } = parsed;
-		const events = this.getNodeParameter('events', []) as string[];
 		// Answered 200 so the provider does not retry an event nobody here listens to.
 		if (!events.includes(event.kind)) return answer(res, 200, { received: true, ignored: 'event not selected' });
-		const ignoreRepeats = this.getNodeParameter('options.ignoreRepeats', true) as boolean;
-		if (ignoreRepeats && seenBefore(`${this.getWorkflow().id ?? ''}/${this.getNode().id ?? this.getNode().name}`, callbackEventKey(event))) {
+		if (ignoreRepeats && seenBefore(scope, callbackEventKey(event))) {
 			return answer(res, 200, { received: true, ignored: 'repeat' });
 		}
 

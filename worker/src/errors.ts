@@ -19,8 +19,8 @@ export class FatalError extends Error {
 
 /** Bad flags or arguments: exit 2, with the usage hint. */
 export class UsageError extends FatalError {
-	constructor(message: string) {
-		super(message, 2);
+	constructor(message: string, exitCode = 2) {
+		super(message, exitCode);
 	}
 }
 
@@ -51,15 +51,17 @@ export type Setting = keyof typeof SETTING_FLAG;
 /**
  * One setting that cannot be used. Its message names the flag (the CLI shows it as it is);
  * the daemon renders `setting` and `detail` by config path instead (see `settingProblem`).
- * `flagDetail` is for a detail that reads differently when it names the flag itself.
+ * `flagMessage` is for a message that reads differently when it names the flag itself;
+ * `exitCode` 1 for a setting the provider refused rather than one given wrong.
  */
 export class SettingError extends UsageError {
 	constructor(
 		readonly setting: Setting,
 		readonly detail: string,
 		flagMessage = `${SETTING_FLAG[setting]}: ${detail}`,
+		exitCode = 2,
 	) {
-		super(flagMessage);
+		super(flagMessage, exitCode);
 	}
 }
 

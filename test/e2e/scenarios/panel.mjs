@@ -78,7 +78,7 @@ export async function run(ctx, test) {
 				const pkg = await rest(server, cookie, 'POST', { name: packageName });
 				assert.equal(pkg.packageName, packageName);
 				assert.equal(pkg.installedVersion, version);
-				assert.deepEqual(pkg.installedNodes.map((n) => n.type).sort(), [nodeType('cloudTel'), nodeType('cloudTelTrigger')]);
+				assert.deepEqual(pkg.installedNodes.map((n) => n.type).sort(), [nodeType('cloudTel'), nodeType('cloudTelCampaign'), nodeType('cloudTelTrigger')]);
 				assert.equal(installedVersion(), version);
 				assert.deepEqual(installedPackages(nodesDir()), [packageName]);
 			},

@@ -169,6 +169,35 @@ CREATE INDEX consent_events_by_number ON consent_events (number);
 	{
 		version: 6,
 		sql: `
+-- Campaigns made through the worker's API (/api/campaigns) and their recipients, in pages
+-- kept here so that any worker on this database can run them.
+CREATE TABLE api_campaigns (
+	name TEXT PRIMARY KEY,
+	settings TEXT NOT NULL,
+	state TEXT NOT NULL,
+	source TEXT,
+	csv_hash TEXT,
+	created_at BIGINT NOT NULL,
+	started_at BIGINT,
+	finished_at BIGINT,
+	reason TEXT,
+	updated_at BIGINT NOT NULL
+);
+CREATE TABLE api_pages (
+	campaign TEXT NOT NULL,
+	page INTEGER NOT NULL,
+	hash TEXT NOT NULL,
+	recipients INTEGER NOT NULL,
+	columns TEXT NOT NULL,
+	body TEXT NOT NULL,
+	created_at BIGINT NOT NULL,
+	PRIMARY KEY (campaign, page)
+);
+`,
+	},
+	{
+		version: 7,
+		sql: `
 -- One data model with SQLite's: a chunk on its way is a submission, a range of lines whose
 -- pending rows are submitting (no status nor chunk written on each row, twice per send);
 -- an answer's MessageSids are one row of answers per chunk, indexed by MessageSid in

@@ -1,0 +1,187 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { checkCampaignSettings, MAX_BATCH_SIZE, type CampaignSettingName, type CampaignSettings } from '../../../../api';
+import { toUnixSeconds } from '../../../CloudTel/actions/common/unixSeconds';
+
+/** The panel's name of each setting, so an error names the field the user sees. */
+export const SETTING_DISPLAY_NAMES: Record<CampaignSettingName, string> = {
+	property: 'Property SID',
+	text: 'Text',
+	from: 'From',
+	toColumn: 'To Column',
+	defaultCountry: 'Default Country',
+	timeZone: 'Time Zone',
+	timeZoneColumn: 'Time Zone Column',
+	sendWindow: 'Send Window',
+	schedule: 'Schedule',
+	rate: 'Rate',
+	batchSize: 'Batch Size',
+	smartEncoding: 'Smart Encoding',
+	receipts: 'Delivery Receipts',
+	replies: 'Replies',
+	events: 'Events URL',
+};
+
+/** The campaign's settings as the panel shows them (Start and Preview): the worker's `campaign run` settings. */
+export const settingsFields: INodeProperties[] = [
+	{
+		displayName: 'Property SID',
+		name: 'propertySid',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 3f2504e0-4f89-41d3-9a0c-0305e82c3301',
+		description: 'The property the messages go out on',
+	},
+	{
+		displayName: 'Text',
+		name: 'text',
+		type: 'string',
+		required: true,
+		typeOptions: { rows: 4 },
+		default: '',
+		placeholder: 'e.g. Hi {{first_name}}, our spring sale starts today. Reply STOP to opt out.',
+		description:
+			"The message, a template over each recipient's fields: {{first_name}} is replaced by the recipient's first_name. Keep this field Fixed (not an Expression) so that n8n leaves {{...}} to the worker.",
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Batch Size',
+				name: 'batchSize',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE },
+				default: 1000,
+				description: 'Messages per BatchMessages request the worker makes',
+			},
+			{
+				displayName: 'Default Country',
+				name: 'defaultCountry',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. AU',
+				description: 'Two-letter country of numbers written without their country code (0412 345 678)',
+			},
+			{
+				displayName: 'Delivery Receipts',
+				name: 'receipts',
+				type: 'boolean',
+				default: true,
+				description: 'Whether the worker asks for a delivery receipt of every message (counted as delivered or undelivered)',
+			},
+			{
+				displayName: 'Events URL',
+				name: 'events',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. https://n8n.example.com/webhook/.../cloudtel?secret=...',
+				description:
+					"Where the worker posts this campaign's events (started, paused, finished with its counts): the Production URL of a CloudTel Trigger listening for campaign events, with ?secret= if it has a Secret",
+			},
+			{
+				displayName: 'From',
+				name: 'from',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. +61412345678 or MyBrand',
+				description: 'Sender ID: an E.164 number, or 1 to 11 letters, digits and spaces. Leave blank to send from a leased number, which can receive replies.',
+			},
+			{
+				displayName: 'Rate',
+				name: 'rate',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 100,
+				description: 'Messages per second; 0 for no limit',
+			},
+			{
+				displayName: 'Replies',
+				name: 'replies',
+				type: 'boolean',
+				default: true,
+				description: 'Whether replies come back to the worker (its reply rules and opt-outs). Only with a leased number (a blank From).',
+			},
+			{
+				displayName: 'Schedule',
+				name: 'schedule',
+				type: 'dateTime',
+				default: '',
+				description: "When to start sending; empty, at once. Without a time zone, the workflow's time zone applies.",
+			},
+			{
+				displayName: 'Send Window',
+				name: 'sendWindow',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 09:00-20:00',
+				description: 'Local hours messages may go out in; needs Time Zone or Time Zone Column',
+			},
+			{
+				displayName: 'Smart Encoding',
+				name: 'smartEncoding',
+				type: 'boolean',
+				default: false,
+				description: 'Whether typographic characters (curly quotes, dashes, ellipsis) go as their GSM-7 equivalents, for fewer segments',
+			},
+			{
+				displayName: 'Time Zone',
+				name: 'timeZone',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Australia/Sydney',
+				description: 'Zone of the Send Window: an IANA name or a Windows time zone ID',
+			},
+			{
+				displayName: 'Time Zone Column',
+				name: 'timeZoneColumn',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. tz',
+				description: "A recipient field holding each recipient's own zone, overriding Time Zone",
+			},
+			{
+				displayName: 'To Column',
+				name: 'toColumn',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. phone',
+				description: 'The recipient field holding the number; empty, the first field named To, Phone or Mobile (any case)',
+			},
+		],
+	},
+];
+
+const isBlank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+/**
+ * The settings of the campaign from the node's fields (read once: the items are the
+ * recipients, not campaigns), checked by the worker's own rule, so a bad one fails in n8n
+ * naming the field before anything is handed over.
+ */
+export function readSettings(ctx: IExecuteFunctions): CampaignSettings {
+	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	const body: IDataObject = {
+		property: String(ctx.getNodeParameter('propertySid', 0, '')).trim(),
+		text: ctx.getNodeParameter('text', 0, '') as string,
+	};
+	for (const [key, value] of Object.entries(options)) {
+		if (isBlank(value)) continue;
+		body[key] = typeof value === 'string' ? value.trim() : value;
+	}
+	if (!isBlank(options.schedule)) {
+		const seconds = toUnixSeconds(options.schedule, ctx.getTimezone());
+		body.schedule = seconds === undefined ? String(options.schedule) : new Date(seconds * 1000).toISOString();
+	}
+	const { settings, problems } = checkCampaignSettings(body);
+	if (settings) return settings;
+	const names = [...new Set(problems.map((p) => SETTING_DISPLAY_NAMES[p.field as CampaignSettingName] ?? p.field))];
+	throw new NodeOperationError(ctx.getNode(), `Invalid ${names.join(', ')}`, {
+		itemIndex: 0,
+		description: problems.map((p) => `${SETTING_DISPLAY_NAMES[p.field as CampaignSettingName] ?? p.field}: ${p.message}`).join('\n'),
+	});
+}

@@ -1,0 +1,1 @@
+export { cloudTelWorkerApiTest } from './credentialTest';

@@ -1,0 +1,190 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkCampaignSettings } from '../../../api';
+import { CloudTelCampaign } from '../../../nodes/CloudTelCampaign/CloudTelCampaign.node';
+import { contractWorker, type ContractWorker } from './contractWorker';
+import { campaignContext, testWorkerCredential } from './fakeN8nCampaign';
+
+const PROPERTY = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
+let worker: ContractWorker;
+
+beforeAll(async () => {
+	worker = await contractWorker();
+});
+afterAll(async () => worker.close());
+
+const people = (n: number, tag = 'p'): INodeExecutionData[] => Array.from({ length: n }, (_, i) => ({ json: { phone: `+614${String(10_000_000 + i).slice(-8)}`, first_name: `${tag}${i}` } }));
+
+function run(params: Record<string, unknown>, items?: INodeExecutionData[], onError?: 'continueErrorOutput' | 'continueRegularOutput', credentials = { url: worker.url, apiToken: worker.token }) {
+	const ctx = campaignContext({ credentials, params, items, onError });
+	return { ctx, result: new CloudTelCampaign().execute.call(ctx) };
+}
+
+const start = (name: string, extra: Record<string, unknown> = {}) => ({ operation: 'start', campaignName: name, propertySid: PROPERTY, text: 'Hi {{first_name}}', options: { rate: 10 }, ...extra });
+
+describe('CloudTel Campaign: Start', () => {
+	it('PUTs the settings, the items in pages of 10,000 by number, starts with the page count, and outputs one item', async () => {
+		const items = people(25_001);
+		const { ctx, result } = run(start('spring'), items);
+		const [out] = await result;
+		expect(ctx.sent.map((c) => `${c.method} ${new URL(c.url).pathname}`)).toEqual([
+			'PUT /api/campaigns/spring',
+			'PUT /api/campaigns/spring/pages/1',
+			'PUT /api/campaigns/spring/pages/2',
+			'PUT /api/campaigns/spring/pages/3',
+			'POST /api/campaigns/spring/start',
+		]);
+		expect(ctx.sent[0].headers.Authorization).toBe(`Bearer ${worker.token}`);
+		expect(ctx.sent[0].body).toEqual(checkCampaignSettings({ property: PROPERTY, text: 'Hi {{first_name}}', rate: 10 }).settings);
+		const pages = ctx.sent.slice(1, 4).map((c) => (c.body as { recipients: unknown[] }).recipients);
+		expect(pages.map((p) => p.length)).toEqual([10_000, 10_000, 5_001]);
+		expect(pages.flat()).toEqual(items.map((i) => i.json));
+		expect(ctx.sent[4].body).toEqual({ pages: 3 });
+		expect(out).toHaveLength(1);
+		expect(out[0].json).toMatchObject({ campaign: 'spring', state: 'sending', alreadyStarted: false, handedOver: 25_001, leftOut: 0, pages: 3, counts: { recipients: 25_001 } });
+		expect(out[0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('run again with the same name hands nothing over and does not start anything twice', async () => {
+		const { ctx, result } = run(start('spring'), people(25_001));
+		const [out] = await result;
+		expect(ctx.sent.map((c) => `${c.method} ${new URL(c.url).pathname}`)).toEqual(['PUT /api/campaigns/spring']);
+		expect(out[0].json).toMatchObject({ campaign: 'spring', alreadyStarted: true, handedOver: 0 });
+		expect(ctx.hints[0].message).toMatch(/already been started.*nobody is sent twice/);
+		expect(worker.campaigns.get('spring')!.status.counts.recipients).toBe(25_001);
+	});
+
+	it('a run cut off halfway is completed by the next: pages already stored are kept, none added twice', async () => {
+		worker.failNext('/api/campaigns/halfway/pages/2', 400);
+		await expect(run(start('halfway'), people(15_000)).result).rejects.toThrow(/refused for the test/);
+		expect(worker.campaigns.get('halfway')!.status.state).toBe('draft');
+		expect([...worker.campaigns.get('halfway')!.pages.keys()]).toEqual([1]);
+		const [out] = await run(start('halfway'), people(15_000)).result;
+		expect(out[0].json).toMatchObject({ state: 'sending', counts: { recipients: 15_000 } });
+	});
+
+	it('waits out a worker that answers 503 and goes on', async () => {
+		worker.failNext('/api/campaigns/flaky/pages/1', 503, 2);
+		const [out] = await run(start('flaky'), people(3)).result;
+		expect(out[0].json).toMatchObject({ state: 'sending', counts: { recipients: 3 } });
+	});
+
+	it('names each setting that differs from the stored campaign', async () => {
+		const error = await run(start('spring', { text: 'Other text {{first_name}}' }), people(2)).result.catch((e) => e);
+		expect(error.message).toMatch(/^CloudTel worker: campaign "spring" exists with other settings: text/);
+		expect(error.description).toContain('text: stored "Hi {{first_name}}", given "Other text {{first_name}}"');
+		expect(error.description).toMatch(/new name/);
+	});
+
+	it('refuses bad settings in n8n, naming the field, before anything is sent', async () => {
+		const { ctx, result } = run(start('bad-settings', { propertySid: 'nope', options: { sendWindow: '09:00-20:00' } }), people(2));
+		const error = await result.catch((e) => e);
+		expect(error.message).toBe('Invalid Property SID, Send Window');
+		expect(error.description).toMatch(/Send Window: sendWindow needs the time zone/);
+		expect(ctx.sent).toEqual([]);
+	});
+
+	it('refuses a bad Campaign Name, naming the field', async () => {
+		const { ctx, result } = run(start('no spaces allowed'), people(1));
+		await expect(result).rejects.toThrow(/Invalid Campaign Name: "no spaces allowed"/);
+		expect(ctx.sent).toEqual([]);
+	});
+
+	it('stops on an item that cannot be a recipient, naming the item and field, before anything is sent', async () => {
+		const items = people(3);
+		items[1].json.address = { city: 'Sydney' };
+		const { ctx, result } = run(start('nested'), items);
+		const error = await result.catch((e) => e);
+		expect(error.message).toBe(`Item 1 cannot be a recipient: field "address" holds an object; a recipient's fields must be text, numbers, true/false or empty`);
+		expect(error.context.itemIndex).toBe(1);
+		expect(ctx.sent).toEqual([]);
+	});
+
+	it('with an error output, leaves a bad item out on it and hands the rest over', async () => {
+		const items = people(3);
+		items[2].json.tags = ['a'];
+		const [out] = await run(start('left-out'), items, 'continueErrorOutput').result;
+		expect(out).toHaveLength(2);
+		expect(out[0].json).toMatchObject({ campaign: 'left-out', handedOver: 2, leftOut: 1 });
+		expect(out[1].pairedItem).toEqual({ item: 2 });
+		expect(out[1].error?.message).toMatch(/Item 2 .*"tags" holds a list/);
+		expect(JSON.parse(worker.campaigns.get('left-out')!.pages.get(1)!)).toEqual([items[0].json, items[1].json]);
+	});
+
+	it('Define Below builds each recipient from the columns', async () => {
+		const items = [{ json: { contact: { mobile: '+61412000001' }, name: 'Ann' } }, { json: { contact: { mobile: '+61412000002' }, name: 'Bob' } }];
+		const columns = { column: [{ name: 'phone', value: '' }, { name: 'first_name', value: '' }] };
+		const params = start('defined', {
+			mapping: 'defineBelow',
+			columns: (i: number) => ({ column: [{ ...columns.column[0], value: (items[i].json.contact as { mobile: string }).mobile }, { ...columns.column[1], value: items[i].json.name }] }),
+		});
+		await run(params, items).result;
+		expect(JSON.parse(worker.campaigns.get('defined')!.pages.get(1)!)).toEqual([
+			{ phone: '+61412000001', first_name: 'Ann' },
+			{ phone: '+61412000002', first_name: 'Bob' },
+		]);
+	});
+
+	it('with Continue On Fail, a refusal of the whole campaign becomes one error item', async () => {
+		const [out] = await run(start('spring', { text: 'changed' }), people(1), 'continueRegularOutput').result;
+		expect(out).toHaveLength(1);
+		expect(out[0].json.error).toMatch(/exists with other settings/);
+	});
+});
+
+describe('CloudTel Campaign: Preview, Get Status, Pause, Resume, Cancel, Get Report', () => {
+	it('Preview hands the items over as a draft and returns the dry run; Start then starts it', async () => {
+		const [out] = await run({ ...start('previewed'), operation: 'preview' }, people(4)).result;
+		expect(out[0].json).toMatchObject({ campaign: 'previewed', state: 'draft', problems: [] });
+		expect(worker.campaigns.get('previewed')!.status.state).toBe('draft');
+		const [started] = await run(start('previewed'), people(4)).result;
+		expect(started[0].json).toMatchObject({ state: 'sending', counts: { recipients: 4 } });
+	});
+
+	it('acts on the campaign each item names, one output item per input item', async () => {
+		const items = [{ json: { name: 'spring' } }, { json: { name: 'halfway' } }];
+		const name = (i: number) => items[i].json.name;
+		const [paused] = await run({ operation: 'pause', campaignName: name }, items).result;
+		expect(paused.map((o) => [o.json.campaign, o.json.state, o.pairedItem])).toEqual([
+			['spring', 'paused', { item: 0 }],
+			['halfway', 'paused', { item: 1 }],
+		]);
+		const [resumed] = await run({ operation: 'resume', campaignName: 'spring' }).result;
+		expect(resumed[0].json.state).toBe('sending');
+		const [status] = await run({ operation: 'getStatus', campaignName: 'halfway' }).result;
+		expect(status[0].json).toMatchObject({ campaign: 'halfway', state: 'paused', counts: { recipients: 15_000 }, settings: { property: PROPERTY } });
+		const [report] = await run({ operation: 'getReport', campaignName: 'spring' }).result;
+		expect(report[0].json).toMatchObject({ campaign: 'spring', summary: { recipients: 25_001 } });
+		const [cancelled] = await run({ operation: 'cancel', campaignName: 'halfway' }).result;
+		expect(cancelled[0].json.state).toBe('cancelled');
+	});
+
+	it('an unknown campaign fails its own item only, with Continue On Fail', async () => {
+		const items = [{ json: { name: 'nobody' } }, { json: { name: 'spring' } }];
+		const [out] = await run({ operation: 'getStatus', campaignName: (i: number) => items[i].json.name }, items, 'continueRegularOutput').result;
+		expect(out[0].json.error).toBe('CloudTel worker: no campaign "nobody"');
+		expect(out[1].json.campaign).toBe('spring');
+	});
+
+	it('says a wrong token is the credential\'s', async () => {
+		const error = await run({ operation: 'getStatus', campaignName: 'spring' }, undefined, undefined, { url: worker.url, apiToken: 'wrong-token-wrong-token' }).result.catch((e) => e);
+		expect(error.message).toBe('CloudTel worker: missing or wrong token');
+		expect(error.description).toMatch(/API Token of the CloudTel Worker API credential/);
+	});
+});
+
+describe('CloudTel Worker API credential test', () => {
+	it('passes when the worker lists its campaigns', async () => {
+		expect(await testWorkerCredential({ url: worker.url, apiToken: worker.token })).toEqual({ status: 'OK', message: expect.stringMatching(/worker answered/) });
+	});
+
+	it('explains a wrong token, a URL without the API and one where nothing answers', async () => {
+		expect((await testWorkerCredential({ url: worker.url, apiToken: 'x'.repeat(20) })).message).toMatch(/refused the API Token \(401\)/);
+		expect((await testWorkerCredential({ url: `${worker.url}/elsewhere`, apiToken: worker.token })).message).toMatch(/^No campaign API at this URL \(404\).*server\.apiToken/);
+		const closed = await contractWorker();
+		await closed.close();
+		expect((await testWorkerCredential({ url: closed.url, apiToken: worker.token })).message).toBe(
+			`Could not reach the CloudTel worker (ECONNREFUSED): check the Worker URL of the CloudTel Worker API credential (now "${closed.url}"): it must be where the cloudtel worker's HTTP server answers, without /api.`,
+		);
+	});
+});

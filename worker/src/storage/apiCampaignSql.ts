@@ -1,0 +1,33 @@
+/**
+ * The statements of the API campaigns' tables (sqlite/apiCampaignSchema.ts, migration 6 of
+ * postgres/pgMigrations.ts) that both backends run, written once in Postgres's dialect as
+ * daemonSql.ts's are. What differs (the row lock that orders a page against a start:
+ * SQLite's write transaction, Postgres's FOR UPDATE) stays in each adapter.
+ */
+
+/** `state` among a comma-separated list: one parameter, the same text on both backends. */
+const IN_STATES = (param: string) => `(',' || ${param} || ',' LIKE '%,' || state || ',%')`;
+
+const COLUMNS = 'name, settings, state, source, csv_hash, created_at, started_at, finished_at, reason';
+
+export const API_CAMPAIGN_SQL = {
+	insert: `INSERT INTO api_campaigns (name, settings, state, created_at, updated_at) VALUES ($1, $2, 'draft', $3, $3) ON CONFLICT (name) DO NOTHING`,
+	campaign: `SELECT ${COLUMNS} FROM api_campaigns WHERE name = $1`,
+	list: 'SELECT name, state FROM api_campaigns ORDER BY name',
+	insertPage: 'INSERT INTO api_pages (campaign, page, hash, recipients, columns, body, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (campaign, page) DO NOTHING',
+	pageHash: 'SELECT hash FROM api_pages WHERE campaign = $1 AND page = $2',
+	setSource: 'UPDATE api_campaigns SET source = $1, csv_hash = $2, updated_at = $3 WHERE name = $4',
+	totals: 'SELECT COUNT(*) AS pages, COALESCE(SUM(recipients), 0) AS recipients FROM api_pages WHERE campaign = $1',
+	pageNumbers: 'SELECT page FROM api_pages WHERE campaign = $1 ORDER BY page',
+	pageColumns: 'SELECT columns FROM api_pages WHERE campaign = $1 ORDER BY page',
+	pagesAfter: 'SELECT page, body FROM api_pages WHERE campaign = $1 AND page > $2 ORDER BY page LIMIT $3',
+	// The start time is the first start's; the finish time each final state's.
+	transition: `UPDATE api_campaigns SET state = $1, updated_at = $2,
+		started_at = CASE WHEN $1 = 'started' AND started_at IS NULL THEN $2 ELSE started_at END,
+		finished_at = CASE WHEN $1 IN ('finished', 'cancelled', 'failed') THEN $2 ELSE finished_at END,
+		reason = COALESCE($3, reason)
+		WHERE name = $4 AND ${IN_STATES('$5')}`,
+	inStates: `SELECT ${COLUMNS} FROM api_campaigns WHERE ${IN_STATES('$1')} ORDER BY created_at, name`,
+} as const;
+
+export type ApiCampaignStatement = keyof typeof API_CAMPAIGN_SQL;

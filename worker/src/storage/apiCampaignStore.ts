@@ -1,0 +1,96 @@
+import type { CampaignSettings } from '../../../api';
+
+/**
+ * An API campaign's own state, beside its ledger campaign (which exists once it is
+ * started and its recipients imported): `draft` takes settings and pages; `started` is
+ * run by the workers (and resumed at their start); `paused` waits for resume.
+ */
+export type ApiCampaignState = 'draft' | 'started' | 'paused' | 'finished' | 'cancelled' | 'failed';
+
+export interface ApiCampaignRecord {
+	name: string;
+	settings: CampaignSettings;
+	state: ApiCampaignState;
+	/** How its recipients came: JSON pages or one CSV (not both). */
+	source?: 'pages' | 'csv';
+	/** SHA-256 of the CSV as uploaded, so the same upload again is harmless. */
+	csvHash?: string;
+	/** Unix milliseconds. */
+	createdAt: number;
+	startedAt?: number;
+	finishedAt?: number;
+	reason?: string;
+}
+
+/** One page of recipients as stored: its JSON, its hash, its columns in first-seen order. */
+export interface StoredPage {
+	page: number;
+	/** SHA-256 of `body`: a page given again is the same page only with the same content. */
+	hash: string;
+	recipients: number;
+	columns: string[];
+	/** The recipients as a JSON array. */
+	body: string;
+}
+
+export type PutPageOutcome =
+	| { outcome: 'stored' | 'unchanged'; pages: number; recipients: number }
+	| { outcome: 'not_found' | 'started' | 'page_conflict' }
+	/** The campaign's recipients came the other way (CSV for a page, pages for a CSV). */
+	| { outcome: 'other_source'; source: 'pages' | 'csv' };
+
+/**
+ * The campaigns made through the worker's API and their recipients' pages, kept in the
+ * worker's database (SQLite, or the Postgres several workers share) so that whichever
+ * worker runs a campaign finds them, and a restart loses none.
+ */
+export interface ApiCampaignStore {
+	/** Creates it as a draft; an existing one is returned as it is, `created` false. */
+	create(name: string, settings: CampaignSettings, at: number): Promise<{ created: boolean; record: ApiCampaignRecord }>;
+	campaign(name: string): Promise<ApiCampaignRecord | undefined>;
+	list(): Promise<{ name: string; state: ApiCampaignState }[]>;
+	/** Stores a page of a draft, idempotently by number: the same content again is `unchanged`, other content a `page_conflict`. */
+	putPage(name: string, page: StoredPage, at: number): Promise<PutPageOutcome>;
+	/** Stores a CSV's rows as pages 1..n in one transaction; the same CSV (by hash) again is `unchanged`. */
+	putCsv(name: string, csvHash: string, pages: StoredPage[], at: number): Promise<PutPageOutcome>;
+	/** The page numbers stored, in order, and the recipients in them. */
+	pageTotals(name: string): Promise<{ pages: number[]; recipients: number }>;
+	/** Each page's columns, in page order. */
+	pageColumns(name: string): Promise<string[][]>;
+	/** Up to `limit` pages after `afterPage`, in page order. */
+	pagesAfter(name: string, afterPage: number, limit: number): Promise<{ page: number; body: string }[]>;
+	/**
+	 * Moves a campaign from one of `from` to `to` in one conditional statement; false when
+	 * it was in no state of `from` (another call or worker moved it first).
+	 */
+	transition(name: string, from: readonly ApiCampaignState[], to: ApiCampaignState, at: number, reason?: string): Promise<boolean>;
+	/** Campaigns in these states, oldest first. */
+	campaignsIn(states: readonly ApiCampaignState[]): Promise<ApiCampaignRecord[]>;
+	close(): Promise<void>;
+}
+
+export interface ApiCampaignRow {
+	name: string;
+	settings: string;
+	state: string;
+	source: string | null;
+	csv_hash: string | null;
+	created_at: number;
+	started_at: number | null;
+	finished_at: number | null;
+	reason: string | null;
+}
+
+export function apiCampaignRecord(r: ApiCampaignRow): ApiCampaignRecord {
+	return {
+		name: r.name,
+		settings: JSON.parse(r.settings) as CampaignSettings,
+		state: r.state as ApiCampaignState,
+		...(r.source !== null ? { source: r.source as 'pages' | 'csv' } : {}),
+		...(r.csv_hash !== null ? { csvHash: r.csv_hash } : {}),
+		createdAt: r.created_at,
+		...(r.started_at !== null ? { startedAt: r.started_at } : {}),
+		...(r.finished_at !== null ? { finishedAt: r.finished_at } : {}),
+		...(r.reason !== null ? { reason: r.reason } : {}),
+	};
+}
