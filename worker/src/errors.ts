@@ -1,6 +1,8 @@
+import { BATCH_MAX_MESSAGES } from '../../api';
+
 /**
  * The worker's error catalogue, at the bottom of worker/src: every folder may import it,
- * it imports nothing. The engine names a setting at fault by its setting (`rate`), and
+ * it imports nothing of it. The engine names a setting at fault by its setting (`rate`), and
  * each front end names it the way its user wrote it: the CLI by its flag (`--rate`), the
  * worker daemon by the config path (`campaigns[2].rate`).
  */
@@ -70,7 +72,7 @@ export const RUN_DEFAULTS = {
 	/** Messages per second. */
 	rate: 100,
 	/** Messages per request: the provider's most. */
-	batchSize: 1000,
+	batchSize: BATCH_MAX_MESSAGES,
 	/** Requests in flight at once. */
 	concurrency: 4,
 } as const;
