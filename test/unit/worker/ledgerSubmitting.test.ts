@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Ledger } from '../../../worker/src/ledger/ledger';
-import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
+import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
 import type { DbLocation } from '../../../worker/src/storage/dbLocation';
 import { openLedger } from '../../../worker/src/storage/openStores';
 import { storeBackends } from '../../support/storeBackends';
@@ -182,7 +182,7 @@ describe('ledger (sqlite): older files', () => {
 		await migrated.close();
 		const check = new Database(path);
 		expect(check.prepare(`SELECT name FROM sqlite_master WHERE name = 'recipients_by_status'`).get()).toBeUndefined();
-		expect(check.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get()).toBe('7');
+		expect(check.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get()).toBe('8');
 		check.close();
 	});
 });

@@ -6,7 +6,7 @@ import { RUN_DEFAULTS, UsageError } from '../errors';
 import { runCampaign } from '../campaign/runCampaign';
 import { sleep } from '../campaign/sleep';
 import type { DeliveryCounts, Ledger } from '../ledger/ledger';
-import { SqliteLedger } from '../ledger/sqliteLedger';
+import { SqliteLedger } from '../storage/sqlite/sqliteLedger';
 import { JsonReporter } from '../report/jsonReporter';
 import { TtyReporter } from '../report/ttyReporter';
 import { formatDelivery } from './campaignStatus';
