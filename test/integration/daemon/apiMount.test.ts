@@ -107,7 +107,7 @@ describe("the campaign API's own routes through the mount", () => {
 		const ledger = await openLedger(location);
 		const logged: string[] = [];
 		const log = new JsonLogger((l) => logged.push(l), undefined, {}, { level: 'debug', phoneNumbers: 'masked' });
-		const api = await CampaignApi.open(config, location, ledger, log, { token: TOKEN });
+		const api = await CampaignApi.open(config, location, ledger, log);
 		const server = new WebhookServer({ host: '127.0.0.1', port: 0, secrets: ['callback-secret-0123456789'], accountSid: 'A', maxBodyBytes: 4096, maxConnections: 100, store: async () => true, stored: () => {}, health: async () => ({ canTakeCallbacks: true, degraded: [], details: {} }), api: { token: TOKEN, routes: [api.routes] }, log });
 		const port = await server.listen();
 		const base = `http://127.0.0.1:${port}`;

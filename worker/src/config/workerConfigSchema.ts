@@ -48,6 +48,8 @@ const server = z.strictObject({
 	reportToken: z.string().min(16, 'must be at least 16 characters: it opens every campaign report').optional(),
 	/** Opens the campaign API (/api/...); without it, every /api path is 404. */
 	apiToken: z.string().min(MIN_API_TOKEN_LENGTH, `must be at least ${MIN_API_TOKEN_LENGTH} characters: it creates, starts and cancels campaigns`).optional(),
+	/** The largest CSV one `PUT /api/campaigns/{name}/csv` may send; pages of JSON are the way for more. */
+	apiMaxCsvBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).default(64 * 1024 * 1024),
 	/** Callbacks are a few hundred bytes; anything near this is not one. */
 	maxBodyBytes: z.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
 	/** Open connections at once; one more is answered 503 and closed. */

@@ -4,7 +4,7 @@ import { localChunks } from '../../campaign/localChunks';
 import { runCampaign } from '../../campaign/runCampaign';
 import type { WorkerConfig } from '../../config/workerConfigSchema';
 import { FatalError, RUN_DEFAULTS, SettingError } from '../../errors';
-import type { Ledger } from '../../ledger/ledger';
+import type { Ledger } from '../../storage/ledger';
 import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
 import type { KeyedForward } from '../../storage/daemonStore';
 import { dbLocation } from '../../storage/dbLocation';
@@ -37,6 +37,8 @@ export class ApiCampaignRunner implements CampaignKicker {
 	private readonly abort = new AbortController();
 	private timer: NodeJS.Timeout | undefined;
 	private stopped = false;
+	/** A reload's new copy serves the API before it takes over: it runs nothing until started. */
+	private started = false;
 
 	constructor(
 		private readonly config: WorkerConfig,
@@ -53,6 +55,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 	}
 
 	start(): void {
+		this.started = true;
 		const look = async () => {
 			try {
 				for (const c of await this.store.campaignsIn(['started'])) this.kick(c.name);
@@ -70,7 +73,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 	}
 
 	kick(name: string): void {
-		if (this.stopped || this.running.has(name)) return;
+		if (!this.started || this.stopped || this.running.has(name)) return;
 		const run = this.run(name)
 			.catch((error: Error) => this.log.error('API campaign run failed', { campaign: name, error }))
 			.finally(() => this.running.delete(name));
@@ -131,6 +134,12 @@ export class ApiCampaignRunner implements CampaignKicker {
 		} catch (error) {
 			// The store went away: the campaign stays started and the next look takes it up again.
 			if (isStoreFault(error) || signal.aborted) throw error;
+			// Another process holds the run (a copy of this worker that a kill left behind, until
+			// its heartbeat goes stale): not a failure; the next look tries again.
+			if (error instanceof FatalError && / is already running \(pid /.test(error.message)) {
+				log.info('API campaign waits: another process holds its run', { reason: error.message });
+				return;
+			}
 			const reason = error instanceof SettingError ? `${API_SETTING[error.setting] ?? error.setting}: ${error.detail}` : error instanceof FatalError ? error.message : String((error as Error).stack ?? error);
 			await this.fail(record, reason, log, ledger);
 		} finally {

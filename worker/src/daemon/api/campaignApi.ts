@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { WorkerConfig } from '../../config/workerConfigSchema';
-import type { Ledger } from '../../ledger/ledger';
+import type { Ledger } from '../../storage/ledger';
 import type { ApiCampaignStore } from '../../storage/apiCampaignStore';
 import type { DbLocation } from '../../storage/dbLocation';
 import { openApiCampaignStore } from '../../storage/openApiCampaignStore';
@@ -16,14 +16,14 @@ export const DEFAULT_MAX_CSV_BYTES = 64 * 1024 * 1024;
 
 /**
  * The campaign API of one worker: its store, the runner that sends started campaigns, and
- * the routes (a fastify plugin for the server to mount under /api, behind `token`).
+ * the routes (a fastify plugin the server mounts under /api, behind `server.apiToken`).
  */
 export class CampaignApi {
 	private constructor(
 		readonly store: ApiCampaignStore,
 		readonly runner: ApiCampaignRunner,
 		readonly campaigns: ApiCampaigns,
-		private readonly options: { token: string; maxCsvBytes: number; log: JsonLogger },
+		private readonly options: { maxCsvBytes: number; log: JsonLogger },
 	) {}
 
 	static async open(
@@ -31,17 +31,17 @@ export class CampaignApi {
 		location: DbLocation,
 		ledger: Ledger,
 		log: JsonLogger,
-		options: { token: string; sendingMayGo?: () => boolean; maxCsvBytes?: number; events?: CampaignEvents },
+		options: { sendingMayGo?: () => boolean; maxCsvBytes?: number; events?: CampaignEvents } = {},
 	): Promise<CampaignApi> {
 		const store = await openApiCampaignStore(location, ledger);
 		const dir = apiCampaignDir(location);
 		const runner = new ApiCampaignRunner(config, store, dir, log, options.sendingMayGo, options.events);
 		// Replies and opt-outs to an API campaign's messages go to its own events URL.
 		options.events?.lookUpCampaignUrls(async (name) => (await store.campaign(name))?.settings.events);
-		return new CampaignApi(store, runner, new ApiCampaigns(store, ledger, runner, dir, options.events), { token: options.token, maxCsvBytes: options.maxCsvBytes ?? DEFAULT_MAX_CSV_BYTES, log });
+		return new CampaignApi(store, runner, new ApiCampaigns(store, ledger, runner, dir, options.events), { maxCsvBytes: options.maxCsvBytes ?? DEFAULT_MAX_CSV_BYTES, log });
 	}
 
-	/** The routes, for `app.register(api.routes, { prefix: '/api' })`. */
+	/** The routes, for the worker's server to mount under /api behind the token (http/apiRoutes.ts). */
 	readonly routes = async (app: FastifyInstance): Promise<void> => campaignApiRoutes(app, { campaigns: this.campaigns, ...this.options });
 
 	/** Takes up the campaigns left started, and those started through other workers. */
