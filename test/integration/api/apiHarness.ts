@@ -6,7 +6,7 @@ import type { CampaignEvents } from '../../../worker/src/daemon/events/campaignE
 import { apiRoutes } from '../../../worker/src/daemon/http/apiRoutes';
 import { RefusalLog } from '../../../worker/src/daemon/http/refusalLog';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
-import type { Ledger } from '../../../worker/src/ledger/ledger';
+import type { Ledger } from '../../../worker/src/storage/ledger';
 import type { DbLocation } from '../../../worker/src/storage/dbLocation';
 import { openLedger } from '../../../worker/src/storage/openStores';
 
@@ -23,9 +23,9 @@ export class ApiUnderTest {
 		private readonly app: FastifyInstance,
 	) {}
 
-	static async start(sandbox: RunningSandbox, location: DbLocation, options: { maxCsvBytes?: number; events?: CampaignEvents } = {}): Promise<ApiUnderTest> {
+	static async start(sandbox: RunningSandbox, location: DbLocation, options: { baseUrl?: string; maxCsvBytes?: number; events?: CampaignEvents } = {}): Promise<ApiUnderTest> {
 		const config = workerConfigSchema.parse({
-			provider: { baseUrl: sandbox.url, accountSid: sandbox.demo.AccountSid, authToken: sandbox.demo.AuthToken },
+			provider: { baseUrl: options.baseUrl ?? sandbox.url, accountSid: sandbox.demo.AccountSid, authToken: sandbox.demo.AuthToken },
 			db: location.kind === 'sqlite' ? location.path : location.url,
 			server: { publicUrl: 'http://127.0.0.1:9', secret: 'callback-secret-0123456789' },
 		});

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claimedChunks } from '../../../worker/src/campaign/claimedChunks';
 import { sendStage } from '../../../worker/src/campaign/sendStage';
-import type { Ledger } from '../../../worker/src/ledger/ledger';
+import type { Ledger } from '../../../worker/src/storage/ledger';
 import { PgLedger } from '../../../worker/src/storage/postgres/pgLedger';
 import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
 import { dbLocation } from '../../../worker/src/storage/dbLocation';

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { RUN_DEFAULTS, UsageError } from '../errors';
 import { runCampaign } from '../campaign/runCampaign';
 import { sleep } from '../campaign/sleep';
-import type { DeliveryCounts, Ledger } from '../ledger/ledger';
+import type { DeliveryCounts, Ledger } from '../storage/ledger';
 import { SqliteLedger } from '../storage/sqlite/sqliteLedger';
 import { JsonReporter } from '../report/jsonReporter';
 import { TtyReporter } from '../report/ttyReporter';

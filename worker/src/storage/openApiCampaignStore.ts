@@ -1,4 +1,4 @@
-import type { Ledger } from '../ledger/ledger';
+import type { Ledger } from './ledger';
 import { openDatabase } from './sqlite/openDatabase';
 import { SqliteLedger } from './sqlite/sqliteLedger';
 import type { ApiCampaignStore } from './apiCampaignStore';

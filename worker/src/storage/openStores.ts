@@ -5,10 +5,10 @@ import { openPostgres } from './postgres/pgDatabase';
 import { SqlDaemonStore } from './sqlDaemonStore';
 import { DAEMON_SCHEMA } from './sqlite/daemonSchema';
 import { SqliteDb } from './sqlite/sqliteDb';
-import type { Ledger } from '../ledger/ledger';
+import type { Ledger } from './ledger';
 import { openDatabase } from './sqlite/openDatabase';
 import { PgLedger } from './postgres/pgLedger';
-import type { SharedLedger } from '../ledger/sharedLedger';
+import type { SharedLedger } from './sharedLedger';
 import { SqliteLedger } from './sqlite/sqliteLedger';
 
 /**

@@ -1,7 +1,7 @@
 import type { CampaignSpec } from '../settings/campaignSpec';
-import { forgottenKey, inTimeOrder, type ContactEvent, type ContactHistory, type ForgetResult } from '../ledger/contact';
-import { ownerIsAlive } from '../ledger/ownerIsAlive';
-import { campaignRecord, type CampaignDbRow, type RecipientDbRow } from '../ledger/ledgerDbRows';
+import { forgottenKey, inTimeOrder, type ContactEvent, type ContactHistory, type ForgetResult } from './contact';
+import { ownerIsAlive } from './ownerIsAlive';
+import { campaignRecord, type CampaignDbRow, type RecipientDbRow } from './ledgerDbRows';
 import {
 	ROW_STATUSES,
 	type CampaignCounts,
@@ -20,7 +20,7 @@ import {
 	type RowStatus,
 	type RunOwner,
 	type SettledRow,
-} from '../ledger/ledger';
+} from './ledger';
 import { ANSWER_LOST, CANCELLED, SUPPRESSED, ledgerSql, type LedgerSql } from './ledgerSql';
 import { all, get, raw, run, type LedgerDb, type TxMode, type Work } from './work';
 import { WORKER_ID } from './workerId';

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient, QueryConfig } from 'pg';
-import type { ClaimedChunk, SharedLedger } from '../../ledger/sharedLedger';
+import type { ClaimedChunk, SharedLedger } from '../sharedLedger';
 import { SUPPRESSED } from '../ledgerSql';
 import { SqlLedger, pendingRow } from '../sqlLedger';
 import { POSTGRES, all, driveAsync, get, raw, run, type LedgerDb, type Statement, type TxMode, type Work } from '../work';
