@@ -9,7 +9,9 @@ export type WorkerApiErrorCode =
 	| 'started'
 	| 'pages_missing'
 	| 'too_large'
-	| 'unsupported_media_type';
+	| 'unsupported_media_type'
+	/** Something the worker did not expect; the log has the detail. */
+	| 'internal';
 
 /** The HTTP status each error code is answered with. */
 export const WORKER_API_ERROR_STATUS: Record<WorkerApiErrorCode, number> = {
@@ -22,6 +24,7 @@ export const WORKER_API_ERROR_STATUS: Record<WorkerApiErrorCode, number> = {
 	pages_missing: 409,
 	too_large: 413,
 	unsupported_media_type: 415,
+	internal: 500,
 };
 
 /** Every refusal of the campaign API: `{"error": {...}}`. */

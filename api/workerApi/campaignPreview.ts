@@ -12,5 +12,5 @@ export interface CampaignPreview {
 	/** With `?pricePerSegment=N`: segments x price. */
 	cost?: number;
 	/** The first problems, by line of the recipients as a CSV (the header is line 1; recipient n is line n + 1). */
-	problems: { line: number; field?: string; message: string }[];
+	problems: { line: number; field?: string; code?: string; message: string }[];
 }

@@ -19,7 +19,8 @@ export class CallbackCatcher {
 	private server!: Server;
 	url = '';
 
-	static async start(): Promise<CallbackCatcher> {
+	/** `port`: a given one (a receiver that comes back where it was), else a free one. */
+	static async start(port = 0): Promise<CallbackCatcher> {
 		const catcher = new CallbackCatcher();
 		catcher.server = createServer((req, res) => {
 			const chunks: Buffer[] = [];
@@ -39,7 +40,7 @@ export class CallbackCatcher {
 				res.writeHead(catcher.statuses[i]).end();
 			});
 		});
-		await new Promise<void>((r) => catcher.server.listen(0, '127.0.0.1', r));
+		await new Promise<void>((r) => catcher.server.listen(port, '127.0.0.1', r));
 		catcher.url = `http://127.0.0.1:${(catcher.server.address() as AddressInfo).port}`;
 		return catcher;
 	}

@@ -9,6 +9,7 @@ const AUTH_TOKEN = '11112222333344445555';
 const SECRET = '22223333444455556666';
 const PREVIOUS = '77778888999900001111';
 const REPORT_TOKEN = '33334444555566667777';
+const API_TOKEN = '66667777888899990000';
 const SMTP_PASSWORD = '98765432109876';
 const HEADER = '55556666777788889999';
 const N8N_SECRET = '44445555666677778888';
@@ -24,7 +25,7 @@ describe('config errors never print a secret', () => {
 		writeFileSync(
 			config,
 			`provider: { baseUrl: "http://127.0.0.1:1", accountSid: A, authToken: ${AUTH_TOKEN} }
-server: { publicUrl: "https://w.example.com", secret: ${SECRET}, previousSecret: ${PREVIOUS}, reportToken: ${REPORT_TOKEN} }
+server: { publicUrl: "https://w.example.com", secret: ${SECRET}, previousSecret: ${PREVIOUS}, reportToken: ${REPORT_TOKEN}, apiToken: ${API_TOKEN} }
 smtp: { host: localhost, from: a@example.com, user: u, password: ${SMTP_PASSWORD} }
 replies:
   - actions: [{ type: post, url: "https://hook.example.com", headers: { authorization: ${HEADER} } }]
@@ -34,10 +35,10 @@ forward: { n8n: { url: "https://n8n.example.com/webhook/x", headers: { x-cloudte
 		const result = await cli(['worker', '--config', config, '--check']);
 		expect(result.code).toBe(2);
 		const lines = result.stderr;
-		for (const path of ['provider.authToken', 'server.secret', 'server.previousSecret', 'server.reportToken', 'smtp.password', 'replies[0].actions[0].headers.authorization', 'forward.n8n.headers.x-cloudtel-secret']) {
+		for (const path of ['provider.authToken', 'server.secret', 'server.previousSecret', 'server.reportToken', 'server.apiToken', 'smtp.password', 'replies[0].actions[0].headers.authorization', 'forward.n8n.headers.x-cloudtel-secret']) {
 			expect(lines).toContain(`${path}: must be text, not a number`);
 		}
-		for (const secret of [AUTH_TOKEN, SECRET, PREVIOUS, REPORT_TOKEN, SMTP_PASSWORD, HEADER, N8N_SECRET]) expect(lines).not.toContain(secret);
+		for (const secret of [AUTH_TOKEN, SECRET, PREVIOUS, REPORT_TOKEN, API_TOKEN, SMTP_PASSWORD, HEADER, N8N_SECRET]) expect(lines).not.toContain(secret);
 	});
 
 	it('a JSON config that does not parse says where, without quoting the text around it', async () => {

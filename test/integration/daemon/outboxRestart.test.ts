@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
-import { SqliteDaemonStore } from '../../../worker/src/storage/sqlite/sqliteDaemonStore';
+import { openDaemonStore } from '../../../worker/src/storage/openStores';
 import { ensureBuilt, freePort, SandboxDriver, SmtpSink, tempDir, until, WorkerProcess, writeConfig } from './harness';
 
 const SECRET = 'outbox-secret-0123456789';
@@ -27,7 +27,7 @@ async function reply(i: number): Promise<string> {
 }
 
 async function forwards() {
-	const store = new SqliteDaemonStore(join(dir, 'worker.db'));
+	const store = await openDaemonStore({ kind: 'sqlite', path: join(dir, 'worker.db') });
 	try {
 		return await store.forwardCounts();
 	} finally {

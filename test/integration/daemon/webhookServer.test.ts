@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { CallbackEvent } from '../../../api';
 import { WebhookServer } from '../../../worker/src/daemon/http/webhookServer';
@@ -58,5 +59,113 @@ describe('the webhook server', () => {
 		expect(stored).toHaveLength(1);
 		await expect(post(port, path, { ...reply, MessageSid: 'm-2' }, new Agent())).rejects.toThrow(/ECONNREFUSED/);
 		agent.destroy();
+	});
+});
+
+function server(lines: string[], overrides: Partial<ConstructorParameters<typeof WebhookServer>[0]> = {}): WebhookServer {
+	return new WebhookServer({
+		host: '127.0.0.1',
+		port: 0,
+		secrets: [SECRET],
+		accountSid: 'a',
+		maxBodyBytes: 2048,
+		maxConnections: 1024,
+		store: async () => true,
+		stored: () => {},
+		health: async () => ({ canTakeCallbacks: true, degraded: [], details: {} }),
+		log: new JsonLogger((l) => lines.push(l), undefined, {}, { level: 'debug', phoneNumbers: 'masked' }),
+		...overrides,
+	});
+}
+
+/** Writes `text` on a connection of its own; what came back once the server closed it (or `ms` passed). */
+function exchange(port: number, text: string, ms = 2000): Promise<{ text: string; closed: boolean }> {
+	return new Promise((resolve) => {
+		let out = '';
+		const socket = connect(port, '127.0.0.1', () => socket.write(text));
+		const timer = setTimeout(() => {
+			socket.destroy();
+			resolve({ text: out, closed: false });
+		}, ms);
+		socket.on('data', (d) => (out += d));
+		socket.on('error', () => undefined);
+		socket.on('close', () => {
+			clearTimeout(timer);
+			resolve({ text: out, closed: true });
+		});
+	});
+}
+
+describe('the webhook server keeps its limits', () => {
+	it('answers a body over maxBodyBytes 413, declared or streamed, before it is all read, and closes the connection', async () => {
+		const lines: string[] = [];
+		const s = server(lines);
+		const port = await s.listen();
+		try {
+			const declared = await fetch(`http://127.0.0.1:${port}/callbacks/${SECRET}/replies`, { method: 'POST', body: 'x'.repeat(1_000_000) });
+			expect(declared.status).toBe(413);
+			expect(declared.headers.get('connection')).toBe('close');
+			expect(await declared.json()).toEqual({ error: 'the body is larger than 2048 bytes' });
+			const chunks = new ReadableStream({
+				start(c) {
+					for (let i = 0; i < 100; i++) c.enqueue(new TextEncoder().encode('x'.repeat(10_000)));
+					c.close();
+				},
+			});
+			const streamed = await fetch(`http://127.0.0.1:${port}/callbacks/${SECRET}/replies`, { method: 'POST', body: chunks, duplex: 'half' } as RequestInit);
+			expect(streamed.status).toBe(413);
+			// A body with the wrong secret is not read at all: the secret is checked first.
+			expect((await fetch(`http://127.0.0.1:${port}/callbacks/not-the-secret/replies`, { method: 'POST', body: 'x'.repeat(1_000_000) })).status).toBe(401);
+		} finally {
+			await s.close();
+		}
+		const refused = lines.map((l) => JSON.parse(l)).filter((l) => l.reason === 'callback body too large');
+		expect(refused.map((l) => l.count)).toEqual([1, 1]);
+		expect(refused[0]).toMatchObject({ status: 413, route: 'replies', limit: 2048 });
+	});
+
+	it('answers a request on a connection beyond maxConnections 503 and closes it; the others are served', async () => {
+		const lines: string[] = [];
+		const s = server(lines, { maxConnections: 3 });
+		const port = await s.listen();
+		const idle = await Promise.all(Array.from({ length: 3 }, () => new Promise<Socket>((resolve) => { const c = connect(port, '127.0.0.1', () => resolve(c)); })));
+		try {
+			await new Promise((r) => setTimeout(r, 50));
+			const over = await exchange(port, 'GET /ready HTTP/1.1\r\nhost: x\r\n\r\n');
+			expect(over.text).toMatch(/^HTTP\/1\.1 503 /);
+			expect(over.text).toContain('{"error":"too many connections; try again"}');
+			expect(over.closed).toBe(true);
+		} finally {
+			for (const c of idle) c.destroy();
+		}
+		await new Promise((r) => setTimeout(r, 50));
+		const after = await exchange(port, 'GET /ready HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n');
+		expect(after.text).toMatch(/^HTTP\/1\.1 200 /);
+		await s.close();
+		expect(lines.map((l) => JSON.parse(l)).find((l) => l.reason === 'too many connections')).toMatchObject({ status: 503, limit: 3 });
+	});
+
+	it('keeps a connection alive across callbacks; a client gone mid-body is debug, not an error; a path it cannot decode is refused like any other', async () => {
+		const lines: string[] = [];
+		const s = server(lines);
+		const port = await s.listen();
+		try {
+			const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+			const sockets = new Set<unknown>();
+			agent.on('free', (socket) => sockets.add(socket));
+			expect(await post(port, `/callbacks/${SECRET}/replies`, reply, agent)).toEqual({ status: 200, body: { ok: true } });
+			expect(await post(port, `/hooks/worker/callbacks/${SECRET}/replies`, { ...reply, MessageSid: 'm-2' }, agent)).toEqual({ status: 200, body: { ok: true } });
+			expect(sockets.size).toBe(1);
+			agent.destroy();
+			const gone = await exchange(port, `POST /callbacks/${SECRET}/replies HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"MessageSid": "`, 100);
+			expect(gone.text).toBe('');
+			expect((await fetch(`http://127.0.0.1:${port}/callbacks/%zz/receipts`, { method: 'POST', body: '{}' })).status).toBe(401);
+			expect((await fetch(`http://127.0.0.1:${port}/%zz`)).status).toBe(404);
+		} finally {
+			await s.close();
+		}
+		const logged = lines.map((l) => JSON.parse(l));
+		expect(logged.filter((l) => l.level === 'error')).toEqual([]);
+		expect(logged.some((l) => l.level === 'debug' && l.msg === 'client went away mid-request')).toBe(true);
 	});
 });

@@ -60,6 +60,29 @@ describe.each(backends)('the daemon store ($name)', (backend) => {
 		await s.finishRun('daily-20260101T090000Z', 'finished', 4);
 		expect(await s.unfinishedRuns()).toEqual([{ run: 'daily-20260102T090000Z', campaign: 'daily', startedAt: 3 }]);
 	});
+
+	it("queues a run's events only with the start that made it and the finish that closed it, as two workers joining one run would", async () => {
+		const a = await open();
+		const b = await open();
+		const event = (key: string, type: string) => ({ eventKey: key, actionKey: 'events', payload: { action: { type } } });
+		const run = { run: 'daily-20260103T090000Z', campaign: 'daily', startedAt: 1 };
+		await a.startRun(run, [event('started:a', 'event')]);
+		await b.startRun({ ...run, startedAt: 2 }, [event('started:b', 'event')]);
+		await a.finishRun(run.run, 'finished', 3, [event('finished:a', 'event')]);
+		await b.finishRun(run.run, 'failed', 4, [event('finished:b', 'event')]);
+		expect((await a.forwards()).map((f) => [f.eventKey, f.state, f.payload.action.type])).toEqual([
+			['started:a', 'pending', 'event'],
+			['finished:a', 'pending', 'event'],
+		]);
+		// The later finish still records its outcome.
+		expect(await a.finishedRunsBefore(5)).toEqual([run.run]);
+		await a.queueForwards([event('started:a', 'other'), event('extra', 'event')], 5);
+		expect((await b.forwards()).map((f) => [f.eventKey, f.payload.action.type])).toEqual([
+			['started:a', 'event'],
+			['finished:a', 'event'],
+			['extra', 'event'],
+		]);
+	});
 });
 
 describe.each(backends.filter((b) => b.name === 'postgres'))('the daemon store shared by several workers ($name)', (backend) => {

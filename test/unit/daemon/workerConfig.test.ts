@@ -70,6 +70,15 @@ describe('worker config', () => {
 		expect(config.smtp?.password).toBe('pw');
 	});
 
+	it('takes an API token of 16 characters or more, from the file or CLOUDTEL_API_TOKEN, and refuses a shorter one without printing it', () => {
+		expect(loadWorkerConfig(write(BASE)).server.apiToken).toBeUndefined();
+		expect(loadWorkerConfig(write(BASE), { CLOUDTEL_API_TOKEN: 'api-token-0123456789' }).server.apiToken).toBe('api-token-0123456789');
+		const base = BASE.replace('secret: "0123456789abcdef"', 'secret: "0123456789abcdef", apiToken: "short-token"');
+		const out = problems(base);
+		expect(out).toEqual([expect.stringMatching(/^server\.apiToken: must be at least 16 characters/)]);
+		expect(out.join('\n')).not.toContain('short-token');
+	});
+
 	it('does not invent an SMTP section from an environment password', () => {
 		const config = loadWorkerConfig(write(BASE), { CLOUDTEL_SMTP_PASSWORD: 'pw' });
 		expect(config.smtp).toBeUndefined();
@@ -185,5 +194,22 @@ describe('worker config: db', () => {
 		const config = loadWorkerConfig(write(`${BASE}campaigns:\n${campaign({ encoding: 'windows-1252', smartEncoding: true })}`), {});
 		expect(configuredSpec(config.campaigns[0], 'c-1')).toMatchObject({ encoding: 'windows-1252', smartEncoding: true });
 		expect(problems(`${BASE}campaigns:\n${campaign({ encoding: 'ebcdic' })}`).join('\n')).toMatch(/campaigns\[0\]\.encoding/);
+	});
+	it('events: a URL, headers and the types it takes, every problem named by its path, never a secret value', () => {
+		const ok = loadWorkerConfig(write(`${BASE}events: { url: "https://n8n.example.com/webhook/x/cloudtel?secret=s3cret", headers: { X-CloudTel-Secret: abc } }\ncampaigns:\n${campaign({ events: 'https://n8n.example.com/webhook/y' })}`), {});
+		expect(ok.events).toEqual({ url: 'https://n8n.example.com/webhook/x/cloudtel?secret=s3cret', headers: { 'X-CloudTel-Secret': 'abc' }, types: ['campaign.started', 'campaign.finished', 'campaign.paused', 'reply', 'optout'] });
+		expect(ok.campaigns[0].events).toBe('https://n8n.example.com/webhook/y');
+		const out = problems(`${BASE}events: { url: "ftp://x?secret=hidden-value", types: [reply, receipt], colour: red }\ncampaigns:\n${campaign({ events: 'not a url' })}`);
+		expect(out).toEqual(
+			expect.arrayContaining([
+				expect.stringMatching(/^events\.url: /),
+				expect.stringMatching(/^events\.types\[1\]: must be one of campaign\.started, campaign\.finished, campaign\.paused, reply, optout/),
+				'events.colour: is not a setting here (a typo?)',
+				expect.stringMatching(/^campaigns\[0\]\.events: /),
+			]),
+		);
+		expect(out.join('\n')).not.toContain('hidden-value');
+		expect(out.join('\n')).not.toContain('not a url');
+		expect(problems(`${BASE}events: { url: "https://n8n.example.com/w", types: [] }`)).toEqual([expect.stringMatching(/^events\.types: must name at least one of/)]);
 	});
 });

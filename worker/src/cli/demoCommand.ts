@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { UsageError } from '../errors';
+import { RUN_DEFAULTS, UsageError } from '../errors';
 import { runCampaign } from '../campaign/runCampaign';
 import { sleep } from '../campaign/sleep';
 import type { DeliveryCounts, Ledger } from '../ledger/ledger';
@@ -70,7 +70,7 @@ export async function demoCommand(argv: string[]): Promise<number> {
 				provider: { baseUrl: sandbox.url, accountSid: sandbox.demo.AccountSid, authToken: sandbox.demo.AuthToken },
 				rate: 500,
 				batchSize: 100,
-				concurrency: 4,
+				concurrency: RUN_DEFAULTS.concurrency,
 				outPath,
 				callbacks: { DeliveryReceiptWebhookUri: receiver.receiptUrl },
 			},

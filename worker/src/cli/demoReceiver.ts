@@ -5,7 +5,7 @@ import { ForwardOutbox } from '../daemon/forward/forwardOutbox';
 import { callbackUrl } from '../daemon/http/callbackUrls';
 import { WebhookServer } from '../daemon/http/webhookServer';
 import { JsonLogger } from '../daemon/jsonLogger';
-import { SqliteDaemonStore } from '../storage/sqlite/sqliteDaemonStore';
+import { openDaemonStore } from '../storage/openStores';
 
 export interface DemoReceiver {
 	receiptUrl: string;
@@ -19,7 +19,7 @@ export interface DemoReceiver {
  */
 export async function startDemoReceiver(dbPath: string, ledger: Ledger, accountSid: string): Promise<DemoReceiver> {
 	const log = new JsonLogger(() => undefined);
-	const store = new SqliteDaemonStore(dbPath);
+	const store = await openDaemonStore({ kind: 'sqlite', path: dbPath });
 	const outbox = new ForwardOutbox(store, {}, { maxAttempts: 1, backoffMs: 1000, maxBackoffMs: 1000, concurrency: 1 }, log);
 	const processor = new CallbackProcessor(store, ledger, [], outbox, log);
 	const secret = randomBytes(16).toString('hex');

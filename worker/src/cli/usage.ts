@@ -1,5 +1,6 @@
 // One help text a command: `cloudtel campaign run --help` answers with what `run` takes, not
 // with everything the CLI does.
+import { RUN_DEFAULTS } from '../errors';
 
 const RUN_OPTIONS = `  --csv FILE                 the recipients; the first line is the header (- reads stdin)
   --property SID             the PropertySid to send from
@@ -10,9 +11,9 @@ const RUN_OPTIONS = `  --csv FILE                 the recipients; the first line
   --name NAME                campaign name, in every ExternalId (default: the CSV's name)
   --db FILE|URL              the ledger: a SQLite file or a postgres:// URL
                              (default: CLOUDTEL_DB, else cloudtel.db)
-  --rate N                   messages per second, 0 for no limit (default: 100)
-  --batch-size N             messages per BatchMessages request, at most 1000 (default: 1000)
-  --concurrency N            requests in flight (default: 4)
+  --rate N                   messages per second, 0 for no limit (default: ${RUN_DEFAULTS.rate})
+  --batch-size N             messages per BatchMessages request, at most 1000 (default: ${RUN_DEFAULTS.batchSize})
+  --concurrency N            requests in flight (default: ${RUN_DEFAULTS.concurrency})
   --schedule ISO-TIME        send at that time (the provider holds messages up to 14 days ahead)
   --send-window HH:MM-HH:MM  sending hours: messages go out only between these local times
   --time-zone ZONE           zone of the send window: Windows ID or IANA name

@@ -10,6 +10,7 @@ export const CONFIG_ENVIRONMENT: readonly { path: readonly string[]; variable: s
 	{ path: ['server', 'secret'], variable: 'CLOUDTEL_CALLBACK_SECRET' },
 	{ path: ['server', 'previousSecret'], variable: 'CLOUDTEL_PREVIOUS_CALLBACK_SECRET' },
 	{ path: ['server', 'reportToken'], variable: 'CLOUDTEL_REPORT_TOKEN' },
+	{ path: ['server', 'apiToken'], variable: 'CLOUDTEL_API_TOKEN' },
 	{ path: ['smtp', 'user'], variable: 'CLOUDTEL_SMTP_USER' },
 	{ path: ['smtp', 'password'], variable: 'CLOUDTEL_SMTP_PASSWORD' },
 ];

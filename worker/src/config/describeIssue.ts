@@ -18,7 +18,7 @@ const EXPECTED: Record<string, string> = {
  */
 export function isSecretPath(path: readonly PropertyKey[]): boolean {
 	const at = path.map((p) => (typeof p === 'number' ? '#' : String(p))).join('.');
-	return /^(provider\.authToken|server\.(secret|previousSecret|reportToken)|smtp\.password|db|replies\.#\.actions\.#\.headers\..+|forward\.n8n\.(url|headers\..+))$/.test(at);
+	return /^(provider\.authToken|server\.(secret|previousSecret|reportToken|apiToken)|smtp\.password|db|replies\.#\.actions\.#\.headers\..+|forward\.n8n\.(url|headers\..+)|events\.(url|headers\..+)|campaigns\.#\.events)$/.test(at);
 }
 
 function kindOf(value: unknown, secret = false): string {

@@ -1,7 +1,7 @@
 import { dbLocation, isPostgresUrl } from '../storage/dbLocation';
 import cron from 'node-cron';
 import { z } from 'zod';
-import { isBlank, isE164, isEmail, isSid, isWebhookUri, senderKind, checkForwardSender } from '../../../api';
+import { CAMPAIGN_EVENT_TYPES, isBlank, isE164, isEmail, isSid, isWebhookUri, MIN_API_TOKEN_LENGTH, senderKind, checkForwardSender, type CampaignEventType } from '../../../api';
 import { parseSendWindow } from '../schedule/sendWindow';
 import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
 
@@ -46,6 +46,8 @@ const server = z.strictObject({
 	previousSecret: z.string().min(16, 'must be at least 16 characters, as secret').optional(),
 	/** Opens the campaign reports (GET /campaigns); without it, the worker serves no report. */
 	reportToken: z.string().min(16, 'must be at least 16 characters: it opens every campaign report').optional(),
+	/** Opens the campaign API (/api/...); without it, every /api path is 404. */
+	apiToken: z.string().min(MIN_API_TOKEN_LENGTH, `must be at least ${MIN_API_TOKEN_LENGTH} characters: it creates, starts and cancels campaigns`).optional(),
 	/** Callbacks are a few hundred bytes; anything near this is not one. */
 	maxBodyBytes: z.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
 	/** Open connections at once; one more is answered 503 and closed. */
@@ -134,6 +136,8 @@ const campaign = z.strictObject({
 	 * to true without `from` and cannot be true with one.
 	 */
 	replies: z.boolean().optional(),
+	/** This campaign's own events URL: its campaign events (and its replies and opt-outs) go there instead of to `events.url`. */
+	events: httpUrl.optional(),
 });
 
 const match = z.strictObject({
@@ -186,6 +190,21 @@ const forward = z.strictObject({
 		.optional(),
 });
 
+/**
+ * `events`: campaign.started, campaign.finished, campaign.paused, reply and optout POSTed
+ * to a URL (the CloudTel Trigger's, say), once each through the outbox, with their id as
+ * Idempotency-Key. `types` limits what goes to this URL (a campaign's own URL gets all of
+ * its campaign's). The headers are read from the config when each is sent.
+ */
+const events = z.strictObject({
+	url: httpUrl,
+	headers: z.record(z.string(), z.string()).optional(),
+	types: z
+		.array(z.enum(CAMPAIGN_EVENT_TYPES as [CampaignEventType, ...CampaignEventType[]], { error: `must be one of ${CAMPAIGN_EVENT_TYPES.join(', ')}` }))
+		.min(1, `must name at least one of ${CAMPAIGN_EVENT_TYPES.join(', ')}`)
+		.default([...CAMPAIGN_EVENT_TYPES]),
+});
+
 /** A keyword of one or more words; punctuation does not count, as it does not in replies. */
 const keyword = text.refine((v) => keywordWords(v).length > 0, 'must have a letter or digit');
 
@@ -219,6 +238,7 @@ export const workerConfigSchema = z
 		replies: z.array(rule).default([]),
 		optOut: optOut.prefault({}),
 		forward: forward.prefault({}),
+		events: events.optional(),
 	})
 	.superRefine((config, ctx) => {
 		if (isPostgresUrl(config.db)) {
@@ -277,5 +297,6 @@ export type ReplyAction = ReplyRule['actions'][number];
 export type SmtpConfig = NonNullable<WorkerConfig['smtp']>;
 export type OutboxConfig = WorkerConfig['outbox'];
 export type N8nForwardConfig = NonNullable<WorkerConfig['forward']['n8n']>;
+export type EventsConfig = NonNullable<WorkerConfig['events']>;
 export type OptOutConfig = WorkerConfig['optOut'];
 export type LogConfig = WorkerConfig['log'];

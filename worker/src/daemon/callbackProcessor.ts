@@ -1,10 +1,11 @@
 import type { DeliveryReceiptCallback, ReplyCallback } from '../../../api';
 import type { N8nForwardConfig, OptOutConfig, ReplyRule } from '../config/workerConfigSchema';
 import type { Ledger } from '../ledger/ledger';
-import type { CompletedEvent, DaemonStore, NewForward, StoredEvent } from '../storage/daemonStore';
+import type { CompletedEvent, EventStore, NewForward, StoredEvent } from '../storage/daemonStore';
 import type { ForwardOutbox } from './forward/forwardOutbox';
 import type { ForwardAction, QueuedForward } from './forward/forwardPayload';
 import type { Logger } from './jsonLogger';
+import type { CampaignEvents } from './events/campaignEvents';
 import { matchRules } from './replies/matchRules';
 import { optOutMatcher, type OptOutIntent } from '../config/optOutKeywords';
 import { replyContext } from './replies/replyContext';
@@ -41,7 +42,7 @@ export class CallbackProcessor {
 	private readonly optOutIntent: (text: string) => OptOutIntent | undefined;
 
 	constructor(
-		private readonly store: DaemonStore,
+		private readonly store: EventStore,
 		private readonly ledger: Ledger,
 		private readonly rules: readonly ReplyRule[],
 		private readonly outbox: ForwardOutbox,
@@ -49,6 +50,8 @@ export class CallbackProcessor {
 		keywords: OptOutConfig = { keywords: [], optInKeywords: [] },
 		/** `forward.n8n`: which callbacks also go to n8n, each once. */
 		private readonly n8n?: Pick<N8nForwardConfig, 'events'>,
+		/** Events out: reply and optout, queued with the callback's other forwards. */
+		private readonly events?: CampaignEvents,
 	) {
 		this.optOutIntent = optOutMatcher({ optOut: keywords.keywords, optIn: keywords.optInKeywords });
 	}
@@ -157,11 +160,13 @@ export class CallbackProcessor {
 		const matched = matchRules(this.rules, context);
 		const forwards: Forward[] = [];
 		let optedOut = intent === 'optOut';
+		let optOutRule: string | undefined;
 		for (const m of matched) {
 			if (m.action.type === 'optOut') {
 				if (intent !== 'optIn') {
 					await this.ledger.addSuppression(reply.From, `reply rule ${this.rules[m.rule].name ?? m.rule}`);
 					optedOut = true;
+					optOutRule ??= String(this.rules[m.rule].name ?? m.rule);
 				}
 				this.log.info('opted out by rule', { from: reply.From, rule: this.rules[m.rule].name ?? m.rule });
 			} else forwards.push({ actionKey: m.key, payload: { action: queued(m.action as ForwardAction), context } });
@@ -169,6 +174,11 @@ export class CallbackProcessor {
 		// The run is the ledger's campaign: its row counts the reply in the report.
 		if (context.run !== undefined && context.row !== undefined) {
 			await this.ledger.recordReply({ campaign: context.run, line: context.row, messageSid: reply.MessageSid, at: receivedAt, optOut: optedOut });
+		}
+		if (this.events) {
+			// A rule's opt-out has no keyword of ours: the reply's first word stands for it.
+			const keyword = found?.intent === 'optOut' ? found.keyword : (reply.Text.trim().split(/\s+/)[0] ?? '').toUpperCase();
+			forwards.push(...(await this.events.replyForwards(context, optedOut ? { keyword, ...(found?.intent === 'optOut' ? {} : { rule: optOutRule }) } : undefined)));
 		}
 		this.log.info('reply', { messageSid: reply.MessageSid, from: reply.From, campaign: context.campaign, row: context.row, rules: [...new Set(matched.map((m) => m.rule))], forwards: forwards.length });
 		return forwards;

@@ -40,16 +40,21 @@ export function configSecrets(config: WorkerConfig): string[] {
 	// The n8n trigger's secret, in its URL's query or a header.
 	const n8n = config.forward.n8n;
 	const n8nSecrets = n8n ? [...new URL(n8n.url).searchParams.values(), ...Object.values(n8n.headers ?? {})] : [];
+	// An events URL's secret, likewise (the CloudTel Trigger's), and those of campaigns' own URLs.
+	const eventUrls = [...(config.events ? [config.events.url] : []), ...config.campaigns.flatMap((c) => (c.events ? [c.events] : []))];
+	const eventSecrets = [...eventUrls.flatMap((u) => [...new URL(u).searchParams.values()]), ...Object.values(config.events?.headers ?? {})];
 	return [
 		config.provider.authToken,
 		config.server.secret,
 		config.server.previousSecret ?? '',
 		config.server.reportToken ?? '',
+		config.server.apiToken ?? '',
 		config.smtp?.password ?? '',
 		dbPassword,
 		basicAuthorization(config.provider.accountSid, config.provider.authToken).slice('Basic '.length),
 		...headerValues,
 		...n8nSecrets,
+		...eventSecrets,
 	];
 }
 

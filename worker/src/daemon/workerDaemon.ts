@@ -10,6 +10,8 @@ import type { DaemonStore } from '../storage/daemonStore';
 import { EmailForwarder } from './forward/emailForwarder';
 import { ForwardOutbox } from './forward/forwardOutbox';
 import { N8nForwarder } from './forward/n8nForwarder';
+import { EventForwarder } from './forward/eventForwarder';
+import { CampaignEvents } from './events/campaignEvents';
 import { PostForwarder } from './forward/postForwarder';
 import { postHeaders } from './forward/postHeaders';
 import { SmsForwarder } from './forward/smsForwarder';
@@ -46,6 +48,8 @@ export class WorkerDaemon {
 		readonly intake: CallbackIntake,
 		private readonly config: WorkerConfig,
 		private readonly shownDb: string,
+		/** Events out: what the campaign API's runs call (started, finished, paused). */
+		readonly events: CampaignEvents,
 	) {}
 
 	private lease: WorkerLease | undefined;
@@ -77,7 +81,9 @@ export class WorkerDaemon {
 			config.outbox,
 			log.child({ part: 'outbox' }),
 			config.forward.n8n ? new N8nForwarder(() => config.forward.n8n) : undefined,
+			new EventForwarder({ worker: () => config.events, campaignUrl: (name) => config.campaigns.find((c) => c.name === name)?.events }),
 		);
+		const events = new CampaignEvents(config, store, () => outbox.kick());
 		// Several workers: this one's lease is taken before anything else, so the others never
 		// take what it starts for a dead worker's.
 		let cluster: PgCluster | undefined;
@@ -91,10 +97,10 @@ export class WorkerDaemon {
 			}
 		}
 		const intake = await CallbackIntake.open(store, spoolDir(config.spool.dir, location), config.spool.maxBytes, log.child({ part: 'spool' }));
-		const processor = new CallbackProcessor(store, ledger, config.replies, outbox, log.child({ part: 'callbacks' }), config.optOut, config.forward.n8n);
+		const processor = new CallbackProcessor(store, ledger, config.replies, outbox, log.child({ part: 'callbacks' }), config.optOut, config.forward.n8n, events);
 		const scheduler = new CampaignScheduler(
 			config.campaigns,
-			new CampaignRunner(config, store, log.child({ part: 'campaigns' }), () => intake.sendingMayGo()),
+			new CampaignRunner(config, store, log.child({ part: 'campaigns' }), () => intake.sendingMayGo(), events),
 			log.child({ part: 'cron' }),
 			store,
 		);
@@ -120,6 +126,8 @@ export class WorkerDaemon {
 			health: () => health.report(),
 			healthToken: config.server.reportToken,
 			reports: { token: config.server.reportToken, ledger },
+			// The campaign API's route plugins (ApiRoutes) are mounted here, under /api.
+			api: { token: config.server.apiToken, routes: [] },
 			log: log.child({ part: 'webhooks' }),
 		});
 		let port: number;
@@ -130,7 +138,7 @@ export class WorkerDaemon {
 			throw error;
 		}
 		const retention = new Retention(store, ledger, config.retentionDays, log.child({ part: 'retention' }));
-		const daemon = new WorkerDaemon(port, store, ledger, server, processor, outbox, scheduler, log, cluster, retention, intake, config, location.kind === 'postgres' ? location.shown : location.path);
+		const daemon = new WorkerDaemon(port, store, ledger, server, processor, outbox, scheduler, log, cluster, retention, intake, config, location.kind === 'postgres' ? location.shown : location.path, events);
 		if (!options.standby) await daemon.begin();
 		else {
 			// Its lease kept alive meanwhile, so the running copy does not take it for lost.

@@ -38,6 +38,11 @@ export interface ForwardJob extends NewForward {
 	lastError?: string;
 }
 
+/** A forward with the event it belongs to: unique by the two keys, so queuing it again changes nothing. */
+export interface KeyedForward extends NewForward {
+	eventKey: string;
+}
+
 /** An event whose effects are done, with the forwards it asks for. */
 export interface CompletedEvent {
 	key: string;
@@ -52,12 +57,8 @@ export interface CampaignRun {
 	outcome?: string;
 }
 
-/**
- * What the daemon keeps besides the ledger: callback events, the outbox of forwards, and
- * the campaign runs the cron started. Asynchronous, like the ledger, so it can move to
- * the same Postgres.
- */
-export interface DaemonStore {
+/** The callback intake's and its processor's: events stored as they arrive, then processed. */
+export interface EventStore {
 	/** Durable when it resolves. False when this MessageSid and event were already stored. */
 	recordEvent(key: string, event: CallbackEvent, receivedAt: number): Promise<boolean>;
 	unprocessedEvents(limit: number): Promise<StoredEvent[]>;
@@ -65,10 +66,15 @@ export interface DaemonStore {
 	completeEvents(events: CompletedEvent[], at: number): Promise<void>;
 	/** Events stored but not yet processed. */
 	waitingEvents(): Promise<number>;
+}
 
+/** The outbox's: forwards on their way. */
+export interface OutboxStore {
+	/** Queues forwards no callback asks for (campaign events); one already queued under its keys is left as it is. */
+	queueForwards(forwards: KeyedForward[], at: number): Promise<void>;
 	/**
 	 * Takes up to `limit` forwards due at `now`, oldest first, and marks them `sending`
-	 * (attempts counted), in one transaction: no other worker can take them too. Durable
+	 * (attempts counted), in one statement: no other worker can take them too. Durable
 	 * before it returns when one of them is an SMS, whose attempt must never be repeated
 	 * after a crash; an e-mail or a post lost with a power cut is sent again, carrying the
 	 * same Message-ID or Idempotency-Key, exactly as one interrupted mid-attempt is.
@@ -80,23 +86,36 @@ export interface DaemonStore {
 	retryLater(id: number, nextAt: number, error: string, at: number): Promise<void>;
 	markFailed(id: number, error: string, at: number): Promise<void>;
 	markUncertain(id: number, error: string, at: number): Promise<void>;
-	/** The forwards a crash left in `sending`. */
+	/** The forwards a crash left in `sending` (on Postgres, those of workers whose lease is gone). */
 	interruptedForwards(): Promise<ForwardJob[]>;
 	/** Puts an interrupted forward back in line, attempts kept. */
 	requeue(id: number, at: number): Promise<void>;
 	forwardCounts(): Promise<Record<ForwardState, number>>;
 	forwards(): Promise<ForwardJob[]>;
+}
 
-	startRun(run: CampaignRun): Promise<void>;
-	finishRun(run: string, outcome: string, at: number): Promise<void>;
+/** The cron's: the campaign runs it started. */
+export interface RunStore {
+	/** Records a run; `events` (its campaign.started) are queued with it, in one transaction, when the run is new. */
+	startRun(run: CampaignRun, events?: KeyedForward[]): Promise<void>;
+	/**
+	 * Closes a run; `events` (its campaign.finished or .paused) are queued with it, in one
+	 * transaction, when it was still open: of several workers finishing it, one queues them.
+	 */
+	finishRun(run: string, outcome: string, at: number, events?: KeyedForward[]): Promise<void>;
 	unfinishedRuns(): Promise<CampaignRun[]>;
 	/** The names of a campaign's runs started at or after `since` (Unix ms), and when its first known run started. */
 	runsSince(campaign: string, since: number): Promise<{ runs: string[]; firstStartedAt: number | undefined }>;
+}
 
+/**
+ * What the daemon keeps besides the ledger: callback events, the outbox of forwards, and
+ * the campaign runs the cron started, in the ledger's database.
+ */
+export interface DaemonStore extends EventStore, OutboxStore, RunStore {
 	/** Runs finished before `before` (Unix ms), whose ledger campaigns are to go first. */
 	finishedRunsBefore(before: number): Promise<string[]>;
 	/** Processed callback events, settled forwards and finished runs older than `before` (Unix ms) are deleted. */
 	prune(before: number): Promise<{ events: number; forwards: number; runs: number }>;
-
 	close(): Promise<void>;
 }

@@ -1,12 +1,15 @@
-import { SqliteDaemonStore } from './sqlite/sqliteDaemonStore';
-import { PgDaemonStore } from './postgres/pgDaemonStore';
 import type { DaemonStore } from './daemonStore';
+import type { DbLocation } from './dbLocation';
+import { PgDb } from './postgres/pgDb';
+import { openPostgres } from './postgres/pgDatabase';
+import { SqlDaemonStore } from './sqlDaemonStore';
+import { DAEMON_SCHEMA } from './sqlite/daemonSchema';
+import { SqliteDb } from './sqlite/sqliteDb';
 import type { Ledger } from '../ledger/ledger';
+import { openDatabase } from '../ledger/openDatabase';
 import { PgLedger } from '../ledger/pgLedger';
 import type { SharedLedger } from '../ledger/sharedLedger';
 import { SqliteLedger } from '../ledger/sqliteLedger';
-import type { DbLocation } from './dbLocation';
-import { openPostgres } from './postgres/pgDatabase';
 
 /**
  * The ledger at `--db` / `db`: a SQLite file, or Postgres (checked and migrated first).
@@ -22,8 +25,10 @@ export async function openLedger(location: DbLocation, options: { readonly?: boo
  * ledger's own connection when it is given (see SqliteLedger.connection).
  */
 export async function openDaemonStore(location: DbLocation, ledger?: Ledger): Promise<DaemonStore> {
-	if (location.kind === 'postgres') return new PgDaemonStore(await openPostgres(location));
-	return new SqliteDaemonStore(location.path, ledger instanceof SqliteLedger ? ledger.connection() : undefined);
+	if (location.kind === 'postgres') return new SqlDaemonStore(new PgDb(await openPostgres(location)));
+	const lent = ledger instanceof SqliteLedger ? ledger.connection() : undefined;
+	lent?.exec(DAEMON_SCHEMA);
+	return new SqlDaemonStore(new SqliteDb(lent ?? openDatabase(location.path, DAEMON_SCHEMA, "the worker's database"), location.path, !lent));
 }
 
 /**

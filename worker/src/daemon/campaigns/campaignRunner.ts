@@ -1,4 +1,4 @@
-import { isBlank } from '../../../../api';
+import { emptyCampaignCounts, isBlank } from '../../../../api';
 import { FatalError, RUN_DEFAULTS } from '../../errors';
 import { claimedChunks } from '../../campaign/claimedChunks';
 import { localChunks } from '../../campaign/localChunks';
@@ -7,7 +7,10 @@ import type { CampaignConfig, WorkerConfig } from '../../config/workerConfigSche
 import { dbLocation } from '../../storage/dbLocation';
 import { openLedger, sharedLedgerOf } from '../../storage/openStores';
 import type { Ledger } from '../../ledger/ledger';
-import type { DaemonStore } from '../../storage/daemonStore';
+import type { KeyedForward, RunStore } from '../../storage/daemonStore';
+import type { CampaignEvents, EventRun } from '../events/campaignEvents';
+import { campaignCounts } from '../../campaign/campaignCounts';
+import type { StopReason } from '../../campaign/campaignSummary';
 import { callbackUrl } from '../http/callbackUrls';
 import type { JsonLogger } from '../jsonLogger';
 import { configuredSpec } from './configuredSpec';
@@ -28,10 +31,12 @@ export type RunEnd = 'finished' | 'interrupted' | 'failed';
 export class CampaignRunner {
 	constructor(
 		private readonly config: WorkerConfig,
-		private readonly store: DaemonStore,
+		private readonly store: RunStore,
 		private readonly log: JsonLogger,
 		/** False while callbacks spooled in an outage wait to be processed: sending waits for them. */
 		private readonly sendingMayGo: () => boolean = () => true,
+		/** campaign.started, .finished and .paused, queued with the run's record. */
+		private readonly events?: CampaignEvents,
 	) {}
 
 	async run(campaign: CampaignConfig, run: string, signal: AbortSignal): Promise<RunEnd> {
@@ -43,7 +48,10 @@ export class CampaignRunner {
 			for (const problem of problems) log.error('campaign not run: its config does not fit its CSV', { problem });
 			return 'failed';
 		}
-		await this.store.startRun({ run, campaign: campaign.name, startedAt: Date.now() });
+		const startedAt = Date.now();
+		const named: EventRun = { campaign: campaign.name, run };
+		await this.store.startRun({ run, campaign: campaign.name, startedAt }, this.events?.startedForwards(named, startedAt));
+		this.events?.wake();
 		// Its own connection: the engine holds cursors open while it writes reports.
 		let end: RunEnd;
 		let ledger: Ledger | undefined;
@@ -69,7 +77,11 @@ export class CampaignRunner {
 			);
 			if (summary.storeFault) throw new StoreFault(`the database failed under the run: ${summary.message ?? 'no detail'}`);
 			end = summary.stop === 'interrupted' ? 'interrupted' : summary.stop === 'failed' ? 'failed' : 'finished';
-			if (end !== 'interrupted') await this.store.finishRun(run, summary.stop, Date.now());
+			if (end !== 'interrupted') {
+				const at = Date.now();
+				await this.store.finishRun(run, summary.stop, at, await this.endForwards(named, summary.stop, ledger, at, summary.stop === 'failed' ? summary.message : undefined));
+				this.events?.wake();
+			}
 		} catch (error) {
 			// The store went away under the run: nothing is settled wrongly by calling it failed;
 			// the scheduler resumes it once the store answers.
@@ -77,11 +89,25 @@ export class CampaignRunner {
 			end = 'failed';
 			const message = configProblem(error, index) ?? (error instanceof FatalError ? error.message : String((error as Error).stack ?? error));
 			log.error('campaign run failed', { reason: message });
-			await this.store.finishRun(run, `failed: ${message}`, Date.now());
+			const at = Date.now();
+			await this.store.finishRun(run, `failed: ${message}`, at, await this.endForwards(named, 'failed', ledger, at, configProblem(error, index) ?? (error as Error).message));
+			this.events?.wake();
 		} finally {
 			await ledger?.close();
 		}
 		return end;
+	}
+
+	/**
+	 * The event a run's end announces: campaign.finished with the run's figures (as
+	 * `campaign status` shows them), or campaign.paused; none for a stop that resumes it.
+	 */
+	private async endForwards(run: EventRun, stop: StopReason, ledger: Ledger | undefined, at: number, reason?: string): Promise<KeyedForward[]> {
+		if (!this.events?.enabled || (stop !== 'finished' && stop !== 'cancelled' && stop !== 'failed' && stop !== 'paused')) return [];
+		// A ledger that failed under the run still gives its figures if it can; else none are known.
+		const counts = ledger ? await campaignCounts(ledger, run.run).catch(() => undefined) : undefined;
+		if (stop === 'paused') return this.events.pausedForwards(run, at, counts);
+		return this.events.finishedForwards(run, stop, counts ?? emptyCampaignCounts(), at, reason);
 	}
 
 	/** Receipts always; replies only to a leased sender, as the provider allows no other. */

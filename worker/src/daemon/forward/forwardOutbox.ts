@@ -1,9 +1,10 @@
 import type { OutboxConfig } from '../../config/workerConfigSchema';
 import { backoffDelay } from '../../pacing/backoff';
-import type { DaemonStore, ForwardJob } from '../../storage/daemonStore';
+import type { ForwardJob, OutboxStore } from '../../storage/daemonStore';
 import type { Logger } from '../jsonLogger';
 import type { ForwardOutcome, Forwarder } from './forwardOutcome';
-import { forwardMessageSid, isCallbackForward, type ForwardKind, type QueuedForward } from './forwardPayload';
+import type { EventForwarder } from './eventForwarder';
+import { forwardMessageSid, isCallbackForward, isEventForward, type ForwardKind, type QueuedForward } from './forwardPayload';
 import type { N8nForwarder } from './n8nForwarder';
 
 /** However far off the next retry is, look again this often: a kick may have been missed. */
@@ -14,7 +15,7 @@ const STORE_RETRY_MAX_MS = 5_000;
 
 /**
  * The durable outbox of forwards. Each attempt is marked `sending` before it starts
- * (synced for an SMS, see DaemonStore.claimDue) and settled after; a failure waits out a
+ * (synced for an SMS, see OutboxStore.claimDue) and settled after; a failure waits out a
  * back-off and goes again, until it succeeds or reaches the attempt limit, and is then
  * marked failed and reported.
  */
@@ -30,12 +31,14 @@ export class ForwardOutbox {
 	private emailError: string | undefined;
 
 	constructor(
-		private readonly store: DaemonStore,
+		private readonly store: OutboxStore,
 		private readonly forwarders: Partial<Record<ForwardKind, Forwarder>>,
 		private readonly config: OutboxConfig,
 		private readonly log: Logger,
 		/** Callbacks for n8n (config forward.n8n), when configured. */
 		private readonly n8n?: N8nForwarder,
+		/** Events for the events URLs (config `events`, a campaign's own). */
+		private readonly events?: EventForwarder,
 	) {}
 
 	/**
@@ -111,7 +114,7 @@ export class ForwardOutbox {
 		// A pump under way may be marking a forward `sending`: its attempt must start and settle.
 		while (this.pumping) await this.pumping;
 		while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
-		await Promise.allSettled([...Object.values(this.forwarders), this.n8n].map((f) => f?.close()));
+		await Promise.allSettled([...Object.values(this.forwarders), this.n8n, this.events].map((f) => f?.close()));
 	}
 
 	/** Attempts under way now. */
@@ -146,7 +149,10 @@ export class ForwardOutbox {
 		const unconfigured: ForwardOutcome = { kind: 'failed', reason: `no ${payload.action.type} forwarder is configured` };
 		let outcome: ForwardOutcome;
 		try {
-			if (isCallbackForward(payload)) {
+			if (isEventForward(payload)) {
+				// The event's id is its Idempotency-Key, on every attempt.
+				outcome = this.events ? await this.events.send(payload) : { kind: 'failed', reason: 'no events forwarder is configured' };
+			} else if (isCallbackForward(payload)) {
 				// A callback for n8n carries its event key (receipt:<sid>, reply:<sid>) as its identity.
 				outcome = this.n8n ? await this.n8n.send(payload, { id: job.id, key: job.eventKey, actionKey: job.actionKey }) : unconfigured;
 			} else {
@@ -220,7 +226,9 @@ export class ForwardOutbox {
 		return {
 			forward: job.id,
 			kind: payload.action.type,
-			...(isCallbackForward(payload) ? { event: job.eventKey } : { replyMessageSid: forwardMessageSid(payload), campaign: payload.context.campaign }),
+			...(isEventForward(payload) ? { event: payload.event.id, campaign: payload.event.campaign }
+			: isCallbackForward(payload) ? { event: job.eventKey }
+			: { replyMessageSid: forwardMessageSid(payload), campaign: payload.context.campaign }),
 			attempts: job.attempts,
 			...extra,
 		};

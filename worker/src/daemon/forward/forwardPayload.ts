@@ -1,5 +1,6 @@
 import type { CallbackEvent, ReplyCallback } from '../../../../api';
 import type { ReplyAction } from '../../config/workerConfigSchema';
+import type { EventForward } from './eventForward';
 
 export type ForwardAction = Exclude<ReplyAction, { type: 'optOut' }>;
 export type ForwardKind = ForwardAction['type'];
@@ -36,14 +37,18 @@ export interface CallbackForward {
 	receivedAt: number;
 }
 
-/** What the outbox queues: a reply rule's forward, or a callback for n8n. */
-export type QueuedForward = ForwardPayload | CallbackForward;
+/** What the outbox queues: a reply rule's forward, a callback for n8n, or an event for an events URL. */
+export type QueuedForward = ForwardPayload | CallbackForward | EventForward;
 
 export function isCallbackForward(payload: QueuedForward): payload is CallbackForward {
 	return payload.action.type === 'n8n';
 }
 
-/** The MessageSid a queued forward is about (the reply's, or the callback's). */
-export function forwardMessageSid(payload: QueuedForward): string {
+export function isEventForward(payload: QueuedForward): payload is EventForward {
+	return payload.action.type === 'event';
+}
+
+/** The MessageSid a reply rule's forward or a callback is about. */
+export function forwardMessageSid(payload: ForwardPayload | CallbackForward): string {
 	return isCallbackForward(payload) ? payload.event.data.MessageSid : payload.context.reply.MessageSid;
 }

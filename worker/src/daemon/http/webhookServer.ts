@@ -1,119 +1,109 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { callbackEventKey, parseCallback, type CallbackEvent } from '../../../../api';
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { WORKER_API_PREFIX } from '../../../../api';
+import type { Ledger } from '../../ledger/ledger';
 import type { Logger } from '../jsonLogger';
-import { callbackPayload } from './callbackPayload';
-import { readCallbackPath } from './callbackUrls';
+import { type ApiOptions, apiRoutes } from './apiRoutes';
+import { type CallbackIntakeOptions, callbackRoutes } from './callbackRoutes';
+import { ConnectionCap } from './connectionCap';
 import type { HealthReport } from './healthCheck';
+import { readCallbackPath } from './callbackUrls';
+import { clientGone, sendJson } from './jsonReply';
 import { RefusalLog } from './refusalLog';
 import { REPORT_HEADERS, reportRoute } from './reportRoutes';
-import type { Ledger } from '../../ledger/ledger';
-import { BodyTooLarge, readBody } from './readBody';
 import { secretMatches } from './secretMatches';
 
-export interface WebhookServerOptions {
+export interface WebhookServerOptions extends CallbackIntakeOptions {
 	host: string;
 	port: number;
-	/** The callback secret, and the one before it while a rotation is under way. */
-	secrets: readonly string[];
-	/** Callbacks must name it: the secret alone is in every message the provider keeps. */
-	accountSid: string;
-	maxBodyBytes: number;
 	/** Open connections at once; those beyond are answered 503. */
 	maxConnections: number;
-	/** Durable when it resolves; false for a duplicate. */
-	store(key: string, event: CallbackEvent, receivedAt: number): Promise<boolean>;
-	/** Called after a new event has been stored and answered. */
-	stored(event: CallbackEvent): void;
 	/** GET /health and /ready; never throws for a fault it knows of. */
 	health(): Promise<HealthReport>;
 	/** Shows /health's details; the reports' token. */
 	healthToken?: string;
 	/** GET /campaigns: the campaign reports, behind this token; none without one. */
 	reports?: { token: string | undefined; ledger: Ledger };
+	/** /api: the campaign API's route plugins, behind `server.apiToken`; every /api path is 404 without one. */
+	api?: ApiOptions;
 	log: Logger;
 }
 
-const KIND = { receipts: 'receipt', replies: 'reply' } as const;
-
-/** An error that only says the client went away: nothing for anyone to act on. */
-function clientGone(req: IncomingMessage, error: Error): boolean {
-	const code = (error as NodeJS.ErrnoException).code;
-	return req.destroyed || error.message === 'aborted' || code === 'ECONNRESET' || code === 'ECONNABORTED' || code === 'EPIPE';
-}
-
-function send(res: ServerResponse, status: number, body: Record<string, unknown>, close = false): void {
-	const text = JSON.stringify(body);
-	const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
-	if (close) headers.connection = 'close';
-	res.writeHead(status, headers).end(text);
-}
-
 /**
- * Receives delivery receipts and replies (GET or POST), and serves /health. A callback is
- * answered 200 only once its event is stored; anything else is answered with why not,
- * without the secret ever appearing in a log line.
+ * The worker's HTTP server (fastify): delivery receipts and replies (callbackRoutes),
+ * /health and /ready, the campaign reports, and the campaign API under /api (apiRoutes).
+ * Anything refused is answered with why and counted in the log (RefusalLog), without a
+ * secret ever appearing in a line.
  */
 export class WebhookServer {
-	private readonly server: Server;
+	private readonly app: FastifyInstance;
 	private stopping = false;
+	/** Requests under way, each settled when its answer is done or its connection gone. */
 	private readonly inflight = new Set<Promise<void>>();
 	private readonly refusals: RefusalLog;
-	private connections = 0;
-	/** Connections opened beyond the cap: their request is answered 503. */
-	private readonly overCap = new WeakSet<Socket>();
 
 	constructor(private readonly options: WebhookServerOptions) {
 		this.refusals = new RefusalLog(options.log);
-		this.server = createServer((req, res) => {
-			const job = this.handle(req, res)
-				.catch((error: Error) => {
-					if (clientGone(req, error)) options.log.debug('client went away mid-request', { error });
-					else options.log.error('webhook error', { error });
-					if (!res.headersSent && !res.destroyed) send(res, 500, { error: 'internal error' });
-				})
-				.finally(() => this.inflight.delete(job));
-			this.inflight.add(job);
+		this.app = Fastify({
+			logger: false,
+			bodyLimit: options.maxBodyBytes,
+			requestTimeout: 30_000,
+			// Node's own default, as before fastify (whose default is 72 s): idle connections are not kept long.
+			keepAliveTimeout: 5_000,
+			// The server answers during a stop itself: callbacks 503, /health and /ready `stopping`.
+			return503OnClosing: false,
+			// A path fastify cannot decode (`%zz`) is refused as any other: a callback's with a secret that cannot match, else no path.
+			frameworkErrors: (error, request, reply) => {
+				if (error.code !== 'FST_ERR_BAD_URL') return void this.refuse(reply, 400, 'request not understood', { error: error.message });
+				const route = readCallbackPath(request.url.split('?')[0])?.route;
+				if (route) return void this.refuse(reply, 401, 'wrong or missing callback secret', { error: 'unknown callback URL' }, { route });
+				return void this.refuse(reply, 404, 'no such path', { error: 'not found' });
+			},
 		});
-		this.server.headersTimeout = 10_000;
-		this.server.requestTimeout = 30_000;
-		this.server.on('connection', (socket: Socket) => {
-			this.connections++;
-			socket.once('close', () => this.connections--);
-			if (this.connections > options.maxConnections) {
-				this.overCap.add(socket);
-				// Its one request is answered at once; one that sends none is not waited for long.
-				socket.setTimeout(2000, () => socket.destroy());
-			}
+		this.app.server.headersTimeout = 10_000;
+		const cap = new ConnectionCap(this.app.server, options.maxConnections);
+		this.app.addHook('onRequest', async (request, reply) => {
+			const done = new Promise<void>((resolve) => reply.raw.once('close', resolve));
+			this.inflight.add(done);
+			void done.then(() => this.inflight.delete(done));
+			if (cap.isOver(request.raw.socket)) return this.refuse(reply, 503, 'too many connections', { error: 'too many connections; try again' }, { limit: cap.limit }, true);
+			return undefined;
 		});
+		this.app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
+			// Fastify's own refusals of a request (a body that does not parse, say) keep their 4xx.
+			if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return this.refuse(reply, error.statusCode, 'request not understood', { error: error.message });
+			if (clientGone(request.raw, error)) options.log.debug('client went away mid-request', { error });
+			else options.log.error('webhook error', { error });
+			if (!reply.sent && !request.raw.destroyed) return sendJson(reply, 500, { error: 'internal error' });
+			return undefined;
+		});
+		this.app.get('/health', (request, reply) => this.health(request, reply, false));
+		this.app.get('/ready', (request, reply) => this.health(request, reply, true));
+		if (options.reports) this.reportRoutes(options.reports);
+		void this.app.register(apiRoutes(options.api ?? { token: undefined, routes: [] }, this.refusals), { prefix: WORKER_API_PREFIX });
+		void this.app.register(callbackRoutes, { ...options, refusals: this.refusals, stopping: () => this.stopping });
 	}
 
 	async listen(): Promise<number> {
-		await new Promise<void>((resolve, reject) => {
-			this.server.once('error', reject);
-			this.server.listen(this.options.port, this.options.host, () => {
-				this.server.off('error', reject);
-				resolve();
-			});
-		});
-		return (this.server.address() as AddressInfo).port;
+		await this.app.listen({ port: this.options.port, host: this.options.host });
+		return (this.app.server.address() as AddressInfo).port;
 	}
 
 	/** Takes no new request; those under way finish and are answered. */
 	async close(): Promise<void> {
 		this.stopping = true;
-		const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-		this.server.closeIdleConnections();
+		const closed = this.app.close();
 		await Promise.allSettled([...this.inflight]);
-		this.server.closeIdleConnections();
+		// Keep-alive connections that went idle once their request was answered.
+		this.app.server.closeIdleConnections();
 		await closed;
 		this.refusals.flush();
 	}
 
 	/** Refused, and counted in the log (RefusalLog), not logged one line each. */
-	private refuse(res: ServerResponse, status: number, reason: string, body: Record<string, unknown>, fields: Record<string, unknown> = {}, close = false): void {
+	private refuse(reply: FastifyReply, status: number, reason: string, body: Record<string, unknown>, fields: Record<string, unknown> = {}, close = false): FastifyReply {
 		this.refusals.refused(reason, { status, ...fields });
-		send(res, status, body, close);
+		return sendJson(reply, status, body, close);
 	}
 
 	/**
@@ -121,104 +111,24 @@ export class WebhookServer {
 	 * same status, and which parts are degraded; its counts only for the report token
 	 * (`Authorization: Bearer TOKEN`), since they tell outsiders how busy the worker is.
 	 */
-	private async health(req: IncomingMessage, res: ServerResponse, readyOnly: boolean): Promise<void> {
+	private async health(request: FastifyRequest, reply: FastifyReply, readyOnly: boolean): Promise<FastifyReply> {
 		const h = await this.options.health();
 		const ok = !this.stopping && h.canTakeCallbacks;
 		const status = this.stopping ? 'stopping' : !h.canTakeCallbacks ? 'down' : h.degraded.length > 0 ? 'degraded' : 'running';
-		if (readyOnly) {
-			send(res, ok ? 200 : 503, { ready: ok, status });
-			return;
-		}
-		const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+		if (readyOnly) return sendJson(reply, ok ? 200 : 503, { ready: ok, status });
+		const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
 		const detailed = this.options.healthToken !== undefined && bearer !== undefined && secretMatches(bearer, this.options.healthToken);
-		send(res, ok ? 200 : 503, { ok, status, degraded: h.degraded, ...(detailed ? h.details : {}) });
+		return sendJson(reply, ok ? 200 : 503, { ok, status, degraded: h.degraded, ...(detailed ? h.details : {}) });
 	}
 
-	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-		if (this.overCap.has(req.socket)) {
-			this.refuse(res, 503, 'too many connections', { error: 'too many connections; try again' }, { limit: this.options.maxConnections }, true);
-			return;
-		}
-		const url = new URL(req.url ?? '/', 'http://worker');
-		const method = req.method ?? 'GET';
-		if ((url.pathname === '/health' || url.pathname === '/ready') && (method === 'GET' || method === 'HEAD')) {
-			await this.health(req, res, url.pathname === '/ready');
-			return;
-		}
-		const reports = this.options.reports;
-		const report = reports ? await reportRoute(req, url, reports.token, reports.ledger) : undefined;
-		if (report) {
+	/** /campaigns, /campaigns.json and /campaigns/NAME (reportRoute); any other path under them is no report's. */
+	private reportRoutes(reports: { token: string | undefined; ledger: Ledger }): void {
+		const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+			const report = await reportRoute(request.raw, new URL(request.url, 'http://worker'), reports.token, reports.ledger);
+			if (!report) return this.refuse(reply, 404, 'no such path', { error: 'not found' });
 			if (report.refused) this.refusals.refused(report.refused, { status: report.status });
-			res.writeHead(report.status, { ...REPORT_HEADERS, 'content-type': report.type, 'content-length': Buffer.byteLength(report.body) });
-			res.end(method === 'HEAD' ? undefined : report.body);
-			return;
-		}
-		const route = readCallbackPath(url.pathname);
-		if (!route) {
-			this.refuse(res, 404, 'no such path', { error: 'not found' });
-			return;
-		}
-		if (!this.options.secrets.some((secret) => secretMatches(route.secret, secret))) {
-			this.refuse(res, 401, 'wrong or missing callback secret', { error: 'unknown callback URL' }, { route: route.route });
-			return;
-		}
-		if (method !== 'GET' && method !== 'POST') {
-			res.setHeader('allow', 'GET, POST');
-			this.refuse(res, 405, 'callback neither GET nor POST', { error: 'callbacks are GET or POST' }, { route: route.route });
-			return;
-		}
-		// A provider retries a 503; what it sends while we stop comes back to the next run.
-		if (this.stopping) {
-			send(res, 503, { error: 'the worker is stopping; try again' }, true);
-			return;
-		}
-		let body: Buffer;
-		try {
-			body = method === 'POST' ? await readBody(req, this.options.maxBodyBytes) : Buffer.alloc(0);
-		} catch (error) {
-			if (error instanceof BodyTooLarge) {
-				// The rest is read and dropped, so the sender sees the 413 rather than a reset;
-				// one that keeps sending is cut off.
-				req.resume();
-				const cutOff = setTimeout(() => req.socket.destroy(), 5000);
-				cutOff.unref();
-				req.once('end', () => clearTimeout(cutOff));
-				this.refuse(res, 413, 'callback body too large', { error: error.message }, { route: route.route, limit: error.limit }, true);
-				return;
-			}
-			throw error;
-		}
-		const payload = callbackPayload(method, url, req.headers['content-type'], body);
-		if (!payload.ok) {
-			this.refuse(res, 400, 'callback body not JSON', { error: payload.error }, { route: route.route });
-			return;
-		}
-		const parsed = parseCallback(payload.raw);
-		if (!parsed.ok) {
-			this.refuse(res, 400, 'not a valid callback', { error: 'not a valid callback', violations: parsed.violations }, { route: route.route });
-			return;
-		}
-		// The secret is in every message's callback URLs, kept by the provider and by any proxy
-		// on the way: a callback must also be for this worker's account.
-		if (!secretMatches(parsed.event.data.AccountSid, this.options.accountSid)) {
-			this.refuse(res, 401, 'callback for another account', { error: 'not a callback for this account' }, { route: route.route });
-			return;
-		}
-		if (parsed.event.kind !== KIND[route.route]) {
-			this.refuse(res, 400, 'callback sent to the URL of the other kind', { error: `a ${parsed.event.kind} sent to the ${route.route} URL` }, { route: route.route });
-			return;
-		}
-		const key = callbackEventKey(parsed.event);
-		let fresh: boolean;
-		try {
-			fresh = await this.options.store(key, parsed.event, Date.now());
-		} catch (error) {
-			this.options.log.error('callback not stored; the provider will retry', { route: route.route, error: error as Error });
-			send(res, 503, { error: 'cannot store the event now' });
-			return;
-		}
-		send(res, 200, fresh ? { ok: true } : { ok: true, duplicate: true });
-		if (fresh) this.options.stored(parsed.event);
-		else this.options.log.info('duplicate callback ignored', { kind: parsed.event.kind, messageSid: parsed.event.data.MessageSid });
+			return reply.code(report.status).headers({ ...REPORT_HEADERS, 'content-type': report.type }).send(report.body);
+		};
+		for (const url of ['/campaigns', '/campaigns/', '/campaigns.json', '/campaigns/:name', '/campaigns/:name/']) this.app.all(url, handler);
 	}
 }

@@ -1,5 +1,5 @@
 import type { CallbackEvent } from '../../../../api';
-import type { DaemonStore } from '../../storage/daemonStore';
+import type { EventStore } from '../../storage/daemonStore';
 import type { Logger } from '../jsonLogger';
 import { orphanSpools, readSpool, removeSpool, type SpoolEntry, SpoolFile } from './spoolFile';
 
@@ -69,7 +69,7 @@ export class CallbackIntake {
 	private processor: ProcessorPasses | undefined;
 
 	private constructor(
-		private readonly store: DaemonStore,
+		private readonly store: EventStore,
 		private readonly spool: SpoolFile | undefined,
 		private readonly dir: string,
 		private readonly log: Logger,
@@ -79,7 +79,7 @@ export class CallbackIntake {
 	 * Makes this process's spool in `dir`. A spool that cannot be made is logged, and the
 	 * worker runs without one: callbacks are then answered 503 while the store is down.
 	 */
-	static async open(store: DaemonStore, dir: string, maxBytes: number, log: Logger): Promise<CallbackIntake> {
+	static async open(store: EventStore, dir: string, maxBytes: number, log: Logger): Promise<CallbackIntake> {
 		let spool: SpoolFile | undefined;
 		try {
 			spool = await SpoolFile.create(dir, maxBytes);

@@ -4,7 +4,7 @@ import { openDatabase } from '../../ledger/openDatabase';
 import { API_CAMPAIGN_SQL, type ApiCampaignStatement } from '../apiCampaignSql';
 import { API_CAMPAIGN_SCHEMA } from './apiCampaignSchema';
 import { apiCampaignRecord, type ApiCampaignRecord, type ApiCampaignRow, type ApiCampaignState, type ApiCampaignStore, type PutPageOutcome, type StoredPage } from '../apiCampaignStore';
-import { sqliteParams } from '../daemonSql';
+import { sqliteParams } from './sqliteDb';
 
 /**
  * The API campaigns in the worker's SQLite file. Every write that checks a state first

@@ -1,0 +1,178 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../../sandbox/src';
+import { campaignCounts } from '../../../worker/src/campaign/campaignCounts';
+import { openLedger } from '../../../worker/src/storage/openStores';
+import { CallbackCatcher, type CaughtRequest } from '../../support/callbackCatcher';
+import { storeBackends, type StoreBackend } from '../../support/storeBackends';
+import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
+
+const SECRET = 'events-out-secret-0123456789';
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+	for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+/** A cron that fires once, at this UTC second (and again a year later). */
+function cronAt(at: Date): string {
+	return `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} ${at.getUTCDate()} ${at.getUTCMonth() + 1} *`;
+}
+
+const key = (r: CaughtRequest) => String(r.headers['idempotency-key']);
+
+async function setUp(backend: StoreBackend, config: (property: string) => Record<string, unknown>) {
+	await ensureBuilt();
+	const sandbox = await startSandbox({ port: 0, receiptDelayMs: 60_000 });
+	cleanup.push(() => sandbox.close());
+	const driver = new SandboxDriver(sandbox);
+	const dir = tempDir();
+	const location = backend.location();
+	const port = await freePort();
+	const path = writeConfig(dir, {
+		db: location.kind === 'sqlite' ? location.path : location.url,
+		server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET },
+		outbox: { concurrency: 1, backoffMs: 50, maxBackoffMs: 200 },
+		...config(sandbox.demo.PropertySid),
+	});
+	const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
+	const start = async () => {
+		const worker = await WorkerProcess.start(path, env);
+		cleanup.push(() => worker.stop('SIGKILL'));
+		return worker;
+	};
+	const callbacks = `http://127.0.0.1:${port}/callbacks/${SECRET}`;
+	return { sandbox, driver, dir, location, start, callbacks };
+}
+
+/**
+ * Events out: campaign.started / finished / paused, reply and optout POSTed to an events
+ * URL (a real HTTP receiver here, where the CloudTel Trigger's URL would be) through the
+ * forward outbox: each once, with its id as Idempotency-Key on every attempt.
+ */
+describe.each(storeBackends())('events out ($name)', (backend) => {
+	it('a config campaign run sends one started and one finished event with its true counts; replies and opt-outs too; a 500 is retried under the same key', async () => {
+		const receiver = await CallbackCatcher.start();
+		cleanup.push(() => receiver.close());
+		// The receiver fails the first event it is sent, then takes everything.
+		receiver.statuses = [500, 200];
+		const csv = ['Phone,Name', '+61491570501,A', '+61491570502,B', '+61491570503,C', '+61491570504,D', '12,Bad', '+61491570501,Again', '+61491570505,Stopped'].join('\n');
+		const tick = new Date(Math.ceil((Date.now() + 8000) / 1000) * 1000);
+		const { driver, dir, location, start, callbacks } = await setUp(backend, (property) => ({
+			events: { url: `${receiver.url}/webhook/abc/cloudtel?secret=trigger-secret`, headers: { 'X-CloudTel-Secret': 'header-secret' } },
+			campaigns: [{ name: 'spring', cron: cronAt(tick), timeZone: 'UTC', csv: 'list.csv', property, text: 'Hi {{Name}}' }],
+		}));
+		writeFileSync(join(dir, 'list.csv'), csv);
+		const worker = await start();
+
+		// +61491570505 opts out before the campaign: a reply and an optout event, of no campaign.
+		const earlier = await driver.send({ To: '+61491570505', Text: 'Earlier news', WebhookUri: `${callbacks}/replies` });
+		const stopSid = await driver.reply('+61491570505', earlier.From, 'STOP');
+		await worker.waitFor((l) => l.msg === 'opted out', 10_000, 'the opt-out');
+
+		const summary = await worker.waitFor((l) => l.msg === 'campaign summary', 30_000, 'the campaign run');
+		const run = String(summary.run);
+		expect(run).toMatch(/^spring-\d{8}T\d{6}Z$/);
+		const messages = (await driver.messages()).filter((m) => String(m.ExternalId).startsWith(`${run}:`));
+		const toB = messages.find((m) => m.To === '+61491570502');
+		const replySid = await driver.reply('+61491570502', toB.From, 'Thanks!');
+
+		const expected = [`reply:${stopSid}`, `optout:${stopSid}`, `campaign.started:${run}`, `campaign.finished:${run}`, `reply:${replySid}`];
+		const taken = () => receiver.requests.filter((_, i) => i > 0);
+		await until(() => new Set(taken().map(key)).size === expected.length, 30_000, 'every event');
+		await new Promise((r) => setTimeout(r, 1000));
+
+		// Each once answered 200; the one refused went again under the same key, the same body.
+		expect(taken().map(key).sort()).toEqual([...expected].sort());
+		expect(receiver.requests).toHaveLength(expected.length + 1);
+		const refused = receiver.requests[0];
+		expect(taken().find((r) => key(r) === key(refused))!.body).toEqual(refused.body);
+		const byKey = new Map(taken().map((r) => [key(r), r]));
+		for (const r of taken()) {
+			expect(r.method).toBe('POST');
+			expect(r.path).toBe('/webhook/abc/cloudtel');
+			expect(r.query.secret).toBe('trigger-secret');
+			expect(r.headers['x-cloudtel-secret']).toBe('header-secret');
+			expect(r.headers['content-type']).toBe('application/json');
+			expect(r.body.id).toBe(key(r));
+			expect(Number.isNaN(Date.parse(r.body.occurredAt))).toBe(false);
+		}
+
+		const started = byKey.get(`campaign.started:${run}`)!.body;
+		expect(started).toMatchObject({ type: 'campaign.started', campaign: 'spring', data: { run } });
+		const finished = byKey.get(`campaign.finished:${run}`)!.body;
+		expect(finished).toMatchObject({ type: 'campaign.finished', campaign: 'spring' });
+		expect(finished.data).toEqual({
+			state: 'finished',
+			run,
+			counts: { recipients: 7, pending: 0, accepted: 4, rejected: 0, uncertain: 0, invalid: 1, duplicate: 1, suppressed: 1, cancelled: 0, delivered: 0, undelivered: 0, replies: 0 },
+		});
+		// The figures `campaign status` reads from the ledger.
+		const ledger = await openLedger(location);
+		try {
+			const now = await campaignCounts(ledger, run);
+			expect({ ...now, replies: 0 }).toEqual(finished.data.counts);
+		} finally {
+			await ledger.close();
+		}
+
+		expect(byKey.get(`reply:${stopSid}`)!.body).toEqual({
+			id: `reply:${stopSid}`,
+			type: 'reply',
+			occurredAt: expect.any(String),
+			data: { from: '+61491570505', to: earlier.From, text: 'STOP', messageSid: stopSid },
+		});
+		expect(byKey.get(`optout:${stopSid}`)!.body).toMatchObject({ type: 'optout', data: { number: '+61491570505', keyword: 'STOP' } });
+		expect(byKey.get(`optout:${stopSid}`)!.body.campaign).toBeUndefined();
+		expect(byKey.get(`reply:${replySid}`)!.body).toMatchObject({ type: 'reply', campaign: 'spring', data: { from: '+61491570502', to: toB.From, text: 'Thanks!', messageSid: replySid, campaign: 'spring' } });
+		expect(worker.count((l) => l.msg === 'forward will be retried')).toBe(1);
+	}, 120_000);
+
+	it("a campaign's own URL takes its events; a worker killed after the run closed, before the send, sends them once when it is back", async () => {
+		const worldwide = await CallbackCatcher.start();
+		cleanup.push(() => worldwide.close());
+		// Nothing listens at the campaign's URL yet: its events wait in the outbox.
+		const campaignPort = await freePort();
+		const tick = new Date(Math.ceil((Date.now() + 6000) / 1000) * 1000);
+		const { dir, start } = await setUp(backend, (property) => ({
+			events: { url: `${worldwide.url}/all`, types: ['campaign.started', 'campaign.finished', 'reply'] },
+			campaigns: [
+				{ name: 'own', cron: cronAt(tick), timeZone: 'UTC', csv: 'list.csv', property, text: 'Hi {{Name}}', events: `http://127.0.0.1:${campaignPort}/own` },
+			],
+		}));
+		writeFileSync(join(dir, 'list.csv'), 'Phone,Name\n+61491570601,A\n+61491570602,B\n');
+		let worker = await start();
+		const summary = await worker.waitFor((l) => l.msg === 'campaign summary', 30_000, 'the campaign run');
+		const run = String(summary.run);
+		await worker.waitFor((l) => l.msg === 'forward will be retried' && l.event === `campaign.finished:${run}`, 10_000, 'a failed attempt at the finished event');
+		// Killed: the run is closed and its event stored, not yet sent.
+		await worker.stop('SIGKILL');
+
+		const own = await CallbackCatcher.start(campaignPort);
+		cleanup.push(() => own.close());
+		worker = await start();
+		await until(() => own.requests.length >= 2, 20_000, 'the events after the restart');
+		await new Promise((r) => setTimeout(r, 1000));
+		expect(own.requests.map(key).sort()).toEqual([`campaign.finished:${run}`, `campaign.started:${run}`]);
+		expect(own.requests.find((r) => key(r) === `campaign.finished:${run}`)!.body.data).toMatchObject({ state: 'finished', counts: { recipients: 2, accepted: 2 } });
+		// The campaign's own URL wins: the worker-wide one saw none of its events, nor its headers.
+		expect(worldwide.requests).toHaveLength(0);
+		expect(worker.count((l) => l.msg === 'campaign run resumed')).toBe(0);
+	}, 120_000);
+
+	it('types: only the events named go to the events URL', async () => {
+		const receiver = await CallbackCatcher.start();
+		cleanup.push(() => receiver.close());
+		const { driver, start, callbacks } = await setUp(backend, () => ({ events: { url: `${receiver.url}/optouts`, types: ['optout'] } }));
+		const worker = await start();
+		const m = await driver.send({ To: '+61491570701', Text: 'News', WebhookUri: `${callbacks}/replies` });
+		const hello = await driver.reply('+61491570701', m.From, 'hello there');
+		await worker.waitFor((l) => l.msg === 'reply' && l.messageSid === hello, 10_000, 'the first reply processed');
+		const stop = await driver.reply('+61491570701', m.From, 'Stop please');
+		await until(() => receiver.requests.length > 0, 10_000, 'the optout event');
+		await new Promise((r) => setTimeout(r, 1000));
+		expect(receiver.requests.map(key)).toEqual([`optout:${stop}`]);
+		expect(receiver.requests[0].body).toMatchObject({ id: `optout:${stop}`, type: 'optout', data: { number: '+61491570701', keyword: 'STOP' } });
+	}, 120_000);
+});

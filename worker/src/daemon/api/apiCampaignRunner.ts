@@ -1,0 +1,167 @@
+import { isBlank } from '../../../../api';
+import { claimedChunks } from '../../campaign/claimedChunks';
+import { localChunks } from '../../campaign/localChunks';
+import { runCampaign } from '../../campaign/runCampaign';
+import type { WorkerConfig } from '../../config/workerConfigSchema';
+import { FatalError, RUN_DEFAULTS, SettingError } from '../../errors';
+import type { Ledger } from '../../ledger/ledger';
+import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
+import { dbLocation } from '../../storage/dbLocation';
+import { openLedger, sharedLedgerOf } from '../../storage/openStores';
+import { ridingOutRestarts } from '../../storage/postgres/ridingOutRestarts';
+import { isStoreFault } from '../../storage/storeFault';
+import { LogReporter } from '../campaigns/logReporter';
+import { gatedLedger } from '../campaigns/sendingGate';
+import { callbackUrl } from '../http/callbackUrls';
+import type { JsonLogger } from '../jsonLogger';
+import { apiCampaignCsvPath } from './apiCampaignFiles';
+import type { CampaignKicker } from './apiCampaigns';
+import { API_SETTING, apiCampaignPace, apiCampaignSpec } from './apiCampaignSpec';
+import { materializeCsv } from './materializeCsv';
+
+/** How often the database is asked for campaigns started (here, or through another worker on the same Postgres). */
+const LOOK_EVERY_MS = 2_000;
+
+/**
+ * Runs the started API campaigns with the campaign engine, as the cron runs a config
+ * campaign: paced, suppressed, crash-safe, each under its own name in the ledger. At the
+ * worker's start it takes up every campaign left started; then it looks every two seconds,
+ * so campaigns started through another worker on the same Postgres are sent by all of
+ * them together (claimed chunks), as a cron run is.
+ */
+export class ApiCampaignRunner implements CampaignKicker {
+	private readonly running = new Map<string, Promise<void>>();
+	private readonly abort = new AbortController();
+	private timer: NodeJS.Timeout | undefined;
+	private stopped = false;
+
+	constructor(
+		private readonly config: WorkerConfig,
+		private readonly store: ApiCampaignStore,
+		private readonly dir: string,
+		private readonly log: JsonLogger,
+		/** False while callbacks spooled in an outage wait to be processed: sending waits for them. */
+		private readonly sendingMayGo: () => boolean = () => true,
+	) {}
+
+	get runningCount(): number {
+		return this.running.size;
+	}
+
+	start(): void {
+		const look = async () => {
+			try {
+				for (const c of await this.store.campaignsIn(['started'])) this.kick(c.name);
+			} catch (error) {
+				// The store is down: the next look tries again.
+				this.log.warn('API campaigns not looked up: the store does not answer', { error });
+			}
+			if (!this.stopped) this.timer = setTimeout(() => void look(), LOOK_EVERY_MS);
+		};
+		void look();
+	}
+
+	isRunning(name: string): boolean {
+		return this.running.has(name);
+	}
+
+	kick(name: string): void {
+		if (this.stopped || this.running.has(name)) return;
+		const run = this.run(name)
+			.catch((error: Error) => this.log.error('API campaign run failed', { campaign: name, error }))
+			.finally(() => this.running.delete(name));
+		this.running.set(name, run);
+	}
+
+	/** Runs stop after their batches in flight; a started campaign is taken up again at the next start. */
+	async stop(): Promise<void> {
+		this.stopped = true;
+		if (this.timer) clearTimeout(this.timer);
+		this.abort.abort();
+		await Promise.allSettled([...this.running.values()]);
+	}
+
+	private async run(name: string): Promise<void> {
+		const record = await this.store.campaign(name);
+		if (!record || record.state !== 'started') return;
+		const log = this.log.child({ campaign: name, api: true });
+		const signal = this.abort.signal;
+		const location = dbLocation(this.config.db, 'db');
+		const source = record.source ?? 'pages';
+		const csvPath = apiCampaignCsvPath(this.dir, name);
+		let ledger: Ledger | undefined;
+		try {
+			// Every worker writes the same bytes from the same pages: a resume finds the file it imported from.
+			await materializeCsv(this.store, name, source, csvPath);
+			const opened = await openLedger(location);
+			const riding = location.kind === 'postgres' ? ridingOutRestarts(opened, (waitedMs, error) => waitedMs === 0 && log.warn('the connection to Postgres was lost; the run waits for it', { error })) : opened;
+			ledger = this.controlled(gatedLedger(riding, this.sendingMayGo, log, signal), name);
+			const shared = sharedLedgerOf(ledger);
+			const pace = apiCampaignPace(record.settings);
+			const summary = await runCampaign(
+				{
+					spec: apiCampaignSpec(name, record.settings, csvPath, source),
+					provider: this.config.provider,
+					rate: pace.rate,
+					batchSize: pace.batchSize,
+					concurrency: RUN_DEFAULTS.concurrency,
+					callbacks: this.callbacks(record),
+				},
+				{ ledger, reporter: new LogReporter(log), signal, chunks: shared ? claimedChunks(shared) : localChunks },
+			);
+			const now = Date.now();
+			if (summary.storeFault) log.warn('API campaign stopped: the database failed under it; it is taken up again once it answers', { reason: summary.message });
+			else if (summary.stop === 'finished') await this.store.transition(name, ['started'], 'finished', now);
+			else if (summary.stop === 'cancelled') await this.store.transition(name, ['started', 'paused'], 'cancelled', now, 'cancelled');
+			// Paused from the CLI (`cloudtel campaign pause`): the API shows it so, and resume goes on.
+			else if (summary.stop === 'paused') await this.store.transition(name, ['started'], 'paused', now);
+			else if (summary.stop === 'failed') await this.fail(name, summary.message ?? 'the run failed', log);
+		} catch (error) {
+			// The store went away: the campaign stays started and the next look takes it up again.
+			if (isStoreFault(error) || signal.aborted) throw error;
+			const reason = error instanceof SettingError ? `${API_SETTING[error.setting] ?? error.setting}: ${error.detail}` : error instanceof FatalError ? error.message : String((error as Error).stack ?? error);
+			await this.fail(name, reason, log);
+		} finally {
+			await ledger?.close();
+		}
+	}
+
+	private async fail(name: string, reason: string, log: JsonLogger): Promise<void> {
+		log.error('API campaign failed', { reason });
+		await this.store.transition(name, ['started', 'paused'], 'failed', Date.now(), reason);
+	}
+
+	/**
+	 * The ledger as the engine reads its campaign's controls: paused or cancelled through
+	 * the API counts even before the run has created the ledger campaign (and so before a
+	 * pause could be written there).
+	 */
+	private controlled<L extends Ledger>(ledger: L, name: string): L {
+		const store = this.store;
+		return new Proxy(ledger, {
+			get(target, property, receiver) {
+				const value: unknown = Reflect.get(target, property, receiver);
+				if (typeof value !== 'function') return value;
+				if (property !== 'campaign') return value.bind(target);
+				return async (campaign: string) => {
+					const record = await target.campaign(campaign);
+					if (!record || campaign !== name) return record;
+					const api = await store.campaign(name);
+					if (api?.state === 'paused') return { ...record, paused: true };
+					if (api?.state === 'cancelled' && record.phase !== 'finished') return { ...record, phase: 'cancelled' as const };
+					return record;
+				};
+			},
+		});
+	}
+
+	/** Receipts and replies to this worker, as the settings ask; replies only to a leased sender. */
+	private callbacks(record: ApiCampaignRecord) {
+		const { publicUrl, secret } = this.config.server;
+		const leased = isBlank(record.settings.from);
+		return {
+			...(record.settings.receipts !== false ? { DeliveryReceiptWebhookUri: callbackUrl(publicUrl, secret, 'receipts') } : {}),
+			...(leased && record.settings.replies !== false ? { WebhookUri: callbackUrl(publicUrl, secret, 'replies') } : {}),
+		};
+	}
+}

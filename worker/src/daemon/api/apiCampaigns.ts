@@ -1,0 +1,270 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import {
+	checkCampaignName,
+	checkCampaignSettings,
+	checkRecipientPage,
+	checkSchedule,
+	ErrorCodes,
+	MAX_PAGE_NUMBER,
+	parsePageNumber,
+	settingDifferences,
+	type CampaignList,
+	type CampaignPreview,
+	type CampaignState,
+	type CsvAccepted,
+	type CampaignStatus,
+	type PageAccepted,
+	type RecipientPage,
+	type StartRequest,
+} from '../../../../api';
+import { columnProblems } from '../../campaign/csvColumns';
+import { runCampaign } from '../../campaign/runCampaign';
+import { readCampaignReport, type CampaignReport } from '../../campaignReport/campaignReport';
+import { FatalError, SettingError, STALE_OWNER_MS } from '../../errors';
+import type { Ledger } from '../../ledger/ledger';
+import { ownerIsAlive } from '../../ledger/ownerIsAlive';
+import type { ApiCampaignRecord, ApiCampaignStore, PutPageOutcome } from '../../storage/apiCampaignStore';
+import { apiCampaignCsvPath } from './apiCampaignFiles';
+import { API_SETTING, apiCampaignPace, apiCampaignSpec } from './apiCampaignSpec';
+import { ApiError, invalid, notFound } from './apiError';
+import { campaignStatusOf } from './campaignStatusOf';
+import { receiveCsv } from './csvUpload';
+import { materializeCsv, unionColumns } from './materializeCsv';
+import { SilentReporter } from './silentReporter';
+
+/** What the API needs of the runner: to be told a campaign may go now. */
+export interface CampaignKicker {
+	kick(name: string): void;
+	isRunning(name: string): boolean;
+}
+
+/** At most this many missing pages are listed by number in a `pages_missing` refusal. */
+const MISSING_LISTED = 1000;
+
+/**
+ * The campaign API's behaviour, under its routes (apiRoutes.ts): settings, pages, the
+ * life of a campaign, its status, report and preview. Each call is safe to repeat: the
+ * same settings, page or start again changes nothing and answers as the first did.
+ */
+export class ApiCampaigns {
+	constructor(
+		private readonly store: ApiCampaignStore,
+		private readonly ledger: Ledger,
+		private readonly runner: CampaignKicker,
+		/** Where the CSVs made from pages go (apiCampaignFiles.ts). */
+		private readonly dir: string,
+		private readonly now: () => number = Date.now,
+	) {}
+
+	private async record(name: string): Promise<ApiCampaignRecord> {
+		const bad = checkCampaignName(name);
+		if (bad) throw notFound(name);
+		const record = await this.store.campaign(name);
+		if (!record) throw notFound(name);
+		return record;
+	}
+
+	private status(record: ApiCampaignRecord): Promise<CampaignStatus> {
+		return campaignStatusOf(record, this.store, this.ledger, this.now());
+	}
+
+	async list(): Promise<CampaignList> {
+		const all = await this.store.campaignsIn(['draft', 'started', 'paused', 'finished', 'cancelled', 'failed']);
+		const now = this.now();
+		const state = (r: ApiCampaignRecord): CampaignState => (r.state !== 'started' ? r.state : r.settings.schedule !== undefined && Date.parse(r.settings.schedule) > now ? 'scheduled' : 'sending');
+		return { campaigns: all.map((r) => ({ name: r.name, state: state(r) })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
+	}
+
+	async get(name: string): Promise<CampaignStatus> {
+		return this.status(await this.record(name));
+	}
+
+	/** 201 when created, 200 when the same settings were given before; 409 naming the differences otherwise. */
+	async put(name: string, body: unknown): Promise<{ created: boolean; campaign: CampaignStatus }> {
+		const bad = checkCampaignName(name);
+		if (bad) throw invalid([bad]);
+		const { settings, problems } = checkCampaignSettings(body);
+		if (!settings) throw invalid(problems);
+		if (!(await this.store.campaign(name)) && (await this.ledger.campaign(name))) {
+			throw new ApiError('conflict', `campaign "${name}" exists in the worker's ledger, made by \`cloudtel campaign run\` or a config campaign: choose another name`, { field: 'name', differences: [] });
+		}
+		const { created, record } = await this.store.create(name, settings, this.now());
+		if (!created) {
+			const differences = settingDifferences(record.settings, settings);
+			if (differences.length > 0) {
+				throw new ApiError('conflict', `campaign "${name}" exists with other settings: ${differences.map((d) => d.setting).join(', ')}`, { field: differences[0].setting, differences });
+			}
+		}
+		return { created, campaign: await this.status(record) };
+	}
+
+	async putPage(name: string, pageParam: string, body: unknown): Promise<PageAccepted> {
+		const bad = checkCampaignName(name);
+		if (bad) throw notFound(name);
+		const page = parsePageNumber(pageParam);
+		if (page === undefined) throw invalid([{ field: 'page', message: `page must be a whole number from 1 to ${MAX_PAGE_NUMBER} (got "${pageParam}")` }]);
+		const problems = checkRecipientPage(body);
+		if (problems.length > 0) throw invalid(problems);
+		const recipients = (body as RecipientPage).recipients;
+		const json = JSON.stringify(recipients);
+		const columns = unionColumns(recipients.map((r) => Object.keys(r)));
+		const hash = createHash('sha256').update(json).digest('hex');
+		const outcome = await this.store.putPage(name, { page, hash, recipients: recipients.length, columns, body: json }, this.now());
+		const done = refusalOf(outcome, name, `page ${page}`);
+		return { page, recipients: recipients.length, pages: done.pages, totalRecipients: done.recipients, ...(done.outcome === 'unchanged' ? { unchanged: true } : {}) };
+	}
+
+	/** A CSV body, streamed to disk (csvUpload.ts), then stored in the database in pieces. */
+	async putCsv(name: string, body: Readable, maxBytes: number): Promise<CsvAccepted> {
+		const record = await this.record(name);
+		if (record.state !== 'draft') throw new ApiError('started', `campaign "${name}" has started: it takes no more recipients`, { field: 'name' });
+		const csv = await receiveCsv(body, join(this.dir, 'uploads'), maxBytes);
+		const pages = csv.pieces.map((chunk, i) => ({
+			page: i + 1,
+			hash: createHash('sha256').update(chunk).digest('hex'),
+			// The rows are counted on the first piece: a piece of a CSV holds no whole rows of its own.
+			recipients: i === 0 ? csv.rows : 0,
+			columns: i === 0 ? csv.header : [],
+			body: chunk.toString('base64'),
+		}));
+		const outcome = await this.store.putCsv(name, csv.hash, pages, this.now());
+		const done = refusalOf(outcome, name, 'the CSV');
+		return { rows: done.recipients, ...(done.outcome === 'unchanged' ? { unchanged: true } : {}) };
+	}
+
+	/** 202 on the start, 200 when it had started before. */
+	async start(name: string, body: StartRequest | undefined): Promise<{ started: boolean; campaign: CampaignStatus }> {
+		const record = await this.record(name);
+		if (record.state !== 'draft') return { started: false, campaign: await this.status(record) };
+		const totals = await this.store.pageTotals(name);
+		const expected = body?.pages ?? (totals.pages.length > 0 ? totals.pages[totals.pages.length - 1] : 0);
+		const have = new Set(totals.pages);
+		const missing: number[] = [];
+		for (let p = 1; p <= expected && missing.length < MISSING_LISTED; p++) if (!have.has(p)) missing.push(p);
+		if (totals.pages.length === 0) throw new ApiError('pages_missing', `campaign "${name}" has no recipients: put its pages (or a CSV) first`, { missing: expected > 0 ? missing : [1] });
+		if (missing.length > 0) throw new ApiError('pages_missing', `campaign "${name}" is missing page${missing.length > 1 ? 's' : ''} ${listed(missing)} of ${expected}`, { missing });
+		const beyond = totals.pages.filter((p) => p > expected);
+		if (record.source === 'pages' && beyond.length > 0) throw invalid([{ field: 'pages', message: `pages is ${expected}, but page${beyond.length > 1 ? 's' : ''} ${listed(beyond)} ${beyond.length > 1 ? 'were' : 'was'} stored too` }]);
+		const source = record.source ?? 'pages';
+		const spec = apiCampaignSpec(name, record.settings, apiCampaignCsvPath(this.dir, name), source);
+		const header = source === 'pages' ? unionColumns(await this.store.pageColumns(name)) : ((await this.store.pageColumns(name))[0] ?? []);
+		const problems = columnProblems(header, spec).map((e) => ({ field: API_SETTING[e.setting] ?? e.setting, message: `${API_SETTING[e.setting] ?? e.setting}: ${e.detail.replace(` of ${spec.csvPath}`, ' of the recipients').replace(`${spec.csvPath} has`, 'the recipients have')}` }));
+		if (spec.schedule !== undefined) {
+			const late = checkSchedule('schedule', spec.schedule, Math.floor(this.now() / 1000));
+			if (late?.ErrorCode === ErrorCodes.ScheduleInPast) problems.push({ field: 'schedule', message: `schedule ${record.settings.schedule} is an hour or more in the past: the provider would refuse it` });
+		}
+		if (problems.length > 0) throw invalid(problems);
+		const started = await this.store.transition(name, ['draft'], 'started', this.now());
+		const now = (await this.store.campaign(name))!;
+		if (started) this.runner.kick(name);
+		return { started, campaign: await this.status(now) };
+	}
+
+	async pause(name: string): Promise<CampaignStatus> {
+		const record = await this.record(name);
+		if (record.state === 'draft') throw new ApiError('conflict', `campaign "${name}" has not started: there is nothing to pause`, { field: 'state' });
+		if (isFinal(record.state)) throw new ApiError('conflict', `campaign "${name}" is ${record.state}: there is nothing to pause`, { field: 'state' });
+		if (record.state === 'started') {
+			await this.store.transition(name, ['started'], 'paused', this.now());
+			// A run under way stops after its batches in flight; one not begun yet finds the API's state.
+			if (await this.ledger.campaign(name)) await this.ledger.setPaused(name, true);
+		}
+		return this.get(name);
+	}
+
+	async resume(name: string): Promise<CampaignStatus> {
+		const record = await this.record(name);
+		if (record.state === 'draft') throw new ApiError('conflict', `campaign "${name}" has not started: start it`, { field: 'state' });
+		if (isFinal(record.state)) throw new ApiError('conflict', `campaign "${name}" is ${record.state} and cannot be resumed`, { field: 'state' });
+		if (record.state === 'paused') {
+			if (await this.ledger.campaign(name)) await this.ledger.setPaused(name, false);
+			if (await this.store.transition(name, ['paused'], 'started', this.now())) this.runner.kick(name);
+		}
+		return this.get(name);
+	}
+
+	async cancel(name: string): Promise<CampaignStatus> {
+		const record = await this.record(name);
+		if (record.state === 'finished' || record.state === 'failed') throw new ApiError('conflict', `campaign "${name}" is ${record.state}: there is nothing to cancel`, { field: 'state' });
+		if (record.state !== 'cancelled') {
+			await this.store.transition(name, ['draft', 'started', 'paused'], 'cancelled', this.now(), 'cancelled through the API');
+			const stored = await this.ledger.campaign(name);
+			if (stored && stored.phase !== 'finished') {
+				await this.ledger.setPhase(name, 'cancelled');
+				// A live run cancels its own pending rows once its batches in flight settle; else it is done here.
+				const live = this.runner.isRunning(name) || (stored.owner !== undefined && ownerIsAlive(stored.owner, STALE_OWNER_MS));
+				if (!live) {
+					await this.ledger.recoverSubmitting(name);
+					await this.ledger.cancelPending(name);
+				}
+			}
+		}
+		return this.get(name);
+	}
+
+	/** The JSON of `cloudtel campaign report --json`. */
+	async report(name: string, pricePerSegment?: number): Promise<CampaignReport> {
+		const record = await this.record(name);
+		if (record.state === 'draft' || !(await this.ledger.campaign(name))) throw new ApiError('conflict', `campaign "${name}" has not started sending: there is no report yet`, { field: 'state' });
+		return readCampaignReport(this.ledger, name, { pricePerSegment });
+	}
+
+	/** The dry run of the recipients as they stand: counts, segments, cost, the first problems. */
+	async preview(name: string, pricePerSegment?: number): Promise<CampaignPreview> {
+		const record = await this.record(name);
+		const totals = await this.store.pageTotals(name);
+		if (totals.pages.length === 0) throw new ApiError('pages_missing', `campaign "${name}" has no recipients: put its pages (or a CSV) first`, { missing: [1] });
+		const source = record.source ?? 'pages';
+		const path = apiCampaignCsvPath(this.dir, name);
+		await materializeCsv(this.store, name, source, path);
+		const spec = apiCampaignSpec(name, record.settings, path, source);
+		const pace = apiCampaignPace(record.settings);
+		let summary;
+		try {
+			summary = await runCampaign({ spec, dryRun: true, rate: pace.rate, batchSize: pace.batchSize, concurrency: 1, threads: 0, pricePerSegment }, { ledger: this.ledger, reporter: new SilentReporter() });
+		} catch (error) {
+			if (error instanceof SettingError) throw invalid([{ field: API_SETTING[error.setting] ?? error.setting, message: `${API_SETTING[error.setting] ?? error.setting}: ${error.detail}` }]);
+			if (error instanceof FatalError) throw invalid([{ field: 'recipients', message: error.message }]);
+			throw error;
+		}
+		const f = summary.forecast;
+		return {
+			recipients: summary.total,
+			valid: summary.rows.pending,
+			invalid: summary.rows.invalid,
+			duplicates: summary.rows.duplicate,
+			suppressed: summary.rows.suppressed,
+			segments: summary.segments,
+			messages: f?.messages ?? summary.rows.pending,
+			...(f?.estimatedCost !== undefined ? { cost: f.estimatedCost } : {}),
+			problems: summary.firstErrors.map((p) => ({ line: p.line, code: p.code, message: p.reason })),
+		};
+	}
+}
+
+function isFinal(state: string): boolean {
+	return state === 'finished' || state === 'cancelled' || state === 'failed';
+}
+
+function listed(pages: number[]): string {
+	return pages.length > 10 ? `${pages.slice(0, 10).join(', ')} and ${pages.length - 10} more` : pages.join(', ');
+}
+
+/** A stored page's outcome, or the refusal it stands for. */
+function refusalOf(outcome: PutPageOutcome, name: string, what: string): { outcome: 'stored' | 'unchanged'; pages: number; recipients: number } {
+	switch (outcome.outcome) {
+		case 'stored':
+		case 'unchanged':
+			return outcome;
+		case 'not_found':
+			throw notFound(name);
+		case 'started':
+			throw new ApiError('started', `campaign "${name}" has started: it takes no more recipients`, { field: 'name' });
+		case 'page_conflict':
+			throw new ApiError('page_conflict', `${what} of campaign "${name}" was stored with other content; a page is given once (the same content again is harmless)`, { field: what.startsWith('page') ? 'page' : 'csv' });
+		case 'other_source':
+			throw new ApiError('conflict', `campaign "${name}" has its recipients as ${outcome.source === 'csv' ? 'a CSV' : 'JSON pages'}: pages and a CSV are not mixed`, { field: outcome.source === 'csv' ? 'page' : 'csv' });
+	}
+}

@@ -1,0 +1,153 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { z } from 'zod';
+import type { Logger } from '../jsonLogger';
+import { secretMatches } from '../http/secretMatches';
+import type { ApiCampaigns } from './apiCampaigns';
+import { ApiError, invalid } from './apiError';
+import { API_ROUTES, SMALL_BODY_BYTES, type ApiRoute } from './apiRouteTable';
+import { settingsBody, startBody } from './apiSchemas';
+import { openApiDocument } from './openApiDocument';
+
+export interface CampaignApiRoutesOptions {
+	campaigns: ApiCampaigns;
+	/** `server.apiToken`: every route needs it as `Authorization: Bearer`. */
+	token: string;
+	/** The largest CSV one upload may be. */
+	maxCsvBytes: number;
+	log: Logger;
+}
+
+type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/** `['recipients', 12, 'phone']` as `recipients[12].phone`. */
+function fieldOf(path: readonly PropertyKey[], part: string): string {
+	let name = '';
+	for (const key of path) name += typeof key === 'number' ? `[${key}]` : name === '' ? String(key) : `.${String(key)}`;
+	return name === '' ? part : name;
+}
+
+function parse<T extends z.ZodType>(schema: T | undefined, value: unknown, part: string): z.output<T> {
+	if (!schema) return value as z.output<T>;
+	const result = schema.safeParse(value);
+	if (result.success) return result.data;
+	throw invalid(
+		result.error.issues.flatMap((issue) =>
+			// An unknown key is named by itself, not by the object holding it.
+			issue.code === 'unrecognized_keys'
+				? issue.keys.map((key) => ({ field: fieldOf([...issue.path, key], part), message: `${fieldOf([...issue.path, key], part)} is not a field here` }))
+				: [{ field: fieldOf(issue.path, part), message: `${fieldOf(issue.path, part)}: ${issue.message}` }],
+		),
+	);
+}
+
+const name = (request: FastifyRequest) => (request.params as { name: string }).name;
+const price = (request: FastifyRequest) => (request.query as { pricePerSegment?: number }).pricePerSegment;
+
+/** A fastify error's refusal in the API's own terms. */
+function refusalOf(error: Error & { code?: string; statusCode?: number }): ApiError | undefined {
+	if (error instanceof ApiError) return error;
+	switch (error.code) {
+		case 'FST_ERR_CTP_BODY_TOO_LARGE':
+			return new ApiError('too_large', `the body is larger than this route takes (${error.message.replace(/^Request body is too large$/, 'see the limits in worker/README.md')})`);
+		case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+			return new ApiError('unsupported_media_type', `${error.message}: send application/json (text/csv for /csv)`);
+		case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+			return new ApiError('invalid', 'the body is not as long as its Content-Length says', { field: 'body' });
+	}
+	if (error.statusCode === 400) return new ApiError('invalid', error.message, { field: 'body' });
+	return undefined;
+}
+
+/**
+ * The campaign API as a fastify plugin, to be registered under `/api` on the worker's
+ * server (only when `server.apiToken` is set). Its routes are API_ROUTES; its refusals
+ * are `{"error": {...}}` with the codes of api/workerApi.
+ */
+export async function campaignApiRoutes(app: FastifyInstance, options: CampaignApiRoutesOptions): Promise<void> {
+	const { campaigns } = options;
+
+	app.addHook('onRequest', async (request, reply) => {
+		const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
+		if (bearer === undefined || !secretMatches(bearer, options.token)) {
+			void reply.header('www-authenticate', 'Bearer realm="cloudtel worker API"');
+			throw new ApiError('unauthorized', 'the campaign API needs the worker\'s API token: Authorization: Bearer <server.apiToken>');
+		}
+	});
+
+	// JSON as the rest of the worker reads it, but an empty body is no body (a POST .../pause from a client that sets the type anyway).
+	app.removeContentTypeParser('application/json');
+	app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+		const text = body as string;
+		if (text.trim() === '') return done(null, undefined);
+		try {
+			done(null, JSON.parse(text));
+		} catch (error) {
+			done(new ApiError('invalid', `the body is not JSON: ${(error as Error).message}`, { field: 'body' }), undefined);
+		}
+	});
+	// The CSV is handed on as the stream it is: written to disk as it comes, never held whole.
+	app.addContentTypeParser(['text/csv', 'application/csv', 'text/plain'], (_request, payload, done) => done(null, payload));
+
+	app.setErrorHandler(async (error: Error, request, reply) => {
+		const refusal = refusalOf(error);
+		if (refusal) return reply.code(refusal.status).header('cache-control', 'no-store').send(refusal.body());
+		options.log.error('campaign API error', { error, method: request.method, url: request.url.replace(/\?.*$/, '') });
+		return reply.code(500).send(new ApiError('internal', 'the worker failed to answer; its log has the detail').body());
+	});
+	app.setNotFoundHandler(async (request) => {
+		throw new ApiError('not_found', `no route ${request.method} ${request.url.replace(/\?.*$/, '')} in the campaign API (GET /api/openapi.json lists them)`);
+	});
+
+	const handlers: Record<ApiRoute['id'], Handler> = {
+		openapi: async () => openApiDocument(),
+		listCampaigns: async () => campaigns.list(),
+		getCampaign: async (request) => ({ campaign: await campaigns.get(name(request)) }),
+		putCampaign: async (request, reply) => {
+			const body = parse(settingsBody, request.body ?? {}, 'body');
+			const { created, campaign } = await campaigns.put(name(request), body);
+			return reply.code(created ? 201 : 200).send({ campaign });
+		},
+		// The page's own checks (api/workerApi) name the recipient and field at fault, and take 10,000 rows in a few ms.
+		putPage: async (request) => campaigns.putPage(name(request), (request.params as { page: string }).page, request.body),
+		putCsv: async (request) => {
+			const declared = Number(request.headers['content-length']);
+			if (Number.isFinite(declared) && declared > options.maxCsvBytes) {
+				throw new ApiError('too_large', `the CSV is larger than ${options.maxCsvBytes.toLocaleString('en-US')} bytes, this worker's limit for one upload (server.apiMaxCsvBytes); send the recipients as JSON pages instead`);
+			}
+			if (!request.body) throw new ApiError('unsupported_media_type', 'a CSV goes as Content-Type: text/csv');
+			return campaigns.putCsv(name(request), request.body as Readable, options.maxCsvBytes);
+		},
+		startCampaign: async (request, reply) => {
+			const body = parse(startBody, request.body ?? {}, 'body');
+			const { started, campaign } = await campaigns.start(name(request), body);
+			return reply.code(started ? 202 : 200).send({ campaign });
+		},
+		pauseCampaign: async (request) => ({ campaign: await campaigns.pause(name(request)) }),
+		resumeCampaign: async (request) => ({ campaign: await campaigns.resume(name(request)) }),
+		cancelCampaign: async (request) => ({ campaign: await campaigns.cancel(name(request)) }),
+		getReport: async (request) => campaigns.report(name(request), price(request)),
+		getPreview: async (request) => campaigns.preview(name(request), price(request)),
+	};
+
+	for (const route of API_ROUTES) {
+		const handler = handlers[route.id];
+		app.route({
+			method: route.method,
+			url: route.path,
+			bodyLimit: route.bodyLimit ?? SMALL_BODY_BYTES,
+			handler: async (request, reply) => {
+				if (route.params) request.params = parse(route.params, request.params, 'path');
+				if (route.query) request.query = parse(route.query, request.query, 'query');
+				if (!route.csv && request.body !== undefined && request.headers['content-type'] !== undefined && !/^application\/json\b/i.test(request.headers['content-type'])) {
+					throw new ApiError('unsupported_media_type', `send application/json, not ${request.headers['content-type']}`);
+				}
+				if (route.csv && request.headers['content-type'] !== undefined && !/^(text\/csv|application\/csv|text\/plain)\b/i.test(request.headers['content-type'])) {
+					throw new ApiError('unsupported_media_type', `send the CSV as text/csv, not ${request.headers['content-type']}`);
+				}
+				const answer = await handler(request, reply);
+				return reply.sent ? reply : reply.header('cache-control', 'no-store').send(answer);
+			},
+		});
+	}
+}

@@ -1,0 +1,57 @@
+import { emptyCampaignCounts, type CampaignCounts, type CampaignState, type CampaignStatus } from '../../../../api';
+import type { Ledger } from '../../ledger/ledger';
+import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
+
+const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+
+/**
+ * A campaign's Status: its state from the API's record (and, while it runs, the ledger's
+ * pause flag and the schedule), its counts from the ledger's row counts and what the
+ * receipts and replies said. `recipients` is what its pages hold, imported or not yet.
+ */
+export async function campaignStatusOf(record: ApiCampaignRecord, store: ApiCampaignStore, ledger: Ledger, now = Date.now()): Promise<CampaignStatus> {
+	const totals = await store.pageTotals(record.name);
+	const counts: CampaignCounts = { ...emptyCampaignCounts(), recipients: totals.recipients };
+	const stored = record.state === 'draft' ? undefined : await ledger.campaign(record.name);
+	let sent = 0;
+	if (stored) {
+		const c = await ledger.counts(record.name);
+		const d = await ledger.deliveryCounts(record.name);
+		Object.assign(counts, {
+			pending: c.rows.pending + c.rows.submitting,
+			accepted: c.rows.accepted,
+			rejected: c.rows.rejected,
+			uncertain: c.rows.uncertain,
+			invalid: c.rows.invalid,
+			duplicate: c.rows.duplicate,
+			suppressed: c.rows.suppressed,
+			cancelled: c.rows.cancelled,
+			delivered: d.delivered,
+			undelivered: d.failed,
+			replies: d.replied,
+		});
+		// Rows not imported yet are still to be sent.
+		counts.pending += Math.max(0, totals.recipients - c.total);
+		sent = c.rows.accepted + c.rows.rejected + c.rows.uncertain + c.rows.submitting;
+	} else if (record.state !== 'draft') counts.pending = totals.recipients;
+	let state: CampaignState;
+	switch (record.state) {
+		case 'started': {
+			const scheduled = record.settings.schedule !== undefined && Date.parse(record.settings.schedule) > now && sent === 0;
+			state = stored?.paused ? 'paused' : scheduled ? 'scheduled' : 'sending';
+			break;
+		}
+		default:
+			state = record.state;
+	}
+	return {
+		name: record.name,
+		state,
+		settings: record.settings,
+		createdAt: iso(record.createdAt)!,
+		...(record.startedAt !== undefined ? { startedAt: iso(record.startedAt) } : {}),
+		...(record.finishedAt !== undefined ? { finishedAt: iso(record.finishedAt) } : {}),
+		...(record.reason !== undefined ? { reason: record.reason } : {}),
+		counts,
+	};
+}

@@ -1,0 +1,151 @@
+import type { CampaignCounts, CampaignEvent, OptOutEventData, ReplyEventData } from '../../../../api';
+import type { CampaignConfig, EventsConfig } from '../../config/workerConfigSchema';
+import type { DaemonStore, KeyedForward, NewForward } from '../../storage/daemonStore';
+import type { EventForward } from '../forward/eventForward';
+import type { ReplyContext } from '../forward/forwardPayload';
+
+/**
+ * A run as its events name it: a config campaign's cron run (`<campaign>-<tick>`), or a
+ * campaign of the campaign API, whose run is the campaign itself.
+ */
+export interface EventRun {
+	campaign: string;
+	run: string;
+	/** The campaign's own events URL when the config does not hold it (the campaign API's settings). */
+	url?: string;
+}
+
+/** How a campaign.finished ends: as the campaign API's final states. */
+export type FinishedState = 'finished' | 'cancelled' | 'failed';
+
+/** What decides where an event goes: the config's `events` and its campaigns' own URLs. */
+export interface EventsSettings {
+	events?: EventsConfig;
+	campaigns: readonly Pick<CampaignConfig, 'name' | 'events'>[];
+}
+
+/** The action key of an event's forward: one per event (and per callback, for reply and optout). */
+const ACTION = 'event';
+
+/**
+ * The events out (campaign.started, .finished, .paused, reply, optout), each queued in the
+ * forward outbox under a stable id: `campaign.finished:<run>`, `reply:<MessageSid>`. The
+ * id is the forward's key, so queuing an event twice queues it once, and its
+ * Idempotency-Key on every attempt. A campaign's own URL takes all of its campaign's
+ * events; otherwise the config's `events.url` takes those its `types` name.
+ *
+ * The `...Forwards` builders give the forwards to queue in the transaction of the change
+ * they announce (a run closed and its finished event together); `started`, `finished`
+ * and `paused` queue them on their own, for a caller with no such transaction.
+ */
+export class CampaignEvents {
+	constructor(
+		private readonly settings: EventsSettings,
+		private readonly store?: Pick<DaemonStore, 'queueForwards'>,
+		/** Called once forwards are queued: the outbox looks for them. */
+		private readonly queued: () => void = () => {},
+	) {}
+
+	/** A campaign's own URL the config does not hold (the campaign API's), for its replies and opt-outs. */
+	private campaignUrl: ((campaign: string) => Promise<string | undefined>) | undefined;
+
+	/** Where campaigns outside the config keep their own events URL (the campaign API's settings). */
+	lookUpCampaignUrls(lookUp: (campaign: string) => Promise<string | undefined>): void {
+		this.campaignUrl = lookUp;
+	}
+
+	/** Whether any event can go anywhere: without, nothing is queued. */
+	get enabled(): boolean {
+		return this.settings.events !== undefined || this.settings.campaigns.some((c) => c.events !== undefined) || this.campaignUrl !== undefined;
+	}
+
+	startedForwards(run: EventRun, at: number): KeyedForward[] {
+		return this.keyed(this.event('campaign.started', `campaign.started:${run.run}`, run, at, this.runData(run)), run.url);
+	}
+
+	finishedForwards(run: EventRun, state: FinishedState, counts: CampaignCounts, at: number, reason?: string): KeyedForward[] {
+		const data = { state, counts, ...this.runData(run), ...(reason !== undefined ? { reason } : {}) };
+		return this.keyed(this.event('campaign.finished', `campaign.finished:${run.run}`, run, at, data), run.url);
+	}
+
+	/**
+	 * `pause`: which pause of the run it is (a campaign paused, resumed and paused again
+	 * announces each), stable for the same pause: a count, or the time it was paused. A
+	 * cron run is paused once: its pause ends it.
+	 */
+	pausedForwards(run: EventRun, at: number, counts?: CampaignCounts, pause?: string | number): KeyedForward[] {
+		const id = `campaign.paused:${run.run}${pause === undefined ? '' : `:${pause}`}`;
+		return this.keyed(this.event('campaign.paused', id, run, at, { ...this.runData(run), ...(counts ? { counts } : {}) }), run.url);
+	}
+
+	async started(run: EventRun, at = Date.now()): Promise<void> {
+		await this.queue(this.startedForwards(run, at), at);
+	}
+
+	async finished(run: EventRun, state: FinishedState, counts: CampaignCounts, at = Date.now(), reason?: string): Promise<void> {
+		await this.queue(this.finishedForwards(run, state, counts, at, reason), at);
+	}
+
+	async paused(run: EventRun, at = Date.now(), counts?: CampaignCounts, pause?: string | number): Promise<void> {
+		await this.queue(this.pausedForwards(run, at, counts, pause), at);
+	}
+
+	/**
+	 * A reply's events, queued with the callback's other forwards (in the transaction that
+	 * marks it processed): `reply`, and `optout` when it opted its sender out.
+	 */
+	async replyForwards(context: ReplyContext, optOut?: { keyword: string; rule?: string }): Promise<(NewForward & { payload: EventForward })[]> {
+		if (!this.enabled) return [];
+		const { reply } = context;
+		const url = context.campaign === undefined || !this.campaignUrl ? undefined : await this.campaignUrl(context.campaign);
+		const at = context.receivedAt;
+		const run = context.campaign === undefined ? undefined : { campaign: context.campaign, run: context.run ?? context.campaign };
+		const replyData: ReplyEventData = { from: reply.From, to: reply.To, text: reply.Text, messageSid: reply.MessageSid, ...(context.campaign !== undefined ? { campaign: context.campaign } : {}) };
+		const events = [this.event('reply', `reply:${reply.MessageSid}`, run, at, replyData)];
+		if (optOut) {
+			const data: OptOutEventData & { rule?: string } = { number: reply.From, keyword: optOut.keyword, ...(optOut.rule !== undefined ? { rule: optOut.rule } : {}) };
+			events.push(this.event('optout', `optout:${reply.MessageSid}`, run, at, data));
+		}
+		return events.flatMap((e) => {
+			const action = this.route(e, url);
+			if (!action) return [];
+			const payload: EventForward = { action, event: e };
+			return [{ actionKey: `${ACTION}.${e.type}`, payload }];
+		});
+	}
+
+	/** Tells the outbox that forwards were queued (by a caller's own transaction too). */
+	wake(): void {
+		this.queued();
+	}
+
+	private async queue(forwards: KeyedForward[], at: number): Promise<void> {
+		if (forwards.length === 0 || !this.store) return;
+		await this.store.queueForwards(forwards, at);
+		this.queued();
+	}
+
+	private keyed(event: CampaignEvent, url: string | undefined): KeyedForward[] {
+		const action = this.route(event, url);
+		if (!action) return [];
+		const payload: EventForward = { action, event };
+		return [{ eventKey: event.id, actionKey: ACTION, payload }];
+	}
+
+	/** The campaign's own URL wins for its events; else the worker-wide URL, for the types it takes. */
+	private route(event: CampaignEvent, url: string | undefined): EventForward['action'] | undefined {
+		if (url !== undefined) return { type: 'event', to: 'campaign', url };
+		if (event.campaign !== undefined && this.settings.campaigns.some((c) => c.name === event.campaign && c.events !== undefined)) return { type: 'event', to: 'campaign' };
+		if (this.settings.events?.types.includes(event.type)) return { type: 'event', to: 'worker' };
+		return undefined;
+	}
+
+	private event(type: CampaignEvent['type'], id: string, run: EventRun | undefined, at: number, data: object): CampaignEvent {
+		return { id, type, occurredAt: new Date(at).toISOString(), ...(run ? { campaign: run.campaign } : {}), data: data as Record<string, unknown> };
+	}
+
+	/** A cron run's name, which the campaign's name alone does not give. */
+	private runData(run: EventRun): { run?: string } {
+		return run.run === run.campaign ? {} : { run: run.run };
+	}
+}

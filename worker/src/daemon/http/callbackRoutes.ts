@@ -1,0 +1,111 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { callbackEventKey, parseCallback, type CallbackEvent } from '../../../../api';
+import type { Logger } from '../jsonLogger';
+import { callbackPayload } from './callbackPayload';
+import { readCallbackPath } from './callbackUrls';
+import { dropRestOfBody } from './dropRestOfBody';
+import { clientGone, sendJson } from './jsonReply';
+import type { RefusalLog } from './refusalLog';
+import { secretMatches } from './secretMatches';
+
+export interface CallbackIntakeOptions {
+	/** The callback secret, and the one before it while a rotation is under way. */
+	secrets: readonly string[];
+	/** Callbacks must name it: the secret alone is in every message the provider keeps. */
+	accountSid: string;
+	maxBodyBytes: number;
+	/** Durable when it resolves; false for a duplicate. */
+	store(key: string, event: CallbackEvent, receivedAt: number): Promise<boolean>;
+	/** Called after a new event has been stored and answered. */
+	stored(event: CallbackEvent): void;
+	log: Logger;
+}
+
+interface Context {
+	refusals: RefusalLog;
+	/** True once the server is closing: callbacks are then answered 503, for the next run. */
+	stopping(): boolean;
+}
+
+const KIND = { receipts: 'receipt', replies: 'reply' } as const;
+
+/**
+ * Delivery receipts and replies (GET or POST) at `.../callbacks/{secret}/receipts|replies`,
+ * matched at the end of any path (a public URL may sit behind a proxy's prefix), and every
+ * other path no route of the server took, answered 404. The secret, the method and a stop
+ * are checked before any body is read; a callback is answered 200 only once its event is
+ * stored. No refusal ever puts the secret in a log line.
+ */
+export async function callbackRoutes(app: FastifyInstance, options: CallbackIntakeOptions & Context): Promise<void> {
+	const { refusals, log } = options;
+	const refuse = (reply: FastifyReply, status: number, reason: string, body: Record<string, unknown>, fields: Record<string, unknown> = {}, close = false) => {
+		refusals.refused(reason, { status, ...fields });
+		return sendJson(reply, status, body, close);
+	};
+
+	// The provider's body is read as it comes (JSON, or a form), whatever its content type says.
+	app.removeAllContentTypeParsers();
+	app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.maxBodyBytes }, (_request, body, done) => done(null, body));
+
+	app.addHook('onRequest', async (request, reply) => {
+		const route = readCallbackPath(pathOf(request));
+		if (!route) return refuse(reply, 404, 'no such path', { error: 'not found' });
+		if (!options.secrets.some((secret) => secretMatches(route.secret, secret))) {
+			return refuse(reply, 401, 'wrong or missing callback secret', { error: 'unknown callback URL' }, { route: route.route });
+		}
+		if (request.method !== 'GET' && request.method !== 'POST') {
+			reply.header('allow', 'GET, POST');
+			return refuse(reply, 405, 'callback neither GET nor POST', { error: 'callbacks are GET or POST' }, { route: route.route });
+		}
+		// A provider retries a 503; what it sends while we stop comes back to the next run.
+		if (options.stopping()) return sendJson(reply, 503, { error: 'the worker is stopping; try again' }, true);
+		return undefined;
+	});
+
+	app.setErrorHandler(async (error: FastifyError, request, reply) => {
+		if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+			dropRestOfBody(request.raw);
+			const route = readCallbackPath(pathOf(request))?.route;
+			return refuse(reply, 413, 'callback body too large', { error: `the body is larger than ${options.maxBodyBytes} bytes` }, { route, limit: options.maxBodyBytes }, true);
+		}
+		// A body shorter or longer than its Content-Length, say: the sender's fault, not ours.
+		if (!clientGone(request.raw, error) && error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+			return refuse(reply, error.statusCode, 'callback body not readable', { error: error.message }, { route: readCallbackPath(pathOf(request))?.route });
+		}
+		if (clientGone(request.raw, error)) log.debug('client went away mid-request', { error });
+		else log.error('webhook error', { error });
+		if (!reply.sent && !request.raw.destroyed) return sendJson(reply, 500, { error: 'internal error' });
+		return undefined;
+	});
+
+	const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+		// The onRequest hook has answered every other path.
+		const route = readCallbackPath(pathOf(request))!.route;
+		const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+		const payload = callbackPayload(request.method, new URL(request.url, 'http://worker'), request.headers['content-type'], body);
+		if (!payload.ok) return refuse(reply, 400, 'callback body not JSON', { error: payload.error }, { route });
+		const parsed = parseCallback(payload.raw);
+		if (!parsed.ok) return refuse(reply, 400, 'not a valid callback', { error: 'not a valid callback', violations: parsed.violations }, { route });
+		// The secret is in every message's callback URLs, kept by the provider and by any proxy
+		// on the way: a callback must also be for this worker's account.
+		if (!secretMatches(parsed.event.data.AccountSid, options.accountSid)) return refuse(reply, 401, 'callback for another account', { error: 'not a callback for this account' }, { route });
+		if (parsed.event.kind !== KIND[route]) return refuse(reply, 400, 'callback sent to the URL of the other kind', { error: `a ${parsed.event.kind} sent to the ${route} URL` }, { route });
+		let fresh: boolean;
+		try {
+			fresh = await options.store(callbackEventKey(parsed.event), parsed.event, Date.now());
+		} catch (error) {
+			log.error('callback not stored; the provider will retry', { route, error: error as Error });
+			return sendJson(reply, 503, { error: 'cannot store the event now' });
+		}
+		sendJson(reply, 200, fresh ? { ok: true } : { ok: true, duplicate: true });
+		if (fresh) options.stored(parsed.event);
+		else log.info('duplicate callback ignored', { kind: parsed.event.kind, messageSid: parsed.event.data.MessageSid });
+		return reply;
+	};
+	app.all('/', handle);
+	app.all('/*', handle);
+}
+
+function pathOf(request: FastifyRequest): string {
+	return new URL(request.url, 'http://worker').pathname;
+}
