@@ -15,7 +15,9 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const src = join(root, 'worker/src');
+// `--src=DIR` checks another tree laid out as worker/src (the check's own test does).
+const srcArg = process.argv.find((a) => a.startsWith('--src='));
+const src = srcArg ? resolve(srcArg.slice('--src='.length)) : join(root, 'worker/src');
 
 /**
  * The layers of worker/src, top to bottom (worker/README.md, "Layout of the source"): a

@@ -1,6 +1,8 @@
+import { BATCH_MAX_MESSAGES } from '../../api';
+
 /**
  * The worker's error catalogue, at the bottom of worker/src: every folder may import it,
- * it imports nothing. The engine names a setting at fault by its setting (`rate`), and
+ * it imports nothing of it. The engine names a setting at fault by its setting (`rate`), and
  * each front end names it the way its user wrote it: the CLI by its flag (`--rate`), the
  * worker daemon by the config path (`campaigns[2].rate`).
  */
@@ -19,8 +21,8 @@ export class FatalError extends Error {
 
 /** Bad flags or arguments: exit 2, with the usage hint. */
 export class UsageError extends FatalError {
-	constructor(message: string) {
-		super(message, 2);
+	constructor(message: string, exitCode = 2) {
+		super(message, exitCode);
 	}
 }
 
@@ -51,15 +53,17 @@ export type Setting = keyof typeof SETTING_FLAG;
 /**
  * One setting that cannot be used. Its message names the flag (the CLI shows it as it is);
  * the daemon renders `setting` and `detail` by config path instead (see `settingProblem`).
- * `flagDetail` is for a detail that reads differently when it names the flag itself.
+ * `flagMessage` is for a message that reads differently when it names the flag itself;
+ * `exitCode` 1 for a setting the provider refused rather than one given wrong.
  */
 export class SettingError extends UsageError {
 	constructor(
 		readonly setting: Setting,
 		readonly detail: string,
 		flagMessage = `${SETTING_FLAG[setting]}: ${detail}`,
+		exitCode = 2,
 	) {
-		super(flagMessage);
+		super(flagMessage, exitCode);
 	}
 }
 
@@ -68,7 +72,7 @@ export const RUN_DEFAULTS = {
 	/** Messages per second. */
 	rate: 100,
 	/** Messages per request: the provider's most. */
-	batchSize: 1000,
+	batchSize: BATCH_MAX_MESSAGES,
 	/** Requests in flight at once. */
 	concurrency: 4,
 } as const;

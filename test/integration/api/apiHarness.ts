@@ -2,6 +2,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { RunningSandbox } from '../../../sandbox/src';
 import { workerConfigSchema } from '../../../worker/src/config/workerConfigSchema';
 import { CampaignApi } from '../../../worker/src/daemon/api/campaignApi';
+import type { CampaignEvents } from '../../../worker/src/daemon/events/campaignEvents';
+import { apiRoutes } from '../../../worker/src/daemon/http/apiRoutes';
+import { RefusalLog } from '../../../worker/src/daemon/http/refusalLog';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import type { Ledger } from '../../../worker/src/ledger/ledger';
 import type { DbLocation } from '../../../worker/src/storage/dbLocation';
@@ -20,7 +23,7 @@ export class ApiUnderTest {
 		private readonly app: FastifyInstance,
 	) {}
 
-	static async start(sandbox: RunningSandbox, location: DbLocation, options: { maxCsvBytes?: number } = {}): Promise<ApiUnderTest> {
+	static async start(sandbox: RunningSandbox, location: DbLocation, options: { maxCsvBytes?: number; events?: CampaignEvents } = {}): Promise<ApiUnderTest> {
 		const config = workerConfigSchema.parse({
 			provider: { baseUrl: sandbox.url, accountSid: sandbox.demo.AccountSid, authToken: sandbox.demo.AuthToken },
 			db: location.kind === 'sqlite' ? location.path : location.url,
@@ -29,9 +32,10 @@ export class ApiUnderTest {
 		const ledger = await openLedger(location);
 		const lines: string[] = [];
 		const log = new JsonLogger((l) => lines.push(l));
-		const api = await CampaignApi.open(config, location, ledger, log, API_TOKEN, () => true, options.maxCsvBytes);
+		const api = await CampaignApi.open(config, location, ledger, log, { maxCsvBytes: options.maxCsvBytes, events: options.events });
 		const app = Fastify({ logger: false });
-		await app.register(api.routes, { prefix: '/api' });
+		// Mounted as the worker's server mounts it: under /api, behind the token.
+		await app.register(apiRoutes({ token: API_TOKEN, routes: [api.routes] }, new RefusalLog(log)), { prefix: '/api' });
 		await app.listen({ port: 0, host: '127.0.0.1' });
 		const address = app.server.address() as { port: number };
 		api.start();

@@ -6,6 +6,7 @@ import { campaignCounts } from '../../../worker/src/campaign/campaignCounts';
 import { openLedger } from '../../../worker/src/storage/openStores';
 import { CallbackCatcher, type CaughtRequest } from '../../support/callbackCatcher';
 import { storeBackends, type StoreBackend } from '../../support/storeBackends';
+import { cli } from '../worker/harness';
 import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
 
 const SECRET = 'events-out-secret-0123456789';
@@ -30,20 +31,24 @@ async function setUp(backend: StoreBackend, config: (property: string) => Record
 	const dir = tempDir();
 	const location = backend.location();
 	const port = await freePort();
-	const path = writeConfig(dir, {
+	const settings = (port: number) => ({
 		db: location.kind === 'sqlite' ? location.path : location.url,
 		server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET },
 		outbox: { concurrency: 1, backoffMs: 50, maxBackoffMs: 200 },
 		...config(sandbox.demo.PropertySid),
 	});
+	const path = writeConfig(dir, settings(port));
 	const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
-	const start = async () => {
-		const worker = await WorkerProcess.start(path, env);
+	const run = async (configPath: string) => {
+		const worker = await WorkerProcess.start(configPath, env);
 		cleanup.push(() => worker.stop('SIGKILL'));
 		return worker;
 	};
+	const start = () => run(path);
+	/** Another worker on the same database, listening on a port of its own. */
+	const startAnother = async () => run(writeConfig(dir, settings(await freePort()), `other${Math.random().toString(36).slice(2)}.config.yaml`));
 	const callbacks = `http://127.0.0.1:${port}/callbacks/${SECRET}`;
-	return { sandbox, driver, dir, location, start, callbacks };
+	return { sandbox, driver, dir, location, start, startAnother, callbacks };
 }
 
 /**
@@ -161,6 +166,55 @@ describe.each(storeBackends())('events out ($name)', (backend) => {
 		expect(worker.count((l) => l.msg === 'campaign run resumed')).toBe(0);
 	}, 120_000);
 
+	it('a run paused from the CLI announces campaign.paused with its figures, and its finish once resumed; one cancelled, campaign.finished cancelled', async () => {
+		const receiver = await CallbackCatcher.start();
+		cleanup.push(() => receiver.close());
+		const tick = new Date(Math.ceil((Date.now() + 6000) / 1000) * 1000);
+		let list = 'Phone,Name\n';
+		for (let i = 0; i < 10; i++) list += `+614915708${String(i).padStart(2, '0')},N${i}\n`;
+		const { driver, dir, location, start } = await setUp(backend, (property) => ({
+			events: { url: `${receiver.url}/events` },
+			campaigns: ['held', 'dropped'].map((name) => ({ name, cron: cronAt(tick), timeZone: 'UTC', csv: 'list.csv', property, text: 'Hi {{Name}}', rate: 2, batchSize: 1 })),
+		}));
+		writeFileSync(join(dir, 'list.csv'), list);
+		const worker = await start();
+		const db = location.kind === 'sqlite' ? location.path : location.url;
+		const runs = await until(() => {
+			const names = worker.logs.filter((l) => l.msg === 'campaign run started' || l.run !== undefined).map((l) => String(l.run));
+			const held = names.find((n) => n.startsWith('held-'));
+			const dropped = names.find((n) => n.startsWith('dropped-'));
+			return held && dropped ? { held, dropped } : undefined;
+		}, 20_000, 'both runs');
+		await until(async () => (await driver.messages()).filter((m) => String(m.ExternalId).startsWith(`${runs.held}:`)).length >= 2, 20_000, 'some messages of each');
+		expect((await cli(['campaign', 'pause', '--db', db, '--name', runs.held])).code).toBe(0);
+		expect((await cli(['campaign', 'cancel', '--db', db, '--name', runs.dropped])).code).toBe(0);
+		const pausedEvent = await until(() => receiver.requests.find((r) => key(r).startsWith(`campaign.paused:${runs.held}:`)), 20_000, 'the pause announced');
+		await until(() => receiver.requests.some((r) => key(r) === `campaign.finished:${runs.dropped}`), 20_000, 'the cancelled run announced');
+		const ledger = await openLedger(location);
+		try {
+			// Announced while the run waits, with the figures of that moment.
+			expect(pausedEvent.body).toMatchObject({ type: 'campaign.paused', campaign: 'held', data: { run: runs.held } });
+			expect(pausedEvent.body.data.counts).toEqual(await campaignCounts(ledger, runs.held));
+			expect(pausedEvent.body.data.counts.pending).toBeGreaterThan(0);
+			expect(pausedEvent.body.data.counts.accepted).toBeGreaterThan(0);
+			const cancelled = receiver.requests.find((r) => key(r) === `campaign.finished:${runs.dropped}`)!.body;
+			expect(cancelled.data.state).toBe('cancelled');
+			expect(cancelled.data.counts).toEqual(await campaignCounts(ledger, runs.dropped));
+			expect(cancelled.data.counts.cancelled).toBeGreaterThan(0);
+			expect(cancelled.data.counts.accepted + cancelled.data.counts.cancelled).toBe(10);
+		} finally {
+			await ledger.close();
+		}
+		// Resumed, the run goes on to its end.
+		expect((await cli(['campaign', 'resume', '--db', db, '--name', runs.held])).code).toBe(0);
+		const finished = await until(() => receiver.requests.find((r) => key(r) === `campaign.finished:${runs.held}`), 30_000, 'the resumed run to finish');
+		expect(finished.body.data).toMatchObject({ state: 'finished', counts: { recipients: 10, accepted: 10, pending: 0 } });
+		await new Promise((r) => setTimeout(r, 1000));
+		expect(receiver.requests.map(key).sort()).toEqual(
+			[`campaign.finished:${runs.dropped}`, `campaign.finished:${runs.held}`, key(pausedEvent), `campaign.started:${runs.dropped}`, `campaign.started:${runs.held}`].sort(),
+		);
+	}, 120_000);
+
 	it('types: only the events named go to the events URL', async () => {
 		const receiver = await CallbackCatcher.start();
 		cleanup.push(() => receiver.close());
@@ -174,5 +228,33 @@ describe.each(storeBackends())('events out ($name)', (backend) => {
 		await new Promise((r) => setTimeout(r, 1000));
 		expect(receiver.requests.map(key)).toEqual([`optout:${stop}`]);
 		expect(receiver.requests[0].body).toMatchObject({ id: `optout:${stop}`, type: 'optout', data: { number: '+61491570701', keyword: 'STOP' } });
+	}, 120_000);
+});
+
+describe('events out with two workers on one Postgres', () => {
+	const [, postgres] = storeBackends();
+	it('announce a run they send together once: one started, one finished', async () => {
+		const receiver = await CallbackCatcher.start();
+		cleanup.push(() => receiver.close());
+		const tick = new Date(Math.ceil((Date.now() + 9000) / 1000) * 1000);
+		let list = 'Phone,Name\n';
+		for (let i = 0; i < 40; i++) list += `+614915709${String(i).padStart(2, '0')},N${i}\n`;
+		const { dir, start, startAnother } = await setUp(postgres, (property) => ({
+			events: { url: `${receiver.url}/events` },
+			campaigns: [{ name: 'shared', cron: cronAt(tick), timeZone: 'UTC', csv: 'list.csv', property, text: 'Hi {{Name}}', rate: 20, batchSize: 2 }],
+		}));
+		writeFileSync(join(dir, 'list.csv'), list);
+		const one = await start();
+		const two = await startAnother();
+		const summaries = await until(() => {
+			const s = [...one.logs, ...two.logs].filter((l) => l.msg === 'campaign summary');
+			return s.length === 2 ? s : undefined;
+		}, 40_000, 'both workers to end the run');
+		const run = String(summaries[0].run);
+		expect(summaries[1].run).toBe(run);
+		await until(() => receiver.requests.length >= 2, 20_000, 'the events');
+		await new Promise((r) => setTimeout(r, 1500));
+		expect(receiver.requests.map(key).sort()).toEqual([`campaign.finished:${run}`, `campaign.started:${run}`]);
+		expect(receiver.requests.find((r) => key(r) === `campaign.finished:${run}`)!.body.data).toMatchObject({ state: 'finished', counts: { recipients: 40, accepted: 40, pending: 0 } });
 	}, 120_000);
 });

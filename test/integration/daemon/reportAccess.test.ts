@@ -12,6 +12,7 @@ import { ensureBuilt, freePort, tempDir, WorkerProcess, writeConfig } from './ha
 const CHROMIUM = process.env.CLOUDTEL_CHROMIUM || '/usr/bin/chromium';
 const SECRET = 'report-access-secret-0123';
 const TOKEN = 'report-access-token-4567';
+const API_TOKEN = 'report-access-api-token-8910';
 
 let sandbox: RunningSandbox;
 let dir: string;
@@ -55,6 +56,10 @@ describe('campaign reports need their own token, and the server its limits', () 
 			expect(res.status).toBe(404);
 			expect(await res.text()).not.toContain('spring');
 		}
+		// No apiToken either: the campaign API is off, whatever is sent.
+		const api = await fetch(`http://127.0.0.1:${port}/api/campaigns`, { headers: { authorization: `Bearer ${SECRET}` } });
+		expect(api.status).toBe(404);
+		expect(await api.json()).toMatchObject({ error: { code: 'not_found' } });
 	});
 
 	it('with one: a Bearer header or a signed, short-lived link; never the token in a URL; pages with CSP, no-referrer, nosniff', async () => {
@@ -110,8 +115,8 @@ describe('campaign reports need their own token, and the server its limits', () 
 		}
 	});
 
-	it('caps open connections: one beyond maxConnections is answered 503', async () => {
-		worker = await WorkerProcess.start(config({ reportToken: TOKEN, maxConnections: 20 }, 'capped.yaml'), env);
+	it('needs the API token for /api; caps open connections: one beyond maxConnections is answered 503', async () => {
+		worker = await WorkerProcess.start(config({ reportToken: TOKEN, apiToken: API_TOKEN, maxConnections: 20 }, 'capped.yaml'), env);
 		const idle: Socket[] = await Promise.all(Array.from({ length: 20 }, () => new Promise<Socket>((resolve) => { const s = connect(port, '127.0.0.1', () => resolve(s)); })));
 		try {
 			await new Promise((r) => setTimeout(r, 100));
@@ -122,5 +127,11 @@ describe('campaign reports need their own token, and the server its limits', () 
 		}
 		await new Promise((r) => setTimeout(r, 100));
 		expect((await fetch(`http://127.0.0.1:${port}/campaigns`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+		// The campaign API needs its own token: neither the report token nor the callback secret opens it.
+		for (const bearer of [TOKEN, SECRET, undefined]) {
+			const api = await fetch(`http://127.0.0.1:${port}/api/campaigns`, { headers: bearer ? { authorization: `Bearer ${bearer}` } : {} });
+			expect(api.status).toBe(401);
+			expect(api.headers.get('www-authenticate')).toBe('Bearer');
+		}
 	});
 });

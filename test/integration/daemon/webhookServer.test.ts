@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CallbackEvent } from '../../../api';
 import { WebhookServer } from '../../../worker/src/daemon/http/webhookServer';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
+import type { Ledger } from '../../../worker/src/ledger/ledger';
 
 const SECRET = 'in-process-secret-0123';
 const reply = { MessageSid: 'm-1', OriginalMessageSid: 'o-1', AccountSid: 'a', PropertySid: 'p', From: '+61491570101', To: '+61400000001', Text: 'hi', ExternalId: '', Timestamp: 1 };
@@ -143,6 +144,25 @@ describe('the webhook server keeps its limits', () => {
 		expect(after.text).toMatch(/^HTTP\/1\.1 200 /);
 		await s.close();
 		expect(lines.map((l) => JSON.parse(l)).find((l) => l.reason === 'too many connections')).toMatchObject({ status: 503, limit: 3 });
+	});
+
+	it('never reads a body sent to the reports: the token decides (401), then the method (405)', async () => {
+		const lines: string[] = [];
+		const token = 'report-token-0123456789';
+		const s = server(lines, { reports: { token, ledger: { campaignNames: async () => [] } as unknown as Ledger } });
+		const port = await s.listen();
+		try {
+			for (const body of ['{"broken": ', 'x'.repeat(1_000_000)]) {
+				const anonymous = await fetch(`http://127.0.0.1:${port}/campaigns`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+				expect(anonymous.status).toBe(401);
+				const withToken = await fetch(`http://127.0.0.1:${port}/campaigns/spring`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
+				expect(withToken.status).toBe(405);
+				expect(withToken.headers.get('content-security-policy')).toContain("default-src 'none'");
+			}
+			expect((await fetch(`http://127.0.0.1:${port}/campaigns.json`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+		} finally {
+			await s.close();
+		}
 	});
 
 	it('keeps a connection alive across callbacks; a client gone mid-body is debug, not an error; a path it cannot decode is refused like any other', async () => {

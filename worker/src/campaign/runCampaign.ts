@@ -220,7 +220,10 @@ async function checkInput(spec: CampaignSpec, stored: CampaignRecord, ledger: Le
 function checkSchedule(schedule: number | undefined): void {
 	if (schedule === undefined) return;
 	const bad = checkScheduleRule('--schedule', schedule, Math.floor(Date.now() / 1000));
-	if (bad?.ErrorCode === ErrorCodes.ScheduleInPast) throw new UsageError(`${bad.Message.replace(/\.$/, '')} (${new Date(schedule * 1000).toISOString()}): give a time to come, or leave --schedule out to send now`);
+	if (bad?.ErrorCode !== ErrorCodes.ScheduleInPast) return;
+	// The rule's words after the field it names: `is an hour or more in the past`.
+	const past = `${bad.Message.replace(/^--schedule /, '').replace(/\.$/, '')} (${new Date(schedule * 1000).toISOString()}): give a time to come`;
+	throw new SettingError('schedule', `${past}, or leave it out to send now`, `--schedule ${past}, or leave --schedule out to send now`);
 }
 
 /** A bad --from would fail every row: say so once, before reading anything. */

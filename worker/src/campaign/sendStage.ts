@@ -8,7 +8,7 @@ import { SendTimes, type Timing } from '../schedule/sendTime';
 import type { StopReason } from './campaignSummary';
 import type { Chunk, ChunkSource } from './chunkSource';
 import { externalId } from '../rows/externalId';
-import { FatalError } from '../errors';
+import { FatalError, SettingError } from '../errors';
 import { localChunks } from './localChunks';
 import { settleAnswer } from './settleAnswer';
 import { sleep } from './sleep';
@@ -232,6 +232,9 @@ export function unreachable(reason: string): FatalError {
 /** The fatal error for an answer that refused a whole request. */
 export function refusal(status: number, detail: string, propertySid: string): FatalError {
 	if (status === 401) return new FatalError(`the provider refused the credentials (HTTP 401, ${detail}): check CLOUDTEL_ACCOUNT_SID and CLOUDTEL_AUTH_TOKEN`);
-	if (status === 404) return new FatalError(`the provider does not know property ${propertySid} in this account (HTTP 404, ${detail}): check --property`);
+	if (status === 404) {
+		const unknown = `the provider does not know property ${propertySid} in this account (HTTP 404, ${detail})`;
+		return new SettingError('propertySid', unknown, `${unknown}: check --property`, 1);
+	}
 	return new FatalError(`the provider refused the batch (HTTP ${status}, ${detail}); no row of it was sent`);
 }

@@ -1,5 +1,6 @@
 // One help text a command: `cloudtel campaign run --help` answers with what `run` takes, not
 // with everything the CLI does.
+import { BATCH_MAX_MESSAGES } from '../../../api';
 import { RUN_DEFAULTS } from '../errors';
 
 const RUN_OPTIONS = `  --csv FILE                 the recipients; the first line is the header (- reads stdin)
@@ -12,7 +13,7 @@ const RUN_OPTIONS = `  --csv FILE                 the recipients; the first line
   --db FILE|URL              the ledger: a SQLite file or a postgres:// URL
                              (default: CLOUDTEL_DB, else cloudtel.db)
   --rate N                   messages per second, 0 for no limit (default: ${RUN_DEFAULTS.rate})
-  --batch-size N             messages per BatchMessages request, at most 1000 (default: ${RUN_DEFAULTS.batchSize})
+  --batch-size N             messages per BatchMessages request, at most ${BATCH_MAX_MESSAGES} (default: ${RUN_DEFAULTS.batchSize})
   --concurrency N            requests in flight (default: ${RUN_DEFAULTS.concurrency})
   --schedule ISO-TIME        send at that time (the provider holds messages up to 14 days ahead)
   --send-window HH:MM-HH:MM  sending hours: messages go out only between these local times

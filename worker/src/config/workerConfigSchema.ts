@@ -1,7 +1,7 @@
 import { dbLocation, isPostgresUrl } from '../storage/dbLocation';
 import cron from 'node-cron';
 import { z } from 'zod';
-import { CAMPAIGN_EVENT_TYPES, isBlank, isE164, isEmail, isSid, isWebhookUri, MIN_API_TOKEN_LENGTH, senderKind, checkForwardSender, type CampaignEventType } from '../../../api';
+import { BATCH_MAX_MESSAGES, CAMPAIGN_EVENT_TYPES, isBlank, isE164, isEmail, isSid, isWebhookUri, MIN_API_TOKEN_LENGTH, senderKind, checkForwardSender, type CampaignEventType } from '../../../api';
 import { parseSendWindow } from '../schedule/sendWindow';
 import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
 
@@ -48,6 +48,8 @@ const server = z.strictObject({
 	reportToken: z.string().min(16, 'must be at least 16 characters: it opens every campaign report').optional(),
 	/** Opens the campaign API (/api/...); without it, every /api path is 404. */
 	apiToken: z.string().min(MIN_API_TOKEN_LENGTH, `must be at least ${MIN_API_TOKEN_LENGTH} characters: it creates, starts and cancels campaigns`).optional(),
+	/** The largest CSV one `PUT /api/campaigns/{name}/csv` may send; pages of JSON are the way for more. */
+	apiMaxCsvBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).default(64 * 1024 * 1024),
 	/** Callbacks are a few hundred bytes; anything near this is not one. */
 	maxBodyBytes: z.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
 	/** Open connections at once; one more is answered 503 and closed. */
@@ -128,7 +130,7 @@ const campaign = z.strictObject({
 		.optional(),
 	/** Messages per second; 0 for no limit, as `campaign run --rate 0`. */
 	rate: z.number().min(0, 'must be 0 (no limit) or more messages per second').optional(),
-	batchSize: z.number().int().min(1).max(1000).optional(),
+	batchSize: z.number().int().min(1).max(BATCH_MAX_MESSAGES).optional(),
 	/** Ask for delivery receipts at this worker's receipt URL. */
 	receipts: z.boolean().default(true),
 	/**

@@ -12,6 +12,7 @@ import { ForwardOutbox } from './forward/forwardOutbox';
 import { N8nForwarder } from './forward/n8nForwarder';
 import { EventForwarder } from './forward/eventForwarder';
 import { CampaignEvents } from './events/campaignEvents';
+import { CampaignApi } from './api/campaignApi';
 import { PostForwarder } from './forward/postForwarder';
 import { postHeaders } from './forward/postHeaders';
 import { SmsForwarder } from './forward/smsForwarder';
@@ -50,6 +51,8 @@ export class WorkerDaemon {
 		private readonly shownDb: string,
 		/** Events out: what the campaign API's runs call (started, finished, paused). */
 		readonly events: CampaignEvents,
+		/** The campaign API (/api), when the config sets server.apiToken. */
+		readonly api?: CampaignApi,
 	) {}
 
 	private lease: WorkerLease | undefined;
@@ -104,6 +107,16 @@ export class WorkerDaemon {
 			log.child({ part: 'cron' }),
 			store,
 		);
+		// The campaign API, when the config sets its token; its runner starts with the rest (begin).
+		let api: CampaignApi | undefined;
+		if (config.server.apiToken !== undefined) {
+			try {
+				api = await CampaignApi.open(config, location, ledger, log.child({ part: 'api' }), { sendingMayGo: () => intake.sendingMayGo(), maxCsvBytes: config.server.apiMaxCsvBytes, events });
+			} catch (error) {
+				await Promise.allSettled([outbox.stop(), intake.close(0), store.close(), ledger.close(), cluster?.leave().then(() => cluster?.close())]);
+				throw error;
+			}
+		}
 		const health = new HealthCheck({
 			counts: async () => ({
 				eventsWaiting: await store.waitingEvents(),
@@ -112,7 +125,7 @@ export class WorkerDaemon {
 			}),
 			intake: () => intake.state(),
 			smtpError: () => outbox.smtpError,
-			campaignsRunning: () => scheduler.runningCount,
+			campaignsRunning: () => scheduler.runningCount + (api?.runner.runningCount ?? 0),
 		});
 		const server = new WebhookServer({
 			host: config.server.host,
@@ -127,18 +140,18 @@ export class WorkerDaemon {
 			healthToken: config.server.reportToken,
 			reports: { token: config.server.reportToken, ledger },
 			// The campaign API's route plugins (ApiRoutes) are mounted here, under /api.
-			api: { token: config.server.apiToken, routes: [] },
+			api: { token: config.server.apiToken, routes: api ? [api.routes] : [] },
 			log: log.child({ part: 'webhooks' }),
 		});
 		let port: number;
 		try {
 			port = await server.listen();
 		} catch (error) {
-			await Promise.allSettled([outbox.stop(), intake.close(0), store.close(), ledger.close(), cluster?.leave().then(() => cluster?.close())]);
+			await Promise.allSettled([outbox.stop(), intake.close(0), api?.close(), store.close(), ledger.close(), cluster?.leave().then(() => cluster?.close())]);
 			throw error;
 		}
 		const retention = new Retention(store, ledger, config.retentionDays, log.child({ part: 'retention' }));
-		const daemon = new WorkerDaemon(port, store, ledger, server, processor, outbox, scheduler, log, cluster, retention, intake, config, location.kind === 'postgres' ? location.shown : location.path, events);
+		const daemon = new WorkerDaemon(port, store, ledger, server, processor, outbox, scheduler, log, cluster, retention, intake, config, location.kind === 'postgres' ? location.shown : location.path, events, api);
 		if (!options.standby) await daemon.begin();
 		else {
 			// Its lease kept alive meanwhile, so the running copy does not take it for lost.
@@ -162,6 +175,7 @@ export class WorkerDaemon {
 		this.outbox.start();
 		await this.resumeRuns(this.config);
 		this.scheduler.start();
+		this.api?.start();
 		const config = this.config;
 		this.log.info('worker started', { port: this.port, publicUrl: config.server.publicUrl, campaigns: config.campaigns.map((c) => c.name), replyRules: config.replies.length, db: this.shownDb });
 	}
@@ -188,13 +202,14 @@ export class WorkerDaemon {
 			this.log.info('worker stopping', { reason });
 			if (this.standbyBeat) clearInterval(this.standbyBeat);
 			this.retention.stop();
-			await Promise.all([this.server.close(), this.scheduler.stop(), this.outbox.stop()]);
+			await Promise.all([this.server.close(), this.scheduler.stop(), this.api?.stop(), this.outbox.stop()]);
 			// What the spool holds goes into the store now if it can; else it waits in the file.
 			await this.intake.close();
 			await this.processor.idle();
 			if (!this.lease && this.cluster) await this.cluster.leave().then(() => this.cluster?.close()).catch(() => undefined);
 			await this.lease?.stop().catch((error: Error) => this.log.error('leaving the cluster failed; the others take this worker for lost in a few seconds', { error }));
 			const counts = await this.store.forwardCounts().catch(() => 'unknown: the store does not answer');
+			await this.api?.close();
 			await this.store.close();
 			await this.ledger.close();
 			this.log.info('worker stopped', { reason, outbox: counts });

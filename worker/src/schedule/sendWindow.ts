@@ -11,14 +11,14 @@ const DAY = 86_400;
 /** `HH:MM-HH:MM`; equal ends are refused, since they mean either never or always. */
 export function parseSendWindow(value: string): SendWindow {
 	const m = /^\s*(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})\s*$/.exec(value);
-	if (!m) throw new Error(`--send-window must look like 09:00-20:00 (got "${value}")`);
+	if (!m) throw new Error(`must look like 09:00-20:00 (got "${value}")`);
 	const [h1, m1, h2, m2] = m.slice(1).map(Number);
 	if (h1 > 24 || h2 > 24 || m1 > 59 || m2 > 59 || (h1 === 24 && m1 > 0) || (h2 === 24 && m2 > 0)) {
-		throw new Error(`--send-window has a time of day that does not exist ("${value}")`);
+		throw new Error(`has a time of day that does not exist ("${value}")`);
 	}
 	const start = (h1 * 3600 + m1 * 60) % DAY;
 	const end = (h2 * 3600 + m2 * 60) % DAY;
-	if (start === end) throw new Error(`--send-window must have two different ends ("${value}")`);
+	if (start === end) throw new Error(`must have two different ends ("${value}")`);
 	return { start, end };
 }
 

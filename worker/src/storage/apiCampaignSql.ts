@@ -1,8 +1,6 @@
 /**
  * The statements of the API campaigns' tables (sqlite/apiCampaignSchema.ts, migration 6 of
- * postgres/pgMigrations.ts) that both backends run, written once in Postgres's dialect as
- * daemonSql.ts's are. What differs (the row lock that orders a page against a start:
- * SQLite's write transaction, Postgres's FOR UPDATE) stays in each adapter.
+ * postgres/pgMigrations.ts), written once in Postgres's dialect for both backends (SqlDb).
  */
 
 /** `state` among a comma-separated list: one parameter, the same text on both backends. */
@@ -14,9 +12,16 @@ export const API_CAMPAIGN_SQL = {
 	insert: `INSERT INTO api_campaigns (name, settings, state, created_at, updated_at) VALUES ($1, $2, 'draft', $3, $3) ON CONFLICT (name) DO NOTHING`,
 	campaign: `SELECT ${COLUMNS} FROM api_campaigns WHERE name = $1`,
 	list: 'SELECT name, state FROM api_campaigns ORDER BY name',
+	/**
+	 * Takes a draft for a page (or a CSV): the first step of the write that stores it, so a
+	 * start (an update of the same row) comes wholly before or after; 0 rows when the
+	 * campaign is missing, started, or has its recipients the other way.
+	 */
+	takeForPages: `UPDATE api_campaigns SET source = 'pages', updated_at = $2 WHERE name = $1 AND state = 'draft' AND (source IS NULL OR source = 'pages')`,
+	/** The same for a CSV, only while none is stored. */
+	takeForCsv: `UPDATE api_campaigns SET source = 'csv', csv_hash = $2, updated_at = $3 WHERE name = $1 AND state = 'draft' AND source IS NULL`,
 	insertPage: 'INSERT INTO api_pages (campaign, page, hash, recipients, columns, body, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (campaign, page) DO NOTHING',
 	pageHash: 'SELECT hash FROM api_pages WHERE campaign = $1 AND page = $2',
-	setSource: 'UPDATE api_campaigns SET source = $1, csv_hash = $2, updated_at = $3 WHERE name = $4',
 	totals: 'SELECT COUNT(*) AS pages, COALESCE(SUM(recipients), 0) AS recipients FROM api_pages WHERE campaign = $1',
 	pageNumbers: 'SELECT page FROM api_pages WHERE campaign = $1 ORDER BY page',
 	pageColumns: 'SELECT columns FROM api_pages WHERE campaign = $1 ORDER BY page',

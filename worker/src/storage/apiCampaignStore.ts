@@ -1,4 +1,5 @@
 import type { CampaignSettings } from '../../../api';
+import type { KeyedForward } from './daemonStore';
 
 /**
  * An API campaign's own state, beside its ledger campaign (which exists once it is
@@ -61,9 +62,10 @@ export interface ApiCampaignStore {
 	pagesAfter(name: string, afterPage: number, limit: number): Promise<{ page: number; body: string }[]>;
 	/**
 	 * Moves a campaign from one of `from` to `to` in one conditional statement; false when
-	 * it was in no state of `from` (another call or worker moved it first).
+	 * it was in no state of `from` (another call or worker moved it first). `events` (the
+	 * campaign event announcing the move) are queued in the same transaction when it moved.
 	 */
-	transition(name: string, from: readonly ApiCampaignState[], to: ApiCampaignState, at: number, reason?: string): Promise<boolean>;
+	transition(name: string, from: readonly ApiCampaignState[], to: ApiCampaignState, at: number, reason?: string, events?: readonly KeyedForward[]): Promise<boolean>;
 	/** Campaigns in these states, oldest first. */
 	campaignsIn(states: readonly ApiCampaignState[]): Promise<ApiCampaignRecord[]>;
 	close(): Promise<void>;

@@ -1,4 +1,5 @@
-import { jsonRows, type Dialect } from './sqlDb';
+import type { KeyedForward } from './daemonStore';
+import { jsonRows, type Dialect, type Write } from './sqlDb';
 
 /**
  * The daemon's statements, written once in Postgres's dialect and rendered per backend.
@@ -43,4 +44,13 @@ export function daemonSql(dialect: Dialect) {
 		pruneForwards: `DELETE FROM forwards WHERE state IN ('sent', 'failed', 'uncertain') AND updated_at < $1`,
 		pruneRuns: 'DELETE FROM campaign_runs WHERE finished_at < $1',
 	} as const;
+}
+
+/**
+ * Forwards queued as a step of another store's write (an API campaign's state change and
+ * the event announcing it, together); one already queued under its keys is left as it is.
+ */
+export function queueForwardsWrite(dialect: Dialect, forwards: readonly KeyedForward[], at: number): Write {
+	const rows = forwards.map((f) => [f.eventKey, f.actionKey, f.payload.action.type, JSON.stringify(f.payload)]);
+	return [daemonSql(dialect).insertForwards, JSON.stringify(rows), at];
 }

@@ -1,6 +1,6 @@
 import type { CallbackEvent } from '../../../api';
 import { FORWARD_STATES, type CampaignRun, type CompletedEvent, type DaemonStore, type ForwardJob, type ForwardState, type KeyedForward, type StoredEvent, type StoredPayload } from './daemonStore';
-import { daemonSql } from './daemonSql';
+import { daemonSql, queueForwardsWrite } from './daemonSql';
 import type { SqlDb, Write } from './sqlDb';
 import { WORKER_ID } from './workerId';
 
@@ -65,8 +65,7 @@ export class SqlDaemonStore implements DaemonStore {
 
 	/** Forwards queued in one statement, their rows as JSON; one already queued under its keys is left as it is. */
 	private queue(forwards: KeyedForward[], at: number): Write {
-		const rows = forwards.map((f) => [f.eventKey, f.actionKey, f.payload.action.type, JSON.stringify(f.payload)]);
-		return [this.sql.insertForwards, JSON.stringify(rows), at];
+		return queueForwardsWrite(this.db.dialect, forwards, at);
 	}
 
 	async waitingEvents(): Promise<number> {

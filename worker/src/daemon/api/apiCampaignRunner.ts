@@ -6,6 +6,7 @@ import type { WorkerConfig } from '../../config/workerConfigSchema';
 import { FatalError, RUN_DEFAULTS, SettingError } from '../../errors';
 import type { Ledger } from '../../ledger/ledger';
 import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
+import type { KeyedForward } from '../../storage/daemonStore';
 import { dbLocation } from '../../storage/dbLocation';
 import { openLedger, sharedLedgerOf } from '../../storage/openStores';
 import { ridingOutRestarts } from '../../storage/postgres/ridingOutRestarts';
@@ -18,6 +19,8 @@ import { apiCampaignCsvPath } from './apiCampaignFiles';
 import type { CampaignKicker } from './apiCampaigns';
 import { API_SETTING, apiCampaignPace, apiCampaignSpec } from './apiCampaignSpec';
 import { materializeCsv } from './materializeCsv';
+import { campaignStatusOf } from './campaignStatusOf';
+import type { CampaignEvents, FinishedState } from '../events/campaignEvents';
 
 /** How often the database is asked for campaigns started (here, or through another worker on the same Postgres). */
 const LOOK_EVERY_MS = 2_000;
@@ -34,6 +37,8 @@ export class ApiCampaignRunner implements CampaignKicker {
 	private readonly abort = new AbortController();
 	private timer: NodeJS.Timeout | undefined;
 	private stopped = false;
+	/** A reload's new copy serves the API before it takes over: it runs nothing until started. */
+	private started = false;
 
 	constructor(
 		private readonly config: WorkerConfig,
@@ -42,6 +47,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 		private readonly log: JsonLogger,
 		/** False while callbacks spooled in an outage wait to be processed: sending waits for them. */
 		private readonly sendingMayGo: () => boolean = () => true,
+		private readonly events?: CampaignEvents,
 	) {}
 
 	get runningCount(): number {
@@ -49,6 +55,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 	}
 
 	start(): void {
+		this.started = true;
 		const look = async () => {
 			try {
 				for (const c of await this.store.campaignsIn(['started'])) this.kick(c.name);
@@ -66,7 +73,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 	}
 
 	kick(name: string): void {
-		if (this.stopped || this.running.has(name)) return;
+		if (!this.started || this.stopped || this.running.has(name)) return;
 		const run = this.run(name)
 			.catch((error: Error) => this.log.error('API campaign run failed', { campaign: name, error }))
 			.finally(() => this.running.delete(name));
@@ -111,24 +118,52 @@ export class ApiCampaignRunner implements CampaignKicker {
 			);
 			const now = Date.now();
 			if (summary.storeFault) log.warn('API campaign stopped: the database failed under it; it is taken up again once it answers', { reason: summary.message });
-			else if (summary.stop === 'finished') await this.store.transition(name, ['started'], 'finished', now);
-			else if (summary.stop === 'cancelled') await this.store.transition(name, ['started', 'paused'], 'cancelled', now, 'cancelled');
+			else if (summary.stop === 'finished') {
+				// Its campaign.finished is queued by the move itself: of several workers, the one that makes it.
+				await this.store.transition(name, ['started'], 'finished', now, undefined, await this.announcement(record, 'finished', ledger, now));
+				this.events?.wake();
+			} else if (summary.stop === 'cancelled') {
+				const announcement = await this.announcement(record, 'cancelled', ledger, now);
+				// Cancelled through the API, the campaign has moved already: the run still says it, with its final counts, once by its id.
+				if (!(await this.store.transition(name, ['started', 'paused'], 'cancelled', now, 'cancelled', announcement))) await this.events?.queue(announcement, now);
+				this.events?.wake();
+			}
 			// Paused from the CLI (`cloudtel campaign pause`): the API shows it so, and resume goes on.
 			else if (summary.stop === 'paused') await this.store.transition(name, ['started'], 'paused', now);
-			else if (summary.stop === 'failed') await this.fail(name, summary.message ?? 'the run failed', log);
+			else if (summary.stop === 'failed') await this.fail(record, summary.message ?? 'the run failed', log, ledger);
 		} catch (error) {
 			// The store went away: the campaign stays started and the next look takes it up again.
 			if (isStoreFault(error) || signal.aborted) throw error;
+			// Another process holds the run (a copy of this worker that a kill left behind, until
+			// its heartbeat goes stale): not a failure; the next look tries again.
+			if (error instanceof FatalError && / is already running \(pid /.test(error.message)) {
+				log.info('API campaign waits: another process holds its run', { reason: error.message });
+				return;
+			}
 			const reason = error instanceof SettingError ? `${API_SETTING[error.setting] ?? error.setting}: ${error.detail}` : error instanceof FatalError ? error.message : String((error as Error).stack ?? error);
-			await this.fail(name, reason, log);
+			await this.fail(record, reason, log, ledger);
 		} finally {
 			await ledger?.close();
 		}
 	}
 
-	private async fail(name: string, reason: string, log: JsonLogger): Promise<void> {
+	private async fail(record: ApiCampaignRecord, reason: string, log: JsonLogger, ledger: Ledger | undefined): Promise<void> {
 		log.error('API campaign failed', { reason });
-		await this.store.transition(name, ['started', 'paused'], 'failed', Date.now(), reason);
+		const at = Date.now();
+		await this.store.transition(record.name, ['started', 'paused'], 'failed', at, reason, await this.announcement(record, 'failed', ledger, at, reason));
+		this.events?.wake();
+	}
+
+	/**
+	 * campaign.finished with the final counts, to queue with the campaign's move to its end.
+	 * Every worker that ran the campaign may build it; its id (`campaign.finished:<name>`)
+	 * keys the outbox, so it goes out once.
+	 */
+	private async announcement(record: ApiCampaignRecord, state: FinishedState, ledger: Ledger | undefined, at: number, reason?: string): Promise<KeyedForward[]> {
+		if (!this.events?.enabled || !ledger) return [];
+		const now = (await this.store.campaign(record.name)) ?? record;
+		const { counts } = await campaignStatusOf(now, this.store, ledger, at);
+		return this.events.finishedForwards({ campaign: record.name, run: record.name, ...(record.settings.events !== undefined ? { url: record.settings.events } : {}) }, state, counts, at, reason);
 	}
 
 	/**

@@ -29,6 +29,7 @@ import type { ApiCampaignRecord, ApiCampaignStore, PutPageOutcome } from '../../
 import { apiCampaignCsvPath } from './apiCampaignFiles';
 import { API_SETTING, apiCampaignPace, apiCampaignSpec } from './apiCampaignSpec';
 import { ApiError, invalid, notFound } from './apiError';
+import type { CampaignEvents, EventRun } from '../events/campaignEvents';
 import { campaignStatusOf } from './campaignStatusOf';
 import { receiveCsv } from './csvUpload';
 import { materializeCsv, unionColumns } from './materializeCsv';
@@ -55,8 +56,14 @@ export class ApiCampaigns {
 		private readonly runner: CampaignKicker,
 		/** Where the CSVs made from pages go (apiCampaignFiles.ts). */
 		private readonly dir: string,
+		/** Events out (campaign.started, .paused, .finished), to the campaign's own URL or the worker's. */
+		private readonly events?: CampaignEvents,
 		private readonly now: () => number = Date.now,
 	) {}
+
+	private run(record: ApiCampaignRecord): EventRun {
+		return { campaign: record.name, run: record.name, ...(record.settings.events !== undefined ? { url: record.settings.events } : {}) };
+	}
 
 	private async record(name: string): Promise<ApiCampaignRecord> {
 		const bad = checkCampaignName(name);
@@ -156,8 +163,11 @@ export class ApiCampaigns {
 			if (late?.ErrorCode === ErrorCodes.ScheduleInPast) problems.push({ field: 'schedule', message: `schedule ${record.settings.schedule} is an hour or more in the past: the provider would refuse it` });
 		}
 		if (problems.length > 0) throw invalid(problems);
-		const started = await this.store.transition(name, ['draft'], 'started', this.now());
+		const at = this.now();
+		// Its campaign.started is queued by the move itself: a start answered twice is announced once.
+		const started = await this.store.transition(name, ['draft'], 'started', at, undefined, this.events?.startedForwards(this.run(record), at));
 		const now = (await this.store.campaign(name))!;
+		if (started) this.events?.wake();
 		if (started) this.runner.kick(name);
 		return { started, campaign: await this.status(now) };
 	}
@@ -167,9 +177,14 @@ export class ApiCampaigns {
 		if (record.state === 'draft') throw new ApiError('conflict', `campaign "${name}" has not started: there is nothing to pause`, { field: 'state' });
 		if (isFinal(record.state)) throw new ApiError('conflict', `campaign "${name}" is ${record.state}: there is nothing to pause`, { field: 'state' });
 		if (record.state === 'started') {
-			await this.store.transition(name, ['started'], 'paused', this.now());
+			const at = this.now();
+			// Each pause is its own event, queued by the move itself: the time it was paused tells them apart.
+			const { counts } = await this.get(name);
+			const paused = await this.store.transition(name, ['started'], 'paused', at, undefined, this.events?.pausedForwards(this.run(record), at, counts, at));
+			if (paused) this.events?.wake();
 			// A run under way stops after its batches in flight; one not begun yet finds the API's state.
 			if (await this.ledger.campaign(name)) await this.ledger.setPaused(name, true);
+			return this.get(name);
 		}
 		return this.get(name);
 	}
@@ -199,7 +214,12 @@ export class ApiCampaigns {
 					await this.ledger.recoverSubmitting(name);
 					await this.ledger.cancelPending(name);
 				}
+				// A live run announces the end itself, with its final counts.
+				if (live) return this.get(name);
 			}
+			const status = await this.get(name);
+			if (record.state !== 'draft') await this.events?.finished(this.run(record), 'cancelled', status.counts, this.now(), 'cancelled through the API');
+			return status;
 		}
 		return this.get(name);
 	}

@@ -4,6 +4,7 @@ import type { Ledger } from '../../ledger/ledger';
 import type { ApiCampaignStore } from '../../storage/apiCampaignStore';
 import type { DbLocation } from '../../storage/dbLocation';
 import { openApiCampaignStore } from '../../storage/openApiCampaignStore';
+import type { CampaignEvents } from '../events/campaignEvents';
 import type { JsonLogger } from '../jsonLogger';
 import { apiCampaignDir } from './apiCampaignFiles';
 import { ApiCampaignRunner } from './apiCampaignRunner';
@@ -15,24 +16,32 @@ export const DEFAULT_MAX_CSV_BYTES = 64 * 1024 * 1024;
 
 /**
  * The campaign API of one worker: its store, the runner that sends started campaigns, and
- * the routes (a fastify plugin for the server to mount under /api, behind `token`).
+ * the routes (a fastify plugin the server mounts under /api, behind `server.apiToken`).
  */
 export class CampaignApi {
 	private constructor(
 		readonly store: ApiCampaignStore,
 		readonly runner: ApiCampaignRunner,
 		readonly campaigns: ApiCampaigns,
-		private readonly options: { token: string; maxCsvBytes: number; log: JsonLogger },
+		private readonly options: { maxCsvBytes: number; log: JsonLogger },
 	) {}
 
-	static async open(config: WorkerConfig, location: DbLocation, ledger: Ledger, log: JsonLogger, token: string, sendingMayGo: () => boolean = () => true, maxCsvBytes = DEFAULT_MAX_CSV_BYTES): Promise<CampaignApi> {
+	static async open(
+		config: WorkerConfig,
+		location: DbLocation,
+		ledger: Ledger,
+		log: JsonLogger,
+		options: { sendingMayGo?: () => boolean; maxCsvBytes?: number; events?: CampaignEvents } = {},
+	): Promise<CampaignApi> {
 		const store = await openApiCampaignStore(location, ledger);
 		const dir = apiCampaignDir(location);
-		const runner = new ApiCampaignRunner(config, store, dir, log, sendingMayGo);
-		return new CampaignApi(store, runner, new ApiCampaigns(store, ledger, runner, dir), { token, maxCsvBytes, log });
+		const runner = new ApiCampaignRunner(config, store, dir, log, options.sendingMayGo, options.events);
+		// Replies and opt-outs to an API campaign's messages go to its own events URL.
+		options.events?.lookUpCampaignUrls(async (name) => (await store.campaign(name))?.settings.events);
+		return new CampaignApi(store, runner, new ApiCampaigns(store, ledger, runner, dir, options.events), { maxCsvBytes: options.maxCsvBytes ?? DEFAULT_MAX_CSV_BYTES, log });
 	}
 
-	/** The routes, for `app.register(api.routes, { prefix: '/api' })`. */
+	/** The routes, for the worker's server to mount under /api behind the token (http/apiRoutes.ts). */
 	readonly routes = async (app: FastifyInstance): Promise<void> => campaignApiRoutes(app, { campaigns: this.campaigns, ...this.options });
 
 	/** Takes up the campaigns left started, and those started through other workers. */

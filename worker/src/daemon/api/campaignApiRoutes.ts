@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { Logger } from '../jsonLogger';
-import { secretMatches } from '../http/secretMatches';
 import type { ApiCampaigns } from './apiCampaigns';
 import { ApiError, invalid } from './apiError';
 import { API_ROUTES, SMALL_BODY_BYTES, type ApiRoute } from './apiRouteTable';
@@ -11,8 +10,6 @@ import { openApiDocument } from './openApiDocument';
 
 export interface CampaignApiRoutesOptions {
 	campaigns: ApiCampaigns;
-	/** `server.apiToken`: every route needs it as `Authorization: Bearer`. */
-	token: string;
 	/** The largest CSV one upload may be. */
 	maxCsvBytes: number;
 	log: Logger;
@@ -60,20 +57,12 @@ function refusalOf(error: Error & { code?: string; statusCode?: number }): ApiEr
 }
 
 /**
- * The campaign API as a fastify plugin, to be registered under `/api` on the worker's
- * server (only when `server.apiToken` is set). Its routes are API_ROUTES; its refusals
- * are `{"error": {...}}` with the codes of api/workerApi.
+ * The campaign API as a fastify plugin, mounted by the worker's server under `/api` behind
+ * the API token (http/apiRoutes.ts). Its routes are API_ROUTES; its refusals are
+ * `{"error": {...}}` with the codes of api/workerApi.
  */
 export async function campaignApiRoutes(app: FastifyInstance, options: CampaignApiRoutesOptions): Promise<void> {
 	const { campaigns } = options;
-
-	app.addHook('onRequest', async (request, reply) => {
-		const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
-		if (bearer === undefined || !secretMatches(bearer, options.token)) {
-			void reply.header('www-authenticate', 'Bearer realm="cloudtel worker API"');
-			throw new ApiError('unauthorized', 'the campaign API needs the worker\'s API token: Authorization: Bearer <server.apiToken>');
-		}
-	});
 
 	// JSON as the rest of the worker reads it, but an empty body is no body (a POST .../pause from a client that sets the type anyway).
 	app.removeContentTypeParser('application/json');
@@ -94,9 +83,6 @@ export async function campaignApiRoutes(app: FastifyInstance, options: CampaignA
 		if (refusal) return reply.code(refusal.status).header('cache-control', 'no-store').send(refusal.body());
 		options.log.error('campaign API error', { error, method: request.method, url: request.url.replace(/\?.*$/, '') });
 		return reply.code(500).send(new ApiError('internal', 'the worker failed to answer; its log has the detail').body());
-	});
-	app.setNotFoundHandler(async (request) => {
-		throw new ApiError('not_found', `no route ${request.method} ${request.url.replace(/\?.*$/, '')} in the campaign API (GET /api/openapi.json lists them)`);
 	});
 
 	const handlers: Record<ApiRoute['id'], Handler> = {

@@ -1,4 +1,4 @@
-import { emptyCampaignCounts, isBlank } from '../../../../api';
+import { emptyCampaignCounts, isBlank, type CampaignCounts } from '../../../../api';
 import { FatalError, RUN_DEFAULTS } from '../../errors';
 import { claimedChunks } from '../../campaign/claimedChunks';
 import { localChunks } from '../../campaign/localChunks';
@@ -11,14 +11,19 @@ import type { KeyedForward, RunStore } from '../../storage/daemonStore';
 import type { CampaignEvents, EventRun } from '../events/campaignEvents';
 import { campaignCounts } from '../../campaign/campaignCounts';
 import type { StopReason } from '../../campaign/campaignSummary';
+import type { Reporter } from '../../campaign/reporter';
 import { callbackUrl } from '../http/callbackUrls';
 import type { JsonLogger } from '../jsonLogger';
 import { configuredSpec } from './configuredSpec';
 import { checkCampaignCsv, configProblem } from './csvCheck';
 import { LogReporter } from './logReporter';
+import { PauseReporter } from './pauseReporter';
 import { gatedLedger } from './sendingGate';
 import { isStoreFault, StoreFault } from '../../storage/storeFault';
 import { ridingOutRestarts } from '../../storage/postgres/ridingOutRestarts';
+
+/** Attempts at queuing a campaign.paused (about a minute of back-off) before it is given up, logged. */
+const PAUSE_QUEUE_TRIES = 16;
 
 /** Whether the run may be taken up again at the next start: only one cut short by a stop. */
 export type RunEnd = 'finished' | 'interrupted' | 'failed';
@@ -73,7 +78,7 @@ export class CampaignRunner {
 					concurrency: RUN_DEFAULTS.concurrency,
 					callbacks: this.callbacks(campaign),
 				},
-				{ ledger, reporter: new LogReporter(log), signal, chunks },
+				{ ledger, reporter: this.reporter(named, ledger, log), signal, chunks },
 			);
 			if (summary.storeFault) throw new StoreFault(`the database failed under the run: ${summary.message ?? 'no detail'}`);
 			end = summary.stop === 'interrupted' ? 'interrupted' : summary.stop === 'failed' ? 'failed' : 'finished';
@@ -104,10 +109,49 @@ export class CampaignRunner {
 	 */
 	private async endForwards(run: EventRun, stop: StopReason, ledger: Ledger | undefined, at: number, reason?: string): Promise<KeyedForward[]> {
 		if (!this.events?.enabled || (stop !== 'finished' && stop !== 'cancelled' && stop !== 'failed' && stop !== 'paused')) return [];
-		// A ledger that failed under the run still gives its figures if it can; else none are known.
-		const counts = ledger ? await campaignCounts(ledger, run.run).catch(() => undefined) : undefined;
-		if (stop === 'paused') return this.events.pausedForwards(run, at, counts);
+		let counts: CampaignCounts | undefined;
+		try {
+			counts = ledger ? await campaignCounts(ledger, run.run) : undefined;
+		} catch (error) {
+			// Figures that cannot be read are not announced as zeros: the run stays open and is
+			// resumed once the store answers, and its end announced then. A failed run says why without them.
+			if (stop !== 'failed') throw new StoreFault(`the run's figures could not be read for its ${stop} event: ${(error as Error).message}`);
+		}
+		if (stop === 'paused') return this.pauseForwards(run, ledger, counts);
 		return this.events.finishedForwards(run, stop, counts ?? emptyCampaignCounts(), at, reason);
+	}
+
+	/** The run's log lines; and its campaign.paused queued as soon as the engine sees the pause. */
+	private reporter(run: EventRun, ledger: Ledger, log: JsonLogger): Reporter {
+		const lines = new LogReporter(log);
+		const events = this.events;
+		if (!events?.enabled) return lines;
+		return new PauseReporter(lines, () => {
+			void (async () => {
+				// The store may be away a moment: asked again with back-off, as the outbox does, while the run waits paused.
+				for (let failures = 0; ; failures++) {
+					try {
+						await events.queue(await this.pauseForwards(run, ledger));
+						return;
+					} catch (error) {
+						if (failures === PAUSE_QUEUE_TRIES - 1) throw error;
+						await new Promise((r) => setTimeout(r, Math.min(5_000, 250 * 2 ** failures)));
+					}
+				}
+			})().catch((error: Error) => log.error('campaign.paused not queued: the store does not answer', { error }));
+		});
+	}
+
+	/**
+	 * A pause is known by when it was made (the ledger campaign's last change, the pause
+	 * itself while the run waits), so each worker sending the run, and the run's end, name
+	 * the same pause alike and it is announced once.
+	 */
+	private async pauseForwards(run: EventRun, ledger: Ledger | undefined, counts?: CampaignCounts): Promise<KeyedForward[]> {
+		const record = await ledger?.campaign(run.run).catch(() => undefined);
+		const at = record?.updatedAt ?? Date.now();
+		const figures = counts ?? (ledger ? await campaignCounts(ledger, run.run) : undefined);
+		return this.events?.pausedForwards(run, at, figures, at) ?? [];
 	}
 
 	/** Receipts always; replies only to a leased sender, as the provider allows no other. */

@@ -119,7 +119,8 @@ export class CampaignEvents {
 		this.queued();
 	}
 
-	private async queue(forwards: KeyedForward[], at: number): Promise<void> {
+	/** Queues forwards built here, idempotently by their keys, and wakes the outbox. */
+	async queue(forwards: KeyedForward[], at = Date.now()): Promise<void> {
 		if (forwards.length === 0 || !this.store) return;
 		await this.store.queueForwards(forwards, at);
 		this.queued();

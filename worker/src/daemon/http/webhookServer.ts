@@ -70,16 +70,17 @@ export class WebhookServer {
 			return undefined;
 		});
 		this.app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
-			// Fastify's own refusals of a request (a body that does not parse, say) keep their 4xx.
-			if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return this.refuse(reply, error.statusCode, 'request not understood', { error: error.message });
 			if (clientGone(request.raw, error)) options.log.debug('client went away mid-request', { error });
+			// Fastify's own refusals of a request (a body that does not parse, say) keep their 4xx.
+			else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return this.refuse(reply, error.statusCode, 'request not understood', { error: error.message });
 			else options.log.error('webhook error', { error });
 			if (!reply.sent && !request.raw.destroyed) return sendJson(reply, 500, { error: 'internal error' });
 			return undefined;
 		});
 		this.app.get('/health', (request, reply) => this.health(request, reply, false));
 		this.app.get('/ready', (request, reply) => this.health(request, reply, true));
-		if (options.reports) this.reportRoutes(options.reports);
+		const reports = options.reports;
+		if (reports) void this.app.register(async (app) => this.reportRoutes(app, reports));
 		void this.app.register(apiRoutes(options.api ?? { token: undefined, routes: [] }, this.refusals), { prefix: WORKER_API_PREFIX });
 		void this.app.register(callbackRoutes, { ...options, refusals: this.refusals, stopping: () => this.stopping });
 	}
@@ -121,14 +122,23 @@ export class WebhookServer {
 		return sendJson(reply, ok ? 200 : 503, { ok, status, degraded: h.degraded, ...(detailed ? h.details : {}) });
 	}
 
-	/** /campaigns, /campaigns.json and /campaigns/NAME (reportRoute); any other path under them is no report's. */
-	private reportRoutes(reports: { token: string | undefined; ledger: Ledger }): void {
+	/**
+	 * /campaigns, /campaigns.json and /campaigns/NAME (reportRoute); any other path under them
+	 * is no report's. A body sent to them is not read (drained unparsed): whatever it holds,
+	 * the answer is the token's 401 or the method's 405.
+	 */
+	private reportRoutes(app: FastifyInstance, reports: { token: string | undefined; ledger: Ledger }): void {
+		app.removeAllContentTypeParsers();
+		app.addContentTypeParser('*', (_request, payload, done) => {
+			payload.resume();
+			done(null, undefined);
+		});
 		const handler = async (request: FastifyRequest, reply: FastifyReply) => {
 			const report = await reportRoute(request.raw, new URL(request.url, 'http://worker'), reports.token, reports.ledger);
 			if (!report) return this.refuse(reply, 404, 'no such path', { error: 'not found' });
 			if (report.refused) this.refusals.refused(report.refused, { status: report.status });
 			return reply.code(report.status).headers({ ...REPORT_HEADERS, 'content-type': report.type }).send(report.body);
 		};
-		for (const url of ['/campaigns', '/campaigns/', '/campaigns.json', '/campaigns/:name', '/campaigns/:name/']) this.app.all(url, handler);
+		for (const url of ['/campaigns', '/campaigns/', '/campaigns.json', '/campaigns/:name', '/campaigns/:name/']) app.all(url, handler);
 	}
 }

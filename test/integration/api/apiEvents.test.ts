@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../../sandbox/src';
+import { workerConfigSchema } from '../../../worker/src/config/workerConfigSchema';
+import { CampaignEvents } from '../../../worker/src/daemon/events/campaignEvents';
+import { EventForwarder } from '../../../worker/src/daemon/forward/eventForwarder';
+import { ForwardOutbox } from '../../../worker/src/daemon/forward/forwardOutbox';
+import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
+import { openDaemonStore } from '../../../worker/src/storage/openStores';
+import { CallbackCatcher, type CaughtRequest } from '../../support/callbackCatcher';
+import { storeBackends } from '../../support/storeBackends';
+import { until } from '../daemon/harness';
+import { ApiUnderTest } from './apiHarness';
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+	for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+const key = (r: CaughtRequest) => String(r.headers['idempotency-key']);
+
+function recipients(from: number, n: number) {
+	return Array.from({ length: n }, (_, i) => ({ phone: `+614915${String(from + i).padStart(5, '0')}`, first_name: `N${from + i}` }));
+}
+
+/**
+ * An API campaign's events: its own `events` URL gets campaign.started, one
+ * campaign.paused per pause and campaign.finished with the counts the API shows, each
+ * once (queued with the state change that makes it), through the worker's outbox.
+ */
+describe.each(storeBackends())('campaign API events ($name)', (backend) => {
+	it('started once however often started, paused at each pause, finished once with the status counts', async () => {
+		const sandbox = await startSandbox({ port: 0, receiptDelayMs: 60_000 });
+		cleanup.push(() => sandbox.close());
+		const receiver = await CallbackCatcher.start();
+		cleanup.push(() => receiver.close());
+		// The receiver fails its first request: that event goes again under the same key.
+		receiver.statuses = [503, 200];
+		const location = backend.location();
+		// The worker's outbox, on the same database as the API's campaigns.
+		const store = await openDaemonStore(location);
+		const log = new JsonLogger(() => {});
+		const config = workerConfigSchema.parse({ provider: { baseUrl: sandbox.url, accountSid: 'AC', authToken: 't' }, server: { publicUrl: 'http://127.0.0.1:9', secret: 'callback-secret-0123456789' } });
+		const outbox = new ForwardOutbox(store, {}, { ...config.outbox, backoffMs: 50, maxBackoffMs: 200 }, log, undefined, new EventForwarder({ worker: () => undefined, campaignUrl: () => undefined }));
+		const events = new CampaignEvents({ campaigns: [] }, store, () => outbox.kick());
+		const a = await ApiUnderTest.start(sandbox, location, { events });
+		outbox.start();
+		cleanup.push(async () => {
+			await a.close();
+			await outbox.stop();
+			await store.close();
+		});
+
+		const url = `${receiver.url}/hooks/news`;
+		expect((await a.call('PUT', '/api/campaigns/news', { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 10, batchSize: 1, events: url })).status).toBe(201);
+		expect((await a.call('PUT', '/api/campaigns/news/pages/1', { recipients: [...recipients(0, 20), { phone: 'nope', first_name: 'X' }] })).status).toBe(200);
+		expect((await a.call('POST', '/api/campaigns/news/start', { pages: 1 })).status).toBe(202);
+		expect((await a.call('POST', '/api/campaigns/news/start', { pages: 1 })).status).toBe(200);
+		await until(async () => (await a.call('GET', '/api/campaigns/news')).body.campaign.counts.accepted >= 3, 20_000, 'some sent');
+		expect((await a.call('POST', '/api/campaigns/news/pause')).status).toBe(200);
+		// A pause of a paused campaign is no new pause.
+		expect((await a.call('POST', '/api/campaigns/news/pause')).status).toBe(200);
+		await new Promise((r) => setTimeout(r, 300));
+		expect((await a.call('POST', '/api/campaigns/news/resume')).status).toBe(200);
+		await until(async () => (await a.call('GET', '/api/campaigns/news')).body.campaign.counts.accepted >= 8, 20_000, 'more sent');
+		expect((await a.call('POST', '/api/campaigns/news/pause')).status).toBe(200);
+		await new Promise((r) => setTimeout(r, 300));
+		expect((await a.call('POST', '/api/campaigns/news/resume')).status).toBe(200);
+		await until(async () => (await a.call('GET', '/api/campaigns/news')).body.campaign.state === 'finished', 30_000, 'the campaign to finish');
+		const status = (await a.call('GET', '/api/campaigns/news')).body.campaign;
+
+		await until(() => receiver.requests.some((r) => key(r) === 'campaign.finished:news'), 20_000, 'the finished event');
+		await new Promise((r) => setTimeout(r, 800));
+		const taken = receiver.requests.slice(1);
+		const keys = taken.map(key);
+		expect(new Set(keys).size).toBe(keys.length);
+		expect(keys.filter((k) => k === 'campaign.started:news')).toHaveLength(1);
+		expect(keys.filter((k) => k === 'campaign.finished:news')).toHaveLength(1);
+		const pauses = keys.filter((k) => k.startsWith('campaign.paused:news:'));
+		expect(pauses).toHaveLength(2);
+		expect(keys).toHaveLength(4);
+		expect(keys).toContain(key(receiver.requests[0]));
+		for (const r of taken) {
+			expect(r.path).toBe('/hooks/news');
+			expect(r.body).toMatchObject({ id: key(r), campaign: 'news' });
+		}
+		const finished = taken.find((r) => key(r) === 'campaign.finished:news')!.body;
+		expect(finished).toMatchObject({ type: 'campaign.finished', data: { state: 'finished' } });
+		expect(finished.data.counts).toEqual(status.counts);
+		expect(finished.data.counts).toMatchObject({ recipients: 21, accepted: 20, invalid: 1, pending: 0 });
+		const firstPause = taken.find((r) => key(r) === pauses.sort()[0])!.body;
+		expect(firstPause.type).toBe('campaign.paused');
+		expect(firstPause.data.counts.accepted).toBeGreaterThanOrEqual(3);
+		expect(firstPause.data.counts.accepted).toBeLessThan(20);
+		expect(taken.find((r) => key(r) === 'campaign.started:news')!.body).toMatchObject({ type: 'campaign.started', data: {} });
+	}, 90_000);
+});

@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
+import { storeBackends } from '../../support/storeBackends';
+import { SandboxDriver, until } from '../daemon/harness';
+import { ApiUnderTest } from './apiHarness';
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+	for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+function recipients(from: number, n: number) {
+	return Array.from({ length: n }, (_, i) => ({ phone: `+614915${String(from + i).padStart(5, '0')}`, first_name: `N${from + i}` }));
+}
+
+describe.each(storeBackends())('campaign API life ($name)', (backend) => {
+	let sandbox: RunningSandbox;
+	async function api(options: { maxCsvBytes?: number } = {}): Promise<ApiUnderTest> {
+		sandbox = await startSandbox({ port: 0 });
+		cleanup.push(() => sandbox.close());
+		const a = await ApiUnderTest.start(sandbox, backend.location(), options);
+		cleanup.push(() => a.close());
+		return a;
+	}
+
+	it('pauses, resumes and cancels a campaign under way; a suppressed number is not sent', async () => {
+		const a = await api();
+		await a.ledger.addSuppression('+61491500003', 'STOP');
+		expect((await a.call('PUT', '/api/campaigns/slow', { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 10, batchSize: 1 })).status).toBe(201);
+		expect((await a.call('PUT', '/api/campaigns/slow/pages/1', { recipients: recipients(0, 60) })).status).toBe(200);
+		expect((await a.call('POST', '/api/campaigns/slow/start', { pages: 1 })).status).toBe(202);
+		await until(async () => (await a.call('GET', '/api/campaigns/slow')).body.campaign.counts.accepted >= 5, 20_000);
+		const paused = await a.call('POST', '/api/campaigns/slow/pause');
+		expect(paused.status).toBe(200);
+		expect(paused.body.campaign.state).toBe('paused');
+		// The batches in flight settle; then nothing more goes while paused.
+		await new Promise((r) => setTimeout(r, 600));
+		const settled = (await a.call('GET', '/api/campaigns/slow')).body.campaign.counts.accepted;
+		await new Promise((r) => setTimeout(r, 1000));
+		expect((await a.call('GET', '/api/campaigns/slow')).body.campaign.counts.accepted).toBe(settled);
+		expect((await a.call('POST', '/api/campaigns/slow/pause')).status).toBe(200);
+		const resumed = await a.call('POST', '/api/campaigns/slow/resume');
+		expect(resumed.body.campaign.state).toBe('sending');
+		await until(async () => (await a.call('GET', '/api/campaigns/slow')).body.campaign.counts.accepted >= settled + 3, 20_000);
+		const cancelled = await a.call('POST', '/api/campaigns/slow/cancel');
+		expect(cancelled.status).toBe(200);
+		expect(cancelled.body.campaign.state).toBe('cancelled');
+		await until(async () => (await a.call('GET', '/api/campaigns/slow')).body.campaign.counts.pending === 0, 20_000);
+		const counts = (await a.call('GET', '/api/campaigns/slow')).body.campaign.counts;
+		expect(counts.suppressed).toBe(1);
+		expect(counts.accepted + counts.cancelled + counts.suppressed).toBe(60);
+		expect(counts.cancelled).toBeGreaterThan(0);
+		expect((await a.call('POST', '/api/campaigns/slow/resume')).body.error.code).toBe('conflict');
+		expect((await a.call('POST', '/api/campaigns/slow/cancel')).status).toBe(200);
+		// Nobody was sent twice, and the suppressed number never.
+		const tos = (await new SandboxDriver(sandbox).messages()).map((m: { To: string }) => m.To);
+		expect(new Set(tos).size).toBe(tos.length);
+		expect(tos).not.toContain('+61491500003');
+	}, 90_000);
+
+	it('takes a CSV streamed, the same CSV again unchanged, and refuses one too large', async () => {
+		const a = await api({ maxCsvBytes: 4096 });
+		await a.call('PUT', '/api/campaigns/csv', { property: sandbox.demo.PropertySid, text: 'Hi {{Name}}', rate: 0 });
+		const csv = 'Phone;Name\n+61491570101;Ann\n+61491570102;"Bo; Jr"\nnot-a-number;X\n';
+		const put = await a.call('PUT', '/api/campaigns/csv/csv', csv, { 'content-type': 'text/csv' });
+		expect(put).toMatchObject({ status: 200, body: { rows: 3 } });
+		expect((await a.call('PUT', '/api/campaigns/csv/csv', csv, { 'content-type': 'text/csv' })).body).toEqual({ rows: 3, unchanged: true });
+		expect((await a.call('PUT', '/api/campaigns/csv/csv', csv + '+61491570103;C\n', { 'content-type': 'text/csv' })).body.error.code).toBe('page_conflict');
+		expect((await a.call('PUT', '/api/campaigns/csv/pages/1', { recipients: recipients(0, 1) })).body.error.code).toBe('conflict');
+		await a.call('PUT', '/api/campaigns/big', { property: sandbox.demo.PropertySid, text: 'Hi' });
+		const big = await a.call('PUT', '/api/campaigns/big/csv', 'Phone\n' + '+61491570101\n'.repeat(400), { 'content-type': 'text/csv' });
+		expect(big.status).toBe(413);
+		expect(big.body.error.code).toBe('too_large');
+		expect((await a.call('GET', '/api/campaigns/big')).body.campaign.counts.recipients).toBe(0);
+		expect((await a.call('POST', '/api/campaigns/csv/start')).status).toBe(202);
+		await until(async () => (await a.call('GET', '/api/campaigns/csv')).body.campaign.state === 'finished', 20_000);
+		expect((await a.call('GET', '/api/campaigns/csv')).body.campaign.counts).toMatchObject({ recipients: 3, accepted: 2, invalid: 1 });
+		expect((await new SandboxDriver(sandbox).messages()).map((m: { Text: string }) => m.Text).sort()).toEqual(['Hi Ann', 'Hi Bo; Jr']);
+		expect((await a.call('PUT', '/api/campaigns/csv/csv', csv, { 'content-type': 'text/csv' })).body.error.code).toBe('started');
+	}, 60_000);
+});

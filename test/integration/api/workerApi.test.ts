@@ -1,0 +1,120 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
+import { openLedger } from '../../../worker/src/storage/openStores';
+import { CallbackCatcher } from '../../support/callbackCatcher';
+import { storeBackends } from '../../support/storeBackends';
+import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from '../daemon/harness';
+
+const TOKEN = 'worker-api-token-0123456789';
+const SECRET = 'worker-api-callback-secret-01';
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+	for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+function recipients(from: number, n: number) {
+	return Array.from({ length: n }, (_, i) => ({ phone: `+614915${String(from + i).padStart(5, '0')}`, first_name: `N${from + i}` }));
+}
+
+/** The campaign API of a started `cloudtel worker`, over real HTTP, sending through the sandbox. */
+describe.each(storeBackends())('the worker\'s campaign API ($name)', (backend) => {
+	async function setUp(options: { apiToken?: string | null; receiptDelayMs?: number } = {}) {
+		await ensureBuilt();
+		const sandbox: RunningSandbox = await startSandbox({ port: 0, receiptDelayMs: options.receiptDelayMs ?? 50 });
+		cleanup.push(() => sandbox.close());
+		const location = backend.location();
+		const port = await freePort();
+		const dir = tempDir();
+		const config = writeConfig(dir, {
+			db: location.kind === 'sqlite' ? location.path : location.url,
+			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET, ...(options.apiToken === null ? {} : { apiToken: options.apiToken ?? TOKEN }) },
+			outbox: { backoffMs: 50, maxBackoffMs: 200 },
+		});
+		const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
+		const url = `http://127.0.0.1:${port}/api`;
+		const call = async (method: string, path: string, body?: unknown, token = TOKEN) => {
+			const res = await fetch(url + path, { method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+			return { status: res.status, body: (await res.json()) as any, headers: res.headers };
+		};
+		const start = async () => {
+			const worker = await WorkerProcess.start(config, env);
+			cleanup.push(() => worker.stop('SIGKILL'));
+			return worker;
+		};
+		return { sandbox, driver: new SandboxDriver(sandbox), location, call, start, url };
+	}
+
+	it('sends a campaign end to end: a suppressed number not sent, true counts, one campaign.finished', async () => {
+		const t = await setUp();
+		const ledger = await openLedger(t.location);
+		await ledger.addSuppression('+61491500007', 'STOP');
+		await ledger.close();
+		const events = await CallbackCatcher.start();
+		cleanup.push(() => events.close());
+		await t.start();
+		const settings = { property: t.sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 50, batchSize: 10, events: `${events.url}/hook` };
+		expect((await t.call('PUT', '/campaigns/e2e', settings)).status).toBe(201);
+		const page1 = recipients(0, 50);
+		const page2 = [...recipients(50, 47), { phone: 'nope', first_name: 'A' }, { phone: '+61491500001', first_name: 'dup' }, { phone: '', first_name: 'B' }];
+		expect((await t.call('PUT', '/campaigns/e2e/pages/1', { recipients: page1 })).body).toEqual({ page: 1, recipients: 50, pages: 1, totalRecipients: 50 });
+		expect((await t.call('PUT', '/campaigns/e2e/pages/2', { recipients: page2 })).body).toEqual({ page: 2, recipients: 50, pages: 2, totalRecipients: 100 });
+		expect((await t.call('POST', '/campaigns/e2e/start', { pages: 2 })).status).toBe(202);
+		await until(async () => (await t.call('GET', '/campaigns/e2e')).body.campaign.state === 'finished', 60_000, 'the campaign finished');
+		await until(async () => (await t.call('GET', '/campaigns/e2e')).body.campaign.counts.delivered >= 96, 20_000, 'the receipts');
+		const { campaign } = (await t.call('GET', '/campaigns/e2e')).body;
+		expect(campaign.counts).toEqual({ recipients: 100, pending: 0, accepted: 96, rejected: 0, uncertain: 0, invalid: 2, duplicate: 1, suppressed: 1, cancelled: 0, delivered: 96, undelivered: 0, replies: 0 });
+		const sent = (await t.driver.messages()).filter((m) => String(m.ExternalId).startsWith('e2e:'));
+		expect(sent).toHaveLength(96);
+		expect(new Set(sent.map((m) => m.To)).size).toBe(96);
+		expect(sent.map((m) => m.To)).not.toContain('+61491500007');
+		const finished = await until(() => events.requests.find((r) => r.body?.type === 'campaign.finished'), 20_000, 'campaign.finished');
+		expect(finished.headers['idempotency-key']).toBe('campaign.finished:e2e');
+		expect(finished.body).toMatchObject({ id: 'campaign.finished:e2e', campaign: 'e2e', data: { state: 'finished', counts: { accepted: 96, suppressed: 1, invalid: 2 } } });
+		expect(events.requests.filter((r) => r.body?.type === 'campaign.started')).toHaveLength(1);
+		await new Promise((r) => setTimeout(r, 500));
+		expect(events.requests.filter((r) => r.body?.type === 'campaign.finished')).toHaveLength(1);
+		const report = await t.call('GET', '/campaigns/e2e/report');
+		expect(report.status).toBe(200);
+		expect(report.body.campaign).toBe('e2e');
+		// The same calls again (a workflow run twice) change nothing and send nobody twice.
+		expect((await t.call('PUT', '/campaigns/e2e', settings)).status).toBe(200);
+		expect((await t.call('PUT', '/campaigns/e2e/pages/1', { recipients: page1 })).body.error.code).toBe('started');
+		expect((await t.call('POST', '/campaigns/e2e/start', { pages: 2 })).status).toBe(200);
+		expect((await t.driver.messages()).filter((m) => String(m.ExternalId).startsWith('e2e:'))).toHaveLength(96);
+	}, 120_000);
+
+	it('resumes a started campaign after the worker is killed mid-run, sending nobody twice', async () => {
+		const t = await setUp({ receiptDelayMs: 60_000 });
+		const first = await t.start();
+		await t.call('PUT', '/campaigns/restart', { property: t.sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 10, batchSize: 2 });
+		await t.call('PUT', '/campaigns/restart/pages/1', { recipients: recipients(0, 60) });
+		expect((await t.call('POST', '/campaigns/restart/start')).status).toBe(202);
+		await until(async () => (await t.call('GET', '/campaigns/restart')).body.campaign.counts.accepted >= 10, 30_000, 'some sent');
+		await first.stop('SIGKILL');
+		await t.start();
+		// The killed copy's run is held until its heartbeat goes stale (15 s): then it is resumed.
+		await until(async () => (await t.call('GET', '/campaigns/restart')).body.campaign.state === 'finished', 60_000, 'the campaign finished after the restart');
+		const { counts } = (await t.call('GET', '/campaigns/restart')).body.campaign;
+		expect(counts.pending).toBe(0);
+		expect(counts.accepted + counts.uncertain).toBe(60);
+		const sent = (await t.driver.messages()).filter((m) => String(m.ExternalId).startsWith('restart:'));
+		expect(new Set(sent.map((m) => m.To)).size).toBe(sent.length);
+		expect(sent.length).toBeGreaterThanOrEqual(counts.accepted);
+		expect(sent.length).toBeLessThanOrEqual(60);
+	}, 150_000);
+
+	it('refuses a wrong token, and is off without one', async () => {
+		const t = await setUp();
+		await t.start();
+		const wrong = await t.call('GET', '/campaigns', undefined, 'not-the-token-0123456789');
+		expect(wrong.status).toBe(401);
+		expect(wrong.headers.get('www-authenticate')).toMatch(/^Bearer/);
+		expect(wrong.body.error.code).toBe('unauthorized');
+		expect((await t.call('GET', '/openapi.json')).body.openapi).toBe('3.1.0');
+		expect((await t.call('GET', '/campaigns/none')).body.error.code).toBe('not_found');
+		const off = await setUp({ apiToken: null });
+		await off.start();
+		expect((await off.call('GET', '/campaigns')).status).toBe(404);
+	}, 60_000);
+});

@@ -1,0 +1,95 @@
+import type { CampaignSettings } from '../../../api';
+import { API_CAMPAIGN_SQL as SQL } from './apiCampaignSql';
+import { apiCampaignRecord, type ApiCampaignRecord, type ApiCampaignRow, type ApiCampaignState, type ApiCampaignStore, type PutPageOutcome, type StoredPage } from './apiCampaignStore';
+import { queueForwardsWrite } from './daemonSql';
+import type { KeyedForward } from './daemonStore';
+import type { SqlDb, Write } from './sqlDb';
+
+/**
+ * The API campaigns on either backend. A page (or a CSV) is stored in one write whose
+ * first step takes the campaign's row only while it is a draft taking that kind of
+ * recipients, so a start on any worker comes wholly before or after it; what a refusal
+ * was is read afterwards, only to say it.
+ */
+export class SqlApiCampaignStore implements ApiCampaignStore {
+	constructor(private readonly db: SqlDb) {}
+
+	async create(name: string, settings: CampaignSettings, at: number): Promise<{ created: boolean; record: ApiCampaignRecord }> {
+		const [changed] = await this.db.write([[SQL.insert, name, JSON.stringify(settings), at]]);
+		return { created: changed === 1, record: (await this.campaign(name))! };
+	}
+
+	async campaign(name: string): Promise<ApiCampaignRecord | undefined> {
+		const [row] = await this.db.all<ApiCampaignRow>(SQL.campaign, name);
+		return row && apiCampaignRecord(row);
+	}
+
+	async list(): Promise<{ name: string; state: ApiCampaignState }[]> {
+		return (await this.db.all<{ name: string; state: ApiCampaignState }>(SQL.list)).map((r) => ({ name: r.name, state: r.state }));
+	}
+
+	async putPage(name: string, page: StoredPage, at: number): Promise<PutPageOutcome> {
+		const [taken, inserted] = await this.db.write([[SQL.takeForPages, name, at], (changed) => (changed[0] === 1 ? this.insert(name, page, at) : undefined)]);
+		if (taken !== 1) return this.refusal(name, 'pages');
+		if (inserted !== 1) {
+			const [stored] = await this.db.all<{ hash: string }>(SQL.pageHash, name, page.page);
+			if (stored?.hash !== page.hash) return { outcome: 'page_conflict' };
+		}
+		return { outcome: inserted === 1 ? 'stored' : 'unchanged', ...(await this.totals(name)) };
+	}
+
+	async putCsv(name: string, csvHash: string, pages: StoredPage[], at: number): Promise<PutPageOutcome> {
+		const [taken] = await this.db.write([[SQL.takeForCsv, name, csvHash, at], ...pages.map((p) => (changed: readonly number[]) => (changed[0] === 1 ? this.insert(name, p, at) : undefined))]);
+		if (taken === 1) return { outcome: 'stored', ...(await this.totals(name)) };
+		const record = await this.campaign(name);
+		if (record?.source === 'csv' && record.state === 'draft') return record.csvHash === csvHash ? { outcome: 'unchanged', ...(await this.totals(name)) } : { outcome: 'page_conflict' };
+		return this.refusal(name, 'csv');
+	}
+
+	private insert(name: string, p: StoredPage, at: number): Write {
+		return [SQL.insertPage, name, p.page, p.hash, p.recipients, JSON.stringify(p.columns), p.body, at];
+	}
+
+	/** Why a draft could not be taken for recipients of this kind. */
+	private async refusal(name: string, source: 'pages' | 'csv'): Promise<PutPageOutcome> {
+		const record = await this.campaign(name);
+		if (!record) return { outcome: 'not_found' };
+		if (record.state !== 'draft') return { outcome: 'started' };
+		return { outcome: 'other_source', source: record.source ?? (source === 'pages' ? 'csv' : 'pages') };
+	}
+
+	private async totals(name: string): Promise<{ pages: number; recipients: number }> {
+		const [r] = await this.db.all<{ pages: number; recipients: number }>(SQL.totals, name);
+		return { pages: Number(r.pages), recipients: Number(r.recipients) };
+	}
+
+	async pageTotals(name: string): Promise<{ pages: number[]; recipients: number }> {
+		const pages = (await this.db.all<{ page: number }>(SQL.pageNumbers, name)).map((r) => r.page);
+		return { pages, recipients: (await this.totals(name)).recipients };
+	}
+
+	async pageColumns(name: string): Promise<string[][]> {
+		return (await this.db.all<{ columns: string }>(SQL.pageColumns, name)).map((r) => JSON.parse(r.columns) as string[]);
+	}
+
+	async pagesAfter(name: string, afterPage: number, limit: number): Promise<{ page: number; body: string }[]> {
+		return this.db.all<{ page: number; body: string }>(SQL.pagesAfter, name, afterPage, limit);
+	}
+
+	async transition(name: string, from: readonly ApiCampaignState[], to: ApiCampaignState, at: number, reason?: string, events: readonly KeyedForward[] = []): Promise<boolean> {
+		const [changed] = await this.db.write([
+			[SQL.transition, to, at, reason ?? null, name, from.join(',')],
+			// The event announcing the change, queued only by the write that made it.
+			([moved]) => (moved === 1 && events.length > 0 ? queueForwardsWrite(this.db.dialect, events, at) : undefined),
+		]);
+		return changed === 1;
+	}
+
+	async campaignsIn(states: readonly ApiCampaignState[]): Promise<ApiCampaignRecord[]> {
+		return (await this.db.all<ApiCampaignRow>(SQL.inStates, states.join(','))).map(apiCampaignRecord);
+	}
+
+	async close(): Promise<void> {
+		await this.db.close();
+	}
+}
