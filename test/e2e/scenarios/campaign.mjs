@@ -100,6 +100,7 @@ export async function run(ctx, test) {
 			server = await new N8n(ctx.install, join(dir, 'server')).init();
 			ctx.track(server);
 			installPackage(server.userFolder, panelOf(ctx.install));
+			await server.importCredentials([workerCredential(credId, worker)]);
 			await server.importWorkflow(triggerWf);
 			await server.publish(triggerWf.id);
 			await server.start();
