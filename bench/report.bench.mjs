@@ -11,7 +11,7 @@ import { benchFile, runCli } from './lib/workerCli.mjs';
 
 const require = createRequire(join(root, 'worker', 'package.json'));
 const Database = require('better-sqlite3');
-const { SqliteLedger } = require(join(root, 'worker/dist/worker/src/ledger/sqliteLedger.js'));
+const { SqliteLedger } = require(join(root, 'worker/dist/worker/src/storage/sqlite/sqliteLedger.js'));
 
 const ROWS = Number(process.env.BENCH_REPORT_ROWS ?? 1_000_000);
 const CHUNK = 1000;

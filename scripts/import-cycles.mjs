@@ -4,11 +4,6 @@
 // Files are read with the TypeScript compiler's own import scanner (typescript is already a
 // devDependency); only relative imports count. The top-level folders of worker/src are the
 // units of the folder check; a file directly in worker/src is a unit of its own.
-//
-// KNOWN_FOLDER_EDGES: imports between folders that still run the wrong way today (issue 21:
-// the storage layer's move waits for other work on those files). The folder check leaves
-// them out and prints them on every run; any other folder cycle fails it, and so does any
-// file-level cycle. Take an entry off once its imports are gone (the check says when).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,17 +28,13 @@ const LAYERS = [
 	['campaign'],
 	['csv', 'rows'],
 	['provider', 'pacing', 'schedule'],
-	// storage/ opens the ledgers and holds the daemon's stores (ledger/ counts as part of it, see PART_OF).
+	// The only folder with SQL: the ledger, the daemon's and the API's stores, both backends.
 	['storage'],
 	// The campaign's settings (CampaignSpec), which the ledgers store.
 	['settings'],
 	['errors'],
 ];
-/** Folders that are part of another's unit: ledger/ is to move under storage/ (issue 21), and imports it both ways meanwhile. */
-const PART_OF = new Map([['ledger', 'storage']]);
 const LAYER = new Map(LAYERS.flatMap((units, i) => units.map((u) => [u, i])));
-
-const KNOWN_FOLDER_EDGES = new Set([]);
 
 function files(dir) {
 	return readdirSync(dir).flatMap((name) => {
@@ -69,7 +60,7 @@ function resolveImport(from, spec) {
 /** The unit of the folder check a file belongs to: its top-level folder, or itself. */
 const unitOf = (file) => {
 	const rel = relative(src, file).split(sep);
-	return rel.length > 1 ? (PART_OF.get(rel[0]) ?? rel[0]) : rel[0].replace(/\.ts$/, '');
+	return rel.length > 1 ? rel[0] : rel[0].replace(/\.ts$/, '');
 };
 
 /** Tarjan's strongly connected components of a graph given as Map<node, Set<node>>. */
@@ -136,7 +127,7 @@ for (const unit of new Set([...fileGraph.keys()].map(unitOf))) {
 for (const [a, to] of folderGraph) {
 	for (const b of to) {
 		const edge = `${a} -> ${b}`;
-		if (!(LAYER.get(a) > LAYER.get(b)) || KNOWN_FOLDER_EDGES.has(edge)) continue;
+		if (!(LAYER.get(a) > LAYER.get(b))) continue;
 		failed = true;
 		console.error(`import-cycles: ${a} imports ${b}, a layer above it: ${folderEdgeFiles.get(edge).join(', ')}`);
 	}
@@ -147,35 +138,17 @@ for (const c of components(fileGraph)) {
 }
 
 // The folder edges inside a cycle: every edge whose both ends are in one component.
-const checked = new Map([...folderGraph].map(([a, to]) => [a, new Set([...to].filter((b) => !KNOWN_FOLDER_EDGES.has(`${a} -> ${b}`)))]));
 const cycleEdges = [];
-for (const c of components(checked)) {
-	const inside = new Set(c);
-	for (const a of c) for (const b of checked.get(a) ?? []) if (inside.has(b)) cycleEdges.push(`${a} -> ${b}`);
-}
-cycleEdges.sort();
-const allCycleEdges = [];
 for (const c of components(folderGraph)) {
 	const inside = new Set(c);
-	for (const a of c) for (const b of folderGraph.get(a) ?? []) if (inside.has(b)) allCycleEdges.push(`${a} -> ${b}`);
+	for (const a of c) for (const b of folderGraph.get(a) ?? []) if (inside.has(b)) cycleEdges.push(`${a} -> ${b}`);
 }
-
-if (process.argv.includes('--list')) {
-	// Every folder import inside a cycle today, known exceptions included.
-	for (const e of allCycleEdges.sort()) console.log(`\t'${e}',`);
-	process.exit(0);
-}
-
-const known = [...KNOWN_FOLDER_EDGES].filter((e) => allCycleEdges.includes(e));
-const gone = [...KNOWN_FOLDER_EDGES].filter((e) => !allCycleEdges.includes(e));
-for (const e of known) console.log(`import-cycles: known folder import the wrong way, still to be undone (KNOWN_FOLDER_EDGES): ${e}, made by ${folderEdgeFiles.get(e).join(', ')}`);
-for (const e of gone) console.log(`import-cycles: ${e} is no longer in a cycle: take it off KNOWN_FOLDER_EDGES in scripts/import-cycles.mjs`);
-for (const e of cycleEdges) {
+for (const e of cycleEdges.sort()) {
 	failed = true;
-	console.error(`import cycle between folders of worker/src, new: ${e}, made by ${folderEdgeFiles.get(e).join(', ')}`);
+	console.error(`import cycle between folders of worker/src: ${e}, made by ${folderEdgeFiles.get(e).join(', ')}`);
 }
 if (failed) {
 	console.error('import-cycles: a folder imports only folders below it (worker/README.md, "Layout of the source")');
 	process.exit(1);
 }
-console.log(`import-cycles: no file-level cycle in worker/src (${fileGraph.size} files); every folder imports only its layer and below, and no folder-level cycle, besides the ${known.length} known`);
+console.log(`import-cycles: no import cycle in worker/src between its ${fileGraph.size} files or between its folders; every folder imports only its layer and below`);

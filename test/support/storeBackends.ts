@@ -12,7 +12,7 @@ export interface StoreBackend {
 	location(): DbLocation;
 }
 
-const TABLES = 'campaigns, recipients, submissions, deliveries, replies, suppressions, callback_events, forwards, campaign_runs, workers, pacing, api_campaigns, api_pages';
+const TABLES = 'campaigns, recipients, submissions, deliveries, answers, message_sids, meta, replies, suppressions, consent_events, callback_events, forwards, campaign_runs, workers, pacing, api_campaigns, api_pages';
 
 /**
  * Both backends, with the hooks that give each test an empty store: a new SQLite file

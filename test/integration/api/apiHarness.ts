@@ -6,7 +6,7 @@ import type { CampaignEvents } from '../../../worker/src/daemon/events/campaignE
 import { apiRoutes } from '../../../worker/src/daemon/http/apiRoutes';
 import { RefusalLog } from '../../../worker/src/daemon/http/refusalLog';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
-import type { Ledger } from '../../../worker/src/ledger/ledger';
+import type { Ledger } from '../../../worker/src/storage/ledger';
 import type { DbLocation } from '../../../worker/src/storage/dbLocation';
 import { openLedger } from '../../../worker/src/storage/openStores';
 

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
-import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
+import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
 import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
 
 const ROWS = 30;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CallbackEvent } from '../../../api';
 import { WebhookServer } from '../../../worker/src/daemon/http/webhookServer';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
-import type { Ledger } from '../../../worker/src/ledger/ledger';
+import type { Ledger } from '../../../worker/src/storage/ledger';
 
 const SECRET = 'in-process-secret-0123';
 const reply = { MessageSid: 'm-1', OriginalMessageSid: 'o-1', AccountSid: 'a', PropertySid: 'p', From: '+61491570101', To: '+61400000001', Text: 'hi', ExternalId: '', Timestamp: 1 };

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { maskPhoneNumbers } from '../../../worker/src/daemon/phoneMask';
-import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
+import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
 import { CallbackCatcher } from '../../support/callbackCatcher';
 import { ensureBuilt, freePort, SandboxDriver, SmtpSink, tempDir, until, WorkerProcess, writeConfig } from './harness';
 

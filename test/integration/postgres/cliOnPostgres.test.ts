@@ -72,7 +72,7 @@ describe('campaign commands on Postgres', () => {
 		run.child.kill('SIGKILL');
 		await run.done;
 		// As if the run had died with two rows on their way.
-		await sql(db, `UPDATE recipients SET status = 'submitting', chunk = 1 WHERE campaign = 'pg2' AND line IN (40, 41)`);
+		await sql(db, `INSERT INTO submissions (campaign, chunk, first, last, at) VALUES ('pg2', 1, 40, 41, 0)`);
 		const cancel = await cli(['campaign', 'cancel', '--db', db, '--name', 'pg2']);
 		// The killed run may have had a chunk of its own on its way too.
 		const said = /cancelled campaign pg2: (\d+) rows will not be sent; (\d+) rows a stopped run was submitting are uncertain/.exec(cancel.stdout);

@@ -7,7 +7,7 @@ import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from '../daemon/harness';
 import { cli } from '../worker/harness';
 import Database from 'better-sqlite3';
-import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
+import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
 
 /** Debian's chromium; CLOUDTEL_CHROMIUM names another build of it (a GitHub runner's Chrome). */
 const CHROMIUM = process.env.CLOUDTEL_CHROMIUM || '/usr/bin/chromium';

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
+import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
 import { cli, tempDir } from '../worker/harness';
 
 let db: string;

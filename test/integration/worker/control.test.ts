@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
-import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
+import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
 import { cli, envFor, numbersCsv, sandboxMessages, startCli, summaryOf, tempDir, waitFor, withSandbox, writeCsv } from './harness';
 
 describe('campaign pause, resume and cancel', () => {

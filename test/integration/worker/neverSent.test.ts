@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
 import { sendStage } from '../../../worker/src/campaign/sendStage';
-import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
+import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
 import { TokenBucket } from '../../../worker/src/pacing/tokenBucket';
 import { BatchClient } from '../../../worker/src/provider/batchClient';
 import type { Reporter } from '../../../worker/src/campaign/reporter';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
-import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
+import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
 import { HoldingProxy } from '../../support/holdingProxy';
 import { cli, envFor, numbersCsv, startCli, summaryOf, tempDir, waitFor, withSandbox, writeCsv } from './harness';
 

@@ -7,7 +7,7 @@ import { gatedLedger } from '../../../worker/src/daemon/campaigns/sendingGate';
 import type { DaemonStore } from '../../../worker/src/storage/daemonStore';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import { CallbackIntake } from '../../../worker/src/daemon/spool/callbackIntake';
-import type { Ledger } from '../../../worker/src/ledger/ledger';
+import type { Ledger } from '../../../worker/src/storage/ledger';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));

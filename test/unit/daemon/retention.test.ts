@@ -3,7 +3,7 @@ import type { CallbackEvent } from '../../../api';
 import type { DaemonStore } from '../../../worker/src/storage/daemonStore';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import { Retention } from '../../../worker/src/daemon/retention';
-import type { Ledger } from '../../../worker/src/ledger/ledger';
+import type { Ledger } from '../../../worker/src/storage/ledger';
 import { openDaemonStore, openLedger } from '../../../worker/src/storage/openStores';
 import { storeBackends } from '../../support/storeBackends';
 

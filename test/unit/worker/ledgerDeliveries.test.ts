@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Ledger } from '../../../worker/src/ledger/ledger';
-import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
+import type { Ledger } from '../../../worker/src/storage/ledger';
+import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
 import type { DbLocation } from '../../../worker/src/storage/dbLocation';
 import { openLedger } from '../../../worker/src/storage/openStores';
 import { sql } from '../../support/postgres/database';
@@ -128,7 +128,7 @@ describe.each(backends)('ledger ($name): receipts settle rows', (backend) => {
 		// Answers stored at known moments: lines 2-4 at t0, 5-7 at t0 + 65 s.
 		const t0 = 1_700_000_000_000;
 		for (const [first, at] of [[2, t0], [5, t0 + 65_000]]) {
-			await raw(backend, `UPDATE answers SET at = ? WHERE first = ?`, `UPDATE recipients SET sent_at = $1 WHERE line BETWEEN $2 AND $2 + 2`, [at, first]);
+			await raw(backend, `UPDATE answers SET at = ? WHERE first = ?`, `UPDATE answers SET at = $1 WHERE first = $2`, [at, first]);
 		}
 		await ledger.recordDelivery({ messageSid: 'SM-2', campaign: 'c1', line: 2, status: 'Delivered', at: t0 / 1000 + 1, receivedAt: t0 + 1_250 });
 		await ledger.recordDelivery({ messageSid: 'SM-6', campaign: 'c1', line: 6, status: 'Failed', errorCode: 'UNDELIVERABLE', at: t0 / 1000 + 66, receivedAt: t0 + 65_000 + 3_000 });
@@ -160,8 +160,8 @@ describe.each(backends)('ledger ($name): receipts settle rows', (backend) => {
 		const minute = (ms: number) => Math.floor(ms / 1000 / 60) * 60;
 		/** The answer for lines 2-4 stored at t0; the request of lines 5-7 left at t1. */
 		const timed = async (ledger: Ledger) => {
-			await raw(backend, `UPDATE answers SET at = ?`, `UPDATE recipients SET sent_at = $1 WHERE status = 'accepted'`, [t0]);
-			await raw(backend, `UPDATE submissions SET at = ?`, `UPDATE submissions SET created_at = $1`, [t1]);
+			await raw(backend, `UPDATE answers SET at = ?`, `UPDATE answers SET at = $1`, [t0]);
+			await raw(backend, `UPDATE submissions SET at = ?`, `UPDATE submissions SET at = $1`, [t1]);
 			return ledger;
 		};
 		const expectTimedFromRequest = async (ledger: Ledger) => {

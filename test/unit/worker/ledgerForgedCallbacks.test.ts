@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Ledger } from '../../../worker/src/ledger/ledger';
+import type { Ledger } from '../../../worker/src/storage/ledger';
 import { openLedger } from '../../../worker/src/storage/openStores';
 import { storeBackends } from '../../support/storeBackends';
 

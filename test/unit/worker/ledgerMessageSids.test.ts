@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Ledger } from '../../../worker/src/ledger/ledger';
-import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
+import type { Ledger } from '../../../worker/src/storage/ledger';
+import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
 import { openLedger } from '../../../worker/src/storage/openStores';
 import { storeBackends } from '../../support/storeBackends';
 
@@ -156,7 +156,7 @@ describe('ledger (sqlite): rows found by MessageSid', () => {
 		expect((await rowsOf(migrated)).map((r) => r.messageSid)).toEqual(['SM-two', undefined, 'SM-four']);
 		await migrated.close();
 		const check = new Database(path);
-		expect(check.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get()).toBe('7');
+		expect(check.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get()).toBe('8');
 		expect(check.prepare(`SELECT name FROM sqlite_master WHERE name IN ('recipients_by_message_sid', 'recipients_by_status', 'sid_backlog')`).all()).toEqual([]);
 		check.close();
 	});

@@ -2,8 +2,8 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PgLedger } from '../../../worker/src/ledger/pgLedger';
-import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
+import { PgLedger } from '../../../worker/src/storage/postgres/pgLedger';
+import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
 import { dbLocation } from '../../../worker/src/storage/dbLocation';
 import { openPostgres } from '../../../worker/src/storage/postgres/pgDatabase';
 import { newDatabase, sql } from '../../support/postgres/database';
@@ -16,7 +16,11 @@ import { readBack } from '../../fixtures/ledgerRelease/readBack.mjs';
  * numbered migrations: this is what says nobody's ledger is lost on the way.
  */
 const fixtures = join(__dirname, '../../fixtures/ledgerRelease');
-const expected = JSON.parse(readFileSync(join(fixtures, 'expected.json'), 'utf8')) as { sqlite: unknown; postgres: unknown };
+const expected = JSON.parse(readFileSync(join(fixtures, 'expected.json'), 'utf8')) as { sqlite: unknown; postgres: { spring: { counts: { sendableSegments: number } } } };
+// The one change of figure: the release's Postgres ledger left rows on their way (status
+// submitting) out of the segments that would be sent, its SQLite ledger counted them (11).
+// One model now counts them on both, as the interface says: every row that would be sent.
+expected.postgres.spring.counts.sendableSegments = 11;
 
 const dir = mkdtempSync(join(tmpdir(), 'cloudtel-release-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

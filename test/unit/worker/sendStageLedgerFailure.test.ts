@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sendStage } from '../../../worker/src/campaign/sendStage';
-import { SqliteLedger } from '../../../worker/src/ledger/sqliteLedger';
+import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
 import { TokenBucket } from '../../../worker/src/pacing/tokenBucket';
 import type { BatchClient } from '../../../worker/src/provider/batchClient';
 import type { Reporter } from '../../../worker/src/campaign/reporter';

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PgCluster } from '../../../worker/src/storage/postgres/pgCluster';
-import { PgLedger } from '../../../worker/src/ledger/pgLedger';
+import { PgLedger } from '../../../worker/src/storage/postgres/pgLedger';
 import { dbLocation } from '../../../worker/src/storage/dbLocation';
 import { openPostgres } from '../../../worker/src/storage/postgres/pgDatabase';
 import { WORKER_ID } from '../../../worker/src/storage/workerId';

@@ -1,5 +1,5 @@
 import type { CampaignCounts } from '../../../api';
-import type { Ledger } from '../ledger/ledger';
+import type { Ledger } from '../storage/ledger';
 
 /**
  * A campaign's figures as the campaign API and the events show them: the same as

@@ -1,4 +1,4 @@
-import type { CampaignPhase, StatusCounts } from '../ledger/ledger';
+import type { CampaignPhase, StatusCounts } from '../storage/ledger';
 import type { DryRunForecast } from './dryRunForecast';
 
 export interface RowProblem {

@@ -1,4 +1,4 @@
-import type { Ledger, PendingRow } from '../ledger/ledger';
+import type { Ledger, PendingRow } from '../storage/ledger';
 import type { TokenBucket } from '../pacing/tokenBucket';
 
 /** Rows marked submitting under the chunk's number, ready to be sent in one request. */

@@ -1,4 +1,4 @@
-import type { SharedLedger } from '../ledger/sharedLedger';
+import type { SharedLedger } from '../storage/sharedLedger';
 import type { ChunkSource, ChunkTaker, Take, TakeContext } from './chunkSource';
 import { sleep } from './sleep';
 

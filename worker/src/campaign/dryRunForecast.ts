@@ -1,5 +1,5 @@
 import { failuresByCountry } from '../rows/countryOfPrefix';
-import type { ImportRow } from '../ledger/ledger';
+import type { ImportRow } from '../storage/ledger';
 import { localTime } from '../schedule/localTime';
 import type { Timing } from '../schedule/sendTime';
 import { nextWindowOpening } from '../schedule/sendWindow';

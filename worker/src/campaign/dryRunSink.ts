@@ -1,5 +1,5 @@
 import type { CsvItem } from '../csv/csvItem';
-import { ROW_STATUSES, type ImportRow, type StatusCounts } from '../ledger/ledger';
+import { ROW_STATUSES, type ImportRow, type StatusCounts } from '../storage/ledger';
 import type { OutFile } from './outFile';
 import type { RowRules } from '../rows/rowRules';
 import { RowValidator } from '../rows/rowValidator';

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { isStdin } from '../csv/openCsv';
-import type { InputMark } from '../ledger/ledger';
+import type { InputMark } from '../storage/ledger';
 
 /**
  * How the CSV differs from what an import read of it, or undefined when its first

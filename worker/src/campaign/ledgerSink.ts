@@ -1,4 +1,4 @@
-import type { Ledger, ImportRow, InputMark } from '../ledger/ledger';
+import type { Ledger, ImportRow, InputMark } from '../storage/ledger';
 import type { RowSink } from './readStage';
 
 /** A run's rows go to the ledger, with the import mark, one transaction per batch. */

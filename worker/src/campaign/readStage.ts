@@ -1,6 +1,6 @@
 import { isCsvError, type CsvItem } from '../csv/csvItem';
 import type { CsvSource } from '../csv/openCsv';
-import type { ImportRow, InputMark } from '../ledger/ledger';
+import type { ImportRow, InputMark } from '../storage/ledger';
 import type { Reporter } from './reporter';
 import { NumberSet } from '../rows/numberSet';
 import { RowErrors } from '../rows/rowErrors';

@@ -1,5 +1,5 @@
 import type { SendMessageRequest } from '../../../api';
-import type { Ledger, PendingRow, SettledRow } from '../ledger/ledger';
+import type { Ledger, PendingRow, SettledRow } from '../storage/ledger';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../pacing/backoff';
 import type { TokenBucket } from '../pacing/tokenBucket';
 import type { BatchClient } from '../provider/batchClient';

@@ -1,5 +1,5 @@
 import { isBatchErrorItem, isMessage, type BatchResultItem } from '../../../api';
-import type { SettledRow } from '../ledger/ledger';
+import type { SettledRow } from '../storage/ledger';
 import { externalId } from '../rows/externalId';
 
 /**

@@ -1,4 +1,4 @@
-import type { CampaignPhase, Ledger, RowStatus, StatusCounts } from '../ledger/ledger';
+import type { CampaignPhase, Ledger, RowStatus, StatusCounts } from '../storage/ledger';
 import { localTime } from '../schedule/localTime';
 import { resolveTimeZone } from '../schedule/timeZone';
 import { failuresByCountry } from '../rows/countryOfPrefix';

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { FatalError, STALE_OWNER_MS, UsageError } from '../errors';
-import { sentRows } from '../ledger/ledger';
-import { ownerIsAlive } from '../ledger/ownerIsAlive';
+import { sentRows } from '../storage/ledger';
+import { ownerIsAlive } from '../storage/ownerIsAlive';
 import { dbLocation } from '../storage/dbLocation';
 import { openLedger } from '../storage/openStores';
 import { DEFAULT_DB, dbSetting } from './campaignRunCommand';

@@ -10,7 +10,7 @@ import { baseUrlProblem } from '../provider/checkBaseUrl';
 import { dbLocation } from '../storage/dbLocation';
 import { openLedger } from '../storage/openStores';
 import { DB_OUTAGE_LIMIT_MS, ridingOutRestarts } from '../storage/postgres/ridingOutRestarts';
-import type { Ledger } from '../ledger/ledger';
+import type { Ledger } from '../storage/ledger';
 import { existsSync } from 'node:fs';
 import { pickReporter } from './pickReporter';
 import { interruptSignal } from './interruptSignal';

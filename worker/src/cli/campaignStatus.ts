@@ -1,7 +1,7 @@
 import type { CampaignSpec } from '../settings/campaignSpec';
 import { STALE_OWNER_MS } from '../errors';
-import { ownerIsAlive } from '../ledger/ownerIsAlive';
-import type { CampaignPhase, DeliveryCounts, Ledger, StatusCounts } from '../ledger/ledger';
+import { ownerIsAlive } from '../storage/ownerIsAlive';
+import type { CampaignPhase, DeliveryCounts, Ledger, StatusCounts } from '../storage/ledger';
 import { lineRanges } from '../report/lineRanges';
 
 export interface CampaignStatus {

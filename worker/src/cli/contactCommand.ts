@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { FatalError, UsageError } from '../errors';
-import type { ContactEvent, ContactHistory } from '../ledger/contact';
+import type { ContactEvent, ContactHistory } from '../storage/contact';
 import { PhoneNormalizer } from '../rows/phoneNormalizer';
 import { localTime } from '../schedule/localTime';
 import { resolveTimeZone } from '../schedule/timeZone';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Ledger } from '../ledger/ledger';
+import type { Ledger } from '../storage/ledger';
 import { CallbackProcessor } from '../daemon/callbackProcessor';
 import { ForwardOutbox } from '../daemon/forward/forwardOutbox';
 import { callbackUrl } from '../daemon/http/callbackUrls';

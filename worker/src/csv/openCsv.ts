@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { FatalError } from '../errors';
-import type { InputMark } from '../ledger/ledger';
+import type { InputMark } from '../storage/ledger';
 import { printable } from './printable';
 import { BadByte, CsvDecoder } from './csvDecoder';
 import { isCsvError, type CsvItem } from './csvItem';

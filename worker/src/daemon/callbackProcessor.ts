@@ -1,6 +1,6 @@
 import type { DeliveryReceiptCallback, ReplyCallback } from '../../../api';
 import type { N8nForwardConfig, OptOutConfig, ReplyRule } from '../config/workerConfigSchema';
-import type { Ledger } from '../ledger/ledger';
+import type { Ledger } from '../storage/ledger';
 import type { CompletedEvent, EventStore, NewForward, StoredEvent } from '../storage/daemonStore';
 import type { ForwardOutbox } from './forward/forwardOutbox';
 import type { ForwardAction, QueuedForward } from './forward/forwardPayload';

@@ -1,4 +1,4 @@
-import type { Ledger } from '../ledger/ledger';
+import type { Ledger } from '../storage/ledger';
 import type { DaemonStore } from '../storage/daemonStore';
 import type { Logger } from './jsonLogger';
 

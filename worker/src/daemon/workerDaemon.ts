@@ -1,5 +1,5 @@
 import type { WorkerConfig } from '../config/workerConfigSchema';
-import type { Ledger } from '../ledger/ledger';
+import type { Ledger } from '../storage/ledger';
 import { dbLocation } from '../storage/dbLocation';
 import { openDaemonStore, openLedger } from '../storage/openStores';
 import { BatchClient } from '../provider/batchClient';

@@ -1,4 +1,4 @@
-import { forgottenKey, isForgottenKey } from '../ledger/contact';
+import { forgottenKey, isForgottenKey } from '../storage/contact';
 import { NumberSet } from './numberSet';
 
 /**

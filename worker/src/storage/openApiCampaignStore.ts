@@ -1,6 +1,6 @@
-import type { Ledger } from '../ledger/ledger';
-import { openDatabase } from '../ledger/openDatabase';
-import { SqliteLedger } from '../ledger/sqliteLedger';
+import type { Ledger } from './ledger';
+import { openDatabase } from './sqlite/openDatabase';
+import { SqliteLedger } from './sqlite/sqliteLedger';
 import type { ApiCampaignStore } from './apiCampaignStore';
 import type { DbLocation } from './dbLocation';
 import { openPostgres } from './postgres/pgDatabase';

@@ -5,11 +5,11 @@ import { openPostgres } from './postgres/pgDatabase';
 import { SqlDaemonStore } from './sqlDaemonStore';
 import { DAEMON_SCHEMA } from './sqlite/daemonSchema';
 import { SqliteDb } from './sqlite/sqliteDb';
-import type { Ledger } from '../ledger/ledger';
-import { openDatabase } from '../ledger/openDatabase';
-import { PgLedger } from '../ledger/pgLedger';
-import type { SharedLedger } from '../ledger/sharedLedger';
-import { SqliteLedger } from '../ledger/sqliteLedger';
+import type { Ledger } from './ledger';
+import { openDatabase } from './sqlite/openDatabase';
+import { PgLedger } from './postgres/pgLedger';
+import type { SharedLedger } from './sharedLedger';
+import { SqliteLedger } from './sqlite/sqliteLedger';
 
 /**
  * The ledger at `--db` / `db`: a SQLite file, or Postgres (checked and migrated first).

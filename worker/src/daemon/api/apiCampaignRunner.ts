@@ -4,7 +4,7 @@ import { localChunks } from '../../campaign/localChunks';
 import { runCampaign } from '../../campaign/runCampaign';
 import type { WorkerConfig } from '../../config/workerConfigSchema';
 import { FatalError, RUN_DEFAULTS, SettingError } from '../../errors';
-import type { Ledger } from '../../ledger/ledger';
+import type { Ledger } from '../../storage/ledger';
 import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
 import type { KeyedForward } from '../../storage/daemonStore';
 import { dbLocation } from '../../storage/dbLocation';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { WorkerConfig } from '../../config/workerConfigSchema';
-import type { Ledger } from '../../ledger/ledger';
+import type { Ledger } from '../../storage/ledger';
 import type { ApiCampaignStore } from '../../storage/apiCampaignStore';
 import type { DbLocation } from '../../storage/dbLocation';
 import { openApiCampaignStore } from '../../storage/openApiCampaignStore';

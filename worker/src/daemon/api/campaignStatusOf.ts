@@ -1,5 +1,5 @@
 import { emptyCampaignCounts, type CampaignCounts, type CampaignState, type CampaignStatus } from '../../../../api';
-import type { Ledger } from '../../ledger/ledger';
+import type { Ledger } from '../../storage/ledger';
 import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());

@@ -6,7 +6,7 @@ import { runCampaign } from '../../campaign/runCampaign';
 import type { CampaignConfig, WorkerConfig } from '../../config/workerConfigSchema';
 import { dbLocation } from '../../storage/dbLocation';
 import { openLedger, sharedLedgerOf } from '../../storage/openStores';
-import type { Ledger } from '../../ledger/ledger';
+import type { Ledger } from '../../storage/ledger';
 import type { KeyedForward, RunStore } from '../../storage/daemonStore';
 import type { CampaignEvents, EventRun } from '../events/campaignEvents';
 import { campaignCounts } from '../../campaign/campaignCounts';

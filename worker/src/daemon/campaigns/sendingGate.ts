@@ -1,4 +1,4 @@
-import type { Ledger } from '../../ledger/ledger';
+import type { Ledger } from '../../storage/ledger';
 import type { Logger } from '../jsonLogger';
 
 const LOOK_EVERY_MS = 100;

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { escapeHtml as escape } from '../../campaignReport/escapeHtml';
 import { readCampaignReport } from '../../campaignReport/campaignReport';
 import type * as ReportHtml from '../../campaignReport/reportHtml';
-import type { Ledger } from '../../ledger/ledger';
+import type { Ledger } from '../../storage/ledger';
 import { REPORT_LINK_SECONDS, signedLinkExpiry, signReportPath } from './reportLinks';
 import { secretMatches } from './secretMatches';
 

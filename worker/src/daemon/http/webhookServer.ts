@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { WORKER_API_PREFIX } from '../../../../api';
-import type { Ledger } from '../../ledger/ledger';
+import type { Ledger } from '../../storage/ledger';
 import type { Logger } from '../jsonLogger';
 import { type ApiOptions, apiRoutes } from './apiRoutes';
 import { type CallbackIntakeOptions, callbackRoutes } from './callbackRoutes';

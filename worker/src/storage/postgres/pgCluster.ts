@@ -1,7 +1,9 @@
 import { hostname } from 'node:os';
 import type { Pool } from 'pg';
-import { ANSWER_LOST } from '../../ledger/pgLedger';
-import { transaction } from './pgDatabase';
+import { ANSWER_LOST, ledgerSql } from '../ledgerSql';
+import { recoverChunk } from '../sqlLedger';
+import { POSTGRES, all, type Work } from '../work';
+import { pgTx } from './pgLedger';
 import { WORKER_ID } from '../workerId';
 
 /** A worker that stopped renewing its lease, and the rows it had on their way. */
@@ -24,6 +26,7 @@ const NOW = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
  */
 export class PgCluster {
 	private closed = false;
+	private readonly q = ledgerSql(POSTGRES);
 
 	constructor(private readonly pool: Pool) {}
 
@@ -36,33 +39,22 @@ export class PgCluster {
 	}
 
 	async reap(staleMs: number): Promise<LostWorker[]> {
-		return transaction(this.pool, async (db) => {
-			const dead = (await db.query<{ id: string; host: string; pid: number }>(`DELETE FROM workers WHERE heartbeat_at < ${NOW} - $1 RETURNING id, host, pid`, [staleMs])).rows;
-			if (dead.length === 0) return [];
-			const ids = dead.map((w) => w.id);
-			// A receipt proves its message went out, whatever became of the answer.
-			const accepted = await db.query<{ campaign: string; line: number; worker: string }>(
-				`UPDATE recipients r SET status = 'accepted', chunk = NULL, error_code = NULL, message = NULL, message_sid = d.message_sid, attempted_at = s.created_at, sent_at = s.created_at
-				 FROM submissions s, deliveries d
-				 WHERE s.worker = ANY($1::text[]) AND r.campaign = s.campaign AND r.chunk = s.chunk AND r.status = 'submitting' AND d.campaign = r.campaign AND d.line = r.line
-				 RETURNING r.campaign, r.line, s.worker`,
-				[ids],
-			);
-			const uncertain = await db.query<{ campaign: string; line: number; worker: string }>(
-				`UPDATE recipients r SET status = 'uncertain', chunk = NULL, error_code = NULL, message = $2, attempted_at = s.created_at
-				 FROM submissions s
-				 WHERE s.worker = ANY($1::text[]) AND r.campaign = s.campaign AND r.chunk = s.chunk AND r.status = 'submitting'
-				 RETURNING r.campaign, r.line, s.worker`,
-				[ids, `${ANSWER_LOST}: the worker sending it stopped`],
-			);
-			await db.query('DELETE FROM submissions WHERE worker = ANY($1::text[])', [ids]);
-			return dead.map((w) => ({
-				...w,
-				rows: [...accepted.rows.map((r) => ({ ...r, status: 'accepted' })), ...uncertain.rows.map((r) => ({ ...r, status: 'uncertain' }))]
-					.filter((r) => r.worker === w.id)
-					.map(({ campaign, line, status }) => ({ campaign, line, status })),
-			}));
-		});
+		const q = this.q;
+		return pgTx(
+			this.pool,
+			(function* (): Work<LostWorker[]> {
+				const dead = yield* all<{ id: string; host: string; pid: number }>(`DELETE FROM workers WHERE heartbeat_at < ${NOW} - $1 RETURNING id, host, pid`, staleMs);
+				const lost: LostWorker[] = [];
+				for (const w of dead) {
+					const rows: LostWorker['rows'] = [];
+					for (const s of yield* all<{ campaign: string; chunk: number; first: number; last: number; at: number }>(`SELECT campaign, chunk, first, last, at FROM submissions WHERE worker = $1`, w.id)) {
+						for (const r of yield* recoverChunk(q, s.campaign, s, `${ANSWER_LOST}: the worker sending it stopped`)) rows.push({ campaign: s.campaign, ...r });
+					}
+					lost.push({ ...w, rows });
+				}
+				return lost;
+			})(),
+		);
 	}
 
 	/** Live workers, for the health check. */

@@ -195,6 +195,57 @@ CREATE TABLE api_pages (
 );
 `,
 	},
+	{
+		version: 7,
+		sql: `
+-- One data model with SQLite's: a chunk on its way is a submission, a range of lines whose
+-- pending rows are submitting (no status nor chunk written on each row, twice per send);
+-- an answer's MessageSids are one row of answers per chunk, indexed by MessageSid in
+-- message_sids when a receipt needs it; the time a receipt's message was sent is on the
+-- receipt. Rows on their way become pending inside their chunk's range.
+ALTER TABLE submissions RENAME COLUMN created_at TO at;
+ALTER TABLE submissions ADD COLUMN first INTEGER;
+ALTER TABLE submissions ADD COLUMN last INTEGER;
+UPDATE submissions s SET first = r.first, last = r.last
+	FROM (SELECT campaign, chunk, MIN(line) AS first, MAX(line) AS last FROM recipients WHERE status = 'submitting' GROUP BY campaign, chunk) r
+	WHERE r.campaign = s.campaign AND r.chunk = s.chunk;
+DELETE FROM submissions WHERE first IS NULL;
+ALTER TABLE submissions ALTER COLUMN first SET NOT NULL, ALTER COLUMN last SET NOT NULL;
+UPDATE recipients SET status = 'pending' WHERE status = 'submitting';
+CREATE TABLE answers (
+	id BIGSERIAL PRIMARY KEY,
+	campaign TEXT NOT NULL,
+	first INTEGER NOT NULL,
+	last INTEGER NOT NULL,
+	-- JSON [[line, MessageSid], ...] in line order.
+	sids TEXT NOT NULL,
+	-- Unix milliseconds the answer was stored: when its messages were sent, for the report.
+	at BIGINT
+);
+CREATE INDEX answers_by_line ON answers (campaign, first);
+CREATE TABLE message_sids (
+	message_sid TEXT PRIMARY KEY,
+	campaign TEXT NOT NULL,
+	line INTEGER NOT NULL
+);
+-- 'sids_indexed_through': the last answer copied into message_sids.
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+ALTER TABLE deliveries ADD COLUMN sent_at BIGINT;
+UPDATE deliveries d SET sent_at = r.sent_at FROM recipients r WHERE r.campaign = d.campaign AND r.line = d.line AND r.sent_at IS NOT NULL;
+INSERT INTO message_sids (message_sid, campaign, line)
+	SELECT message_sid, campaign, line FROM recipients WHERE message_sid IS NOT NULL ORDER BY message_sid ON CONFLICT DO NOTHING;
+-- Rows accepted by an answer: their MessageSids move into one answer per campaign and moment
+-- stored. Rows accepted by their receipt keep theirs, as in SQLite.
+INSERT INTO answers (campaign, first, last, sids, at)
+	SELECT campaign, MIN(line), MAX(line), json_agg(json_build_array(line, message_sid) ORDER BY line)::text, sent_at
+	FROM recipients WHERE status = 'accepted' AND message_sid IS NOT NULL AND attempted_at IS NULL GROUP BY campaign, sent_at ORDER BY campaign, MIN(line);
+UPDATE recipients SET message_sid = NULL WHERE status = 'accepted' AND message_sid IS NOT NULL AND attempted_at IS NULL;
+INSERT INTO meta (key, value) SELECT 'sids_indexed_through', COALESCE(MAX(id), 0)::text FROM answers;
+DROP INDEX recipients_submitting;
+DROP INDEX recipients_by_message_sid;
+ALTER TABLE recipients DROP COLUMN chunk, DROP COLUMN sent_at;
+`,
+	},
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1].version;

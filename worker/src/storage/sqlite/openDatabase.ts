@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
-import { FatalError } from '../errors';
+import { FatalError } from '../../errors';
 import { openReadOnly } from './openReadOnly';
-import { ensurePrivateFile, warnIfShared } from '../storage/privateFile';
+import { ensurePrivateFile, warnIfShared } from '../privateFile';
 
 /**
  * Opens one of the worker's SQLite files the way all of them are used: WAL, so readers

@@ -1,4 +1,4 @@
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -50,6 +50,8 @@ CREATE TABLE IF NOT EXISTS submissions (
 	last INTEGER NOT NULL,
 	-- Unix milliseconds it was marked, just before its request left (schema 6).
 	at INTEGER,
+	-- The worker that sent it, where several share a database (schema 8; Postgres only).
+	worker TEXT,
 	PRIMARY KEY (campaign, chunk)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS deliveries (

@@ -1,0 +1,579 @@
+import type { CampaignSpec } from '../settings/campaignSpec';
+import { forgottenKey, inTimeOrder, type ContactEvent, type ContactHistory, type ForgetResult } from './contact';
+import { ownerIsAlive } from './ownerIsAlive';
+import { campaignRecord, type CampaignDbRow, type RecipientDbRow } from './ledgerDbRows';
+import {
+	ROW_STATUSES,
+	type CampaignCounts,
+	type CampaignPhase,
+	type CampaignRecord,
+	type DeliveredRow,
+	type DeliveryCounts,
+	type DeliveryRecord,
+	type ImportRow,
+	type InputMark,
+	type Ledger,
+	type LedgerRow,
+	type PendingRow,
+	type ReplyRecord,
+	type ReportFigures,
+	type RowStatus,
+	type RunOwner,
+	type SettledRow,
+} from './ledger';
+import { ANSWER_LOST, CANCELLED, SUPPRESSED, ledgerSql, type LedgerSql } from './ledgerSql';
+import { all, get, raw, run, type LedgerDb, type Work } from './work';
+import { WORKER_ID } from './workerId';
+
+/** Rows read per query by the readers that page (rows, numbers, suppressions), which hold no cursor open between pages. */
+const PAGE = 2_000;
+/** Answers copied into the MessageSid index per transaction. */
+const INDEX_PAGE = 100;
+/** The lock a settle holds shared and the MessageSid indexer alone: answers below the indexer's mark are all committed. */
+const ANSWERS_LOCK = 'cloudtel:answers';
+
+/** A pending row as the send path reads it: line, to, text, segments, time zone, suppressed. */
+type SendableRow = [line: number, to: string, text: string, segments: number, timeZone: string | null, suppressed: number | boolean];
+
+interface Submission {
+	chunk: number;
+	first: number;
+	last: number;
+	/** When its request left; null in submissions made before SQLite schema 6. */
+	at: number | null;
+}
+
+export function pendingRow([line, to, text, segments, timeZone, suppressed]: SendableRow): PendingRow {
+	return { line, to, text, segments, timeZone: timeZone ?? undefined, suppressed: suppressed === 1 || suppressed === true };
+}
+
+/** An answer's accepted messages as the ledger stores them: [line, MessageSid] in line order. */
+type SidPairs = [line: number, messageSid: string][];
+
+/**
+ * After a crash (or a lost worker): the rows of a chunk whose answer never came are
+ * `uncertain`, never pending, or `accepted` where their receipt has come. Returns the rows
+ * it settled, and drops the chunk.
+ */
+export function* recoverChunk(q: LedgerSql, campaign: string, c: Submission, message = ANSWER_LOST): Work<{ line: number; status: 'accepted' | 'uncertain' }[]> {
+	const range = [campaign, c.first, c.last, c.at ?? null];
+	yield* run(q.timeRecovered, ...range);
+	yield* run(q.indexRecovered, campaign, c.first, c.last);
+	const accepted = yield* all<{ line: number }>(q.resolveRecovered, ...range);
+	const uncertain = yield* all<{ line: number }>(q.recover, ...range, message);
+	yield* run(q.dropSubmission, campaign, c.chunk);
+	return [...accepted.map((r) => ({ line: r.line, status: 'accepted' as const })), ...uncertain.map((r) => ({ line: r.line, status: 'uncertain' as const }))];
+}
+
+/**
+ * The ledger, one implementation for SQLite and Postgres over their one data model: a
+ * chunk on its way is a submission (a range of lines whose pending rows are `submitting`),
+ * an answer's MessageSids are one `answers` row per chunk, indexed by MessageSid when a
+ * receipt needs it. Every call is its own transaction; the backend runs it (LedgerDb).
+ */
+export class SqlLedger implements Ledger {
+	protected readonly q: LedgerSql;
+
+	constructor(protected readonly db: LedgerDb) {
+		this.q = ledgerSql(db.dialect);
+	}
+
+	async campaign(name: string): Promise<CampaignRecord | undefined> {
+		return campaignRecord(await this.db.run(get<CampaignDbRow>(this.q.campaign, name)));
+	}
+
+	async createCampaign(spec: CampaignSpec): Promise<CampaignRecord> {
+		// Two new runs of one name started together both get here: the second gets the first's
+		// campaign, and the claim that follows names the run holding it (not a UNIQUE failure).
+		await this.db.run(run(this.q.insertCampaign, spec.name, JSON.stringify(spec), Date.now()));
+		return (await this.campaign(spec.name))!;
+	}
+
+	async claim(name: string, owner: RunOwner, staleMs: number): Promise<RunOwner | undefined> {
+		const q = this.q;
+		const lock = this.db.dialect.lock;
+		return this.db.tx(
+			(function* () {
+				if (lock) yield* run(lock, `campaign:${name}`);
+				const current = campaignRecord(yield* get<CampaignDbRow>(q.campaign, name))?.owner;
+				if (current && current.token !== owner.token && ownerIsAlive(current, staleMs)) return current;
+				yield* run(q.setOwner, owner.pid, owner.host, owner.token, Date.now(), name);
+				return undefined;
+			})(),
+		);
+	}
+
+	async heartbeat(name: string, owner: RunOwner): Promise<void> {
+		await this.db.run(run(this.q.heartbeat, Date.now(), name, owner.token));
+	}
+
+	async release(name: string, owner: RunOwner): Promise<void> {
+		await this.db.run(run(this.q.release, name, owner.token));
+	}
+
+	async setPhase(name: string, phase: CampaignPhase): Promise<void> {
+		await this.db.run(run(this.q.setPhase, phase, Date.now(), name));
+	}
+
+	async setPaused(name: string, paused: boolean): Promise<void> {
+		await this.db.run(run(this.q.setPaused, paused ? 1 : 0, Date.now(), name));
+	}
+
+	async deleteCampaign(name: string): Promise<void> {
+		const q = this.q;
+		const shared = this.db.dialect.name === 'postgres' ? ['pacing'] : [];
+		await this.db.tx(
+			(function* () {
+				for (const table of ['recipients', 'submissions', 'deliveries', 'answers', 'message_sids', 'replies', ...shared, 'campaigns']) yield* run(q.deleteFrom(table), name);
+				// A cron run's record (in a SQLite file once a worker has used it): left behind, a
+				// restart would send the run again from its first row, and retention would take a new
+				// campaign of the same name.
+				if (yield* get(q.tableExists, 'campaign_runs')) yield* run(q.deleteFrom('campaign_runs'), name);
+				yield* run(q.clampIndexedThrough);
+			})(),
+		);
+	}
+
+	async importBatch(name: string, rows: ImportRow[], throughLine: number, input?: InputMark): Promise<void> {
+		const q = this.q;
+		const json = JSON.stringify(rows.map((r) => [r.line, r.to ?? null, r.text ?? null, r.segments, r.status, r.errorCode ?? null, r.message ?? null, r.timeZone ?? null]));
+		await this.db.tx(
+			(function* () {
+				if (rows.length > 0) yield* run(q.insertRows, name, json);
+				yield* run(q.setImported, throughLine, Date.now(), name);
+				if (input) yield* run(q.setInput, input.bytes, input.hash, input.size, input.mtimeMs ?? null, name);
+			})(),
+		);
+	}
+
+	async *campaignNumbers(name: string): AsyncIterable<string> {
+		for (let after = 0; ; ) {
+			const page = await this.db.run(all<{ line: number; to_number: string }>(this.q.numbers, name, after, PAGE));
+			for (const r of page) yield r.to_number;
+			if (page.length < PAGE) return;
+			after = page[page.length - 1].line;
+		}
+	}
+
+	async recoverSubmitting(name: string): Promise<number> {
+		const q = this.q;
+		return this.db.tx(
+			(function* () {
+				let n = 0;
+				for (const c of yield* all<Submission>(q.submissions, name)) n += (yield* recoverChunk(q, name, c)).filter((r) => r.status === 'uncertain').length;
+				return n;
+			})(),
+		);
+	}
+
+	async requeueUncertain(name: string): Promise<number> {
+		const q = this.q;
+		return this.db.tx(
+			(function* () {
+				yield* run(q.timeResolvedUncertain, name);
+				yield* run(q.indexResolvedUncertain, name);
+				yield* run(q.resolveUncertain, name);
+				return yield* run(q.requeue, name);
+			})(),
+		);
+	}
+
+	async requeueUncertainWith(name: string, messages: readonly string[]): Promise<number> {
+		return this.db.run(run(this.q.requeueWith, name, JSON.stringify(messages)));
+	}
+
+	async peekPending(name: string, limit: number, afterLine = 0): Promise<PendingRow[]> {
+		const q = this.q;
+		// One read transaction: the list cannot gain a number between the two statements.
+		const rows = await this.db.tx(
+			(function* () {
+				return yield* raw<SendableRow>((yield* get(q.anySuppression)) ? q.peek : q.peekUnsuppressed, name, afterLine, limit);
+			})(),
+			'read',
+		);
+		return rows.map(pendingRow);
+	}
+
+	async markSuppressed(name: string, lines: number[]): Promise<void> {
+		await this.db.run(run(this.q.suppressRows, name, JSON.stringify(lines), SUPPRESSED));
+	}
+
+	async markSubmitting(name: string, lines: number[], chunk: number): Promise<void> {
+		await (await this.markSubmittingCommitted(name, lines, chunk)).durable;
+	}
+
+	/**
+	 * A `submitting` mark lost to a power cut would let the row be sent a second time, so
+	 * the request waits until the mark is on disk (`durable`); the sender meanwhile marks its
+	 * next chunk.
+	 */
+	async markSubmittingCommitted(name: string, lines: number[], chunk: number): Promise<{ durable: Promise<void> }> {
+		const q = this.q;
+		const lock = this.db.dialect.lock;
+		let first = Infinity;
+		let last = -Infinity;
+		for (const line of lines) {
+			if (line < first) first = line;
+			if (line > last) last = line;
+		}
+		const marked = await this.db.durableTx(
+			(function* () {
+				if (lock) yield* run(lock, `campaign:${name}`);
+				// The submission stands for the pending rows of its range, so they must be exactly
+				// these lines, none of them already on its way in another chunk.
+				const other = yield* get<{ first: number; last: number }>(q.overlapping, name, last, first);
+				if (other) {
+					const taken = lines.find((line) => line >= other.first && line <= other.last);
+					throw new Error(taken !== undefined ? `row ${taken} of ${name} is no longer pending` : `rows of ${name} between lines ${first} and ${last} are already being submitted`);
+				}
+				const pending = (yield* all<{ line: number }>(q.pendingIn, name, first, last)).map((r) => r.line);
+				const wanted = new Set(lines);
+				if (pending.length !== wanted.size || pending.length !== lines.length || !pending.every((line) => wanted.has(line))) {
+					const isPending = new Set(pending);
+					const missing = lines.find((line) => !isPending.has(line));
+					throw new Error(missing !== undefined ? `row ${missing} of ${name} is no longer pending` : `rows of ${name} between lines ${first} and ${last} changed under this run`);
+				}
+				yield* run(q.addSubmission, name, chunk, first, last, Date.now(), WORKER_ID);
+			})(),
+		);
+		return { durable: marked.durable };
+	}
+
+	async settle(name: string, chunk: number, rows: SettledRow[]): Promise<void> {
+		const q = this.q;
+		const lockShared = this.db.dialect.lockShared;
+		const accepted: SidPairs = [];
+		const others: SettledRow[] = [];
+		for (const r of rows) {
+			if (r.status === 'accepted' && r.messageSid !== undefined) accepted.push([r.line, r.messageSid]);
+			else others.push(r);
+		}
+		accepted.sort((x, y) => x[0] - y[0]);
+		await this.db.tx(
+			(function* () {
+				if (lockShared) yield* run(lockShared, ANSWERS_LOCK);
+				// When the request left: an uncertain row keeps it, for the report, should a receipt show it was sent.
+				const attemptedAt = (yield* get<{ at: number | null }>(q.dropSubmission, name, chunk))?.at ?? null;
+				if (others.length > 0) {
+					yield* run(q.settleRows, name, JSON.stringify(others.map((r) => [r.line, r.status, null, r.errorCode ?? null, r.message ?? null])), attemptedAt);
+					const rejected = others.filter((r) => r.status === 'rejected').map((r) => r.line);
+					if (rejected.length > 0) yield* run(q.dropReceipts, name, JSON.stringify(rejected));
+				}
+				if (accepted.length === 0) return;
+				const first = accepted[0][0];
+				const last = accepted[accepted.length - 1][0];
+				if (others.length === 0) {
+					// The whole chunk accepted (nearly every answer): one statement over the range. The
+					// chunk is every pending row of its range, as the mark made sure.
+					const changed = yield* run(q.acceptRange, name, first, last);
+					if (changed !== accepted.length) throw new Error(`the answer for lines ${first} to ${last} of ${name} accepts ${accepted.length} rows, but ${changed} were waiting for it`);
+				} else yield* run(q.acceptLines, name, JSON.stringify(accepted.map(([line]) => line)));
+				// The MessageSids in one row per answer, not a column written on each row: an UPDATE
+				// per row, each growing its row, was the largest cost of storing an answer.
+				const sids = JSON.stringify(accepted);
+				yield* run(q.addAnswer, name, first, last, sids, Date.now());
+				yield* run(q.dropForeignReceipts, name, first, last, sids);
+			})(),
+			'lazy',
+		);
+	}
+
+	async cancelPending(name: string): Promise<number> {
+		return this.db.run(run(this.q.cancel, name, CANCELLED));
+	}
+
+	async counts(name: string): Promise<CampaignCounts> {
+		const q = this.q;
+		const [byStatus, submitting] = await this.db.tx(
+			(function* () {
+				return [yield* all<{ status: RowStatus; n: number; segs: number | null }>(q.counts, name), (yield* get<{ n: number }>(q.submittingCount, name))!.n] as const;
+			})(),
+			'read',
+		);
+		const rows = Object.fromEntries(ROW_STATUSES.map((s) => [s, 0])) as Record<RowStatus, number>;
+		let total = 0;
+		let acceptedSegments = 0;
+		let sendableSegments = 0;
+		for (const r of byStatus) {
+			rows[r.status] = r.n;
+			total += r.n;
+			if (r.status === 'accepted') acceptedSegments = r.segs ?? 0;
+			if (r.status === 'accepted' || r.status === 'pending' || r.status === 'uncertain') sendableSegments += r.segs ?? 0;
+		}
+		// Pending rows of a chunk on its way are submitting.
+		rows.submitting += submitting;
+		rows.pending -= submitting;
+		return { rows, total, acceptedSegments, sendableSegments };
+	}
+
+	async *rows(name: string, statuses?: RowStatus[], limit = Number.MAX_SAFE_INTEGER): AsyncIterable<LedgerRow> {
+		let n = 0;
+		const submissions = await this.db.run(all<Submission>(this.q.submissions, name));
+		const submitting = (line: number) => submissions.some((c) => line >= c.first && line <= c.last);
+		// `submitting` is stored as pending inside a submission's range.
+		const stored = statuses?.includes('submitting') && !statuses.includes('pending') ? [...statuses, 'pending' as const] : statuses;
+		// Answers read so far whose range reaches past the last page: their rows may be on the next.
+		let answers: { first: number; last: number; sids: string; byLine?: Map<number, string> }[] = [];
+		let answersThrough = 0;
+		// A page at a time, with no cursor left open, so callers may write between rows.
+		for (let after = 0; ; ) {
+			const page = await this.db.run(all<RecipientDbRow>(stored ? this.q.rowsWith(stored.length) : this.q.rowsPage, name, after, PAGE, ...(stored ?? [])));
+			if (page.length === 0) return;
+			const last = page[page.length - 1].line;
+			if (page.some((r) => r.status === 'accepted' && r.message_sid === null)) {
+				answers = answers.filter((a) => a.last > after).concat(await this.db.run(all(this.q.answersFor, name, answersThrough + 1, last, page[0].line)));
+				answersThrough = last;
+			}
+			for (const r of page) {
+				const status = r.status === 'pending' && submissions.length > 0 && submitting(r.line) ? 'submitting' : r.status;
+				if (statuses && !statuses.includes(status)) continue;
+				if (n++ >= limit) return;
+				yield {
+					line: r.line,
+					to: r.to_number ?? undefined,
+					text: r.text ?? undefined,
+					segments: r.segments,
+					status,
+					errorCode: r.error_code ?? undefined,
+					message: r.message ?? undefined,
+					// A row accepted through its receipt, or stored before answers, holds its MessageSid; the rest are in their answer.
+					messageSid: r.message_sid ?? (status === 'accepted' ? sidIn(answers, r.line) : undefined),
+				};
+			}
+			if (page.length < PAGE) return;
+			after = last;
+		}
+	}
+
+	async isSuppressed(number: string): Promise<boolean> {
+		return (await this.db.run(get(this.q.isSuppressed, number, forgottenKey(number)))) !== undefined;
+	}
+
+	async *suppressions(): AsyncIterable<string> {
+		for (let after = ''; ; ) {
+			const page = await this.db.run(all<{ number: string }>(this.q.suppressions, after, PAGE));
+			for (const r of page) yield r.number;
+			if (page.length < PAGE) return;
+			after = page[page.length - 1].number;
+		}
+	}
+
+	async addSuppression(number: string, reason: string): Promise<void> {
+		const q = this.q;
+		const now = Date.now();
+		await this.db.tx(
+			(function* () {
+				yield* run(q.addSuppression, number, reason, now);
+				yield* run(q.consentEvent, number, now, 'opt-out', reason);
+			})(),
+		);
+	}
+
+	async removeSuppression(number: string): Promise<boolean> {
+		const q = this.q;
+		const now = Date.now();
+		return this.db.tx(
+			(function* () {
+				const removed = (yield* run(q.removeSuppression, number)) > 0;
+				yield* run(q.consentEvent, number, now, 'opt-in', removed ? 'replied to opt in' : 'replied to opt in (was not suppressed)');
+				return removed;
+			})(),
+		);
+	}
+
+	async contactHistory(number: string): Promise<ContactHistory> {
+		const q = this.q;
+		return this.db.tx(
+			(function* (): Work<ContactHistory> {
+				const events: ContactEvent[] = [];
+				const rows = yield* all<{ campaign: string; line: number; status: string; text: string | null; message_sid: string | null; attempted_at: number | null; message: string | null }>(q.contactRows, number);
+				for (const r of rows) {
+					const a = yield* get<{ sids: string; at: number | null }>(q.contactAnswer, r.campaign, r.line);
+					const sid = r.message_sid ?? (a ? (JSON.parse(a.sids) as SidPairs).find(([line]) => line === r.line)?.[1] : undefined);
+					const sentAt = r.status === 'accepted' || r.status === 'rejected' ? (a?.at ?? r.attempted_at ?? undefined) : (r.attempted_at ?? undefined);
+					events.push({ at: sentAt, kind: 'message', campaign: r.campaign, line: r.line, status: r.status, text: r.text ?? undefined, messageSid: sid, detail: r.message ?? undefined });
+					const d = yield* get<{ message_sid: string; status: string; error_code: string | null; at: number; received_at: number | null }>(q.delivery, r.campaign, r.line);
+					if (d) events.push({ at: d.received_at ?? d.at * 1000, kind: 'receipt', campaign: r.campaign, line: r.line, status: d.status, messageSid: d.message_sid, detail: d.error_code ?? undefined });
+					for (const p of yield* all<{ message_sid: string; at: number; opt_out: number | boolean }>(q.contactReplies, r.campaign, r.line)) {
+						events.push({ at: p.at, kind: 'reply', campaign: r.campaign, line: r.line, messageSid: p.message_sid, detail: p.opt_out ? 'opted out' : undefined });
+					}
+				}
+				for (const c of yield* all<{ at: number; kind: 'opt-out' | 'opt-in'; reason: string }>(q.consentEvents, number)) events.push({ at: c.at, kind: c.kind, detail: c.reason });
+				const s = yield* get<{ reason: string; created_at: number }>(q.suppression, number);
+				return { number, suppressed: s ? { reason: s.reason, since: s.created_at } : undefined, events: inTimeOrder(events) };
+			})(),
+			'read',
+		);
+	}
+
+	/** Erases a number in one transaction; its suppression stays, under its hash. */
+	async forgetContact(number: string): Promise<ForgetResult> {
+		const q = this.q;
+		return this.db.tx(
+			(function* (): Work<ForgetResult> {
+				const rows = yield* all<{ campaign: string; line: number }>(q.contactRows, number);
+				for (const table of ['deliveries', 'replies', 'message_sids', 'recipients']) for (const r of rows) yield* run(q.eraseRow(table), r.campaign, r.line);
+				const key = forgottenKey(number);
+				yield* run(q.dropKeyIfBoth, key, number);
+				const kept = (yield* run(q.rekeySuppression, key, number)) > 0;
+				yield* run(q.rekeyConsent, key, number);
+				// The worker's tables, where they share the database: the callbacks it stored and the
+				// forwards of replies carry the number in their payload.
+				let callbacks = 0;
+				for (const table of ['callback_events', 'forwards']) if (yield* get(q.tableExists, table)) callbacks += yield* run(q.eraseCallbacks(table), JSON.stringify(number).slice(1, -1));
+				return { rows: rows.length, campaigns: [...new Set(rows.map((r) => r.campaign))].sort(), suppressionKept: kept, callbacks };
+			})(),
+			'erase',
+		);
+	}
+
+	async recordDelivery(receipt: DeliveryRecord): Promise<DeliveredRow | undefined> {
+		const q = this.q;
+		const sid = receipt.messageSid;
+		const named = receipt.campaign !== undefined && receipt.line !== undefined ? { campaign: receipt.campaign, line: receipt.line } : undefined;
+		// The row that sent this MessageSid; else the row its ExternalId names, only while that
+		// row's MessageSid is not known (uncertain, or on its way): an ExternalId is anyone's to
+		// write, a MessageSid is the provider's.
+		const row = (await this.rowOfSid(sid)) ?? (named && (await this.db.run(get(q.awaitsSid, named.campaign, named.line))) ? named : undefined);
+		if (!row) return undefined;
+		const { campaign, line } = row;
+		return this.db.tx(
+			(function* (): Work<DeliveredRow> {
+				// No answer for an uncertain row: it was sent when its request left, as this receipt shows.
+				const sentAt = (yield* get<{ at: number | null }>(q.answerAt, campaign, line))?.at ?? (yield* get<{ at: number | null }>(q.uncertainAttemptedAt, campaign, line))?.at ?? null;
+				yield* run(q.recordDelivery, campaign, line, sid, receipt.status, receipt.errorCode || null, receipt.at, receipt.receivedAt ?? null, sentAt);
+				const resolved = (yield* run(q.resolveUncertainRow, sid, campaign, line)) > 0;
+				if (resolved) yield* run(q.indexSid, sid, campaign, line);
+				return { campaign, line, resolved };
+			})(),
+		);
+	}
+
+	/** The row that sent this MessageSid, through the MessageSid index (brought up to date first when it lacks it). */
+	private async rowOfSid(sid: string): Promise<{ campaign: string; line: number } | undefined> {
+		const row = await this.db.run(get<{ campaign: string; line: number }>(this.q.rowBySid, sid));
+		if (row || (await this.indexAnswers()) === 0) return row;
+		return this.db.run(get<{ campaign: string; line: number }>(this.q.rowBySid, sid));
+	}
+
+	async sentTo(messageSid: string): Promise<string | undefined> {
+		const row = await this.rowOfSid(messageSid);
+		return row && ((await this.db.run(get<{ to_number: string | null }>(this.q.rowNumber, row.campaign, row.line)))?.to_number ?? undefined);
+	}
+
+	/**
+	 * Copies the MessageSids of answers stored since the last copy into message_sids, a page
+	 * of answers per transaction: a campaign writing meanwhile waits for one page at a time,
+	 * not for the whole backlog. Returns how many were added.
+	 */
+	private async indexAnswers(): Promise<number> {
+		const q = this.q;
+		const lock = this.db.dialect.lock;
+		let added = 0;
+		for (let more = true; more; ) {
+			more = await this.db.tx(
+				(function* () {
+					if (lock) yield* run(lock, ANSWERS_LOCK);
+					const through = Number((yield* get<{ value: string }>(q.indexedThrough))?.value ?? 0);
+					const page = (yield* get<{ id: number | null; n: number }>(q.answersPageEnd, through, INDEX_PAGE))!;
+					if (page.id === null) return false;
+					added += yield* run(q.indexAnswers, through, page.id);
+					yield* run(q.setIndexedThrough, String(page.id));
+					return Number(page.n) === INDEX_PAGE;
+				})(),
+			);
+		}
+		return added;
+	}
+
+	async delivery(name: string, line: number): Promise<DeliveryRecord | undefined> {
+		const r = await this.db.run(get<{ message_sid: string; status: DeliveryRecord['status']; error_code: string | null; at: number; received_at: number | null }>(this.q.delivery, name, line));
+		return r && { messageSid: r.message_sid, campaign: name, line, status: r.status, errorCode: r.error_code ?? undefined, at: r.at, receivedAt: r.received_at ?? undefined };
+	}
+
+	async recordReply(reply: ReplyRecord): Promise<boolean> {
+		return (await this.db.run(run(this.q.recordReply, reply.campaign, reply.line, reply.messageSid, reply.at, reply.optOut ? 1 : 0))) > 0;
+	}
+
+	async deliveryCounts(name: string): Promise<DeliveryCounts> {
+		const q = this.q;
+		const [codes, awaiting, replies] = await this.db.tx(
+			(function* () {
+				return [
+					yield* all<{ status: DeliveryRecord['status']; code: string; n: number }>(q.receiptsByCode, name),
+					(yield* get<{ n: number }>(q.awaitingReceipt, name))!.n,
+					(yield* get<{ replied: number; opted_out: number }>(q.replyCounts, name))!,
+				] as const;
+			})(),
+			'read',
+		);
+		// Keyed by the provider's ErrorCode: no key ("__proto__", "constructor") may reach a prototype.
+		const out: DeliveryCounts = { delivered: 0, failed: 0, failedByCode: Object.create(null) as Record<string, number>, awaitingReceipt: awaiting, replied: replies.replied, optedOut: replies.opted_out };
+		for (const r of codes) {
+			if (r.status === 'Delivered') out.delivered += r.n;
+			else {
+				out.failed += r.n;
+				out.failedByCode[r.code] = (out.failedByCode[r.code] ?? 0) + r.n;
+			}
+		}
+		return out;
+	}
+
+	async activitySpan(name: string): Promise<{ from: number; to: number } | undefined> {
+		const q = this.q;
+		type Span = { first: number | null; last: number | null };
+		const [sent, attempted, received] = await this.db.tx(
+			(function* () {
+				return [(yield* get<Span>(q.answersSpan, name))!, (yield* get<Span>(q.attemptedSpan, name))!, (yield* get<Span>(q.deliveriesSpan, name))!] as const;
+			})(),
+			'read',
+		);
+		const seconds = (ms: number | null) => (ms === null ? undefined : Math.floor(ms / 1000));
+		const starts = [seconds(sent.first), seconds(attempted.first), received.first ?? undefined].filter((v) => v !== undefined);
+		const ends = [seconds(sent.last), seconds(attempted.last), received.last ?? undefined].filter((v) => v !== undefined);
+		return starts.length === 0 ? undefined : { from: Math.min(...starts), to: Math.max(...ends) };
+	}
+
+	async reportFigures(name: string, bucketSeconds: number): Promise<ReportFigures> {
+		const q = this.q;
+		return this.db.tx(
+			(function* (): Work<ReportFigures> {
+				return {
+					failuresByPrefix: yield* all<ReportFigures['failuresByPrefix'][number]>(q.failuresByPrefix, name),
+					sends: addBuckets(yield* all<ReportFigures['sends'][number]>(q.sendBuckets, name, bucketSeconds), yield* all<ReportFigures['sends'][number]>(q.attemptBuckets, name, bucketSeconds)),
+					deliveries: yield* all<ReportFigures['deliveries'][number]>(q.receiptBuckets, name, bucketSeconds),
+					receiptTenths: yield* all<ReportFigures['receiptTenths'][number]>(q.receiptTenths, name),
+					sentByReceipt: (yield* get<{ n: number }>(q.acceptedByReceipt, name))!.n,
+				};
+			})(),
+			'read',
+		);
+	}
+
+	async campaignNames(): Promise<string[]> {
+		return (await this.db.run(all<{ name: string }>(this.q.campaignNames))).map((r) => r.name);
+	}
+
+	async close(): Promise<void> {
+		await this.db.close();
+	}
+}
+
+/** A row's MessageSid in the answers read for its page, each answer parsed once it is asked. */
+function sidIn(answers: { first: number; last: number; sids: string; byLine?: Map<number, string> }[], line: number): string | undefined {
+	for (const a of answers) {
+		if (a.first > line || a.last < line) continue;
+		a.byLine ??= new Map(JSON.parse(a.sids) as SidPairs);
+		const sid = a.byLine.get(line);
+		if (sid !== undefined) return sid;
+	}
+	return undefined;
+}
+
+/** Two lists of send buckets as one, in order, counts of the same bucket added. */
+function addBuckets(a: ReportFigures['sends'], b: ReportFigures['sends']): ReportFigures['sends'] {
+	if (b.length === 0) return a;
+	const byStart = new Map(a.map((x) => [x.at, x.count]));
+	for (const x of b) byStart.set(x.at, (byStart.get(x.at) ?? 0) + x.count);
+	return [...byStart].sort((x, y) => x[0] - y[0]).map(([at, count]) => ({ at, count }));
+}
