@@ -29,9 +29,10 @@ import * as credentialTest from './scenarios/credential-test.mjs';
 import * as failedItems from './scenarios/failed-items.mjs';
 import * as devCredential from './scenarios/dev-credential.mjs';
 import * as replyHandling from './scenarios/reply-handling.mjs';
+import * as campaign from './scenarios/campaign.mjs';
 
 // credentialTest after trigger: it asks the trigger's running n8n (ctx.server) when there is one.
-const scenarios = { smoke, install, panel, queueMode, sendBatch, logins, trigger, credentialTest, retries, failedItems, devCredential, replyHandling, everyOperation };
+const scenarios = { smoke, install, panel, queueMode, sendBatch, logins, trigger, credentialTest, retries, failedItems, devCredential, replyHandling, campaign, everyOperation };
 const only = process.env.CLOUDTEL_E2E_ONLY?.split(',').filter(Boolean);
 const releases = process.env.CLOUDTEL_E2E_RELEASES?.split(',').filter(Boolean) ?? RELEASES;
 const started = performance.now();

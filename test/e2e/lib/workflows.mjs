@@ -45,6 +45,14 @@ export function cloudTel(name, parameters, { credential, typeVersion = 1, onErro
 	});
 }
 
+/** The CloudTel Campaign node; `credential` is {id, name} of an imported cloudTelWorkerApi credential. */
+export function cloudTelCampaign(name, parameters, { credential, onError } = {}) {
+	return node(name, nodeType('cloudTelCampaign'), 1, parameters, {
+		credentials: { cloudTelWorkerApi: credential },
+		...(onError ? { onError } : {}),
+	});
+}
+
 export function cloudTelTrigger(name, parameters, { credential, webhookId, typeVersion = 1 } = {}) {
 	return node(name, nodeType('cloudTelTrigger'), typeVersion, parameters, {
 		webhookId: webhookId ?? randomUUID(),

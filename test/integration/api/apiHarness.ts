@@ -23,9 +23,9 @@ export class ApiUnderTest {
 		private readonly app: FastifyInstance,
 	) {}
 
-	static async start(sandbox: RunningSandbox, location: DbLocation, options: { maxCsvBytes?: number; events?: CampaignEvents } = {}): Promise<ApiUnderTest> {
+	static async start(sandbox: RunningSandbox, location: DbLocation, options: { baseUrl?: string; maxCsvBytes?: number; events?: CampaignEvents } = {}): Promise<ApiUnderTest> {
 		const config = workerConfigSchema.parse({
-			provider: { baseUrl: sandbox.url, accountSid: sandbox.demo.AccountSid, authToken: sandbox.demo.AuthToken },
+			provider: { baseUrl: options.baseUrl ?? sandbox.url, accountSid: sandbox.demo.AccountSid, authToken: sandbox.demo.AuthToken },
 			db: location.kind === 'sqlite' ? location.path : location.url,
 			server: { publicUrl: 'http://127.0.0.1:9', secret: 'callback-secret-0123456789' },
 		});

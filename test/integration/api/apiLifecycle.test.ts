@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { storeBackends } from '../../support/storeBackends';
-import { SandboxDriver, until } from '../daemon/harness';
+import { createServer, request } from 'node:http';
+import { freePort, SandboxDriver, until } from '../daemon/harness';
 import { ApiUnderTest } from './apiHarness';
 
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -13,7 +14,9 @@ function recipients(from: number, n: number) {
 	return Array.from({ length: n }, (_, i) => ({ phone: `+614915${String(from + i).padStart(5, '0')}`, first_name: `N${from + i}` }));
 }
 
-describe.each(storeBackends())('campaign API life ($name)', (backend) => {
+const storeBackendsOnce = storeBackends();
+
+describe.each(storeBackendsOnce)('campaign API life ($name)', (backend) => {
 	let sandbox: RunningSandbox;
 	async function api(options: { maxCsvBytes?: number } = {}): Promise<ApiUnderTest> {
 		sandbox = await startSandbox({ port: 0 });
@@ -77,5 +80,40 @@ describe.each(storeBackends())('campaign API life ($name)', (backend) => {
 		expect((await a.call('GET', '/api/campaigns/csv')).body.campaign.counts).toMatchObject({ recipients: 3, accepted: 2, invalid: 1 });
 		expect((await new SandboxDriver(sandbox).messages()).map((m: { Text: string }) => m.Text).sort()).toEqual(['Hi Ann', 'Hi Bo; Jr']);
 		expect((await a.call('PUT', '/api/campaigns/csv/csv', csv, { 'content-type': 'text/csv' })).body.error.code).toBe('started');
+	}, 60_000);
+});
+
+describe('campaign API: a provider out of reach', () => {
+	it('keeps the campaign started, says why, and sends it once the provider answers', async () => {
+		const sandbox = await startSandbox({ port: 0 });
+		cleanup.push(() => sandbox.close());
+		const port = await freePort();
+		const [backend] = storeBackendsOnce;
+		const a = await ApiUnderTest.start(sandbox, backend.location(), { baseUrl: `http://127.0.0.1:${port}` });
+		cleanup.push(() => a.close());
+		await a.call('PUT', '/api/campaigns/later', { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 0 });
+		await a.call('PUT', '/api/campaigns/later/pages/1', { recipients: recipients(0, 5) });
+		expect((await a.call('POST', '/api/campaigns/later/start')).status).toBe(202);
+		const waiting = await until(async () => {
+			const c = (await a.call('GET', '/api/campaigns/later')).body.campaign;
+			return c.reason !== undefined && c;
+		}, 20_000);
+		expect(waiting.state).toBe('sending');
+		expect(waiting.reason).toMatch(/going again/);
+		// The provider comes back where it was.
+		const target = new URL(sandbox.url);
+		const proxy = createServer((req, res) => {
+			const out = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			});
+			req.pipe(out);
+		});
+		await new Promise<void>((r) => proxy.listen(port, '127.0.0.1', r));
+		cleanup.push(() => new Promise((r) => proxy.close(r)));
+		await until(async () => (await a.call('GET', '/api/campaigns/later')).body.campaign.state === 'finished', 30_000);
+		const done = (await a.call('GET', '/api/campaigns/later')).body.campaign;
+		expect(done.counts.accepted).toBe(5);
+		expect(done.reason).toBeUndefined();
 	}, 60_000);
 });

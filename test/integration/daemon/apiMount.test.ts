@@ -1,8 +1,16 @@
+import { mkdtempSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workerConfigSchema } from '../../../worker/src/config/workerConfigSchema';
+import { CampaignApi } from '../../../worker/src/daemon/api/campaignApi';
 import type { ApiRoutes } from '../../../worker/src/daemon/http/apiRoutes';
 import { WebhookServer } from '../../../worker/src/daemon/http/webhookServer';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
+import { dbLocation } from '../../../worker/src/storage/dbLocation';
+import { openLedger } from '../../../worker/src/storage/openStores';
 
 const TOKEN = 'api-token-0123456789abcdef';
 const lines: string[] = [];
@@ -88,5 +96,46 @@ describe('the campaign API mount (/api)', () => {
 		expect((await fetch(`${on.base}/callbacks/wrong-secret-000000/receipts`, { method: 'POST', body: '{}' })).status).toBe(401);
 		expect((await fetch(`${on.base}/callbacks/callback-secret-0123456/receipts`, { method: 'POST', body: 'x'.repeat(5000) })).status).toBe(413);
 		expect((await fetch(`${on.base}/apix`)).status).toBe(404);
+	});
+});
+
+describe("the campaign API's own routes through the mount", () => {
+	it('take settings and pages behind the token; an upload cut off midway is debug, never an error', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'cloudtel-mount-'));
+		const config = workerConfigSchema.parse({ provider: { baseUrl: 'http://127.0.0.1:9', accountSid: 'A', authToken: 't' }, db: join(dir, 'w.db'), server: { publicUrl: 'http://127.0.0.1:9', secret: 'callback-secret-0123456789', apiToken: TOKEN } });
+		const location = dbLocation(config.db, 'db');
+		const ledger = await openLedger(location);
+		const logged: string[] = [];
+		const log = new JsonLogger((l) => logged.push(l), undefined, {}, { level: 'debug', phoneNumbers: 'masked' });
+		const api = await CampaignApi.open(config, location, ledger, log);
+		const server = new WebhookServer({ host: '127.0.0.1', port: 0, secrets: ['callback-secret-0123456789'], accountSid: 'A', maxBodyBytes: 4096, maxConnections: 100, store: async () => true, stored: () => {}, health: async () => ({ canTakeCallbacks: true, degraded: [], details: {} }), api: { token: TOKEN, routes: [api.routes] }, log });
+		const port = await server.listen();
+		const base = `http://127.0.0.1:${port}`;
+		try {
+			expect((await fetch(`${base}/api/campaigns`)).status).toBe(401);
+			for (const name of ['spring', 'autumn']) expect((await put(base, `/campaigns/${name}`, JSON.stringify({ property: '11111111-1111-4111-8111-111111111111', text: 'Hi {{first_name}}' }))).status).toBe(201);
+			// A page far over the callbacks' maxBodyBytes: the API's own limit holds.
+			const recipients = Array.from({ length: 2000 }, (_, i) => ({ phone: `+614915${String(i).padStart(5, '0')}`, first_name: 'Ann' }));
+			expect(await (await put(base, '/campaigns/spring/pages/1', JSON.stringify({ recipients }))).json()).toMatchObject({ page: 1, recipients: 2000 });
+			for (const [path, type] of [['/api/campaigns/autumn/csv', 'text/csv'], ['/api/campaigns/spring/pages/2', 'application/json']]) {
+				await new Promise<void>((resolve) => {
+					const socket = connect(port, '127.0.0.1', () => {
+						socket.write(`PUT ${path} HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${TOKEN}\r\ncontent-type: ${type}\r\ncontent-length: 100000\r\n\r\nphone\n+614`);
+						setTimeout(() => socket.destroy(), 100);
+					});
+					socket.on('close', () => resolve());
+					socket.on('error', () => undefined);
+				});
+			}
+			// Whatever the cut-off uploads logged has arrived once a later request is answered.
+			expect((await fetch(`${base}/api/campaigns`, { headers: auth })).status).toBe(200);
+		} finally {
+			await server.close();
+			await api.close();
+			await ledger.close();
+		}
+		const lines = logged.map((l) => JSON.parse(l) as { level: string; msg: string });
+		expect(lines.filter((l) => l.level === 'error')).toEqual([]);
+		expect(lines.some((l) => l.level === 'debug' && l.msg === 'client went away mid-request')).toBe(true);
 	});
 });

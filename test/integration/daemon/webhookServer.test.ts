@@ -146,6 +146,33 @@ describe('the webhook server keeps its limits', () => {
 		expect(lines.map((l) => JSON.parse(l)).find((l) => l.reason === 'too many connections')).toMatchObject({ status: 503, limit: 3 });
 	});
 
+	it('answers a fault of its own 500 and logs it as an error, whether or not a body was read', async () => {
+		const lines: string[] = [];
+		const s = server(lines, {
+			health: async () => {
+				throw new Error('health probe broke');
+			},
+			stored: () => {
+				throw new Error('kick broke');
+			},
+		});
+		const port = await s.listen();
+		try {
+			const health = await fetch(`http://127.0.0.1:${port}/health`);
+			expect(health.status).toBe(500);
+			expect(await health.json()).toEqual({ error: 'internal error' });
+			// Answered before the fault: the 200 stands, the fault is logged.
+			expect((await post(port, `/callbacks/${SECRET}/replies`, reply, new Agent())).status).toBe(200);
+		} finally {
+			await s.close();
+		}
+		const errors = lines.map((l) => JSON.parse(l)).filter((l) => l.level === 'error');
+		expect(errors.map((l) => [l.msg, l.error.message])).toEqual([
+			['webhook error', 'health probe broke'],
+			['webhook error', 'kick broke'],
+		]);
+	});
+
 	it('never reads a body sent to the reports: the token decides (401), then the method (405)', async () => {
 		const lines: string[] = [];
 		const token = 'report-token-0123456789';

@@ -3,7 +3,7 @@ import { claimedChunks } from '../../campaign/claimedChunks';
 import { localChunks } from '../../campaign/localChunks';
 import { runCampaign } from '../../campaign/runCampaign';
 import type { WorkerConfig } from '../../config/workerConfigSchema';
-import { FatalError, RUN_DEFAULTS, SettingError } from '../../errors';
+import { FatalError, RUN_DEFAULTS, SettingError, UsageError } from '../../errors';
 import type { Ledger } from '../../storage/ledger';
 import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
 import type { KeyedForward } from '../../storage/daemonStore';
@@ -24,6 +24,9 @@ import type { CampaignEvents, FinishedState } from '../events/campaignEvents';
 
 /** How often the database is asked for campaigns started (here, or through another worker on the same Postgres). */
 const LOOK_EVERY_MS = 2_000;
+/** A run stopped by something that may pass (the provider unreachable, its 5xx past the retries) goes again after this, doubled each time. */
+const RETRY_FIRST_MS = 5_000;
+const RETRY_MOST_MS = 5 * 60_000;
 
 /**
  * Runs the started API campaigns with the campaign engine, as the cron runs a config
@@ -34,6 +37,8 @@ const LOOK_EVERY_MS = 2_000;
  */
 export class ApiCampaignRunner implements CampaignKicker {
 	private readonly running = new Map<string, Promise<void>>();
+	/** Campaigns whose last run stopped on a passing fault: when each may go again, and the wait after that. */
+	private readonly retry = new Map<string, { at: number; nextMs: number }>();
 	private readonly abort = new AbortController();
 	private timer: NodeJS.Timeout | undefined;
 	private stopped = false;
@@ -58,7 +63,8 @@ export class ApiCampaignRunner implements CampaignKicker {
 		this.started = true;
 		const look = async () => {
 			try {
-				for (const c of await this.store.campaignsIn(['started'])) this.kick(c.name);
+				const now = Date.now();
+				for (const c of await this.store.campaignsIn(['started'])) if ((this.retry.get(c.name)?.at ?? 0) <= now) this.kick(c.name);
 			} catch (error) {
 				// The store is down: the next look tries again.
 				this.log.warn('API campaigns not looked up: the store does not answer', { error });
@@ -130,7 +136,10 @@ export class ApiCampaignRunner implements CampaignKicker {
 			}
 			// Paused from the CLI (`cloudtel campaign pause`): the API shows it so, and resume goes on.
 			else if (summary.stop === 'paused') await this.store.transition(name, ['started'], 'paused', now);
-			else if (summary.stop === 'failed') await this.fail(record, summary.message ?? 'the run failed', log, ledger);
+			// The engine stops a run it cannot go on with (the provider unreachable, refusing, its
+			// 5xx past the retries) with rows still to send: the campaign stays started and goes again.
+			else if (summary.stop === 'failed') await this.later(record, summary.message ?? 'the run stopped', log);
+			if (summary.stop !== 'failed') this.retry.delete(name);
 		} catch (error) {
 			// The store went away: the campaign stays started and the next look takes it up again.
 			if (isStoreFault(error) || signal.aborted) throw error;
@@ -140,11 +149,21 @@ export class ApiCampaignRunner implements CampaignKicker {
 				log.info('API campaign waits: another process holds its run', { reason: error.message });
 				return;
 			}
-			const reason = error instanceof SettingError ? `${API_SETTING[error.setting] ?? error.setting}: ${error.detail}` : error instanceof FatalError ? error.message : String((error as Error).stack ?? error);
-			await this.fail(record, reason, log, ledger);
+			// Settings that cannot work fail the campaign; any other stop of the engine may pass.
+			if (error instanceof SettingError || error instanceof UsageError) await this.fail(record, error instanceof SettingError ? `${API_SETTING[error.setting] ?? error.setting}: ${error.detail}` : error.message, log, ledger);
+			else if (error instanceof FatalError) await this.later(record, error.message, log);
+			else await this.fail(record, String((error as Error).stack ?? error), log, ledger);
 		} finally {
 			await ledger?.close();
 		}
+	}
+
+	/** Leaves the campaign started, its reason shown in its status, and runs it again after a wait. */
+	private async later(record: ApiCampaignRecord, reason: string, log: JsonLogger): Promise<void> {
+		const wait = this.retry.get(record.name)?.nextMs ?? RETRY_FIRST_MS;
+		this.retry.set(record.name, { at: Date.now() + wait, nextMs: Math.min(RETRY_MOST_MS, wait * 2) });
+		log.warn('API campaign stopped; it goes again', { reason, inSeconds: wait / 1000 });
+		await this.store.transition(record.name, ['started'], 'started', Date.now(), `stopped, going again in ${Math.round(wait / 1000)} s: ${reason}`);
 	}
 
 	private async fail(record: ApiCampaignRecord, reason: string, log: JsonLogger, ledger: Ledger | undefined): Promise<void> {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { Logger } from '../jsonLogger';
+import { clientGone } from '../http/jsonReply';
 import type { ApiCampaigns } from './apiCampaigns';
 import { ApiError, invalid } from './apiError';
 import { API_ROUTES, SMALL_BODY_BYTES, type ApiRoute } from './apiRouteTable';
@@ -79,6 +80,11 @@ export async function campaignApiRoutes(app: FastifyInstance, options: CampaignA
 	app.addContentTypeParser(['text/csv', 'application/csv', 'text/plain'], (_request, payload, done) => done(null, payload));
 
 	app.setErrorHandler(async (error: Error, request, reply) => {
+		// A client that went away mid-upload: nothing for anyone to act on, as for callbacks.
+		if (clientGone(request.raw, error)) {
+			options.log.debug('client went away mid-request', { error, method: request.method, url: request.url.replace(/\?.*$/, '') });
+			return undefined;
+		}
 		const refusal = refusalOf(error);
 		if (refusal) return reply.code(refusal.status).header('cache-control', 'no-store').send(refusal.body());
 		options.log.error('campaign API error', { error, method: request.method, url: request.url.replace(/\?.*$/, '') });

@@ -74,7 +74,7 @@ export async function callbackRoutes(app: FastifyInstance, options: CallbackInta
 		}
 		if (clientGone(request.raw, error)) log.debug('client went away mid-request', { error });
 		else log.error('webhook error', { error });
-		if (!reply.sent && !request.raw.destroyed) return sendJson(reply, 500, { error: 'internal error' });
+		if (!reply.sent && !reply.raw.destroyed) return sendJson(reply, 500, { error: 'internal error' });
 		return undefined;
 	});
 
@@ -98,8 +98,15 @@ export async function callbackRoutes(app: FastifyInstance, options: CallbackInta
 			return sendJson(reply, 503, { error: 'cannot store the event now' });
 		}
 		sendJson(reply, 200, fresh ? { ok: true } : { ok: true, duplicate: true });
-		if (fresh) options.stored(parsed.event);
-		else log.info('duplicate callback ignored', { kind: parsed.event.kind, messageSid: parsed.event.data.MessageSid });
+		if (!fresh) log.info('duplicate callback ignored', { kind: parsed.event.kind, messageSid: parsed.event.data.MessageSid });
+		// Answered already: a fault now is logged here, since fastify would only tell its own (silent) logger.
+		else {
+			try {
+				options.stored(parsed.event);
+			} catch (error) {
+				log.error('webhook error', { error: error as Error });
+			}
+		}
 		return reply;
 	};
 	app.all('/', handle);

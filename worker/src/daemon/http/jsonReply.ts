@@ -8,8 +8,11 @@ export function sendJson(reply: FastifyReply, status: number, body: unknown, clo
 	return reply.send(JSON.stringify(body));
 }
 
-/** An error that only says the client went away: nothing for anyone to act on. */
+/**
+ * An error that only says the client went away: nothing for anyone to act on. Its
+ * connection is the sign (a request is also `destroyed` once its body has been read).
+ */
 export function clientGone(req: IncomingMessage, error: Error): boolean {
 	const code = (error as NodeJS.ErrnoException).code;
-	return req.destroyed || error.message === 'aborted' || code === 'ECONNRESET' || code === 'ECONNABORTED' || code === 'EPIPE';
+	return req.socket.destroyed || error.message === 'aborted' || code === 'ECONNRESET' || code === 'ECONNABORTED' || code === 'EPIPE';
 }

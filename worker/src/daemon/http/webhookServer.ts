@@ -74,7 +74,7 @@ export class WebhookServer {
 			// Fastify's own refusals of a request (a body that does not parse, say) keep their 4xx.
 			else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return this.refuse(reply, error.statusCode, 'request not understood', { error: error.message });
 			else options.log.error('webhook error', { error });
-			if (!reply.sent && !request.raw.destroyed) return sendJson(reply, 500, { error: 'internal error' });
+			if (!reply.sent && !reply.raw.destroyed) return sendJson(reply, 500, { error: 'internal error' });
 			return undefined;
 		});
 		this.app.get('/health', (request, reply) => this.health(request, reply, false));

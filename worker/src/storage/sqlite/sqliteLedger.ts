@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { FatalError } from '../../errors';
 import { SqlLedger } from '../sqlLedger';
-import { INDEXES, MIGRATE_FROM_1, MIGRATE_FROM_2, SCHEMA, SCHEMA_VERSION } from './ledgerSchema';
+import { INDEXES, SCHEMA, SCHEMA_VERSION, SQLITE_MIGRATIONS } from './ledgerSchema';
 import { openDatabase } from './openDatabase';
 import { SqliteDb } from './sqliteDb';
 
@@ -19,44 +19,37 @@ class SqliteLedgerDb extends SqliteDb {
 		if (options.readonly) this.db.exec('BEGIN');
 		const version = this.version();
 		if (options.readonly && version !== SCHEMA_VERSION) throw new FatalError(`the ledger ${path} has schema ${version ?? 'none'}, this cloudtel reads ${SCHEMA_VERSION}: open it once with a writable campaign run to upgrade it`);
-		if (version === undefined) this.db.prepare(`INSERT INTO meta (key, value) VALUES ('schema', ?)`).run(String(SCHEMA_VERSION));
-		else if (version > SCHEMA_VERSION) throw new FatalError(`the ledger ${path} was written by a newer cloudtel (schema ${version})`);
-		else if (version < SCHEMA_VERSION) this.migrate();
+		if (version !== undefined && version > SCHEMA_VERSION) throw new FatalError(`the ledger ${path} was written by a newer cloudtel (schema ${version})`);
+		if (version !== SCHEMA_VERSION) this.migrate();
 		if (!options.readonly) this.db.exec(INDEXES);
 	}
 
+	/** The last version applied; before cloudtel_schema, meta's 'schema'; undefined in a new file. */
 	private version(): number | undefined {
-		const v = this.db.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get() as string | undefined;
-		return v === undefined ? undefined : Number(v);
+		const table = this.db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'cloudtel_schema'`).get() ? '(SELECT MAX(version) FROM cloudtel_schema)' : 'NULL';
+		const v = this.db.prepare(`SELECT COALESCE(${table}, (SELECT value FROM meta WHERE key = 'schema'))`).pluck().get() as string | number | null;
+		return v === null ? undefined : Number(v);
 	}
 
 	/** Another process may open the same file at the same moment: the version is read again under the write lock. */
 	private migrate(): void {
 		this.db
 			.transaction(() => {
-				const version = this.version()!;
-				if (version === 1) this.db.exec(MIGRATE_FROM_1);
-				if (version <= 2) this.db.exec(MIGRATE_FROM_2);
-				// Schema 4: when answers were stored and receipts received; schema 5: when a
-				// receipt's message was sent; schema 6: when a chunk's request left, and an uncertain
-				// row's; schema 7: what an import had read of its CSV; schema 8: the worker of a
-				// chunk. A file older than these tables got them, columns included, from SCHEMA.
-				for (const [table, column, type] of [
-					['answers', 'at'],
-					['deliveries', 'received_at'],
-					['deliveries', 'sent_at'],
-					['submissions', 'at'],
-					['recipients', 'attempted_at'],
-					['campaigns', 'input_bytes'],
-					['campaigns', 'input_hash', 'TEXT'],
-					['campaigns', 'input_size'],
-					['campaigns', 'input_mtime'],
-					['submissions', 'worker', 'TEXT'],
-				]) {
-					const columns = this.db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table);
-					if (!columns.includes(column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type ?? 'INTEGER'}`);
+				const version = this.version();
+				const record = (v: number) => this.db.prepare(`INSERT OR IGNORE INTO cloudtel_schema (version, applied_at) VALUES (?, ?)`).run(v, Date.now());
+				// A new file has this release's tables already (SCHEMA).
+				if (version === undefined) record(SCHEMA_VERSION);
+				else if (version < SCHEMA_VERSION) record(version);
+				for (const step of SQLITE_MIGRATIONS) {
+					if (version === undefined || step.version <= version) continue;
+					if (step.sql) this.db.exec(step.sql);
+					for (const [table, column, type] of step.columns ?? []) {
+						const columns = this.db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table);
+						if (!columns.includes(column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type ?? 'INTEGER'}`);
+					}
+					record(step.version);
 				}
-				if (version < SCHEMA_VERSION) this.db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema'`).run(String(SCHEMA_VERSION));
+				this.db.prepare(`INSERT INTO meta (key, value) VALUES ('schema', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(String(SCHEMA_VERSION));
 			})
 			.immediate();
 	}
