@@ -5,6 +5,8 @@ import { queueForwardsWrite } from './daemonSql';
 import type { KeyedForward } from './daemonStore';
 import { all, type SqlDb, type Write } from './work';
 
+const FINAL = new Set<ApiCampaignState>(['finished', 'cancelled', 'failed']);
+
 /**
  * The API campaigns on either backend. A page (or a CSV) is stored in one write whose
  * first step takes the campaign's row only while it is a draft taking that kind of
@@ -81,6 +83,9 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 			[SQL.transition, to, at, reason ?? null, name, from.join(',')],
 			// The event announcing the change, queued only by the write that made it.
 			([moved]) => (moved === 1 && events.length > 0 ? queueForwardsWrite(this.db.dialect, events, at) : undefined),
+			// At its end the pages go: the ledger holds the recipients from the import on, and
+			// `contact forget` erases a number there; the pages would keep it.
+			([moved]) => (moved === 1 && FINAL.has(to) ? [SQL.dropPages, name] : undefined),
 		]);
 		return changed === 1;
 	}
