@@ -118,3 +118,46 @@ describe.each(storeBackends())('the worker\'s campaign API ($name)', (backend) =
 		expect((await off.call('GET', '/campaigns')).status).toBe(404);
 	}, 60_000);
 });
+
+describe('the campaign API on two workers sharing Postgres', () => {
+	const [, postgres] = storeBackends();
+
+	it('sends a campaign started through one of them with both, nobody twice', async () => {
+		await ensureBuilt();
+		const sandbox = await startSandbox({ port: 0, receiptDelayMs: 60_000, latencyMs: 20 });
+		cleanup.push(() => sandbox.close());
+		const driver = new SandboxDriver(sandbox);
+		const location = postgres.location();
+		const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
+		const workers: WorkerProcess[] = [];
+		const urls: string[] = [];
+		for (let i = 0; i < 2; i++) {
+			const port = await freePort();
+			const config = writeConfig(tempDir(), {
+				db: location.kind === 'postgres' ? location.url : '',
+				server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET, apiToken: TOKEN },
+			});
+			const worker = await WorkerProcess.start(config, env);
+			cleanup.push(() => worker.stop('SIGKILL'));
+			workers.push(worker);
+			urls.push(`http://127.0.0.1:${port}/api`);
+		}
+		const call = async (i: number, method: string, path: string, body?: unknown) => {
+			const res = await fetch(urls[i] + path, { method, headers: { authorization: `Bearer ${TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+			return { status: res.status, body: (await res.json()) as any };
+		};
+		// Settings through one worker, pages through both (a balancer spreads them), the start through the first.
+		expect((await call(0, 'PUT', '/campaigns/shared', { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 40, batchSize: 4 })).status).toBe(201);
+		expect((await call(1, 'PUT', '/campaigns/shared', { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 40, batchSize: 4 })).status).toBe(200);
+		for (let p = 1; p <= 4; p++) expect((await call(p % 2, 'PUT', `/campaigns/shared/pages/${p}`, { recipients: recipients((p - 1) * 50, 50) })).status).toBe(200);
+		expect((await call(0, 'POST', '/campaigns/shared/start', { pages: 4 })).status).toBe(202);
+		await until(async () => (await call(1, 'GET', '/campaigns/shared')).body.campaign.state === 'finished', 60_000, 'the campaign finished');
+		const { counts } = (await call(1, 'GET', '/campaigns/shared')).body.campaign;
+		expect(counts).toMatchObject({ recipients: 200, accepted: 200, pending: 0, uncertain: 0 });
+		const sent = (await driver.messages()).filter((m) => String(m.ExternalId).startsWith('shared:'));
+		expect(sent).toHaveLength(200);
+		expect(new Set(sent.map((m) => m.To)).size).toBe(200);
+		// Both took part: each logged the run's start.
+		for (const w of workers) expect(w.count((l) => l.campaign === 'shared' && l.msg === 'campaign start')).toBeGreaterThan(0);
+	}, 120_000);
+});
