@@ -113,6 +113,13 @@ describe.each(storeBackends())('the worker\'s campaign API ($name)', (backend) =
 		expect(wrong.body.error.code).toBe('unauthorized');
 		expect((await t.call('GET', '/openapi.json')).body.openapi).toBe('3.1.0');
 		expect((await t.call('GET', '/campaigns/none')).body.error.code).toBe('not_found');
+		// A page's body may be 16 MB, past the callbacks' limit, and no more.
+		expect((await t.call('PUT', '/campaigns/big', { property: t.sandbox.demo.PropertySid, text: 'Hi' })).status).toBe(201);
+		const page = (n: number) => ({ recipients: recipients(0, n).map((r) => ({ ...r, note: 'x'.repeat(1700) })) });
+		expect((await t.call('PUT', '/campaigns/big/pages/1', page(1000))).status).toBe(200);
+		const huge = await t.call('PUT', '/campaigns/big/pages/2', page(10_000));
+		expect(huge.status).toBe(413);
+		expect(huge.body.error.code).toBe('too_large');
 		const off = await setUp({ apiToken: null });
 		await off.start();
 		expect((await off.call('GET', '/campaigns')).status).toBe(404);
