@@ -3,6 +3,7 @@ import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { openLedger } from '../../../worker/src/storage/openStores';
 import { CallbackCatcher } from '../../support/callbackCatcher';
 import { storeBackends } from '../../support/storeBackends';
+import { cli } from '../worker/harness';
 import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from '../daemon/harness';
 
 const TOKEN = 'worker-api-token-0123456789';
@@ -76,7 +77,12 @@ describe.each(storeBackends())('the worker\'s campaign API ($name)', (backend) =
 		expect(events.requests.filter((r) => r.body?.type === 'campaign.finished')).toHaveLength(1);
 		const report = await t.call('GET', '/campaigns/e2e/report');
 		expect(report.status).toBe(200);
-		expect(report.body.campaign).toBe('e2e');
+		// The JSON of `cloudtel campaign report --json`, but for the moment it was made.
+		const printed = await cli(['campaign', 'report', '--db', t.location.kind === 'sqlite' ? t.location.path : t.location.url, '--name', 'e2e', '--json']);
+		expect(printed.code).toBe(0);
+		const timeless = (r: Record<string, any>) => ({ ...r, generatedAt: undefined, details: { ...r.details, generatedLocal: undefined } });
+		expect(timeless(report.body)).toEqual(timeless(JSON.parse(printed.stdout) as Record<string, any>));
+		expect(report.body.funnel).toMatchObject({ rows: 100, sent: 96, delivered: 96 });
 		// The same calls again (a workflow run twice) change nothing and send nobody twice.
 		expect((await t.call('PUT', '/campaigns/e2e', settings)).status).toBe(200);
 		expect((await t.call('PUT', '/campaigns/e2e/pages/1', { recipients: page1 })).body.error.code).toBe('started');
