@@ -215,10 +215,10 @@ export interface Ledger {
 	markSubmitting(name: string, lines: number[], chunk: number): Promise<void>;
 	/**
 	 * The same mark, resolved once it is committed, with `durable`, resolved once it is on
-	 * disk: the request waits for `durable`, and the sender meanwhile marks its next chunk.
-	 * For a store whose commits are on disk when made, markSubmitting is enough.
+	 * disk: the request waits for `durable`, and the sender meanwhile marks its next chunk
+	 * (on Postgres, whose commits are on disk when made, `durable` is resolved already).
 	 */
-	markSubmittingCommitted?(name: string, lines: number[], chunk: number): Promise<{ durable: Promise<void> }>;
+	markSubmittingCommitted(name: string, lines: number[], chunk: number): Promise<{ durable: Promise<void> }>;
 	/** The answer for a chunk, in one transaction: its rows' outcomes, and the chunk no longer submitting. */
 	settle(name: string, chunk: number, rows: SettledRow[]): Promise<void>;
 	cancelPending(name: string): Promise<number>;
