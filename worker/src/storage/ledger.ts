@@ -2,8 +2,9 @@ import type { CampaignSpec } from '../settings/campaignSpec';
 import type { ContactHistory, ForgetResult } from './contact';
 
 /**
- * A recipient's way through a campaign. `submitting` is written, durably, before the
- * request leaves; `uncertain` is a submitting row whose answer never came back.
+ * A recipient's way through a campaign. `submitting` is a pending row of a chunk on its
+ * way (recorded, durably, before the request leaves); `uncertain` is a submitting row
+ * whose answer never came back.
  */
 export type RowStatus = 'pending' | 'submitting' | 'accepted' | 'rejected' | 'uncertain' | 'invalid' | 'duplicate' | 'suppressed' | 'cancelled';
 
@@ -171,9 +172,9 @@ export interface CampaignCounts {
 }
 
 /**
- * Where campaigns, recipients and the suppression list live. SQLite today; a Postgres
- * backend for several machines is planned, so every call is asynchronous and each one is
- * its own transaction.
+ * Where campaigns, recipients and the suppression list live: a SQLite file, or Postgres
+ * for workers on several machines (storage/sqlLedger.ts, one implementation for both).
+ * Every call is asynchronous and its own transaction.
  */
 export interface Ledger {
 	campaign(name: string): Promise<CampaignRecord | undefined>;
@@ -216,9 +217,8 @@ export interface Ledger {
 	/**
 	 * The same mark, resolved once it is committed, with `durable`, resolved once it is on
 	 * disk: the request waits for `durable`, and the sender meanwhile marks its next chunk.
-	 * For a store whose commits are on disk when made, markSubmitting is enough.
 	 */
-	markSubmittingCommitted?(name: string, lines: number[], chunk: number): Promise<{ durable: Promise<void> }>;
+	markSubmittingCommitted(name: string, lines: number[], chunk: number): Promise<{ durable: Promise<void> }>;
 	/** The answer for a chunk, in one transaction: its rows' outcomes, and the chunk no longer submitting. */
 	settle(name: string, chunk: number, rows: SettledRow[]): Promise<void>;
 	cancelPending(name: string): Promise<number>;

@@ -171,10 +171,7 @@ export class SqlLedger implements Ledger {
 	}
 
 	async peekPending(name: string, limit: number, afterLine = 0): Promise<PendingRow[]> {
-		// One read transaction: the list cannot gain a number between the two statements.
-		const rows = await this.tx(function* (q) {
-			return yield* raw<SendableRow>((yield* get(q.anySuppression)) ? q.peek : q.peekUnsuppressed, name, afterLine, limit);
-		}, 'read');
+		const rows = await this.db.run(raw<SendableRow>(this.q.peek, name, afterLine, limit));
 		return rows.map(pendingRow);
 	}
 
