@@ -130,6 +130,7 @@ export function ledgerSql(d: Dialect) {
 		indexSid: `INSERT INTO message_sids (message_sid, campaign, line) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
 		indexedThrough: `SELECT value FROM meta WHERE key = 'sids_indexed_through'`,
 		setIndexedThrough: `INSERT INTO meta (key, value) VALUES ('sids_indexed_through', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+		answerAfter: `SELECT 1 AS found FROM answers WHERE id > $1 LIMIT 1`,
 		answersPageEnd: `SELECT MAX(id) AS id, COUNT(*) AS n FROM (SELECT id FROM answers WHERE id > $1 ORDER BY id LIMIT $2) AS page`,
 		// Sorted, so the random MessageSids fill the index page by page.
 		indexAnswers: `INSERT INTO message_sids (message_sid, campaign, line) SELECT j.value ->> 1, a.campaign, CAST(j.value ->> 0 AS INTEGER)
