@@ -69,6 +69,7 @@ describe.each(storeBackends())('campaign API routes ($name)', (backend) => {
 		expect(report.body.campaign).toBe('spring');
 		expect((await a.call('GET', '/api/campaigns')).body).toEqual({ campaigns: [{ name: 'spring', state: 'finished' }] });
 		expect((await a.call('POST', '/api/campaigns/spring/pause')).status).toBe(409);
+		expect((await a.call('GET', '/api/campaigns/spring/preview')).body.error.code).toBe('conflict');
 	}, 60_000);
 
 	it('refuses with the codes of the contract', async () => {

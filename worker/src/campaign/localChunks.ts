@@ -45,7 +45,7 @@ class LocalTaker implements ChunkTaker {
 		let durable: Promise<void>;
 		try {
 			// The request waits for the disk, not this loop.
-			durable = (await ledger.markSubmittingCommitted(campaign, lines, chunk)).durable;
+			({ durable } = await ledger.markSubmittingCommitted(campaign, lines, chunk));
 		} catch (error) {
 			// Cancelled (or otherwise changed) under us by another process: look again. A ledger
 			// that refuses again and again (a full disk, say) ends the run instead of a busy loop;

@@ -216,7 +216,8 @@ export interface Ledger {
 	markSubmitting(name: string, lines: number[], chunk: number): Promise<void>;
 	/**
 	 * The same mark, resolved once it is committed, with `durable`, resolved once it is on
-	 * disk: the request waits for `durable`, and the sender meanwhile marks its next chunk.
+	 * disk: the request waits for `durable`, and the sender meanwhile marks its next chunk
+	 * (on Postgres, whose commits are on disk when made, `durable` is resolved already).
 	 */
 	markSubmittingCommitted(name: string, lines: number[], chunk: number): Promise<{ durable: Promise<void> }>;
 	/** The answer for a chunk, in one transaction: its rows' outcomes, and the chunk no longer submitting. */

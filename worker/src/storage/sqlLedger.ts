@@ -22,7 +22,7 @@ import {
 	type SettledRow,
 } from './ledger';
 import { ANSWER_LOST, CANCELLED, SUPPRESSED, ledgerSql, type LedgerSql } from './ledgerSql';
-import { all, get, raw, run, type LedgerDb, type TxMode, type Work } from './work';
+import { all, get, raw, run, type SqlDb, type TxMode, type Work } from './work';
 import { WORKER_ID } from './workerId';
 
 /** Rows read per query by the readers that page (rows, numbers, suppressions), which hold no cursor open between pages. */
@@ -69,12 +69,12 @@ export function* recoverChunk(q: LedgerSql, campaign: string, c: Submission, mes
  * The ledger, one implementation for SQLite and Postgres over their one data model: a
  * chunk on its way is a submission (a range of lines whose pending rows are `submitting`),
  * an answer's MessageSids are one `answers` row per chunk, indexed by MessageSid when a
- * receipt needs it. Every call is its own transaction; the backend runs it (LedgerDb).
+ * receipt needs it. Every call is its own transaction; the backend runs it (SqlDb).
  */
 export class SqlLedger implements Ledger {
 	protected readonly q: LedgerSql;
 
-	constructor(protected readonly db: LedgerDb) {
+	constructor(protected readonly db: SqlDb) {
 		this.q = ledgerSql(db.dialect);
 	}
 

@@ -234,6 +234,7 @@ export class ApiCampaigns {
 	/** The dry run of the recipients as they stand: counts, segments, cost, the first problems. */
 	async preview(name: string, pricePerSegment?: number): Promise<CampaignPreview> {
 		const record = await this.record(name);
+		if (isFinal(record.state)) throw new ApiError('conflict', `campaign "${name}" is ${record.state}: its report says how it went`, { field: 'state' });
 		const totals = await this.store.pageTotals(name);
 		if (totals.pages.length === 0) throw new ApiError('pages_missing', `campaign "${name}" has no recipients: put its pages (or a CSV) first`, { missing: [1] });
 		const source = record.source ?? 'pages';
