@@ -11,6 +11,9 @@ export interface CampaignPreview {
 	messages: number;
 	/** With `?pricePerSegment=N`: segments x price. */
 	cost?: number;
-	/** The first problems, by line of the recipients as a CSV (the header is line 1; recipient n is line n + 1). */
-	problems: { line: number; field?: string; code?: string; message: string }[];
+	/**
+	 * The first problems, by line of the recipients as a CSV (the header is line 1), and, for
+	 * pages whose values hold no line break, by `recipient`: its position across the pages, from 1.
+	 */
+	problems: { line: number; recipient?: number; field?: string; code?: string; message: string }[];
 }

@@ -60,11 +60,14 @@ describe.each(storeBackends())('API campaign store ($name)', (backend) => {
 		expect(await s.transition('spring', ['draft'], 'started', 6000)).toBe(false);
 		expect(await s.putPage('spring', page(2, [{ phone: '+61491570102' }]), 7)).toEqual({ outcome: 'started' });
 		expect(await s.transition('spring', ['started'], 'paused', 7000)).toBe(true);
+		expect(await s.pageTotals('spring')).toEqual({ pages: [1], recipients: 1 });
 		expect((await s.campaignsIn(['started'])).map((c) => c.name)).toEqual([]);
 		expect(await s.transition('spring', ['paused'], 'started', 8000)).toBe(true);
 		expect((await s.campaignsIn(['started', 'paused'])).map((c) => c.name)).toEqual(['spring']);
 		expect(await s.transition('spring', ['started', 'paused'], 'failed', 9000, 'the property is gone')).toBe(true);
 		expect(await s.campaign('spring')).toMatchObject({ state: 'failed', startedAt: 5000, finishedAt: 9000, reason: 'the property is gone' });
+		// At its end the pages go: the ledger has the recipients, and `contact forget` reaches them there.
+		expect(await s.pageTotals('spring')).toEqual({ pages: [], recipients: 0 });
 	});
 
 	it('stores a CSV as pages in one go, the same CSV again unchanged, another refused', async () => {

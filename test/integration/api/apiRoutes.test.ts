@@ -50,7 +50,7 @@ describe.each(storeBackends())('campaign API routes ($name)', (backend) => {
 		const preview = await a.call('GET', '/api/campaigns/spring/preview?pricePerSegment=0.05');
 		expect(preview.status).toBe(200);
 		expect(preview.body).toMatchObject({ recipients: 40, valid: 39, invalid: 1, duplicates: 0, suppressed: 0, segments: 39, messages: 39, cost: 1.95 });
-		expect(preview.body.problems).toEqual([expect.objectContaining({ line: 41 })]);
+		expect(preview.body.problems).toEqual([expect.objectContaining({ line: 41, recipient: 40 })]);
 
 		const started = await a.call('POST', '/api/campaigns/spring/start', { pages: 2 });
 		expect(started.status).toBe(202);
@@ -69,6 +69,7 @@ describe.each(storeBackends())('campaign API routes ($name)', (backend) => {
 		expect(report.body.campaign).toBe('spring');
 		expect((await a.call('GET', '/api/campaigns')).body).toEqual({ campaigns: [{ name: 'spring', state: 'finished' }] });
 		expect((await a.call('POST', '/api/campaigns/spring/pause')).status).toBe(409);
+		expect((await a.call('GET', '/api/campaigns/spring/preview')).body.error.code).toBe('conflict');
 	}, 60_000);
 
 	it('refuses with the codes of the contract', async () => {

@@ -3,6 +3,7 @@ import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { openLedger } from '../../../worker/src/storage/openStores';
 import { CallbackCatcher } from '../../support/callbackCatcher';
 import { storeBackends } from '../../support/storeBackends';
+import { cli } from '../worker/harness';
 import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from '../daemon/harness';
 
 const TOKEN = 'worker-api-token-0123456789';
@@ -76,7 +77,12 @@ describe.each(storeBackends())('the worker\'s campaign API ($name)', (backend) =
 		expect(events.requests.filter((r) => r.body?.type === 'campaign.finished')).toHaveLength(1);
 		const report = await t.call('GET', '/campaigns/e2e/report');
 		expect(report.status).toBe(200);
-		expect(report.body.campaign).toBe('e2e');
+		// The JSON of `cloudtel campaign report --json`, but for the moment it was made.
+		const printed = await cli(['campaign', 'report', '--db', t.location.kind === 'sqlite' ? t.location.path : t.location.url, '--name', 'e2e', '--json']);
+		expect(printed.code).toBe(0);
+		const timeless = (r: Record<string, any>) => ({ ...r, generatedAt: undefined, details: { ...r.details, generatedLocal: undefined } });
+		expect(timeless(report.body)).toEqual(timeless(JSON.parse(printed.stdout) as Record<string, any>));
+		expect(report.body.funnel).toMatchObject({ rows: 100, sent: 96, delivered: 96 });
 		// The same calls again (a workflow run twice) change nothing and send nobody twice.
 		expect((await t.call('PUT', '/campaigns/e2e', settings)).status).toBe(200);
 		expect((await t.call('PUT', '/campaigns/e2e/pages/1', { recipients: page1 })).body.error.code).toBe('started');
@@ -113,8 +119,58 @@ describe.each(storeBackends())('the worker\'s campaign API ($name)', (backend) =
 		expect(wrong.body.error.code).toBe('unauthorized');
 		expect((await t.call('GET', '/openapi.json')).body.openapi).toBe('3.1.0');
 		expect((await t.call('GET', '/campaigns/none')).body.error.code).toBe('not_found');
+		// A page's body may be 16 MB, past the callbacks' limit, and no more.
+		expect((await t.call('PUT', '/campaigns/big', { property: t.sandbox.demo.PropertySid, text: 'Hi' })).status).toBe(201);
+		const page = (n: number) => ({ recipients: recipients(0, n).map((r) => ({ ...r, note: 'x'.repeat(1700) })) });
+		expect((await t.call('PUT', '/campaigns/big/pages/1', page(1000))).status).toBe(200);
+		const huge = await t.call('PUT', '/campaigns/big/pages/2', page(10_000));
+		expect(huge.status).toBe(413);
+		expect(huge.body.error.code).toBe('too_large');
 		const off = await setUp({ apiToken: null });
 		await off.start();
 		expect((await off.call('GET', '/campaigns')).status).toBe(404);
 	}, 60_000);
+});
+
+describe('the campaign API on two workers sharing Postgres', () => {
+	const [, postgres] = storeBackends();
+
+	it('sends a campaign started through one of them with both, nobody twice', async () => {
+		await ensureBuilt();
+		const sandbox = await startSandbox({ port: 0, receiptDelayMs: 60_000, latencyMs: 20 });
+		cleanup.push(() => sandbox.close());
+		const driver = new SandboxDriver(sandbox);
+		const location = postgres.location();
+		const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
+		const workers: WorkerProcess[] = [];
+		const urls: string[] = [];
+		for (let i = 0; i < 2; i++) {
+			const port = await freePort();
+			const config = writeConfig(tempDir(), {
+				db: location.kind === 'postgres' ? location.url : '',
+				server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET, apiToken: TOKEN },
+			});
+			const worker = await WorkerProcess.start(config, env);
+			cleanup.push(() => worker.stop('SIGKILL'));
+			workers.push(worker);
+			urls.push(`http://127.0.0.1:${port}/api`);
+		}
+		const call = async (i: number, method: string, path: string, body?: unknown) => {
+			const res = await fetch(urls[i] + path, { method, headers: { authorization: `Bearer ${TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+			return { status: res.status, body: (await res.json()) as any };
+		};
+		// Settings through one worker, pages through both (a balancer spreads them), the start through the first.
+		expect((await call(0, 'PUT', '/campaigns/shared', { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 40, batchSize: 4 })).status).toBe(201);
+		expect((await call(1, 'PUT', '/campaigns/shared', { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 40, batchSize: 4 })).status).toBe(200);
+		for (let p = 1; p <= 4; p++) expect((await call(p % 2, 'PUT', `/campaigns/shared/pages/${p}`, { recipients: recipients((p - 1) * 50, 50) })).status).toBe(200);
+		expect((await call(0, 'POST', '/campaigns/shared/start', { pages: 4 })).status).toBe(202);
+		await until(async () => (await call(1, 'GET', '/campaigns/shared')).body.campaign.state === 'finished', 60_000, 'the campaign finished');
+		const { counts } = (await call(1, 'GET', '/campaigns/shared')).body.campaign;
+		expect(counts).toMatchObject({ recipients: 200, accepted: 200, pending: 0, uncertain: 0 });
+		const sent = (await driver.messages()).filter((m) => String(m.ExternalId).startsWith('shared:'));
+		expect(sent).toHaveLength(200);
+		expect(new Set(sent.map((m) => m.To)).size).toBe(200);
+		// Both took part: each logged the run's start.
+		for (const w of workers) expect(w.count((l) => l.campaign === 'shared' && l.msg === 'campaign start')).toBeGreaterThan(0);
+	}, 120_000);
 });

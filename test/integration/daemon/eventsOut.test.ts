@@ -1,4 +1,6 @@
 import { writeFileSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../sandbox/src';
@@ -214,6 +216,37 @@ describe.each(storeBackends())('events out ($name)', (backend) => {
 			[`campaign.finished:${runs.dropped}`, `campaign.finished:${runs.held}`, key(pausedEvent), `campaign.started:${runs.dropped}`, `campaign.started:${runs.held}`].sort(),
 		);
 	}, 120_000);
+
+	it('an attempt a crash cut off goes again after the restart, under the same Idempotency-Key and body', async () => {
+		// A receiver that takes the first request and never answers it, then answers the rest.
+		const seen: { key: string; body: string }[] = [];
+		const held: ServerResponse[] = [];
+		const server = createServer((req, res) => {
+			const chunks: Buffer[] = [];
+			req.on('data', (c: Buffer) => chunks.push(c));
+			req.on('end', () => {
+				seen.push({ key: String(req.headers['idempotency-key']), body: Buffer.concat(chunks).toString('utf8') });
+				if (seen.length === 1) held.push(res);
+				else res.writeHead(200).end();
+			});
+		});
+		await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+		cleanup.push(() => new Promise((r) => { for (const res of held) res.destroy(); server.close(r); }));
+		const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`;
+		const { driver, start, callbacks } = await setUp(backend, () => ({ events: { url, types: ['optout'] } }));
+		let worker = await start();
+		const m = await driver.send({ To: '+61491570801', Text: 'News', WebhookUri: `${callbacks}/replies` });
+		const stop = await driver.reply('+61491570801', m.From, 'STOP');
+		await until(() => seen.length === 1, 10_000, 'the first attempt');
+		// Killed while the receiver holds the attempt: it may or may not have taken it.
+		await worker.stop('SIGKILL');
+		worker = await start();
+		await worker.waitFor((l) => l.msg === 'forward interrupted; sending again', 10_000, 'the attempt taken up again');
+		await until(() => seen.length === 2, 10_000, 'the attempt again');
+		await new Promise((r) => setTimeout(r, 800));
+		expect(seen.map((s) => s.key)).toEqual([`optout:${stop}`, `optout:${stop}`]);
+		expect(seen[1].body).toBe(seen[0].body);
+	}, 60_000);
 
 	it('types: only the events named go to the events URL', async () => {
 		const receiver = await CallbackCatcher.start();

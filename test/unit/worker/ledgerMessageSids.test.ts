@@ -148,7 +148,7 @@ describe('ledger (sqlite): rows found by MessageSid', () => {
 		db.exec(`UPDATE recipients SET message_sid = 'SM-two' WHERE line = 2; UPDATE recipients SET message_sid = 'SM-four' WHERE line = 4;
 			DROP TABLE message_sids; DROP TABLE answers; DROP TABLE submissions;
 			CREATE INDEX recipients_by_message_sid ON recipients (message_sid); CREATE INDEX recipients_by_status ON recipients (campaign, status, line);
-			UPDATE meta SET value = '1' WHERE key = 'schema';`);
+			UPDATE meta SET value = '1' WHERE key = 'schema'; DROP TABLE cloudtel_schema;`);
 		db.close();
 		const migrated = new SqliteLedger(path);
 		expect(await migrated.recordDelivery(receipt('SM-two'))).toEqual({ campaign: 'c1', line: 2, resolved: false });
@@ -169,7 +169,7 @@ describe('ledger (sqlite): rows found by MessageSid', () => {
 		db.exec(`UPDATE recipients SET message_sid = 'SM-two' WHERE line = 2; UPDATE recipients SET message_sid = 'SM-four' WHERE line = 4;
 			DROP TABLE answers; DROP TABLE submissions; CREATE INDEX recipients_by_status ON recipients (campaign, status, line);
 			CREATE TABLE sid_backlog (campaign TEXT NOT NULL, first INTEGER NOT NULL, last INTEGER NOT NULL, PRIMARY KEY (campaign, first, last)) WITHOUT ROWID;
-			INSERT INTO sid_backlog VALUES ('c1', 2, 4); UPDATE meta SET value = '2' WHERE key = 'schema';`);
+			INSERT INTO sid_backlog VALUES ('c1', 2, 4); UPDATE meta SET value = '2' WHERE key = 'schema'; DROP TABLE cloudtel_schema;`);
 		db.close();
 		const migrated = new SqliteLedger(path);
 		expect(await migrated.recordDelivery(receipt('SM-four'))).toEqual({ campaign: 'c1', line: 4, resolved: false });

@@ -1,6 +1,7 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PgLedger } from '../../../worker/src/storage/postgres/pgLedger';
 import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
@@ -35,6 +36,10 @@ describe('a ledger made by an earlier release', () => {
 		} finally {
 			await ledger.close();
 		}
+		// Moved by numbered steps from the release's schema 7, each recorded, as on Postgres.
+		const db = new Database(path);
+		expect(db.prepare('SELECT version FROM cloudtel_schema ORDER BY version').pluck().all()).toEqual([7, 8]);
+		db.close();
 	});
 
 	it('Postgres: opens in place with every campaign, row state, delivery and reply', async () => {
@@ -43,6 +48,7 @@ describe('a ledger made by an earlier release', () => {
 		const ledger = new PgLedger(await openPostgres(dbLocation(url)));
 		try {
 			expect(await readBack(ledger)).toEqual(expected.postgres);
+			expect(await sql(url, 'SELECT version FROM cloudtel_schema WHERE version > 5 ORDER BY version')).toEqual([{ version: 6 }, { version: 7 }]);
 		} finally {
 			await ledger.close();
 		}

@@ -173,7 +173,7 @@ describe('ledger (sqlite): older files', () => {
 		// Schema 2 as it was: a status index, and chunk rows marked one by one.
 		const db = new Database(path);
 		db.exec(`DROP TABLE submissions; CREATE INDEX recipients_by_status ON recipients (campaign, status, line);
-			UPDATE recipients SET status = 'submitting', chunk = 9 WHERE line IN (3, 4); UPDATE meta SET value = '2' WHERE key = 'schema';`);
+			UPDATE recipients SET status = 'submitting', chunk = 9 WHERE line IN (3, 4); UPDATE meta SET value = '2' WHERE key = 'schema'; DROP TABLE cloudtel_schema;`);
 		db.close();
 		const migrated = new SqliteLedger(path);
 		expect((await migrated.counts('c1')).rows).toMatchObject({ pending: 2, submitting: 2 });

@@ -42,11 +42,10 @@ class LocalTaker implements ChunkTaker {
 		if (signal?.aborted) return 'again';
 		const chunk = this.chunkNo++;
 		const lines = rows.map((r) => r.line);
-		let durable: Promise<void> | undefined;
+		let durable: Promise<void>;
 		try {
-			// Where the store tells commit from disk, the request waits for the disk, not this loop.
-			if (ledger.markSubmittingCommitted) durable = (await ledger.markSubmittingCommitted(campaign, lines, chunk)).durable;
-			else await ledger.markSubmitting(campaign, lines, chunk);
+			// The request waits for the disk, not this loop.
+			({ durable } = await ledger.markSubmittingCommitted(campaign, lines, chunk));
 		} catch (error) {
 			// Cancelled (or otherwise changed) under us by another process: look again. A ledger
 			// that refuses again and again (a full disk, say) ends the run instead of a busy loop;
@@ -55,7 +54,7 @@ class LocalTaker implements ChunkTaker {
 			return 'changed';
 		}
 		// Kept for the chunk's request, which waits for it: not an unhandled rejection meanwhile.
-		durable?.catch(() => undefined);
+		durable.catch(() => undefined);
 		this.markFailures = 0;
 		this.cursor = lines[lines.length - 1];
 		return { chunk, rows, durable };

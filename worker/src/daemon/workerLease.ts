@@ -47,7 +47,11 @@ export class WorkerLease {
 				uncertainRows: uncertain.slice(0, 100),
 			});
 		}
-		if (lost.length > 0) await this.outbox.recover();
+		if (lost.length > 0) {
+			await this.outbox.recover();
+			// What it put back in line is due now: the outbox may be idle for up to half a minute otherwise.
+			this.outbox.kick();
+		}
 		this.processor.kick();
 	}
 

@@ -25,6 +25,7 @@ export const API_CAMPAIGN_SQL = {
 	totals: 'SELECT COUNT(*) AS pages, COALESCE(SUM(recipients), 0) AS recipients FROM api_pages WHERE campaign = $1',
 	pageNumbers: 'SELECT page FROM api_pages WHERE campaign = $1 ORDER BY page',
 	pageColumns: 'SELECT columns FROM api_pages WHERE campaign = $1 ORDER BY page',
+	dropPages: 'DELETE FROM api_pages WHERE campaign = $1',
 	pagesAfter: 'SELECT page, body FROM api_pages WHERE campaign = $1 AND page > $2 ORDER BY page LIMIT $3',
 	// The start time is the first start's; the finish time each final state's. Going (again) or
 	// finished, the reason is the one given or none: a passing fault's is not kept.

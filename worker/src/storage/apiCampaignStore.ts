@@ -64,6 +64,7 @@ export interface ApiCampaignStore {
 	 * Moves a campaign from one of `from` to `to` in one conditional statement; false when
 	 * it was in no state of `from` (another call or worker moved it first). `events` (the
 	 * campaign event announcing the move) are queued in the same transaction when it moved.
+	 * A move to a final state drops the campaign's pages (the ledger has its recipients).
 	 */
 	transition(name: string, from: readonly ApiCampaignState[], to: ApiCampaignState, at: number, reason?: string, events?: readonly KeyedForward[]): Promise<boolean>;
 	/** Campaigns in these states, oldest first. */

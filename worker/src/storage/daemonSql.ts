@@ -1,5 +1,5 @@
 import type { KeyedForward } from './daemonStore';
-import { jsonRows, type Dialect, type Write } from './sqlDb';
+import type { Dialect, Write } from './work';
 
 /**
  * The daemon's statements, written once in Postgres's dialect and rendered per backend.
@@ -9,7 +9,7 @@ import { jsonRows, type Dialect, type Write } from './sqlDb';
  * named, so a row reads the same on both.
  */
 export function daemonSql(dialect: Dialect) {
-	const shared = dialect === 'postgres';
+	const shared = dialect.name === 'postgres';
 	const orphaned = shared ? ' AND (worker IS NULL OR NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = forwards.worker))' : '';
 	return {
 		insertEvent: 'INSERT INTO callback_events (event_key, kind, payload, received_at) VALUES ($1, $2, $3, $4) ON CONFLICT (event_key) DO NOTHING',
@@ -17,9 +17,9 @@ export function daemonSql(dialect: Dialect) {
 		waiting: 'SELECT COUNT(*) AS n FROM callback_events WHERE processed_at IS NULL',
 		// `WHERE true`: SQLite reads an ON CONFLICT after INSERT ... SELECT only behind a WHERE.
 		insertForwards: `INSERT INTO forwards (event_key, action_key, kind, payload, state, next_at, created_at, updated_at)
-			SELECT value->>0, value->>1, value->>2, value->>3, 'pending', $2, $2, $2 FROM ${jsonRows(dialect, '$1')} WHERE true
+			SELECT j.value->>0, j.value->>1, j.value->>2, j.value->>3, 'pending', $2, $2, $2 FROM ${dialect.jsonRows('$1', 'j')} WHERE true
 			ON CONFLICT (event_key, action_key) DO NOTHING`,
-		processed: `UPDATE callback_events SET processed_at = $2 WHERE event_key IN (SELECT value->>0 FROM ${jsonRows(dialect, '$1')})`,
+		processed: `UPDATE callback_events SET processed_at = $2 WHERE event_key IN (SELECT j.value->>0 FROM ${dialect.jsonRows('$1', 'j')})`,
 		claim: `UPDATE forwards SET state = 'sending', attempts = attempts + 1, updated_at = $1${shared ? ', worker = $2' : ''}
 			WHERE id IN (SELECT id FROM forwards WHERE state = 'pending' AND next_at <= $3 ORDER BY next_at, id LIMIT $4${shared ? ' FOR UPDATE SKIP LOCKED' : ''})
 			RETURNING *`,

@@ -178,6 +178,8 @@ export function ledgerSql(d: Dialect) {
 		rekeyConsent: `UPDATE consent_events SET number = $1 WHERE number = $2`,
 		eraseCallbacks: (table: string) => `DELETE FROM ${table} WHERE ${d.contains('payload', '$1')}`,
 		tableExists: d.tableExists,
+		lock: d.lock,
+		lockShared: d.lockShared,
 	};
 }
 

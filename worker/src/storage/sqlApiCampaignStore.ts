@@ -3,7 +3,9 @@ import { API_CAMPAIGN_SQL as SQL } from './apiCampaignSql';
 import { apiCampaignRecord, type ApiCampaignRecord, type ApiCampaignRow, type ApiCampaignState, type ApiCampaignStore, type PutPageOutcome, type StoredPage } from './apiCampaignStore';
 import { queueForwardsWrite } from './daemonSql';
 import type { KeyedForward } from './daemonStore';
-import type { SqlDb, Write } from './sqlDb';
+import { all, type SqlDb, type Write } from './work';
+
+const FINAL = new Set<ApiCampaignState>(['finished', 'cancelled', 'failed']);
 
 /**
  * The API campaigns on either backend. A page (or a CSV) is stored in one write whose
@@ -20,19 +22,19 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 	}
 
 	async campaign(name: string): Promise<ApiCampaignRecord | undefined> {
-		const [row] = await this.db.all<ApiCampaignRow>(SQL.campaign, name);
+		const [row] = await this.db.run(all<ApiCampaignRow>(SQL.campaign, name));
 		return row && apiCampaignRecord(row);
 	}
 
 	async list(): Promise<{ name: string; state: ApiCampaignState }[]> {
-		return (await this.db.all<{ name: string; state: ApiCampaignState }>(SQL.list)).map((r) => ({ name: r.name, state: r.state }));
+		return (await this.db.run(all<{ name: string; state: ApiCampaignState }>(SQL.list))).map((r) => ({ name: r.name, state: r.state }));
 	}
 
 	async putPage(name: string, page: StoredPage, at: number): Promise<PutPageOutcome> {
 		const [taken, inserted] = await this.db.write([[SQL.takeForPages, name, at], (changed) => (changed[0] === 1 ? this.insert(name, page, at) : undefined)]);
 		if (taken !== 1) return this.refusal(name, 'pages');
 		if (inserted !== 1) {
-			const [stored] = await this.db.all<{ hash: string }>(SQL.pageHash, name, page.page);
+			const [stored] = await this.db.run(all<{ hash: string }>(SQL.pageHash, name, page.page));
 			if (stored?.hash !== page.hash) return { outcome: 'page_conflict' };
 		}
 		return { outcome: inserted === 1 ? 'stored' : 'unchanged', ...(await this.totals(name)) };
@@ -59,21 +61,21 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 	}
 
 	private async totals(name: string): Promise<{ pages: number; recipients: number }> {
-		const [r] = await this.db.all<{ pages: number; recipients: number }>(SQL.totals, name);
+		const [r] = await this.db.run(all<{ pages: number; recipients: number }>(SQL.totals, name));
 		return { pages: Number(r.pages), recipients: Number(r.recipients) };
 	}
 
 	async pageTotals(name: string): Promise<{ pages: number[]; recipients: number }> {
-		const pages = (await this.db.all<{ page: number }>(SQL.pageNumbers, name)).map((r) => r.page);
+		const pages = (await this.db.run(all<{ page: number }>(SQL.pageNumbers, name))).map((r) => r.page);
 		return { pages, recipients: (await this.totals(name)).recipients };
 	}
 
 	async pageColumns(name: string): Promise<string[][]> {
-		return (await this.db.all<{ columns: string }>(SQL.pageColumns, name)).map((r) => JSON.parse(r.columns) as string[]);
+		return (await this.db.run(all<{ columns: string }>(SQL.pageColumns, name))).map((r) => JSON.parse(r.columns) as string[]);
 	}
 
 	async pagesAfter(name: string, afterPage: number, limit: number): Promise<{ page: number; body: string }[]> {
-		return this.db.all<{ page: number; body: string }>(SQL.pagesAfter, name, afterPage, limit);
+		return this.db.run(all<{ page: number; body: string }>(SQL.pagesAfter, name, afterPage, limit));
 	}
 
 	async transition(name: string, from: readonly ApiCampaignState[], to: ApiCampaignState, at: number, reason?: string, events: readonly KeyedForward[] = []): Promise<boolean> {
@@ -81,12 +83,15 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 			[SQL.transition, to, at, reason ?? null, name, from.join(',')],
 			// The event announcing the change, queued only by the write that made it.
 			([moved]) => (moved === 1 && events.length > 0 ? queueForwardsWrite(this.db.dialect, events, at) : undefined),
+			// At its end the pages go: the ledger holds the recipients from the import on, and
+			// `contact forget` erases a number there; the pages would keep it.
+			([moved]) => (moved === 1 && FINAL.has(to) ? [SQL.dropPages, name] : undefined),
 		]);
 		return changed === 1;
 	}
 
 	async campaignsIn(states: readonly ApiCampaignState[]): Promise<ApiCampaignRecord[]> {
-		return (await this.db.all<ApiCampaignRow>(SQL.inStates, states.join(','))).map(apiCampaignRecord);
+		return (await this.db.run(all<ApiCampaignRow>(SQL.inStates, states.join(',')))).map(apiCampaignRecord);
 	}
 
 	async close(): Promise<void> {

@@ -1,7 +1,7 @@
 import type { CallbackEvent } from '../../../api';
 import { FORWARD_STATES, type CampaignRun, type CompletedEvent, type DaemonStore, type ForwardJob, type ForwardState, type KeyedForward, type StoredEvent, type StoredPayload } from './daemonStore';
 import { daemonSql, queueForwardsWrite } from './daemonSql';
-import type { SqlDb, Write } from './sqlDb';
+import { all, type SqlDb, type Write } from './work';
 import { WORKER_ID } from './workerId';
 
 /** A row of the forwards table. */
@@ -44,12 +44,12 @@ export class SqlDaemonStore implements DaemonStore {
 	}
 
 	async recordEvent(key: string, event: CallbackEvent, receivedAt: number): Promise<boolean> {
-		const [changed] = await this.db.write([[this.sql.insertEvent, key, event.kind, JSON.stringify(event), receivedAt]], 'durable');
+		const [changed] = await this.db.write([[this.sql.insertEvent, key, event.kind, JSON.stringify(event), receivedAt]], 'synced');
 		return changed === 1;
 	}
 
 	async unprocessedEvents(limit: number): Promise<StoredEvent[]> {
-		const rows = await this.db.all<{ event_key: string; payload: string; received_at: number }>(this.sql.unprocessed, limit);
+		const rows = await this.db.run(all<{ event_key: string; payload: string; received_at: number }>(this.sql.unprocessed, limit));
 		return rows.map((r) => ({ key: r.event_key, event: JSON.parse(r.payload) as CallbackEvent, receivedAt: r.received_at }));
 	}
 
@@ -69,11 +69,11 @@ export class SqlDaemonStore implements DaemonStore {
 	}
 
 	async waitingEvents(): Promise<number> {
-		return (await this.db.all<{ n: number }>(this.sql.waiting))[0].n;
+		return (await this.db.run(all<{ n: number }>(this.sql.waiting)))[0].n;
 	}
 
 	async claimDue(now: number, limit: number): Promise<ForwardJob[]> {
-		const rows = await this.db.all<ForwardRow>(this.sql.claim, Date.now(), WORKER_ID, now, limit);
+		const rows = await this.db.run(all<ForwardRow>(this.sql.claim, Date.now(), WORKER_ID, now, limit));
 		const jobs = rows.map(forwardJob).sort((a, b) => a.nextAt - b.nextAt || a.id - b.id);
 		// The claim is committed; on disk before an SMS goes.
 		if (jobs.some((job) => job.payload.action.type === 'forwardSms')) await this.db.sync();
@@ -81,7 +81,7 @@ export class SqlDaemonStore implements DaemonStore {
 	}
 
 	async nextDueAt(): Promise<number | undefined> {
-		return (await this.db.all<{ at: number | null }>(this.sql.nextDue))[0].at ?? undefined;
+		return (await this.db.run(all<{ at: number | null }>(this.sql.nextDue)))[0].at ?? undefined;
 	}
 
 	async markSent(id: number, at: number): Promise<void> {
@@ -101,7 +101,7 @@ export class SqlDaemonStore implements DaemonStore {
 	}
 
 	async interruptedForwards(): Promise<ForwardJob[]> {
-		return (await this.db.all<ForwardRow>(this.sql.interrupted)).map(forwardJob);
+		return (await this.db.run(all<ForwardRow>(this.sql.interrupted))).map(forwardJob);
 	}
 
 	async requeue(id: number, at: number): Promise<void> {
@@ -110,12 +110,12 @@ export class SqlDaemonStore implements DaemonStore {
 
 	async forwardCounts(): Promise<Record<ForwardState, number>> {
 		const out = Object.fromEntries(FORWARD_STATES.map((s) => [s, 0])) as Record<ForwardState, number>;
-		for (const r of await this.db.all<{ state: ForwardState; n: number }>(this.sql.counts)) out[r.state] = r.n;
+		for (const r of await this.db.run(all<{ state: ForwardState; n: number }>(this.sql.counts))) out[r.state] = r.n;
 		return out;
 	}
 
 	async forwards(): Promise<ForwardJob[]> {
-		return (await this.db.all<ForwardRow>(this.sql.all)).map(forwardJob);
+		return (await this.db.run(all<ForwardRow>(this.sql.all))).map(forwardJob);
 	}
 
 	async startRun(run: CampaignRun, events: KeyedForward[] = []): Promise<void> {
@@ -134,17 +134,17 @@ export class SqlDaemonStore implements DaemonStore {
 	}
 
 	async unfinishedRuns(): Promise<CampaignRun[]> {
-		const rows = await this.db.all<{ run: string; campaign: string; started_at: number }>(this.sql.unfinishedRuns);
+		const rows = await this.db.run(all<{ run: string; campaign: string; started_at: number }>(this.sql.unfinishedRuns));
 		return rows.map((r) => ({ run: r.run, campaign: r.campaign, startedAt: r.started_at }));
 	}
 
 	async runsSince(campaign: string, since: number): Promise<{ runs: string[]; firstStartedAt: number | undefined }> {
-		const runs = (await this.db.all<{ run: string }>(this.sql.runsSince, campaign, since)).map((r) => r.run);
-		return { runs, firstStartedAt: (await this.db.all<{ at: number | null }>(this.sql.firstRun, campaign))[0].at ?? undefined };
+		const runs = (await this.db.run(all<{ run: string }>(this.sql.runsSince, campaign, since))).map((r) => r.run);
+		return { runs, firstStartedAt: (await this.db.run(all<{ at: number | null }>(this.sql.firstRun, campaign)))[0].at ?? undefined };
 	}
 
 	async finishedRunsBefore(before: number): Promise<string[]> {
-		return (await this.db.all<{ run: string }>(this.sql.finishedRunsBefore, before)).map((r) => r.run);
+		return (await this.db.run(all<{ run: string }>(this.sql.finishedRunsBefore, before))).map((r) => r.run);
 	}
 
 	async prune(before: number): Promise<{ events: number; forwards: number; runs: number }> {

@@ -22,7 +22,7 @@ import {
 	type SettledRow,
 } from './ledger';
 import { ANSWER_LOST, CANCELLED, SUPPRESSED, ledgerSql, type LedgerSql } from './ledgerSql';
-import { all, get, raw, run, type LedgerDb, type Work } from './work';
+import { all, get, raw, run, type SqlDb, type TxMode, type Work } from './work';
 import { WORKER_ID } from './workerId';
 
 /** Rows read per query by the readers that page (rows, numbers, suppressions), which hold no cursor open between pages. */
@@ -69,13 +69,17 @@ export function* recoverChunk(q: LedgerSql, campaign: string, c: Submission, mes
  * The ledger, one implementation for SQLite and Postgres over their one data model: a
  * chunk on its way is a submission (a range of lines whose pending rows are `submitting`),
  * an answer's MessageSids are one `answers` row per chunk, indexed by MessageSid when a
- * receipt needs it. Every call is its own transaction; the backend runs it (LedgerDb).
+ * receipt needs it. Every call is its own transaction; the backend runs it (SqlDb).
  */
 export class SqlLedger implements Ledger {
 	protected readonly q: LedgerSql;
 
-	constructor(protected readonly db: LedgerDb) {
+	constructor(protected readonly db: SqlDb) {
 		this.q = ledgerSql(db.dialect);
+	}
+
+	protected tx<T>(work: (q: LedgerSql) => Work<T>, mode?: TxMode): Promise<T> {
+		return this.db.tx(work(this.q), mode);
 	}
 
 	async campaign(name: string): Promise<CampaignRecord | undefined> {
@@ -90,17 +94,13 @@ export class SqlLedger implements Ledger {
 	}
 
 	async claim(name: string, owner: RunOwner, staleMs: number): Promise<RunOwner | undefined> {
-		const q = this.q;
-		const lock = this.db.dialect.lock;
-		return this.db.tx(
-			(function* () {
-				if (lock) yield* run(lock, `campaign:${name}`);
-				const current = campaignRecord(yield* get<CampaignDbRow>(q.campaign, name))?.owner;
-				if (current && current.token !== owner.token && ownerIsAlive(current, staleMs)) return current;
-				yield* run(q.setOwner, owner.pid, owner.host, owner.token, Date.now(), name);
-				return undefined;
-			})(),
-		);
+		return this.tx(function* (q) {
+			if (q.lock) yield* run(q.lock, `campaign:${name}`);
+			const current = campaignRecord(yield* get<CampaignDbRow>(q.campaign, name))?.owner;
+			if (current && current.token !== owner.token && ownerIsAlive(current, staleMs)) return current;
+			yield* run(q.setOwner, owner.pid, owner.host, owner.token, Date.now(), name);
+			return undefined;
+		});
 	}
 
 	async heartbeat(name: string, owner: RunOwner): Promise<void> {
@@ -120,30 +120,24 @@ export class SqlLedger implements Ledger {
 	}
 
 	async deleteCampaign(name: string): Promise<void> {
-		const q = this.q;
 		const shared = this.db.dialect.name === 'postgres' ? ['pacing'] : [];
-		await this.db.tx(
-			(function* () {
-				for (const table of ['recipients', 'submissions', 'deliveries', 'answers', 'message_sids', 'replies', ...shared, 'campaigns']) yield* run(q.deleteFrom(table), name);
-				// A cron run's record (in a SQLite file once a worker has used it): left behind, a
-				// restart would send the run again from its first row, and retention would take a new
-				// campaign of the same name.
-				if (yield* get(q.tableExists, 'campaign_runs')) yield* run(q.deleteFrom('campaign_runs'), name);
-				yield* run(q.clampIndexedThrough);
-			})(),
-		);
+		await this.tx(function* (q) {
+			for (const table of ['recipients', 'submissions', 'deliveries', 'answers', 'message_sids', 'replies', ...shared, 'campaigns']) yield* run(q.deleteFrom(table), name);
+			// A cron run's record (in a SQLite file once a worker has used it): left behind, a
+			// restart would send the run again from its first row, and retention would take a new
+			// campaign of the same name.
+			if (yield* get(q.tableExists, 'campaign_runs')) yield* run(q.deleteFrom('campaign_runs'), name);
+			yield* run(q.clampIndexedThrough);
+		});
 	}
 
 	async importBatch(name: string, rows: ImportRow[], throughLine: number, input?: InputMark): Promise<void> {
-		const q = this.q;
 		const json = JSON.stringify(rows.map((r) => [r.line, r.to ?? null, r.text ?? null, r.segments, r.status, r.errorCode ?? null, r.message ?? null, r.timeZone ?? null]));
-		await this.db.tx(
-			(function* () {
-				if (rows.length > 0) yield* run(q.insertRows, name, json);
-				yield* run(q.setImported, throughLine, Date.now(), name);
-				if (input) yield* run(q.setInput, input.bytes, input.hash, input.size, input.mtimeMs ?? null, name);
-			})(),
-		);
+		await this.tx(function* (q) {
+			if (rows.length > 0) yield* run(q.insertRows, name, json);
+			yield* run(q.setImported, throughLine, Date.now(), name);
+			if (input) yield* run(q.setInput, input.bytes, input.hash, input.size, input.mtimeMs ?? null, name);
+		});
 	}
 
 	async *campaignNumbers(name: string): AsyncIterable<string> {
@@ -156,26 +150,20 @@ export class SqlLedger implements Ledger {
 	}
 
 	async recoverSubmitting(name: string): Promise<number> {
-		const q = this.q;
-		return this.db.tx(
-			(function* () {
-				let n = 0;
-				for (const c of yield* all<Submission>(q.submissions, name)) n += (yield* recoverChunk(q, name, c)).filter((r) => r.status === 'uncertain').length;
-				return n;
-			})(),
-		);
+		return this.tx(function* (q) {
+			let n = 0;
+			for (const c of yield* all<Submission>(q.submissions, name)) n += (yield* recoverChunk(q, name, c)).filter((r) => r.status === 'uncertain').length;
+			return n;
+		});
 	}
 
 	async requeueUncertain(name: string): Promise<number> {
-		const q = this.q;
-		return this.db.tx(
-			(function* () {
-				yield* run(q.timeResolvedUncertain, name);
-				yield* run(q.indexResolvedUncertain, name);
-				yield* run(q.resolveUncertain, name);
-				return yield* run(q.requeue, name);
-			})(),
-		);
+		return this.tx(function* (q) {
+			yield* run(q.timeResolvedUncertain, name);
+			yield* run(q.indexResolvedUncertain, name);
+			yield* run(q.resolveUncertain, name);
+			return yield* run(q.requeue, name);
+		});
 	}
 
 	async requeueUncertainWith(name: string, messages: readonly string[]): Promise<number> {
@@ -183,14 +171,10 @@ export class SqlLedger implements Ledger {
 	}
 
 	async peekPending(name: string, limit: number, afterLine = 0): Promise<PendingRow[]> {
-		const q = this.q;
 		// One read transaction: the list cannot gain a number between the two statements.
-		const rows = await this.db.tx(
-			(function* () {
-				return yield* raw<SendableRow>((yield* get(q.anySuppression)) ? q.peek : q.peekUnsuppressed, name, afterLine, limit);
-			})(),
-			'read',
-		);
+		const rows = await this.tx(function* (q) {
+			return yield* raw<SendableRow>((yield* get(q.anySuppression)) ? q.peek : q.peekUnsuppressed, name, afterLine, limit);
+		}, 'read');
 		return rows.map(pendingRow);
 	}
 
@@ -208,17 +192,16 @@ export class SqlLedger implements Ledger {
 	 * next chunk.
 	 */
 	async markSubmittingCommitted(name: string, lines: number[], chunk: number): Promise<{ durable: Promise<void> }> {
-		const q = this.q;
-		const lock = this.db.dialect.lock;
 		let first = Infinity;
 		let last = -Infinity;
 		for (const line of lines) {
 			if (line < first) first = line;
 			if (line > last) last = line;
 		}
+		const q = this.q;
 		const marked = await this.db.durableTx(
 			(function* () {
-				if (lock) yield* run(lock, `campaign:${name}`);
+				if (q.lock) yield* run(q.lock, `campaign:${name}`);
 				// The submission stands for the pending rows of its range, so they must be exactly
 				// these lines, none of them already on its way in another chunk.
 				const other = yield* get<{ first: number; last: number }>(q.overlapping, name, last, first);
@@ -240,8 +223,6 @@ export class SqlLedger implements Ledger {
 	}
 
 	async settle(name: string, chunk: number, rows: SettledRow[]): Promise<void> {
-		const q = this.q;
-		const lockShared = this.db.dialect.lockShared;
 		const accepted: SidPairs = [];
 		const others: SettledRow[] = [];
 		for (const r of rows) {
@@ -249,33 +230,30 @@ export class SqlLedger implements Ledger {
 			else others.push(r);
 		}
 		accepted.sort((x, y) => x[0] - y[0]);
-		await this.db.tx(
-			(function* () {
-				if (lockShared) yield* run(lockShared, ANSWERS_LOCK);
-				// When the request left: an uncertain row keeps it, for the report, should a receipt show it was sent.
-				const attemptedAt = (yield* get<{ at: number | null }>(q.dropSubmission, name, chunk))?.at ?? null;
-				if (others.length > 0) {
-					yield* run(q.settleRows, name, JSON.stringify(others.map((r) => [r.line, r.status, null, r.errorCode ?? null, r.message ?? null])), attemptedAt);
-					const rejected = others.filter((r) => r.status === 'rejected').map((r) => r.line);
-					if (rejected.length > 0) yield* run(q.dropReceipts, name, JSON.stringify(rejected));
-				}
-				if (accepted.length === 0) return;
-				const first = accepted[0][0];
-				const last = accepted[accepted.length - 1][0];
-				if (others.length === 0) {
-					// The whole chunk accepted (nearly every answer): one statement over the range. The
-					// chunk is every pending row of its range, as the mark made sure.
-					const changed = yield* run(q.acceptRange, name, first, last);
-					if (changed !== accepted.length) throw new Error(`the answer for lines ${first} to ${last} of ${name} accepts ${accepted.length} rows, but ${changed} were waiting for it`);
-				} else yield* run(q.acceptLines, name, JSON.stringify(accepted.map(([line]) => line)));
-				// The MessageSids in one row per answer, not a column written on each row: an UPDATE
-				// per row, each growing its row, was the largest cost of storing an answer.
-				const sids = JSON.stringify(accepted);
-				yield* run(q.addAnswer, name, first, last, sids, Date.now());
-				yield* run(q.dropForeignReceipts, name, first, last, sids);
-			})(),
-			'lazy',
-		);
+		await this.tx(function* (q) {
+			if (q.lockShared) yield* run(q.lockShared, ANSWERS_LOCK);
+			// When the request left: an uncertain row keeps it, for the report, should a receipt show it was sent.
+			const attemptedAt = (yield* get<{ at: number | null }>(q.dropSubmission, name, chunk))?.at ?? null;
+			if (others.length > 0) {
+				yield* run(q.settleRows, name, JSON.stringify(others.map((r) => [r.line, r.status, null, r.errorCode ?? null, r.message ?? null])), attemptedAt);
+				const rejected = others.filter((r) => r.status === 'rejected').map((r) => r.line);
+				if (rejected.length > 0) yield* run(q.dropReceipts, name, JSON.stringify(rejected));
+			}
+			if (accepted.length === 0) return;
+			const first = accepted[0][0];
+			const last = accepted[accepted.length - 1][0];
+			if (others.length === 0) {
+				// The whole chunk accepted (nearly every answer): one statement over the range. The
+				// chunk is every pending row of its range, as the mark made sure.
+				const changed = yield* run(q.acceptRange, name, first, last);
+				if (changed !== accepted.length) throw new Error(`the answer for lines ${first} to ${last} of ${name} accepts ${accepted.length} rows, but ${changed} were waiting for it`);
+			} else yield* run(q.acceptLines, name, JSON.stringify(accepted.map(([line]) => line)));
+			// The MessageSids in one row per answer, not a column written on each row: an UPDATE
+			// per row, each growing its row, was the largest cost of storing an answer.
+			const sids = JSON.stringify(accepted);
+			yield* run(q.addAnswer, name, first, last, sids, Date.now());
+			yield* run(q.dropForeignReceipts, name, first, last, sids);
+		}, 'lazy');
 	}
 
 	async cancelPending(name: string): Promise<number> {
@@ -283,13 +261,9 @@ export class SqlLedger implements Ledger {
 	}
 
 	async counts(name: string): Promise<CampaignCounts> {
-		const q = this.q;
-		const [byStatus, submitting] = await this.db.tx(
-			(function* () {
-				return [yield* all<{ status: RowStatus; n: number; segs: number | null }>(q.counts, name), (yield* get<{ n: number }>(q.submittingCount, name))!.n] as const;
-			})(),
-			'read',
-		);
+		const [byStatus, submitting] = await this.tx(function* (q) {
+			return [yield* all<{ status: RowStatus; n: number; segs: number | null }>(q.counts, name), (yield* get<{ n: number }>(q.submittingCount, name))!.n] as const;
+		}, 'read');
 		const rows = Object.fromEntries(ROW_STATUSES.map((s) => [s, 0])) as Record<RowStatus, number>;
 		let total = 0;
 		let acceptedSegments = 0;
@@ -359,94 +333,77 @@ export class SqlLedger implements Ledger {
 	}
 
 	async addSuppression(number: string, reason: string): Promise<void> {
-		const q = this.q;
 		const now = Date.now();
-		await this.db.tx(
-			(function* () {
-				yield* run(q.addSuppression, number, reason, now);
-				yield* run(q.consentEvent, number, now, 'opt-out', reason);
-			})(),
-		);
+		await this.tx(function* (q) {
+			yield* run(q.addSuppression, number, reason, now);
+			yield* run(q.consentEvent, number, now, 'opt-out', reason);
+		});
 	}
 
 	async removeSuppression(number: string): Promise<boolean> {
-		const q = this.q;
 		const now = Date.now();
-		return this.db.tx(
-			(function* () {
-				const removed = (yield* run(q.removeSuppression, number)) > 0;
-				yield* run(q.consentEvent, number, now, 'opt-in', removed ? 'replied to opt in' : 'replied to opt in (was not suppressed)');
-				return removed;
-			})(),
-		);
+		return this.tx(function* (q) {
+			const removed = (yield* run(q.removeSuppression, number)) > 0;
+			yield* run(q.consentEvent, number, now, 'opt-in', removed ? 'replied to opt in' : 'replied to opt in (was not suppressed)');
+			return removed;
+		});
 	}
 
 	async contactHistory(number: string): Promise<ContactHistory> {
-		const q = this.q;
-		return this.db.tx(
-			(function* (): Work<ContactHistory> {
-				const events: ContactEvent[] = [];
-				const rows = yield* all<{ campaign: string; line: number; status: string; text: string | null; message_sid: string | null; attempted_at: number | null; message: string | null }>(q.contactRows, number);
-				for (const r of rows) {
-					const a = yield* get<{ sids: string; at: number | null }>(q.contactAnswer, r.campaign, r.line);
-					const sid = r.message_sid ?? (a ? (JSON.parse(a.sids) as SidPairs).find(([line]) => line === r.line)?.[1] : undefined);
-					const sentAt = r.status === 'accepted' || r.status === 'rejected' ? (a?.at ?? r.attempted_at ?? undefined) : (r.attempted_at ?? undefined);
-					events.push({ at: sentAt, kind: 'message', campaign: r.campaign, line: r.line, status: r.status, text: r.text ?? undefined, messageSid: sid, detail: r.message ?? undefined });
-					const d = yield* get<{ message_sid: string; status: string; error_code: string | null; at: number; received_at: number | null }>(q.delivery, r.campaign, r.line);
-					if (d) events.push({ at: d.received_at ?? d.at * 1000, kind: 'receipt', campaign: r.campaign, line: r.line, status: d.status, messageSid: d.message_sid, detail: d.error_code ?? undefined });
-					for (const p of yield* all<{ message_sid: string; at: number; opt_out: number | boolean }>(q.contactReplies, r.campaign, r.line)) {
-						events.push({ at: p.at, kind: 'reply', campaign: r.campaign, line: r.line, messageSid: p.message_sid, detail: p.opt_out ? 'opted out' : undefined });
-					}
+		return this.tx(function* (q): Work<ContactHistory> {
+			const events: ContactEvent[] = [];
+			const rows = yield* all<{ campaign: string; line: number; status: string; text: string | null; message_sid: string | null; attempted_at: number | null; message: string | null }>(q.contactRows, number);
+			for (const r of rows) {
+				const a = yield* get<{ sids: string; at: number | null }>(q.contactAnswer, r.campaign, r.line);
+				const sid = r.message_sid ?? (a ? (JSON.parse(a.sids) as SidPairs).find(([line]) => line === r.line)?.[1] : undefined);
+				const sentAt = r.status === 'accepted' || r.status === 'rejected' ? (a?.at ?? r.attempted_at ?? undefined) : (r.attempted_at ?? undefined);
+				events.push({ at: sentAt, kind: 'message', campaign: r.campaign, line: r.line, status: r.status, text: r.text ?? undefined, messageSid: sid, detail: r.message ?? undefined });
+				const d = yield* get<{ message_sid: string; status: string; error_code: string | null; at: number; received_at: number | null }>(q.delivery, r.campaign, r.line);
+				if (d) events.push({ at: d.received_at ?? d.at * 1000, kind: 'receipt', campaign: r.campaign, line: r.line, status: d.status, messageSid: d.message_sid, detail: d.error_code ?? undefined });
+				for (const p of yield* all<{ message_sid: string; at: number; opt_out: number | boolean }>(q.contactReplies, r.campaign, r.line)) {
+					events.push({ at: p.at, kind: 'reply', campaign: r.campaign, line: r.line, messageSid: p.message_sid, detail: p.opt_out ? 'opted out' : undefined });
 				}
-				for (const c of yield* all<{ at: number; kind: 'opt-out' | 'opt-in'; reason: string }>(q.consentEvents, number)) events.push({ at: c.at, kind: c.kind, detail: c.reason });
-				const s = yield* get<{ reason: string; created_at: number }>(q.suppression, number);
-				return { number, suppressed: s ? { reason: s.reason, since: s.created_at } : undefined, events: inTimeOrder(events) };
-			})(),
-			'read',
-		);
+			}
+			for (const c of yield* all<{ at: number; kind: 'opt-out' | 'opt-in'; reason: string }>(q.consentEvents, number)) events.push({ at: c.at, kind: c.kind, detail: c.reason });
+			const s = yield* get<{ reason: string; created_at: number }>(q.suppression, number);
+			return { number, suppressed: s ? { reason: s.reason, since: s.created_at } : undefined, events: inTimeOrder(events) };
+		}, 'read');
 	}
 
 	/** Erases a number in one transaction; its suppression stays, under its hash. */
 	async forgetContact(number: string): Promise<ForgetResult> {
-		const q = this.q;
-		return this.db.tx(
-			(function* (): Work<ForgetResult> {
-				const rows = yield* all<{ campaign: string; line: number }>(q.contactRows, number);
-				for (const table of ['deliveries', 'replies', 'message_sids', 'recipients']) for (const r of rows) yield* run(q.eraseRow(table), r.campaign, r.line);
-				const key = forgottenKey(number);
-				yield* run(q.dropKeyIfBoth, key, number);
-				const kept = (yield* run(q.rekeySuppression, key, number)) > 0;
-				yield* run(q.rekeyConsent, key, number);
-				// The worker's tables, where they share the database: the callbacks it stored and the
-				// forwards of replies carry the number in their payload.
-				let callbacks = 0;
-				for (const table of ['callback_events', 'forwards']) if (yield* get(q.tableExists, table)) callbacks += yield* run(q.eraseCallbacks(table), JSON.stringify(number).slice(1, -1));
-				return { rows: rows.length, campaigns: [...new Set(rows.map((r) => r.campaign))].sort(), suppressionKept: kept, callbacks };
-			})(),
-			'erase',
-		);
+		return this.tx(function* (q): Work<ForgetResult> {
+			const rows = yield* all<{ campaign: string; line: number }>(q.contactRows, number);
+			for (const table of ['deliveries', 'replies', 'message_sids', 'recipients']) for (const r of rows) yield* run(q.eraseRow(table), r.campaign, r.line);
+			const key = forgottenKey(number);
+			yield* run(q.dropKeyIfBoth, key, number);
+			const kept = (yield* run(q.rekeySuppression, key, number)) > 0;
+			yield* run(q.rekeyConsent, key, number);
+			// The worker's tables, where they share the database: the callbacks it stored and the
+			// forwards of replies carry the number in their payload.
+			let callbacks = 0;
+			for (const table of ['callback_events', 'forwards']) if (yield* get(q.tableExists, table)) callbacks += yield* run(q.eraseCallbacks(table), JSON.stringify(number).slice(1, -1));
+			return { rows: rows.length, campaigns: [...new Set(rows.map((r) => r.campaign))].sort(), suppressionKept: kept, callbacks };
+		}, 'erase');
 	}
 
 	async recordDelivery(receipt: DeliveryRecord): Promise<DeliveredRow | undefined> {
-		const q = this.q;
 		const sid = receipt.messageSid;
 		const named = receipt.campaign !== undefined && receipt.line !== undefined ? { campaign: receipt.campaign, line: receipt.line } : undefined;
 		// The row that sent this MessageSid; else the row its ExternalId names, only while that
 		// row's MessageSid is not known (uncertain, or on its way): an ExternalId is anyone's to
 		// write, a MessageSid is the provider's.
-		const row = (await this.rowOfSid(sid)) ?? (named && (await this.db.run(get(q.awaitsSid, named.campaign, named.line))) ? named : undefined);
+		const row = (await this.rowOfSid(sid)) ?? (named && (await this.db.run(get(this.q.awaitsSid, named.campaign, named.line))) ? named : undefined);
 		if (!row) return undefined;
 		const { campaign, line } = row;
-		return this.db.tx(
-			(function* (): Work<DeliveredRow> {
-				// No answer for an uncertain row: it was sent when its request left, as this receipt shows.
-				const sentAt = (yield* get<{ at: number | null }>(q.answerAt, campaign, line))?.at ?? (yield* get<{ at: number | null }>(q.uncertainAttemptedAt, campaign, line))?.at ?? null;
-				yield* run(q.recordDelivery, campaign, line, sid, receipt.status, receipt.errorCode || null, receipt.at, receipt.receivedAt ?? null, sentAt);
-				const resolved = (yield* run(q.resolveUncertainRow, sid, campaign, line)) > 0;
-				if (resolved) yield* run(q.indexSid, sid, campaign, line);
-				return { campaign, line, resolved };
-			})(),
-		);
+		return this.tx(function* (q): Work<DeliveredRow> {
+			// No answer for an uncertain row: it was sent when its request left, as this receipt shows.
+			const sentAt = (yield* get<{ at: number | null }>(q.answerAt, campaign, line))?.at ?? (yield* get<{ at: number | null }>(q.uncertainAttemptedAt, campaign, line))?.at ?? null;
+			yield* run(q.recordDelivery, campaign, line, sid, receipt.status, receipt.errorCode || null, receipt.at, receipt.receivedAt ?? null, sentAt);
+			const resolved = (yield* run(q.resolveUncertainRow, sid, campaign, line)) > 0;
+			if (resolved) yield* run(q.indexSid, sid, campaign, line);
+			return { campaign, line, resolved };
+		});
 	}
 
 	/** The row that sent this MessageSid, through the MessageSid index (brought up to date first when it lacks it). */
@@ -467,21 +424,17 @@ export class SqlLedger implements Ledger {
 	 * not for the whole backlog. Returns how many were added.
 	 */
 	private async indexAnswers(): Promise<number> {
-		const q = this.q;
-		const lock = this.db.dialect.lock;
 		let added = 0;
 		for (let more = true; more; ) {
-			more = await this.db.tx(
-				(function* () {
-					if (lock) yield* run(lock, ANSWERS_LOCK);
-					const through = Number((yield* get<{ value: string }>(q.indexedThrough))?.value ?? 0);
-					const page = (yield* get<{ id: number | null; n: number }>(q.answersPageEnd, through, INDEX_PAGE))!;
-					if (page.id === null) return false;
-					added += yield* run(q.indexAnswers, through, page.id);
-					yield* run(q.setIndexedThrough, String(page.id));
-					return Number(page.n) === INDEX_PAGE;
-				})(),
-			);
+			more = await this.tx(function* (q) {
+				if (q.lock) yield* run(q.lock, ANSWERS_LOCK);
+				const through = Number((yield* get<{ value: string }>(q.indexedThrough))?.value ?? 0);
+				const page = (yield* get<{ id: number | null; n: number }>(q.answersPageEnd, through, INDEX_PAGE))!;
+				if (page.id === null) return false;
+				added += yield* run(q.indexAnswers, through, page.id);
+				yield* run(q.setIndexedThrough, String(page.id));
+				return Number(page.n) === INDEX_PAGE;
+			});
 		}
 		return added;
 	}
@@ -496,17 +449,13 @@ export class SqlLedger implements Ledger {
 	}
 
 	async deliveryCounts(name: string): Promise<DeliveryCounts> {
-		const q = this.q;
-		const [codes, awaiting, replies] = await this.db.tx(
-			(function* () {
-				return [
-					yield* all<{ status: DeliveryRecord['status']; code: string; n: number }>(q.receiptsByCode, name),
-					(yield* get<{ n: number }>(q.awaitingReceipt, name))!.n,
-					(yield* get<{ replied: number; opted_out: number }>(q.replyCounts, name))!,
-				] as const;
-			})(),
-			'read',
-		);
+		const [codes, awaiting, replies] = await this.tx(function* (q) {
+			return [
+				yield* all<{ status: DeliveryRecord['status']; code: string; n: number }>(q.receiptsByCode, name),
+				(yield* get<{ n: number }>(q.awaitingReceipt, name))!.n,
+				(yield* get<{ replied: number; opted_out: number }>(q.replyCounts, name))!,
+			] as const;
+		}, 'read');
 		// Keyed by the provider's ErrorCode: no key ("__proto__", "constructor") may reach a prototype.
 		const out: DeliveryCounts = { delivered: 0, failed: 0, failedByCode: Object.create(null) as Record<string, number>, awaitingReceipt: awaiting, replied: replies.replied, optedOut: replies.opted_out };
 		for (const r of codes) {
@@ -520,14 +469,10 @@ export class SqlLedger implements Ledger {
 	}
 
 	async activitySpan(name: string): Promise<{ from: number; to: number } | undefined> {
-		const q = this.q;
 		type Span = { first: number | null; last: number | null };
-		const [sent, attempted, received] = await this.db.tx(
-			(function* () {
-				return [(yield* get<Span>(q.answersSpan, name))!, (yield* get<Span>(q.attemptedSpan, name))!, (yield* get<Span>(q.deliveriesSpan, name))!] as const;
-			})(),
-			'read',
-		);
+		const [sent, attempted, received] = await this.tx(function* (q) {
+			return [(yield* get<Span>(q.answersSpan, name))!, (yield* get<Span>(q.attemptedSpan, name))!, (yield* get<Span>(q.deliveriesSpan, name))!] as const;
+		}, 'read');
 		const seconds = (ms: number | null) => (ms === null ? undefined : Math.floor(ms / 1000));
 		const starts = [seconds(sent.first), seconds(attempted.first), received.first ?? undefined].filter((v) => v !== undefined);
 		const ends = [seconds(sent.last), seconds(attempted.last), received.last ?? undefined].filter((v) => v !== undefined);
@@ -535,19 +480,15 @@ export class SqlLedger implements Ledger {
 	}
 
 	async reportFigures(name: string, bucketSeconds: number): Promise<ReportFigures> {
-		const q = this.q;
-		return this.db.tx(
-			(function* (): Work<ReportFigures> {
-				return {
-					failuresByPrefix: yield* all<ReportFigures['failuresByPrefix'][number]>(q.failuresByPrefix, name),
-					sends: addBuckets(yield* all<ReportFigures['sends'][number]>(q.sendBuckets, name, bucketSeconds), yield* all<ReportFigures['sends'][number]>(q.attemptBuckets, name, bucketSeconds)),
-					deliveries: yield* all<ReportFigures['deliveries'][number]>(q.receiptBuckets, name, bucketSeconds),
-					receiptTenths: yield* all<ReportFigures['receiptTenths'][number]>(q.receiptTenths, name),
-					sentByReceipt: (yield* get<{ n: number }>(q.acceptedByReceipt, name))!.n,
-				};
-			})(),
-			'read',
-		);
+		return this.tx(function* (q): Work<ReportFigures> {
+			return {
+				failuresByPrefix: yield* all<ReportFigures['failuresByPrefix'][number]>(q.failuresByPrefix, name),
+				sends: addBuckets(yield* all<ReportFigures['sends'][number]>(q.sendBuckets, name, bucketSeconds), yield* all<ReportFigures['sends'][number]>(q.attemptBuckets, name, bucketSeconds)),
+				deliveries: yield* all<ReportFigures['deliveries'][number]>(q.receiptBuckets, name, bucketSeconds),
+				receiptTenths: yield* all<ReportFigures['receiptTenths'][number]>(q.receiptTenths, name),
+				sentByReceipt: (yield* get<{ n: number }>(q.acceptedByReceipt, name))!.n,
+			};
+		}, 'read');
 	}
 
 	async campaignNames(): Promise<string[]> {

@@ -35,8 +35,11 @@ export function* run(sql: string, ...args: unknown[]): Work<number> {
  * How a transaction commits: `write` durably where the backend syncs commits, `lazy` without
  * waiting for the disk (a settle: a lost one is recovered as uncertain), `read` for figures
  * of one moment, `erase` so erased content is overwritten, not left in free pages.
+ * `grouped`: SQLite gathers the grouped writes of one turn of the event loop into one
+ * transaction, each in its own savepoint (a power cut may lose them, a crash of the process
+ * may not); `synced`: the same, on disk before it resolves, several sharing one fsync.
  */
-export type TxMode = 'write' | 'lazy' | 'read' | 'erase';
+export type TxMode = 'write' | 'lazy' | 'read' | 'erase' | 'grouped' | 'synced';
 
 /** What differs between the backends' SQL, rendered into the statements once per ledger. */
 export interface Dialect {
@@ -83,15 +86,41 @@ export const POSTGRES: Dialect = {
 	lockShared: `SELECT pg_advisory_xact_lock_shared(hashtext($1))`,
 };
 
-/** A backend's connection, running units of work. */
-export interface LedgerDb {
+/**
+ * A backend's connection, running units of work: sqlite/sqliteDb.ts (one connection, WAL
+ * sync, group commit) and postgres/pgDb.ts (a pool several workers share). Every store runs on it.
+ */
+export interface SqlDb {
 	readonly dialect: Dialect;
 	/** Each statement on its own, in no transaction. */
 	run<T>(work: Work<T>): Promise<T>;
 	tx<T>(work: Work<T>, mode?: TxMode): Promise<T>;
 	/** A transaction, resolved once committed, with `durable`, resolved once its commit is on disk. */
 	durableTx<T>(work: Work<T>): Promise<{ result: T; durable: Promise<void> }>;
+	/** Runs the steps in one transaction (one statement alone, on Postgres); the rows each changed, 0 for one skipped. */
+	write(list: readonly Step[], mode?: TxMode): Promise<number[]>;
+	/** Every commit so far is on disk when it resolves (SQLite's WAL synced; Postgres's commits already are). */
+	sync(): Promise<void>;
 	close(): Promise<void>;
+}
+
+/** A statement and its arguments, `$1` first. */
+export type Write = readonly [sql: string, ...args: unknown[]];
+
+/**
+ * A step of a write: a statement, or one chosen from the rows the steps before it changed
+ * (undefined to skip it), such as events queued only by the insert that made a run.
+ */
+export type Step = Write | ((changed: readonly number[]) => Write | undefined);
+
+/** Steps as a unit of work: the rows each changed (0 for one skipped). */
+export function* steps(list: readonly Step[]): Work<number[]> {
+	const changed: number[] = [];
+	for (const step of list) {
+		const write = typeof step === 'function' ? step(changed) : step;
+		changed.push(write ? yield* run(write[0], ...write.slice(1)) : 0);
+	}
+	return changed;
 }
 
 /** Drives a unit of work, each statement run by `exec`, synchronously. */

@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { isBlank } from '../../../../api';
 import { claimedChunks } from '../../campaign/claimedChunks';
 import { localChunks } from '../../campaign/localChunks';
@@ -104,9 +105,12 @@ export class ApiCampaignRunner implements CampaignKicker {
 		const csvPath = apiCampaignCsvPath(this.dir, name);
 		let ledger: Ledger | undefined;
 		try {
-			// Every worker writes the same bytes from the same pages: a resume finds the file it imported from.
-			await materializeCsv(this.store, name, source, csvPath);
 			const opened = await openLedger(location);
+			ledger = opened;
+			// Every worker writes the same bytes from the same pages: a resume finds the file it
+			// imported from. Past its import the engine reads no CSV, so none is written then.
+			const stored = await opened.campaign(name);
+			if (stored === undefined || stored.phase === 'importing') await materializeCsv(this.store, name, source, csvPath);
 			const riding = location.kind === 'postgres' ? ridingOutRestarts(opened, (waitedMs, error) => waitedMs === 0 && log.warn('the connection to Postgres was lost; the run waits for it', { error })) : opened;
 			ledger = this.controlled(gatedLedger(riding, this.sendingMayGo, log, signal), name);
 			const shared = sharedLedgerOf(ledger);
@@ -155,8 +159,13 @@ export class ApiCampaignRunner implements CampaignKicker {
 			else await this.fail(record, String((error as Error).stack ?? error), log, ledger);
 		} finally {
 			await ledger?.close();
+			// The recipients' CSV is kept only while the campaign may still need it.
+			const now = await this.store.campaign(name).catch(() => undefined);
+			if (now && (now.state === 'finished' || now.state === 'cancelled' || now.state === 'failed')) await rm(csvPath, { force: true }).catch(() => undefined);
 		}
 	}
+
+
 
 	/** Leaves the campaign started, its reason shown in its status, and runs it again after a wait. */
 	private async later(record: ApiCampaignRecord, reason: string, log: JsonLogger): Promise<void> {

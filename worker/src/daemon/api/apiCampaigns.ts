@@ -234,11 +234,14 @@ export class ApiCampaigns {
 	/** The dry run of the recipients as they stand: counts, segments, cost, the first problems. */
 	async preview(name: string, pricePerSegment?: number): Promise<CampaignPreview> {
 		const record = await this.record(name);
+		if (isFinal(record.state)) throw new ApiError('conflict', `campaign "${name}" is ${record.state}: its report says how it went`, { field: 'state' });
 		const totals = await this.store.pageTotals(name);
 		if (totals.pages.length === 0) throw new ApiError('pages_missing', `campaign "${name}" has no recipients: put its pages (or a CSV) first`, { missing: [1] });
 		const source = record.source ?? 'pages';
 		const path = apiCampaignCsvPath(this.dir, name);
-		await materializeCsv(this.store, name, source, path);
+		const { lineBreaks } = await materializeCsv(this.store, name, source, path);
+		// Recipient n of the pages is line n + 1 of their CSV, unless a value spans lines.
+		const exact = source === 'pages' && !lineBreaks;
 		const spec = apiCampaignSpec(name, record.settings, path, source);
 		const pace = apiCampaignPace(record.settings);
 		let summary;
@@ -259,7 +262,7 @@ export class ApiCampaigns {
 			segments: summary.segments,
 			messages: f?.messages ?? summary.rows.pending,
 			...(f?.estimatedCost !== undefined ? { cost: f.estimatedCost } : {}),
-			problems: summary.firstErrors.map((p) => ({ line: p.line, code: p.code, message: p.reason })),
+			problems: summary.firstErrors.map((p) => ({ line: p.line, ...(exact ? { recipient: p.line - 1 } : {}), code: p.code, message: p.reason })),
 		};
 	}
 }

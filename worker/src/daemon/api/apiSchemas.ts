@@ -117,7 +117,7 @@ export const previewAnswer = z.strictObject({
 	segments: z.number().int(),
 	messages: z.number().int(),
 	cost: z.number().optional(),
-	problems: z.array(z.strictObject({ line: z.number().int(), field: z.string().optional(), code: z.string().optional(), message: z.string() })),
+	problems: z.array(z.strictObject({ line: z.number().int(), recipient: z.number().int().optional(), field: z.string().optional(), code: z.string().optional(), message: z.string() })),
 });
 
 export const reportAnswer = z.looseObject({ campaign: z.string() }).describe('The JSON of `cloudtel campaign report --json`.');

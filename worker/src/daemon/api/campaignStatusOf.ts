@@ -7,7 +7,8 @@ const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date
 /**
  * A campaign's Status: its state from the API's record (and, while it runs, the ledger's
  * pause flag and the schedule), its counts from the ledger's row counts and what the
- * receipts and replies said. `recipients` is what its pages hold, imported or not yet.
+ * receipts and replies said. `recipients` is what its pages hold, imported or not yet (at
+ * its end, when the pages are dropped, the ledger's rows).
  */
 export async function campaignStatusOf(record: ApiCampaignRecord, store: ApiCampaignStore, ledger: Ledger, now = Date.now()): Promise<CampaignStatus> {
 	const totals = await store.pageTotals(record.name);
@@ -30,8 +31,9 @@ export async function campaignStatusOf(record: ApiCampaignRecord, store: ApiCamp
 			undelivered: d.failed,
 			replies: d.replied,
 		});
-		// Rows not imported yet are still to be sent.
+		// Rows not imported yet are still to be sent; at the end the pages are gone and the ledger has them all.
 		counts.pending += Math.max(0, totals.recipients - c.total);
+		counts.recipients = Math.max(totals.recipients, c.total);
 		sent = c.rows.accepted + c.rows.rejected + c.rows.uncertain + c.rows.submitting;
 	} else if (record.state !== 'draft') counts.pending = totals.recipients;
 	let state: CampaignState;

@@ -27,11 +27,13 @@ export function unionColumns(pages: string[][]): string[] {
  * bytes. The same pages always give the same bytes, so a resume (on this worker or
  * another) finds the file it imported from. Written aside and renamed: never half a file.
  */
-export async function materializeCsv(store: ApiCampaignStore, name: string, source: 'pages' | 'csv', path: string): Promise<{ columns?: string[] }> {
+export async function materializeCsv(store: ApiCampaignStore, name: string, source: 'pages' | 'csv', path: string): Promise<{ columns?: string[]; lineBreaks: boolean }> {
 	mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
 	const temp = `${path}.${randomUUID()}.part`;
 	const file = await open(temp, 'w', PRIVATE_MODE);
 	let columns: string[] | undefined;
+	// Whether a value spans lines: then a CSV line is no longer a recipient's position.
+	let lineBreaks = false;
 	try {
 		if (source === 'pages') columns = unionColumns(await store.pageColumns(name));
 		if (columns) await file.write(columns.map(csvField).join(',') + '\n');
@@ -43,7 +45,9 @@ export async function materializeCsv(store: ApiCampaignStore, name: string, sour
 				if (columns) {
 					const cols = columns;
 					const rows = (JSON.parse(p.body) as Recipient[]).map((r) => cols.map((c) => csvField(recipientCell(r[c]))).join(',') + '\n');
-					await file.write(rows.join(''));
+					const text = rows.join('');
+					lineBreaks ||= text.length - rows.length !== text.replace(/[\r\n]/g, '').length;
+					await file.write(text);
 				} else await file.write(Buffer.from(p.body, 'base64'));
 				after = p.page;
 			}
@@ -56,5 +60,5 @@ export async function materializeCsv(store: ApiCampaignStore, name: string, sour
 		await rm(temp, { force: true });
 		throw error;
 	}
-	return { columns };
+	return { columns, lineBreaks };
 }

@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import { ANSWER_LOST, ledgerSql } from '../ledgerSql';
 import { recoverChunk } from '../sqlLedger';
 import { POSTGRES, all, type Work } from '../work';
-import { pgTx } from './pgLedger';
+import { pgTx } from './pgDb';
 import { WORKER_ID } from '../workerId';
 
 /** A worker that stopped renewing its lease, and the rows it had on their way. */

@@ -1,28 +1,51 @@
-import type { Pool } from 'pg';
-import { stepWrite, type SqlDb, type Step } from '../sqlDb';
+import type { Pool, PoolClient, QueryConfig } from 'pg';
+import { POSTGRES, driveAsync, steps, type SqlDb, type Statement, type Step, type TxMode, type Work } from '../work';
 import { transaction } from './pgDatabase';
 
-/** A Postgres pool as a SqlDb. Every commit is durable already; one statement is its own transaction. */
+/** Runs one statement of a unit of work on a connection (or the pool). */
+function pgExec(db: Pool | PoolClient, s: Statement): Promise<unknown> {
+	const query: QueryConfig = { text: s.sql, values: s.args };
+	if (s.kind === 'raw') return db.query({ ...query, rowMode: 'array' }).then((r) => r.rows);
+	return db.query(query).then((r) => (s.kind === 'run' ? (r.rowCount ?? 0) : s.kind === 'get' ? r.rows[0] : r.rows));
+}
+
+/** Runs a unit of work in one transaction of the pool. */
+export function pgTx<T>(pool: Pool, work: Work<T>, mode: TxMode = 'write'): Promise<T> {
+	return transaction(pool, async (client) => {
+		// Not waited onto disk, as SQLite's settle is not (its WAL commits at synchronous =
+		// NORMAL): a settle lost to a crash leaves its chunk on its way, which recovery turns
+		// uncertain, the same as a crash while the request was out. The next ordinary commit
+		// flushes it with its own WAL anyway.
+		if (mode === 'lazy') await client.query('SET LOCAL synchronous_commit = off');
+		return driveAsync(work, (s) => pgExec(client, s));
+	});
+}
+
+/**
+ * A Postgres pool running units of work. Every commit but a lazy one is durable when it
+ * returns (Postgres's default), so a grouped or synced one is an ordinary transaction.
+ */
 export class PgDb implements SqlDb {
-	readonly dialect = 'postgres';
+	readonly dialect = POSTGRES;
 	private closed = false;
 
 	constructor(readonly pool: Pool) {}
 
-	async all<T>(sql: string, ...args: unknown[]): Promise<T[]> {
-		return (await this.pool.query(sql, args)).rows as T[];
+	run<T>(work: Work<T>): Promise<T> {
+		return driveAsync(work, (s) => pgExec(this.pool, s));
 	}
 
-	async write(steps: readonly Step[]): Promise<number[]> {
-		const run = async (db: Pick<Pool, 'query'>) => {
-			const changed: number[] = [];
-			for (const step of steps) {
-				const [sql, ...args] = stepWrite(step, changed) ?? [];
-				changed.push(sql === undefined ? 0 : ((await db.query(sql, args)).rowCount ?? 0));
-			}
-			return changed;
-		};
-		return steps.length === 1 ? run(this.pool) : transaction(this.pool, run);
+	tx<T>(work: Work<T>, mode?: TxMode): Promise<T> {
+		return pgTx(this.pool, work, mode);
+	}
+
+	write(list: readonly Step[], mode?: TxMode): Promise<number[]> {
+		// One statement is a transaction of its own: no BEGIN and COMMIT around it.
+		return list.length === 1 && typeof list[0] !== 'function' ? this.run(steps(list)) : this.tx(steps(list), mode);
+	}
+
+	async durableTx<T>(work: Work<T>): Promise<{ result: T; durable: Promise<void> }> {
+		return { result: await this.tx(work), durable: Promise.resolve() };
 	}
 
 	async sync(): Promise<void> {}

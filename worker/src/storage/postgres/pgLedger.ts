@@ -1,55 +1,10 @@
-import type { Pool, PoolClient, QueryConfig } from 'pg';
+import type { Pool } from 'pg';
 import type { ClaimedChunk, SharedLedger } from '../sharedLedger';
 import { SUPPRESSED } from '../ledgerSql';
 import { SqlLedger, pendingRow } from '../sqlLedger';
-import { POSTGRES, all, driveAsync, get, raw, run, type LedgerDb, type Statement, type TxMode, type Work } from '../work';
+import { all, get, raw, run, type Work } from '../work';
 import { WORKER_ID } from '../workerId';
-import { transaction } from './pgDatabase';
-
-/** Runs one statement of a unit of work on a connection (or the pool). */
-export function pgExec(db: Pool | PoolClient, s: Statement): Promise<unknown> {
-	const query: QueryConfig = { text: s.sql, values: s.args };
-	if (s.kind === 'raw') return db.query({ ...query, rowMode: 'array' }).then((r) => r.rows);
-	return db.query(query).then((r) => (s.kind === 'run' ? (r.rowCount ?? 0) : s.kind === 'get' ? r.rows[0] : r.rows));
-}
-
-/** Runs a unit of work in one transaction of the pool. */
-export function pgTx<T>(pool: Pool, work: Work<T>, mode: TxMode = 'write'): Promise<T> {
-	return transaction(pool, async (client) => {
-		// Not waited onto disk, as SQLite's settle is not (its WAL commits at synchronous =
-		// NORMAL): a settle lost to a crash leaves its chunk on its way, which recovery turns
-		// uncertain, the same as a crash while the request was out. The next ordinary commit
-		// flushes it with its own WAL anyway.
-		if (mode === 'lazy') await client.query('SET LOCAL synchronous_commit = off');
-		return driveAsync(work, (s) => pgExec(client, s));
-	});
-}
-
-/** Every commit but a lazy one is durable when it returns (Postgres's default). */
-class PgLedgerDb implements LedgerDb {
-	readonly dialect = POSTGRES;
-	private closed = false;
-
-	constructor(readonly pool: Pool) {}
-
-	run<T>(work: Work<T>): Promise<T> {
-		return driveAsync(work, (s) => pgExec(this.pool, s));
-	}
-
-	tx<T>(work: Work<T>, mode?: TxMode): Promise<T> {
-		return pgTx(this.pool, work, mode);
-	}
-
-	async durableTx<T>(work: Work<T>): Promise<{ result: T; durable: Promise<void> }> {
-		return { result: await this.tx(work), durable: Promise.resolve() };
-	}
-
-	async close(): Promise<void> {
-		if (this.closed) return;
-		this.closed = true;
-		await this.pool.end();
-	}
-}
+import { PgDb } from './pgDb';
 
 /**
  * The ledger in Postgres, for workers on several machines: beside the Ledger, chunks
@@ -57,7 +12,7 @@ class PgLedgerDb implements LedgerDb {
  */
 export class PgLedger extends SqlLedger implements SharedLedger {
 	constructor(pool: Pool) {
-		super(new PgLedgerDb(pool));
+		super(new PgDb(pool));
 	}
 
 	/**

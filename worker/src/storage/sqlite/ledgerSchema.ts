@@ -1,7 +1,13 @@
-export const SCHEMA_VERSION = 8;
-
+/**
+ * The ledger's tables as this release makes them in a new file. An older file gets the
+ * tables it lacks from here too, then its numbered steps (SQLITE_MIGRATIONS) add what its
+ * older tables lack.
+ */
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+-- The versions applied, as on Postgres; meta 'schema' keeps the last too, which releases
+-- before this table read to refuse a newer file.
+CREATE TABLE IF NOT EXISTS cloudtel_schema (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS campaigns (
 	name TEXT PRIMARY KEY,
 	spec TEXT NOT NULL,
@@ -50,7 +56,7 @@ CREATE TABLE IF NOT EXISTS submissions (
 	last INTEGER NOT NULL,
 	-- Unix milliseconds it was marked, just before its request left (schema 6).
 	at INTEGER,
-	-- The worker that sent it, where several share a database (schema 8; Postgres only).
+	-- The worker that sent it, where several share a database (schema 8; Postgres's).
 	worker TEXT,
 	PRIMARY KEY (campaign, chunk)
 ) WITHOUT ROWID;
@@ -124,19 +130,26 @@ CREATE TABLE IF NOT EXISTS consent_events (
 CREATE INDEX IF NOT EXISTS consent_events_by_number ON consent_events (number);
 `;
 
-/** From schema 1, whose MessageSid index on recipients is replaced by message_sids. */
-export const MIGRATE_FROM_1 = `
+/**
+ * SQLite's numbered steps, each from the version before it. Every table exists by then
+ * (SCHEMA), so a step adds only the columns an older table lacks, and moves data.
+ */
+export const SQLITE_MIGRATIONS: readonly { version: number; sql?: string; columns?: [table: string, column: string, type?: string][] }[] = [
+	// Schema 1's MessageSid index on recipients is replaced by message_sids.
+	{
+		version: 2,
+		sql: `
 DROP INDEX IF EXISTS recipients_by_message_sid;
 INSERT OR IGNORE INTO message_sids (message_sid, campaign, line)
 	SELECT message_sid, campaign, line FROM recipients WHERE message_sid IS NOT NULL ORDER BY message_sid;
-`;
-
-/**
- * From schema 2, whose rows carried status 'submitting' and were found through a status
- * index: each such chunk becomes a submission over its rows, which go back to pending.
- * Its MessageSids stay in recipients.message_sid; those still in its backlog are indexed.
- */
-export const MIGRATE_FROM_2 = `
+`,
+	},
+	// Schema 2's rows carried status 'submitting' and were found through a status index: each
+	// such chunk becomes a submission over its rows, which go back to pending. Its MessageSids
+	// stay in recipients.message_sid; those still in its backlog are indexed.
+	{
+		version: 3,
+		sql: `
 DROP INDEX IF EXISTS recipients_by_status;
 INSERT OR IGNORE INTO submissions (campaign, chunk, first, last)
 	SELECT campaign, COALESCE(chunk, 0), MIN(line), MAX(line) FROM recipients WHERE status = 'submitting' GROUP BY campaign, chunk;
@@ -146,7 +159,21 @@ INSERT OR IGNORE INTO message_sids (message_sid, campaign, line)
 	SELECT r.message_sid, r.campaign, r.line FROM sid_backlog b JOIN recipients r ON r.campaign = b.campaign AND r.line BETWEEN b.first AND b.last
 	WHERE r.message_sid IS NOT NULL ORDER BY r.message_sid;
 DROP TABLE sid_backlog;
-`;
+`,
+	},
+	// When answers were stored and receipts received.
+	{ version: 4, columns: [['answers', 'at'], ['deliveries', 'received_at']] },
+	// When a receipt's message was sent.
+	{ version: 5, columns: [['deliveries', 'sent_at']] },
+	// When a chunk's request left, and an uncertain row's.
+	{ version: 6, columns: [['submissions', 'at'], ['recipients', 'attempted_at']] },
+	// What an import had read of its CSV.
+	{ version: 7, columns: [['campaigns', 'input_bytes'], ['campaigns', 'input_hash', 'TEXT'], ['campaigns', 'input_size'], ['campaigns', 'input_mtime']] },
+	// The worker that sent a chunk (Postgres's, where several share a database): one data model.
+	{ version: 8, columns: [['submissions', 'worker', 'TEXT']] },
+];
+
+export const SCHEMA_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1].version;
 
 /**
  * Made once the columns it covers exist (after any migration): the report finds the few

@@ -1,69 +1,105 @@
 import type Database from 'better-sqlite3';
-import { stepWrite, type Commit, type SqlDb, type Step } from '../sqlDb';
+import { SQLITE, driveSync, steps, type SqlDb, type Statement, type Step, type TxMode, type Work } from '../work';
 import { GroupCommit } from './groupCommit';
 import { WalSync } from './walSync';
 
 /**
- * A SQLite file in WAL mode as a SqlDb. Commits are NORMAL (a crash of the process loses
- * nothing, a power cut may lose the last few), except `durable` ones, synced off the event
- * loop, several sharing one fsync under load (GroupCommit, WalSync).
+ * One SQLite connection running units of work. A unit runs synchronously, inside one
+ * better-sqlite3 transaction, so no other statement on the connection (the ledger's and
+ * the daemon's stores share it) comes between its own. Commits are NORMAL (a crash of the
+ * process loses nothing, a power cut may lose the last few); a durable one is synced off
+ * the event loop (WalSync), several sharing one fsync.
  */
 export class SqliteDb implements SqlDb {
-	readonly dialect = 'sqlite';
+	readonly dialect = SQLITE;
 	private readonly statements = new Map<string, Database.Statement>();
-	private readonly wal: WalSync;
-	private readonly durable: GroupCommit;
-	private readonly grouped: GroupCommit;
+	/** Syncs the WAL file; null when the file is not in WAL mode. Made at the first durable commit. */
+	private walSync: WalSync | null | undefined;
+	private grouped: GroupCommit | undefined;
+	private synced: GroupCommit | undefined;
 
 	/** `owned`: closed with this; false for a connection lent by the ledger, which stays the ledger's to close. */
 	constructor(
 		readonly db: Database.Database,
-		path: string,
-		private readonly owned: boolean,
-	) {
-		this.wal = new WalSync(path);
-		this.durable = new GroupCommit(db, this.wal);
-		this.grouped = new GroupCommit(db);
+		private readonly path: string,
+		private readonly owned = true,
+	) {}
+
+	private wal(): WalSync | null {
+		return (this.walSync ??= this.db.pragma('journal_mode', { simple: true }) === 'wal' ? new WalSync(this.path) : null);
 	}
 
-	private statement(sql: string): Database.Statement {
-		let s = this.statements.get(sql);
-		if (!s) this.statements.set(sql, (s = this.db.prepare(sql)));
-		return s;
+	private exec(s: Statement): unknown {
+		const key = s.kind === 'raw' ? `raw:${s.sql}` : s.sql;
+		let statement = this.statements.get(key);
+		if (!statement) {
+			statement = this.db.prepare(s.sql);
+			if (s.kind === 'raw') statement.raw();
+			this.statements.set(key, statement);
+		}
+		// `$1` is a named parameter to SQLite; booleans are 0 and 1.
+		const params: Record<string, unknown> = {};
+		for (let i = 0; i < s.args.length; i++) params[i + 1] = typeof s.args[i] === 'boolean' ? Number(s.args[i]) : s.args[i];
+		const args = s.args.length > 0 ? [params] : [];
+		switch (s.kind) {
+			case 'run':
+				return statement.run(...args).changes;
+			case 'get':
+				return statement.get(...args);
+			default:
+				return statement.all(...args);
+		}
 	}
 
-	async all<T>(sql: string, ...args: unknown[]): Promise<T[]> {
-		const s = this.statement(sql);
-		return (args.length > 0 ? s.all(sqliteParams(args)) : s.all()) as T[];
+	async run<T>(work: Work<T>): Promise<T> {
+		return driveSync(work, (s) => this.exec(s));
 	}
 
-	async write(steps: readonly Step[], commit?: Commit): Promise<number[]> {
-		const run = () => {
-			const changed: number[] = [];
-			for (const step of steps) {
-				const [sql, ...args] = stepWrite(step, changed) ?? [];
-				changed.push(sql === undefined ? 0 : this.statement(sql).run(sqliteParams(args)).changes);
-			}
-			return changed;
-		};
-		if (commit === 'durable') return this.durable.run(run);
-		if (commit === 'grouped') return this.grouped.run(run);
-		return this.db.transaction(run)();
+	async tx<T>(work: Work<T>, mode: TxMode = 'write'): Promise<T> {
+		const unit = () => driveSync(work, (s) => this.exec(s));
+		if (mode === 'grouped') return (this.grouped ??= new GroupCommit(this.db)).run(unit);
+		if (mode === 'synced') return (this.synced ??= new GroupCommit(this.db, this.wal() ?? undefined)).run(unit);
+		const transaction = this.db.transaction(unit);
+		if (mode === 'read') return transaction.deferred();
+		if (mode !== 'erase') return transaction.immediate();
+		// Erased means gone from the file: deleted content is overwritten, and the WAL written
+		// back and emptied, not left in free pages for anyone reading the bytes.
+		this.db.pragma('secure_delete = ON');
+		try {
+			const result = transaction.immediate();
+			this.db.pragma('wal_checkpoint(TRUNCATE)');
+			return result;
+		} finally {
+			this.db.pragma('secure_delete = OFF');
+		}
 	}
 
-	sync(): Promise<void> {
-		return this.wal.sync();
+	write(list: readonly Step[], mode?: TxMode): Promise<number[]> {
+		return this.tx(steps(list), mode);
+	}
+
+	async durableTx<T>(work: Work<T>): Promise<{ result: T; durable: Promise<void> }> {
+		// Not by a FULL commit where the file is in WAL mode: its fsync held the event loop,
+		// and with it every answer and request of a run, for the disk's time (1 to 20 ms on a
+		// shared disk, once per chunk). The WAL file is synced from the thread pool instead:
+		// as durable, while the loop goes on.
+		const wal = this.wal();
+		if (!wal) this.db.pragma('synchronous = FULL');
+		try {
+			const result = await this.tx(work);
+			return { result, durable: wal ? wal.sync() : Promise.resolve() };
+		} finally {
+			if (!wal) this.db.pragma('synchronous = NORMAL');
+		}
+	}
+
+	async sync(): Promise<void> {
+		await this.wal()?.sync();
 	}
 
 	async close(): Promise<void> {
-		this.wal.close();
+		this.walSync?.close();
+		this.walSync = undefined;
 		if (this.owned && this.db.open) this.db.close();
 	}
-}
-
-/** Positional arguments as the named parameters `$1`, `$2`... better-sqlite3 binds. */
-export function sqliteParams(args: readonly unknown[]): Record<string, unknown> {
-	const out: Record<string, unknown> = {};
-	args.forEach((v, i) => (out[i + 1] = v));
-	return out;
 }
