@@ -2,8 +2,9 @@ import type { CampaignSpec } from '../settings/campaignSpec';
 import type { ContactHistory, ForgetResult } from './contact';
 
 /**
- * A recipient's way through a campaign. `submitting` is written, durably, before the
- * request leaves; `uncertain` is a submitting row whose answer never came back.
+ * A recipient's way through a campaign. `submitting` is a pending row of a chunk on its
+ * way (recorded, durably, before the request leaves); `uncertain` is a submitting row
+ * whose answer never came back.
  */
 export type RowStatus = 'pending' | 'submitting' | 'accepted' | 'rejected' | 'uncertain' | 'invalid' | 'duplicate' | 'suppressed' | 'cancelled';
 
