@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { campaignTiming } from '../../../worker/src/campaign/campaignTiming';
-import { refusal } from '../../../worker/src/campaign/sendStage';
+import { refusal } from '../../../worker/src/campaign/sendChunk';
 import { configProblem } from '../../../worker/src/daemon/campaigns/csvCheck';
 import { SettingError } from '../../../worker/src/errors';
 import type { CampaignSpec } from '../../../worker/src/settings/campaignSpec';

@@ -30,7 +30,8 @@ import { isStoreFault } from '../storage/storeFault';
 import { LedgerSink } from './ledgerSink';
 import { localChunks } from './localChunks';
 import { readStage, type RowSink } from './readStage';
-import { refusal, sendStage, unreachable } from './sendStage';
+import { refusal, unreachable } from './sendChunk';
+import { sendStage } from './sendStage';
 import { sleep } from './sleep';
 
 export interface RunCampaignOptions {

@@ -1,4 +1,4 @@
-import type { CampaignPhase, Ledger, RowStatus, StatusCounts } from '../storage/ledger';
+import type { CampaignPhase, LedgerReader, RowStatus, StatusCounts } from '../storage/ledger';
 import { localTime } from '../schedule/localTime';
 import { resolveTimeZone } from '../schedule/timeZone';
 import { failuresByCountry } from '../rows/countryOfPrefix';
@@ -75,7 +75,7 @@ function filled<T extends { at: number }>(buckets: T[], width: number, zero: (at
 }
 
 /** Reads counts and buckets, never the rows: as fast on a million-row campaign as the database's GROUP BYs. */
-export async function readCampaignReport(ledger: Ledger, name: string, options: { pricePerSegment?: number } = {}): Promise<CampaignReport> {
+export async function readCampaignReport(ledger: LedgerReader, name: string, options: { pricePerSegment?: number } = {}): Promise<CampaignReport> {
 	const record = await ledger.campaign(name);
 	if (!record) throw new Error(`no campaign named ${name}`);
 	const counts = await ledger.counts(name);

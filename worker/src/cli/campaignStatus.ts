@@ -1,7 +1,7 @@
 import type { CampaignSpec } from '../settings/campaignSpec';
 import { STALE_OWNER_MS } from '../errors';
 import { ownerIsAlive } from '../storage/ownerIsAlive';
-import type { CampaignPhase, DeliveryCounts, Ledger, StatusCounts } from '../storage/ledger';
+import type { CampaignPhase, DeliveryCounts, LedgerReader, StatusCounts } from '../storage/ledger';
 import { lineRanges } from '../report/lineRanges';
 
 export interface CampaignStatus {
@@ -22,7 +22,7 @@ export interface CampaignStatus {
 	updatedAt: string;
 }
 
-export async function readStatus(ledger: Ledger, name: string): Promise<CampaignStatus> {
+export async function readStatus(ledger: LedgerReader, name: string): Promise<CampaignStatus> {
 	const record = (await ledger.campaign(name))!;
 	const counts = await ledger.counts(name);
 	const uncertainLines: number[] = [];

@@ -1,6 +1,6 @@
 import type { DeliveryReceiptCallback, ReplyCallback } from '../../../api';
 import type { N8nForwardConfig, OptOutConfig, ReplyRule } from '../config/workerConfigSchema';
-import type { Ledger } from '../storage/ledger';
+import type { CallbackLedger } from '../storage/ledger';
 import type { CompletedEvent, EventStore, NewForward, StoredEvent } from '../storage/daemonStore';
 import type { ForwardOutbox } from './forward/forwardOutbox';
 import type { ForwardAction, QueuedForward } from './forward/forwardPayload';
@@ -43,7 +43,7 @@ export class CallbackProcessor {
 
 	constructor(
 		private readonly store: EventStore,
-		private readonly ledger: Ledger,
+		private readonly ledger: CallbackLedger,
 		private readonly rules: readonly ReplyRule[],
 		private readonly outbox: ForwardOutbox,
 		private readonly log: Logger,

@@ -1,7 +1,7 @@
 import type { WorkerConfig } from '../config/workerConfigSchema';
 import type { Ledger } from '../storage/ledger';
 import { dbLocation } from '../storage/dbLocation';
-import { openDaemonStore, openLedger } from '../storage/openStores';
+import { openCluster, openDaemonStore, openLedger } from '../storage/openStores';
 import { BatchClient } from '../provider/batchClient';
 import { CallbackProcessor } from './callbackProcessor';
 import { CampaignRunner } from './campaigns/campaignRunner';
@@ -18,9 +18,8 @@ import { postHeaders } from './forward/postHeaders';
 import { SmsForwarder } from './forward/smsForwarder';
 import { WebhookServer } from './http/webhookServer';
 import type { JsonLogger } from './jsonLogger';
-import { PgCluster } from '../storage/postgres/pgCluster';
+import type { PgCluster } from '../storage/postgres/pgCluster';
 import { LEASE_BEAT_MS, LEASE_STALE_MS, WorkerLease } from './workerLease';
-import { openPostgres } from '../storage/postgres/pgDatabase';
 import { Retention } from './retention';
 import { HealthCheck } from './http/healthCheck';
 import { CallbackIntake } from './spool/callbackIntake';
@@ -90,14 +89,12 @@ export class WorkerDaemon {
 		// Several workers: this one's lease is taken before anything else, so the others never
 		// take what it starts for a dead worker's.
 		let cluster: PgCluster | undefined;
-		if (location.kind === 'postgres') {
-			try {
-				cluster = new PgCluster(await openPostgres(location));
-				await cluster.beat();
-			} catch (error) {
-				await Promise.allSettled([outbox.stop(), store.close(), ledger.close(), cluster?.close()]);
-				throw error;
-			}
+		try {
+			cluster = await openCluster(location);
+			await cluster?.beat();
+		} catch (error) {
+			await Promise.allSettled([outbox.stop(), store.close(), ledger.close(), cluster?.close()]);
+			throw error;
 		}
 		const intake = await CallbackIntake.open(store, spoolDir(config.spool.dir, location), config.spool.maxBytes, log.child({ part: 'spool' }));
 		const processor = new CallbackProcessor(store, ledger, config.replies, outbox, log.child({ part: 'callbacks' }), config.optOut, config.forward.n8n, events);

@@ -2,8 +2,9 @@ import type { CampaignSpec } from '../settings/campaignSpec';
 import type { ContactHistory, ForgetResult } from './contact';
 
 /**
- * A recipient's way through a campaign. `submitting` is written, durably, before the
- * request leaves; `uncertain` is a submitting row whose answer never came back.
+ * A recipient's way through a campaign. `submitting` is a pending row of a chunk on its
+ * way (recorded, durably, before the request leaves); `uncertain` is a submitting row
+ * whose answer never came back.
  */
 export type RowStatus = 'pending' | 'submitting' | 'accepted' | 'rejected' | 'uncertain' | 'invalid' | 'duplicate' | 'suppressed' | 'cancelled';
 
@@ -170,13 +171,49 @@ export interface CampaignCounts {
 	sendableSegments: number;
 }
 
-/**
- * Where campaigns, recipients and the suppression list live. SQLite today; a Postgres
- * backend for several machines is planned, so every call is asynchronous and each one is
- * its own transaction.
- */
-export interface Ledger {
+/** The readers': `campaign status`, `campaign report`, `contact show`, the daemon's report links. */
+export interface LedgerReader {
 	campaign(name: string): Promise<CampaignRecord | undefined>;
+	/** Every campaign's name, in order. */
+	campaignNames(): Promise<string[]>;
+	counts(name: string): Promise<CampaignCounts>;
+	rows(name: string, statuses?: RowStatus[], limit?: number): AsyncIterable<LedgerRow>;
+	deliveryCounts(name: string): Promise<DeliveryCounts>;
+	delivery(name: string, line: number): Promise<DeliveryRecord | undefined>;
+	/** The first and last moment (Unix seconds) a message of the campaign was sent or a receipt came; undefined before any. */
+	activitySpan(name: string): Promise<{ from: number; to: number } | undefined>;
+	reportFigures(name: string, bucketSeconds: number): Promise<ReportFigures>;
+	/** `contact show`: everything the ledger holds about one number, in time order. */
+	contactHistory(number: string): Promise<ContactHistory>;
+	close(): Promise<void>;
+}
+
+/** The callback processor's: receipts and replies, and the opt-outs and opt-ins they carry. */
+export interface CallbackLedger {
+	/**
+	 * Stores a delivery receipt against the row that sent its MessageSid; undefined when no
+	 * row of any campaign did. The row its ExternalId names is taken only when the MessageSid
+	 * is that row's, or the row's is not known: an `uncertain` row, which the receipt proves
+	 * was sent and makes `accepted` with the receipt's MessageSid, or a row of a chunk on its
+	 * way (the receipt came before the answer; a crash then leaves it to `recoverSubmitting`).
+	 */
+	recordDelivery(receipt: DeliveryRecord): Promise<DeliveredRow | undefined>;
+	/** The number this ledger sent the message to; undefined when no campaign of it sent that MessageSid. */
+	sentTo(messageSid: string): Promise<string | undefined>;
+	/** False when this reply was already stored, or its row is not in the ledger. */
+	recordReply(reply: ReplyRecord): Promise<boolean>;
+	isSuppressed(number: string): Promise<boolean>;
+	addSuppression(number: string, reason: string): Promise<void>;
+	removeSuppression(number: string): Promise<boolean>;
+}
+
+/**
+ * Where campaigns, recipients and the suppression list live, in SQLite or the Postgres
+ * several workers share; every call is its own transaction. Beside the readers' and the
+ * callbacks' sides, what the engine runs on: a campaign, its import, its chunks on their
+ * way and their answers, and the commands that change it.
+ */
+export interface Ledger extends LedgerReader, CallbackLedger {
 	createCampaign(spec: CampaignSpec): Promise<CampaignRecord>;
 	/** Takes the run; when another live run holds it, returns that owner instead. */
 	claim(name: string, owner: RunOwner, staleMs: number): Promise<RunOwner | undefined>;
@@ -186,12 +223,10 @@ export interface Ledger {
 	setPaused(name: string, paused: boolean): Promise<void>;
 	/** Forgets the campaign and everything stored about it (a cron run's record included), in one transaction. */
 	deleteCampaign(name: string): Promise<void>;
-
 	/** Adds rows and moves the import mark (and the input mark, given) in one transaction, so a crash never splits them. */
 	importBatch(name: string, rows: ImportRow[], throughLine: number, input?: InputMark): Promise<void>;
 	/** Numbers already in the campaign, to find duplicates when an import resumes. */
 	campaignNumbers(name: string): AsyncIterable<string>;
-
 	/**
 	 * After a crash: rows whose request may have left are `uncertain`, never `pending`, or
 	 * `accepted` when their receipt has come. Returns how many became uncertain.
@@ -222,39 +257,7 @@ export interface Ledger {
 	/** The answer for a chunk, in one transaction: its rows' outcomes, and the chunk no longer submitting. */
 	settle(name: string, chunk: number, rows: SettledRow[]): Promise<void>;
 	cancelPending(name: string): Promise<number>;
-
-	counts(name: string): Promise<CampaignCounts>;
-	rows(name: string, statuses?: RowStatus[], limit?: number): AsyncIterable<LedgerRow>;
-
-	isSuppressed(number: string): Promise<boolean>;
 	suppressions(): AsyncIterable<string>;
-	addSuppression(number: string, reason: string): Promise<void>;
-	removeSuppression(number: string): Promise<boolean>;
-
-	/**
-	 * Stores a delivery receipt against the row that sent its MessageSid; undefined when no
-	 * row of any campaign did. The row its ExternalId names is taken only when the MessageSid
-	 * is that row's, or the row's is not known: an `uncertain` row, which the receipt proves
-	 * was sent and makes `accepted` with the receipt's MessageSid, or a row of a chunk on its
-	 * way (the receipt came before the answer; a crash then leaves it to `recoverSubmitting`).
-	 */
-	recordDelivery(receipt: DeliveryRecord): Promise<DeliveredRow | undefined>;
-	/** The number this ledger sent the message to; undefined when no campaign of it sent that MessageSid. */
-	sentTo(messageSid: string): Promise<string | undefined>;
-	delivery(name: string, line: number): Promise<DeliveryRecord | undefined>;
-	/** False when this reply was already stored, or its row is not in the ledger. */
-	recordReply(reply: ReplyRecord): Promise<boolean>;
-	deliveryCounts(name: string): Promise<DeliveryCounts>;
-	/** The first and last moment (Unix seconds) a message of the campaign was sent or a receipt came; undefined before any. */
-	activitySpan(name: string): Promise<{ from: number; to: number } | undefined>;
-	reportFigures(name: string, bucketSeconds: number): Promise<ReportFigures>;
-	/** Every campaign's name, in order. */
-	campaignNames(): Promise<string[]>;
-
-	/** `contact show`: everything the ledger holds about one number, in time order. */
-	contactHistory(number: string): Promise<ContactHistory>;
 	/** `contact forget`: erases the number across campaigns; a suppression stays, under its hash. */
 	forgetContact(number: string): Promise<ForgetResult>;
-
-	close(): Promise<void>;
 }

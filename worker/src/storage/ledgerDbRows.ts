@@ -25,7 +25,7 @@ export interface CampaignDbRow {
 	owner_host: string | null;
 	owner_token: string | null;
 	heartbeat_at: number | null;
-	/** Schema 7 (SQLite), 4 (Postgres): the InputMark. */
+	/** The InputMark (SQLite schema 7, Postgres 4). */
 	input_bytes?: number | null;
 	input_hash?: string | null;
 	input_size?: number | null;

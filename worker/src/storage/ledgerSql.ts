@@ -8,6 +8,7 @@ export const CANCELLED = 'the campaign was cancelled before this row was sent';
 const RECIPIENT = 'line, to_number, text, segments, status, error_code, message, message_sid';
 /** A row and whether its number is on the suppression list, for the send path (raw). */
 const SENDABLE = 'r.line, r.to_number, r.text, r.segments, r.time_zone';
+const SUPPRESSED_NOW = 'CASE WHEN (SELECT EXISTS (SELECT 1 FROM suppressions)) THEN EXISTS (SELECT 1 FROM suppressions s WHERE s.number = r.to_number) ELSE false END';
 /** A JSON array of [line, status, MessageSid, ErrorCode, message] rows. */
 const settled = (d: Dialect) =>
 	`SELECT CAST(v.value ->> 0 AS INTEGER) AS line, v.value ->> 1 AS status, v.value ->> 2 AS sid, v.value ->> 3 AS code, v.value ->> 4 AS msg FROM ${d.jsonRows('$2', 'v')}`;
@@ -75,14 +76,11 @@ export function ledgerSql(d: Dialect) {
 		requeueWith: `UPDATE recipients SET status = 'pending', message = NULL, attempted_at = NULL WHERE campaign = $1 AND status = 'uncertain'
 			AND EXISTS (SELECT 1 FROM ${d.jsonTexts('$2', 'm')} WHERE substr(recipients.message, 1, length(m.value)) = m.value)`,
 
-		anySuppression: `SELECT 1 AS found FROM suppressions LIMIT 1`,
-		// The primary key walked from the caller's cursor: rows already sent are never passed over again.
-		peek: `SELECT ${SENDABLE}, EXISTS (SELECT 1 FROM suppressions s WHERE s.number = r.to_number) AS suppressed
-			FROM recipients r WHERE r.campaign = $1 AND r.line > $2 AND r.status = 'pending' ORDER BY r.line LIMIT $3`,
-		// The same rows when the suppression list is empty: the look-up per row was 40% of a peek.
-		peekUnsuppressed: `SELECT ${SENDABLE}, 0 AS suppressed FROM recipients r WHERE r.campaign = $1 AND r.line > $2 AND r.status = 'pending' ORDER BY r.line LIMIT $3`,
+		// The primary key walked from the caller's cursor: rows already sent are never passed over
+		// again. The look-up per row (40% of a peek) only while the suppression list has a number.
+		peek: `SELECT ${SENDABLE}, ${SUPPRESSED_NOW} AS suppressed FROM recipients r WHERE r.campaign = $1 AND r.line > $2 AND r.status = 'pending' ORDER BY r.line LIMIT $3`,
 		// Pending rows no chunk on its way covers, for a claim among several workers.
-		claimable: `SELECT ${SENDABLE}, EXISTS (SELECT 1 FROM suppressions s WHERE s.number = r.to_number) AS suppressed
+		claimable: `SELECT ${SENDABLE}, ${SUPPRESSED_NOW} AS suppressed
 			FROM recipients r WHERE r.campaign = $1 AND r.status = 'pending'
 			AND NOT EXISTS (SELECT 1 FROM submissions s WHERE s.campaign = r.campaign AND r.line BETWEEN s.first AND s.last) ORDER BY r.line LIMIT $2`,
 		suppressRows: `UPDATE recipients SET status = 'suppressed', error_code = 'SUPPRESSED', message = $3 WHERE campaign = $1 AND status = 'pending' AND line IN (${lines(d, '$2')})`,
@@ -132,6 +130,7 @@ export function ledgerSql(d: Dialect) {
 		indexSid: `INSERT INTO message_sids (message_sid, campaign, line) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
 		indexedThrough: `SELECT value FROM meta WHERE key = 'sids_indexed_through'`,
 		setIndexedThrough: `INSERT INTO meta (key, value) VALUES ('sids_indexed_through', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+		answerAfter: `SELECT 1 AS found FROM answers WHERE id > $1 LIMIT 1`,
 		answersPageEnd: `SELECT MAX(id) AS id, COUNT(*) AS n FROM (SELECT id FROM answers WHERE id > $1 ORDER BY id LIMIT $2) AS page`,
 		// Sorted, so the random MessageSids fill the index page by page.
 		indexAnswers: `INSERT INTO message_sids (message_sid, campaign, line) SELECT j.value ->> 1, a.campaign, CAST(j.value ->> 0 AS INTEGER)

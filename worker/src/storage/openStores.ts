@@ -1,5 +1,6 @@
 import type { DaemonStore } from './daemonStore';
 import type { DbLocation } from './dbLocation';
+import { PgCluster } from './postgres/pgCluster';
 import { PgDb } from './postgres/pgDb';
 import { openPostgres } from './postgres/pgDatabase';
 import { SqlDaemonStore } from './sqlDaemonStore';
@@ -29,6 +30,11 @@ export async function openDaemonStore(location: DbLocation, ledger?: Ledger): Pr
 	const lent = ledger instanceof SqliteLedger ? ledger.connection() : undefined;
 	lent?.exec(DAEMON_SCHEMA);
 	return new SqlDaemonStore(new SqliteDb(lent ?? openDatabase(location.path, DAEMON_SCHEMA, "the worker's database"), location.path, !lent));
+}
+
+/** The leases of the workers sharing a Postgres; none for a SQLite file, which one worker has to itself. */
+export async function openCluster(location: DbLocation): Promise<PgCluster | undefined> {
+	return location.kind === 'postgres' ? new PgCluster(await openPostgres(location)) : undefined;
 }
 
 /**

@@ -171,10 +171,7 @@ export class SqlLedger implements Ledger {
 	}
 
 	async peekPending(name: string, limit: number, afterLine = 0): Promise<PendingRow[]> {
-		// One read transaction: the list cannot gain a number between the two statements.
-		const rows = await this.tx(function* (q) {
-			return yield* raw<SendableRow>((yield* get(q.anySuppression)) ? q.peek : q.peekUnsuppressed, name, afterLine, limit);
-		}, 'read');
+		const rows = await this.db.run(raw<SendableRow>(this.q.peek, name, afterLine, limit));
 		return rows.map(pendingRow);
 	}
 
@@ -424,6 +421,11 @@ export class SqlLedger implements Ledger {
 	 * not for the whole backlog. Returns how many were added.
 	 */
 	private async indexAnswers(): Promise<number> {
+		// Looked at first without the write lock: most receipts find nothing new to copy.
+		const unindexed = this.tx(function* (q) {
+			return yield* get(q.answerAfter, Number((yield* get<{ value: string }>(q.indexedThrough))?.value ?? 0));
+		}, 'read');
+		if (!(await unindexed)) return 0;
 		let added = 0;
 		for (let more = true; more; ) {
 			more = await this.tx(function* (q) {

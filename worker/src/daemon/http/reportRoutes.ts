@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { escapeHtml as escape } from '../../campaignReport/escapeHtml';
 import { readCampaignReport } from '../../campaignReport/campaignReport';
 import type * as ReportHtml from '../../campaignReport/reportHtml';
-import type { Ledger } from '../../storage/ledger';
+import type { LedgerReader } from '../../storage/ledger';
 import { REPORT_LINK_SECONDS, signedLinkExpiry, signReportPath } from './reportLinks';
 import { secretMatches } from './secretMatches';
 
@@ -41,7 +41,7 @@ function json(status: number, body: unknown, refused?: string): ReportResponse {
  * (`cloudtel worker --report-link`, and the links of a page opened either way), good for
  * a short while, never the token itself. Undefined when the path is not a report's.
  */
-export async function reportRoute(req: IncomingMessage, url: URL, token: string | undefined, ledger: Ledger, nowSeconds = Math.floor(Date.now() / 1000)): Promise<ReportResponse | undefined> {
+export async function reportRoute(req: IncomingMessage, url: URL, token: string | undefined, ledger: LedgerReader, nowSeconds = Math.floor(Date.now() / 1000)): Promise<ReportResponse | undefined> {
 	const m = PATH.exec(url.pathname);
 	if (!m) return undefined;
 	if (token === undefined) return json(404, { error: 'this worker serves no report: its config sets no server.reportToken' }, 'reports asked for, but no reportToken is set');

@@ -1,0 +1,100 @@
+// The CloudTel Campaign node against the worker's real campaign API (its fastify plugin, as
+// the worker mounts it, on a SQLite database) sending through the sandbox: what the node
+// makes of the worker's own answers and refusals.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { INodeExecutionData } from 'n8n-workflow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
+import { CloudTelCampaign } from '../../../nodes/CloudTelCampaign/CloudTelCampaign.node';
+import { API_TOKEN, ApiUnderTest } from '../api/apiHarness';
+import { until } from '../daemon/harness';
+import { campaignContext, testWorkerCredential } from './fakeN8nCampaign';
+import { control } from './sandboxControl';
+
+/** Every message the sandbox holds whose ExternalId starts with the campaign's name (1,000 a page). */
+async function sentFor(campaign: string): Promise<Array<{ To: string; ExternalId?: string }>> {
+	const out: Array<{ To: string; ExternalId?: string }> = [];
+	let token = '';
+	do {
+		const query = new URLSearchParams({ PropertySid: sandbox.demo.PropertySid, ...(token ? { PageToken: token } : {}) });
+		const page = await control<{ Messages: Array<{ To: string; ExternalId?: string }>; NextPageToken?: string }>(sandbox, 'GET', `/messages?${query}`);
+		out.push(...page.Messages);
+		token = page.NextPageToken ?? '';
+	} while (token);
+	return out.filter((m) => String(m.ExternalId).startsWith(`${campaign}:`));
+}
+
+let sandbox: RunningSandbox;
+let api: ApiUnderTest;
+let dir: string;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0 });
+	dir = mkdtempSync(join(tmpdir(), 'campaign-node-'));
+	api = await ApiUnderTest.start(sandbox, { kind: 'sqlite', path: join(dir, 'worker.db') });
+});
+afterAll(async () => {
+	await api.close();
+	await sandbox.close();
+	rmSync(dir, { recursive: true, force: true });
+});
+
+const people = (n: number, from = 0): INodeExecutionData[] => Array.from({ length: n }, (_, i) => ({ json: { phone: `+614916${String(from + i).padStart(5, '0')}`, first_name: `N${from + i}` } }));
+
+function run(params: Record<string, unknown>, items?: INodeExecutionData[], apiToken = API_TOKEN) {
+	const ctx = campaignContext({ credentials: { url: api.url, apiToken }, params, items });
+	return new CloudTelCampaign().execute.call(ctx);
+}
+
+const start = (name: string, extra: Record<string, unknown> = {}) => ({ operation: 'start', campaignName: name, propertySid: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', options: { rate: 0, from: 'CloudTel', receipts: false }, ...extra });
+
+describe('CloudTel Campaign against the worker\'s campaign API', () => {
+	it('Start hands 10,001 items over in two pages; the worker sends each once; a re-run sends nothing more', async () => {
+		const items = [...people(10_000), { json: { phone: 'not a number', first_name: 'X' } }];
+		const [[out]] = await run(start('two-pages'), items);
+		expect(out.json).toMatchObject({ campaign: 'two-pages', handedOver: 10_001, pages: 2, alreadyStarted: false, counts: { recipients: 10_001 } });
+		const done = await until(async () => {
+			const [[status]] = await run({ operation: 'getStatus', campaignName: 'two-pages' });
+			return status.json.state === 'finished' ? status.json : undefined;
+		}, 60_000);
+		expect(done.counts).toMatchObject({ recipients: 10_001, accepted: 10_000, invalid: 1, pending: 0 });
+		const [[again]] = await run(start('two-pages'), items);
+		expect(again.json).toMatchObject({ alreadyStarted: true, handedOver: 0, state: 'finished' });
+		const sent = await sentFor('two-pages');
+		expect(sent).toHaveLength(10_000);
+		expect(new Set(sent.map((m) => m.To)).size).toBe(10_000);
+		const report = (await run({ operation: 'getReport', campaignName: 'two-pages' }))[0][0].json;
+		expect(report.campaign).toBe('two-pages');
+	}, 120_000);
+
+	it('names the settings the worker holds otherwise', async () => {
+		const error = await run(start('two-pages', { text: 'Bye {{first_name}}' }), people(1)).catch((e) => e);
+		expect(error.message).toBe('CloudTel worker: campaign "two-pages" exists with other settings: text');
+		expect(error.description).toContain('text: stored "Hi {{first_name}}", given "Bye {{first_name}}"');
+	});
+
+	it('Preview counts what the worker would send, and starts nothing; other items under the same name are refused, naming the page', async () => {
+		const items = [...people(3, 500), { json: { phone: '123', first_name: 'Y' } }];
+		const [[preview]] = await run({ ...start('previewed'), operation: 'preview' }, items);
+		expect(preview.json).toMatchObject({ campaign: 'previewed', state: 'draft', recipients: 4, valid: 3, invalid: 1 });
+		const error = await run({ ...start('previewed'), operation: 'preview' }, people(4, 900)).catch((e) => e);
+		expect(error.context.code).toBe('page_conflict');
+		expect(error.description).toMatch(/^Page 1 of 1 \(recipients 1 to 4\)\./);
+	});
+
+	it('Pause, Resume and Cancel move the campaign; an unknown one is the worker\'s 404 in words', async () => {
+		await run(start('life', { options: { rate: 1, from: 'CloudTel', receipts: false } }), people(50, 2000));
+		expect((await run({ operation: 'pause', campaignName: 'life' }))[0][0].json.state).toBe('paused');
+		expect((await run({ operation: 'resume', campaignName: 'life' }))[0][0].json.state).toMatch(/sending|scheduled/);
+		expect((await run({ operation: 'cancel', campaignName: 'life' }))[0][0].json.state).toBe('cancelled');
+		const error = await run({ operation: 'getStatus', campaignName: 'nobody-here' }).catch((e) => e);
+		expect(error.message).toMatch(/^CloudTel worker: .*nobody-here/);
+	});
+
+	it("the credential's test passes with the worker's token and words a wrong one", async () => {
+		expect((await testWorkerCredential({ url: api.url, apiToken: API_TOKEN })).status).toBe('OK');
+		expect((await testWorkerCredential({ url: api.url, apiToken: 'wrong-token-wrong-token' })).message).toMatch(/refused the API Token \(401\)/);
+	});
+});
