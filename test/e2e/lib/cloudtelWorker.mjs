@@ -1,6 +1,6 @@
 // A real `cloudtel worker` (worker/dist, the CLI a user runs) against the sandbox, with its
 // campaign API on (server.apiToken), for the scenarios and the bench that hand campaigns to it.
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freePort } from './n8n.mjs';
@@ -38,6 +38,8 @@ export async function startCloudtelWorker({ dir, sandbox, config = {}, timeoutMs
 		const timer = setTimeout(() => reject(new Error(`cloudtel worker not started after ${timeoutMs} ms:\n${lines.slice(-20).join('\n')}\n${output}`)), timeoutMs);
 		reader.on('line', (line) => {
 			lines.push(line);
+			// Kept beside its database, for a look after a failed run (CLOUDTEL_E2E_KEEP=1).
+			appendFileSync(join(dir, 'worker.log'), `${line}\n`);
 			if (line.includes('"worker started"')) {
 				clearTimeout(timer);
 				resolve();
