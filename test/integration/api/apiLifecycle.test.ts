@@ -61,6 +61,21 @@ describe.each(storeBackendsOnce)('campaign API life ($name)', (backend) => {
 		expect(tos).not.toContain('+61491500003');
 	}, 90_000);
 
+	it('shows a campaign scheduled beyond the provider\'s 14 days as scheduled, and cancels it before anything is sent', async () => {
+		const a = await api();
+		const schedule = new Date(Date.now() + 20 * 86_400_000).toISOString();
+		await a.call('PUT', '/api/campaigns/later', { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', schedule });
+		await a.call('PUT', '/api/campaigns/later/pages/1', { recipients: recipients(0, 3) });
+		expect((await a.call('POST', '/api/campaigns/later/start')).body.campaign.state).toBe('scheduled');
+		// Imported, then waiting for its time.
+		await until(async () => (await a.call('GET', '/api/campaigns/later')).body.campaign.counts.pending === 3 && (await a.ledger.campaign('later'))?.phase === 'sending', 20_000);
+		expect((await a.call('GET', '/api/campaigns')).body.campaigns).toEqual([{ name: 'later', state: 'scheduled' }]);
+		const cancelled = await a.call('POST', '/api/campaigns/later/cancel');
+		expect(cancelled.body.campaign.state).toBe('cancelled');
+		await until(async () => (await a.call('GET', '/api/campaigns/later')).body.campaign.counts.cancelled === 3, 20_000);
+		expect(await new SandboxDriver(sandbox).messages()).toHaveLength(0);
+	}, 60_000);
+
 	it('takes a CSV streamed, the same CSV again unchanged, and refuses one too large', async () => {
 		const a = await api({ maxCsvBytes: 4096 });
 		await a.call('PUT', '/api/campaigns/csv', { property: sandbox.demo.PropertySid, text: 'Hi {{Name}}', rate: 0 });
