@@ -3,7 +3,7 @@ import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { storeBackends } from '../../support/storeBackends';
 import { createServer, request } from 'node:http';
 import { freePort, SandboxDriver, until } from '../daemon/harness';
-import { ApiUnderTest } from './apiHarness';
+import { API_TOKEN, ApiUnderTest } from './apiHarness';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -74,6 +74,16 @@ describe.each(storeBackendsOnce)('campaign API life ($name)', (backend) => {
 		const big = await a.call('PUT', '/api/campaigns/big/csv', 'Phone\n' + '+61491570101\n'.repeat(400), { 'content-type': 'text/csv' });
 		expect(big.status).toBe(413);
 		expect(big.body.error.code).toBe('too_large');
+		// Streamed without a length (chunked): refused once past the cap, the rest read and dropped.
+		const chunked = new ReadableStream({
+			start(controller) {
+				for (let i = 0; i < 40; i++) controller.enqueue(new TextEncoder().encode('+61491570101\n'.repeat(20)));
+				controller.close();
+			},
+		});
+		const streamed = await fetch(`${a.url}/api/campaigns/big/csv`, { method: 'PUT', headers: { authorization: `Bearer ${API_TOKEN}`, 'content-type': 'text/csv' }, body: chunked, duplex: 'half' } as RequestInit);
+		expect(streamed.status).toBe(413);
+		expect(((await streamed.json()) as { error: { code: string } }).error.code).toBe('too_large');
 		expect((await a.call('GET', '/api/campaigns/big')).body.campaign.counts.recipients).toBe(0);
 		expect((await a.call('POST', '/api/campaigns/csv/start')).status).toBe(202);
 		await until(async () => (await a.call('GET', '/api/campaigns/csv')).body.campaign.state === 'finished', 20_000);
