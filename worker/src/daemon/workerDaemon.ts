@@ -50,8 +50,8 @@ export class WorkerDaemon {
 		private readonly shownDb: string,
 		/** Events out: what the campaign API's runs call (started, finished, paused). */
 		readonly events: CampaignEvents,
-		/** The campaign API (/api), when the config sets server.apiToken. */
-		readonly api?: CampaignApi,
+		/** The campaign API: its runner, and its routes under /api when the config sets server.apiToken. */
+		readonly api: CampaignApi,
 	) {}
 
 	private lease: WorkerLease | undefined;
@@ -104,15 +104,15 @@ export class WorkerDaemon {
 			log.child({ part: 'cron' }),
 			store,
 		);
-		// The campaign API, when the config sets its token; its runner starts with the rest (begin).
-		let api: CampaignApi | undefined;
-		if (config.server.apiToken !== undefined) {
-			try {
-				api = await CampaignApi.open(config, location, ledger, log.child({ part: 'api' }), { sendingMayGo: () => intake.sendingMayGo(), maxCsvBytes: config.server.apiMaxCsvBytes, events });
-			} catch (error) {
-				await Promise.allSettled([outbox.stop(), intake.close(0), store.close(), ledger.close(), cluster?.leave().then(() => cluster?.close())]);
-				throw error;
-			}
+		// The campaign API: its routes only with the config's token (the server answers 404
+		// without); its runner always, started with the rest (begin), so campaigns started
+		// through it finish even if the token is taken out of the config.
+		let api: CampaignApi;
+		try {
+			api = await CampaignApi.open(config, location, ledger, log.child({ part: 'api' }), { sendingMayGo: () => intake.sendingMayGo(), maxCsvBytes: config.server.apiMaxCsvBytes, events });
+		} catch (error) {
+			await Promise.allSettled([outbox.stop(), intake.close(0), store.close(), ledger.close(), cluster?.leave().then(() => cluster?.close())]);
+			throw error;
 		}
 		const health = new HealthCheck({
 			counts: async () => ({
@@ -122,7 +122,7 @@ export class WorkerDaemon {
 			}),
 			intake: () => intake.state(),
 			smtpError: () => outbox.smtpError,
-			campaignsRunning: () => scheduler.runningCount + (api?.runner.runningCount ?? 0),
+			campaignsRunning: () => scheduler.runningCount + api.runner.runningCount,
 		});
 		const server = new WebhookServer({
 			host: config.server.host,
@@ -137,14 +137,14 @@ export class WorkerDaemon {
 			healthToken: config.server.reportToken,
 			reports: { token: config.server.reportToken, ledger },
 			// The campaign API's route plugins (ApiRoutes) are mounted here, under /api.
-			api: { token: config.server.apiToken, routes: api ? [api.routes] : [] },
+			api: { token: config.server.apiToken, routes: [api.routes] },
 			log: log.child({ part: 'webhooks' }),
 		});
 		let port: number;
 		try {
 			port = await server.listen();
 		} catch (error) {
-			await Promise.allSettled([outbox.stop(), intake.close(0), api?.close(), store.close(), ledger.close(), cluster?.leave().then(() => cluster?.close())]);
+			await Promise.allSettled([outbox.stop(), intake.close(0), api.close(), store.close(), ledger.close(), cluster?.leave().then(() => cluster?.close())]);
 			throw error;
 		}
 		const retention = new Retention(store, ledger, config.retentionDays, log.child({ part: 'retention' }));
@@ -172,7 +172,7 @@ export class WorkerDaemon {
 		this.outbox.start();
 		await this.resumeRuns(this.config);
 		this.scheduler.start();
-		this.api?.start();
+		this.api.start();
 		const config = this.config;
 		this.log.info('worker started', { port: this.port, publicUrl: config.server.publicUrl, campaigns: config.campaigns.map((c) => c.name), replyRules: config.replies.length, db: this.shownDb });
 	}
@@ -199,14 +199,14 @@ export class WorkerDaemon {
 			this.log.info('worker stopping', { reason });
 			if (this.standbyBeat) clearInterval(this.standbyBeat);
 			this.retention.stop();
-			await Promise.all([this.server.close(), this.scheduler.stop(), this.api?.stop(), this.outbox.stop()]);
+			await Promise.all([this.server.close(), this.scheduler.stop(), this.api.stop(), this.outbox.stop()]);
 			// What the spool holds goes into the store now if it can; else it waits in the file.
 			await this.intake.close();
 			await this.processor.idle();
 			if (!this.lease && this.cluster) await this.cluster.leave().then(() => this.cluster?.close()).catch(() => undefined);
 			await this.lease?.stop().catch((error: Error) => this.log.error('leaving the cluster failed; the others take this worker for lost in a few seconds', { error }));
 			const counts = await this.store.forwardCounts().catch(() => 'unknown: the store does not answer');
-			await this.api?.close();
+			await this.api.close();
 			await this.store.close();
 			await this.ledger.close();
 			this.log.info('worker stopped', { reason, outbox: counts });

@@ -188,7 +188,8 @@ export class ApiCampaignRunner implements CampaignKicker {
 	 * keys the outbox, so it goes out once.
 	 */
 	private async announcement(record: ApiCampaignRecord, state: FinishedState, ledger: Ledger | undefined, at: number, reason?: string): Promise<KeyedForward[]> {
-		if (!this.events?.enabled || !ledger) return [];
+		// A campaign's own URL takes its events whatever the config says; else only where the config sends any.
+		if (!this.events || !ledger || (record.settings.events === undefined && !this.events.enabled)) return [];
 		const now = (await this.store.campaign(record.name)) ?? record;
 		const { counts } = await campaignStatusOf(now, this.store, ledger, at);
 		return this.events.finishedForwards({ campaign: record.name, run: record.name, ...(record.settings.events !== undefined ? { url: record.settings.events } : {}) }, state, counts, at, reason);

@@ -37,7 +37,8 @@ export class CampaignApi {
 		const dir = apiCampaignDir(location);
 		const runner = new ApiCampaignRunner(config, store, dir, log, options.sendingMayGo, options.events);
 		// Replies and opt-outs to an API campaign's messages go to its own events URL.
-		options.events?.lookUpCampaignUrls(async (name) => (await store.campaign(name))?.settings.events);
+		// (Looked up only where the API is on: a worker without it answers replies as before.)
+		if (config.server.apiToken !== undefined) options.events?.lookUpCampaignUrls(async (name) => (await store.campaign(name))?.settings.events);
 		return new CampaignApi(store, runner, new ApiCampaigns(store, ledger, runner, dir, options.events), { maxCsvBytes: options.maxCsvBytes ?? DEFAULT_MAX_CSV_BYTES, log });
 	}
 
