@@ -3,7 +3,7 @@ import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { storeBackends } from '../../support/storeBackends';
 import { createServer, request } from 'node:http';
 import { freePort, SandboxDriver, until } from '../daemon/harness';
-import { ApiUnderTest } from './apiHarness';
+import { API_TOKEN, ApiUnderTest } from './apiHarness';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -61,6 +61,21 @@ describe.each(storeBackendsOnce)('campaign API life ($name)', (backend) => {
 		expect(tos).not.toContain('+61491500003');
 	}, 90_000);
 
+	it('shows a campaign scheduled beyond the provider\'s 14 days as scheduled, and cancels it before anything is sent', async () => {
+		const a = await api();
+		const schedule = new Date(Date.now() + 20 * 86_400_000).toISOString();
+		await a.call('PUT', '/api/campaigns/later', { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', schedule });
+		await a.call('PUT', '/api/campaigns/later/pages/1', { recipients: recipients(0, 3) });
+		expect((await a.call('POST', '/api/campaigns/later/start')).body.campaign.state).toBe('scheduled');
+		// Imported, then waiting for its time.
+		await until(async () => (await a.call('GET', '/api/campaigns/later')).body.campaign.counts.pending === 3 && (await a.ledger.campaign('later'))?.phase === 'sending', 20_000);
+		expect((await a.call('GET', '/api/campaigns')).body.campaigns).toEqual([{ name: 'later', state: 'scheduled' }]);
+		const cancelled = await a.call('POST', '/api/campaigns/later/cancel');
+		expect(cancelled.body.campaign.state).toBe('cancelled');
+		await until(async () => (await a.call('GET', '/api/campaigns/later')).body.campaign.counts.cancelled === 3, 20_000);
+		expect(await new SandboxDriver(sandbox).messages()).toHaveLength(0);
+	}, 60_000);
+
 	it('takes a CSV streamed, the same CSV again unchanged, and refuses one too large', async () => {
 		const a = await api({ maxCsvBytes: 4096 });
 		await a.call('PUT', '/api/campaigns/csv', { property: sandbox.demo.PropertySid, text: 'Hi {{Name}}', rate: 0 });
@@ -74,6 +89,16 @@ describe.each(storeBackendsOnce)('campaign API life ($name)', (backend) => {
 		const big = await a.call('PUT', '/api/campaigns/big/csv', 'Phone\n' + '+61491570101\n'.repeat(400), { 'content-type': 'text/csv' });
 		expect(big.status).toBe(413);
 		expect(big.body.error.code).toBe('too_large');
+		// Streamed without a length (chunked): refused once past the cap, the rest read and dropped.
+		const chunked = new ReadableStream({
+			start(controller) {
+				for (let i = 0; i < 40; i++) controller.enqueue(new TextEncoder().encode('+61491570101\n'.repeat(20)));
+				controller.close();
+			},
+		});
+		const streamed = await fetch(`${a.url}/api/campaigns/big/csv`, { method: 'PUT', headers: { authorization: `Bearer ${API_TOKEN}`, 'content-type': 'text/csv' }, body: chunked, duplex: 'half' } as RequestInit);
+		expect(streamed.status).toBe(413);
+		expect(((await streamed.json()) as { error: { code: string } }).error.code).toBe('too_large');
 		expect((await a.call('GET', '/api/campaigns/big')).body.campaign.counts.recipients).toBe(0);
 		expect((await a.call('POST', '/api/campaigns/csv/start')).status).toBe(202);
 		await until(async () => (await a.call('GET', '/api/campaigns/csv')).body.campaign.state === 'finished', 20_000);

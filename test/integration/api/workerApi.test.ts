@@ -38,8 +38,9 @@ describe.each(storeBackends())('the worker\'s campaign API ($name)', (backend) =
 			const res = await fetch(url + path, { method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
 			return { status: res.status, body: (await res.json()) as any, headers: res.headers };
 		};
-		const start = async () => {
-			const worker = await WorkerProcess.start(config, env);
+		// `alone`: the worker in one process (no supervisor), so that a SIGKILL leaves no copy holding the port.
+		const start = async (alone = false) => {
+			const worker = await WorkerProcess.start(config, { ...env, ...(alone ? { CLOUDTEL_WORKER_SUPERVISOR: '0' } : {}) });
 			cleanup.push(() => worker.stop('SIGKILL'));
 			return worker;
 		};
@@ -92,13 +93,13 @@ describe.each(storeBackends())('the worker\'s campaign API ($name)', (backend) =
 
 	it('resumes a started campaign after the worker is killed mid-run, sending nobody twice', async () => {
 		const t = await setUp({ receiptDelayMs: 60_000 });
-		const first = await t.start();
+		const first = await t.start(true);
 		await t.call('PUT', '/campaigns/restart', { property: t.sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 10, batchSize: 2 });
 		await t.call('PUT', '/campaigns/restart/pages/1', { recipients: recipients(0, 60) });
 		expect((await t.call('POST', '/campaigns/restart/start')).status).toBe(202);
 		await until(async () => (await t.call('GET', '/campaigns/restart')).body.campaign.counts.accepted >= 10, 30_000, 'some sent');
 		await first.stop('SIGKILL');
-		await t.start();
+		await t.start(true);
 		// The killed copy's run is held until its heartbeat goes stale (15 s): then it is resumed.
 		await until(async () => (await t.call('GET', '/campaigns/restart')).body.campaign.state === 'finished', 60_000, 'the campaign finished after the restart');
 		const { counts } = (await t.call('GET', '/campaigns/restart')).body.campaign;

@@ -58,6 +58,35 @@ describe('the ledger shared by several workers (postgres)', () => {
 		expect(await first.submissionsInFlight('s1')).toBe(chunks);
 	});
 
+	it('claims a range of lines no chunk on its way covers: rows sent again behind one are claimed up to it, not across it', async () => {
+		const l = await campaign('s4', 10);
+		const a = await l.claimChunk('s4', 3);
+		const b = await l.claimChunk('s4', 3);
+		expect([a, b].map((c) => c.rows.map((r) => r.line))).toEqual([
+			[2, 3, 4],
+			[5, 6, 7],
+		]);
+		// Line 3's answer was lost; asked to, the run sends it again while chunk b is still out.
+		await l.settle('s4', a.chunk, [
+			{ line: 2, status: 'accepted', messageSid: 'SM-s4-2' },
+			{ line: 3, status: 'uncertain', message: 'the answer was lost' },
+			{ line: 4, status: 'accepted', messageSid: 'SM-s4-4' },
+		]);
+		expect(await l.requeueUncertain('s4')).toBe(1);
+		const again = await l.claimChunk('s4', 5);
+		expect(again.rows.map((r) => r.line)).toEqual([3]);
+		expect((await l.claimChunk('s4', 5)).rows.map((r) => r.line)).toEqual([8, 9, 10, 11]);
+		expect((await l.counts('s4')).rows).toMatchObject({ submitting: 8, accepted: 2, pending: 0 });
+		// Each chunk settles exactly its own rows.
+		await l.settle('s4', b.chunk, [5, 6, 7].map((line) => ({ line, status: 'accepted' as const, messageSid: `SM-s4-${line}` })));
+		await l.settle('s4', again.chunk, [{ line: 3, status: 'accepted', messageSid: 'SM-s4-3' }]);
+		expect((await l.counts('s4')).rows).toMatchObject({ submitting: 4, accepted: 6, pending: 0 });
+		const sids: Record<number, string | undefined> = {};
+		for await (const r of l.rows('s4', ['accepted'])) sids[r.line] = r.messageSid;
+		expect(sids).toEqual({ 2: 'SM-s4-2', 3: 'SM-s4-3', 4: 'SM-s4-4', 5: 'SM-s4-5', 6: 'SM-s4-6', 7: 'SM-s4-7' });
+		expect(await l.sentTo('SM-s4-3')).toBe('+61491000001');
+	});
+
 	it('holds one rate across workers: slots of the campaign follow one another, whoever takes them', async () => {
 		const a = await campaign('s2', 1);
 		const b = await ledger();

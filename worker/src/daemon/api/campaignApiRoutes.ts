@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
+import { dropRestOfBody } from '../http/dropRestOfBody';
 import type { Logger } from '../jsonLogger';
 import { clientGone } from '../http/jsonReply';
 import type { ApiCampaigns } from './apiCampaigns';
@@ -86,6 +87,11 @@ export async function campaignApiRoutes(app: FastifyInstance, options: CampaignA
 			return undefined;
 		}
 		const refusal = refusalOf(error);
+		if (refusal?.code === 'too_large') {
+			// The rest is read and dropped, so the sender sees the 413 rather than a reset; the connection then closes.
+			if (!request.raw.complete) dropRestOfBody(request.raw);
+			return reply.code(413).header('cache-control', 'no-store').header('connection', 'close').send(refusal.body());
+		}
 		if (refusal) return reply.code(refusal.status).header('cache-control', 'no-store').send(refusal.body());
 		options.log.error('campaign API error', { error, method: request.method, url: request.url.replace(/\?.*$/, '') });
 		return reply.code(500).send(new ApiError('internal', 'the worker failed to answer; its log has the detail').body());

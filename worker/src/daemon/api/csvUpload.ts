@@ -33,18 +33,27 @@ export async function receiveCsv(body: Readable, dir: string, maxBytes: number):
 	const hasher = createHash('sha256');
 	let bytes = 0;
 	try {
+		let tooLarge = false;
+		let cutOff: NodeJS.Timeout | undefined;
 		try {
 			for await (const chunk of body as AsyncIterable<Buffer>) {
 				bytes += chunk.length;
-				if (bytes > maxBytes) {
-					body.destroy();
-					throw new ApiError('too_large', `the CSV is larger than ${maxBytes.toLocaleString('en-US')} bytes, this worker's limit for one upload (server.apiMaxCsvBytes); send the recipients as JSON pages instead`);
+				// Past the cap the rest is read and dropped (for 5 s at most), not written: the
+				// sender then sees the 413 rather than a reset.
+				if (bytes > maxBytes && !tooLarge) {
+					tooLarge = true;
+					cutOff = setTimeout(() => body.destroy(), 5000);
 				}
+				if (tooLarge) continue;
 				hasher.update(chunk);
 				await file.write(chunk);
 			}
 		} finally {
+			clearTimeout(cutOff);
 			await file.close();
+		}
+		if (tooLarge) {
+			throw new ApiError('too_large', `the CSV is larger than ${maxBytes.toLocaleString('en-US')} bytes, this worker's limit for one upload (server.apiMaxCsvBytes); send the recipients as JSON pages instead`);
 		}
 		if (bytes === 0) throw invalid([{ field: 'csv', message: 'the CSV is empty: it needs a header line and rows' }]);
 		let rows = 0;
