@@ -22,8 +22,10 @@ export async function startCloudtelWorker({ dir, sandbox, config = {}, timeoutMs
 		JSON.stringify({
 			db: join(dir, 'cloudtel-worker.db'),
 			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: CALLBACK_SECRET, apiToken: WORKER_API_TOKEN },
-			// Events wait out an n8n that is stopped for a while (a restart takes up to a minute here).
-			outbox: { backoffMs: 500, maxBackoffMs: 5000, maxAttempts: 60 },
+			// Events wait out an n8n that is stopped for a while: a restart takes up to a minute
+			// here and far longer on a loaded machine; 60 attempts at 5 s (5 min) could run out
+			// before it is back, and an event given up never reaches the trigger.
+			outbox: { backoffMs: 500, maxBackoffMs: 5000, maxAttempts: 1000 },
 			log: { phoneNumbers: 'full' },
 			...config,
 		}),
