@@ -13,6 +13,7 @@ import { N8n } from '../lib/n8n.mjs';
 import { installPackage, panelOf, repoRoot } from '../lib/package.mjs';
 import { createApiKey, publicApi, setupOwner, testCredential } from '../lib/rest.mjs';
 import { executionError, nodeError, outputOf, workflow } from '../lib/workflows.mjs';
+import { waitFor } from '../lib/waitFor.mjs';
 
 export const title = 'CloudTel Campaign: 10,000 recipients handed to the cloudtel worker, sent paced, reported back once';
 
@@ -26,15 +27,6 @@ const SUPPRESSED_AT = 42;
 const INVALID_AT = [17, 5_000, 9_999];
 const numberOf = (i) => `+61412${String(i).padStart(6, '0')}`;
 
-async function waitFor(what, probe, { timeoutMs = 60_000, intervalMs = 500 } = {}) {
-	const until = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value) return value;
-		if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await sleep(intervalMs);
-	}
-}
 
 /** The template's nodes named, with their connections among them. */
 function fromTemplate(names, change) {

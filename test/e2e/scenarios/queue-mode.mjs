@@ -19,6 +19,7 @@ import { installPackage, panelOf, repoRoot } from '../lib/package.mjs';
 import { startPostgres, startRedis, startRoundRobin, redisCommand } from '../lib/queue.mjs';
 import { createApiKey, publicApi, setupOwner } from '../lib/rest.mjs';
 import { chain, cloudTel, cloudTelTrigger, code, credential, node, workflow } from '../lib/workflows.mjs';
+import { waitFor as waitUntil } from '../lib/waitFor.mjs';
 
 export const title = 'Queue mode: Postgres, Redis, main + worker + two webhook processes behind a round-robin proxy';
 
@@ -27,15 +28,8 @@ const BATCH = 2000;
 const DISTINCT = 50;
 const TEMPLATE = join(repoRoot, 'examples', 'n8n-callbacks-exactly-once.workflow.json');
 
-async function waitFor(what, probe, { timeoutMs = 120_000, intervalMs = 1000 } = {}) {
-	const until = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value) return value;
-		if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await sleep(intervalMs);
-	}
-}
+/** This scenario's own default waits. */
+const waitFor = (what, probe, options) => waitUntil(what, probe, { timeoutMs: 120_000, intervalMs: 1000, ...options });
 
 const post = (url, body) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 

@@ -9,6 +9,7 @@ import { installPackage, panelOf } from '../lib/package.mjs';
 import { createApiKey, publicApi, setupOwner, testCredential } from '../lib/rest.mjs';
 import { runCloudTel } from '../lib/steps.mjs';
 import { CREDENTIAL_TYPE, cloudTelTrigger, credential, workflow } from '../lib/workflows.mjs';
+import { waitFor as waitUntil } from '../lib/waitFor.mjs';
 
 export const title = 'CloudTel Trigger: delivery receipts and replies start executions in a running n8n';
 
@@ -28,15 +29,8 @@ function received(executions) {
 		.reverse();
 }
 
-async function waitFor(what, probe, { timeoutMs = 30_000, intervalMs = 500 } = {}) {
-	const until = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value) return value;
-		if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await sleep(intervalMs);
-	}
-}
+/** This scenario's own default waits. */
+const waitFor = (what, probe, options) => waitUntil(what, probe, { timeoutMs: 30_000, intervalMs: 500, ...options });
 
 export async function run(ctx, test) {
 	const { sandbox } = ctx;
