@@ -1,6 +1,6 @@
 // A real `cloudtel worker` (worker/dist, the CLI a user runs) against the sandbox, with its
 // campaign API on (server.apiToken), for the scenarios and the bench that hand campaigns to it.
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freePort } from './n8n.mjs';
@@ -22,8 +22,10 @@ export async function startCloudtelWorker({ dir, sandbox, config = {}, timeoutMs
 		JSON.stringify({
 			db: join(dir, 'cloudtel-worker.db'),
 			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: CALLBACK_SECRET, apiToken: WORKER_API_TOKEN },
-			// Events wait out an n8n that is stopped for a while (a restart takes up to a minute here).
-			outbox: { backoffMs: 500, maxBackoffMs: 5000, maxAttempts: 60 },
+			// Events wait out an n8n that is stopped for a while: a restart takes up to a minute
+			// here and far longer on a loaded machine; 60 attempts at 5 s (5 min) could run out
+			// before it is back, and an event given up never reaches the trigger.
+			outbox: { backoffMs: 500, maxBackoffMs: 5000, maxAttempts: 1000 },
 			log: { phoneNumbers: 'full' },
 			...config,
 		}),
@@ -38,6 +40,8 @@ export async function startCloudtelWorker({ dir, sandbox, config = {}, timeoutMs
 		const timer = setTimeout(() => reject(new Error(`cloudtel worker not started after ${timeoutMs} ms:\n${lines.slice(-20).join('\n')}\n${output}`)), timeoutMs);
 		reader.on('line', (line) => {
 			lines.push(line);
+			// Kept beside its database, for a look after a failed run (CLOUDTEL_E2E_KEEP=1).
+			appendFileSync(join(dir, 'worker.log'), `${line}\n`);
 			if (line.includes('"worker started"')) {
 				clearTimeout(timer);
 				resolve();

@@ -193,7 +193,11 @@ export async function run(ctx, test) {
 		const [{ event, results }] = await waitFor('campaign.finished in n8n', async () => {
 			const got = await finishedRuns();
 			return got.length > 0 && got;
-		}, { timeoutMs: 120_000, intervalMs: 2000 });
+		}, { timeoutMs: 180_000, intervalMs: 2000 }).catch((error) => {
+			// What the worker said of its events, for the one reading the failure.
+			const said = worker.lines.filter((l) => /event|forward|outbox/i.test(l)).slice(-15);
+			throw new Error(`${error.message}\nworker log:\n${said.join('\n')}`);
+		});
 		assert.equal(event.state, 'finished');
 		assert.equal(event.counts.recipients, COUNT);
 		assert.equal(event.counts.accepted, COUNT - 4);

@@ -58,7 +58,12 @@ export class SqliteDb implements SqlDb {
 	async tx<T>(work: Work<T>, mode: TxMode = 'write'): Promise<T> {
 		const unit = () => driveSync(work, (s) => this.exec(s));
 		if (mode === 'grouped') return (this.grouped ??= new GroupCommit(this.db)).run(unit);
-		if (mode === 'synced') return (this.synced ??= new GroupCommit(this.db, this.wal() ?? undefined)).run(unit);
+		if (mode === 'synced') {
+			const wal = this.wal();
+			// A file not in WAL mode has no WAL to sync: its commit is a FULL one (durableTx).
+			if (!wal) return (await this.durableTx(work)).result;
+			return (this.synced ??= new GroupCommit(this.db, wal)).run(unit);
+		}
 		const transaction = this.db.transaction(unit);
 		if (mode === 'read') return transaction.deferred();
 		if (mode !== 'erase') return transaction.immediate();
