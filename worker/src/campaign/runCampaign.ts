@@ -53,6 +53,11 @@ export interface RunCampaignOptions {
 	pricePerSegment?: number;
 	/** Receipt and reply webhooks every message carries (the worker daemon's). */
 	callbacks?: Parameters<typeof sendStage>[0]['callbacks'];
+	/**
+	 * A run found paused at its start waits for `campaign resume` (the worker's cron runs,
+	 * taken up after a restart) instead of stopping at once, as `campaign run` does.
+	 */
+	waitWhilePaused?: boolean;
 }
 
 export interface RunCampaignDeps {
@@ -345,7 +350,7 @@ async function stages(spec: CampaignSpec, timing: Timing, record: CampaignRecord
 	const { reporter, signal } = deps;
 	const name = spec.name;
 	if (record.phase === 'cancelled') return { stop: 'cancelled' };
-	if (record.paused) return { stop: 'paused' };
+	if (record.paused && !options.waitWhilePaused) return { stop: 'paused' };
 
 	if (record.phase === 'importing') {
 		const seen = await loadNumbers(record.importedThrough > 0 ? ledger.campaignNumbers(name) : undefined);

@@ -203,25 +203,33 @@ export class ApiCampaigns {
 	async cancel(name: string): Promise<CampaignStatus> {
 		const record = await this.record(name);
 		if (record.state === 'finished' || record.state === 'failed') throw new ApiError('conflict', `campaign "${name}" is ${record.state}: there is nothing to cancel`, { field: 'state' });
-		if (record.state !== 'cancelled') {
-			await this.store.transition(name, ['draft', 'started', 'paused'], 'cancelled', this.now(), 'cancelled through the API');
-			const stored = await this.ledger.campaign(name);
-			if (stored && stored.phase !== 'finished') {
-				await this.ledger.setPhase(name, 'cancelled');
-				// A live run cancels its own pending rows once its batches in flight settle; else it is done here.
-				const live = this.runner.isRunning(name) || (stored.owner !== undefined && ownerIsAlive(stored.owner, STALE_OWNER_MS));
-				if (!live) {
-					await this.ledger.recoverSubmitting(name);
-					await this.ledger.cancelPending(name);
-				}
-				// A live run announces the end itself, with its final counts.
-				if (live) return this.get(name);
-			}
-			const status = await this.get(name);
-			if (record.state !== 'draft') await this.events?.finished(this.run(record), 'cancelled', status.counts, this.now(), 'cancelled through the API');
-			return status;
+		if (record.state === 'cancelled') return this.get(name);
+		const reason = 'cancelled through the API';
+		const stored = await this.ledger.campaign(name);
+		const open = stored !== undefined && stored.phase !== 'finished';
+		const live = open && (this.runner.isRunning(name) || (stored.owner !== undefined && ownerIsAlive(stored.owner, STALE_OWNER_MS)));
+		if (open) await this.ledger.setPhase(name, 'cancelled');
+		if (live) {
+			// A live run cancels its own pending rows once its batches in flight settle, and announces the end itself, with its final counts.
+			await this.store.transition(name, ['draft', 'started', 'paused'], 'cancelled', this.now(), reason);
+			return this.get(name);
 		}
+		if (open) {
+			await this.ledger.recoverSubmitting(name);
+			await this.ledger.cancelPending(name);
+		}
+		// Nothing runs it: its campaign.finished is queued by the move itself, so no crash between
+		// them loses it (a cancel that failed is made again, whole). A draft never announced a start.
+		const at = this.now();
+		const events = record.state === 'draft' || !this.events ? undefined : this.events.finishedForwards(this.run(record), 'cancelled', await this.endCounts(record, at), at, reason);
+		if ((await this.store.transition(name, ['draft', 'started', 'paused'], 'cancelled', at, reason, events)) && events?.length) this.events?.wake();
 		return this.get(name);
+	}
+
+	/** The counts the campaign shows once cancelled: its pages dropped by the move, the ledger's rows alone. */
+	private async endCounts(record: ApiCampaignRecord, at: number): Promise<CampaignStatus['counts']> {
+		const noPages = { pageTotals: () => Promise.resolve({ pages: [], recipients: 0 }) };
+		return (await campaignStatusOf({ ...record, state: 'cancelled' }, noPages, this.ledger, at)).counts;
 	}
 
 	/** The JSON of `cloudtel campaign report --json`. */

@@ -10,7 +10,7 @@ const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date
  * receipts and replies said. `recipients` is what its pages hold, imported or not yet (at
  * its end, when the pages are dropped, the ledger's rows).
  */
-export async function campaignStatusOf(record: ApiCampaignRecord, store: ApiCampaignStore, ledger: Ledger, now = Date.now()): Promise<CampaignStatus> {
+export async function campaignStatusOf(record: ApiCampaignRecord, store: Pick<ApiCampaignStore, 'pageTotals'>, ledger: Ledger, now = Date.now()): Promise<CampaignStatus> {
 	const totals = await store.pageTotals(record.name);
 	const counts: CampaignCounts = { ...emptyCampaignCounts(), recipients: totals.recipients };
 	const stored = record.state === 'draft' ? undefined : await ledger.campaign(record.name);

@@ -77,6 +77,8 @@ export class CampaignRunner {
 					batchSize: campaign.batchSize ?? RUN_DEFAULTS.batchSize,
 					concurrency: RUN_DEFAULTS.concurrency,
 					callbacks: this.callbacks(campaign),
+					// A run paused when the worker stopped is taken up paused: it waits for the resume and goes on to its end.
+					waitWhilePaused: true,
 				},
 				{ ledger, reporter: this.reporter(named, ledger, log), signal, chunks },
 			);

@@ -70,8 +70,8 @@ export class CampaignEvents {
 
 	/**
 	 * `pause`: which pause of the run it is (a campaign paused, resumed and paused again
-	 * announces each), stable for the same pause: a count, or the time it was paused. A
-	 * cron run is paused once: its pause ends it.
+	 * announces each), stable for the same pause: a count, or the time it was paused (a cron
+	 * run taken up paused after a restart names its pause as before, and announces it once).
 	 */
 	pausedForwards(run: EventRun, at: number, counts?: CampaignCounts, pause?: string | number): KeyedForward[] {
 		const id = `campaign.paused:${run.run}${pause === undefined ? '' : `:${pause}`}`;

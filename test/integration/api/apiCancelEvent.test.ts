@@ -1,0 +1,103 @@
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../../sandbox/src';
+import type { DbLocation } from '../../../worker/src/storage/dbLocation';
+import { CallbackCatcher, type CaughtRequest } from '../../support/callbackCatcher';
+import { sql } from '../../support/postgres/database';
+import { storeBackends } from '../../support/storeBackends';
+import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from '../daemon/harness';
+
+const TOKEN = 'cancel-event-token-0123456789';
+const SECRET = 'cancel-event-callback-secret-01';
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+	for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+const key = (r: CaughtRequest) => String(r.headers['idempotency-key']);
+
+/** Makes the database refuse to store any campaign.finished, as a crash at that write would leave it. */
+async function refuseFinishedEvents(location: DbLocation, refuse: boolean): Promise<void> {
+	if (location.kind === 'sqlite') {
+		const db = new Database(location.path);
+		try {
+			db.exec(refuse ? `CREATE TRIGGER refuse_finished BEFORE INSERT ON forwards WHEN NEW.event_key LIKE 'campaign.finished:%' BEGIN SELECT RAISE(ABORT, 'the disk is gone'); END` : 'DROP TRIGGER refuse_finished');
+		} finally {
+			db.close();
+		}
+		return;
+	}
+	if (refuse) {
+		await sql(location.url, `CREATE FUNCTION refuse_finished() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.event_key LIKE 'campaign.finished:%' THEN RAISE EXCEPTION 'the disk is gone'; END IF; RETURN NEW; END $$`);
+		await sql(location.url, 'CREATE TRIGGER refuse_finished BEFORE INSERT ON forwards FOR EACH ROW EXECUTE FUNCTION refuse_finished()');
+	} else {
+		await sql(location.url, 'DROP TRIGGER refuse_finished ON forwards');
+		await sql(location.url, 'DROP FUNCTION refuse_finished()');
+	}
+}
+
+/**
+ * The cancel of an API campaign no run holds (paused, its worker restarted) queues its
+ * campaign.finished in the write that moves it to cancelled: a cancel whose event cannot
+ * be stored does not move it, and the cancel made again announces the end, once.
+ */
+describe.each(storeBackends())('cancel of an API campaign not running ($name)', (backend) => {
+	it('moves it and queues its campaign.finished together, or neither', async () => {
+		await ensureBuilt();
+		const sandbox = await startSandbox({ port: 0, receiptDelayMs: 60_000 });
+		cleanup.push(() => sandbox.close());
+		const driver = new SandboxDriver(sandbox);
+		const receiver = await CallbackCatcher.start();
+		cleanup.push(() => receiver.close());
+		const location = backend.location();
+		const port = await freePort();
+		const config = writeConfig(tempDir(), {
+			db: location.kind === 'sqlite' ? location.path : location.url,
+			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET, apiToken: TOKEN },
+			outbox: { backoffMs: 50, maxBackoffMs: 200 },
+		});
+		const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
+		const start = async () => {
+			const worker = await WorkerProcess.start(config, env);
+			cleanup.push(() => worker.stop('SIGKILL'));
+			return worker;
+		};
+		const call = async (method: string, path: string, body?: unknown) => {
+			const res = await fetch(`http://127.0.0.1:${port}/api${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+			return { status: res.status, body: (await res.json()) as any };
+		};
+		const sent = async () => (await driver.messages()).filter((m) => String(m.ExternalId).startsWith('halted:'));
+
+		let worker = await start();
+		expect((await call('PUT', '/campaigns/halted', { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 2, batchSize: 1, events: `${receiver.url}/hook` })).status).toBe(201);
+		const recipients = Array.from({ length: 30 }, (_, i) => ({ phone: `+614915730${String(i).padStart(2, '0')}`, first_name: `N${i}` }));
+		expect((await call('PUT', '/campaigns/halted/pages/1', { recipients })).status).toBe(200);
+		expect((await call('POST', '/campaigns/halted/start', { pages: 1 })).status).toBe(202);
+		await until(async () => (await call('GET', '/campaigns/halted')).body.campaign.counts.accepted >= 2, 30_000, 'some sent');
+		expect((await call('POST', '/campaigns/halted/pause')).body.campaign.state).toBe('paused');
+		// Restarted, the worker runs no paused campaign: the cancel is made by the API alone.
+		expect(await worker.stop('SIGTERM')).toBe(0);
+		await refuseFinishedEvents(location, true);
+		worker = await start();
+
+		const refused = await call('POST', '/campaigns/halted/cancel');
+		expect(refused.status).toBeGreaterThanOrEqual(500);
+		// The event could not be stored: the campaign has not moved either.
+		expect((await call('GET', '/campaigns/halted')).body.campaign.state).toBe('paused');
+
+		await refuseFinishedEvents(location, false);
+		const cancelled = await call('POST', '/campaigns/halted/cancel');
+		expect(cancelled.status).toBe(200);
+		expect(cancelled.body.campaign.state).toBe('cancelled');
+		const finished = await until(() => receiver.requests.find((r) => key(r) === 'campaign.finished:halted'), 20_000, 'the finished event');
+		const status = (await call('GET', '/campaigns/halted')).body.campaign;
+		expect(finished.body).toMatchObject({ type: 'campaign.finished', campaign: 'halted', data: { state: 'cancelled', reason: 'cancelled through the API' } });
+		expect(finished.body.data.counts).toEqual(status.counts);
+		expect(status.counts.cancelled).toBeGreaterThan(0);
+		expect(status.counts.accepted + status.counts.cancelled).toBe(30);
+		expect((await sent()).length).toBe(status.counts.accepted);
+		await new Promise((r) => setTimeout(r, 1000));
+		expect(receiver.requests.filter((r) => key(r) === 'campaign.finished:halted')).toHaveLength(1);
+	}, 120_000);
+});

@@ -1,0 +1,85 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../../sandbox/src';
+import { CallbackCatcher, type CaughtRequest } from '../../support/callbackCatcher';
+import { storeBackends } from '../../support/storeBackends';
+import { cli } from '../worker/harness';
+import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
+
+const SECRET = 'paused-restart-secret-0123456789';
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+	for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+/** A cron that fires once, at this UTC second (and again a year later). */
+function cronAt(at: Date): string {
+	return `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} ${at.getUTCDate()} ${at.getUTCMonth() + 1} *`;
+}
+
+const key = (r: CaughtRequest) => String(r.headers['idempotency-key']);
+
+/**
+ * A cron run paused (`cloudtel campaign pause`) when the worker stops stays open: the
+ * worker takes it up paused at its next start, sends nothing while it stays paused, and
+ * after `cloudtel campaign resume` sends the rest (nobody twice) and announces its end.
+ */
+describe.each(storeBackends())('a paused cron run across a restart ($name)', (backend) => {
+	it('waits paused after the restart, then sends the rest once resumed, with one campaign.finished', async () => {
+		await ensureBuilt();
+		const sandbox = await startSandbox({ port: 0, receiptDelayMs: 60_000 });
+		cleanup.push(() => sandbox.close());
+		const driver = new SandboxDriver(sandbox);
+		const receiver = await CallbackCatcher.start();
+		cleanup.push(() => receiver.close());
+		const dir = tempDir();
+		const location = backend.location();
+		const db = location.kind === 'sqlite' ? location.path : location.url;
+		const port = await freePort();
+		const tick = new Date(Math.ceil((Date.now() + 6000) / 1000) * 1000);
+		const config = writeConfig(dir, {
+			db,
+			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET },
+			outbox: { concurrency: 1, backoffMs: 50, maxBackoffMs: 200 },
+			events: { url: `${receiver.url}/events` },
+			campaigns: [{ name: 'held', cron: cronAt(tick), timeZone: 'UTC', csv: 'list.csv', property: sandbox.demo.PropertySid, text: 'Hi {{Name}}', rate: 2, batchSize: 1 }],
+		});
+		let list = 'Phone,Name\n';
+		for (let i = 0; i < 10; i++) list += `+614915722${String(i).padStart(2, '0')},N${i}\n`;
+		writeFileSync(join(dir, 'list.csv'), list);
+		const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
+		const start = async () => {
+			const worker = await WorkerProcess.start(config, env);
+			cleanup.push(() => worker.stop('SIGKILL'));
+			return worker;
+		};
+		let worker = await start();
+		const run = String((await worker.waitFor((l) => typeof l.run === 'string' && l.run.startsWith('held-'), 20_000, 'the run')).run);
+		const sent = async () => (await driver.messages()).filter((m) => String(m.ExternalId).startsWith(`${run}:`));
+		await until(async () => (await sent()).length >= 2, 20_000, 'some messages');
+		expect((await cli(['campaign', 'pause', '--db', db, '--name', run])).code).toBe(0);
+		const paused = await until(() => receiver.requests.find((r) => key(r).startsWith(`campaign.paused:${run}:`)), 20_000, 'the pause announced');
+		expect(await worker.stop('SIGTERM')).toBe(0);
+		const before = (await sent()).length;
+		expect(before).toBeLessThan(10);
+
+		worker = await start();
+		await worker.waitFor((l) => l.msg === 'campaign run resumed' && l.run === run, 15_000, 'the run taken up again');
+		// Still paused: nothing more is sent, the run does not end.
+		await new Promise((r) => setTimeout(r, 3000));
+		expect((await sent()).length).toBe(before);
+		expect(receiver.requests.some((r) => key(r) === `campaign.finished:${run}`)).toBe(false);
+
+		expect((await cli(['campaign', 'resume', '--db', db, '--name', run])).code).toBe(0);
+		const finished = await until(() => receiver.requests.find((r) => key(r) === `campaign.finished:${run}`), 30_000, 'the resumed run to finish');
+		expect(finished.body.data).toMatchObject({ state: 'finished', run, counts: { recipients: 10, accepted: 10, pending: 0 } });
+		const all = await sent();
+		expect(all).toHaveLength(10);
+		expect(new Set(all.map((m) => m.To)).size).toBe(10);
+		await new Promise((r) => setTimeout(r, 1000));
+		// Each event once: the same pause, seen again after the restart, is not a second one.
+		expect(receiver.requests.map(key).sort()).toEqual([`campaign.finished:${run}`, key(paused), `campaign.started:${run}`].sort());
+	}, 120_000);
+});
