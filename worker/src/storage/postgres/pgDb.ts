@@ -2,9 +2,14 @@ import type { Pool, PoolClient, QueryConfig } from 'pg';
 import { POSTGRES, driveAsync, steps, type SqlDb, type Statement, type Step, type TxMode, type Work } from '../work';
 import { transaction } from './pgDatabase';
 
+/** Statement names by their text: each connection parses and plans a statement once, not at every run. */
+const names = new Map<string, string>();
+
 /** Runs one statement of a unit of work on a connection (or the pool). */
 function pgExec(db: Pool | PoolClient, s: Statement): Promise<unknown> {
-	const query: QueryConfig = { text: s.sql, values: s.args };
+	let name = names.get(s.sql);
+	if (name === undefined) names.set(s.sql, (name = `cloudtel_${names.size}`));
+	const query: QueryConfig = { name, text: s.sql, values: s.args };
 	if (s.kind === 'raw') return db.query({ ...query, rowMode: 'array' }).then((r) => r.rows);
 	return db.query(query).then((r) => (s.kind === 'run' ? (r.rowCount ?? 0) : s.kind === 'get' ? r.rows[0] : r.rows));
 }
