@@ -89,7 +89,8 @@ async function phase({ adminUrl, sandbox, n, rows, rate, batchSize, name }) {
 	}
 	if (Date.now() > at.getTime() - 500) throw new Error('the workers took too long to start for the tick');
 	await waitFor(() => workers.every((w) => w.logs.some((l) => l.msg === 'campaign summary')), 300_000, 'the run to finish');
-	const [span] = await query(db, `SELECT COUNT(*)::int AS n, MIN(sent_at)::float8 AS first, MAX(sent_at)::float8 AS last FROM recipients WHERE status = 'accepted'`);
+	// Each answer is stored with the moment it came (answers.at), as one row per chunk.
+	const [span] = await query(db, `SELECT (SELECT COUNT(*)::int FROM recipients WHERE status = 'accepted') AS n, MIN(at)::float8 AS first, MAX(at)::float8 AS last FROM answers`);
 	const retries429 = workers.reduce((k, w) => k + w.logs.filter((l) => l.msg === 'campaign retry' && l.status === 429).length, 0);
 	const chunks = Math.ceil(span.n / Math.min(batchSize, Math.max(1, Math.ceil(rate / 10))));
 	for (const w of workers) w.child.kill('SIGTERM');
