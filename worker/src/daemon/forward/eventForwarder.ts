@@ -1,7 +1,6 @@
-import { request } from 'undici';
-import { retryAfterMs } from '../../../../api';
 import type { ForwardOutcome } from './forwardOutcome';
 import type { EventForward } from './eventForward';
+import { postIdempotent } from './idempotentPost';
 
 /** The URLs events go to, read from the config when each is sent. */
 export interface EventTargets {
@@ -13,11 +12,6 @@ export interface EventTargets {
 
 /** A receiver's Retry-After is taken up to this; a longer one is read as this. */
 const MAX_RETRY_AFTER_MS = 3_600_000;
-
-/** Answers that say "later": n8n answers 404 while its workflow is not active yet (a restart). */
-function later(status: number): boolean {
-	return status === 404 || status === 408 || status === 429 || status >= 500;
-}
 
 /**
  * POSTs an event (`{id, type, occurredAt, campaign?, data}`) with `Idempotency-Key: <id>`
@@ -38,28 +32,9 @@ export class EventForwarder {
 		}
 		const sameOrigin = worker !== undefined && new URL(worker.url).origin === new URL(url).origin;
 		const headers = sameOrigin ? (worker.headers ?? {}) : {};
-		const host = new URL(url).host;
-		try {
-			const res = await request(url, {
-				method: 'POST',
-				headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': event.id },
-				body: JSON.stringify(event),
-				headersTimeout: 30_000,
-				bodyTimeout: 30_000,
-			});
-			await res.body.dump();
-			if (res.statusCode >= 200 && res.statusCode < 300) return { kind: 'sent' };
-			const reason = `HTTP ${res.statusCode} from ${host}`;
-			return later(res.statusCode) ? { kind: 'retry', reason, retryAfterMs: cappedRetryAfter(res.headers['retry-after']) } : { kind: 'failed', reason };
-		} catch (error) {
-			return { kind: 'retry', reason: `${(error as { code?: string }).code ?? 'error'}: ${(error as Error).message}` };
-		}
+		// n8n answers 404 while its workflow is not active yet (a restart).
+		return postIdempotent({ url, headers, body: event, key: event.id, notFoundIsLater: true, maxRetryAfterMs: MAX_RETRY_AFTER_MS });
 	}
 
 	async close(): Promise<void> {}
-}
-
-function cappedRetryAfter(header: unknown): number | undefined {
-	const ms = retryAfterMs(header);
-	return ms === undefined ? undefined : Math.min(ms, MAX_RETRY_AFTER_MS);
 }

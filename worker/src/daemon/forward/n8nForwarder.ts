@@ -1,6 +1,6 @@
-import { request } from 'undici';
 import type { ForwardIdentity, ForwardOutcome } from './forwardOutcome';
 import type { CallbackForward } from './forwardPayload';
+import { postIdempotent } from './idempotentPost';
 
 /** Where callbacks go in n8n: the config's `forward.n8n`, read when each is sent. */
 export interface N8nTarget {
@@ -22,23 +22,7 @@ export class N8nForwarder {
 	async send(payload: CallbackForward, identity: ForwardIdentity): Promise<ForwardOutcome> {
 		const target = this.target();
 		if (!target) return { kind: 'failed', reason: 'forward.n8n is no longer in the config' };
-		const host = new URL(target.url).host;
-		try {
-			const res = await request(target.url, {
-				method: 'POST',
-				headers: { ...target.headers, 'content-type': 'application/json', 'idempotency-key': identity.key },
-				body: JSON.stringify(payload.event.data),
-				headersTimeout: 30_000,
-				bodyTimeout: 30_000,
-			});
-			await res.body.dump();
-			if (res.statusCode >= 200 && res.statusCode < 300) return { kind: 'sent' };
-			const reason = `HTTP ${res.statusCode} from n8n at ${host}`;
-			const later = res.statusCode === 404 || res.statusCode === 408 || res.statusCode === 429 || res.statusCode >= 500;
-			return later ? { kind: 'retry', reason } : { kind: 'failed', reason };
-		} catch (error) {
-			return { kind: 'retry', reason: `${(error as { code?: string }).code ?? 'error'}: ${(error as Error).message}` };
-		}
+		return postIdempotent({ url: target.url, headers: target.headers, body: payload.event.data, key: identity.key, receiver: 'n8n at ', notFoundIsLater: true });
 	}
 
 	async close(): Promise<void> {}

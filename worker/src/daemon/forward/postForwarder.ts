@@ -1,12 +1,7 @@
-import { request } from 'undici';
 import type { ForwardIdentity, ForwardOutcome, Forwarder } from './forwardOutcome';
 import type { ForwardPayload } from './forwardPayload';
+import { postIdempotent } from './idempotentPost';
 import { replyTime } from './replyDescription';
-
-/** Answers that say "later" rather than "never". */
-function transient(status: number): boolean {
-	return status === 408 || status === 429 || status >= 500;
-}
 
 /**
  * Posts a reply as JSON to a URL of the user's. Every attempt carries the same
@@ -30,21 +25,7 @@ export class PostForwarder implements Forwarder {
 			Row: context.row ?? null,
 			ReceivedAt: replyTime(context).toISOString(),
 		};
-		try {
-			const res = await request(action.url, {
-				method: 'POST',
-				headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': identity.key },
-				body: JSON.stringify(body),
-				headersTimeout: 30_000,
-				bodyTimeout: 30_000,
-			});
-			await res.body.dump();
-			if (res.statusCode >= 200 && res.statusCode < 300) return { kind: 'sent' };
-			const reason = `HTTP ${res.statusCode} from ${new URL(action.url).host}`;
-			return transient(res.statusCode) ? { kind: 'retry', reason } : { kind: 'failed', reason };
-		} catch (error) {
-			return { kind: 'retry', reason: `${(error as { code?: string }).code ?? 'error'}: ${(error as Error).message}` };
-		}
+		return postIdempotent({ url: action.url, headers, body, key: identity.key });
 	}
 
 	async close(): Promise<void> {}
