@@ -5,8 +5,11 @@ import type { KeyedForward } from './daemonStore';
  * An API campaign's own state, beside its ledger campaign (which exists once it is
  * started and its recipients imported): `draft` takes settings and pages; `started` is
  * run by the workers (and resumed at their start); `paused` waits for resume.
+ * `cancelling` is a cancel a run held when it was asked: shown as cancelled, it becomes
+ * `cancelled` in the write that queues its campaign.finished, made by that run once its
+ * batches in flight settle, or by whichever worker takes it up after a crash.
  */
-export type ApiCampaignState = 'draft' | 'started' | 'paused' | 'finished' | 'cancelled' | 'failed';
+export type ApiCampaignState = 'draft' | 'started' | 'paused' | 'cancelling' | 'finished' | 'cancelled' | 'failed';
 
 export interface ApiCampaignRecord {
 	name: string;
