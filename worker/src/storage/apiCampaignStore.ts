@@ -70,6 +70,10 @@ export interface ApiCampaignStore {
 	 * A move to a final state drops the campaign's pages (the ledger has its recipients).
 	 */
 	transition(name: string, from: readonly ApiCampaignState[], to: ApiCampaignState, at: number, reason?: string, events?: readonly KeyedForward[]): Promise<boolean>;
+	/** The campaigns that ended (finished, cancelled or failed) before this time (Unix ms), the oldest first: retention's to prune. */
+	endedBefore(before: number): Promise<string[]>;
+	/** Deletes an ended campaign's record and whatever pages it left; false when there was none (or it has not ended). */
+	remove(name: string): Promise<boolean>;
 	/** Campaigns in these states, oldest first. */
 	campaignsIn(states: readonly ApiCampaignState[]): Promise<ApiCampaignRecord[]>;
 	close(): Promise<void>;
