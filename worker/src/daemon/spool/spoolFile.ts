@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallbackEvent } from '../../../../api';
 import { PRIVATE_MODE } from '../../storage/privateFile';
+import { isSameProcess, ownIdentity, type ProcessIdentity } from './processIdentity';
 
 export interface SpoolEntry {
 	key: string;
@@ -10,8 +11,14 @@ export interface SpoolEntry {
 	receivedAt: number;
 }
 
-/** The spool of this process is the one whose name carries its pid and start. */
-const NAME = /^spool-(\d+)-(\d+)\.jsonl$/;
+/**
+ * The spool of this process is the one whose name carries its pid and the time it was
+ * made, then, where the system gives one, the process's identity (its start since boot,
+ * and the boot): `spool-<pid>-<ms>[-<start>-<boot>].jsonl`. A pid alone could be another
+ * process's by the time the spool is looked at. Names without an identity (other systems,
+ * earlier versions) are judged by the pid alone.
+ */
+const NAME = /^spool-(\d+)-(\d+)(?:-(\d+)-([0-9a-f]{32}))?\.jsonl$/;
 const ZEROS = Buffer.alloc(64 * 1024);
 
 /** Thrown when an entry does not fit: the spool is full, and the callback is answered 503. */
@@ -42,7 +49,8 @@ export class SpoolFile {
 	/** Creates this process's spool file in `dir` (mode 0600), its room taken at once. */
 	static async create(dir: string, maxBytes: number): Promise<SpoolFile> {
 		mkdirSync(dir, { recursive: true, mode: 0o700 });
-		const path = join(dir, `spool-${process.pid}-${Date.now()}.jsonl`);
+		const identity = ownIdentity();
+		const path = join(dir, `spool-${process.pid}-${Date.now()}${identity ? `-${identity.start}-${identity.boot}` : ''}.jsonl`);
 		const handle = await open(path, constants.O_CREAT | constants.O_EXCL | constants.O_RDWR, PRIVATE_MODE);
 		try {
 			for (let at = 0; at < maxBytes; at += ZEROS.length) await handle.write(ZEROS, 0, Math.min(ZEROS.length, maxBytes - at), at);
@@ -148,13 +156,23 @@ export async function orphanSpools(dir: string, own: string): Promise<string[]> 
 		if (!m || path === own) continue;
 		const pid = Number(m[1]);
 		// Our own pid on another file: a previous life of this process's pid (a container's pid 1).
-		if (pid !== process.pid && alive(pid)) continue;
+		if (pid !== process.pid && ownerAlive(pid, m[3] !== undefined ? { start: m[3], boot: m[4] } : undefined)) continue;
 		out.push({ path, started: Number(m[2]) });
 	}
 	return out.sort((a, b) => a.started - b.started).map((o) => o.path);
 }
 
-function alive(pid: number): boolean {
+/**
+ * Whether the process that made a spool still runs. A live pid is not enough: after a
+ * crash the system may give that pid to anything (a shell, another worker), and the dead
+ * worker's callbacks would then wait for as long as that process lives.
+ */
+function ownerAlive(pid: number, identity: ProcessIdentity | undefined): boolean {
+	const same = identity ? isSameProcess(pid, identity) : undefined;
+	return same ?? pidAlive(pid);
+}
+
+function pidAlive(pid: number): boolean {
 	try {
 		process.kill(pid, 0);
 		return true;
