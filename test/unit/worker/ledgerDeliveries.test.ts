@@ -209,19 +209,3 @@ describe.each(backends)('ledger ($name): receipts settle rows', (backend) => {
 		});
 	});
 });
-
-describe('ledger (sqlite): older files', () => {
-	it('opens a schema 3 ledger and adds the columns the report needs', async () => {
-		const path = ledgerPath();
-		const db = new Database(path);
-		db.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schema', '3');
-			CREATE TABLE answers (id INTEGER PRIMARY KEY, campaign TEXT NOT NULL, first INTEGER NOT NULL, last INTEGER NOT NULL, sids TEXT NOT NULL);
-			CREATE TABLE deliveries (campaign TEXT NOT NULL, line INTEGER NOT NULL, message_sid TEXT NOT NULL, status TEXT NOT NULL, error_code TEXT, at INTEGER NOT NULL, PRIMARY KEY (campaign, line)) WITHOUT ROWID;`);
-		db.close();
-		const ledger = await crashedLedgerAt(path);
-		await ledger.recordDelivery({ messageSid: 'SM-2', campaign: 'c1', line: 2, status: 'Delivered', at: 1_700_000_000, receivedAt: 1_700_000_000_500 });
-		expect(await ledger.delivery('c1', 2)).toMatchObject({ receivedAt: 1_700_000_000_500 });
-		expect((await ledger.reportFigures('c1', 60)).sends.reduce((n, b) => n + b.count, 0)).toBe(3);
-		await ledger.close();
-	});
-});

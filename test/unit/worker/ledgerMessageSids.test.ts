@@ -139,44 +139,4 @@ describe('ledger (sqlite): rows found by MessageSid', () => {
 		expect(await ledger.recordDelivery(receipt('SM-two'))).toEqual({ campaign: 'c1', line: 2, resolved: false });
 		await ledger.close();
 	});
-
-	it('moves a schema-1 ledger, with MessageSids on its rows and an index on them, to message_sids', async () => {
-		const { path, ledger } = await sentLedger();
-		await ledger.close();
-		// Schema 1 as it was: MessageSids on the rows, indexed there; no answers, no message_sids.
-		const db = new Database(path);
-		db.exec(`UPDATE recipients SET message_sid = 'SM-two' WHERE line = 2; UPDATE recipients SET message_sid = 'SM-four' WHERE line = 4;
-			DROP TABLE message_sids; DROP TABLE answers; DROP TABLE submissions;
-			CREATE INDEX recipients_by_message_sid ON recipients (message_sid); CREATE INDEX recipients_by_status ON recipients (campaign, status, line);
-			UPDATE meta SET value = '1' WHERE key = 'schema'; DROP TABLE cloudtel_schema;`);
-		db.close();
-		const migrated = new SqliteLedger(path);
-		expect(await migrated.recordDelivery(receipt('SM-two'))).toEqual({ campaign: 'c1', line: 2, resolved: false });
-		expect(await migrated.recordDelivery(receipt('SM-four'))).toEqual({ campaign: 'c1', line: 4, resolved: false });
-		expect((await rowsOf(migrated)).map((r) => r.messageSid)).toEqual(['SM-two', undefined, 'SM-four']);
-		await migrated.close();
-		const check = new Database(path);
-		expect(check.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get()).toBe('8');
-		expect(check.prepare(`SELECT name FROM sqlite_master WHERE name IN ('recipients_by_message_sid', 'recipients_by_status', 'sid_backlog')`).all()).toEqual([]);
-		check.close();
-	});
-
-	it('moves a schema-2 ledger, whose newest MessageSids were still in its backlog, to message_sids', async () => {
-		const { path, ledger } = await sentLedger();
-		await ledger.close();
-		// Schema 2 as it was: MessageSids on the rows; those of lines 2-4 named only in sid_backlog.
-		const db = new Database(path);
-		db.exec(`UPDATE recipients SET message_sid = 'SM-two' WHERE line = 2; UPDATE recipients SET message_sid = 'SM-four' WHERE line = 4;
-			DROP TABLE answers; DROP TABLE submissions; CREATE INDEX recipients_by_status ON recipients (campaign, status, line);
-			CREATE TABLE sid_backlog (campaign TEXT NOT NULL, first INTEGER NOT NULL, last INTEGER NOT NULL, PRIMARY KEY (campaign, first, last)) WITHOUT ROWID;
-			INSERT INTO sid_backlog VALUES ('c1', 2, 4); UPDATE meta SET value = '2' WHERE key = 'schema'; DROP TABLE cloudtel_schema;`);
-		db.close();
-		const migrated = new SqliteLedger(path);
-		expect(await migrated.recordDelivery(receipt('SM-four'))).toEqual({ campaign: 'c1', line: 4, resolved: false });
-		expect((await rowsOf(migrated)).map((r) => r.messageSid)).toEqual(['SM-two', undefined, 'SM-four']);
-		await migrated.close();
-		const check = new Database(path);
-		expect(check.prepare('SELECT message_sid FROM message_sids ORDER BY line').pluck().all()).toEqual(['SM-two', 'SM-four']);
-		check.close();
-	});
 });

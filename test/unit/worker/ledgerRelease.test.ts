@@ -48,7 +48,7 @@ describe('a ledger made by an earlier release', () => {
 		const ledger = new PgLedger(await openPostgres(dbLocation(url)));
 		try {
 			expect(await readBack(ledger)).toEqual(expected.postgres);
-			expect(await sql(url, 'SELECT version FROM cloudtel_schema WHERE version > 5 ORDER BY version')).toEqual([{ version: 6 }, { version: 7 }]);
+			expect(await sql(url, 'SELECT version FROM cloudtel_schema WHERE version > 5 ORDER BY version')).toEqual([{ version: 6 }, { version: 7 }, { version: 8 }]);
 		} finally {
 			await ledger.close();
 		}

@@ -1,8 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Ledger } from '../../../worker/src/storage/ledger';
 import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
 import type { DbLocation } from '../../../worker/src/storage/dbLocation';
@@ -10,15 +6,6 @@ import { openLedger } from '../../../worker/src/storage/openStores';
 import { storeBackends } from '../../support/storeBackends';
 
 const backends = storeBackends();
-const dirs: string[] = [];
-function newDir(): string {
-	const dir = mkdtempSync(join(tmpdir(), 'cloudtel-submit-'));
-	dirs.push(dir);
-	return dir;
-}
-afterEach(() => {
-	for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
 
 async function ledgerWithRows(lines: number[], where: DbLocation | string): Promise<Ledger> {
 	const ledger = typeof where === 'string' ? new SqliteLedger(where) : await openLedger(where);
@@ -162,27 +149,5 @@ describe.each(backends)('ledger ($name): marking a chunk submitting', (backend) 
 		for await (const r of ledger.rows('c1', ['pending'])) pending.push(r.line);
 		expect(pending).toEqual([2]);
 		await ledger.close();
-	});
-});
-
-describe('ledger (sqlite): older files', () => {
-	it('moves a schema-2 ledger, whose rows carried status submitting, to submissions that recover as uncertain', async () => {
-		const path = join(newDir(), 'ledger.db');
-		const ledger = await ledgerWithRows([2, 3, 4, 5], path);
-		await ledger.close();
-		// Schema 2 as it was: a status index, and chunk rows marked one by one.
-		const db = new Database(path);
-		db.exec(`DROP TABLE submissions; CREATE INDEX recipients_by_status ON recipients (campaign, status, line);
-			UPDATE recipients SET status = 'submitting', chunk = 9 WHERE line IN (3, 4); UPDATE meta SET value = '2' WHERE key = 'schema'; DROP TABLE cloudtel_schema;`);
-		db.close();
-		const migrated = new SqliteLedger(path);
-		expect((await migrated.counts('c1')).rows).toMatchObject({ pending: 2, submitting: 2 });
-		expect(await migrated.recoverSubmitting('c1')).toBe(2);
-		expect(await statuses(migrated)).toEqual({ 2: 'pending', 3: 'uncertain', 4: 'uncertain', 5: 'pending' });
-		await migrated.close();
-		const check = new Database(path);
-		expect(check.prepare(`SELECT name FROM sqlite_master WHERE name = 'recipients_by_status'`).get()).toBeUndefined();
-		expect(check.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get()).toBe('8');
-		check.close();
 	});
 });

@@ -1,6 +1,6 @@
 /**
- * The statements of the API campaigns' tables (sqlite/apiCampaignSchema.ts, migration 6 of
- * postgres/pgMigrations.ts), written once in Postgres's dialect for both backends (SqlDb).
+ * The statements of the API campaigns' tables (schema.ts), written once in Postgres's
+ * dialect for both backends (SqlDb).
  */
 
 /** `state` among a comma-separated list: one parameter, the same text on both backends. */

@@ -4,7 +4,6 @@ import { PgCluster } from './postgres/pgCluster';
 import { PgDb } from './postgres/pgDb';
 import { openPostgres } from './postgres/pgDatabase';
 import { SqlDaemonStore } from './sqlDaemonStore';
-import { DAEMON_SCHEMA } from './sqlite/daemonSchema';
 import { SqliteDb } from './sqlite/sqliteDb';
 import type { Ledger } from './ledger';
 import { openDatabase } from './sqlite/openDatabase';
@@ -28,8 +27,7 @@ export async function openLedger(location: DbLocation, options: { readonly?: boo
 export async function openDaemonStore(location: DbLocation, ledger?: Ledger): Promise<DaemonStore> {
 	if (location.kind === 'postgres') return new SqlDaemonStore(new PgDb(await openPostgres(location)));
 	const lent = ledger instanceof SqliteLedger ? ledger.connection() : undefined;
-	lent?.exec(DAEMON_SCHEMA);
-	return new SqlDaemonStore(new SqliteDb(lent ?? openDatabase(location.path, DAEMON_SCHEMA, "the worker's database"), location.path, !lent));
+	return new SqlDaemonStore(new SqliteDb(lent ?? openDatabase(location.path, "the worker's database"), location.path, !lent));
 }
 
 /** The leases of the workers sharing a Postgres; none for a SQLite file, which one worker has to itself. */

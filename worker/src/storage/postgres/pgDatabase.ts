@@ -2,7 +2,8 @@ import type { Pool, PoolClient } from 'pg';
 import { FatalError } from '../../errors';
 import type { DbLocation } from '../dbLocation';
 import { pgFailure } from './pgFailure';
-import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './pgMigrations';
+import { checkSchema, migrateSchema } from '../migrateSchema';
+import { POSTGRES, driveAsync, type Statement } from '../work';
 
 type PostgresLocation = Extract<DbLocation, { kind: 'postgres' }>;
 
@@ -22,9 +23,6 @@ function pg(): typeof import('pg') {
 const parsers = {
 	getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === pg().types.builtins.INT8 ? (v: string) => Number(v) : pg().types.getTypeParser(oid, format))) as typeof import('pg').types.getTypeParser,
 };
-
-/** Why the reading commands refuse a schema they would have to create or upgrade. */
-const ONLY_READ = '(campaign status and report only read)';
 
 /**
  * A pool of connections to the worker's Postgres, checked and migrated before it is
@@ -47,8 +45,7 @@ export async function openPostgres(location: PostgresLocation, options: { readon
 		const client = await pool.connect();
 		const watch = watchClient(client);
 		try {
-			if (options.readonly) await checkReadable(client, location.shown);
-			else await migrate(client, location.shown);
+			await migrate(client, `Postgres ${location.shown}`, options.readonly === true);
 		} catch (error) {
 			watch.failed(error);
 			throw error;
@@ -62,47 +59,20 @@ export async function openPostgres(location: PostgresLocation, options: { readon
 	return pool;
 }
 
-async function migrate(client: PoolClient, shown: string): Promise<void> {
-	// Read first without writing: a database already up to date needs no rights to create.
-	const seen = await currentVersion(client);
-	if (seen > PG_SCHEMA_VERSION) throw newer(seen, shown);
-	if (seen === PG_SCHEMA_VERSION) return;
+/** The schema made or upgraded (migrateSchema.ts) by one worker at a time, under a lock all of them take. */
+async function migrate(client: PoolClient, where: string, readonly: boolean): Promise<void> {
+	// Without values, a query may hold several statements (DDL).
+	const exec = (s: Statement) => client.query(s.sql, s.args).then((r) => (s.kind === 'run' ? (r.rowCount ?? 0) : s.kind === 'get' ? r.rows[0] : r.rows));
+	if (!(await driveAsync(checkSchema(POSTGRES, where, readonly), exec))) return;
 	await client.query('BEGIN');
 	try {
 		await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-		await client.query('CREATE TABLE IF NOT EXISTS cloudtel_schema (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
-		const version = await currentVersion(client);
-		if (version > PG_SCHEMA_VERSION) throw newer(version, shown);
-		for (const m of PG_MIGRATIONS) {
-			if (m.version <= version) continue;
-			await client.query(m.sql);
-			await client.query('INSERT INTO cloudtel_schema (version, applied_at) VALUES ($1, $2)', [m.version, Date.now()]);
-		}
+		await driveAsync(migrateSchema(POSTGRES, where), exec);
 		await client.query('COMMIT');
 	} catch (error) {
 		await client.query('ROLLBACK').catch(() => undefined);
 		throw error;
 	}
-}
-
-async function checkReadable(client: PoolClient, shown: string): Promise<void> {
-	const seen = await currentVersion(client);
-	if (seen > PG_SCHEMA_VERSION) throw newer(seen, shown);
-	if (seen === 0) throw new FatalError(`Postgres ${shown} holds no cloudtel tables: no campaign has run there yet ${ONLY_READ}`);
-	if (seen < PG_SCHEMA_VERSION) {
-		throw new FatalError(`Postgres ${shown} holds cloudtel schema ${seen}, older than this cloudtel's (${PG_SCHEMA_VERSION}): start \`cloudtel worker\` or a \`cloudtel campaign run\` on it once to upgrade it ${ONLY_READ}`);
-	}
-}
-
-async function currentVersion(client: PoolClient): Promise<number> {
-	const exists = await client.query<{ t: string | null }>(`SELECT to_regclass('cloudtel_schema')::text AS t`);
-	if (exists.rows[0].t === null) return 0;
-	const r = await client.query<{ v: number | null }>('SELECT MAX(version) AS v FROM cloudtel_schema');
-	return r.rows[0].v ?? 0;
-}
-
-function newer(version: number, shown: string): FatalError {
-	return new FatalError(`Postgres ${shown} holds cloudtel schema ${version}, newer than this cloudtel knows (${PG_SCHEMA_VERSION}): upgrade cloudtel on this machine`);
 }
 
 /**

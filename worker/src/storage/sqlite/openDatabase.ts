@@ -1,27 +1,55 @@
 import Database from 'better-sqlite3';
 import { FatalError } from '../../errors';
+import { checkSchema, migrateSchema } from '../migrateSchema';
+import { SQLITE, driveSync, type Statement } from '../work';
 import { openReadOnly } from './openReadOnly';
 import { ensurePrivateFile, warnIfShared } from '../privateFile';
 
 /**
- * Opens one of the worker's SQLite files the way all of them are used: WAL, so readers
- * (status, the webhook server) never block the writer; commits synced only where a
- * caller asks for it; a wait rather than an error when another connection holds the lock.
- * `what` names the file for the person reading the error.
+ * Opens the worker's SQLite file the way every store uses it, its schema made or upgraded
+ * (migrateSchema.ts): WAL, so readers (status, the webhook server) never block the writer;
+ * commits synced only where a caller asks for it; a wait rather than an error when another
+ * connection holds the lock. `what` names the file for the person reading the error.
  */
-export function openDatabase(path: string, schema: string, what: string, options: { readonly?: boolean } = {}): Database.Database {
+export function openDatabase(path: string, what: string, options: { readonly?: boolean } = {}): Database.Database {
+	let db: Database.Database;
 	try {
 		// Reading only (campaign status): a file the user may not write to, and no schema to create.
-		if (options.readonly) return openReadOnly(path);
-		// Created private before SQLite opens it: its -wal and -shm take the database's mode.
-		if (path !== ':memory:' && !ensurePrivateFile(path)) for (const file of [path, `${path}-wal`, `${path}-shm`]) warnIfShared(file, what);
-		const db = new Database(path);
-		db.pragma('journal_mode = WAL');
-		db.pragma('synchronous = NORMAL');
-		db.pragma('busy_timeout = 10000');
-		db.exec(schema);
-		return db;
+		if (options.readonly) db = openReadOnly(path);
+		else {
+			// Created private before SQLite opens it: its -wal and -shm take the database's mode.
+			if (path !== ':memory:' && !ensurePrivateFile(path)) for (const file of [path, `${path}-wal`, `${path}-shm`]) warnIfShared(file, what);
+			db = new Database(path);
+			db.pragma('busy_timeout = 10000');
+		}
 	} catch (error) {
 		throw new FatalError(`cannot open ${what} ${path}: ${(error as Error).message}`);
 	}
+	try {
+		const where = `${what} ${path}`;
+		const exec = (s: Statement) => schemaStatement(db, s);
+		// Checked before anything is written, WAL mode included: a file this build refuses is left as it was.
+		const migrate = driveSync(checkSchema(SQLITE, where, options.readonly === true), exec);
+		if (!options.readonly) {
+			db.pragma('journal_mode = WAL');
+			db.pragma('synchronous = NORMAL');
+		}
+		if (migrate) db.transaction(() => driveSync(migrateSchema(SQLITE, where), exec)).immediate();
+		return db;
+	} catch (error) {
+		db.close();
+		throw error instanceof FatalError ? error : new FatalError(`cannot open ${what} ${path}: ${(error as Error).message}`);
+	}
+}
+
+/** A statement of the schema's units of work; a `run` without arguments may hold several (DDL). */
+function schemaStatement(db: Database.Database, s: Statement): unknown {
+	if (s.kind === 'run' && s.args.length === 0) {
+		db.exec(s.sql);
+		return 0;
+	}
+	// `$1` is a named parameter to SQLite.
+	const args = s.args.length > 0 ? [Object.fromEntries(s.args.map((a, i) => [i + 1, a]))] : [];
+	const statement = db.prepare(s.sql);
+	return s.kind === 'run' ? statement.run(...args).changes : s.kind === 'get' ? statement.get(...args) : statement.all(...args);
 }
