@@ -24,7 +24,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** Only a database several workers share has these: a SQLite file has one worker. */
 const SHARED_ONLY = ['pacing', 'workers'];
 
-type Column = { name: string; notNull: boolean; key: boolean };
+type Column = { name: string; type: string; notNull: boolean; key: boolean };
 type Index = { name: string; columns: string; where: string };
 
 /** Every table's columns and indexes in a SQLite file. */
@@ -33,8 +33,8 @@ function sqliteTables(path: string): { columns: Record<string, Column[]>; indexe
 	try {
 		const columns: Record<string, Column[]> = {};
 		for (const table of db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).pluck().all() as string[]) {
-			const info = db.prepare(`SELECT name, "notnull", pk FROM pragma_table_info(?)`).all(table) as { name: string; notnull: number; pk: number }[];
-			columns[table] = info.map((c) => ({ name: c.name, notNull: c.notnull === 1 || c.pk > 0, key: c.pk > 0 })).sort((a, b) => a.name.localeCompare(b.name));
+			const info = db.prepare(`SELECT name, type, "notnull", pk FROM pragma_table_info(?)`).all(table) as { name: string; type: string; notnull: number; pk: number }[];
+			columns[table] = info.map((c) => ({ name: c.name, type: c.type, notNull: c.notnull === 1 || c.pk > 0, key: c.pk > 0 })).sort((a, b) => a.name.localeCompare(b.name));
 		}
 		const indexes = (db.prepare(`SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name`).all() as { name: string; tbl_name: string; sql: string }[]).map((i) => ({
 			name: i.name,
@@ -49,14 +49,14 @@ function sqliteTables(path: string): { columns: Record<string, Column[]>; indexe
 
 /** The same of a Postgres database. */
 async function postgresTables(url: string): Promise<{ columns: Record<string, Column[]>; indexes: Index[] }> {
-	const rows = await sql<{ table_name: string; column_name: string; is_nullable: string; key: boolean }>(
+	const rows = await sql<{ table_name: string; column_name: string; data_type: string; is_nullable: string; key: boolean }>(
 		url,
-		`SELECT c.table_name, c.column_name, c.is_nullable, EXISTS (SELECT 1 FROM information_schema.key_column_usage k JOIN information_schema.table_constraints t USING (constraint_name, table_name)
+		`SELECT c.table_name, c.column_name, c.data_type, c.is_nullable, EXISTS (SELECT 1 FROM information_schema.key_column_usage k JOIN information_schema.table_constraints t USING (constraint_name, table_name)
 			WHERE t.constraint_type = 'PRIMARY KEY' AND k.table_name = c.table_name AND k.column_name = c.column_name) AS key
 		 FROM information_schema.columns c WHERE c.table_schema = 'public' ORDER BY c.table_name, c.column_name`,
 	);
 	const columns: Record<string, Column[]> = {};
-	for (const r of rows) (columns[r.table_name] ??= []).push({ name: r.column_name, notNull: r.is_nullable === 'NO', key: r.key });
+	for (const r of rows) (columns[r.table_name] ??= []).push({ name: r.column_name, type: r.data_type, notNull: r.is_nullable === 'NO', key: r.key });
 	for (const list of Object.values(columns)) list.sort((a, b) => a.name.localeCompare(b.name));
 	const indexes = (await sql<{ indexname: string; indexdef: string }>(url, `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' AND indexname NOT LIKE '%_pkey' AND indexname NOT LIKE '%_key' ORDER BY indexname`)).map((i) => {
 		const [, table, cols, where] = /ON public\.(\w+) USING btree \(([^)]*)\)(?: WHERE \((.*)\))?$/.exec(i.indexdef)!;
@@ -85,7 +85,9 @@ describe('the schema, written once', () => {
 		expect(Object.keys(lite.columns).sort()).toEqual(Object.keys(pg.columns).filter((t) => !SHARED_ONLY.includes(t)));
 		expect(Object.keys(lite.columns)).toContain('api_pages');
 		expect(Object.keys(lite.columns)).toContain('forwards');
-		for (const table of Object.keys(lite.columns)) expect(lite.columns[table], table).toEqual(pg.columns[table]);
+		// Of the same type, as each backend stores it: SQLite's INTEGER is 64 bits, and holds booleans as 0 and 1.
+		const asSqlite: Record<string, string> = { bigint: 'INTEGER', integer: 'INTEGER', boolean: 'INTEGER', text: 'TEXT' };
+		for (const table of Object.keys(lite.columns)) expect(lite.columns[table], table).toEqual(pg.columns[table].map((c) => ({ ...c, type: asSqlite[c.type] ?? c.type })));
 		// The same indexes too, but for Postgres's pending rows (SQLite reads them in key order).
 		const liteIndexes = lite.indexes.map((i) => i.name);
 		expect(liteIndexes).toEqual(pg.indexes.map((i) => i.name).filter((name) => name !== 'recipients_pending'));
