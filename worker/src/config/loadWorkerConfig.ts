@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
 import YAML from 'yaml';
 import { ConfigError } from './configError';
-import { applyEnvironment } from './configEnvironment';
+import { applyEnvironment, CONFIG_ENVIRONMENT } from './configEnvironment';
 import { describeIssues } from './describeIssue';
 import { workerConfigSchema, type WorkerConfig } from './workerConfigSchema';
 
@@ -68,4 +68,27 @@ export function loadWorkerConfig(file: string, env: NodeJS.ProcessEnv = process.
 	if (!isPostgresUrl(config.db)) config.db = path(config.db);
 	for (const c of config.campaigns) c.csv = path(c.csv);
 	return config;
+}
+
+/**
+ * The environment variables that supply a setting of this config (the file leaving it
+ * out), by name. A running worker's environment is the one it was started with: a reload
+ * reads the file again, never these.
+ */
+export function settingsFromEnvironment(file: string, env: NodeJS.ProcessEnv = process.env): string[] {
+	let raw: unknown;
+	try {
+		raw = parseText(file, readFileSync(file, 'utf8')) ?? {};
+	} catch {
+		return [];
+	}
+	if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return [];
+	const top = raw as Record<string, unknown>;
+	const given = (path: readonly string[]) => {
+		const section = top[path[0]];
+		return typeof section === 'object' && section !== null && (section as Record<string, unknown>)[path[1]] !== undefined;
+	};
+	const used = CONFIG_ENVIRONMENT.filter((e) => env[e.variable] !== undefined && env[e.variable] !== '' && !given(e.path)).map((e) => e.variable);
+	if (top.db === undefined && env.CLOUDTEL_DB) used.push('CLOUDTEL_DB');
+	return used;
 }

@@ -3,7 +3,7 @@ import { basicAuthorization } from '../../../api';
 import { ExitCodes } from '../campaign/exitCodes';
 import { UsageError } from '../errors';
 import { ConfigError } from '../config/configError';
-import { loadWorkerConfig } from '../config/loadWorkerConfig';
+import { loadWorkerConfig, settingsFromEnvironment } from '../config/loadWorkerConfig';
 import type { WorkerConfig } from '../config/workerConfigSchema';
 import { isPostgresUrl } from '../storage/dbLocation';
 import { setPrivateFileWarnings } from '../storage/privateFile';
@@ -110,7 +110,9 @@ async function workerOrSupervisor(argv: string[]): Promise<number> {
 		process.stdout.write(`${values.config}: valid; campaigns: ${config.campaigns.length}, reply rules: ${config.replies.length}\n`);
 		return 0;
 	}
-	const log = new JsonLogger(bufferedLines((text) => process.stdout.write(text)), new Redactor(configSecrets(config)), {}, config.log);
+	const write = bufferedLines((text) => process.stdout.write(text));
+	const logFor = (c: WorkerConfig) => new JsonLogger(write, new Redactor(configSecrets(c)), {}, c.log);
+	const log = logFor(config);
 	setPrivateFileWarnings((message) => log.warn(message));
 	const path = values.config;
 	// The process the user started holds the socket; the worker runs in copies of it (see WorkerSupervisor).
@@ -121,8 +123,11 @@ async function workerOrSupervisor(argv: string[]): Promise<number> {
 				const next = loadWorkerConfig(path);
 				const problems = await checkCampaignCsvs(next.campaigns);
 				if (problems.length > 0) throw new ConfigError(path, problems);
+				return next;
 			},
-			log.child({ part: 'supervisor' }),
+			config,
+			(c) => logFor(c).child({ part: 'supervisor' }),
+			() => settingsFromEnvironment(path),
 		).run();
 	}
 	return runWorker(config, log);

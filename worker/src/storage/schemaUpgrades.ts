@@ -33,7 +33,7 @@ export const UPGRADES: Record<Dialect['name'], { release: number; steps: readonl
 					yield* run('DROP INDEX IF EXISTS callback_events_unprocessed; DROP INDEX IF EXISTS forwards_due;');
 					yield* addColumn('submissions', 'worker', 'TEXT');
 					yield* addColumn('forwards', 'worker', 'TEXT');
-					yield* run(schemaSql(SQLITE));
+					yield* run(schemaSql(SQLITE, true));
 				},
 			},
 		],

@@ -1,7 +1,9 @@
 import cluster, { type Worker } from 'node:cluster';
 import { createInterface } from 'node:readline';
 import { ExitCodes } from '../../campaign/exitCodes';
+import type { WorkerConfig } from '../../config/workerConfigSchema';
 import type { Logger } from '../jsonLogger';
+import { logReloadLimits } from './reloadLimits';
 
 /** What a copy tells the process the user started. */
 export type CopyMessage = { type: 'ready' } | { type: 'failed'; reason: string };
@@ -43,13 +45,21 @@ export class WorkerSupervisor {
 	private reloading: Promise<void> | undefined;
 	private quickRestarts: number[] = [];
 	private done!: (code: number) => void;
+	/** This process's own log: its level, masking and secrets are those of the config last loaded. */
+	private log: Logger;
 
 	constructor(
 		private readonly configPath: string,
 		/** Loads and checks the config as a copy will; throws with why not. */
-		private readonly checkConfig: () => Promise<void>,
-		private readonly log: Logger,
-	) {}
+		private readonly loadConfig: () => Promise<WorkerConfig>,
+		/** The config the first copy runs with. */
+		private config: WorkerConfig,
+		private readonly logFor: (config: WorkerConfig) => Logger,
+		/** The environment variables that supply settings of the config file (see settingsFromEnvironment). */
+		private readonly fromEnvironment: () => string[],
+	) {
+		this.log = logFor(config);
+	}
 
 	/** Runs until stopped by a signal; the exit code is the last copy's. */
 	async run(): Promise<number> {
@@ -168,31 +178,40 @@ export class WorkerSupervisor {
 	}
 
 	private async handOver(): Promise<void> {
+		let next: WorkerConfig;
 		try {
-			await this.checkConfig();
+			next = await this.loadConfig();
 		} catch (error) {
 			this.log.error('reload refused: the config does not load; the running copy goes on', { config: this.configPath, reason: (error as Error).message });
 			return;
 		}
 		const old = this.current;
 		if (!old) return;
+		// Its own lines follow the new log settings, and hide the new config's secrets too.
+		const previous = this.config;
+		this.config = next;
+		this.log = this.logFor(next);
+		logReloadLimits(previous, next, this.fromEnvironment(), this.log);
 		this.log.info('reloading: starting a new copy of the worker', { config: this.configPath });
-		const next = this.fork(true);
-		const started = await this.whenReady(next);
+		const copy = this.fork(true);
+		const started = await this.whenReady(copy);
 		if (started !== 'ready') {
 			const oldAlive = !this.codes.has(old);
-			this.log.error(`reload failed: the new copy did not start; ${oldAlive ? 'the running copy goes on' : 'starting a copy again'}`, { code: started, reason: next.lastError || undefined });
+			// The running copy goes on (or one is started again) with the config it had.
+			this.config = previous;
+			this.log = this.logFor(previous);
+			this.log.error(`reload failed: the new copy did not start; ${oldAlive ? 'the running copy goes on' : 'starting a copy again'}`, { code: started, reason: copy.lastError || undefined });
 			if (!oldAlive) setImmediate(() => this.onExit(old, this.exitCodeOf(old)));
 			return;
 		}
 		if (this.stopping) return;
-		this.log.info('reload: the new copy takes callbacks; the old one finishes what it took and exits', { oldPid: old.worker.process.pid, newPid: next.worker.process.pid });
+		this.log.info('reload: the new copy takes callbacks; the old one finishes what it took and exits', { oldPid: old.worker.process.pid, newPid: copy.worker.process.pid });
 		old.retiring = true;
-		this.current = next;
+		this.current = copy;
 		old.worker.process.kill('SIGTERM');
 		const code = await old.exited;
 		if (this.stopping) return;
-		next.worker.send(BEGIN);
-		this.log.info('reload done', { pid: next.worker.process.pid, oldExitCode: code });
+		copy.worker.send(BEGIN);
+		this.log.info('reload done', { pid: copy.worker.process.pid, oldExitCode: code });
 	}
 }
