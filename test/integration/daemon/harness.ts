@@ -134,8 +134,12 @@ export class WorkerProcess {
 		this.exited = new Promise((r) => child.on('exit', (code) => r(code)));
 	}
 
-	static async start(configPath: string, env: Record<string, string> = {}): Promise<WorkerProcess> {
-		const child = spawn(process.execPath, [CLI, 'worker', '--config', configPath], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+	static start(configPath: string, env: Record<string, string> = {}): Promise<WorkerProcess> {
+		return WorkerProcess.started(spawn(process.execPath, [CLI, 'worker', '--config', configPath], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+	}
+
+	/** A worker spawned otherwise (its stdout and stderr piped), once it has started. */
+	static async started(child: ChildProcess): Promise<WorkerProcess> {
 		const worker = new WorkerProcess(child);
 		await Promise.race([
 			worker.waitFor((l) => l.msg === 'worker started', 15_000),

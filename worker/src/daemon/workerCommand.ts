@@ -15,6 +15,7 @@ import { Redactor } from './redactor';
 import { WorkerDaemon } from './workerDaemon';
 import cluster from 'node:cluster';
 import { BEGIN, STANDBY_ENV, WorkerSupervisor } from './supervisor/workerSupervisor';
+import { HANDED_PORT_ENV, takeHandedConnections } from './supervisor/connectionHandover';
 
 export const WORKER_USAGE = `cloudtel worker --config FILE [--check]
 cloudtel worker --config FILE --report-link [--campaign NAME] [--minutes N]
@@ -135,8 +136,11 @@ async function workerOrSupervisor(argv: string[]): Promise<number> {
 
 /** The worker itself: in a copy the supervisor started, or on its own with CLOUDTEL_WORKER_SUPERVISOR=0. */
 async function runWorker(config: WorkerConfig, log: JsonLogger): Promise<number> {
-	const daemon = await WorkerDaemon.start(config, log, { standby: cluster.isWorker && process.env[STANDBY_ENV] === '1' });
+	const handed = cluster.isWorker ? process.env[HANDED_PORT_ENV] : undefined;
+	const daemon = await WorkerDaemon.start(config, log, { standby: cluster.isWorker && process.env[STANDBY_ENV] === '1', handedPort: handed !== undefined ? Number(handed) : undefined });
 	if (cluster.isWorker) {
+		// The supervisor holds the socket: connections come from it once this copy says it is ready.
+		if (handed !== undefined) takeHandedConnections((socket) => daemon.serve(socket));
 		process.on('message', (m: unknown) => {
 			if (m !== BEGIN) return;
 			daemon.begin().catch((error: Error) => {

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { WorkerConfig } from '../config/workerConfigSchema';
 import type { Ledger } from '../storage/ledger';
 import { dbLocation } from '../storage/dbLocation';
@@ -55,6 +56,12 @@ export class WorkerDaemon {
 	) {}
 
 	private lease: WorkerLease | undefined;
+
+	/** A connection the supervisor accepted and handed over. */
+	serve(socket: Socket): void {
+		this.server.serve(socket);
+	}
+
 	private standbyBeat: NodeJS.Timeout | undefined;
 	private begun = false;
 
@@ -63,7 +70,8 @@ export class WorkerDaemon {
 	 * WorkerSupervisor): only that, until `begin()`, while the copy it replaces finishes
 	 * what it took; forwards cut off mid-attempt are then not mistaken for a crash's.
 	 */
-	static async start(config: WorkerConfig, log: JsonLogger, options: { standby?: boolean } = {}): Promise<WorkerDaemon> {
+	/** `handedPort`: the supervisor listens on it and hands over connections (serve); else the worker listens itself. */
+	static async start(config: WorkerConfig, log: JsonLogger, options: { standby?: boolean; handedPort?: number } = {}): Promise<WorkerDaemon> {
 		const location = dbLocation(config.db, 'db');
 		const ledger = await openLedger(location);
 		let store: DaemonStore;
@@ -127,6 +135,7 @@ export class WorkerDaemon {
 		const server = new WebhookServer({
 			host: config.server.host,
 			port: config.server.port,
+			handedPort: options.handedPort,
 			secrets: [config.server.secret, ...(config.server.previousSecret !== undefined ? [config.server.previousSecret] : [])],
 			accountSid: config.provider.accountSid,
 			maxBodyBytes: config.server.maxBodyBytes,

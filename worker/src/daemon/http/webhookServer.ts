@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { WORKER_API_PREFIX } from '../../../../api';
 import type { Ledger } from '../../storage/ledger';
@@ -16,6 +16,11 @@ import { secretMatches } from './secretMatches';
 export interface WebhookServerOptions extends CallbackIntakeOptions {
 	host: string;
 	port: number;
+	/**
+	 * The process the user started listens on this port and hands over the connections it
+	 * accepts (serve): the server does not listen itself.
+	 */
+	handedPort?: number;
 	/** Open connections at once; those beyond are answered 503. */
 	maxConnections: number;
 	/** GET /health and /ready; never throws for a fault it knows of. */
@@ -86,14 +91,28 @@ export class WebhookServer {
 	}
 
 	async listen(): Promise<number> {
+		if (this.options.handedPort !== undefined) {
+			await this.app.ready();
+			// What listen() would start: the checks that enforce headersTimeout and requestTimeout.
+			this.app.server.emit('listening');
+			return this.options.handedPort;
+		}
 		await this.app.listen({ port: this.options.port, host: this.options.host });
 		return (this.app.server.address() as AddressInfo).port;
+	}
+
+	/** A connection the process the user started accepted (handedPort): served as one accepted here. */
+	serve(socket: Socket): void {
+		this.app.server.emit('connection', socket);
+		socket.resume();
 	}
 
 	/** Takes no new request; those under way finish and are answered. */
 	async close(): Promise<void> {
 		this.stopping = true;
 		const closed = this.app.close();
+		// Fastify closes only a server that listens; this ends the timeout checks and closes idle connections, as a listening one's close does.
+		if (this.options.handedPort !== undefined) this.app.server.close();
 		await Promise.allSettled([...this.inflight]);
 		// Keep-alive connections that went idle once their request was answered.
 		this.app.server.closeIdleConnections();

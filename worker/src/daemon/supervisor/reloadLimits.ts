@@ -6,7 +6,8 @@ import { spoolDir } from '../spool/spoolDir';
 /**
  * What a reload cannot change, said when it is asked for, so that an edit is not taken
  * for applied. Everything in the config file is read anew by the new copy (forward.n8n,
- * the rules, the campaigns, SMTP, the log settings, the port); two things are not:
+ * the rules, the campaigns, SMTP, the log settings; not the listening socket, which the
+ * supervisor holds: see WorkerSupervisor); two things are not:
  * - settings the environment supplies (CLOUDTEL_AUTH_TOKEN, say): the copies inherit the
  *   environment of the process the user started, which no reload can change;
  * - callbacks the old copy leaves in its spool (the store down as it stops) stay in the

@@ -1,8 +1,11 @@
 import cluster, { type Worker } from 'node:cluster';
+import type { Server } from 'node:net';
 import { createInterface } from 'node:readline';
 import { ExitCodes } from '../../campaign/exitCodes';
 import type { WorkerConfig } from '../../config/workerConfigSchema';
 import type { Logger } from '../jsonLogger';
+import { ConnectionHandover, HANDED_PORT_ENV } from './connectionHandover';
+import { listenPort, openListenSocket } from './listenSocket';
 import { logReloadLimits } from './reloadLimits';
 
 /** What a copy tells the process the user started. */
@@ -26,17 +29,20 @@ interface Copy {
 }
 
 /**
- * The process the user started (`cloudtel worker`): it holds the listening socket and runs
- * the worker itself in a copy of the program, a child process sharing that socket (node's
- * cluster, each copy accepting on it). `kill -HUP` starts a fresh copy, with the code and
- * the config read anew from disk; once it takes callbacks on the same socket, the old
- * copy stops taking any, finishes what it took and exits, and only then does the new copy
- * take up the rest (forwards, the cron), so no two copies ever attempt one forward. The
- * port never closes and this process keeps its pid. A config that no longer loads, or a
- * copy that does not start, leaves the old copy running, and the log says why.
+ * The process the user started (`cloudtel worker`): it holds the listening socket (bound
+ * here, or passed by systemd's socket activation) and runs the worker itself in a copy of
+ * the program, a child process (node's cluster), to which it hands each connection it
+ * accepts (ConnectionHandover). `kill -HUP` starts a fresh copy, with the code and the
+ * config read anew from disk; once it takes callbacks, new connections go to it, the old
+ * copy finishes what it took and exits, and only then does the new copy take up the rest
+ * (forwards, the cron), so no two copies ever attempt one forward. The port never closes
+ * and this process keeps its pid. A config that no longer loads, or a copy that does not
+ * start, leaves the old copy running, and the log says why.
  *
- * A copy that dies is started again; if this process itself dies, its copies exit with it
- * (a cluster worker exits when its primary goes), as one process would.
+ * A copy that dies is started again; the connections that arrive meanwhile wait here and
+ * go to the new copy. If this process itself dies, its copies exit with it (a cluster
+ * worker exits when its primary goes), as one process would; under socket activation the
+ * socket stays open in systemd and what arrives waits for the next start.
  */
 export class WorkerSupervisor {
 	private current: Copy | undefined;
@@ -47,6 +53,8 @@ export class WorkerSupervisor {
 	private done!: (code: number) => void;
 	/** This process's own log: its level, masking and secrets are those of the config last loaded. */
 	private log: Logger;
+	private listener!: Server;
+	private handover!: ConnectionHandover;
 
 	constructor(
 		private readonly configPath: string,
@@ -63,12 +71,16 @@ export class WorkerSupervisor {
 
 	/** Runs until stopped by a signal; the exit code is the last copy's. */
 	async run(): Promise<number> {
-		// Each copy accepts on the socket itself; this process never takes a connection.
-		cluster.schedulingPolicy = cluster.SCHED_NONE;
+		this.listener = await openListenSocket(this.config.server, this.log);
+		// Connections wait here while no copy takes them; beyond a copy's own cap, they are closed.
+		this.handover = new ConnectionHandover(this.listener, this.config.server.maxConnections, () => this.log);
 		cluster.setupPrimary({ exec: process.argv[1], args: ['worker', '--config', this.configPath], silent: true });
 		const first = this.fork(false);
 		const started = await this.whenReady(first);
-		if (started !== 'ready') return started;
+		if (started !== 'ready') {
+			this.closeListener();
+			return started;
+		}
 		this.current = first;
 		const finished = new Promise<number>((resolve) => (this.done = resolve));
 		process.on('SIGHUP', () => void this.reload());
@@ -76,6 +88,8 @@ export class WorkerSupervisor {
 		const onSignal = (name: NodeJS.Signals) => {
 			signals++;
 			this.stopping = true;
+			// No new connection: under socket activation, what arrives now waits in systemd's socket for the next start.
+			if (signals === 1) this.closeListener();
 			if (signals === 1) this.log.info('stopping: the worker copies finish what they took', { signal: name });
 			// A second signal goes on too: the copies exit at once.
 			for (const copy of this.copies) copy.worker.process.kill(name);
@@ -88,18 +102,24 @@ export class WorkerSupervisor {
 
 	private readonly codes = new Map<Copy, number>();
 
+	private closeListener(): void {
+		this.handover.stop();
+		this.listener.close();
+	}
+
 	private exitCodeOf(copy: Copy): number {
 		return this.codes.get(copy) ?? 0;
 	}
 
 	private fork(standby: boolean): Copy {
-		const worker = cluster.fork(standby ? { [STANDBY_ENV]: '1' } : {});
+		const worker = cluster.fork({ [HANDED_PORT_ENV]: String(listenPort(this.listener)), ...(standby ? { [STANDBY_ENV]: '1' } : {}) });
 		const copy: Copy = {
 			worker,
 			lastError: '',
 			retiring: false,
 			exited: new Promise((resolve) =>
 				worker.process.once('exit', (code, signal) => {
+					this.handover.release(worker);
 					const c = code ?? (signal ? 128 + 9 : ExitCodes.Fatal);
 					this.codes.set(copy, c);
 					this.copies.delete(copy);
@@ -116,6 +136,8 @@ export class WorkerSupervisor {
 		});
 		worker.on('message', (m: CopyMessage) => {
 			if (m?.type === 'failed') copy.lastError = m.reason;
+			// It takes callbacks: new connections go to it (during a reload, the old copy finishes what it has).
+			if (m?.type === 'ready' && !this.stopping) this.handover.handTo(worker);
 		});
 		void copy.exited.then((code) => this.onExit(copy, code));
 		return copy;
@@ -150,6 +172,7 @@ export class WorkerSupervisor {
 		this.quickRestarts = [...this.quickRestarts.filter((t) => now - t < QUICK_MS), now];
 		if (this.quickRestarts.length > MAX_QUICK_RESTARTS) {
 			this.log.error('the worker copy keeps exiting; giving up', { code, reason: copy.lastError || undefined, restarts: this.quickRestarts.length - 1 });
+			this.closeListener();
 			this.done(code || ExitCodes.Fatal);
 			return;
 		}
@@ -192,6 +215,9 @@ export class WorkerSupervisor {
 		this.config = next;
 		this.log = this.logFor(next);
 		logReloadLimits(previous, next, this.fromEnvironment(), this.log);
+		if (next.server.host !== previous.server.host || next.server.port !== previous.server.port) {
+			this.log.warn('reload: the worker keeps listening where it started; a change of server.host or server.port needs a restart', { listening: this.listener.address() });
+		}
 		this.log.info('reloading: starting a new copy of the worker', { config: this.configPath });
 		const copy = this.fork(true);
 		const started = await this.whenReady(copy);
