@@ -1,5 +1,11 @@
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CallbackEvent } from '../../../api';
+import type { CallbackEvent, CampaignSettings } from '../../../api';
+import { apiCampaignCsvPath } from '../../../worker/src/daemon/api/apiCampaignFiles';
+import type { ApiCampaignState } from '../../../worker/src/storage/apiCampaignStore';
+import { openApiCampaignStore } from '../../../worker/src/storage/openApiCampaignStore';
 import type { DaemonStore } from '../../../worker/src/storage/daemonStore';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import { Retention } from '../../../worker/src/daemon/retention';
@@ -59,7 +65,7 @@ describe.each(backends)('retention ($name)', (backend) => {
 		await store.finishRun('promo-recent', 'finished', recent);
 
 		const retention = new Retention(store, ledger, 90, log);
-		expect(await retention.prune(NOW)).toEqual({ events: 1, forwards: 1, runs: 1 });
+		expect(await retention.prune(NOW)).toEqual({ events: 1, forwards: 1, runs: 1, apiCampaigns: 0 });
 		expect((await store.unprocessedEvents(10)).map((e) => e.key)).toEqual(['reply:stuck']);
 		expect(await store.waitingEvents()).toBe(1);
 		expect((await store.forwards()).map((f) => [f.eventKey, f.state])).toEqual(
@@ -76,6 +82,59 @@ describe.each(backends)('retention ($name)', (backend) => {
 		expect(await store.unfinishedRuns()).toEqual([{ run: 'promo-open', campaign: 'promo', startedAt: old }]);
 		expect(lines.some((l) => l.includes('"msg":"pruned"') && l.includes('"retentionDays":90'))).toBe(true);
 		// Again: nothing more to prune, and what is left is all within the period or unfinished.
-		expect(await retention.prune(NOW)).toEqual({ events: 0, forwards: 0, runs: 0 });
+		expect(await retention.prune(NOW)).toEqual({ events: 0, forwards: 0, runs: 0, apiCampaigns: 0 });
+	});
+
+	it('prunes API campaigns ended before the period with their ledger rows, pages and CSV; keeps the recent, the unended and a cancel still settling', async () => {
+		const store: DaemonStore = await openDaemonStore(backend.location());
+		const ledger = await openLedger(backend.location());
+		const api = await openApiCampaignStore(backend.location(), ledger);
+		open.push(store, api, ledger);
+		const dir = mkdtempSync(join(tmpdir(), 'cloudtel-retention-api-'));
+		mkdirSync(dir, { recursive: true });
+		const settings: CampaignSettings = { property: '0b6f1c2e-3d4a-4b5c-8d9e-0f1a2b3c4d5e', text: 'Hi {{first_name}}' };
+		const old = NOW - 100 * DAY;
+		const recent = NOW - 10 * DAY;
+		/** An API campaign moved through `path` at `at`, its ledger campaign sent, a CSV left beside it, a page stored. */
+		const campaign = async (name: string, path: ApiCampaignState[], at: number) => {
+			await api.create(name, settings, old - DAY);
+			await api.putPage(name, { page: 1, hash: `h-${name}`, recipients: 1, columns: ['phone'], body: '[{"phone":"+61491570156"}]' }, old - DAY);
+			let from: ApiCampaignState = 'draft';
+			for (const to of path) {
+				expect(await api.transition(name, [from], to, at)).toBe(true);
+				from = to;
+			}
+			if (path.length > 0) await sentRun(ledger, name);
+			writeFileSync(apiCampaignCsvPath(dir, name), 'phone\n+61491570156\n');
+		};
+		await campaign('api-finished-old', ['started', 'finished'], old);
+		await campaign('api-cancelled-old', ['started', 'paused', 'cancelled'], old);
+		await campaign('api-failed-old', ['started', 'failed'], old);
+		await campaign('api-finished-recent', ['started', 'finished'], recent);
+		await campaign('api-sending-old', ['started'], old);
+		await campaign('api-paused-old', ['started', 'paused'], old);
+		await campaign('api-cancelling-old', ['started', 'cancelling'], old);
+		await campaign('api-draft-old', [], old);
+		const gone = ['api-cancelled-old', 'api-failed-old', 'api-finished-old'];
+		const kept = ['api-cancelling-old', 'api-draft-old', 'api-finished-recent', 'api-paused-old', 'api-sending-old'];
+
+		const retention = new Retention(store, ledger, 90, log, { store: api, dir });
+		expect(await retention.prune(NOW)).toEqual({ events: 0, forwards: 0, runs: 0, apiCampaigns: 3 });
+		expect((await api.list()).map((c) => c.name)).toEqual(kept);
+		expect(await ledger.campaignNames()).toEqual(kept.filter((n) => n !== 'api-draft-old'));
+		for (const name of gone) {
+			expect(await api.campaign(name)).toBeUndefined();
+			expect(await api.pageTotals(name)).toEqual({ pages: [], recipients: 0 });
+			expect(await ledger.recordDelivery({ messageSid: `SM-${name}`, status: 'Delivered', at: 2 })).toBeUndefined();
+			expect(existsSync(apiCampaignCsvPath(dir, name))).toBe(false);
+		}
+		for (const name of kept) expect(existsSync(apiCampaignCsvPath(dir, name))).toBe(true);
+		// Those not ended keep their pages.
+		expect((await api.pageTotals('api-sending-old')).recipients).toBe(1);
+		expect((await api.pageTotals('api-cancelling-old')).recipients).toBe(1);
+		expect(lines.some((l) => l.includes('"msg":"pruned"') && l.includes('"apiCampaigns":3'))).toBe(true);
+		// The name is free again, as a new draft.
+		expect((await api.create('api-finished-old', settings, NOW)).created).toBe(true);
+		expect(await retention.prune(NOW)).toEqual({ events: 0, forwards: 0, runs: 0, apiCampaigns: 0 });
 	});
 });

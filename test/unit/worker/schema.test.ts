@@ -137,6 +137,17 @@ describe('the schema, written once', () => {
 	});
 });
 
+describe('a database holding tables of the same names, not made by cloudtel', () => {
+	it('is refused, and left unchanged', async () => {
+		const url = await newDatabase('foreign');
+		await sql(url, `CREATE TABLE campaigns (id SERIAL PRIMARY KEY, title TEXT); INSERT INTO campaigns (title) VALUES ('theirs')`);
+		const location = dbLocation(url) as Extract<ReturnType<typeof dbLocation>, { kind: 'postgres' }>;
+		await expect(openPostgres(location)).rejects.toThrow(/campaigns.*already exists/);
+		expect(await sql(url, `SELECT tablename FROM pg_tables WHERE schemaname = 'public'`)).toEqual([{ tablename: 'campaigns' }]);
+		expect(await sql(url, 'SELECT title FROM campaigns')).toEqual([{ title: 'theirs' }]);
+	});
+});
+
 describe('a file or database older than the release', () => {
 	it('SQLite: is refused, named, with what to do, and left unchanged', () => {
 		const path = join(dir, 'pre-release.db');

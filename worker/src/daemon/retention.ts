@@ -1,5 +1,8 @@
+import { rm } from 'node:fs/promises';
+import type { ApiCampaignStore } from '../storage/apiCampaignStore';
 import type { Ledger } from '../storage/ledger';
 import type { DaemonStore } from '../storage/daemonStore';
+import { apiCampaignCsvPath } from './api/apiCampaignFiles';
 import type { Logger } from './jsonLogger';
 
 const DAY_MS = 86_400_000;
@@ -9,8 +12,10 @@ export const PRUNE_EVERY_MS = 3_600_000;
 /**
  * Keeps a worker left running for years from growing without bound: what is older than
  * the retention period and finished with is deleted, at start and then hourly. A run's
- * ledger rows and its record go in one transaction (Ledger.deleteCampaign). Idempotent, so
- * several workers on one Postgres may all do it.
+ * ledger rows and its record go in one transaction (Ledger.deleteCampaign). So do the
+ * campaigns made through the API once ended: their ledger campaign, then their record
+ * with any pages and the CSV a worker left of them. Idempotent, so several workers on one
+ * Postgres may all do it.
  */
 export class Retention {
 	private timer: NodeJS.Timeout | undefined;
@@ -20,6 +25,8 @@ export class Retention {
 		private readonly ledger: Ledger,
 		private readonly days: number,
 		private readonly log: Logger,
+		/** The API campaigns' store and the folder of their CSVs, where the API is on. */
+		private readonly api?: { store: ApiCampaignStore; dir: string },
 	) {}
 
 	start(): void {
@@ -33,14 +40,29 @@ export class Retention {
 		if (this.timer) clearInterval(this.timer);
 	}
 
-	async prune(now: number): Promise<{ events: number; forwards: number; runs: number }> {
+	async prune(now: number): Promise<{ events: number; forwards: number; runs: number; apiCampaigns: number }> {
 		const before = now - this.days * DAY_MS;
 		// Deleting a run's campaign takes its record too, in the same transaction.
 		const runs = await this.store.finishedRunsBefore(before);
 		for (const run of runs) await this.ledger.deleteCampaign(run);
 		const left = await this.store.prune(before);
-		const pruned = { ...left, runs: runs.length + left.runs };
-		if (pruned.events + pruned.forwards + pruned.runs > 0) this.log.info('pruned', { ...pruned, olderThan: new Date(before).toISOString(), retentionDays: this.days });
+		const pruned = { ...left, runs: runs.length + left.runs, apiCampaigns: await this.pruneApiCampaigns(before) };
+		if (pruned.events + pruned.forwards + pruned.runs + pruned.apiCampaigns > 0) this.log.info('pruned', { ...pruned, olderThan: new Date(before).toISOString(), retentionDays: this.days });
+		return pruned;
+	}
+
+	/**
+	 * The ledger campaign first, the record last: a prune stopped between them finds the
+	 * record again next time, and a name is free for a new campaign only once both are gone.
+	 */
+	private async pruneApiCampaigns(before: number): Promise<number> {
+		if (!this.api) return 0;
+		let pruned = 0;
+		for (const name of await this.api.store.endedBefore(before)) {
+			await this.ledger.deleteCampaign(name);
+			await rm(apiCampaignCsvPath(this.api.dir, name), { force: true });
+			if (await this.api.store.remove(name)) pruned++;
+		}
 		return pruned;
 	}
 }

@@ -147,7 +147,7 @@ export class WorkerDaemon {
 			await Promise.allSettled([outbox.stop(), intake.close(0), api.close(), store.close(), ledger.close(), cluster?.leave().then(() => cluster?.close())]);
 			throw error;
 		}
-		const retention = new Retention(store, ledger, config.retentionDays, log.child({ part: 'retention' }));
+		const retention = new Retention(store, ledger, config.retentionDays, log.child({ part: 'retention' }), { store: api.store, dir: api.dir });
 		const daemon = new WorkerDaemon(port, store, ledger, server, processor, outbox, scheduler, log, cluster, retention, intake, config, location.kind === 'postgres' ? location.shown : location.path, events, api);
 		if (!options.standby) await daemon.begin();
 		else {

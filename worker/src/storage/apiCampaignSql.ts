@@ -31,9 +31,11 @@ export const API_CAMPAIGN_SQL = {
 	// finished, the reason is the one given or none: a passing fault's is not kept.
 	transition: `UPDATE api_campaigns SET state = $1, updated_at = $2,
 		started_at = CASE WHEN $1 = 'started' AND started_at IS NULL THEN $2 ELSE started_at END,
-		finished_at = CASE WHEN $1 IN ('finished', 'cancelled', 'failed') THEN $2 ELSE finished_at END,
+		finished_at = CASE WHEN $1 IN ('finished', 'cancelled', 'failed', 'cancelling') THEN $2 ELSE finished_at END,
 		reason = CASE WHEN $1 IN ('started', 'finished') THEN $3 ELSE COALESCE($3, reason) END
 		WHERE name = $4 AND ${IN_STATES('$5')}`,
+	endedBefore: `SELECT name FROM api_campaigns WHERE state IN ('finished', 'cancelled', 'failed') AND finished_at < $1 ORDER BY finished_at, name`,
+	removeEnded: `DELETE FROM api_campaigns WHERE name = $1 AND state IN ('finished', 'cancelled', 'failed')`,
 	inStates: `SELECT ${COLUMNS} FROM api_campaigns WHERE ${IN_STATES('$1')} ORDER BY created_at, name`,
 } as const;
 

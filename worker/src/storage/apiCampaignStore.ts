@@ -5,8 +5,11 @@ import type { KeyedForward } from './daemonStore';
  * An API campaign's own state, beside its ledger campaign (which exists once it is
  * started and its recipients imported): `draft` takes settings and pages; `started` is
  * run by the workers (and resumed at their start); `paused` waits for resume.
+ * `cancelling` is a cancel a run held when it was asked: shown as cancelled, it becomes
+ * `cancelled` in the write that queues its campaign.finished, made by that run once its
+ * batches in flight settle, or by whichever worker takes it up after a crash.
  */
-export type ApiCampaignState = 'draft' | 'started' | 'paused' | 'finished' | 'cancelled' | 'failed';
+export type ApiCampaignState = 'draft' | 'started' | 'paused' | 'cancelling' | 'finished' | 'cancelled' | 'failed';
 
 export interface ApiCampaignRecord {
 	name: string;
@@ -67,6 +70,10 @@ export interface ApiCampaignStore {
 	 * A move to a final state drops the campaign's pages (the ledger has its recipients).
 	 */
 	transition(name: string, from: readonly ApiCampaignState[], to: ApiCampaignState, at: number, reason?: string, events?: readonly KeyedForward[]): Promise<boolean>;
+	/** The campaigns that ended (finished, cancelled or failed) before this time (Unix ms), the oldest first: retention's to prune. */
+	endedBefore(before: number): Promise<string[]>;
+	/** Deletes an ended campaign's record and whatever pages it left; false when there was none (or it has not ended). */
+	remove(name: string): Promise<boolean>;
 	/** Campaigns in these states, oldest first. */
 	campaignsIn(states: readonly ApiCampaignState[]): Promise<ApiCampaignRecord[]>;
 	close(): Promise<void>;

@@ -9,11 +9,13 @@ export const SCHEMA_VERSION = 8;
 /**
  * Every table of the worker (ledger, daemon, API campaigns), written once and rendered per
  * backend: only types, the row layout and what several workers sharing Postgres need
- * differ. `IF NOT EXISTS` throughout, so an upgrade step can run it to make what an older
- * file lacks.
+ * differ. `keepExisting`: an upgrade step makes only what an older file lacks; otherwise a
+ * table of the same name (another program's, in a database it was never meant to share) is
+ * an error, not silently taken for cloudtel's.
  */
-export function schemaSql(d: Dialect): string {
+export function schemaSql(d: Dialect, keepExisting = false): string {
 	const pg = d.name === 'postgres';
+	const IF_ABSENT = keepExisting ? 'IF NOT EXISTS ' : '';
 	// SQLite's INTEGER is 64 bits already; Unix milliseconds overflow Postgres's.
 	const BIG = pg ? 'BIGINT' : 'INTEGER';
 	const BOOL = pg ? 'BOOLEAN' : 'INTEGER';
@@ -24,10 +26,10 @@ export function schemaSql(d: Dialect): string {
 	return `
 -- The versions applied. SQLite's meta 'schema' keeps the last too: releases before this
 -- table read it to refuse a newer file.
-CREATE TABLE IF NOT EXISTS cloudtel_schema (version INTEGER PRIMARY KEY, applied_at ${BIG} NOT NULL);
+CREATE TABLE ${IF_ABSENT}cloudtel_schema (version INTEGER PRIMARY KEY, applied_at ${BIG} NOT NULL);
 -- 'sids_indexed_through': the last answer copied into message_sids.
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS campaigns (
+CREATE TABLE ${IF_ABSENT}meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE ${IF_ABSENT}campaigns (
 	name TEXT PRIMARY KEY,
 	spec TEXT NOT NULL,
 	phase TEXT NOT NULL,
@@ -46,7 +48,7 @@ CREATE TABLE IF NOT EXISTS campaigns (
 	input_size ${BIG},
 	input_mtime ${BIG}
 );
-CREATE TABLE IF NOT EXISTS recipients (
+CREATE TABLE ${IF_ABSENT}recipients (
 	campaign TEXT NOT NULL,
 	line INTEGER NOT NULL,
 	to_number TEXT,
@@ -64,12 +66,12 @@ CREATE TABLE IF NOT EXISTS recipients (
 	PRIMARY KEY (campaign, line)
 )${KEYED};
 -- The report finds the few rows timed from their request without a scan of the campaign.
-CREATE INDEX IF NOT EXISTS recipients_attempted ON recipients (campaign, attempted_at) WHERE attempted_at IS NOT NULL;
+CREATE INDEX ${IF_ABSENT}recipients_attempted ON recipients (campaign, attempted_at) WHERE attempted_at IS NOT NULL;
 -- A chunk whose request may be on its way: its pending rows between first and last are
 -- "submitting". One row per chunk, not a status written on each of its rows: marking and
 -- settling each row moved it in a status index twice, and that was most of the worker's
 -- time per message. Rows are read in line order from the primary key instead.
-CREATE TABLE IF NOT EXISTS submissions (
+CREATE TABLE ${IF_ABSENT}submissions (
 	campaign TEXT NOT NULL,
 	chunk ${BIG} NOT NULL,
 	first INTEGER NOT NULL,
@@ -81,8 +83,8 @@ CREATE TABLE IF NOT EXISTS submissions (
 	worker TEXT,
 	PRIMARY KEY (campaign, chunk)
 )${KEYED};
-CREATE INDEX IF NOT EXISTS submissions_by_worker ON submissions (worker) WHERE worker IS NOT NULL;
-CREATE TABLE IF NOT EXISTS deliveries (
+CREATE INDEX ${IF_ABSENT}submissions_by_worker ON submissions (worker) WHERE worker IS NOT NULL;
+CREATE TABLE ${IF_ABSENT}deliveries (
 	campaign TEXT NOT NULL,
 	line INTEGER NOT NULL,
 	message_sid TEXT NOT NULL,
@@ -100,12 +102,12 @@ CREATE TABLE IF NOT EXISTS deliveries (
 	PRIMARY KEY (campaign, line)
 )${KEYED};
 -- The report's failures (by ErrorCode, by country) without a scan of every receipt.
-CREATE INDEX IF NOT EXISTS deliveries_by_status ON deliveries (campaign, status, error_code);
+CREATE INDEX ${IF_ABSENT}deliveries_by_status ON deliveries (campaign, status, error_code);
 -- The MessageSids of a chunk's accepted messages, in one row per answer: JSON
 -- [[line, MessageSid], ...] in line order. Not a column written on each row: an UPDATE per
 -- row, each growing its row, was the largest cost of storing an answer. The rows' status is
 -- still written on each row, in one statement per chunk.
-CREATE TABLE IF NOT EXISTS answers (
+CREATE TABLE ${IF_ABSENT}answers (
 	id ${ID},
 	campaign TEXT NOT NULL,
 	first INTEGER NOT NULL,
@@ -115,11 +117,11 @@ CREATE TABLE IF NOT EXISTS answers (
 	-- (sends over time, time to receipt).
 	at ${BIG}
 );
-CREATE INDEX IF NOT EXISTS answers_by_line ON answers (campaign, first);
+CREATE INDEX ${IF_ABSENT}answers_by_line ON answers (campaign, first);
 -- MessageSid -> row: a receipt changes the row that sent its MessageSid, whatever its
 -- ExternalId says (anyone can write one), and a START must answer a message sent to its
 -- number. Built from answers when a receipt or a reply needs it.
-CREATE TABLE IF NOT EXISTS message_sids (
+CREATE TABLE ${IF_ABSENT}message_sids (
 	message_sid TEXT PRIMARY KEY,
 	campaign TEXT NOT NULL,
 	line INTEGER NOT NULL
@@ -127,7 +129,7 @@ CREATE TABLE IF NOT EXISTS message_sids (
 -- Replies to a campaign's messages, by the row their ExternalId names: the report's
 -- replied and opted-out counts. One row per inbound MessageSid, so a reply stored twice
 -- (by two workers) counts once.
-CREATE TABLE IF NOT EXISTS replies (
+CREATE TABLE ${IF_ABSENT}replies (
 	campaign TEXT NOT NULL,
 	line INTEGER NOT NULL,
 	message_sid TEXT NOT NULL,
@@ -135,30 +137,30 @@ CREATE TABLE IF NOT EXISTS replies (
 	opt_out ${BOOL} NOT NULL,
 	PRIMARY KEY (campaign, line, message_sid)
 )${KEYED};
-CREATE TABLE IF NOT EXISTS suppressions (
+CREATE TABLE ${IF_ABSENT}suppressions (
 	number TEXT PRIMARY KEY,
 	reason TEXT NOT NULL,
 	created_at ${BIG} NOT NULL
 )${KEYED};
 -- Every opt-out and opt-in, with its time: \`contact show\` tells a number's consent trail;
 -- the suppression list holds only where it stands now.
-CREATE TABLE IF NOT EXISTS consent_events (
+CREATE TABLE ${IF_ABSENT}consent_events (
 	number TEXT NOT NULL,
 	at ${BIG} NOT NULL,
 	kind TEXT NOT NULL,
 	reason TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS consent_events_by_number ON consent_events (number);
+CREATE INDEX ${IF_ABSENT}consent_events_by_number ON consent_events (number);
 -- The daemon's callbacks, outbox and runs: everything a restart needs, beside the ledger.
-CREATE TABLE IF NOT EXISTS callback_events (
+CREATE TABLE ${IF_ABSENT}callback_events (
 	event_key TEXT PRIMARY KEY,
 	kind TEXT NOT NULL,
 	payload TEXT NOT NULL,
 	received_at ${BIG} NOT NULL,
 	processed_at ${BIG}
 )${KEYED};
-CREATE INDEX IF NOT EXISTS callback_events_unprocessed ON callback_events (received_at) WHERE processed_at IS NULL;
-CREATE TABLE IF NOT EXISTS forwards (
+CREATE INDEX ${IF_ABSENT}callback_events_unprocessed ON callback_events (received_at) WHERE processed_at IS NULL;
+CREATE TABLE ${IF_ABSENT}forwards (
 	-- AUTOINCREMENT on SQLite, as a sequence on Postgres: a pruned forward's number is never
 	-- given to a new one.
 	id ${ID}${pg ? '' : ' AUTOINCREMENT'},
@@ -176,8 +178,8 @@ CREATE TABLE IF NOT EXISTS forwards (
 	worker TEXT,
 	UNIQUE (event_key, action_key)
 );
-CREATE INDEX IF NOT EXISTS forwards_due ON forwards (next_at, id) WHERE state = 'pending';
-CREATE TABLE IF NOT EXISTS campaign_runs (
+CREATE INDEX ${IF_ABSENT}forwards_due ON forwards (next_at, id) WHERE state = 'pending';
+CREATE TABLE ${IF_ABSENT}campaign_runs (
 	run TEXT PRIMARY KEY,
 	campaign TEXT NOT NULL,
 	started_at ${BIG} NOT NULL,
@@ -186,7 +188,7 @@ CREATE TABLE IF NOT EXISTS campaign_runs (
 )${KEYED};
 -- Campaigns made through the worker's API (/api/campaigns) and their recipients, in pages
 -- kept here so that any worker on this database can run them.
-CREATE TABLE IF NOT EXISTS api_campaigns (
+CREATE TABLE ${IF_ABSENT}api_campaigns (
 	name TEXT PRIMARY KEY,
 	settings TEXT NOT NULL,
 	state TEXT NOT NULL,
@@ -198,7 +200,7 @@ CREATE TABLE IF NOT EXISTS api_campaigns (
 	reason TEXT,
 	updated_at ${BIG} NOT NULL
 )${KEYED};
-CREATE TABLE IF NOT EXISTS api_pages (
+CREATE TABLE ${IF_ABSENT}api_pages (
 	campaign TEXT NOT NULL,
 	page INTEGER NOT NULL,
 	hash TEXT NOT NULL,
@@ -208,7 +210,7 @@ CREATE TABLE IF NOT EXISTS api_pages (
 	created_at ${BIG} NOT NULL,
 	PRIMARY KEY (campaign, page)
 )${KEYED};
-${pg ? SHARED_ONLY : ''}`;
+${pg ? sharedOnly(IF_ABSENT) : ''}`;
 }
 
 /**
@@ -216,10 +218,10 @@ ${pg ? SHARED_ONLY : ''}`;
  * Postgres reads a heap table in no order, and moves a row between partial indexes
  * cheaply: pending rows are found through their own index, not the primary key.
  */
-const SHARED_ONLY = `
-CREATE INDEX IF NOT EXISTS recipients_pending ON recipients (campaign, line) WHERE status = 'pending';
+const sharedOnly = (IF_ABSENT: string) => `
+CREATE INDEX ${IF_ABSENT}recipients_pending ON recipients (campaign, line) WHERE status = 'pending';
 -- Each live worker holds a lease it renews.
-CREATE TABLE IF NOT EXISTS workers (
+CREATE TABLE ${IF_ABSENT}workers (
 	id TEXT PRIMARY KEY,
 	host TEXT NOT NULL,
 	pid INTEGER NOT NULL,
@@ -227,10 +229,10 @@ CREATE TABLE IF NOT EXISTS workers (
 	heartbeat_at BIGINT NOT NULL
 );
 -- A chunk's number comes from here when several workers number chunks of one run.
-CREATE SEQUENCE IF NOT EXISTS chunk_numbers;
+CREATE SEQUENCE ${IF_ABSENT}chunk_numbers;
 -- A campaign's rate across every worker: the moment (Unix ms, Postgres's clock) its next
 -- request may leave; each request takes its slot and moves it on.
-CREATE TABLE IF NOT EXISTS pacing (
+CREATE TABLE ${IF_ABSENT}pacing (
 	campaign TEXT PRIMARY KEY,
 	next_at DOUBLE PRECISION NOT NULL
 );

@@ -28,12 +28,14 @@ export const UPGRADES: Record<Dialect['name'], { release: number; steps: readonl
 				// The one data model with Postgres: the worker that sent a chunk or attempts a
 				// forward; the daemon's indexes as Postgres's (partial: only what is due); the
 				// daemon's and API campaigns' tables, where the file has none yet. Release files
-				// keep recipients.chunk, unused since schema 3, rather than be rewritten.
+				// keep recipients.chunk, unused since schema 3, rather than be rewritten. What is
+				// missing is made as schema.ts has it now, so a later step must expect its tables
+				// in either form (as addColumn does).
 				*work() {
 					yield* run('DROP INDEX IF EXISTS callback_events_unprocessed; DROP INDEX IF EXISTS forwards_due;');
 					yield* addColumn('submissions', 'worker', 'TEXT');
 					yield* addColumn('forwards', 'worker', 'TEXT');
-					yield* run(schemaSql(SQLITE));
+					yield* run(schemaSql(SQLITE, true));
 				},
 			},
 		],

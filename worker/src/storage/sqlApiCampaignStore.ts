@@ -90,6 +90,16 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 		return changed === 1;
 	}
 
+	async endedBefore(before: number): Promise<string[]> {
+		return (await this.db.run(all<{ name: string }>(SQL.endedBefore, before))).map((r) => r.name);
+	}
+
+	async remove(name: string): Promise<boolean> {
+		// The pages only if the record goes: a campaign not ended keeps them.
+		const [removed] = await this.db.write([[SQL.removeEnded, name], ([gone]) => (gone === 1 ? [SQL.dropPages, name] : undefined)]);
+		return removed === 1;
+	}
+
 	async campaignsIn(states: readonly ApiCampaignState[]): Promise<ApiCampaignRecord[]> {
 		return (await this.db.run(all<ApiCampaignRow>(SQL.inStates, states.join(',')))).map(apiCampaignRecord);
 	}

@@ -4,12 +4,13 @@ import { claimedChunks } from '../../campaign/claimedChunks';
 import { localChunks } from '../../campaign/localChunks';
 import { runCampaign } from '../../campaign/runCampaign';
 import type { WorkerConfig } from '../../config/workerConfigSchema';
-import { FatalError, RUN_DEFAULTS, SettingError, UsageError } from '../../errors';
+import { FatalError, RUN_DEFAULTS, SettingError, STALE_OWNER_MS, UsageError } from '../../errors';
 import type { Ledger } from '../../storage/ledger';
 import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
 import type { KeyedForward } from '../../storage/daemonStore';
 import { dbLocation } from '../../storage/dbLocation';
 import { openLedger, sharedLedgerOf } from '../../storage/openStores';
+import { ownerIsAlive } from '../../storage/ownerIsAlive';
 import { ridingOutRestarts } from '../../storage/postgres/ridingOutRestarts';
 import { isStoreFault } from '../../storage/storeFault';
 import { LogReporter } from '../campaigns/logReporter';
@@ -65,7 +66,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 		const look = async () => {
 			try {
 				const now = Date.now();
-				for (const c of await this.store.campaignsIn(['started'])) if ((this.retry.get(c.name)?.at ?? 0) <= now) this.kick(c.name);
+				for (const c of await this.store.campaignsIn(['started', 'cancelling'])) if ((this.retry.get(c.name)?.at ?? 0) <= now) this.kick(c.name);
 			} catch (error) {
 				// The store is down: the next look tries again.
 				this.log.warn('API campaigns not looked up: the store does not answer', { error });
@@ -97,7 +98,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 
 	private async run(name: string): Promise<void> {
 		const record = await this.store.campaign(name);
-		if (!record || record.state !== 'started') return;
+		if (!record || (record.state !== 'started' && record.state !== 'cancelling')) return;
 		const log = this.log.child({ campaign: name, api: true });
 		const signal = this.abort.signal;
 		const location = dbLocation(this.config.db, 'db');
@@ -110,6 +111,8 @@ export class ApiCampaignRunner implements CampaignKicker {
 			// Every worker writes the same bytes from the same pages: a resume finds the file it
 			// imported from. Past its import the engine reads no CSV, so none is written then.
 			const stored = await opened.campaign(name);
+			// Cancelled while a run held it, and that run stopped before it could say so (the worker was killed).
+			if (record.state === 'cancelling' || stored?.phase === 'cancelled') return await this.finishCancel(record, opened, log);
 			if (stored === undefined || stored.phase === 'importing') await materializeCsv(this.store, name, source, csvPath);
 			const riding = location.kind === 'postgres' ? ridingOutRestarts(opened, (waitedMs, error) => waitedMs === 0 && log.warn('the connection to Postgres was lost; the run waits for it', { error })) : opened;
 			ledger = this.controlled(gatedLedger(riding, this.sendingMayGo, log, signal), name);
@@ -133,10 +136,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 				await this.store.transition(name, ['started'], 'finished', now, undefined, await this.announcement(record, 'finished', ledger, now));
 				this.events?.wake();
 			} else if (summary.stop === 'cancelled') {
-				const announcement = await this.announcement(record, 'cancelled', ledger, now);
-				// Cancelled through the API, the campaign has moved already: the run still says it, with its final counts, once by its id.
-				if (!(await this.store.transition(name, ['started', 'paused'], 'cancelled', now, 'cancelled', announcement))) await this.events?.queue(announcement, now);
-				this.events?.wake();
+				await this.cancelled(record, ledger, now);
 			}
 			// Paused from the CLI (`cloudtel campaign pause`): the API shows it so, and resume goes on.
 			else if (summary.stop === 'paused') await this.store.transition(name, ['started'], 'paused', now);
@@ -167,6 +167,35 @@ export class ApiCampaignRunner implements CampaignKicker {
 
 
 
+	/**
+	 * A cancel no run holds any longer, made whole: the rows a killed run had in flight
+	 * become uncertain, those still pending cancelled, and the campaign moves to cancelled in
+	 * the write that queues its campaign.finished. Left to the run that holds it, if one does.
+	 */
+	private async finishCancel(record: ApiCampaignRecord, ledger: Ledger, log: JsonLogger): Promise<void> {
+		const stored = await ledger.campaign(record.name);
+		if (stored?.owner && ownerIsAlive(stored.owner, STALE_OWNER_MS)) return;
+		log.info('API campaign cancelled while its run was stopped: the cancel is finished now');
+		if (stored && stored.phase !== 'finished') {
+			await ledger.recoverSubmitting(record.name);
+			await ledger.cancelPending(record.name);
+		}
+		await this.cancelled(record, ledger, Date.now());
+	}
+
+	/**
+	 * Moves a cancelled campaign to its end with its campaign.finished, in one write. Cancelled
+	 * through the API it keeps the API's reason; from the CLI, it says cancelled.
+	 */
+	private async cancelled(record: ApiCampaignRecord, ledger: Ledger, now: number): Promise<void> {
+		// The engine cancels the pending rows of a run it stops; one it never began (a resume found it cancelled) leaves them.
+		await ledger.cancelPending(record.name);
+		const current = (await this.store.campaign(record.name)) ?? record;
+		const reason = current.state === 'cancelling' ? current.reason : 'cancelled';
+		const announcement = await this.announcement(current, 'cancelled', ledger, now, reason);
+		if (await this.store.transition(record.name, ['started', 'paused', 'cancelling'], 'cancelled', now, current.state === 'cancelling' ? undefined : reason, announcement)) this.events?.wake();
+	}
+
 	/** Leaves the campaign started, its reason shown in its status, and runs it again after a wait. */
 	private async later(record: ApiCampaignRecord, reason: string, log: JsonLogger): Promise<void> {
 		const wait = this.retry.get(record.name)?.nextMs ?? RETRY_FIRST_MS;
@@ -191,7 +220,9 @@ export class ApiCampaignRunner implements CampaignKicker {
 		// A campaign's own URL takes its events whatever the config says; else only where the config sends any.
 		if (!this.events || !ledger || (record.settings.events === undefined && !this.events.enabled)) return [];
 		const now = (await this.store.campaign(record.name)) ?? record;
-		const { counts } = await campaignStatusOf(now, this.store, ledger, at);
+		// The counts the campaign shows once moved: its pages dropped by the move, the ledger's rows alone.
+		const noPages = { pageTotals: () => Promise.resolve({ pages: [], recipients: 0 }) };
+		const { counts } = await campaignStatusOf({ ...now, state }, noPages, ledger, at);
 		return this.events.finishedForwards({ campaign: record.name, run: record.name, ...(record.settings.events !== undefined ? { url: record.settings.events } : {}) }, state, counts, at, reason);
 	}
 
@@ -212,7 +243,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 					if (!record || campaign !== name) return record;
 					const api = await store.campaign(name);
 					if (api?.state === 'paused') return { ...record, paused: true };
-					if (api?.state === 'cancelled' && record.phase !== 'finished') return { ...record, phase: 'cancelled' as const };
+					if ((api?.state === 'cancelled' || api?.state === 'cancelling') && record.phase !== 'finished') return { ...record, phase: 'cancelled' as const };
 					return record;
 				};
 			},

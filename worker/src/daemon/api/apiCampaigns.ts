@@ -78,9 +78,9 @@ export class ApiCampaigns {
 	}
 
 	async list(): Promise<CampaignList> {
-		const all = await this.store.campaignsIn(['draft', 'started', 'paused', 'finished', 'cancelled', 'failed']);
+		const all = await this.store.campaignsIn(['draft', 'started', 'paused', 'cancelling', 'finished', 'cancelled', 'failed']);
 		const now = this.now();
-		const state = (r: ApiCampaignRecord): CampaignState => (r.state !== 'started' ? r.state : r.settings.schedule !== undefined && Date.parse(r.settings.schedule) > now ? 'scheduled' : 'sending');
+		const state = (r: ApiCampaignRecord): CampaignState => (r.state === 'cancelling' ? 'cancelled' : r.state !== 'started' ? r.state : r.settings.schedule !== undefined && Date.parse(r.settings.schedule) > now ? 'scheduled' : 'sending');
 		return { campaigns: all.map((r) => ({ name: r.name, state: state(r) })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
 	}
 
@@ -175,7 +175,7 @@ export class ApiCampaigns {
 	async pause(name: string): Promise<CampaignStatus> {
 		const record = await this.record(name);
 		if (record.state === 'draft') throw new ApiError('conflict', `campaign "${name}" has not started: there is nothing to pause`, { field: 'state' });
-		if (isFinal(record.state)) throw new ApiError('conflict', `campaign "${name}" is ${record.state}: there is nothing to pause`, { field: 'state' });
+		if (isFinal(record.state)) throw new ApiError('conflict', `campaign "${name}" is ${shownState(record.state)}: there is nothing to pause`, { field: 'state' });
 		if (record.state === 'started') {
 			const at = this.now();
 			// Each pause is its own event, queued by the move itself: the time it was paused tells them apart.
@@ -192,7 +192,7 @@ export class ApiCampaigns {
 	async resume(name: string): Promise<CampaignStatus> {
 		const record = await this.record(name);
 		if (record.state === 'draft') throw new ApiError('conflict', `campaign "${name}" has not started: start it`, { field: 'state' });
-		if (isFinal(record.state)) throw new ApiError('conflict', `campaign "${name}" is ${record.state} and cannot be resumed`, { field: 'state' });
+		if (isFinal(record.state)) throw new ApiError('conflict', `campaign "${name}" is ${shownState(record.state)} and cannot be resumed`, { field: 'state' });
 		if (record.state === 'paused') {
 			if (await this.ledger.campaign(name)) await this.ledger.setPaused(name, false);
 			if (await this.store.transition(name, ['paused'], 'started', this.now())) this.runner.kick(name);
@@ -203,15 +203,18 @@ export class ApiCampaigns {
 	async cancel(name: string): Promise<CampaignStatus> {
 		const record = await this.record(name);
 		if (record.state === 'finished' || record.state === 'failed') throw new ApiError('conflict', `campaign "${name}" is ${record.state}: there is nothing to cancel`, { field: 'state' });
-		if (record.state === 'cancelled') return this.get(name);
+		if (record.state === 'cancelled' || record.state === 'cancelling') return this.get(name);
 		const reason = 'cancelled through the API';
 		const stored = await this.ledger.campaign(name);
 		const open = stored !== undefined && stored.phase !== 'finished';
 		const live = open && (this.runner.isRunning(name) || (stored.owner !== undefined && ownerIsAlive(stored.owner, STALE_OWNER_MS)));
 		if (open) await this.ledger.setPhase(name, 'cancelled');
 		if (live) {
-			// A live run cancels its own pending rows once its batches in flight settle, and announces the end itself, with its final counts.
-			await this.store.transition(name, ['draft', 'started', 'paused'], 'cancelled', this.now(), reason);
+			// A live run cancels its own pending rows once its batches in flight settle, then moves
+			// it to cancelled and announces the end in one write, with its final counts. Until
+			// then it is cancelling: a crash before leaves it so, and the next worker to take it
+			// up finishes the cancel and its announcement.
+			await this.store.transition(name, ['draft', 'started', 'paused'], 'cancelling', this.now(), reason);
 			return this.get(name);
 		}
 		if (open) {
@@ -242,7 +245,7 @@ export class ApiCampaigns {
 	/** The dry run of the recipients as they stand: counts, segments, cost, the first problems. */
 	async preview(name: string, pricePerSegment?: number): Promise<CampaignPreview> {
 		const record = await this.record(name);
-		if (isFinal(record.state)) throw new ApiError('conflict', `campaign "${name}" is ${record.state}: its report says how it went`, { field: 'state' });
+		if (isFinal(record.state)) throw new ApiError('conflict', `campaign "${name}" is ${shownState(record.state)}: its report says how it went`, { field: 'state' });
 		const totals = await this.store.pageTotals(name);
 		if (totals.pages.length === 0) throw new ApiError('pages_missing', `campaign "${name}" has no recipients: put its pages (or a CSV) first`, { missing: [1] });
 		const source = record.source ?? 'pages';
@@ -275,8 +278,13 @@ export class ApiCampaigns {
 	}
 }
 
+/** Final as the API shows it: a cancel a run is still settling is cancelled for its callers. */
 function isFinal(state: string): boolean {
-	return state === 'finished' || state === 'cancelled' || state === 'failed';
+	return state === 'finished' || state === 'cancelled' || state === 'cancelling' || state === 'failed';
+}
+
+function shownState(state: string): string {
+	return state === 'cancelling' ? 'cancelled' : state;
 }
 
 function listed(pages: number[]): string {

@@ -43,6 +43,10 @@ export async function campaignStatusOf(record: ApiCampaignRecord, store: Pick<Ap
 			state = stored?.paused ? 'paused' : scheduled ? 'scheduled' : 'sending';
 			break;
 		}
+		// Cancelled for its callers; its run is settling its batches in flight.
+		case 'cancelling':
+			state = 'cancelled';
+			break;
 		default:
 			state = record.state;
 	}

@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../../sandbox/src';
+import { CallbackCatcher, type CaughtRequest } from '../../support/callbackCatcher';
+import { storeBackends } from '../../support/storeBackends';
+import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from '../daemon/harness';
+
+const TOKEN = 'cancel-crash-token-0123456789';
+const SECRET = 'cancel-crash-callback-secret-01';
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+	for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+const key = (r: CaughtRequest) => String(r.headers['idempotency-key']);
+
+/**
+ * The cancel of an API campaign a run holds: the run stops once its batches in flight
+ * settle, and only then is the end announced with its final counts. A worker killed in
+ * between (the provider slow to answer a batch) must still announce it, once, when it
+ * is back: the cancel is never left half made.
+ */
+describe.each(storeBackends())('cancel of an API campaign under way, worker killed before its run stops ($name)', (backend) => {
+	it('announces campaign.finished exactly once after the restart, with the final counts', async () => {
+		await ensureBuilt();
+		// Every batch takes 4 s to be answered: the kill comes while one is in flight.
+		const sandbox = await startSandbox({ port: 0, latencyMs: 4000, receiptDelayMs: 60_000 });
+		cleanup.push(() => sandbox.close());
+		const driver = new SandboxDriver(sandbox);
+		const receiver = await CallbackCatcher.start();
+		cleanup.push(() => receiver.close());
+		const location = backend.location();
+		const port = await freePort();
+		const config = writeConfig(tempDir(), {
+			db: location.kind === 'sqlite' ? location.path : location.url,
+			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET, apiToken: TOKEN },
+			outbox: { backoffMs: 50, maxBackoffMs: 200 },
+		});
+		const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
+		const start = async () => {
+			const worker = await WorkerProcess.start(config, env);
+			cleanup.push(() => worker.stop('SIGKILL'));
+			return worker;
+		};
+		const call = async (method: string, path: string, body?: unknown) => {
+			const res = await fetch(`http://127.0.0.1:${port}/api${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+			return { status: res.status, body: (await res.json()) as any };
+		};
+		const sent = async () => (await driver.messages()).filter((m) => String(m.ExternalId).startsWith('killed:'));
+
+		let worker = await start();
+		expect((await call('PUT', '/campaigns/killed', { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 2, batchSize: 1, events: `${receiver.url}/hook` })).status).toBe(201);
+		const recipients = Array.from({ length: 30 }, (_, i) => ({ phone: `+614915731${String(i).padStart(2, '0')}`, first_name: `N${i}` }));
+		expect((await call('PUT', '/campaigns/killed/pages/1', { recipients })).status).toBe(200);
+		expect((await call('POST', '/campaigns/killed/start', { pages: 1 })).status).toBe(202);
+		await until(async () => (await call('GET', '/campaigns/killed')).body.campaign.counts.accepted >= 1, 60_000, 'one sent');
+		await until(async () => (await call('GET', '/campaigns/killed')).body.campaign.counts.pending < 30 - 1, 10_000, 'a batch in flight');
+
+		const cancelled = await call('POST', '/campaigns/killed/cancel');
+		expect(cancelled.status).toBe(200);
+		expect(cancelled.body.campaign.state).toBe('cancelled');
+		// Killed while its run waits for the batches in flight (4 s each): the run never stops by itself.
+		await worker.stop('SIGKILL');
+		expect(receiver.requests.filter((r) => key(r) === 'campaign.finished:killed')).toHaveLength(0);
+
+		worker = await start();
+		const finished = await until(() => receiver.requests.find((r) => key(r) === 'campaign.finished:killed'), 30_000, 'the finished event after the restart');
+		expect(finished.body).toMatchObject({ type: 'campaign.finished', campaign: 'killed', data: { state: 'cancelled' } });
+		const status = (await call('GET', '/campaigns/killed')).body.campaign;
+		expect(status.state).toBe('cancelled');
+		expect(finished.body.data.counts).toEqual(status.counts);
+		expect(status.counts.pending).toBe(0);
+		expect(status.counts.cancelled).toBeGreaterThan(0);
+		expect(status.counts.accepted + status.counts.uncertain + status.counts.cancelled).toBe(30);
+		// Nothing was sent after the cancel but what was in flight, and the uncertain are not sent again.
+		expect((await sent()).length).toBeLessThanOrEqual(status.counts.accepted + status.counts.uncertain);
+		await new Promise((r) => setTimeout(r, 3000));
+		expect(receiver.requests.filter((r) => key(r) === 'campaign.finished:killed')).toHaveLength(1);
+		expect((await call('GET', '/campaigns/killed')).body.campaign.counts).toEqual(status.counts);
+		expect(worker.count((l) => l.msg === 'API campaign run failed')).toBe(0);
+	}, 180_000);
+});
