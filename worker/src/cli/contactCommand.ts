@@ -64,6 +64,8 @@ export async function contactCommand(action: string | undefined, argv: string[])
 
 /** An import still reading may have read the number before it was blanked: how long its end is waited for. */
 const IMPORT_WAIT_MS = 60_000;
+/** How long an import about to begin (no ledger campaign yet) is waited for: a worker takes a started campaign up within seconds. */
+const IMPORT_START_WAIT_MS = 10_000;
 
 /**
  * The API campaigns' pages (and the CSVs made from them) first, so that an import under
@@ -77,8 +79,12 @@ async function forget(db: DbLocation, ledger: Ledger, e164: string): Promise<{ r
 		const api = await forgetInApiCampaigns(store, ledger, dir, e164);
 		const r = await ledger.forgetContact(e164);
 		if (api.importing.length === 0) return { r, api };
-		const end = Date.now() + IMPORT_WAIT_MS;
-		while (Date.now() < end && (await Promise.all(api.importing.map((name) => ledger.campaign(name)))).some((c) => c?.phase === 'importing')) await new Promise((done) => setTimeout(done, 250));
+		const since = Date.now();
+		const waiting = async () => {
+			const runs = await Promise.all(api.importing.map((name) => ledger.campaign(name)));
+			return runs.some((c) => c?.phase === 'importing' || (c === undefined && Date.now() < since + IMPORT_START_WAIT_MS));
+		};
+		while (Date.now() < since + IMPORT_WAIT_MS && (await waiting())) await new Promise((done) => setTimeout(done, 250));
 		// The import's last marks were of what it read: brought to the blanked bytes again.
 		await reblankLocalCsvs(store, ledger, dir, api.importing);
 		const again = await ledger.forgetContact(e164);

@@ -14,7 +14,7 @@ export interface ApiForgetResult {
 	campaigns: string[];
 	/** Local CSVs a worker wrote from those pages, blanked in place. */
 	files: number;
-	/** Those whose import was under way: what it reads next is blank, but a row it read before may still come. */
+	/** Those whose import was under way or about to begin: what it reads next is blank, but a row it read before may still come. */
 	importing: string[];
 }
 
@@ -42,7 +42,9 @@ export async function forgetInApiCampaigns(store: ApiCampaignStore, ledger: Ledg
 		result.recipients += blanked;
 		result.campaigns.push(record.name);
 		if (await blankLocalCsv(store, ledger, record, apiCampaignCsvPath(dir, record.name))) result.files++;
-		if ((await ledger.campaign(record.name))?.phase === 'importing') result.importing.push(record.name);
+		// Importing, or about to (a worker may have written its CSV from the pages just before they were blanked).
+		const phase = (await ledger.campaign(record.name))?.phase;
+		if (phase === 'importing' || (phase === undefined && record.state === 'started')) result.importing.push(record.name);
 	}
 	return result;
 }
