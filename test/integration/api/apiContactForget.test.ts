@@ -73,7 +73,8 @@ describe.each(storeBackends())('contact forget reaches the API campaigns not end
 		expect((await t.call('PUT', '/campaigns/early', { property, text: 'Hi {{first_name}}', defaultCountry: 'AU' })).status).toBe(201);
 		const page1 = { recipients: [0, 1, 2, 3, 4].map(recipient) };
 		// Written as a person would, nationally; her name with her.
-		const page2 = { recipients: [...[5, 6].map(recipient), { phone: XENA_NATIONAL, first_name: 'Xena' }, ...[7, 8].map(recipient)] };
+		// And named in another recipient's line: that recipient is still sent to, the value blanked.
+		const page2 = { recipients: [...[5, 6].map(recipient), { phone: XENA_NATIONAL, first_name: 'Xena' }, recipient(7), { ...recipient(8), referrer: `call ${XENA}` }] };
 		expect((await t.call('PUT', '/campaigns/early/pages/1', page1)).status).toBe(200);
 		expect((await t.call('PUT', '/campaigns/early/pages/2', page2)).status).toBe(200);
 		expect((await t.call('PUT', '/campaigns/upload', { property, text: 'Hi {{first_name}}' })).status).toBe(201);
@@ -86,18 +87,18 @@ describe.each(storeBackends())('contact forget reaches the API campaigns not end
 		const size = statSync(local).size;
 
 		const out = await t.forget();
-		expect(out).toMatch(/2 recipients blanked in the pages of API campaigns early, upload and 1 local CSV made from them/);
+		expect(out).toMatch(/2 recipients blanked in the pages of API campaigns early, upload and 1 local CSV made from them; 1 other recipient naming it kept, the value blanked/);
 		for (const name of ['early', 'upload']) {
 			const stored = await storedPages(t.location, name);
 			for (const trace of ['491570399', XENA_NATIONAL, 'Xena']) expect(stored).not.toContain(trace);
 		}
-		expect(await storedPages(t.location, 'early')).toContain(recipient(8).phone);
+		expect(await storedPages(t.location, 'early')).toContain(`{"phone":"${recipient(8).phone}","first_name":"N8","referrer":"${' '.repeat(`call ${XENA}`.length)}"}`);
 		// In place: the same size, every other line where it was.
 		expect(statSync(local).size).toBe(size);
 		expect(readFileSync(local, 'utf8')).not.toContain(XENA_NATIONAL);
 		const lines = readFileSync(local, 'utf8').split('\n');
-		expect(lines[8]).toMatch(/^" +"," +"$/);
-		expect(lines[9]).toBe(`"${recipient(7).phone}","N7"`);
+		expect(lines[8]).toMatch(/^" +"," +",""$/);
+		expect(lines[9]).toBe(`"${recipient(7).phone}","N7",""`);
 
 		// The pages given again as first given (an n8n retry) are the same pages: unchanged, the number not back.
 		expect((await t.call('PUT', '/campaigns/early/pages/2', page2)).body).toMatchObject({ page: 2, unchanged: true });

@@ -51,7 +51,7 @@ describe.each(storeBackends())('contact forget during an import ($name)', (backe
 		expect(await inputChange(path, (await ledger.campaign('mid'))!.input!)).toBeUndefined();
 
 		const result = await forgetInApiCampaigns(store, ledger, dir, XENA);
-		expect(result).toEqual({ recipients: 1, campaigns: ['mid'], files: 1, importing: ['mid'] });
+		expect(result).toEqual({ recipients: 1, mentions: 0, campaigns: ['mid'], files: 1, importing: ['mid'] });
 		const after = readFileSync(path, 'utf8');
 		expect(after).not.toContain('491570399');
 		expect(after).not.toContain('Xena');
@@ -67,7 +67,7 @@ describe.each(storeBackends())('contact forget during an import ($name)', (backe
 		const again = join(dir, 'again.csv');
 		await materializeCsv(store, 'mid', 'pages', again);
 		expect(readFileSync(again, 'utf8')).toBe(after);
-		expect(await forgetInApiCampaigns(store, ledger, dir, XENA)).toEqual({ recipients: 0, campaigns: [], files: 0, importing: [] });
+		expect(await forgetInApiCampaigns(store, ledger, dir, XENA)).toEqual({ recipients: 0, mentions: 0, campaigns: [], files: 0, importing: [] });
 	});
 
 	it('blanks her lines in an uploaded CSV stored in pieces that cut through lines, each piece as long as it was', async () => {
@@ -85,7 +85,7 @@ describe.each(storeBackends())('contact forget during an import ($name)', (backe
 		}
 		expect((await store.putCsv('upload', 'csv-hash', pieces, 1)).outcome).toBe('stored');
 
-		expect(await forgetInApiCampaigns(store, ledger, mkdtempSync(join(tmpdir(), 'cloudtel-forget-upload-')), XENA)).toEqual({ recipients: 2, campaigns: ['upload'], files: 0, importing: [] });
+		expect(await forgetInApiCampaigns(store, ledger, mkdtempSync(join(tmpdir(), 'cloudtel-forget-upload-')), XENA)).toEqual({ recipients: 2, mentions: 0, campaigns: ['upload'], files: 0, importing: [] });
 		const stored = await store.pagesAfter('upload', 0, 1000);
 		expect(stored.map((p) => Buffer.from(p.body, 'base64').length)).toEqual(pieces.map((p) => Buffer.from(p.body, 'base64').length));
 		const now = Buffer.concat(stored.map((p) => Buffer.from(p.body, 'base64'))).toString('utf8');

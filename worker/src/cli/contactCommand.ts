@@ -51,8 +51,9 @@ export async function contactCommand(action: string | undefined, argv: string[])
 			`forgot ${phone.e164}: ${r.rows} row${r.rows === 1 ? '' : 's'} erased with their texts, receipts and replies` +
 				(r.campaigns.length > 0 ? ` (campaigns ${r.campaigns.join(', ')})` : '') +
 				(r.callbacks > 0 ? `; ${r.callbacks} stored callback${r.callbacks === 1 ? '' : 's'} naming it` : '') +
-				(api.recipients > 0 ? `; ${api.recipients} recipient${api.recipients === 1 ? '' : 's'} blanked in the pages of API campaign${api.campaigns.length === 1 ? '' : 's'} ${api.campaigns.join(', ')}` : '') +
+				(api.recipients + api.mentions > 0 ? `; ${api.recipients} recipient${api.recipients === 1 ? '' : 's'} blanked in the pages of API campaign${api.campaigns.length === 1 ? '' : 's'} ${api.campaigns.join(', ')}` : '') +
 				(api.files > 0 ? ` and ${api.files} local CSV${api.files === 1 ? '' : 's'} made from them` : '') +
+				(api.mentions > 0 ? `; ${api.mentions} other recipient${api.mentions === 1 ? '' : 's'} naming it kept, the value${api.mentions === 1 ? '' : 's'} blanked` : '') +
 				(r.suppressionKept ? '; its opt-out is kept as a one-way hash, so no later campaign texts it' : '') +
 				'\n',
 		);

@@ -4,13 +4,16 @@ import { open, rename, rm } from 'node:fs/promises';
 import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
 import type { Ledger } from '../../storage/ledger';
 import { apiCampaignCsvPath } from './apiCampaignFiles';
-import { materializeCsv } from './materializeCsv';
+import { toColumnIndex } from '../../campaign/csvColumns';
+import { materializeCsv, unionColumns } from './materializeCsv';
 import { blankCsvLines, blankRecipients, numberFinder } from './numberBlanking';
 
 /** What `contact forget` erased in the API campaigns not ended. */
 export interface ApiForgetResult {
 	/** Recipients (lines of an uploaded CSV) blanked in the stored pages. */
 	recipients: number;
+	/** Other recipients whose values named the number: those values blanked, the recipients kept. */
+	mentions: number;
 	campaigns: string[];
 	/** Local CSVs a worker wrote from those pages, blanked in place. */
 	files: number;
@@ -34,12 +37,13 @@ const COMPARE_BYTES = 1024 * 1024;
  * take the erasure for an edited file.
  */
 export async function forgetInApiCampaigns(store: ApiCampaignStore, ledger: Ledger, dir: string, e164: string): Promise<ApiForgetResult> {
-	const result: ApiForgetResult = { recipients: 0, campaigns: [], files: 0, importing: [] };
+	const result: ApiForgetResult = { recipients: 0, mentions: 0, campaigns: [], files: 0, importing: [] };
 	for (const record of await store.campaignsIn(KEEPING_PAGES)) {
 		const holds = numberFinder(e164, record.settings.defaultCountry);
-		const blanked = record.source === 'csv' ? await blankCsvPieces(store, record.name, holds) : await blankPages(store, record.name, holds);
-		if (blanked === 0) continue;
+		const { blanked, mentions } = record.source === 'csv' ? { blanked: await blankCsvPieces(store, record.name, holds), mentions: 0 } : await blankPages(store, record, holds);
+		if (blanked + mentions === 0) continue;
 		result.recipients += blanked;
+		result.mentions += mentions;
 		result.campaigns.push(record.name);
 		if (await blankLocalCsv(store, ledger, record, apiCampaignCsvPath(dir, record.name))) result.files++;
 		// Importing, or about to (a worker may have written its CSV from the pages just before they were blanked).
@@ -57,14 +61,22 @@ export async function reblankLocalCsvs(store: ApiCampaignStore, ledger: Ledger, 
 	}
 }
 
-async function blankPages(store: ApiCampaignStore, name: string, holds: (text: string) => boolean): Promise<number> {
-	let blanked = 0;
+async function blankPages(store: ApiCampaignStore, record: ApiCampaignRecord, holds: (text: string) => boolean): Promise<{ blanked: number; mentions: number }> {
+	const name = record.name;
+	// The column the engine sends to, as it picks it from the header the pages make.
+	const header = unionColumns(await store.pageColumns(name));
+	const to = toColumnIndex(header, record.settings.toColumn);
+	const toKey = to >= 0 ? header[to] : undefined;
+	const done = { blanked: 0, mentions: 0 };
 	for (let after = 0; ; ) {
 		const pages = await store.pagesAfter(name, after, PAGES_AT_ONCE);
-		if (pages.length === 0) return blanked;
+		if (pages.length === 0) return done;
 		for (const p of pages) {
-			const page = blankRecipients(p.body, holds);
-			if (page && (await store.rewritePage(name, p.page, page.body))) blanked += page.blanked;
+			const page = blankRecipients(p.body, holds, toKey);
+			if (page && (await store.rewritePage(name, p.page, page.body))) {
+				done.blanked += page.blanked;
+				done.mentions += page.mentions;
+			}
 			after = p.page;
 		}
 	}

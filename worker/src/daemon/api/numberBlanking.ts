@@ -51,19 +51,29 @@ function blankValue(value: Recipient[string]): Recipient[string] {
 }
 
 /**
- * A page's recipients with every one that holds the number blanked: each value of theirs
- * becomes spaces, so the line stays (the number empty, the row invalid) and the CSV made
- * from the page keeps every byte where it was. Undefined when none held it.
+ * A page's recipients with the number blanked: the recipients it is sent to (in `toKey`)
+ * have every value of theirs turned to spaces, so the line stays (the number empty, the row
+ * invalid) and the CSV made from the page keeps every byte where it was; a value naming it
+ * in another recipient's line is blanked alone, and that recipient is still sent to.
+ * Without a column known for the numbers, any recipient naming it is blanked whole.
+ * Undefined when none held it.
  */
-export function blankRecipients(body: string, holds: (text: string) => boolean): { body: string; blanked: number } | undefined {
+export function blankRecipients(body: string, holds: (text: string) => boolean, toKey: string | undefined): { body: string; blanked: number; mentions: number } | undefined {
 	const recipients = JSON.parse(body) as Recipient[];
 	let blanked = 0;
+	let mentions = 0;
 	for (const r of recipients) {
-		if (!Object.values(r).some((v) => v !== null && holds(recipientCell(v)))) continue;
-		for (const key of Object.keys(r)) r[key] = blankValue(r[key]);
-		blanked++;
+		const naming = Object.keys(r).filter((key) => r[key] !== null && holds(recipientCell(r[key])));
+		if (naming.length === 0) continue;
+		if (toKey === undefined || naming.includes(toKey)) {
+			for (const key of Object.keys(r)) r[key] = blankValue(r[key]);
+			blanked++;
+		} else {
+			for (const key of naming) r[key] = blankValue(r[key]);
+			mentions++;
+		}
 	}
-	return blanked > 0 ? { body: JSON.stringify(recipients), blanked } : undefined;
+	return blanked + mentions > 0 ? { body: JSON.stringify(recipients), blanked, mentions } : undefined;
 }
 
 /**
