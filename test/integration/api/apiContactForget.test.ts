@@ -92,6 +92,12 @@ describe.each(storeBackends())('contact forget reaches the API campaigns not end
 			const stored = await storedPages(t.location, name);
 			for (const trace of ['491570399', XENA_NATIONAL, 'Xena']) expect(stored).not.toContain(trace);
 		}
+		if (t.location.kind === 'sqlite') {
+			// Gone from the file's bytes too: not left in its free pages nor in its WAL.
+			const path = t.location.path;
+			const bytes = Buffer.concat([readFileSync(path), ...(existsSync(`${path}-wal`) ? [readFileSync(`${path}-wal`)] : [])]);
+			for (const trace of ['Xena', XENA_NATIONAL]) expect(bytes.includes(trace)).toBe(false);
+		}
 		expect(await storedPages(t.location, 'early')).toContain(`{"phone":"${recipient(8).phone}","first_name":"N8","referrer":"${' '.repeat(`call ${XENA}`.length)}"}`);
 		// In place: the same size, every other line where it was.
 		expect(statSync(local).size).toBe(size);

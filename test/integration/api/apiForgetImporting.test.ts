@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -94,5 +94,22 @@ describe.each(storeBackends())('contact forget during an import ($name)', (backe
 		expect(now.split('\r\n')).toEqual([lines[0], lines[1], blank(lines[2]), lines[3], blank(lines[4]), lines[5]]);
 		// The same CSV uploaded again is the same upload.
 		expect((await store.putCsv('upload', 'csv-hash', pieces, 2)).outcome).toBe('unchanged');
+	});
+
+	it.runIf(backend.name === 'sqlite')('leaves no copy of the blanked page in the file: not in its free pages, not in its WAL', async () => {
+		const location = backend.location();
+		if (location.kind !== 'sqlite') return;
+		const ledger = await openLedger(location);
+		const store = await openApiCampaignStore(location, ledger);
+		open.push(ledger, store);
+		await store.create('big', SETTINGS, 1);
+		// A page of thousands spans many of the file's pages (an overflow chain), rewritten elsewhere.
+		const recipients = Array.from({ length: 4000 }, (_, i) => (i === 1234 ? { phone: XENA, first_name: 'Xenophon' } : { phone: `+6149157${1000 + i}`, first_name: `N${i}` }));
+		const body = JSON.stringify(recipients);
+		await store.putPage('big', { page: 1, hash: createHash('sha256').update(body).digest('hex'), recipients: recipients.length, columns: ['phone', 'first_name'], body }, 1);
+		expect((await forgetInApiCampaigns(store, ledger, mkdtempSync(join(tmpdir(), 'cloudtel-forget-big-')), XENA)).recipients).toBe(1);
+		const bytes = Buffer.concat([readFileSync(location.path), ...(existsSync(`${location.path}-wal`) ? [readFileSync(`${location.path}-wal`)] : [])]);
+		expect(bytes.includes('Xenophon')).toBe(false);
+		expect(bytes.includes('N1235')).toBe(true);
 	});
 });

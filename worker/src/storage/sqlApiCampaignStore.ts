@@ -79,7 +79,8 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 	}
 
 	async rewritePage(name: string, page: number, body: string): Promise<boolean> {
-		const [changed] = await this.db.write([[SQL.rewritePage, name, page, body]]);
+		// As the ledger erases: on SQLite the old content overwritten, not left in free pages or the WAL.
+		const [changed] = await this.db.write([[SQL.rewritePage, name, page, body]], 'erase');
 		return changed === 1;
 	}
 
