@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -111,5 +111,30 @@ describe.each(storeBackends())('contact forget during an import ($name)', (backe
 		const bytes = Buffer.concat([readFileSync(location.path), ...(existsSync(`${location.path}-wal`) ? [readFileSync(`${location.path}-wal`)] : [])]);
 		expect(bytes.includes('Xenophon')).toBe(false);
 		expect(bytes.includes('N1235')).toBe(true);
+	});
+
+	it('replaces a local CSV that is not what the pages make (another length) with what they make now, and moves the mark to it', async () => {
+		const ledger = await openLedger(backend.location());
+		const store = await openApiCampaignStore(backend.location(), ledger);
+		open.push(ledger, store);
+		const dir = mkdtempSync(join(tmpdir(), 'cloudtel-forget-other-'));
+		const path = apiCampaignCsvPath(dir, 'odd');
+		await store.create('odd', SETTINGS, 1);
+		const recipients = [{ phone: '+61491570410', first_name: 'Ann' }, { phone: XENA, first_name: 'Xena' }];
+		const body = JSON.stringify(recipients);
+		await store.putPage('odd', { page: 1, hash: createHash('sha256').update(body).digest('hex'), recipients: 2, columns: ['phone', 'first_name'], body }, 1);
+		expect(await store.transition('odd', ['draft'], 'started', 2)).toBe(true);
+		await materializeCsv(store, 'odd', 'pages', path);
+		const made = readFileSync(path);
+		writeFileSync(path, Buffer.concat([made, Buffer.from('"+61491570420","Bob"\n')]));
+		await ledger.createCampaign({ name: 'odd', csvPath: path, propertySid: SETTINGS.property, text: SETTINGS.text });
+		await ledger.importBatch('odd', [], 1, { bytes: made.length, hash: createHash('sha256').update(made).digest('hex'), size: made.length + 21 });
+
+		expect(await forgetInApiCampaigns(store, ledger, dir, XENA)).toMatchObject({ recipients: 1, files: 1 });
+		const now = readFileSync(path, 'utf8');
+		expect(now).not.toContain('Xena');
+		expect(now).not.toContain('Bob');
+		expect(now.length).toBe(made.length);
+		expect(await inputChange(path, (await ledger.campaign('odd'))!.input!)).toBeUndefined();
 	});
 });

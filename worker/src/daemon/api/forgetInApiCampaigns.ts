@@ -142,7 +142,8 @@ async function blankLocalCsv(store: ApiCampaignStore, ledger: Ledger, record: Ap
 		await materializeCsv(store, record.name, record.source ?? 'pages', fresh);
 		const changed = present && (await overwriteDifferences(path, fresh));
 		if (stored?.input) {
-			const hash = await hashOf(fresh, stored.input.bytes);
+			// The local CSV holds the fresh bytes now (moved there when its length differed).
+			const hash = await hashOf(present ? path : fresh, stored.input.bytes);
 			// The ledger's own write of the mark (its byte count unchanged): a resume compares the blanked file with it.
 			if (hash !== undefined && hash !== stored.input.hash) await ledger.importBatch(record.name, [], stored.importedThrough, { ...stored.input, hash });
 		}
