@@ -12,6 +12,12 @@ export interface ColumnMap {
 	timeZoneIndex?: number;
 }
 
+/** The column the numbers are read from: the one given, else the first of To, Phone, Mobile; -1 when none is there. */
+export function toColumnIndex(header: string[], toColumn: string | undefined): number {
+	if (toColumn !== undefined) return columnIndex(header, toColumn);
+	return TO_COLUMN_GUESSES.map((g) => columnIndex(header, g)).find((i) => i >= 0) ?? -1;
+}
+
 /** Maps the header to what the campaign needs, or stops before any row is read. */
 export function mapColumns(header: string[], spec: CampaignSpec): ColumnMap {
 	const { map, problems } = readColumns(header, spec);
@@ -30,10 +36,10 @@ function readColumns(header: string[], spec: CampaignSpec): { map: ColumnMap; pr
 	let toIndex: number;
 	let guessed: string | undefined;
 	if (spec.toColumn !== undefined) {
-		toIndex = columnIndex(header, spec.toColumn);
+		toIndex = toColumnIndex(header, spec.toColumn);
 		if (toIndex < 0) problems.push(new SettingError('toColumn', `${spec.toColumn} is not a column of ${spec.csvPath} (columns: ${list})`, `--to-column ${spec.toColumn} is not a column of ${spec.csvPath} (columns: ${list})`));
 	} else {
-		toIndex = TO_COLUMN_GUESSES.map((g) => columnIndex(header, g)).find((i) => i >= 0) ?? -1;
+		toIndex = toColumnIndex(header, undefined);
 		if (toIndex >= 0) guessed = header[toIndex];
 		if (toIndex < 0) problems.push(
 				new SettingError(

@@ -5,7 +5,12 @@ import type { ContactEvent, ContactHistory } from '../storage/contact';
 import { PhoneNormalizer } from '../rows/phoneNormalizer';
 import { localTime } from '../schedule/localTime';
 import { resolveTimeZone } from '../schedule/timeZone';
-import { dbLocation } from '../storage/dbLocation';
+import { apiCampaignDir } from '../daemon/api/apiCampaignFiles';
+import { forgetInApiCampaigns, reblankLocalCsvs, type ApiForgetResult } from '../daemon/api/forgetInApiCampaigns';
+import type { ForgetResult } from '../storage/contact';
+import { dbLocation, type DbLocation } from '../storage/dbLocation';
+import type { Ledger } from '../storage/ledger';
+import { openApiCampaignStore } from '../storage/openApiCampaignStore';
 import { openLedger } from '../storage/openStores';
 import { dbSetting } from './campaignRunCommand';
 
@@ -41,17 +46,53 @@ export async function contactCommand(action: string | undefined, argv: string[])
 			process.stdout.write(values.json ? JSON.stringify(history, null, 2) + '\n' : formatHistory(history, zone));
 			return 0;
 		}
-		const r = await ledger.forgetContact(phone.e164);
+		const { r, api } = await forget(db, ledger, phone.e164);
 		process.stdout.write(
 			`forgot ${phone.e164}: ${r.rows} row${r.rows === 1 ? '' : 's'} erased with their texts, receipts and replies` +
 				(r.campaigns.length > 0 ? ` (campaigns ${r.campaigns.join(', ')})` : '') +
 				(r.callbacks > 0 ? `; ${r.callbacks} stored callback${r.callbacks === 1 ? '' : 's'} naming it` : '') +
+				(api.recipients + api.mentions > 0 ? `; ${api.recipients} recipient${api.recipients === 1 ? '' : 's'} blanked in the pages of API campaign${api.campaigns.length === 1 ? '' : 's'} ${api.campaigns.join(', ')}` : '') +
+				(api.files > 0 ? ` and ${api.files} local CSV${api.files === 1 ? '' : 's'} made from them` : '') +
+				(api.mentions > 0 ? `; ${api.mentions} other recipient${api.mentions === 1 ? '' : 's'} naming it kept, the value${api.mentions === 1 ? '' : 's'} blanked` : '') +
 				(r.suppressionKept ? '; its opt-out is kept as a one-way hash, so no later campaign texts it' : '') +
 				'\n',
 		);
 		return 0;
 	} finally {
 		await ledger.close();
+	}
+}
+
+/** An import still reading may have read the number before it was blanked: how long its end is waited for. */
+const IMPORT_WAIT_MS = 60_000;
+/** How long an import about to begin (no ledger campaign yet) is waited for: a worker takes a started campaign up within seconds. */
+const IMPORT_START_WAIT_MS = 10_000;
+
+/**
+ * The API campaigns' pages (and the CSVs made from them) first, so that an import under
+ * way reads blanks from then on; then the ledger. A row an import read before the blank
+ * and stores after is caught once that import is over, by erasing again.
+ */
+async function forget(db: DbLocation, ledger: Ledger, e164: string): Promise<{ r: ForgetResult; api: ApiForgetResult }> {
+	const store = await openApiCampaignStore(db, ledger);
+	try {
+		const dir = apiCampaignDir(db);
+		const api = await forgetInApiCampaigns(store, ledger, dir, e164);
+		const r = await ledger.forgetContact(e164);
+		if (api.importing.length === 0) return { r, api };
+		const since = Date.now();
+		const waiting = async () => {
+			const runs = await Promise.all(api.importing.map((name) => ledger.campaign(name)));
+			return runs.some((c) => c?.phase === 'importing' || (c === undefined && Date.now() < since + IMPORT_START_WAIT_MS));
+		};
+		while (Date.now() < since + IMPORT_WAIT_MS && (await waiting())) await new Promise((done) => setTimeout(done, 250));
+		// The import's last marks were of what it read: brought to the blanked bytes again.
+		await reblankLocalCsvs(store, ledger, dir, api.importing);
+		const again = await ledger.forgetContact(e164);
+		return { r: { ...r, rows: r.rows + again.rows, campaigns: [...new Set([...r.campaigns, ...again.campaigns])].sort(), callbacks: r.callbacks + again.callbacks }, api };
+	} finally {
+		// On SQLite it lends the ledger's connection, which the ledger closes.
+		await store.close();
 	}
 }
 

@@ -120,8 +120,9 @@ export const CONTACT_USAGE = `Usage: cloudtel contact show NUMBER [--db FILE|URL
 
 show     every message, receipt, reply, opt-out and opt-in of a number, with its time
          and campaign, across the ledger
-forget   erase a number's messages and rows across campaigns (an erasure request); a
-         one-way hash of it is kept, so an opt-out still holds
+forget   erase a number's messages and rows across campaigns (an erasure request), and
+         blank it in the pages of API campaigns not ended; a one-way hash of it is kept,
+         so an opt-out still holds
 
   --db FILE|URL          the ledger (default: CLOUDTEL_DB, else cloudtel.db)
   --json                 (show) as JSON

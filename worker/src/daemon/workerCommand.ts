@@ -118,6 +118,7 @@ async function workerOrSupervisor(argv: string[]): Promise<number> {
 	const path = values.config;
 	// The process the user started holds the socket; the worker runs in copies of it (see WorkerSupervisor).
 	if (!cluster.isWorker && process.env.CLOUDTEL_WORKER_SUPERVISOR !== '0') {
+		const supervisorSecrets = new Set(configSecrets(config));
 		return new WorkerSupervisor(
 			path,
 			async () => {
@@ -127,7 +128,11 @@ async function workerOrSupervisor(argv: string[]): Promise<number> {
 				return next;
 			},
 			config,
-			(c) => logFor(c).child({ part: 'supervisor' }),
+			(c) => {
+				// Secrets only add up: a line of the old copy's may still carry one the new config dropped.
+				for (const secret of configSecrets(c)) supervisorSecrets.add(secret);
+				return new JsonLogger(write, new Redactor([...supervisorSecrets]), { part: 'supervisor' }, c.log);
+			},
 			() => settingsFromEnvironment(path),
 		).run();
 	}

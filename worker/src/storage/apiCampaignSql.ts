@@ -26,6 +26,7 @@ export const API_CAMPAIGN_SQL = {
 	pageNumbers: 'SELECT page FROM api_pages WHERE campaign = $1 ORDER BY page',
 	pageColumns: 'SELECT columns FROM api_pages WHERE campaign = $1 ORDER BY page',
 	dropPages: 'DELETE FROM api_pages WHERE campaign = $1',
+	rewritePage: 'UPDATE api_pages SET body = $3 WHERE campaign = $1 AND page = $2',
 	pagesAfter: 'SELECT page, body FROM api_pages WHERE campaign = $1 AND page > $2 ORDER BY page LIMIT $3',
 	// The start time is the first start's; the finish time each final state's. Going (again) or
 	// finished, the reason is the one given or none: a passing fault's is not kept.

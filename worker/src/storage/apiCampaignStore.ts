@@ -61,6 +61,11 @@ export interface ApiCampaignStore {
 	pageTotals(name: string): Promise<{ pages: number[]; recipients: number }>;
 	/** Each page's columns, in page order. */
 	pageColumns(name: string): Promise<string[][]>;
+	/**
+	 * Replaces a stored page's content, its hash kept (`contact forget` blanking a number):
+	 * the page given again as it was first is still the same page. False when it is gone.
+	 */
+	rewritePage(name: string, page: number, body: string): Promise<boolean>;
 	/** Up to `limit` pages after `afterPage`, in page order. */
 	pagesAfter(name: string, afterPage: number, limit: number): Promise<{ page: number; body: string }[]>;
 	/**

@@ -78,6 +78,12 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 		return this.db.run(all<{ page: number; body: string }>(SQL.pagesAfter, name, afterPage, limit));
 	}
 
+	async rewritePage(name: string, page: number, body: string): Promise<boolean> {
+		// As the ledger erases: on SQLite the old content overwritten, not left in free pages or the WAL.
+		const [changed] = await this.db.write([[SQL.rewritePage, name, page, body]], 'erase');
+		return changed === 1;
+	}
+
 	async transition(name: string, from: readonly ApiCampaignState[], to: ApiCampaignState, at: number, reason?: string, events: readonly KeyedForward[] = []): Promise<boolean> {
 		const [changed] = await this.db.write([
 			[SQL.transition, to, at, reason ?? null, name, from.join(',')],

@@ -114,6 +114,9 @@ export class ApiCampaignRunner implements CampaignKicker {
 			// Cancelled while a run held it, and that run stopped before it could say so (the worker was killed).
 			if (record.state === 'cancelling' || stored?.phase === 'cancelled') return await this.finishCancel(record, opened, log);
 			if (stored === undefined || stored.phase === 'importing') await materializeCsv(this.store, name, source, csvPath);
+			// Past its import a copy left here is not needed, and may hold a number `contact forget`
+			// erased from the pages since (run on another host): gone, it is not compared either.
+			else await rm(csvPath, { force: true });
 			const riding = location.kind === 'postgres' ? ridingOutRestarts(opened, (waitedMs, error) => waitedMs === 0 && log.warn('the connection to Postgres was lost; the run waits for it', { error })) : opened;
 			ledger = this.controlled(gatedLedger(riding, this.sendingMayGo, log, signal), name);
 			const shared = sharedLedgerOf(ledger);

@@ -89,7 +89,7 @@ export async function campaignApiRoutes(app: FastifyInstance, options: CampaignA
 		const refusal = refusalOf(error);
 		if (refusal?.code === 'too_large') {
 			// The rest is read and dropped, so the sender sees the 413 rather than a reset; the connection then closes.
-			if (!request.raw.complete) dropRestOfBody(request.raw);
+			await dropRestOfBody(request.raw);
 			return reply.code(413).header('cache-control', 'no-store').header('connection', 'close').send(refusal.body());
 		}
 		if (refusal) return reply.code(refusal.status).header('cache-control', 'no-store').send(refusal.body());

@@ -31,9 +31,11 @@ export async function campaignStatusOf(record: ApiCampaignRecord, store: Pick<Ap
 			undelivered: d.failed,
 			replies: d.replied,
 		});
-		// Rows not imported yet are still to be sent; at the end the pages are gone and the ledger has them all.
-		counts.pending += Math.max(0, totals.recipients - c.total);
-		counts.recipients = Math.max(totals.recipients, c.total);
+		// Rows not imported yet are still to be sent; once imported (and at the end, when the
+		// pages are gone) the ledger has them all, less any row `contact forget` erased.
+		const importing = stored.phase === 'importing';
+		if (importing) counts.pending += Math.max(0, totals.recipients - c.total);
+		counts.recipients = importing ? Math.max(totals.recipients, c.total) : c.total;
 		sent = c.rows.accepted + c.rows.rejected + c.rows.uncertain + c.rows.submitting;
 	} else if (record.state !== 'draft') counts.pending = totals.recipients;
 	let state: CampaignState;

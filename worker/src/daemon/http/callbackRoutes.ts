@@ -64,7 +64,7 @@ export async function callbackRoutes(app: FastifyInstance, options: CallbackInta
 
 	app.setErrorHandler(async (error: FastifyError, request, reply) => {
 		if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-			dropRestOfBody(request.raw);
+			await dropRestOfBody(request.raw);
 			const route = readCallbackPath(pathOf(request))?.route;
 			return refuse(reply, 413, 'callback body too large', { error: `the body is larger than ${options.maxBodyBytes} bytes` }, { route, limit: options.maxBodyBytes }, true);
 		}
