@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { ensureN8n } from './lib/install.mjs';
 import { N8n, freePort } from './lib/n8n.mjs';
 import { assertBuilt, installPackage, packageName, panelOf, repoRoot } from './lib/package.mjs';
-import { onInterrupt } from './lib/procs.mjs';
+import { onInterrupt, setInterruptExitCode } from './lib/procs.mjs';
 import { OWNER, setupOwner } from './lib/rest.mjs';
 import { startSandbox } from './lib/sandbox.mjs';
 import { devCredential } from './lib/workflows.mjs';
@@ -28,6 +28,8 @@ async function pickPort(wanted) {
 }
 
 assertBuilt();
+// Ctrl-C is how this command ends: a clean stop, exit code 0.
+setInterruptExitCode(0);
 const install = await ensureN8n();
 const sandbox = await startSandbox({ port: await pickPort(Number(process.env.CLOUDTEL_SANDBOX_PORT ?? 4010)) });
 onInterrupt(() => sandbox.close());

@@ -27,11 +27,18 @@ const cleanups = [];
 export function onInterrupt(fn) {
 	cleanups.push(fn);
 }
+// 130 says "interrupted" (a test run cut short); a command that runs until Ctrl-C (`npm run
+// dev`) ends normally that way, and a non-zero code would have npm report it as failed.
+let interruptExitCode = 130;
+/** The exit code once Ctrl-C / SIGTERM's clean-up is done. */
+export function setInterruptExitCode(code) {
+	interruptExitCode = code;
+}
 for (const signal of ['SIGINT', 'SIGTERM']) {
 	process.once(signal, async () => {
 		for (const fn of cleanups.reverse()) await Promise.resolve().then(fn).catch(() => {});
 		await Promise.all([...live].map((child) => stop(child, 3000)));
-		process.exit(130);
+		process.exit(interruptExitCode);
 	});
 }
 
