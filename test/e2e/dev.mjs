@@ -3,7 +3,9 @@
 // The n8n user folder (test/e2e/.n8n/dev, git-ignored) is kept between runs, so workflows
 // built in the editor survive; the package and the credential are refreshed on every start.
 // Environment: CLOUDTEL_N8N_PORT (default 5678), CLOUDTEL_SANDBOX_PORT (default 4010); a busy
-// port falls back to a free one.
+// port falls back to a free one. CLOUDTEL_DEV_USER_FOLDER puts the n8n user folder elsewhere
+// (the e2e test's own temp folder); CLOUDTEL_DEV_RELEASE=n8n-1 runs the oldest n8n line the
+// package supports instead of the current one (a manifest folder, as CLOUDTEL_E2E_RELEASES).
 import { mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -30,11 +32,11 @@ async function pickPort(wanted) {
 assertBuilt();
 // Ctrl-C is how this command ends: a clean stop, exit code 0.
 setInterruptExitCode(0);
-const install = await ensureN8n();
+const install = await ensureN8n({ release: process.env.CLOUDTEL_DEV_RELEASE || 'n8n' });
 const sandbox = await startSandbox({ port: await pickPort(Number(process.env.CLOUDTEL_SANDBOX_PORT ?? 4010)) });
 onInterrupt(() => sandbox.close());
 
-const userFolder = join(repoRoot, 'test', 'e2e', '.n8n', 'dev');
+const userFolder = process.env.CLOUDTEL_DEV_USER_FOLDER || join(repoRoot, 'test', 'e2e', '.n8n', 'dev');
 mkdirSync(userFolder, { recursive: true });
 const n8n = new N8n(install, userFolder, { extraEnv: { N8N_LOG_LEVEL: process.env.CLOUDTEL_N8N_LOG_LEVEL ?? 'info' } });
 await n8n.init();

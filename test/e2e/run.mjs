@@ -30,9 +30,10 @@ import * as failedItems from './scenarios/failed-items.mjs';
 import * as devCredential from './scenarios/dev-credential.mjs';
 import * as replyHandling from './scenarios/reply-handling.mjs';
 import * as campaign from './scenarios/campaign.mjs';
+import * as npmRunDev from './scenarios/npm-run-dev.mjs';
 
 // credentialTest after trigger: it asks the trigger's running n8n (ctx.server) when there is one.
-const scenarios = { smoke, install, panel, queueMode, sendBatch, logins, trigger, credentialTest, retries, failedItems, devCredential, replyHandling, campaign, everyOperation };
+const scenarios = { smoke, install, panel, queueMode, sendBatch, logins, trigger, credentialTest, retries, failedItems, devCredential, replyHandling, campaign, npmRunDev, everyOperation };
 const only = process.env.CLOUDTEL_E2E_ONLY?.split(',').filter(Boolean);
 const releases = process.env.CLOUDTEL_E2E_RELEASES?.split(',').filter(Boolean) ?? RELEASES;
 const started = performance.now();
@@ -59,6 +60,7 @@ async function runRelease(release) {
 			const cred = credential('cloudtelSandbox1', sandbox.url, sandbox.demo);
 			await cli.importCredentials([cred]);
 			ctx = {
+				release,
 				install,
 				sandbox,
 				cli,
