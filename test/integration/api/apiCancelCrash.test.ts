@@ -1,11 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../../sandbox/src';
 import { CallbackCatcher, type CaughtRequest } from '../../support/callbackCatcher';
 import { storeBackends } from '../../support/storeBackends';
-import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from '../daemon/harness';
-
-const TOKEN = 'cancel-crash-token-0123456789';
-const SECRET = 'cancel-crash-callback-secret-01';
+import { until } from '../daemon/harness';
+import { apiWorkerRig } from './apiRig';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -22,30 +19,10 @@ const key = (r: CaughtRequest) => String(r.headers['idempotency-key']);
  */
 describe.each(storeBackends())('cancel of an API campaign under way, worker killed before its run stops ($name)', (backend) => {
 	it('announces campaign.finished exactly once after the restart, with the final counts', async () => {
-		await ensureBuilt();
 		// Every batch takes 4 s to be answered: the kill comes while one is in flight.
-		const sandbox = await startSandbox({ port: 0, latencyMs: 4000, receiptDelayMs: 60_000 });
-		cleanup.push(() => sandbox.close());
-		const driver = new SandboxDriver(sandbox);
+		const { sandbox, driver, start, call } = await apiWorkerRig(backend, cleanup, { sandbox: { latencyMs: 4000, receiptDelayMs: 60_000 } });
 		const receiver = await CallbackCatcher.start();
 		cleanup.push(() => receiver.close());
-		const location = backend.location();
-		const port = await freePort();
-		const config = writeConfig(tempDir(), {
-			db: location.kind === 'sqlite' ? location.path : location.url,
-			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET, apiToken: TOKEN },
-			outbox: { backoffMs: 50, maxBackoffMs: 200 },
-		});
-		const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
-		const start = async () => {
-			const worker = await WorkerProcess.start(config, env);
-			cleanup.push(() => worker.stop('SIGKILL'));
-			return worker;
-		};
-		const call = async (method: string, path: string, body?: unknown) => {
-			const res = await fetch(`http://127.0.0.1:${port}/api${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
-			return { status: res.status, body: (await res.json()) as any };
-		};
 		const sent = async () => (await driver.messages()).filter((m) => String(m.ExternalId).startsWith('killed:'));
 
 		let worker = await start();

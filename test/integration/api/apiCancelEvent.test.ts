@@ -1,14 +1,11 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../../sandbox/src';
 import type { DbLocation } from '../../../worker/src/storage/dbLocation';
 import { CallbackCatcher, type CaughtRequest } from '../../support/callbackCatcher';
 import { sql } from '../../support/postgres/database';
 import { storeBackends } from '../../support/storeBackends';
-import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from '../daemon/harness';
-
-const TOKEN = 'cancel-event-token-0123456789';
-const SECRET = 'cancel-event-callback-secret-01';
+import { until } from '../daemon/harness';
+import { apiWorkerRig } from './apiRig';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -44,29 +41,9 @@ async function refuseFinishedEvents(location: DbLocation, refuse: boolean): Prom
  */
 describe.each(storeBackends())('cancel of an API campaign not running ($name)', (backend) => {
 	it('moves it and queues its campaign.finished together, or neither', async () => {
-		await ensureBuilt();
-		const sandbox = await startSandbox({ port: 0, receiptDelayMs: 60_000 });
-		cleanup.push(() => sandbox.close());
-		const driver = new SandboxDriver(sandbox);
+		const { sandbox, driver, location, start, call } = await apiWorkerRig(backend, cleanup, { sandbox: { receiptDelayMs: 60_000 } });
 		const receiver = await CallbackCatcher.start();
 		cleanup.push(() => receiver.close());
-		const location = backend.location();
-		const port = await freePort();
-		const config = writeConfig(tempDir(), {
-			db: location.kind === 'sqlite' ? location.path : location.url,
-			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET, apiToken: TOKEN },
-			outbox: { backoffMs: 50, maxBackoffMs: 200 },
-		});
-		const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
-		const start = async () => {
-			const worker = await WorkerProcess.start(config, env);
-			cleanup.push(() => worker.stop('SIGKILL'));
-			return worker;
-		};
-		const call = async (method: string, path: string, body?: unknown) => {
-			const res = await fetch(`http://127.0.0.1:${port}/api${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
-			return { status: res.status, body: (await res.json()) as any };
-		};
 		const sent = async () => (await driver.messages()).filter((m) => String(m.ExternalId).startsWith('halted:'));
 
 		let worker = await start();

@@ -1,16 +1,14 @@
 import Database from 'better-sqlite3';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../../sandbox/src';
 import { apiCampaignCsvPath, apiCampaignDir } from '../../../worker/src/daemon/api/apiCampaignFiles';
 import type { DbLocation } from '../../../worker/src/storage/dbLocation';
 import { sql } from '../../support/postgres/database';
 import { storeBackends } from '../../support/storeBackends';
-import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from '../daemon/harness';
+import { until } from '../daemon/harness';
 import { cli } from '../worker/harness';
+import { apiWorkerRig } from './apiRig';
 
-const TOKEN = 'forget-api-token-0123456789';
-const SECRET = 'forget-api-callback-secret-01';
 /** The person asking to be forgotten, and how the lists write them. */
 const XENA = '+61491570399';
 const XENA_NATIONAL = '0491 570 399';
@@ -40,30 +38,14 @@ const recipient = (i: number) => ({ phone: `+614915704${String(i).padStart(2, '0
 
 describe.each(storeBackends())('contact forget reaches the API campaigns not ended ($name)', (backend) => {
 	const setUp = async (sandboxOptions: { latencyMs?: number } = {}) => {
-		await ensureBuilt();
-		const sandbox = await startSandbox({ port: 0, receiptDelayMs: 60_000, ...sandboxOptions });
-		cleanup.push(() => sandbox.close());
-		const location = backend.location();
-		const db = location.kind === 'sqlite' ? location.path : location.url;
-		const port = await freePort();
-		const config = writeConfig(tempDir(), { db, server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET, apiToken: TOKEN } });
-		const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
-		const start = async () => {
-			const worker = await WorkerProcess.start(config, env);
-			cleanup.push(() => worker.stop('SIGKILL'));
-			return worker;
-		};
-		const call = async (method: string, path: string, body?: unknown, type = 'application/json') => {
-			const res = await fetch(`http://127.0.0.1:${port}/api${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, ...(body !== undefined ? { 'content-type': type } : {}) }, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
-			return { status: res.status, body: (await res.json()) as any };
-		};
+		const rig = await apiWorkerRig(backend, cleanup, { sandbox: sandboxOptions });
 		const forget = async () => {
-			const r = await cli(['contact', 'forget', XENA, '--db', db]);
+			const r = await cli(['contact', 'forget', XENA, '--db', rig.db]);
 			expect(r.code, r.stderr).toBe(0);
 			return r.stdout;
 		};
-		const sentTo = async () => (await new SandboxDriver(sandbox).messages()).map((m) => String(m.To));
-		return { sandbox, location, db, start, call, forget, sentTo, dir: apiCampaignDir(location) };
+		const sentTo = async () => (await rig.driver.messages()).map((m) => String(m.To));
+		return { ...rig, forget, sentTo, dir: apiCampaignDir(rig.location) };
 	};
 
 	it('before the start: blanks them in the pages and an uploaded CSV, the same pages again are unchanged, and the campaigns send everyone else', async () => {
@@ -79,7 +61,7 @@ describe.each(storeBackends())('contact forget reaches the API campaigns not end
 		expect((await t.call('PUT', '/campaigns/early/pages/2', page2)).status).toBe(200);
 		expect((await t.call('PUT', '/campaigns/upload', { property, text: 'Hi {{first_name}}' })).status).toBe(201);
 		const csv = `phone,first_name\n${[10, 11].map((i) => `${recipient(i).phone},N${i}`).join('\n')}\n${XENA},"Xena, ""X"""\n${recipient(12).phone},N12\n`;
-		expect((await t.call('PUT', '/campaigns/upload/csv', csv, 'text/csv')).status).toBe(200);
+		expect((await t.call('PUT', '/campaigns/upload/csv', csv, { type: 'text/csv' })).status).toBe(200);
 		// A preview writes the CSV the engine reads, beside the database.
 		expect((await t.call('GET', '/campaigns/early/preview')).body.valid).toBe(10);
 		const local = apiCampaignCsvPath(t.dir, 'early');
@@ -108,7 +90,7 @@ describe.each(storeBackends())('contact forget reaches the API campaigns not end
 
 		// The pages given again as first given (an n8n retry) are the same pages: unchanged, the number not back.
 		expect((await t.call('PUT', '/campaigns/early/pages/2', page2)).body).toMatchObject({ page: 2, unchanged: true });
-		expect((await t.call('PUT', '/campaigns/upload/csv', csv, 'text/csv')).body).toMatchObject({ unchanged: true });
+		expect((await t.call('PUT', '/campaigns/upload/csv', csv, { type: 'text/csv' })).body).toMatchObject({ unchanged: true });
 		expect(await storedPages(t.location, 'early')).not.toContain('Xena');
 
 		expect((await t.call('POST', '/campaigns/early/start', { pages: 2 })).status).toBe(202);

@@ -1,13 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
+import { startSandbox } from '../../../sandbox/src';
 import { openLedger } from '../../../worker/src/storage/openStores';
 import { CallbackCatcher } from '../../support/callbackCatcher';
 import { storeBackends } from '../../support/storeBackends';
 import { cli } from '../worker/harness';
 import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from '../daemon/harness';
+import { API_SECRET, API_TOKEN, apiWorkerRig } from './apiRig';
 
-const TOKEN = 'worker-api-token-0123456789';
-const SECRET = 'worker-api-callback-secret-01';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -20,32 +19,8 @@ function recipients(from: number, n: number) {
 
 /** The campaign API of a started `cloudtel worker`, over real HTTP, sending through the sandbox. */
 describe.each(storeBackends())('the worker\'s campaign API ($name)', (backend) => {
-	async function setUp(options: { apiToken?: string | null; receiptDelayMs?: number } = {}) {
-		await ensureBuilt();
-		const sandbox: RunningSandbox = await startSandbox({ port: 0, receiptDelayMs: options.receiptDelayMs ?? 50 });
-		cleanup.push(() => sandbox.close());
-		const location = backend.location();
-		const port = await freePort();
-		const dir = tempDir();
-		const config = writeConfig(dir, {
-			db: location.kind === 'sqlite' ? location.path : location.url,
-			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET, ...(options.apiToken === null ? {} : { apiToken: options.apiToken ?? TOKEN }) },
-			outbox: { backoffMs: 50, maxBackoffMs: 200 },
-		});
-		const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
-		const url = `http://127.0.0.1:${port}/api`;
-		const call = async (method: string, path: string, body?: unknown, token = TOKEN) => {
-			const res = await fetch(url + path, { method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
-			return { status: res.status, body: (await res.json()) as any, headers: res.headers };
-		};
-		// `alone`: the worker in one process (no supervisor), so that a SIGKILL leaves no copy holding the port.
-		const start = async (alone = false) => {
-			const worker = await WorkerProcess.start(config, { ...env, ...(alone ? { CLOUDTEL_WORKER_SUPERVISOR: '0' } : {}) });
-			cleanup.push(() => worker.stop('SIGKILL'));
-			return worker;
-		};
-		return { sandbox, driver: new SandboxDriver(sandbox), location, call, start, url };
-	}
+	const setUp = (options: { apiToken?: string | null; receiptDelayMs?: number } = {}) =>
+		apiWorkerRig(backend, cleanup, { apiToken: options.apiToken, sandbox: { receiptDelayMs: options.receiptDelayMs ?? 50 } });
 
 	it('sends a campaign end to end: a suppressed number not sent, true counts, one campaign.finished', async () => {
 		const t = await setUp();
@@ -114,7 +89,7 @@ describe.each(storeBackends())('the worker\'s campaign API ($name)', (backend) =
 	it('refuses a wrong token, and is off without one', async () => {
 		const t = await setUp();
 		await t.start();
-		const wrong = await t.call('GET', '/campaigns', undefined, 'not-the-token-0123456789');
+		const wrong = await t.call('GET', '/campaigns', undefined, { token: 'not-the-token-0123456789' });
 		expect(wrong.status).toBe(401);
 		expect(wrong.headers.get('www-authenticate')).toMatch(/^Bearer/);
 		expect(wrong.body.error.code).toBe('unauthorized');
@@ -149,7 +124,7 @@ describe('the campaign API on two workers sharing Postgres', () => {
 			const port = await freePort();
 			const config = writeConfig(tempDir(), {
 				db: location.kind === 'postgres' ? location.url : '',
-				server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET, apiToken: TOKEN },
+				server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: API_SECRET, apiToken: API_TOKEN },
 			});
 			const worker = await WorkerProcess.start(config, env);
 			cleanup.push(() => worker.stop('SIGKILL'));
@@ -157,7 +132,7 @@ describe('the campaign API on two workers sharing Postgres', () => {
 			urls.push(`http://127.0.0.1:${port}/api`);
 		}
 		const call = async (i: number, method: string, path: string, body?: unknown) => {
-			const res = await fetch(urls[i] + path, { method, headers: { authorization: `Bearer ${TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+			const res = await fetch(urls[i] + path, { method, headers: { authorization: `Bearer ${API_TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
 			return { status: res.status, body: (await res.json()) as any };
 		};
 		// Settings through one worker, pages through both (a balancer spreads them), the start through the first.
