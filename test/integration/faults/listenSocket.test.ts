@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from '../daemon/harness';
-import { FaultRig, until, WorkerProcess } from './faultRig';
+import { FaultRig, SECRET, until, WorkerProcess } from './faultRig';
 
 // The process the user started holds the listening socket (or, under systemd's socket
 // activation, the socket systemd holds is passed to it): connections that arrive while no
@@ -37,6 +37,17 @@ async function refusedConnections(sids: string[]): Promise<number> {
 	const wanted = new Set(sids);
 	const calls = (await rig.driver.outbox()).Callbacks as { MessageSid: string; Error?: string }[];
 	return calls.filter((c) => wanted.has(c.MessageSid) && c.Error === 'ECONNREFUSED').length;
+}
+
+/** Sends a raw request on a connection of its own; resolves with all it got back ('' for a connection closed unanswered). */
+function ask(port: number, request: string): Promise<string> {
+	return new Promise((resolve) => {
+		let got = '';
+		const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
+		socket.on('data', (d) => (got += String(d)));
+		socket.on('error', () => undefined);
+		socket.on('close', () => resolve(got));
+	});
 }
 
 /**
@@ -77,6 +88,37 @@ describe('the listening socket', () => {
 		expect(await worker.stop('SIGTERM')).toBe(0);
 		worker = undefined;
 	}, 240_000);
+
+	it('connections a copy cannot take yet wait in the supervisor up to server.maxConnections; beyond, each is closed at once and counted in the log; those waiting are served once the copy takes them', async () => {
+		const config = rig.config(`${rig.dir}/cap.db`, { spool: { dir: `${rig.dir}/spool-cap` }, server: { publicUrl: `http://127.0.0.1:${rig.port}`, port: rig.port, host: '127.0.0.1', secret: SECRET, maxConnections: 4 } }, 'cap.json');
+		worker = await rig.startWorker(config);
+		const [copy] = childrenOf(worker.child.pid!);
+		// The copy stopped: the first connection is on its way to it, the next ones wait.
+		process.kill(copy, 'SIGSTOP');
+		try {
+			const asks = Array.from({ length: 6 }, () => ask(rig.port, 'GET /ready HTTP/1.1\r\nHost: worker\r\nConnection: close\r\n\r\n'));
+			const closed = await until(async () => {
+				const settled = await Promise.all(asks.map((a) => Promise.race([a, sleep(0).then(() => undefined)])));
+				const done = settled.filter((a) => a !== undefined);
+				return done.length >= 2 && done;
+			}, 10_000, 'the connections beyond the cap closed');
+			expect(closed).toEqual(['', '']);
+			await sleep(300);
+			// Nothing else settled while the copy could not take them.
+			const early = await Promise.all(asks.map((a) => Promise.race([a, sleep(0).then(() => 'waiting')])));
+			expect(early.filter((a) => a === 'waiting')).toHaveLength(4);
+			process.kill(copy, 'SIGCONT');
+			const answers = await Promise.all(asks);
+			expect(answers.filter((a) => a === '')).toHaveLength(2);
+			expect(answers.filter((a) => a.startsWith('HTTP/1.1 200'))).toHaveLength(4);
+			expect(worker.logs.find((l) => l.msg === 'request refused' && l.reason === 'too many connections wait for a worker copy')).toMatchObject({ part: 'supervisor', limit: 4, from: '127.0.0.1' });
+			expect(childrenOf(worker.child.pid!)).toEqual([copy]);
+		} finally {
+			process.kill(copy, 'SIGCONT');
+		}
+		expect(await worker.stop('SIGTERM')).toBe(0);
+		worker = undefined;
+	}, 120_000);
 
 	it('socket activation as systemd does it (fd 3, LISTEN_FDS, LISTEN_PID): the whole worker SIGKILLed in the middle of a burst of 500 replies and started again after 1 s on the same socket loses none', async () => {
 		const socket = heldSocket(rig.port);

@@ -91,7 +91,8 @@ export class ConnectionHandover {
 		// A connection reset while it waits must not be an uncaught error here.
 		socket.on('error', () => undefined);
 		if (this.stopped) return void socket.destroy();
-		if (this.waiting.length >= this.limit) {
+		// The copy's own cap counts the one on its way to it too.
+		if (this.waiting.length + (this.taker?.busy ? 1 : 0) >= this.limit) {
 			if (this.gap) this.gap.closed++;
 			this.closed.refused('too many connections wait for a worker copy', { limit: this.limit, from: socket.remoteAddress });
 			return void socket.destroy();
