@@ -23,19 +23,29 @@ process.on('exit', () => {
 	for (const child of live) killGroup(child, 'SIGKILL');
 });
 const cleanups = [];
-/** Registers an async clean-up step run on Ctrl-C / SIGTERM before the harness exits. */
+/** Registers an async clean-up step run on Ctrl-C / SIGTERM / SIGHUP before the harness exits. */
 export function onInterrupt(fn) {
 	cleanups.push(fn);
 }
 // 130 says "interrupted" (a test run cut short); a command that runs until Ctrl-C (`npm run
-// dev`) ends normally that way, and a non-zero code would have npm report it as failed.
+// dev`) ends normally that way: 0, for whoever runs it directly (npm itself exits 130 on
+// Ctrl-C whatever its script's code).
 let interruptExitCode = 130;
-/** The exit code once Ctrl-C / SIGTERM's clean-up is done. */
+/** The exit code once Ctrl-C / SIGTERM / SIGHUP's clean-up is done. */
 export function setInterruptExitCode(code) {
 	interruptExitCode = code;
 }
-for (const signal of ['SIGINT', 'SIGTERM']) {
-	process.once(signal, async () => {
+let interrupted = false;
+// SIGHUP: the terminal closed. Each child runs in a session of its own, out of the terminal's
+// reach, so whatever ends the harness must end them.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+	process.on(signal, async () => {
+		// A second Ctrl-C while cleaning up: no more waiting, and still nothing left behind.
+		if (interrupted) {
+			await Promise.all([...live].map((child) => stop(child, 0)));
+			process.exit(interruptExitCode);
+		}
+		interrupted = true;
 		for (const fn of cleanups.reverse()) await Promise.resolve().then(fn).catch(() => {});
 		await Promise.all([...live].map((child) => stop(child, 3000)));
 		process.exit(interruptExitCode);
