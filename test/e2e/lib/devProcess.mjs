@@ -56,15 +56,21 @@ export async function startDev(env, { timeoutMs = 240_000 } = {}) {
 	return { child, banner: parseBanner(output), output: () => output };
 }
 
-/** Ctrl-C: SIGINT to the whole group, as a terminal does. Resolves {code, signal, waitedMs}. */
-export async function interrupt(dev, { timeoutMs = 60_000 } = {}) {
+/**
+ * Ctrl-C: SIGINT to the whole group, as a terminal does; `times` 2 is an impatient user's
+ * second Ctrl-C while it stops. Resolves {code, signal, waitedMs}.
+ */
+export async function interrupt(dev, { times = 1, timeoutMs = 60_000 } = {}) {
 	const { child } = dev;
 	const started = Date.now();
 	const exited = new Promise((resolve) => {
 		if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
 		else child.once('exit', (code, signal) => resolve({ code, signal }));
 	});
-	process.kill(-child.pid, 'SIGINT');
+	for (let i = 0; i < times; i++) {
+		if (i > 0) await sleep(20);
+		process.kill(-child.pid, 'SIGINT');
+	}
 	const timer = sleep(timeoutMs, undefined, { ref: false }).then(() => null);
 	const result = await Promise.race([exited, timer]);
 	if (!result) {
@@ -97,7 +103,7 @@ export function processesOf(userFolder) {
 			const cwd = readlinkSync(`/proc/${pid}/cwd`);
 			const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
 			if (cwd === userFolder || environ.includes(`N8N_USER_FOLDER=${userFolder}`)) {
-				found.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').slice(0, 120)}`);
+				found.push({ pid: Number(pid), command: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').slice(0, 120) });
 			}
 		} catch {
 			// gone meanwhile, or not ours to read
