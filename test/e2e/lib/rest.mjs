@@ -18,10 +18,13 @@ async function json(res, what) {
 /** Sets up the instance owner (first start only) and returns a logged-in session cookie. */
 export async function setupOwner(baseUrl, owner = OWNER) {
 	const headers = { 'content-type': 'application/json', 'browser-id': BROWSER_ID };
-	let res = await fetch(`${baseUrl}/rest/owner/setup`, { method: 'POST', headers, body: JSON.stringify(owner) });
-	if (res.status === 400) {
-		// Already set up (a reused user folder): log in instead.
-		await res.text();
+	// Asked first rather than tried: n8n logs a refused set-up as an error line, which
+	// `npm run dev` would show on every start on a reused user folder.
+	const settings = await json(await fetch(`${baseUrl}/rest/settings`, { headers }), 'settings');
+	let res;
+	if (settings.data.userManagement.showSetupOnFirstLoad) {
+		res = await fetch(`${baseUrl}/rest/owner/setup`, { method: 'POST', headers, body: JSON.stringify(owner) });
+	} else {
 		res = await fetch(`${baseUrl}/rest/login`, {
 			method: 'POST',
 			headers,
