@@ -30,7 +30,7 @@ function parseBanner(text) {
 
 /**
  * Starts `node test/e2e/dev.mjs` with `env` added to ours and resolves once it printed its
- * banner: {child, banner, output()}.
+ * banner: {child, banner, startup (all it printed until then), output()}.
  */
 export async function startDev(env, { timeoutMs = 240_000 } = {}) {
 	const child = spawnTracked(process.execPath, [join('test', 'e2e', 'dev.mjs')], { cwd: repoRoot, env: { ...process.env, ...env } });
@@ -53,7 +53,7 @@ export async function startDev(env, { timeoutMs = 240_000 } = {}) {
 		await stop(child, 5000);
 		throw error;
 	}
-	return { child, banner: parseBanner(output), output: () => output };
+	return { child, banner: parseBanner(output), startup: output, output: () => output };
 }
 
 /**

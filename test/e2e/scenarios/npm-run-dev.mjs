@@ -3,6 +3,7 @@
 // started again on the same folder.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { interrupt, listening, processesOf, startDev } from '../lib/devProcess.mjs';
 import { freePort } from '../lib/n8n.mjs';
@@ -42,6 +43,12 @@ async function devCredential(rest) {
 	return { ...opened, tested };
 }
 
+/** n8n logs every request it refuses ("400 Instance owner already setup"): dev.mjs makes none. */
+function noRefusedRequests(dev) {
+	const refused = dev.startup.split('\n').filter((line) => /^[45]\d\d /.test(line));
+	assert.deepEqual(refused, [], 'n8n logged refused requests while dev.mjs set it up');
+}
+
 async function stopsCleanly(dev, folder, ports, times = 1) {
 	const { code, signal, waitedMs } = await interrupt(dev, { times });
 	assert.deepEqual({ code, signal }, { code: 0, signal: null }, `Ctrl-C: exit ${code ?? signal} after ${waitedMs} ms:\n${dev.output().slice(-1000)}`);
@@ -78,6 +85,7 @@ export async function run(ctx, test) {
 			const { banner } = first.dev;
 			assert.equal(banner.n8nUrl, `http://127.0.0.1:${env.CLOUDTEL_N8N_PORT}`);
 			assert.equal(banner.sandboxUrl, `http://127.0.0.1:${env.CLOUDTEL_SANDBOX_PORT}`);
+			noRefusedRequests(first.dev);
 			assert.ok(existsSync(join(folder, '.n8n', 'database.sqlite')), 'n8n keeps its database in the folder asked for');
 			// What the Ctrl-C check looks for is there while it runs.
 			assert.notDeepEqual(processesOf(folder), [], 'n8n runs in the folder asked for');
@@ -116,12 +124,21 @@ export async function run(ctx, test) {
 	}
 
 	await test(
-		"started again on the same folder: the saved workflow is there, the credential is the new sandbox's demo account; Ctrl-C twice leaves nothing either",
+		"started again on the same folder with the sandbox's port taken: the saved workflow is there, the credential is the new sandbox's demo account on the port it fell back to; Ctrl-C twice leaves nothing either",
 		async () => {
 			const env = await devEnv();
-			const dev = await startDev(env);
+			const taken = createServer();
+			await new Promise((resolve) => taken.listen(Number(env.CLOUDTEL_SANDBOX_PORT), '127.0.0.1', resolve));
+			let dev;
+			try {
+				dev = await startDev(env);
+			} finally {
+				taken.close();
+			}
 			try {
 				const again = dev.banner;
+				assert.notEqual(again.sandboxUrl, `http://127.0.0.1:${env.CLOUDTEL_SANDBOX_PORT}`, 'a busy sandbox port falls back to a free one');
+				noRefusedRequests(dev);
 				assert.notEqual(again.AccountSid, banner.AccountSid, 'a new sandbox has a new demo account');
 				const rest = await editor(again);
 				assert.ok(saved?.id, 'the first run saved a workflow');
@@ -132,7 +149,7 @@ export async function run(ctx, test) {
 				assert.equal(cred.data.defaultPropertySid, again.PropertySid);
 				assert.equal(cred.tested.status, 'OK', JSON.stringify(cred.tested));
 			} finally {
-				await stopsCleanly(dev, folder, [Number(env.CLOUDTEL_N8N_PORT), Number(env.CLOUDTEL_SANDBOX_PORT)], 2);
+				await stopsCleanly(dev, folder, [Number(env.CLOUDTEL_N8N_PORT), Number(new URL(dev.banner.sandboxUrl).port)], 2);
 			}
 		},
 		{ timeoutMs: 300_000 },
