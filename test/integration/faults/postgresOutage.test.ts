@@ -187,7 +187,11 @@ describe('a worker on Postgres while Postgres stops and starts', () => {
 		expect(result.stderr.trim().split('\n')).toHaveLength(1);
 		expect(result.stderr).toMatch(/Postgres did not answer for 3 s .*run the same command again to resume/);
 		const again = await startCli(args, rig.env).done;
-		expect(again.code, again.stderr).toBe(0);
+		// A batch whose answer came as Postgres went down cannot be stored: its rows are
+		// uncertain (exit 3, listed), never sent again, though the provider has them. Whether
+		// one was in flight at the stop is timing; either way each row went exactly once.
+		expect([0, 3], again.stderr).toContain(again.code);
+		if (again.code === 3) expect(again.stdout + again.stderr).toMatch(/uncertain/i);
 		const sent = (await rig.driver.messages()).filter((m: any) => String(m.ExternalId).startsWith('limit:'));
 		expect(new Set(sent.map((m: any) => m.ExternalId)).size).toBe(100);
 		expect(sent).toHaveLength(100);
