@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { interrupt, listening, processesOf, startDev } from '../lib/devProcess.mjs';
 import { freePort } from '../lib/n8n.mjs';
 import { nodeType } from '../lib/package.mjs';
@@ -41,6 +42,27 @@ async function devCredential(rest) {
 	const opened = await rest.get(`/rest/credentials/${listed[0].id}?includeData=true`);
 	const tested = await rest.post('/rest/credentials/test', { credentials: { id: opened.id, name: opened.name, type: opened.type, data: opened.data } });
 	return { ...opened, tested };
+}
+
+/**
+ * The editor's "Execute workflow" on a saved workflow; resolves once its message reached the
+ * sandbox (which started empty), with the execution's status.
+ */
+async function executeSaved(rest, install, id, banner) {
+	// n8n 1.x takes the workflow itself; 2.x the trigger to start from.
+	const body = install.major < 2 ? { workflowData: await rest.get(`/rest/workflows/${id}`) } : { triggerToStartFrom: { name: 'Start' } };
+	const { executionId } = await rest.post(`/rest/workflows/${id}/run`, body);
+	assert.ok(executionId, 'n8n started an execution');
+	const until = Date.now() + 60_000;
+	for (;;) {
+		const execution = await rest.get(`/rest/executions/${executionId}`);
+		if (execution.finished || ['success', 'error', 'crashed'].includes(execution.status)) {
+			const messages = (await (await fetch(`${banner.messagesUrl}?PropertySid=${banner.PropertySid}`)).json()).Messages;
+			return { status: execution.status, messages };
+		}
+		if (Date.now() > until) throw new Error(`execution ${executionId} not finished after 60 s: ${execution.status}`);
+		await sleep(250);
+	}
 }
 
 /** n8n logs every request it refuses ("400 Instance owner already setup"): dev.mjs makes none. */
@@ -124,7 +146,7 @@ export async function run(ctx, test) {
 	}
 
 	await test(
-		"started again on the same folder with the sandbox's port taken: the saved workflow is there, the credential is the new sandbox's demo account on the port it fell back to; Ctrl-C twice leaves nothing either",
+		"started again on the same folder with the sandbox's port taken: the saved workflow is there, the credential is the new sandbox's demo account on the port it fell back to, and the workflow, executed, sends through it; Ctrl-C twice leaves nothing either",
 		async () => {
 			const env = await devEnv();
 			const taken = createServer();
@@ -148,6 +170,10 @@ export async function run(ctx, test) {
 				assert.equal(cred.data.accountSid, again.AccountSid);
 				assert.equal(cred.data.defaultPropertySid, again.PropertySid);
 				assert.equal(cred.tested.status, 'OK', JSON.stringify(cred.tested));
+				// The CloudTel node leaves its Property SID empty: it sends with the credential's default.
+				const run = await executeSaved(rest, ctx.install, saved.id, again);
+				assert.equal(run.status, 'success');
+				assert.deepEqual(run.messages.map((m) => [m.To, m.Text]), [['+61412000401', 'hi']]);
 			} finally {
 				await stopsCleanly(dev, folder, [Number(env.CLOUDTEL_N8N_PORT), Number(new URL(dev.banner.sandboxUrl).port)], 2);
 			}
