@@ -41,6 +41,9 @@ mkdirSync(userFolder, { recursive: true });
 const n8n = new N8n(install, userFolder, { extraEnv: { N8N_LOG_LEVEL: process.env.CLOUDTEL_N8N_LOG_LEVEL ?? 'info' } });
 await n8n.init();
 n8n.port = await pickPort(Number(process.env.CLOUDTEL_N8N_PORT ?? 5678));
+// init() drew the task broker's port from the free ones, and the port asked for is free
+// too until n8n binds it: the broker must not take it ("Task Broker's port ... in use").
+while (n8n.brokerPort === n8n.port) n8n.brokerPort = await freePort();
 // A fresh copy of the built package on every start: `npm run dev` rebuilds it first.
 rmSync(join(userFolder, '.n8n', 'nodes', 'node_modules', packageName), { recursive: true, force: true });
 installPackage(userFolder, panelOf(install));
