@@ -30,22 +30,23 @@ function parseBanner(text) {
 
 /**
  * Starts `node test/e2e/dev.mjs` with `env` added to ours and resolves once it printed its
- * banner: {child, banner, startup (all it printed until then), output()}.
+ * banner (or `until`, a line it prints earlier): {child, banner, startup (all it printed until
+ * then), output()}.
  */
-export async function startDev(env, { timeoutMs = 240_000 } = {}) {
+export async function startDev(env, { until = READY, timeoutMs = 240_000 } = {}) {
 	const child = spawnTracked(process.execPath, [join('test', 'e2e', 'dev.mjs')], { cwd: repoRoot, env: { ...process.env, ...env } });
 	let output = '';
 	const ready = new Promise((resolve, reject) => {
 		const onData = (chunk) => {
 			output += chunk.toString();
-			if (output.includes(READY)) resolve();
+			if (output.includes(until)) resolve();
 		};
 		child.stdout.on('data', onData);
 		child.stderr.on('data', onData);
-		child.once('exit', (code, signal) => reject(new Error(`dev.mjs exited (${code ?? signal}) before its banner:\n${tail(output)}`)));
+		child.once('exit', (code, signal) => reject(new Error(`dev.mjs exited (${code ?? signal}) before printing "${until}":\n${tail(output)}`)));
 	});
 	const timer = sleep(timeoutMs, undefined, { ref: false }).then(() => {
-		throw new Error(`dev.mjs printed no banner within ${timeoutMs} ms:\n${tail(output)}`);
+		throw new Error(`dev.mjs did not print "${until}" within ${timeoutMs} ms:\n${tail(output)}`);
 	});
 	try {
 		await Promise.race([ready, timer]);
@@ -53,14 +54,15 @@ export async function startDev(env, { timeoutMs = 240_000 } = {}) {
 		await stop(child, 5000);
 		throw error;
 	}
-	return { child, banner: parseBanner(output), startup: output, output: () => output };
+	return { child, banner: until === READY ? parseBanner(output) : undefined, startup: output, output: () => output };
 }
 
 /**
  * Ctrl-C: SIGINT to the whole group, as a terminal does; `times` 2 is an impatient user's
- * second Ctrl-C while it stops. Resolves {code, signal, waitedMs}.
+ * second Ctrl-C while it stops; `signal` SIGHUP the terminal closing. Resolves {code,
+ * signal, waitedMs}.
  */
-export async function interrupt(dev, { times = 1, timeoutMs = 60_000 } = {}) {
+export async function interrupt(dev, { times = 1, signal = 'SIGINT', timeoutMs = 60_000 } = {}) {
 	const { child } = dev;
 	const started = Date.now();
 	const exited = new Promise((resolve) => {
@@ -69,13 +71,13 @@ export async function interrupt(dev, { times = 1, timeoutMs = 60_000 } = {}) {
 	});
 	for (let i = 0; i < times; i++) {
 		if (i > 0) await sleep(20);
-		process.kill(-child.pid, 'SIGINT');
+		process.kill(-child.pid, signal);
 	}
 	const timer = sleep(timeoutMs, undefined, { ref: false }).then(() => null);
 	const result = await Promise.race([exited, timer]);
 	if (!result) {
 		await stop(child, 2000);
-		throw new Error(`dev.mjs still running ${timeoutMs} ms after Ctrl-C:\n${tail(dev.output())}`);
+		throw new Error(`dev.mjs still running ${timeoutMs} ms after ${signal}:\n${tail(dev.output())}`);
 	}
 	return { ...result, waitedMs: Date.now() - started };
 }

@@ -71,10 +71,10 @@ function noRefusedRequests(dev) {
 	assert.deepEqual(refused, [], 'n8n logged refused requests while dev.mjs set it up');
 }
 
-async function stopsCleanly(dev, folder, ports, times = 1) {
-	const { code, signal, waitedMs } = await interrupt(dev, { times });
-	assert.deepEqual({ code, signal }, { code: 0, signal: null }, `Ctrl-C: exit ${code ?? signal} after ${waitedMs} ms:\n${dev.output().slice(-1000)}`);
-	for (const port of ports) assert.equal(await listening(port), false, `port ${port} still open after Ctrl-C`);
+async function stopsCleanly(dev, folder, ports, how = {}) {
+	const { code, signal, waitedMs } = await interrupt(dev, how);
+	const open = [];
+	for (const port of ports) if (await listening(port)) open.push(port);
 	const left = processesOf(folder);
 	// The test started them (through dev.mjs): none may outlive the run, failed or not.
 	for (const { pid } of left) {
@@ -84,18 +84,20 @@ async function stopsCleanly(dev, folder, ports, times = 1) {
 			// gone meanwhile
 		}
 	}
+	assert.deepEqual({ code, signal }, { code: 0, signal: null }, `${how.signal ?? 'SIGINT'}: exit ${code ?? signal} after ${waitedMs} ms:\n${dev.output().slice(-1000)}`);
+	assert.deepEqual(open, [], 'ports still open after it exited');
 	assert.deepEqual(left.map((p) => p.command), [], 'n8n processes left behind');
 }
 
 export async function run(ctx, test) {
 	const folder = join(ctx.root, 'npm-run-dev');
 	mkdirSync(folder, { recursive: true });
-	const devEnv = async () => ({
-		CLOUDTEL_DEV_USER_FOLDER: folder,
-		CLOUDTEL_DEV_RELEASE: ctx.release,
-		CLOUDTEL_N8N_PORT: String(await freePort()),
-		CLOUDTEL_SANDBOX_PORT: String(await freePort()),
-	});
+	const devEnv = async () => {
+		const n8nPort = await freePort();
+		let sandboxPort = await freePort();
+		while (sandboxPort === n8nPort) sandboxPort = await freePort();
+		return { CLOUDTEL_DEV_USER_FOLDER: folder, CLOUDTEL_DEV_RELEASE: ctx.release, CLOUDTEL_N8N_PORT: String(n8nPort), CLOUDTEL_SANDBOX_PORT: String(sandboxPort) };
+	};
 	let first;
 	let saved;
 
@@ -175,9 +177,15 @@ export async function run(ctx, test) {
 				assert.equal(run.status, 'success');
 				assert.deepEqual(run.messages.map((m) => [m.To, m.Text]), [['+61412000401', 'hi']]);
 			} finally {
-				await stopsCleanly(dev, folder, [Number(env.CLOUDTEL_N8N_PORT), Number(new URL(dev.banner.sandboxUrl).port)], 2);
+				await stopsCleanly(dev, folder, [Number(env.CLOUDTEL_N8N_PORT), Number(new URL(dev.banner.sandboxUrl).port)], { times: 2 });
 			}
 		},
 		{ timeoutMs: 300_000 },
 	);
+
+	await test('the terminal closed (SIGHUP) while n8n starts: it exits and leaves no n8n behind', async () => {
+		const env = await devEnv();
+		const dev = await startDev(env, { until: 'Starting n8n' });
+		await stopsCleanly(dev, folder, [Number(env.CLOUDTEL_N8N_PORT), Number(env.CLOUDTEL_SANDBOX_PORT)], { signal: 'SIGHUP' });
+	});
 }
