@@ -38,8 +38,10 @@ export class N8n {
 	async init() {
 		this.port = await freePort();
 		// The task broker (Code node runners) listens on a port of its own: one per instance,
-		// so that two instances (or a CLI run beside a server) never collide on 5679.
-		this.brokerPort = await freePort();
+		// so that two instances (or a CLI run beside a server) never collide on 5679. Neither
+		// is bound yet, so the second draw may return the first.
+		do this.brokerPort = await freePort();
+		while (this.brokerPort === this.port);
 		return this;
 	}
 
