@@ -58,6 +58,14 @@ let stopping = false;
 onInterrupt(() => {
 	stopping = true;
 });
+// If n8n dies on its own (from now on: also while the owner is set up), take the sandbox down
+// too and say so, naming the signal when one killed it.
+n8n.server?.once('exit', async (code, signal) => {
+	if (stopping) return;
+	console.error(`n8n exited (${code ?? signal}); see ${n8n.logFile}`);
+	await sandbox.close();
+	process.exit(1);
+});
 const ownerReady = await setupOwner(n8n.url).then(
 	() => true,
 	(error) => {
@@ -81,11 +89,3 @@ ${ownerReady ? `   log in as   ${OWNER.email}\n   password    ${OWNER.password}\
  Ctrl-C stops both.
 ================================================================
 `);
-
-// If n8n dies on its own, take the sandbox down too and say so.
-n8n.server?.once('exit', async (code) => {
-	if (stopping) return;
-	console.error(`n8n exited (${code}); see ${n8n.logFile}`);
-	await sandbox.close();
-	process.exit(1);
-});
