@@ -105,7 +105,7 @@ export function processesOf(userFolder) {
 			const cwd = readlinkSync(`/proc/${pid}/cwd`);
 			const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
 			if (cwd === userFolder || environ.includes(`N8N_USER_FOLDER=${userFolder}`)) {
-				found.push({ pid: Number(pid), command: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').slice(0, 120) });
+				found.push({ pid: Number(pid), command: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim() });
 			}
 		} catch {
 			// gone meanwhile, or not ours to read

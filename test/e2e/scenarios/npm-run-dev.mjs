@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { interrupt, listening, processesOf, startDev } from '../lib/devProcess.mjs';
 import { freePort } from '../lib/n8n.mjs';
+import { stop } from '../lib/procs.mjs';
 import { nodeType } from '../lib/package.mjs';
 import { CREDENTIAL_TYPE, cloudTel, linear } from '../lib/workflows.mjs';
 
@@ -187,5 +188,23 @@ export async function run(ctx, test) {
 		const env = await devEnv();
 		const dev = await startDev(env, { until: 'Starting n8n' });
 		await stopsCleanly(dev, folder, [Number(env.CLOUDTEL_N8N_PORT), Number(env.CLOUDTEL_SANDBOX_PORT)], { signal: 'SIGHUP' });
+	});
+
+	await test('n8n dying on its own: it says so, naming the signal, and exits 1 with the sandbox closed', async () => {
+		const env = await devEnv();
+		const dev = await startDev(env);
+		try {
+			const n8nPid = processesOf(folder).find((p) => p.command.endsWith(' start'))?.pid;
+			assert.ok(n8nPid, `the n8n server among ${JSON.stringify(processesOf(folder))}`);
+			const exited = new Promise((resolve) => dev.child.once('exit', (code, signal) => resolve({ code, signal })));
+			process.kill(n8nPid, 'SIGKILL');
+			assert.deepEqual(await exited, { code: 1, signal: null });
+			const said = `n8n exited (SIGKILL); see ${join(folder, 'n8n.log')}`;
+			assert.ok(dev.output().includes(said), `"${said}" in:\n${dev.output().slice(-500)}`);
+			assert.equal(await listening(Number(env.CLOUDTEL_SANDBOX_PORT)), false, 'the sandbox closed');
+		} finally {
+			await stop(dev.child, 2000);
+			for (const { pid } of processesOf(folder)) process.kill(pid, 'SIGKILL');
+		}
 	});
 }
