@@ -39,6 +39,16 @@ export async function until<T>(check: () => Promise<T | undefined | false> | T |
 	}
 }
 
+/** A process of this pid is there (the worker the user started keeps its pid through a reload). */
+export function processAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
 export interface ReceivedMail {
 	from: string;
 	to: string[];

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../sandbox/src';
 import { CallbackCatcher } from '../../support/callbackCatcher';
-import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
+import { ensureBuilt, freePort, processAlive, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
 
 const SECRET = 'reload-n8n-secret-0123456789';
 
@@ -13,15 +13,6 @@ afterEach(async () => {
 
 function files(folder: string): number {
 	return existsSync(folder) ? readdirSync(folder).length : -1;
-}
-
-function alive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
 }
 
 /**
@@ -89,7 +80,7 @@ describe('forward.n8n after kill -HUP', () => {
 		expect(there.query.secret).toBe('new-secret');
 		expect(there.headers['x-cloudtel-secret']).toBe('new-header');
 		expect(there.body.MessageSid).toBe(second);
-		expect(alive(pid)).toBe(true);
+		expect(processAlive(pid)).toBe(true);
 		expect(worker.child.exitCode).toBeNull();
 		// No secret of either config in the log, the new one included.
 		expect(worker.text).not.toContain('new-secret');
@@ -109,7 +100,7 @@ describe('forward.n8n after kill -HUP', () => {
 		expect(after.requests.map((r) => r.headers['idempotency-key'])).toEqual([`reply:${second}`, `reply:${third}`]);
 		// The process the user started follows the new level: none of its info lines (reloading, reload done).
 		expect(worker.logs.slice(seen).filter((l) => l.part === 'supervisor' && l.level === 'info')).toEqual([]);
-		expect(alive(pid)).toBe(true);
+		expect(processAlive(pid)).toBe(true);
 		expect(await worker.stop('SIGTERM')).toBe(0);
 	}, 120_000);
 });

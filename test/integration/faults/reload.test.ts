@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newDatabase } from '../../support/postgres/database';
+import { processAlive } from '../daemon/harness';
 import { FaultRig, until, type WorkerProcess } from './faultRig';
 
 // The two restart rows of issue #18's table. A stop and a start leave a gap in which the
@@ -19,15 +20,6 @@ afterAll(async () => {
 	await rig.close();
 });
 
-function alive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
 describe.each(['sqlite', 'postgres'] as const)('reload on %s', (backend) => {
 	it('kill -HUP in the middle of a burst of 500 replies: every reply forwarded once, the port never closed, the same pid', async () => {
 		const db = backend === 'sqlite' ? `${rig.dir}/reload.db` : await newDatabase('reload');
@@ -45,7 +37,7 @@ describe.each(['sqlite', 'postgres'] as const)('reload on %s', (backend) => {
 		const result = await rig.settle(all, 90_000);
 		expect({ lost: result.lost.length, twice: result.twice, repeats: result.repeats }).toEqual({ lost: 0, twice: [], repeats: 0 });
 		expect(worker.child.exitCode).toBeNull();
-		expect(alive(pid)).toBe(true);
+		expect(processAlive(pid)).toBe(true);
 		expect(worker.count((l) => l.msg === 'worker started')).toBe(2);
 
 		// A config that no longer loads: the running copy goes on, and the log says why.
