@@ -29,9 +29,11 @@ export function openDatabase(path: string, what: string, options: { readonly?: b
 		const where = `${what} ${path}`;
 		const exec = (s: Statement) => schemaStatement(db, s);
 		// Checked before anything is written, WAL mode included: a file this build refuses is left as it was.
-		const migrate = driveSync(checkSchema(SQLITE, where, options.readonly === true), exec);
+		const migrate = whileLocked(() => driveSync(checkSchema(SQLITE, where, options.readonly === true), exec));
 		if (!options.readonly) {
-			db.pragma('journal_mode = WAL');
+			// Two processes opening a new file at once: one switching it to WAL needs it to
+			// itself, and SQLite answers the other "locked" at once, without its busy_timeout.
+			whileLocked(() => db.pragma('journal_mode = WAL'));
 			db.pragma('synchronous = NORMAL');
 		}
 		if (migrate) db.transaction(() => driveSync(migrateSchema(SQLITE, where), exec)).immediate();
@@ -39,6 +41,23 @@ export function openDatabase(path: string, what: string, options: { readonly?: b
 	} catch (error) {
 		db.close();
 		throw error instanceof FatalError ? error : new FatalError(`cannot open ${what} ${path}: ${(error as Error).message}`);
+	}
+}
+
+const LOCKED_WAIT_MS = 10_000;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/** Tries again, for as long as busy_timeout would wait, what SQLite refuses at once while another connection switches the file's journal mode. */
+function whileLocked<T>(work: () => T): T {
+	const end = Date.now() + LOCKED_WAIT_MS;
+	for (;;) {
+		try {
+			return work();
+		} catch (error) {
+			const code = (error as { code?: string }).code;
+			if ((code !== 'SQLITE_BUSY' && code !== 'SQLITE_LOCKED') || Date.now() > end) throw error;
+			Atomics.wait(pause, 0, 0, 20);
+		}
 	}
 }
 
