@@ -9,7 +9,7 @@ import { openLedger } from '../../../worker/src/storage/openStores';
 import { CallbackCatcher, type CaughtRequest } from '../../support/callbackCatcher';
 import { storeBackends, type StoreBackend } from '../../support/storeBackends';
 import { cli } from '../worker/harness';
-import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
+import { cronAt, ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
 
 const SECRET = 'events-out-secret-0123456789';
 
@@ -17,11 +17,6 @@ const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
 	for (const c of cleanup.splice(0).reverse()) await c();
 });
-
-/** A cron that fires once, at this UTC second (and again a year later). */
-function cronAt(at: Date): string {
-	return `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} ${at.getUTCDate()} ${at.getUTCMonth() + 1} *`;
-}
 
 const key = (r: CaughtRequest) => String(r.headers['idempotency-key']);
 

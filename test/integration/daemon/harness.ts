@@ -39,6 +39,11 @@ export async function until<T>(check: () => Promise<T | undefined | false> | T |
 	}
 }
 
+/** A cron that fires once, at this UTC second (and again a year later). */
+export function cronAt(at: Date): string {
+	return `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} ${at.getUTCDate()} ${at.getUTCMonth() + 1} *`;
+}
+
 /** A process of this pid is there (the worker the user started keeps its pid through a reload). */
 export function processAlive(pid: number): boolean {
 	try {

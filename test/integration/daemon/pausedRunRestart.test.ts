@@ -5,7 +5,7 @@ import { startSandbox } from '../../../sandbox/src';
 import { CallbackCatcher, type CaughtRequest } from '../../support/callbackCatcher';
 import { storeBackends } from '../../support/storeBackends';
 import { cli } from '../worker/harness';
-import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
+import { cronAt, ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
 
 const SECRET = 'paused-restart-secret-0123456789';
 
@@ -13,11 +13,6 @@ const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
 	for (const c of cleanup.splice(0).reverse()) await c();
 });
-
-/** A cron that fires once, at this UTC second (and again a year later). */
-function cronAt(at: Date): string {
-	return `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} ${at.getUTCDate()} ${at.getUTCMonth() + 1} *`;
-}
 
 const key = (r: CaughtRequest) => String(r.headers['idempotency-key']);
 
