@@ -23,8 +23,18 @@ export async function inputChange(path: string, mark: InputMark): Promise<string
 	const now = { size: info.size, mtimeMs: Math.floor(info.mtimeMs) };
 	const why = `${path} has changed since it was imported (then ${describe(mark)}; now ${describe(now)})`;
 	if (info.size < mark.bytes) return why;
-	const hash = await hashOf(createReadStream(path, { start: 0, end: mark.bytes - 1 }), mark.bytes);
-	return hash === mark.hash ? undefined : why;
+	return (await fileMarkHash(path, mark.bytes)) === mark.hash ? undefined : why;
+}
+
+/**
+ * The hash an input mark holds for a file: the SHA-256 (hex) of its first `bytes` bytes;
+ * undefined when it is shorter. Whoever rewrites a CSV under a mark (contact forget) moves
+ * the mark with this, so a resume compares like with like.
+ */
+export async function fileMarkHash(path: string, bytes: number): Promise<string | undefined> {
+	if (bytes === 0) return createHash('sha256').digest('hex');
+	const { hash, read } = await hashOf(createReadStream(path, { start: 0, end: bytes - 1 }), bytes, true);
+	return read === bytes ? hash : undefined;
 }
 
 /** Standard input read again: its first bytes are compared, the rest left unread. Nothing piped in is not a change. */

@@ -1,10 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
 import type { Ledger } from '../../storage/ledger';
 import { apiCampaignCsvPath } from './apiCampaignFiles';
 import { toColumnIndex } from '../../campaign/csvColumns';
+import { fileMarkHash } from '../../campaign/inputCheck';
 import { materializeCsv, unionColumns } from './materializeCsv';
 import { blankCsvLines, blankRecipients, numberFinder } from './numberBlanking';
 
@@ -143,7 +144,7 @@ async function blankLocalCsv(store: ApiCampaignStore, ledger: Ledger, record: Ap
 		const changed = present && (await overwriteDifferences(path, fresh));
 		if (stored?.input) {
 			// The local CSV holds the fresh bytes now (moved there when its length differed).
-			const hash = await hashOf(present ? path : fresh, stored.input.bytes);
+			const hash = await fileMarkHash(present ? path : fresh, stored.input.bytes);
 			// The ledger's own write of the mark (its byte count unchanged): a resume compares the blanked file with it.
 			if (hash !== undefined && hash !== stored.input.hash) await ledger.importBatch(record.name, [], stored.importedThrough, { ...stored.input, hash });
 		}
@@ -188,16 +189,4 @@ async function overwriteDifferences(path: string, fresh: string): Promise<boolea
 		await target.close();
 		await source.close();
 	}
-}
-
-/** The SHA-256 of a file's first `bytes` bytes; undefined when it is shorter. */
-async function hashOf(path: string, bytes: number): Promise<string | undefined> {
-	if (bytes === 0) return createHash('sha256').digest('hex');
-	const hasher = createHash('sha256');
-	let read = 0;
-	for await (const chunk of createReadStream(path, { start: 0, end: bytes - 1 }) as AsyncIterable<Buffer>) {
-		hasher.update(chunk);
-		read += chunk.length;
-	}
-	return read === bytes ? hasher.digest('hex') : undefined;
 }
