@@ -8,8 +8,8 @@ import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
 import { STDIN } from '../csv/openCsv';
 import { baseUrlProblem } from '../provider/checkBaseUrl';
 import { dbLocation } from '../storage/dbLocation';
-import { openLedger } from '../storage/openStores';
-import { DB_OUTAGE_LIMIT_MS, ridingOutRestarts } from '../storage/postgres/ridingOutRestarts';
+import { openRunLedger } from '../storage/openStores';
+import { DB_OUTAGE_LIMIT_MS } from '../storage/postgres/ridingOutRestarts';
 import type { Ledger } from '../storage/ledger';
 import { existsSync } from 'node:fs';
 import { pickReporter } from './pickReporter';
@@ -50,14 +50,14 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 	const dryRun = values['dry-run'] ?? false;
 	// A dry run writes nothing: it reads an existing ledger only for its suppression list.
 	const reporter = pickReporter(values.json ?? false);
-	const opened: Ledger | undefined = !dryRun || db.kind === 'postgres' || existsSync(db.path) ? await openLedger(db) : undefined;
 	// A Postgres restarting under the run: sending waits for it, up to a limit, rather than failing.
 	let waiting = false;
-	const ledger = opened && db.kind === 'postgres' ? ridingOutRestarts(opened, (waitedMs, error) => {
+	const onLost = (waitedMs: number, error: Error): void => {
 		if (waitedMs > 0 && waiting) return;
 		waiting = true;
 		reporter.event('db-retry', { error: error.message.split('\n')[0], limitSeconds: DB_OUTAGE_LIMIT_MS / 1000 }, `the connection to Postgres was lost (${error.message.split('\n')[0]}); waiting up to ${DB_OUTAGE_LIMIT_MS / 1000} s for it to answer`);
-	}) : opened;
+	};
+	const ledger: Ledger | undefined = !dryRun || db.kind === 'postgres' || existsSync(db.path) ? await openRunLedger(db, onLost) : undefined;
 	const interrupt = interruptSignal(reporter);
 	try {
 		const baseUrl = values['base-url'] ?? process.env.CLOUDTEL_BASE_URL;

@@ -6,7 +6,7 @@ import { RUN_DEFAULTS, UsageError } from '../errors';
 import { runCampaign } from '../campaign/runCampaign';
 import { sleep } from '../campaign/sleep';
 import type { DeliveryCounts, Ledger } from '../storage/ledger';
-import { SqliteLedger } from '../storage/sqlite/sqliteLedger';
+import { openLedger } from '../storage/openStores';
 import { JsonReporter } from '../report/jsonReporter';
 import { TtyReporter } from '../report/ttyReporter';
 import { formatDelivery } from './campaignStatus';
@@ -56,7 +56,7 @@ export async function demoCommand(argv: string[]): Promise<number> {
 	const sandbox = await loadSandbox().startSandbox({ port: 0, receiptDelayMs: 200 });
 	const dir = mkdtempSync(join(tmpdir(), 'cloudtel-demo-'));
 	const dbPath = join(dir, 'demo.db');
-	const ledger = new SqliteLedger(dbPath);
+	const ledger = await openLedger({ kind: 'sqlite', path: dbPath });
 	const reporter = json ? new JsonReporter() : new TtyReporter(process.stderr.isTTY === true);
 	const interrupt = interruptSignal(reporter);
 	const outPath = join(dir, 'demo-out.csv');

@@ -5,10 +5,12 @@ import { PgDb } from './postgres/pgDb';
 import { openPostgres } from './postgres/pgDatabase';
 import { SqlDaemonStore } from './sqlDaemonStore';
 import { SqliteDb } from './sqlite/sqliteDb';
+import type { SqlDb } from './work';
 import type { Ledger } from './ledger';
 import { openDatabase } from './sqlite/openDatabase';
 import { PgLedger } from './postgres/pgLedger';
 import type { SharedLedger } from './sharedLedger';
+import { ridingOutRestarts } from './postgres/ridingOutRestarts';
 import { SqliteLedger } from './sqlite/sqliteLedger';
 
 /**
@@ -21,13 +23,32 @@ export async function openLedger(location: DbLocation, options: { readonly?: boo
 }
 
 /**
+ * The ledger a campaign run sends on: on Postgres it rides out a restart of the database
+ * (a call lost with its connection is made again, `onLost` told of each wait), so a run
+ * waits for its database rather than failing; a SQLite file has no connection to lose.
+ */
+export async function openRunLedger(location: DbLocation, onLost: (waitedMs: number, error: Error) => void): Promise<Ledger> {
+	const ledger = await openLedger(location);
+	return location.kind === 'postgres' ? ridingOutRestarts(ledger, onLost) : ledger;
+}
+
+/**
  * The daemon's events, outbox and runs, beside the ledger; in a SQLite file, on the
  * ledger's own connection when it is given (see SqliteLedger.connection).
  */
 export async function openDaemonStore(location: DbLocation, ledger?: Ledger): Promise<DaemonStore> {
-	if (location.kind === 'postgres') return new SqlDaemonStore(new PgDb(await openPostgres(location)));
+	return new SqlDaemonStore(await sqlDbBeside(location, ledger));
+}
+
+/**
+ * The database a store beside the ledger runs on: its Postgres, or its SQLite file on the
+ * ledger's own connection when given, so the two share one page cache (SQLite drops a
+ * connection's cache whenever another connection has written).
+ */
+export async function sqlDbBeside(location: DbLocation, ledger?: Ledger): Promise<SqlDb> {
+	if (location.kind === 'postgres') return new PgDb(await openPostgres(location));
 	const lent = ledger instanceof SqliteLedger ? ledger.connection() : undefined;
-	return new SqlDaemonStore(new SqliteDb(lent ?? openDatabase(location.path, "the worker's database"), location.path, !lent));
+	return new SqliteDb(lent ?? openDatabase(location.path, "the worker's database"), location.path, !lent);
 }
 
 /** The leases of the workers sharing a Postgres; none for a SQLite file, which one worker has to itself. */

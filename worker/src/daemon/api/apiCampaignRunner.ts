@@ -1,7 +1,5 @@
 import { rm } from 'node:fs/promises';
 import { isBlank } from '../../../../api';
-import { claimedChunks } from '../../campaign/claimedChunks';
-import { localChunks } from '../../campaign/localChunks';
 import { runCampaign } from '../../campaign/runCampaign';
 import type { WorkerConfig } from '../../config/workerConfigSchema';
 import { FatalError, RUN_DEFAULTS, SettingError, STALE_OWNER_MS, UsageError } from '../../errors';
@@ -9,11 +7,11 @@ import type { Ledger } from '../../storage/ledger';
 import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
 import type { KeyedForward } from '../../storage/daemonStore';
 import { dbLocation } from '../../storage/dbLocation';
-import { openLedger, sharedLedgerOf } from '../../storage/openStores';
+import { openRunLedger } from '../../storage/openStores';
 import { ownerIsAlive } from '../../storage/ownerIsAlive';
-import { ridingOutRestarts } from '../../storage/postgres/ridingOutRestarts';
 import { isStoreFault } from '../../storage/storeFault';
 import { LogReporter } from '../campaigns/logReporter';
+import { daemonChunks, waitingForPostgres } from '../campaigns/runLedger';
 import { gatedLedger } from '../campaigns/sendingGate';
 import { callbackUrl } from '../http/callbackUrls';
 import type { JsonLogger } from '../jsonLogger';
@@ -106,7 +104,8 @@ export class ApiCampaignRunner implements CampaignKicker {
 		const csvPath = apiCampaignCsvPath(this.dir, name);
 		let ledger: Ledger | undefined;
 		try {
-			const opened = await openLedger(location);
+			// A Postgres restarting under the run: it waits, then goes on (or, past the limit, stops to be resumed).
+			const opened = await openRunLedger(location, waitingForPostgres(log));
 			ledger = opened;
 			// Every worker writes the same bytes from the same pages: a resume finds the file it
 			// imported from. Past its import the engine reads no CSV, so none is written then.
@@ -117,9 +116,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 			// Past its import a copy left here is not needed, and may hold a number `contact forget`
 			// erased from the pages since (run on another host): gone, it is not compared either.
 			else await rm(csvPath, { force: true });
-			const riding = location.kind === 'postgres' ? ridingOutRestarts(opened, (waitedMs, error) => waitedMs === 0 && log.warn('the connection to Postgres was lost; the run waits for it', { error })) : opened;
-			ledger = this.controlled(gatedLedger(riding, this.sendingMayGo, log, signal), name);
-			const shared = sharedLedgerOf(ledger);
+			ledger = this.controlled(gatedLedger(opened, this.sendingMayGo, log, signal), name);
 			const pace = apiCampaignPace(record.settings);
 			const summary = await runCampaign(
 				{
@@ -130,7 +127,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 					concurrency: RUN_DEFAULTS.concurrency,
 					callbacks: this.callbacks(record),
 				},
-				{ ledger, reporter: new LogReporter(log), signal, chunks: shared ? claimedChunks(shared) : localChunks },
+				{ ledger, reporter: new LogReporter(log), signal, chunks: daemonChunks(ledger) },
 			);
 			const now = Date.now();
 			if (summary.storeFault) log.warn('API campaign stopped: the database failed under it; it is taken up again once it answers', { reason: summary.message });

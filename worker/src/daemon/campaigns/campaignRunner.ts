@@ -1,11 +1,9 @@
 import { emptyCampaignCounts, isBlank, type CampaignCounts } from '../../../../api';
 import { FatalError, RUN_DEFAULTS } from '../../errors';
-import { claimedChunks } from '../../campaign/claimedChunks';
-import { localChunks } from '../../campaign/localChunks';
 import { runCampaign } from '../../campaign/runCampaign';
 import type { CampaignConfig, WorkerConfig } from '../../config/workerConfigSchema';
 import { dbLocation } from '../../storage/dbLocation';
-import { openLedger, sharedLedgerOf } from '../../storage/openStores';
+import { openRunLedger } from '../../storage/openStores';
 import type { Ledger } from '../../storage/ledger';
 import type { KeyedForward, RunStore } from '../../storage/daemonStore';
 import type { CampaignEvents, EventRun } from '../events/campaignEvents';
@@ -18,9 +16,9 @@ import { configuredSpec } from './configuredSpec';
 import { checkCampaignCsv, configProblem } from './csvCheck';
 import { LogReporter } from './logReporter';
 import { PauseReporter } from './pauseReporter';
+import { daemonChunks, waitingForPostgres } from './runLedger';
 import { gatedLedger } from './sendingGate';
 import { isStoreFault, StoreFault } from '../../storage/storeFault';
-import { ridingOutRestarts } from '../../storage/postgres/ridingOutRestarts';
 
 /** Attempts at queuing a campaign.paused (about a minute of back-off) before it is given up, logged. */
 const PAUSE_QUEUE_TRIES = 16;
@@ -62,13 +60,9 @@ export class CampaignRunner {
 		let ledger: Ledger | undefined;
 		try {
 			const location = dbLocation(this.config.db, 'db');
-			const opened = await openLedger(location);
 			// A Postgres restarting under the run: it waits, then goes on (or, past the limit, stops to be resumed).
-			const riding = location.kind === 'postgres' ? ridingOutRestarts(opened, (waitedMs, error) => waitedMs === 0 && log.warn('the connection to Postgres was lost; the run waits for it', { error })) : opened;
-			ledger = gatedLedger(riding, this.sendingMayGo, log, signal);
-			// Where the ledger is shared (Postgres), every worker sends the run together, whichever of them the tick started first.
-			const shared = sharedLedgerOf(ledger);
-			const chunks = shared ? claimedChunks(shared) : localChunks;
+			ledger = gatedLedger(await openRunLedger(location, waitingForPostgres(log)), this.sendingMayGo, log, signal);
+			const chunks = daemonChunks(ledger);
 			const summary = await runCampaign(
 				{
 					spec: configuredSpec(campaign, run),
