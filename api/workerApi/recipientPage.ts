@@ -54,8 +54,20 @@ export function checkPageNumber(value: unknown, field = 'page'): ApiProblem | un
 	return problem(field, `${field} must be a whole number from ${MIN_PAGE_NUMBER} to ${MAX_PAGE_NUMBER} (got ${JSON.stringify(value)})`);
 }
 
+/** What a recipient's value may be: a CSV cell once read (null is an empty cell). */
+export function isRecipientValue(value: unknown): value is RecipientValue {
+	return value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A recipient's shape: a flat object of column: value (its column names and lengths are checkRecipientPage's). */
+export function isRecipient(value: unknown): value is Recipient {
+	if (!isPlainObject(value)) return false;
+	for (const key of Object.keys(value)) if (!isRecipientValue(value[key])) return false;
+	return true;
 }
 
 /**
@@ -91,7 +103,7 @@ export function checkRecipientPage(body: unknown, limit = 20): ApiProblem[] {
 			const field = `${at}.${key}`;
 			const v = r[key];
 			if (key.trim() === '' || key.length > MAX_COLUMN_NAME_LENGTH) problems.push(problem(field, `${at} has a column name that is blank or longer than ${MAX_COLUMN_NAME_LENGTH} characters`));
-			else if (v !== null && typeof v !== 'string' && typeof v !== 'boolean' && !(typeof v === 'number' && Number.isFinite(v))) {
+			else if (!isRecipientValue(v)) {
 				problems.push(problem(field, `${field} must be a string, a number, true, false or null (got ${Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : String(v)})`));
 			} else if (typeof v === 'string' && v.length > MAX_VALUE_LENGTH) {
 				problems.push(problem(field, `${field} is longer than ${MAX_VALUE_LENGTH.toLocaleString('en-US')} characters`));

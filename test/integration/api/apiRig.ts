@@ -31,12 +31,12 @@ export interface ApiWorkerRig {
 
 /**
  * Sets one up; `cleanup` gets what stops it (the sandbox, each worker started). `apiToken`
- * null starts the worker with the API off.
+ * null starts the worker with the API off; `config`: more of the worker's config (`events`, say).
  */
 export async function apiWorkerRig(
 	backend: StoreBackend,
 	cleanup: (() => Promise<unknown>)[],
-	options: { sandbox?: SandboxOptions; apiToken?: string | null } = {},
+	options: { sandbox?: SandboxOptions; apiToken?: string | null; config?: Record<string, unknown> } = {},
 ): Promise<ApiWorkerRig> {
 	await ensureBuilt();
 	const sandbox = await startSandbox({ port: 0, receiptDelayMs: 60_000, ...options.sandbox });
@@ -50,6 +50,7 @@ export async function apiWorkerRig(
 		server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: API_SECRET, ...(token === null ? {} : { apiToken: token }) },
 		// Forwards retried within a test's patience.
 		outbox: { backoffMs: 50, maxBackoffMs: 200 },
+		...options.config,
 	});
 	const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
 	const url = `http://127.0.0.1:${port}/api`;

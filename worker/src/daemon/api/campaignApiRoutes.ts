@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import type { z } from 'zod';
 import { dropRestOfBody } from '../http/dropRestOfBody';
 import type { Logger } from '../jsonLogger';
 import { clientGone } from '../http/jsonReply';
 import type { ApiCampaigns } from './apiCampaigns';
-import { ApiError, invalid } from './apiError';
+import { ApiError } from './apiError';
 import { API_ROUTES, SMALL_BODY_BYTES, type ApiRoute } from './apiRouteTable';
 import { settingsBody, startBody } from './apiSchemas';
 import { openApiDocument } from './openApiDocument';
+import { parsePageBody } from './pageBodyParse';
+import { parse } from './requestParse';
 
 export interface CampaignApiRoutesOptions {
 	campaigns: ApiCampaigns;
@@ -18,27 +19,6 @@ export interface CampaignApiRoutesOptions {
 }
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
-
-/** `['recipients', 12, 'phone']` as `recipients[12].phone`. */
-function fieldOf(path: readonly PropertyKey[], part: string): string {
-	let name = '';
-	for (const key of path) name += typeof key === 'number' ? `[${key}]` : name === '' ? String(key) : `.${String(key)}`;
-	return name === '' ? part : name;
-}
-
-function parse<T extends z.ZodType>(schema: T | undefined, value: unknown, part: string): z.output<T> {
-	if (!schema) return value as z.output<T>;
-	const result = schema.safeParse(value);
-	if (result.success) return result.data;
-	throw invalid(
-		result.error.issues.flatMap((issue) =>
-			// An unknown key is named by itself, not by the object holding it.
-			issue.code === 'unrecognized_keys'
-				? issue.keys.map((key) => ({ field: fieldOf([...issue.path, key], part), message: `${fieldOf([...issue.path, key], part)} is not a field here` }))
-				: [{ field: fieldOf(issue.path, part), message: `${fieldOf(issue.path, part)}: ${issue.message}` }],
-		),
-	);
-}
 
 const name = (request: FastifyRequest) => (request.params as { name: string }).name;
 const price = (request: FastifyRequest) => (request.query as { pricePerSegment?: number }).pricePerSegment;
@@ -106,8 +86,7 @@ export async function campaignApiRoutes(app: FastifyInstance, options: CampaignA
 			const { created, campaign } = await campaigns.put(name(request), body);
 			return reply.code(created ? 201 : 200).send({ campaign });
 		},
-		// The page's own checks (api/workerApi) name the recipient and field at fault, and take 10,000 rows in a few ms.
-		putPage: async (request) => campaigns.putPage(name(request), (request.params as { page: string }).page, request.body),
+		putPage: async (request) => campaigns.putPage(name(request), (request.params as { page: string }).page, parsePageBody(request.body)),
 		putCsv: async (request) => {
 			const declared = Number(request.headers['content-length']);
 			if (Number.isFinite(declared) && declared > options.maxCsvBytes) {

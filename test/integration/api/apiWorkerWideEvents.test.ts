@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { CallbackCatcher, type CaughtRequest } from '../../support/callbackCatcher';
+import { storeBackends } from '../../support/storeBackends';
+import { until } from '../daemon/harness';
+import { apiWorkerRig } from './apiRig';
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+	for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+const key = (r: CaughtRequest) => String(r.headers['idempotency-key']);
+
+function recipients(from: number, n: number) {
+	return Array.from({ length: n }, (_, i) => ({ phone: `+614915740${String(from + i).padStart(2, '0')}`, first_name: `N${from + i}` }));
+}
+
+/**
+ * An API campaign without an events URL of its own announces itself to the config's
+ * worker-wide `events.url`, for the types `events.types` names (worker/README.md, "Events
+ * out": a campaign's own URL takes its events, everything else goes to `events.url`). A real
+ * worker, real HTTP receivers.
+ */
+describe.each(storeBackends())('an API campaign and the worker-wide events URL ($name)', (backend) => {
+	it('gets one campaign.started and one campaign.finished with the true counts; a campaign with its own URL, and types left out, are not sent there', async () => {
+		const wide = await CallbackCatcher.start();
+		cleanup.push(() => wide.close());
+		const own = await CallbackCatcher.start();
+		cleanup.push(() => own.close());
+		// The first attempt is refused: the event goes again under the same key.
+		wide.statuses = [503, 200];
+		const { sandbox, start, call } = await apiWorkerRig(backend, cleanup, {
+			config: { events: { url: `${wide.url}/all?secret=trigger-secret`, headers: { 'X-CloudTel-Secret': 'header-secret' }, types: ['campaign.started', 'campaign.finished'] } },
+		});
+		await start();
+
+		const settings = { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', batchSize: 1 };
+		expect((await call('PUT', '/campaigns/wide', { ...settings, rate: 5 })).status).toBe(201);
+		expect((await call('PUT', '/campaigns/wide/pages/1', { recipients: [...recipients(0, 12), { phone: 'not a number', first_name: 'X' }] })).status).toBe(200);
+		expect((await call('PUT', '/campaigns/mine', { ...settings, rate: 0, events: `${own.url}/mine` })).status).toBe(201);
+		expect((await call('PUT', '/campaigns/mine/pages/1', { recipients: recipients(50, 2) })).status).toBe(200);
+		expect((await call('POST', '/campaigns/wide/start', { pages: 1 })).status).toBe(202);
+		expect((await call('POST', '/campaigns/wide/start', { pages: 1 })).status).toBe(200);
+		expect((await call('POST', '/campaigns/mine/start', { pages: 1 })).status).toBe(202);
+		// A pause is an event too, but not one of the types the worker-wide URL takes.
+		await until(async () => (await call('GET', '/campaigns/wide')).body.campaign.counts.accepted >= 2, 30_000, 'some sent');
+		expect((await call('POST', '/campaigns/wide/pause')).body.campaign.state).toBe('paused');
+		await new Promise((r) => setTimeout(r, 300));
+		expect((await call('POST', '/campaigns/wide/resume')).status).toBe(200);
+		await until(async () => (await call('GET', '/campaigns/wide')).body.campaign.state === 'finished', 30_000, 'the campaign to finish');
+		const status = (await call('GET', '/campaigns/wide')).body.campaign;
+
+		await until(() => wide.requests.some((r) => key(r) === 'campaign.finished:wide') && own.requests.some((r) => key(r) === 'campaign.finished:mine'), 20_000, 'both finished events');
+		// Time for anything else that would come.
+		await new Promise((r) => setTimeout(r, 1000));
+
+		const taken = wide.requests.slice(1);
+		expect(taken.map(key).sort()).toEqual(['campaign.finished:wide', 'campaign.started:wide']);
+		expect(wide.requests).toHaveLength(3);
+		expect(taken.find((r) => key(r) === key(wide.requests[0]))!.body).toEqual(wide.requests[0].body);
+		for (const r of wide.requests) {
+			expect(r.method).toBe('POST');
+			expect(r.path).toBe('/all');
+			expect(r.query.secret).toBe('trigger-secret');
+			expect(r.headers['x-cloudtel-secret']).toBe('header-secret');
+			expect(r.body).toMatchObject({ id: key(r), campaign: 'wide' });
+			expect(Number.isNaN(Date.parse(r.body.occurredAt))).toBe(false);
+		}
+		const started = taken.find((r) => key(r) === 'campaign.started:wide')!.body;
+		expect(started).toMatchObject({ type: 'campaign.started', data: {} });
+		// An API campaign is one run under its own name: no `run` in its events.
+		expect(started.data.run).toBeUndefined();
+		const finished = taken.find((r) => key(r) === 'campaign.finished:wide')!.body;
+		expect(finished.type).toBe('campaign.finished');
+		expect(finished.data).toEqual({ state: 'finished', counts: status.counts });
+		expect(finished.data.counts).toMatchObject({ recipients: 13, pending: 0, accepted: 12, invalid: 1, rejected: 0, uncertain: 0, cancelled: 0 });
+
+		// The campaign with its own URL: its events there, once each, without the worker-wide headers (another origin).
+		expect(own.requests.map(key).sort()).toEqual(['campaign.finished:mine', 'campaign.started:mine']);
+		for (const r of own.requests) {
+			expect(r.path).toBe('/mine');
+			expect(r.headers['x-cloudtel-secret']).toBeUndefined();
+		}
+	}, 120_000);
+});
