@@ -171,8 +171,17 @@ export async function run(ctx, test) {
 				const list = await executions(repliesWf);
 				return list.length >= replied.length ? list : undefined;
 			});
-			assert.equal(receipts.length, receipted.length);
-			assert.equal(replies.length, replied.length);
+			// A webhook process slower than the sandbox's 5 s timeout (a loaded machine) gets the
+			// callback again, as the provider retries, and n8n starts a second execution for it:
+			// across processes nothing dedupes (the repeats test below). Only such retries may add one.
+			const sids = new Set(receipted.map((m) => m.MessageSid));
+			const calls = (await sandbox.control.outbox()).Callbacks;
+			const retried = (kind, webhookId, keep) => calls.filter((c) => c.Kind === kind && c.Attempt > 1 && c.Url.includes(webhookId) && keep(c)).length;
+			const receiptRetries = retried('DeliveryReceipt', receiptsTrigger.webhookId, (c) => sids.has(c.MessageSid));
+			const replyRetries = retried('Reply', repliesTrigger.webhookId, () => true);
+			if (receiptRetries + replyRetries > 0) console.log(`       the sandbox retried ${receiptRetries} receipt and ${replyRetries} reply callbacks (a webhook process slower than 5 s)`);
+			assert.ok(receipts.length >= receipted.length && receipts.length <= receipted.length + receiptRetries, `${receipts.length} receipt executions for ${receipted.length} receipts, ${receiptRetries} retried`);
+			assert.ok(replies.length >= replied.length && replies.length <= replied.length + replyRetries, `${replies.length} reply executions for ${replied.length} replies, ${replyRetries} retried`);
 			const perProcess = proxy.sent.map((n, i) => n - before[i]);
 			console.log(`       callbacks through the proxy: ${perProcess.join(' and ')} to the two webhook processes`);
 			for (const n of perProcess) assert.ok(n >= 10, `each webhook process took callbacks: ${perProcess}`);
