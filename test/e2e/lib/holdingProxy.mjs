@@ -75,7 +75,6 @@ export async function startHoldingProxy(target, { hold }) {
 			} catch {
 				entry.body = answer.body.toString('utf8');
 			}
-			if (toHold) entry.answered = answer;
 			if (res.socket?.destroyed) return;
 			res.writeHead(answer.status, { 'content-type': answer.headers['content-type'] ?? 'application/json' });
 			res.end(answer.body);
