@@ -179,8 +179,13 @@ export async function run(ctx, test) {
 		assert.equal(errors.length, 1, `error output: ${JSON.stringify(errors).slice(0, 1000)}`);
 		const [{ json }] = errors;
 		const said = JSON.stringify(json);
-		assert.match(said, /409/, said);
-		assert.match(json.Message, new RegExp(`campaign "${name}" exists with other settings: text, rate`), said);
+		assert.equal(json.HttpCode, 409, said);
+		assert.equal(json.ErrorCode, 'conflict', said);
+		assert.equal(json.Message, `CloudTel worker: campaign "${name}" exists with other settings: text, rate`, said);
+		assert.deepEqual(json.Differences, [
+			{ setting: 'text', stored: 'An older text', given: TEXT },
+			{ setting: 'rate', stored: 50, given: 5000 },
+		]);
 		assert.match(json.Description, /text: stored "An older text", given "Hi \{\{first_name\}\}, one message each\."/, said);
 		assert.match(json.Description, /rate: stored 50, given 5000/, said);
 		const status = await statusOf(name);
@@ -195,7 +200,8 @@ export async function run(ctx, test) {
 		assert.equal(errors.length, 1, `error output: ${JSON.stringify(errors).slice(0, 1000)}`);
 		const [{ json }] = errors;
 		const said = JSON.stringify(json);
-		assert.match(said, /401/, said);
+		assert.equal(json.HttpCode, 401, said);
+		assert.equal(json.ErrorCode, 'unauthorized', said);
 		assert.match(json.Description, /API Token of the CloudTel Worker API credential/, said);
 		assert.equal((await worker.api('GET', `/api/campaigns/${name}`)).status, 404, 'no campaign made');
 		assert.equal((await messagesOf(name)).length, 0, 'nothing sent');
