@@ -89,24 +89,31 @@ export async function run(ctx, test) {
 			(ran) => ({ ran }),
 			(error) => ({ error }),
 		);
-		// Page 2 has reached the proxy: settings and page 1 are with the worker, start is not.
-		const first = await Promise.race([proxy.held.then((page2) => ({ page2 })), execution]);
-		if (!first.page2) assert.fail(`the run ended before page 2 was handed over: ${first.ran?.status ?? first.error?.message}`);
-		assert.match(first.page2.path, new RegExp(`/api/campaigns/${killed}/pages/2$`));
-		assert.deepEqual(
-			proxy.log.filter((e) => e.path.startsWith(`/api/campaigns/${killed}`)).map((e) => `${e.method} ${e.path.replace(`/api/campaigns/${killed}`, '')} ${e.status ?? 'held'}`),
-			['PUT  201', 'PUT /pages/1 200', 'PUT /pages/2 held'],
-			'the hand-over so far',
-		);
-		const exited = new Promise((resolve) => n8nProcess.once('exit', (code, signal) => resolve(signal)));
-		process.kill(n8nProcess.pid, 'SIGKILL');
-		assert.equal(await exited, 'SIGKILL');
-		// Its task runners, if any, go too (they would die with their broker anyway).
+		const killN8n = async () => {
+			if (n8nProcess.exitCode !== null || n8nProcess.signalCode !== null) return n8nProcess.signalCode;
+			const exited = new Promise((resolve) => n8nProcess.once('exit', (code, signal) => resolve(signal)));
+			process.kill(n8nProcess.pid, 'SIGKILL');
+			const signal = await exited;
+			// Its task runners, if any, go too (they would die with their broker anyway).
+			try {
+				process.kill(-n8nProcess.pid, 'SIGKILL');
+			} catch {
+				// none left
+			}
+			return signal;
+		};
+		let soFar;
 		try {
-			process.kill(-n8nProcess.pid, 'SIGKILL');
-		} catch {
-			// none left
+			// Page 2 has reached the proxy: settings and page 1 are with the worker, start is not.
+			const first = await Promise.race([proxy.held.then((page2) => ({ page2 })), execution]);
+			if (!first.page2) assert.fail(`the run ended before page 2 was handed over: ${first.ran?.status ?? first.error?.message}`);
+			soFar = proxy.log.filter((e) => e.path.startsWith(`/api/campaigns/${killed}`)).map((e) => `${e.method} ${e.path.replace(`/api/campaigns/${killed}`, '')} ${e.status ?? 'held'}`);
+			assert.equal(await killN8n(), 'SIGKILL');
+		} finally {
+			// Whatever failed, no n8n is left holding the request (or the task broker's port).
+			if (n8nProcess) await killN8n();
 		}
+		assert.deepEqual(soFar, ['PUT  201', 'PUT /pages/1 200', 'PUT /pages/2 held'], 'the hand-over when n8n was killed');
 		const { ran, error } = await execution;
 		assert.equal(ran, undefined, 'the killed run printed no execution');
 		assert.equal(error.result?.signal, 'SIGKILL', error.message);
