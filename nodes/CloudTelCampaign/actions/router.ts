@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import * as campaign from './campaign/Campaign.resource';
-import { failureItem } from '../../CloudTel/actions/common/failureItem';
 import { asNodeError } from '../../CloudTel/actions/common/nodeError';
+import { campaignFailure } from './common/campaignFailure';
 
 type Operation = { execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> };
 
@@ -29,6 +29,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	} catch (error) {
 		const nodeError = asNodeError(this.getNode(), error, 0);
 		if (!this.continueOnFail()) throw nodeError;
-		return [[failureItem(nodeError, Number(nodeError.context.itemIndex ?? 0))]];
+		return [[campaignFailure(this, nodeError, Number(nodeError.context.itemIndex ?? 0))]];
 	}
 }

@@ -89,7 +89,7 @@ export class N8n {
 	}
 
 	/** Runs `n8n <args>` to completion. */
-	async cli(args, { timeoutMs = 180_000, allowFailure = false, stdoutFile } = {}) {
+	async cli(args, { timeoutMs = 180_000, allowFailure = false, stdoutFile, onSpawn } = {}) {
 		appendFileSync(this.logFile, `\n$ n8n ${args.join(' ')}\n`);
 		return run(this.install.nodeBin, [this.install.n8nBin, ...args], {
 			cwd: this.userFolder,
@@ -98,6 +98,7 @@ export class N8n {
 			logFile: this.logFile,
 			allowFailure,
 			stdoutFile,
+			onSpawn,
 		});
 	}
 
@@ -126,10 +127,11 @@ export class N8n {
 	/**
 	 * Runs a workflow through `n8n execute` and returns the execution ({data: {resultData}},
 	 * status). A failed execution resolves too (status "error"): scenarios assert on it.
+	 * `onSpawn` gets the `n8n execute` process as it starts (a scenario that kills it midway).
 	 */
-	async execute(id, { timeoutMs = 300_000 } = {}) {
+	async execute(id, { timeoutMs = 300_000, onSpawn } = {}) {
 		const stdoutFile = join(this.userFolder, `execute-${id}.out`);
-		const result = await this.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs, allowFailure: true, stdoutFile });
+		const result = await this.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs, allowFailure: true, stdoutFile, onSpawn });
 		const execution = parseExecution(result.stdout) ?? parseExecution(result.stderr);
 		if (!execution) {
 			throw new CommandError(`n8n execute --id=${id} printed no execution (exit ${result.code}):\n${tail(result.stdout + result.stderr)}`, result);

@@ -84,16 +84,18 @@ export class CommandError extends Error {
 }
 
 /**
- * Runs a command to completion. Resolves {code, stdout, stderr}; rejects with a CommandError
- * on a non-zero exit (unless allowFailure) or when timeoutMs passes (the group is killed).
+ * Runs a command to completion. Resolves {code, signal, stdout, stderr}; rejects with a
+ * CommandError on a non-zero exit (unless allowFailure) or when timeoutMs passes (the group
+ * is killed). `onSpawn` gets the child as soon as it runs (a scenario that kills it midway).
  */
-export function run(command, args, { cwd, env, timeoutMs = 120_000, logFile, allowFailure = false, stdoutFile } = {}) {
+export function run(command, args, { cwd, env, timeoutMs = 120_000, logFile, allowFailure = false, stdoutFile, onSpawn } = {}) {
 	return new Promise((resolve, reject) => {
 		// A process that prints megabytes and exits (n8n execute --rawOutput of 10,000 items)
 		// can lose the end of what it wrote to a pipe; written to a file, nothing is lost.
 		const fd = stdoutFile ? openSync(stdoutFile, 'w') : undefined;
 		const child = spawnTracked(command, args, { cwd, env, stdio: ['ignore', fd ?? 'pipe', 'pipe'] });
 		if (fd !== undefined) closeSync(fd);
+		onSpawn?.(child);
 		let stdout = '';
 		let stderr = '';
 		const sink = (chunk, which) => {

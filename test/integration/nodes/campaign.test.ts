@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkCampaignSettings } from '../../../api';
 import { CloudTelCampaign } from '../../../nodes/CloudTelCampaign/CloudTelCampaign.node';
 import { contractWorker, type ContractWorker } from './contractWorker';
+import { asN8nShows } from './fakeN8n';
 import { campaignContext, testWorkerCredential } from './fakeN8nCampaign';
 
 const PROPERTY = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
@@ -108,6 +109,10 @@ describe('CloudTel Campaign: Start', () => {
 		expect(out[0].json).toMatchObject({ campaign: 'left-out', handedOver: 2, leftOut: 1 });
 		expect(out[1].pairedItem).toEqual({ item: 2 });
 		expect(out[1].error?.message).toMatch(/Item 2 .*"tags" holds a list/);
+		// On the error output as n8n 2.40 shows it: the input's fields and the explanation, not just {error}.
+		const shown = asN8nShows(out, items, 'continueErrorOutput');
+		expect(shown.main).toHaveLength(1);
+		expect(shown.error[0].json).toMatchObject({ first_name: 'p2', tags: ['a'], Message: expect.stringMatching(/^Item 2 cannot be a recipient/), Description: expect.stringMatching(/Define Below/) });
 		expect(JSON.parse(worker.campaigns.get('left-out')!.pages.get(1)!)).toEqual([items[0].json, items[1].json]);
 	});
 
@@ -129,6 +134,47 @@ describe('CloudTel Campaign: Start', () => {
 		const [out] = await run(start('spring', { text: 'changed' }), people(1), 'continueRegularOutput').result;
 		expect(out).toHaveLength(1);
 		expect(out[0].json.error).toMatch(/exists with other settings/);
+	});
+
+	// As n8n 2.40 shows the output (asN8nShows): an item still carrying `error` once the node
+	// has run is reduced to {error: message}, on the error output too.
+	it('with an error output, a name used with other settings arrives there as one item with the 409 and each difference; the main output is empty', async () => {
+		const items = people(2);
+		const [out] = await run(start('spring', { text: 'changed', options: { rate: 20 } }), items, 'continueErrorOutput').result;
+		const shown = asN8nShows(out, items, 'continueErrorOutput');
+		expect(shown.main).toEqual([]);
+		expect(shown.error).toHaveLength(1);
+		expect(shown.error[0].json).toMatchObject({
+			phone: items[0].json.phone,
+			error: 'CloudTel worker: campaign "spring" exists with other settings: text, rate',
+			HttpCode: 409,
+			ErrorCode: 'conflict',
+			Differences: [
+				{ setting: 'text', stored: 'Hi {{first_name}}', given: 'changed' },
+				{ setting: 'rate', stored: 10, given: 20 },
+			],
+		});
+		expect(shown.error[0].json.Description).toContain('text: stored "Hi {{first_name}}", given "changed"\nrate: stored 10, given 20');
+	});
+
+	it('with an error output, a wrong token arrives there as one item naming the 401 and the credential', async () => {
+		const items = people(1);
+		const [out] = await run(start('never-made'), items, 'continueErrorOutput', { url: worker.url, apiToken: 'wrong-token-wrong-token' }).result;
+		const shown = asN8nShows(out, items, 'continueErrorOutput');
+		expect(shown.main).toEqual([]);
+		expect(shown.error).toHaveLength(1);
+		expect(shown.error[0].json).toMatchObject({ error: 'CloudTel worker: missing or wrong token', HttpCode: 401, ErrorCode: 'unauthorized' });
+		expect(shown.error[0].json.Description).toMatch(/API Token of the CloudTel Worker API credential/);
+		expect(worker.campaigns.has('never-made')).toBe(false);
+	});
+
+	it('with Continue On Fail (regular output), the refusal keeps its explanation and codes too', async () => {
+		const items = people(1);
+		const [out] = await run(start('spring', { text: 'changed again' }), items, 'continueRegularOutput').result;
+		const shown = asN8nShows(out, items, 'continueRegularOutput');
+		expect(shown.main).toHaveLength(1);
+		expect(shown.main[0].json).toMatchObject({ HttpCode: 409, ErrorCode: 'conflict', Differences: [{ setting: 'text', stored: 'Hi {{first_name}}', given: 'changed again' }] });
+		expect(shown.main[0].json.Description).toMatch(/text: stored/);
 	});
 });
 

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { runPerItem } from '../../../CloudTel/actions/common/runPerItem';
+import { campaignFailure } from './campaignFailure';
 import { readCampaignName } from './campaignName';
 
 /**
@@ -9,5 +10,6 @@ import { readCampaignName } from './campaignName';
 export async function perCampaign(ctx: IExecuteFunctions, act: (name: string, itemIndex: number) => Promise<IDataObject>): Promise<INodeExecutionData[]> {
 	return await runPerItem(ctx, (i) => readCampaignName(ctx, i), act, {
 		success: (json, i) => ({ json, pairedItem: { item: i } }),
+		failure: (error, i) => campaignFailure(ctx, error, i),
 	});
 }

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 import { MAX_COLUMN_NAME_LENGTH, MAX_RECIPIENT_COLUMNS, MAX_VALUE_LENGTH, type Recipient } from '../../../../api';
 import { parameterReader } from '../../../CloudTel/actions/common/parameterReader';
-import { failureItem } from '../../../CloudTel/actions/common/failureItem';
 import { asNodeError } from '../../../CloudTel/actions/common/nodeError';
+import { campaignFailure } from './campaignFailure';
 
 export interface ReadRecipients {
 	recipients: Recipient[];
@@ -71,7 +71,7 @@ export function readRecipients(ctx: IExecuteFunctions): ReadRecipients {
 			description: autoMap ? 'With Recipient Fields: Map From Input, every field of the item is handed over; choose Define Below to pick and shape the fields.' : undefined,
 		});
 		if (!ctx.continueOnFail()) throw error;
-		failed.push(failureItem(asNodeError(node, error, i), i));
+		failed.push(campaignFailure(ctx, asNodeError(node, error, i), i));
 	}
 	return { recipients, failed };
 }
