@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { CloudTel } from '../../../nodes/CloudTel/CloudTel.node';
 import { searchOnlineLogins } from '../../../nodes/CloudTel/methods/listSearch';
-import { executeContext, splitErrorOutput, type ExecuteOptions } from './fakeN8n';
+import { asN8nShows, executeContext, splitErrorOutput, type ExecuteOptions } from './fakeN8n';
 import { control, credentialsFor } from './sandboxControl';
 import { basicAuthorization } from '../../../api';
 
@@ -139,6 +139,21 @@ describe('Online Login', () => {
 		expect(out[0][0].json.OnlineLoginSid).toBe(known.OnlineLoginSid);
 		expect(out[0][1]).toMatchObject({ json: { ErrorCode: 'NOT_FOUND' }, pairedItem: { item: 1 } });
 		expect(out[0][1].json.error).toMatch(/NOT_FOUND/);
+	});
+
+	it("keeps a failed read's ErrorCode and Description as n8n 2.x shows it, on the error output and on the regular output", async () => {
+		const items = [{ json: { contact: 'a' } }, { json: { contact: 'b' } }];
+		const known = await createLogin('shown@example.com');
+		const sids = [known.OnlineLoginSid, '00000000-0000-4000-8000-000000000000'];
+		for (const onError of ['continueErrorOutput', 'continueRegularOutput'] as const) {
+			const out = await run({ operation: 'get', onlineLoginSid: (i: number) => sids[i] }, { items, onError }).result;
+			const shown = asN8nShows(out[0], items, onError);
+			const failed = onError === 'continueErrorOutput' ? shown.error : shown.main.filter((i) => i.json.error !== undefined);
+			expect(failed, onError).toHaveLength(1);
+			expect(failed[0].json, onError).toMatchObject({ ErrorCode: 'NOT_FOUND', Message: expect.any(String) });
+			expect(failed[0].json.error, onError).toMatch(/NOT_FOUND/);
+			expect(shown.main.map((i) => i.json.OnlineLoginSid).filter(Boolean), onError).toEqual([known.OnlineLoginSid]);
+		}
 	});
 
 	it('sends failed items to the error output', async () => {

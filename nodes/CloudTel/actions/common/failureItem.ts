@@ -13,11 +13,21 @@ function details(error: NodeError): IDataObject {
 
 /**
  * The output item of a failed input item for operations that only read or change in place
- * (a retry of those repeats nothing harmful). `error` on the item is what sends it to the
- * error output when one is enabled; `pairedItem` links it to its input.
+ * (a retry of those repeats nothing harmful, so the json keeps n8n's usual `error` key);
+ * `pairedItem` links it to its input. Routed to the error output as `outcomes` explains.
  */
-export function failureItem(error: NodeError, itemIndex: number): INodeExecutionData {
-	return { json: { error: error.message, ...details(error) }, error, pairedItem: { item: itemIndex } };
+export function failureItem(error: NodeError, itemIndex: number, errorOutput: boolean): INodeExecutionData {
+	return routed({ json: { error: error.message, ...details(error) }, pairedItem: { item: itemIndex } }, error, errorOutput);
+}
+
+/**
+ * Puts `error` on an item that goes to the error output, not as an own enumerable key: n8n
+ * routes the item by it, and its copy for the error output then does not carry it, so n8n
+ * 2.x leaves the item's json whole (see `outcomes`).
+ */
+export function routed(item: INodeExecutionData, error: NodeError, errorOutput: boolean): INodeExecutionData {
+	if (errorOutput) Object.defineProperty(item, 'error', { value: error, enumerable: false, writable: true, configurable: true });
+	return item;
 }
 
 /** The option, shown on Send, Send Batch and the create operations, that copies the input item's fields. */
@@ -65,9 +75,7 @@ export function outcomes(ctx: IExecuteFunctions, outcome: 'Sent' | 'Created'): O
 			const json: IDataObject = { ...own(itemIndex), [outcome]: false, ...details(error) };
 			const errors = error.context.Errors as FieldError[] | undefined;
 			json.Errors = errors ?? [];
-			const item: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
-			if (errorOutput) Object.defineProperty(item, 'error', { value: error, enumerable: false, writable: true, configurable: true });
-			return item;
+			return routed({ json, pairedItem: { item: itemIndex } }, error, errorOutput);
 		},
 	};
 }

@@ -20,7 +20,8 @@ export async function runPerItem<T>(
 	send: (prepared: T, itemIndex: number) => Promise<IDataObject | IDataObject[]>,
 	options: PerItemOptions = {},
 ): Promise<INodeExecutionData[]> {
-	const failure = options.failure ?? failureItem;
+	const errorOutput = ctx.getNode().onError === 'continueErrorOutput';
+	const failure = options.failure ?? ((error: NodeError, itemIndex: number) => failureItem(error, itemIndex, errorOutput));
 	const success = options.success ?? ((json: IDataObject, i: number) => ({ json: withReadableDates(json), pairedItem: { item: i } }));
 	const count = ctx.getInputData().length;
 	const prepared: Array<{ ok: true; value: T } | { ok: false; error: NodeError }> = [];
