@@ -141,11 +141,11 @@ describe('Online Login', () => {
 		expect(out[0][1].json.error).toMatch(/NOT_FOUND/);
 	});
 
-	it("keeps a failed read's ErrorCode and Description as n8n 2.x shows it, on the error output and on the regular output", async () => {
+	it("keeps a failed read's ErrorCode and Message on the error output as n8n 2.x shows it", async () => {
 		const items = [{ json: { contact: 'a' } }, { json: { contact: 'b' } }];
 		const known = await createLogin('shown@example.com');
 		const sids = [known.OnlineLoginSid, '00000000-0000-4000-8000-000000000000'];
-		for (const onError of ['continueErrorOutput', 'continueRegularOutput'] as const) {
+		for (const onError of ['continueErrorOutput'] as const) {
 			const out = await run({ operation: 'get', onlineLoginSid: (i: number) => sids[i] }, { items, onError }).result;
 			const shown = asN8nShows(out[0], items, onError);
 			const failed = onError === 'continueErrorOutput' ? shown.error : shown.main.filter((i) => i.json.error !== undefined);

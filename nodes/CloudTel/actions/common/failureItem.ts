@@ -14,10 +14,13 @@ function details(error: NodeError): IDataObject {
 /**
  * The output item of a failed input item for operations that only read or change in place
  * (a retry of those repeats nothing harmful, so the json keeps n8n's usual `error` key);
- * `pairedItem` links it to its input. Routed to the error output as `outcomes` explains.
+ * `pairedItem` links it to its input. Routed to the error output as `outcomes` explains, so
+ * its fields reach it whole on n8n 2.x.
  */
 export function failureItem(error: NodeError, itemIndex: number, errorOutput: boolean): INodeExecutionData {
-	return routed({ json: { error: error.message, ...details(error) }, pairedItem: { item: itemIndex } }, error, errorOutput);
+	const item: INodeExecutionData = { json: { error: error.message, ...details(error) }, pairedItem: { item: itemIndex } };
+	// On the main output the error stays on the item, where n8n keeps it beside the json.
+	return errorOutput ? routed(item, error, true) : { ...item, error };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
-import { failureItem } from '../../../CloudTel/actions/common/failureItem';
+import { failureItem, routed } from '../../../CloudTel/actions/common/failureItem';
 import type { NodeError } from '../../../CloudTel/actions/common/nodeError';
 
 /**
@@ -12,14 +12,13 @@ import type { NodeError } from '../../../CloudTel/actions/common/nodeError';
  * branch on them.
  *
  * Routed to the error output as every failure item of the nodes is (failureItem's `routed`),
- * so that n8n 2.x keeps all of the above.
+ * so that n8n 2.x keeps all of the above; on the main output it carries no `error` either.
  */
 export function campaignFailure(ctx: IExecuteFunctions, error: NodeError, itemIndex: number): INodeExecutionData {
-	const item = failureItem(error, itemIndex, ctx.getNode().onError === 'continueErrorOutput');
-	const json = item.json;
+	const { json, pairedItem } = failureItem(error, itemIndex, false);
 	const httpCode = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
 	if (Number.isInteger(httpCode) && httpCode > 0) json.HttpCode = httpCode;
 	if (typeof error.context.code === 'string') json.ErrorCode = error.context.code;
 	if (Array.isArray(error.context.differences)) json.Differences = error.context.differences;
-	return item;
+	return routed({ json, pairedItem }, error, ctx.getNode().onError === 'continueErrorOutput');
 }
