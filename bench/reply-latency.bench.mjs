@@ -228,12 +228,15 @@ async function outage() {
 		const afterBack = times.filter((t) => t >= back);
 		const lastAt = Math.max(...times);
 		const perSecond = afterBack.length / Math.max(0.001, (lastAt - back) / 1000);
+		const firstAfter = afterBack.length > 0 ? Math.min(...afterBack) - back : NaN;
 		const latencies = times.map((t) => t - started).sort((a, b) => a - b);
 		console.log(`Postgres down ${OUTAGE_SECONDS} s (pg_ctl stop -m fast) during a burst of ${OUTAGE_BURST} replies to a worker on it:`);
 		console.log(`  lost ${lost} (must be 0); forwarded ${times.length}, ${afterBack.length} of them after Postgres was back, at ${perSecond.toFixed(0)} forwards/s; arrival -> e-mail p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms (the outage itself ${OUTAGE_SECONDS * 1000} ms)`);
 		console.log(`  worker on Postgres logged: ${(log2.match(/spooling callbacks/g) ?? []).length ? 'spooled' : 'did not spool'}, ${(log2.match(/"level":"error"/g) ?? []).length} error lines; ${worker2.exitCode === null ? 'still running' : `exited ${worker2.exitCode}`}`);
+		console.log(`  after Postgres was back: first e-mail at +${firstAfter.toFixed(0)} ms, last at +${(lastAt - back).toFixed(0)} ms`);
 		if (lost > 0 || worker2.exitCode !== null) process.exitCode = 1;
 	} finally {
+		if (process.env.BENCH_LOG) writeFileSync(`${process.env.BENCH_LOG}.outage`, log2);
 		worker2.kill('SIGTERM');
 		await once(worker2, 'exit');
 		pg.close();

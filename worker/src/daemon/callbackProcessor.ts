@@ -56,7 +56,15 @@ export class CallbackProcessor {
 		this.optOutIntent = optOutMatcher({ optOut: keywords.keywords, optIn: keywords.optInKeywords });
 	}
 
-	kick(): void {
+	/**
+	 * `storeAnswers`: the caller has just seen the store take writes again (the intake fed it
+	 * its spool), so a back-off still running would only delay the backlog.
+	 */
+	kick(storeAnswers = false): void {
+		if (storeAnswers && this.retryTimer) {
+			clearTimeout(this.retryTimer);
+			this.retryTimer = undefined;
+		}
 		// Backing off from a failing store: the timer kicks when it is time, not every callback.
 		if (this.retryTimer) return;
 		if (this.running) {

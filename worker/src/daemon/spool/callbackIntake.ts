@@ -6,8 +6,9 @@ import { orphanSpools, readSpool, removeSpool, type SpoolEntry, SpoolFile } from
 /** A store that has not answered by then is taken for down: the provider's retries are only ~1.5 s apart. */
 const STORE_TIMEOUT_MS = 2_000;
 const FEED_BATCH = 200;
-const RETRY_MS = 250;
-const RETRY_MAX_MS = 2_000;
+/** Asking a store that is down costs one refused connection; the sooner it is seen back, the sooner the backlog drains. */
+const RETRY_MS = 100;
+const RETRY_MAX_MS = 500;
 /** While spooling, the log says how much the spool holds this often. */
 const REPORT_EVERY_MS = 10_000;
 /** Spools left by processes that are gone are looked for this often. */
@@ -16,7 +17,7 @@ const ORPHANS_EVERY_MS = 5_000;
 /** What the callback processor tells the intake: passes that ended with nothing left to process. */
 export interface ProcessorPasses {
 	readonly passes: number;
-	kick(): void;
+	kick(storeAnswers?: boolean): void;
 }
 
 export interface IntakeState {
@@ -190,6 +191,9 @@ export class CallbackIntake {
 					await this.record(batch);
 					const fed = new Set(batch);
 					this.unfed = this.unfed.filter((e) => !fed.has(e));
+					// Processed while the rest is fed: what is fed is stored in arrival order, and
+					// anything arriving meanwhile waits in the spool behind it.
+					this.processor?.kick(true);
 				}
 				break;
 			} catch (error) {
@@ -202,7 +206,7 @@ export class CallbackIntake {
 		this.storeDown = false;
 		if (this.processor) {
 			this.passesBefore = this.processor.passes;
-			this.processor.kick();
+			this.processor.kick(true);
 		}
 		if (this.spoolingSince !== undefined) {
 			this.log.info('spooling ended: every spooled callback is in the store', { events: this.spooledInOutage, forMs: Date.now() - this.spoolingSince });
