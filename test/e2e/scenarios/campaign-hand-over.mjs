@@ -176,18 +176,27 @@ export async function run(ctx, test) {
 		return { main: outputOf(execution, CAMPAIGN, 0) ?? [], errors: outputOf(execution, CAMPAIGN, 1) ?? [] };
 	};
 
+	/**
+	 * Checks a refused Start's outputs: nothing on the main output, one item on the error output,
+	 * with the worker's HTTP status and error code. Returns that item's json, and `said`: it as
+	 * text, for the messages of the caller's further checks.
+	 */
+	const refusalItem = ({ main, errors }, httpCode, errorCode) => {
+		assert.equal(main.length, 0, `main output: ${JSON.stringify(main).slice(0, 500)}`);
+		assert.equal(errors.length, 1, `error output: ${JSON.stringify(errors).slice(0, 1000)}`);
+		const [{ json }] = errors;
+		const said = JSON.stringify(json);
+		assert.equal(json.HttpCode, httpCode, said);
+		assert.equal(json.ErrorCode, errorCode, said);
+		return { json, said };
+	};
+
 	await test('error output: a campaign name used before with other settings gives one item naming the differences (409); main output empty, nothing sent', async () => {
 		const name = `taken-${tag}`;
 		const old = { property: sandbox.demo.PropertySid, text: 'An older text', from: 'CloudTel', toColumn: 'phone', receipts: false, rate: 50 };
 		const made = await worker.api('PUT', `/api/campaigns/${name}`, old);
 		assert.equal(made.status, 201, JSON.stringify(made.body));
-		const { main, errors } = await startWithErrorOutput(name, direct);
-		assert.equal(main.length, 0, `main output: ${JSON.stringify(main).slice(0, 500)}`);
-		assert.equal(errors.length, 1, `error output: ${JSON.stringify(errors).slice(0, 1000)}`);
-		const [{ json }] = errors;
-		const said = JSON.stringify(json);
-		assert.equal(json.HttpCode, 409, said);
-		assert.equal(json.ErrorCode, 'conflict', said);
+		const { json, said } = refusalItem(await startWithErrorOutput(name, direct), 409, 'conflict');
 		assert.equal(json.Message, `CloudTel worker: campaign "${name}" exists with other settings: text, rate`, said);
 		assert.deepEqual(json.Differences, [
 			{ setting: 'text', stored: 'An older text', given: TEXT },
@@ -202,13 +211,7 @@ export async function run(ctx, test) {
 
 	await test('error output: a wrong API token gives one item naming the 401; main output empty, nothing sent', async () => {
 		const name = `token-${tag}`;
-		const { main, errors } = await startWithErrorOutput(name, wrongToken);
-		assert.equal(main.length, 0, `main output: ${JSON.stringify(main).slice(0, 500)}`);
-		assert.equal(errors.length, 1, `error output: ${JSON.stringify(errors).slice(0, 1000)}`);
-		const [{ json }] = errors;
-		const said = JSON.stringify(json);
-		assert.equal(json.HttpCode, 401, said);
-		assert.equal(json.ErrorCode, 'unauthorized', said);
+		const { json, said } = refusalItem(await startWithErrorOutput(name, wrongToken), 401, 'unauthorized');
 		assert.match(json.Description, /API Token of the CloudTel Worker API credential/, said);
 		assert.equal((await worker.api('GET', `/api/campaigns/${name}`)).status, 404, 'no campaign made');
 		assert.equal((await messagesOf(name)).length, 0, 'nothing sent');

@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CampaignSettings } from '../../../api';
 import { openApiCampaignStore } from '../../../worker/src/storage/openApiCampaignStore';
 import type { ApiCampaignStore, StoredPage } from '../../../worker/src/storage/apiCampaignStore';
 import { storeBackends } from '../../support/storeBackends';
+import { cleanupAfterEach } from './apiHarness';
 
 const SETTINGS: CampaignSettings = { property: '0b6f1c2e-3d4a-4b5c-8d9e-0f1a2b3c4d5e', text: 'Hi {{first_name}}', receipts: true, replies: true };
 
@@ -11,15 +12,12 @@ function page(n: number, recipients: Record<string, unknown>[]): StoredPage {
 	return { page: n, hash: `h:${body}`, recipients: recipients.length, columns: [...new Set(recipients.flatMap((r) => Object.keys(r)))], body };
 }
 
-const open: ApiCampaignStore[] = [];
-afterEach(async () => {
-	for (const s of open.splice(0)) await s.close();
-});
+const cleanup = cleanupAfterEach();
 
 describe.each(storeBackends())('API campaign store ($name)', (backend) => {
 	async function store(): Promise<ApiCampaignStore> {
 		const s = await openApiCampaignStore(backend.location());
-		open.push(s);
+		cleanup.push(() => s.close());
 		return s;
 	}
 

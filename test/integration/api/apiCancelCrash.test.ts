@@ -1,15 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { CallbackCatcher, type CaughtRequest } from '../../support/callbackCatcher';
+import { describe, expect, it } from 'vitest';
 import { storeBackends } from '../../support/storeBackends';
 import { until } from '../daemon/harness';
+import { cleanupAfterEach, key, recipients, startCatcher } from './apiHarness';
 import { apiWorkerRig } from './apiRig';
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-	for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-const key = (r: CaughtRequest) => String(r.headers['idempotency-key']);
+const cleanup = cleanupAfterEach();
 
 /**
  * The cancel of an API campaign a run holds: the run stops once its batches in flight
@@ -21,14 +16,12 @@ describe.each(storeBackends())('cancel of an API campaign under way, worker kill
 	it('announces campaign.finished exactly once after the restart, with the final counts', async () => {
 		// Every batch takes 4 s to be answered: the kill comes while one is in flight.
 		const { sandbox, driver, start, call } = await apiWorkerRig(backend, cleanup, { sandbox: { latencyMs: 4000, receiptDelayMs: 60_000 } });
-		const receiver = await CallbackCatcher.start();
-		cleanup.push(() => receiver.close());
+		const receiver = await startCatcher(cleanup);
 		const sent = async () => (await driver.messages()).filter((m) => String(m.ExternalId).startsWith('killed:'));
 
 		let worker = await start();
 		expect((await call('PUT', '/campaigns/killed', { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 2, batchSize: 1, events: `${receiver.url}/hook` })).status).toBe(201);
-		const recipients = Array.from({ length: 30 }, (_, i) => ({ phone: `+614915731${String(i).padStart(2, '0')}`, first_name: `N${i}` }));
-		expect((await call('PUT', '/campaigns/killed/pages/1', { recipients })).status).toBe(200);
+		expect((await call('PUT', '/campaigns/killed/pages/1', { recipients: recipients(0, 30, '+614915731') })).status).toBe(200);
 		expect((await call('POST', '/campaigns/killed/start', { pages: 1 })).status).toBe(202);
 		await until(async () => (await call('GET', '/campaigns/killed')).body.campaign.counts.accepted >= 1, 60_000, 'one sent');
 		await until(async () => (await call('GET', '/campaigns/killed')).body.campaign.counts.pending < 30 - 1, 10_000, 'a batch in flight');

@@ -1,18 +1,13 @@
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DbLocation } from '../../../worker/src/storage/dbLocation';
-import { CallbackCatcher, type CaughtRequest } from '../../support/callbackCatcher';
 import { sql } from '../../support/postgres/database';
 import { storeBackends } from '../../support/storeBackends';
 import { until } from '../daemon/harness';
+import { cleanupAfterEach, key, recipients, startCatcher } from './apiHarness';
 import { apiWorkerRig } from './apiRig';
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-	for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-const key = (r: CaughtRequest) => String(r.headers['idempotency-key']);
+const cleanup = cleanupAfterEach();
 
 /** Makes the database refuse to store any campaign.finished, as a crash at that write would leave it. */
 async function refuseFinishedEvents(location: DbLocation, refuse: boolean): Promise<void> {
@@ -42,14 +37,12 @@ async function refuseFinishedEvents(location: DbLocation, refuse: boolean): Prom
 describe.each(storeBackends())('cancel of an API campaign not running ($name)', (backend) => {
 	it('moves it and queues its campaign.finished together, or neither', async () => {
 		const { sandbox, driver, location, start, call } = await apiWorkerRig(backend, cleanup, { sandbox: { receiptDelayMs: 60_000 } });
-		const receiver = await CallbackCatcher.start();
-		cleanup.push(() => receiver.close());
+		const receiver = await startCatcher(cleanup);
 		const sent = async () => (await driver.messages()).filter((m) => String(m.ExternalId).startsWith('halted:'));
 
 		let worker = await start();
 		expect((await call('PUT', '/campaigns/halted', { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 2, batchSize: 1, events: `${receiver.url}/hook` })).status).toBe(201);
-		const recipients = Array.from({ length: 30 }, (_, i) => ({ phone: `+614915730${String(i).padStart(2, '0')}`, first_name: `N${i}` }));
-		expect((await call('PUT', '/campaigns/halted/pages/1', { recipients })).status).toBe(200);
+		expect((await call('PUT', '/campaigns/halted/pages/1', { recipients: recipients(0, 30, '+614915730') })).status).toBe(200);
 		expect((await call('POST', '/campaigns/halted/start', { pages: 1 })).status).toBe(202);
 		await until(async () => (await call('GET', '/campaigns/halted')).body.campaign.counts.accepted >= 2, 30_000, 'some sent');
 		expect((await call('POST', '/campaigns/halted/pause')).body.campaign.state).toBe('paused');

@@ -1,22 +1,20 @@
 import Database from 'better-sqlite3';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiCampaignCsvPath, apiCampaignDir } from '../../../worker/src/daemon/api/apiCampaignFiles';
 import type { DbLocation } from '../../../worker/src/storage/dbLocation';
 import { sql } from '../../support/postgres/database';
 import { storeBackends } from '../../support/storeBackends';
 import { until } from '../daemon/harness';
 import { cli } from '../worker/harness';
+import { cleanupAfterEach } from './apiHarness';
 import { apiWorkerRig } from './apiRig';
 
 /** The person asking to be forgotten, and how the lists write them. */
 const XENA = '+61491570399';
 const XENA_NATIONAL = '0491 570 399';
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-	for (const c of cleanup.splice(0).reverse()) await c();
-});
+const cleanup = cleanupAfterEach();
 
 /** Every stored page of a campaign as text (an uploaded CSV's pieces decoded). */
 async function storedPages(location: DbLocation, campaign: string): Promise<string> {

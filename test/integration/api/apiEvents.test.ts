@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../sandbox/src';
 import { workerConfigSchema } from '../../../worker/src/config/workerConfigSchema';
 import { CampaignEvents } from '../../../worker/src/daemon/events/campaignEvents';
@@ -6,21 +6,11 @@ import { EventForwarder } from '../../../worker/src/daemon/forward/eventForwarde
 import { ForwardOutbox } from '../../../worker/src/daemon/forward/forwardOutbox';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import { openDaemonStore } from '../../../worker/src/storage/openStores';
-import { CallbackCatcher, type CaughtRequest } from '../../support/callbackCatcher';
 import { storeBackends } from '../../support/storeBackends';
 import { until } from '../daemon/harness';
-import { ApiUnderTest } from './apiHarness';
+import { ApiUnderTest, cleanupAfterEach, key, recipients, startCatcher } from './apiHarness';
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-	for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-const key = (r: CaughtRequest) => String(r.headers['idempotency-key']);
-
-function recipients(from: number, n: number) {
-	return Array.from({ length: n }, (_, i) => ({ phone: `+614915${String(from + i).padStart(5, '0')}`, first_name: `N${from + i}` }));
-}
+const cleanup = cleanupAfterEach();
 
 /**
  * An API campaign's events: its own `events` URL gets campaign.started, one
@@ -31,8 +21,7 @@ describe.each(storeBackends())('campaign API events ($name)', (backend) => {
 	it('started once however often started, paused at each pause, finished once with the status counts', async () => {
 		const sandbox = await startSandbox({ port: 0, receiptDelayMs: 60_000 });
 		cleanup.push(() => sandbox.close());
-		const receiver = await CallbackCatcher.start();
-		cleanup.push(() => receiver.close());
+		const receiver = await startCatcher(cleanup);
 		// The receiver fails its first request: that event goes again under the same key.
 		receiver.statuses = [503, 200];
 		const location = backend.location();

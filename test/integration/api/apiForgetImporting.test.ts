@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CampaignSettings } from '../../../api';
 import { inputChange } from '../../../worker/src/campaign/inputCheck';
 import { apiCampaignCsvPath } from '../../../worker/src/daemon/api/apiCampaignFiles';
@@ -11,11 +11,9 @@ import { materializeCsv } from '../../../worker/src/daemon/api/materializeCsv';
 import { openApiCampaignStore } from '../../../worker/src/storage/openApiCampaignStore';
 import { openLedger } from '../../../worker/src/storage/openStores';
 import { storeBackends } from '../../support/storeBackends';
+import { cleanupAfterEach } from './apiHarness';
 
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-	for (const o of open.splice(0).reverse()) await o.close();
-});
+const cleanup = cleanupAfterEach();
 
 const XENA = '+61491570399';
 const SETTINGS: CampaignSettings = { property: '0b6f1c2e-3d4a-4b5c-8d9e-0f1a2b3c4d5e', text: 'Hi {{first_name}}' };
@@ -27,10 +25,16 @@ const SETTINGS: CampaignSettings = { property: '0b6f1c2e-3d4a-4b5c-8d9e-0f1a2b3c
  * that campaign would stop for good.
  */
 describe.each(storeBackends())('contact forget during an import ($name)', (backend) => {
-	it('blanks the local CSV in place and moves the import mark with it, so a resume finds the file unchanged', async () => {
+	/** The ledger and the API campaign store on the test's database, closed after it. */
+	async function openStores() {
 		const ledger = await openLedger(backend.location());
 		const store = await openApiCampaignStore(backend.location(), ledger);
-		open.push(ledger, store);
+		cleanup.push(() => ledger.close(), () => store.close());
+		return { ledger, store };
+	}
+
+	it('blanks the local CSV in place and moves the import mark with it, so a resume finds the file unchanged', async () => {
+		const { ledger, store } = await openStores();
 		const dir = mkdtempSync(join(tmpdir(), 'cloudtel-forget-import-'));
 		const path = apiCampaignCsvPath(dir, 'mid');
 		await store.create('mid', SETTINGS, 1);
@@ -71,9 +75,7 @@ describe.each(storeBackends())('contact forget during an import ($name)', (backe
 	});
 
 	it('blanks her lines in an uploaded CSV stored in pieces that cut through lines, each piece as long as it was', async () => {
-		const ledger = await openLedger(backend.location());
-		const store = await openApiCampaignStore(backend.location(), ledger);
-		open.push(ledger, store);
+		const { ledger, store } = await openStores();
 		await store.create('upload', { ...SETTINGS, defaultCountry: 'AU' }, 1);
 		const csv = `phone;first_name;note\r\n+61491570410;Ann;x\r\n0491 570 399;Xena;"née ""X""; flat 2"\r\n+61491570420;Bob;y\r\n(04) 9157 0399;Xena again;z\r\n+61491570430;Cy;`;
 		const bytes = Buffer.from(csv, 'utf8');
@@ -99,9 +101,7 @@ describe.each(storeBackends())('contact forget during an import ($name)', (backe
 	it.runIf(backend.name === 'sqlite')('leaves no copy of the blanked page in the file: not in its free pages, not in its WAL', async () => {
 		const location = backend.location();
 		if (location.kind !== 'sqlite') return;
-		const ledger = await openLedger(location);
-		const store = await openApiCampaignStore(location, ledger);
-		open.push(ledger, store);
+		const { ledger, store } = await openStores();
 		await store.create('big', SETTINGS, 1);
 		// A page of thousands spans many of the file's pages (an overflow chain), rewritten elsewhere.
 		const recipients = Array.from({ length: 4000 }, (_, i) => (i === 1234 ? { phone: XENA, first_name: 'Xenophon' } : { phone: `+6149157${1000 + i}`, first_name: `N${i}` }));
@@ -114,9 +114,7 @@ describe.each(storeBackends())('contact forget during an import ($name)', (backe
 	});
 
 	it('replaces a local CSV that is not what the pages make (another length) with what they make now, and moves the mark to it', async () => {
-		const ledger = await openLedger(backend.location());
-		const store = await openApiCampaignStore(backend.location(), ledger);
-		open.push(ledger, store);
+		const { ledger, store } = await openStores();
 		const dir = mkdtempSync(join(tmpdir(), 'cloudtel-forget-other-'));
 		const path = apiCampaignCsvPath(dir, 'odd');
 		await store.create('odd', SETTINGS, 1);

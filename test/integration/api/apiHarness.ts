@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { RunningSandbox } from '../../../sandbox/src';
+import { afterEach } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { workerConfigSchema } from '../../../worker/src/config/workerConfigSchema';
 import { CampaignApi } from '../../../worker/src/daemon/api/campaignApi';
 import type { CampaignEvents } from '../../../worker/src/daemon/events/campaignEvents';
@@ -9,8 +10,46 @@ import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import type { Ledger } from '../../../worker/src/storage/ledger';
 import type { DbLocation } from '../../../worker/src/storage/dbLocation';
 import { openLedger } from '../../../worker/src/storage/openStores';
+import { CallbackCatcher, type CaughtRequest } from '../../support/callbackCatcher';
+import type { StoreBackend } from '../../support/storeBackends';
+
+// Helpers for the API tests of either rig (ApiUnderTest below, or apiRig's worker). They live
+// here, not in apiRig.ts: that imports daemon/harness, which builds the worker before a test
+// file that imports it (a beforeAll), and the tests of ApiUnderTest alone need no build.
+
+/** What a test started and must stop: each a function that stops one thing. */
+export type Cleanup = (() => Promise<unknown>)[];
+
+/** A test file's cleanup list, run after each test, last pushed first. Call at the top level of a test file. */
+export function cleanupAfterEach(): Cleanup {
+	const cleanup: Cleanup = [];
+	afterEach(async () => {
+		for (const c of cleanup.splice(0).reverse()) await c();
+	});
+	return cleanup;
+}
+
+/** A receiver of the events (or callbacks) sent out, closed after the test. */
+export async function startCatcher(cleanup: Cleanup): Promise<CallbackCatcher> {
+	const catcher = await CallbackCatcher.start();
+	cleanup.push(() => catcher.close());
+	return catcher;
+}
+
+/** An event's key, as its receiver got it: the Idempotency-Key header. */
+export const key = (r: CaughtRequest) => String(r.headers['idempotency-key']);
+
+/**
+ * `n` recipients numbered from `from`, each with `first_name` N<its number> and a `phone` of
+ * `prefix` then that number, zero-padded to a whole mobile number (12 characters, as `+61491570101`).
+ */
+export function recipients(from: number, n: number, prefix = '+614915') {
+	return Array.from({ length: n }, (_, i) => ({ phone: `${prefix}${String(from + i).padStart(12 - prefix.length, '0')}`, first_name: `N${from + i}` }));
+}
 
 export const API_TOKEN = 'api-token-0123456789abcdef';
+
+type ApiOptions = { baseUrl?: string; maxCsvBytes?: number; events?: CampaignEvents };
 
 /** The campaign API on a fastify of its own (the worker's server mounts the same plugin), over real HTTP. */
 export class ApiUnderTest {
@@ -18,12 +57,23 @@ export class ApiUnderTest {
 		/** The log lines of the API and its runner. */
 		readonly lines: string[],
 		readonly url: string,
+		/** The sandbox the API sends through. */
+		readonly sandbox: RunningSandbox,
 		readonly api: CampaignApi,
 		readonly ledger: Ledger,
 		private readonly app: FastifyInstance,
 	) {}
 
-	static async start(sandbox: RunningSandbox, location: DbLocation, options: { baseUrl?: string; maxCsvBytes?: number; events?: CampaignEvents } = {}): Promise<ApiUnderTest> {
+	/** Over a sandbox of its own, on `backend`'s database; `cleanup` gets what closes both. */
+	static async startWithSandbox(backend: StoreBackend, cleanup: Cleanup, options: ApiOptions = {}): Promise<ApiUnderTest> {
+		const sandbox = await startSandbox({ port: 0 });
+		cleanup.push(() => sandbox.close());
+		const underTest = await ApiUnderTest.start(sandbox, backend.location(), options);
+		cleanup.push(() => underTest.close());
+		return underTest;
+	}
+
+	static async start(sandbox: RunningSandbox, location: DbLocation, options: ApiOptions = {}): Promise<ApiUnderTest> {
 		const config = workerConfigSchema.parse({
 			provider: { baseUrl: options.baseUrl ?? sandbox.url, accountSid: sandbox.demo.AccountSid, authToken: sandbox.demo.AuthToken },
 			db: location.kind === 'sqlite' ? location.path : location.url,
@@ -39,7 +89,7 @@ export class ApiUnderTest {
 		await app.listen({ port: 0, host: '127.0.0.1' });
 		const address = app.server.address() as { port: number };
 		api.start();
-		return new ApiUnderTest(lines, `http://127.0.0.1:${address.port}`, api, ledger, app);
+		return new ApiUnderTest(lines, `http://127.0.0.1:${address.port}`, sandbox, api, ledger, app);
 	}
 
 	async call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {

@@ -1,35 +1,21 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
+import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../../sandbox/src';
 import { storeBackends } from '../../support/storeBackends';
 import { createServer, request } from 'node:http';
 import { freePort, SandboxDriver, until } from '../daemon/harness';
-import { API_TOKEN, ApiUnderTest } from './apiHarness';
+import { API_TOKEN, ApiUnderTest, cleanupAfterEach, recipients } from './apiHarness';
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-	for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-function recipients(from: number, n: number) {
-	return Array.from({ length: n }, (_, i) => ({ phone: `+614915${String(from + i).padStart(5, '0')}`, first_name: `N${from + i}` }));
-}
+const cleanup = cleanupAfterEach();
 
 const storeBackendsOnce = storeBackends();
 
 describe.each(storeBackendsOnce)('campaign API life ($name)', (backend) => {
-	let sandbox: RunningSandbox;
-	async function api(options: { maxCsvBytes?: number } = {}): Promise<ApiUnderTest> {
-		sandbox = await startSandbox({ port: 0 });
-		cleanup.push(() => sandbox.close());
-		const a = await ApiUnderTest.start(sandbox, backend.location(), options);
-		cleanup.push(() => a.close());
-		return a;
-	}
+	const api = (options: { maxCsvBytes?: number } = {}) => ApiUnderTest.startWithSandbox(backend, cleanup, options);
 
 	it('pauses, resumes and cancels a campaign under way; a suppressed number is not sent', async () => {
 		const a = await api();
 		await a.ledger.addSuppression('+61491500003', 'STOP');
-		expect((await a.call('PUT', '/api/campaigns/slow', { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 10, batchSize: 1 })).status).toBe(201);
+		expect((await a.call('PUT', '/api/campaigns/slow', { property: a.sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 10, batchSize: 1 })).status).toBe(201);
 		expect((await a.call('PUT', '/api/campaigns/slow/pages/1', { recipients: recipients(0, 60) })).status).toBe(200);
 		expect((await a.call('POST', '/api/campaigns/slow/start', { pages: 1 })).status).toBe(202);
 		await until(async () => (await a.call('GET', '/api/campaigns/slow')).body.campaign.counts.accepted >= 5, 20_000);
@@ -56,7 +42,7 @@ describe.each(storeBackendsOnce)('campaign API life ($name)', (backend) => {
 		expect((await a.call('POST', '/api/campaigns/slow/resume')).body.error.code).toBe('conflict');
 		expect((await a.call('POST', '/api/campaigns/slow/cancel')).status).toBe(200);
 		// Nobody was sent twice, and the suppressed number never.
-		const tos = (await new SandboxDriver(sandbox).messages()).map((m: { To: string }) => m.To);
+		const tos = (await new SandboxDriver(a.sandbox).messages()).map((m: { To: string }) => m.To);
 		expect(new Set(tos).size).toBe(tos.length);
 		expect(tos).not.toContain('+61491500003');
 	}, 90_000);
@@ -64,7 +50,7 @@ describe.each(storeBackendsOnce)('campaign API life ($name)', (backend) => {
 	it('shows a campaign scheduled beyond the provider\'s 14 days as scheduled, and cancels it before anything is sent', async () => {
 		const a = await api();
 		const schedule = new Date(Date.now() + 20 * 86_400_000).toISOString();
-		await a.call('PUT', '/api/campaigns/later', { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', schedule });
+		await a.call('PUT', '/api/campaigns/later', { property: a.sandbox.demo.PropertySid, text: 'Hi {{first_name}}', schedule });
 		await a.call('PUT', '/api/campaigns/later/pages/1', { recipients: recipients(0, 3) });
 		expect((await a.call('POST', '/api/campaigns/later/start')).body.campaign.state).toBe('scheduled');
 		// Imported, then waiting for its time.
@@ -73,19 +59,19 @@ describe.each(storeBackendsOnce)('campaign API life ($name)', (backend) => {
 		const cancelled = await a.call('POST', '/api/campaigns/later/cancel');
 		expect(cancelled.body.campaign.state).toBe('cancelled');
 		await until(async () => (await a.call('GET', '/api/campaigns/later')).body.campaign.counts.cancelled === 3, 20_000);
-		expect(await new SandboxDriver(sandbox).messages()).toHaveLength(0);
+		expect(await new SandboxDriver(a.sandbox).messages()).toHaveLength(0);
 	}, 60_000);
 
 	it('takes a CSV streamed, the same CSV again unchanged, and refuses one too large', async () => {
 		const a = await api({ maxCsvBytes: 4096 });
-		await a.call('PUT', '/api/campaigns/csv', { property: sandbox.demo.PropertySid, text: 'Hi {{Name}}', rate: 0 });
+		await a.call('PUT', '/api/campaigns/csv', { property: a.sandbox.demo.PropertySid, text: 'Hi {{Name}}', rate: 0 });
 		const csv = 'Phone;Name\n+61491570101;Ann\n+61491570102;"Bo; Jr"\nnot-a-number;X\n';
 		const put = await a.call('PUT', '/api/campaigns/csv/csv', csv, { 'content-type': 'text/csv' });
 		expect(put).toMatchObject({ status: 200, body: { rows: 3 } });
 		expect((await a.call('PUT', '/api/campaigns/csv/csv', csv, { 'content-type': 'text/csv' })).body).toEqual({ rows: 3, unchanged: true });
 		expect((await a.call('PUT', '/api/campaigns/csv/csv', csv + '+61491570103;C\n', { 'content-type': 'text/csv' })).body.error.code).toBe('page_conflict');
 		expect((await a.call('PUT', '/api/campaigns/csv/pages/1', { recipients: recipients(0, 1) })).body.error.code).toBe('conflict');
-		await a.call('PUT', '/api/campaigns/big', { property: sandbox.demo.PropertySid, text: 'Hi' });
+		await a.call('PUT', '/api/campaigns/big', { property: a.sandbox.demo.PropertySid, text: 'Hi' });
 		const big = await a.call('PUT', '/api/campaigns/big/csv', 'Phone\n' + '+61491570101\n'.repeat(400), { 'content-type': 'text/csv' });
 		expect(big.status).toBe(413);
 		expect(big.body.error.code).toBe('too_large');
@@ -103,7 +89,7 @@ describe.each(storeBackendsOnce)('campaign API life ($name)', (backend) => {
 		expect((await a.call('POST', '/api/campaigns/csv/start')).status).toBe(202);
 		await until(async () => (await a.call('GET', '/api/campaigns/csv')).body.campaign.state === 'finished', 20_000);
 		expect((await a.call('GET', '/api/campaigns/csv')).body.campaign.counts).toMatchObject({ recipients: 3, accepted: 2, invalid: 1 });
-		expect((await new SandboxDriver(sandbox).messages()).map((m: { Text: string }) => m.Text).sort()).toEqual(['Hi Ann', 'Hi Bo; Jr']);
+		expect((await new SandboxDriver(a.sandbox).messages()).map((m: { Text: string }) => m.Text).sort()).toEqual(['Hi Ann', 'Hi Bo; Jr']);
 		expect((await a.call('PUT', '/api/campaigns/csv/csv', csv, { 'content-type': 'text/csv' })).body.error.code).toBe('started');
 	}, 60_000);
 });

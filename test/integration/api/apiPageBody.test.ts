@@ -1,12 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
+import { describe, expect, it } from 'vitest';
 import { storeBackends } from '../../support/storeBackends';
-import { ApiUnderTest } from './apiHarness';
+import { ApiUnderTest, cleanupAfterEach } from './apiHarness';
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-	for (const c of cleanup.splice(0).reverse()) await c();
-});
+const cleanup = cleanupAfterEach();
 
 const phone = (i: number) => `+614915760${String(i).padStart(2, '0')}`;
 
@@ -33,13 +29,10 @@ const REFUSED: { body: unknown; field: string; message: string }[] = [
  * recipient and field at fault, and what it must be. A good page is stored as it was sent.
  */
 describe.each(storeBackends())('a page of recipients over HTTP ($name)', (backend) => {
-	let sandbox: RunningSandbox;
+	/** The API, with the campaign "pages" the tests put their pages to. */
 	async function api(): Promise<ApiUnderTest> {
-		sandbox = await startSandbox({ port: 0 });
-		cleanup.push(() => sandbox.close());
-		const a = await ApiUnderTest.start(sandbox, backend.location());
-		cleanup.push(() => a.close());
-		expect((await a.call('PUT', '/api/campaigns/pages', { property: sandbox.demo.PropertySid, text: 'Hi' })).status).toBe(201);
+		const a = await ApiUnderTest.startWithSandbox(backend, cleanup);
+		expect((await a.call('PUT', '/api/campaigns/pages', { property: a.sandbox.demo.PropertySid, text: 'Hi' })).status).toBe(201);
 		return a;
 	}
 

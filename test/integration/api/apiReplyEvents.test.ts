@@ -1,16 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openLedger } from '../../../worker/src/storage/openStores';
-import { CallbackCatcher, type CaughtRequest } from '../../support/callbackCatcher';
 import { storeBackends } from '../../support/storeBackends';
 import { until } from '../daemon/harness';
+import { cleanupAfterEach, key, startCatcher } from './apiHarness';
 import { apiWorkerRig } from './apiRig';
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-	for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-const key = (r: CaughtRequest) => String(r.headers['idempotency-key']);
+const cleanup = cleanupAfterEach();
 
 const ANN = '+61491574101';
 const BO = '+61491574102';
@@ -24,10 +19,8 @@ const BO = '+61491574102';
  */
 describe.each(storeBackends())("an API campaign's replies and opt-outs over HTTP ($name)", (backend) => {
 	it('sends one reply event per reply and one optout for the STOP to its own URL, and suppresses the number', async () => {
-		const own = await CallbackCatcher.start();
-		cleanup.push(() => own.close());
-		const wide = await CallbackCatcher.start();
-		cleanup.push(() => wide.close());
+		const own = await startCatcher(cleanup);
+		const wide = await startCatcher(cleanup);
 		const { sandbox, driver, location, start, call } = await apiWorkerRig(backend, cleanup, { config: { events: { url: `${wide.url}/all` } } });
 		await start();
 

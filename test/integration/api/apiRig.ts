@@ -2,6 +2,7 @@ import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../..
 import type { DbLocation } from '../../../worker/src/storage/dbLocation';
 import type { StoreBackend } from '../../support/storeBackends';
 import { ensureBuilt, freePort, SandboxDriver, tempDir, WorkerProcess, writeConfig } from '../daemon/harness';
+import type { Cleanup } from './apiHarness';
 
 export const API_TOKEN = 'worker-api-token-0123456789';
 export const API_SECRET = 'worker-api-callback-secret-01';
@@ -35,7 +36,7 @@ export interface ApiWorkerRig {
  */
 export async function apiWorkerRig(
 	backend: StoreBackend,
-	cleanup: (() => Promise<unknown>)[],
+	cleanup: Cleanup,
 	options: { sandbox?: SandboxOptions; apiToken?: string | null; config?: Record<string, unknown> } = {},
 ): Promise<ApiWorkerRig> {
 	await ensureBuilt();

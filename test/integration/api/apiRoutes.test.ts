@@ -1,31 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
+import { describe, expect, it } from 'vitest';
 import { storeBackends } from '../../support/storeBackends';
 import { until } from '../daemon/harness';
-import { ApiUnderTest } from './apiHarness';
+import { ApiUnderTest, cleanupAfterEach, recipients } from './apiHarness';
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-	for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-function recipients(from: number, n: number) {
-	return Array.from({ length: n }, (_, i) => ({ phone: `+614915${String(from + i).padStart(5, '0')}`, first_name: `N${from + i}` }));
-}
+const cleanup = cleanupAfterEach();
 
 describe.each(storeBackends())('campaign API routes ($name)', (backend) => {
-	let sandbox: RunningSandbox;
-	async function api(): Promise<ApiUnderTest> {
-		sandbox = await startSandbox({ port: 0 });
-		cleanup.push(() => sandbox.close());
-		const a = await ApiUnderTest.start(sandbox, backend.location());
-		cleanup.push(() => a.close());
-		return a;
-	}
+	const api = () => ApiUnderTest.startWithSandbox(backend, cleanup);
 
 	it('creates, takes pages, starts and sends a campaign through the sandbox', async () => {
 		const a = await api();
-		const settings = { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', defaultCountry: 'AU', rate: 0 };
+		const settings = { property: a.sandbox.demo.PropertySid, text: 'Hi {{first_name}}', defaultCountry: 'AU', rate: 0 };
 		const created = await a.call('PUT', '/api/campaigns/spring', settings);
 		expect(created.status).toBe(201);
 		expect(created.body.campaign).toMatchObject({ name: 'spring', state: 'draft', settings: { ...settings, receipts: true, replies: true } });
@@ -82,7 +67,7 @@ describe.each(storeBackends())('campaign API routes ($name)', (backend) => {
 		expect((await a.call('GET', '/api/campaigns/nope')).body.error.code).toBe('not_found');
 		expect((await a.call('GET', '/api/campaigns/nope')).status).toBe(404);
 		expect((await a.call('GET', '/api/nothing/here')).status).toBe(404);
-		const settings = { property: sandbox.demo.PropertySid, text: 'Hi' };
+		const settings = { property: a.sandbox.demo.PropertySid, text: 'Hi' };
 		const invalid = await a.call('PUT', '/api/campaigns/x', { ...settings, rate: -1, colour: 'red' });
 		expect(invalid.status).toBe(400);
 		expect(invalid.body.error.code).toBe('invalid');

@@ -1,13 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isWorkerApiErrorBody, WORKER_API_ERROR_STATUS } from '../../../api';
-import { startSandbox } from '../../../sandbox/src';
 import { storeBackends } from '../../support/storeBackends';
-import { ApiUnderTest } from './apiHarness';
+import { ApiUnderTest, cleanupAfterEach } from './apiHarness';
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-	for (const c of cleanup.splice(0).reverse()) await c();
-});
+const cleanup = cleanupAfterEach();
 
 /** Every route that names a campaign, with a body it would take for a campaign that existed. */
 const ROUTES: { method: string; path: string; body?: unknown; headers?: Record<string, string> }[] = [
@@ -33,10 +29,8 @@ const ROUTES: { method: string; path: string; body?: unknown; headers?: Record<s
  */
 describe.each(storeBackends())('an unknown campaign over HTTP ($name)', (backend) => {
 	it('is 404 not_found on every campaign route, and none of them makes it', async () => {
-		const sandbox = await startSandbox({ port: 0 });
-		cleanup.push(() => sandbox.close());
-		const a = await ApiUnderTest.start(sandbox, backend.location());
-		cleanup.push(() => a.close());
+		const a = await ApiUnderTest.startWithSandbox(backend, cleanup);
+		const { sandbox } = a;
 		// Another campaign exists, started: a route must not answer for the wrong one.
 		expect((await a.call('PUT', '/api/campaigns/known', { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 0 })).status).toBe(201);
 		expect((await a.call('PUT', '/api/campaigns/known/pages/1', { recipients: [{ phone: '+61491570199', first_name: 'Bo' }] })).status).toBe(200);

@@ -1,19 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { CallbackCatcher, type CaughtRequest } from '../../support/callbackCatcher';
+import { describe, expect, it } from 'vitest';
 import { storeBackends } from '../../support/storeBackends';
 import { until } from '../daemon/harness';
+import { cleanupAfterEach, key, recipients, startCatcher } from './apiHarness';
 import { apiWorkerRig } from './apiRig';
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-	for (const c of cleanup.splice(0).reverse()) await c();
-});
+const cleanup = cleanupAfterEach();
 
-const key = (r: CaughtRequest) => String(r.headers['idempotency-key']);
-
-function recipients(from: number, n: number) {
-	return Array.from({ length: n }, (_, i) => ({ phone: `+614915740${String(from + i).padStart(2, '0')}`, first_name: `N${from + i}` }));
-}
+/** The numbers of this test's recipients: +61491574000 on. */
+const PREFIX = '+614915740';
 
 /**
  * An API campaign without an events URL of its own announces itself to the config's
@@ -23,10 +17,8 @@ function recipients(from: number, n: number) {
  */
 describe.each(storeBackends())('an API campaign and the worker-wide events URL ($name)', (backend) => {
 	it('gets one campaign.started and one campaign.finished with the true counts; a campaign with its own URL, and types left out, are not sent there', async () => {
-		const wide = await CallbackCatcher.start();
-		cleanup.push(() => wide.close());
-		const own = await CallbackCatcher.start();
-		cleanup.push(() => own.close());
+		const wide = await startCatcher(cleanup);
+		const own = await startCatcher(cleanup);
 		// The first attempt is refused: the event goes again under the same key.
 		wide.statuses = [503, 200];
 		const { sandbox, start, call } = await apiWorkerRig(backend, cleanup, {
@@ -36,9 +28,9 @@ describe.each(storeBackends())('an API campaign and the worker-wide events URL (
 
 		const settings = { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', batchSize: 1 };
 		expect((await call('PUT', '/campaigns/wide', { ...settings, rate: 5 })).status).toBe(201);
-		expect((await call('PUT', '/campaigns/wide/pages/1', { recipients: [...recipients(0, 12), { phone: 'not a number', first_name: 'X' }] })).status).toBe(200);
+		expect((await call('PUT', '/campaigns/wide/pages/1', { recipients: [...recipients(0, 12, PREFIX), { phone: 'not a number', first_name: 'X' }] })).status).toBe(200);
 		expect((await call('PUT', '/campaigns/mine', { ...settings, rate: 0, events: `${own.url}/mine` })).status).toBe(201);
-		expect((await call('PUT', '/campaigns/mine/pages/1', { recipients: recipients(50, 2) })).status).toBe(200);
+		expect((await call('PUT', '/campaigns/mine/pages/1', { recipients: recipients(50, 2, PREFIX) })).status).toBe(200);
 		expect((await call('POST', '/campaigns/wide/start', { pages: 1 })).status).toBe(202);
 		expect((await call('POST', '/campaigns/wide/start', { pages: 1 })).status).toBe(200);
 		expect((await call('POST', '/campaigns/mine/start', { pages: 1 })).status).toBe(202);

@@ -1,21 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../sandbox/src';
 import { openLedger } from '../../../worker/src/storage/openStores';
-import { CallbackCatcher } from '../../support/callbackCatcher';
 import { storeBackends } from '../../support/storeBackends';
 import { cli } from '../worker/harness';
 import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from '../daemon/harness';
+import { cleanupAfterEach, recipients, startCatcher } from './apiHarness';
 import { API_SECRET, API_TOKEN, apiWorkerRig } from './apiRig';
 
-
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-	for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-function recipients(from: number, n: number) {
-	return Array.from({ length: n }, (_, i) => ({ phone: `+614915${String(from + i).padStart(5, '0')}`, first_name: `N${from + i}` }));
-}
+const cleanup = cleanupAfterEach();
 
 /** The campaign API of a started `cloudtel worker`, over real HTTP, sending through the sandbox. */
 describe.each(storeBackends())('the worker\'s campaign API ($name)', (backend) => {
@@ -27,8 +19,7 @@ describe.each(storeBackends())('the worker\'s campaign API ($name)', (backend) =
 		const ledger = await openLedger(t.location);
 		await ledger.addSuppression('+61491500007', 'STOP');
 		await ledger.close();
-		const events = await CallbackCatcher.start();
-		cleanup.push(() => events.close());
+		const events = await startCatcher(cleanup);
 		await t.start();
 		const settings = { property: t.sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 50, batchSize: 10, events: `${events.url}/hook` };
 		expect((await t.call('PUT', '/campaigns/e2e', settings)).status).toBe(201);
