@@ -49,3 +49,6 @@ export class CallbackCatcher {
 		return new Promise((r) => this.server.close(() => r()));
 	}
 }
+
+/** An event's key, as its receiver got it: the Idempotency-Key header. */
+export const key = (r: CaughtRequest) => String(r.headers['idempotency-key']);

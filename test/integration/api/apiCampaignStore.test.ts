@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { CampaignSettings } from '../../../api';
 import { openApiCampaignStore } from '../../../worker/src/storage/openApiCampaignStore';
 import type { ApiCampaignStore, StoredPage } from '../../../worker/src/storage/apiCampaignStore';
+import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
-import { cleanupAfterEach } from './apiHarness';
 
 const SETTINGS: CampaignSettings = { property: '0b6f1c2e-3d4a-4b5c-8d9e-0f1a2b3c4d5e', text: 'Hi {{first_name}}', receipts: true, replies: true };
 

@@ -1,10 +1,12 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { DbLocation } from '../../../worker/src/storage/dbLocation';
+import { key } from '../../support/callbackCatcher';
+import { cleanupAfterEach } from '../../support/cleanup';
 import { sql } from '../../support/postgres/database';
 import { storeBackends } from '../../support/storeBackends';
 import { until } from '../daemon/harness';
-import { cleanupAfterEach, key, recipients, startCatcher } from './apiHarness';
+import { recipients, startCatcher } from './apiHarness';
 import { apiWorkerRig } from './apiRig';
 
 const cleanup = cleanupAfterEach();

@@ -3,11 +3,11 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { apiCampaignCsvPath, apiCampaignDir } from '../../../worker/src/daemon/api/apiCampaignFiles';
 import type { DbLocation } from '../../../worker/src/storage/dbLocation';
+import { cleanupAfterEach } from '../../support/cleanup';
 import { sql } from '../../support/postgres/database';
 import { storeBackends } from '../../support/storeBackends';
 import { until } from '../daemon/harness';
 import { cli } from '../worker/harness';
-import { cleanupAfterEach } from './apiHarness';
 import { apiWorkerRig } from './apiRig';
 
 /** The person asking to be forgotten, and how the lists write them. */

@@ -6,9 +6,11 @@ import { EventForwarder } from '../../../worker/src/daemon/forward/eventForwarde
 import { ForwardOutbox } from '../../../worker/src/daemon/forward/forwardOutbox';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import { openDaemonStore } from '../../../worker/src/storage/openStores';
+import { key } from '../../support/callbackCatcher';
+import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
 import { until } from '../daemon/harness';
-import { ApiUnderTest, cleanupAfterEach, key, recipients, startCatcher } from './apiHarness';
+import { ApiUnderTest, recipients, startCatcher } from './apiHarness';
 
 const cleanup = cleanupAfterEach();
 

@@ -10,8 +10,8 @@ import { forgetInApiCampaigns } from '../../../worker/src/daemon/api/forgetInApi
 import { materializeCsv } from '../../../worker/src/daemon/api/materializeCsv';
 import { openApiCampaignStore } from '../../../worker/src/storage/openApiCampaignStore';
 import { openLedger } from '../../../worker/src/storage/openStores';
+import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
-import { cleanupAfterEach } from './apiHarness';
 
 const cleanup = cleanupAfterEach();
 

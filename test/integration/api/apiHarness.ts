@@ -1,5 +1,4 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterEach } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { workerConfigSchema } from '../../../worker/src/config/workerConfigSchema';
 import { CampaignApi } from '../../../worker/src/daemon/api/campaignApi';
@@ -10,24 +9,13 @@ import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import type { Ledger } from '../../../worker/src/storage/ledger';
 import type { DbLocation } from '../../../worker/src/storage/dbLocation';
 import { openLedger } from '../../../worker/src/storage/openStores';
-import { CallbackCatcher, type CaughtRequest } from '../../support/callbackCatcher';
+import { CallbackCatcher } from '../../support/callbackCatcher';
+import type { Cleanup } from '../../support/cleanup';
 import type { StoreBackend } from '../../support/storeBackends';
 
 // Helpers for the API tests of either rig (ApiUnderTest below, or apiRig's worker). They live
 // here, not in apiRig.ts: that imports daemon/harness, which builds the worker before a test
 // file that imports it (a beforeAll), and the tests of ApiUnderTest alone need no build.
-
-/** What a test started and must stop: each a function that stops one thing. */
-export type Cleanup = (() => Promise<unknown>)[];
-
-/** A test file's cleanup list, run after each test, last pushed first. Call at the top level of a test file. */
-export function cleanupAfterEach(): Cleanup {
-	const cleanup: Cleanup = [];
-	afterEach(async () => {
-		for (const c of cleanup.splice(0).reverse()) await c();
-	});
-	return cleanup;
-}
 
 /** A receiver of the events (or callbacks) sent out, closed after the test. */
 export async function startCatcher(cleanup: Cleanup): Promise<CallbackCatcher> {
@@ -35,9 +23,6 @@ export async function startCatcher(cleanup: Cleanup): Promise<CallbackCatcher> {
 	cleanup.push(() => catcher.close());
 	return catcher;
 }
-
-/** An event's key, as its receiver got it: the Idempotency-Key header. */
-export const key = (r: CaughtRequest) => String(r.headers['idempotency-key']);
 
 /**
  * `n` recipients numbered from `from`, each with `first_name` N<its number> and a `phone` of

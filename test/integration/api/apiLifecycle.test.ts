@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../sandbox/src';
+import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
 import { createServer, request } from 'node:http';
 import { freePort, SandboxDriver, until } from '../daemon/harness';
-import { API_TOKEN, ApiUnderTest, cleanupAfterEach, recipients } from './apiHarness';
+import { API_TOKEN, ApiUnderTest, recipients } from './apiHarness';
 
 const cleanup = cleanupAfterEach();
 

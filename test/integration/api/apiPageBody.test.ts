@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
-import { ApiUnderTest, cleanupAfterEach } from './apiHarness';
+import { ApiUnderTest } from './apiHarness';
 
 const cleanup = cleanupAfterEach();
 

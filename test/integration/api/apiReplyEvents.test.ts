@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { openLedger } from '../../../worker/src/storage/openStores';
+import { key } from '../../support/callbackCatcher';
+import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
 import { until } from '../daemon/harness';
-import { cleanupAfterEach, key, startCatcher } from './apiHarness';
+import { startCatcher } from './apiHarness';
 import { apiWorkerRig } from './apiRig';
 
 const cleanup = cleanupAfterEach();

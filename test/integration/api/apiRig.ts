@@ -1,8 +1,8 @@
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../sandbox/src';
 import type { DbLocation } from '../../../worker/src/storage/dbLocation';
+import type { Cleanup } from '../../support/cleanup';
 import type { StoreBackend } from '../../support/storeBackends';
 import { ensureBuilt, freePort, SandboxDriver, tempDir, WorkerProcess, writeConfig } from '../daemon/harness';
-import type { Cleanup } from './apiHarness';
 
 export const API_TOKEN = 'worker-api-token-0123456789';
 export const API_SECRET = 'worker-api-callback-secret-01';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
 import { until } from '../daemon/harness';
-import { ApiUnderTest, cleanupAfterEach, recipients } from './apiHarness';
+import { ApiUnderTest, recipients } from './apiHarness';
 
 const cleanup = cleanupAfterEach();
 

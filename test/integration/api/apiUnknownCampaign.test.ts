@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isWorkerApiErrorBody, WORKER_API_ERROR_STATUS } from '../../../api';
+import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
-import { ApiUnderTest, cleanupAfterEach } from './apiHarness';
+import { ApiUnderTest } from './apiHarness';
 
 const cleanup = cleanupAfterEach();
 

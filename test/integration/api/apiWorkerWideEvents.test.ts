@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { key } from '../../support/callbackCatcher';
+import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
 import { until } from '../daemon/harness';
-import { cleanupAfterEach, key, recipients, startCatcher } from './apiHarness';
+import { recipients, startCatcher } from './apiHarness';
 import { apiWorkerRig } from './apiRig';
 
 const cleanup = cleanupAfterEach();

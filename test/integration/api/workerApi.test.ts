@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../sandbox/src';
 import { openLedger } from '../../../worker/src/storage/openStores';
+import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
 import { cli } from '../worker/harness';
 import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from '../daemon/harness';
-import { cleanupAfterEach, recipients, startCatcher } from './apiHarness';
+import { recipients, startCatcher } from './apiHarness';
 import { API_SECRET, API_TOKEN, apiWorkerRig } from './apiRig';
 
 const cleanup = cleanupAfterEach();

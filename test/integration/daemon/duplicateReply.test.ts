@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../sandbox/src';
 import { CallbackCatcher, type CaughtRequest } from '../../support/callbackCatcher';
+import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
 import { cli, writeCsv } from '../worker/harness';
 import { freePort, SandboxDriver, SmtpSink, tempDir, until, WorkerProcess, writeConfig } from './harness';
@@ -9,10 +10,7 @@ const SECRET = 'duplicate-secret-0123456789';
 const FORWARD_SMS_TO = '+61491570999';
 const CUSTOMERS = ['+61491570301', '+61491570302', '+61491570303'];
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-	for (const c of cleanup.splice(0).reverse()) await c();
-});
+const cleanup = cleanupAfterEach();
 
 describe.each(storeBackends())('a reply that comes twice ($name)', (backend) => {
 	it('posted twice at once, and again after a restart: one e-mail at the SMTP server, one POST, one SMS forward', async () => {

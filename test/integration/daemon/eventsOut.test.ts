@@ -2,23 +2,19 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../sandbox/src';
 import { campaignCounts } from '../../../worker/src/campaign/campaignCounts';
 import { openLedger } from '../../../worker/src/storage/openStores';
-import { CallbackCatcher, type CaughtRequest } from '../../support/callbackCatcher';
+import { CallbackCatcher, key } from '../../support/callbackCatcher';
+import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends, type StoreBackend } from '../../support/storeBackends';
 import { cli } from '../worker/harness';
 import { cronAt, ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
 
 const SECRET = 'events-out-secret-0123456789';
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-	for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-const key = (r: CaughtRequest) => String(r.headers['idempotency-key']);
+const cleanup = cleanupAfterEach();
 
 async function setUp(backend: StoreBackend, config: (property: string) => Record<string, unknown>) {
 	await ensureBuilt();

@@ -1,16 +1,41 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../sandbox/src';
 import { CallbackCatcher } from '../../support/callbackCatcher';
-import { storeBackends } from '../../support/storeBackends';
+import { cleanupAfterEach } from '../../support/cleanup';
+import { storeBackends, type StoreBackend } from '../../support/storeBackends';
 import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
 
 const SECRET = 'forward-n8n-secret-0123456789';
 const TRIGGER_SECRET = 'trigger-secret';
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-	for (const c of cleanup.splice(0).reverse()) await c();
-});
+const cleanup = cleanupAfterEach();
+
+/**
+ * A worker on `backend`'s store over a sandbox of its own (receipts after 100 ms), forwarding to a
+ * catcher that stands where n8n's trigger is and answers `statuses`; `settings(n8nUrl)` (outbox,
+ * forward) complete its config. All of it stopped after the test.
+ */
+async function forwardingWorker(backend: StoreBackend, statuses: number[], settings: (n8nUrl: string) => Record<string, unknown>) {
+	await ensureBuilt();
+	const sandbox = await startSandbox({ port: 0, receiptDelayMs: 100 });
+	cleanup.push(() => sandbox.close());
+	const driver = new SandboxDriver(sandbox);
+	const n8n = await CallbackCatcher.start();
+	cleanup.push(() => n8n.close());
+	n8n.statuses = statuses;
+	const dir = tempDir();
+	const location = backend.location();
+	const port = await freePort();
+	const config = writeConfig(dir, {
+		db: location.kind === 'sqlite' ? location.path : location.url,
+		server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET },
+		...settings(n8n.url),
+	});
+	const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
+	const worker = await WorkerProcess.start(config, env);
+	cleanup.push(() => worker.stop('SIGKILL'));
+	return { driver, n8n, port, worker };
+}
 
 /**
  * `forward.n8n`: the worker as n8n's intake. Every receipt and reply the provider sends it
@@ -20,26 +45,11 @@ afterEach(async () => {
  */
 describe.each(storeBackends())('forward.n8n ($name)', (backend) => {
 	it('hands each receipt and reply on once, as sent, with its event key, through an n8n outage', async () => {
-		await ensureBuilt();
-		const sandbox = await startSandbox({ port: 0, receiptDelayMs: 100 });
-		cleanup.push(() => sandbox.close());
-		const driver = new SandboxDriver(sandbox);
-		const n8n = await CallbackCatcher.start();
-		cleanup.push(() => n8n.close());
 		// n8n restarting: 503, then its webhook not registered yet (404), then up.
-		n8n.statuses = [503, 404, 200];
-		const dir = tempDir();
-		const location = backend.location();
-		const port = await freePort();
-		const config = writeConfig(dir, {
-			db: location.kind === 'sqlite' ? location.path : location.url,
-			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET },
+		const { driver, n8n, port } = await forwardingWorker(backend, [503, 404, 200], (n8nUrl) => ({
 			outbox: { concurrency: 1, backoffMs: 50, maxBackoffMs: 200 },
-			forward: { n8n: { url: `${n8n.url}/webhook/trigger-id/cloudtel?secret=${TRIGGER_SECRET}` } },
-		});
-		const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
-		const worker = await WorkerProcess.start(config, env);
-		cleanup.push(() => worker.stop('SIGKILL'));
+			forward: { n8n: { url: `${n8nUrl}/webhook/trigger-id/cloudtel?secret=${TRIGGER_SECRET}` } },
+		}));
 
 		const base = `http://127.0.0.1:${port}/callbacks/${SECRET}`;
 		const customers = ['+61491570401', '+61491570402', '+61491570403'];
@@ -75,25 +85,10 @@ describe.each(storeBackends())('forward.n8n ($name)', (backend) => {
 	}, 120_000);
 
 	it('gives up on a forward n8n refuses (401, a wrong secret), saying why', async () => {
-		await ensureBuilt();
-		const sandbox = await startSandbox({ port: 0, receiptDelayMs: 100 });
-		cleanup.push(() => sandbox.close());
-		const driver = new SandboxDriver(sandbox);
-		const n8n = await CallbackCatcher.start();
-		cleanup.push(() => n8n.close());
-		n8n.statuses = [401];
-		const dir = tempDir();
-		const location = backend.location();
-		const port = await freePort();
-		const config = writeConfig(dir, {
-			db: location.kind === 'sqlite' ? location.path : location.url,
-			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET },
+		const { driver, n8n, port, worker } = await forwardingWorker(backend, [401], (n8nUrl) => ({
 			outbox: { backoffMs: 50, maxBackoffMs: 200 },
-			forward: { n8n: { url: `${n8n.url}/webhook/trigger-id/cloudtel`, events: ['receipt'] } },
-		});
-		const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
-		const worker = await WorkerProcess.start(config, env);
-		cleanup.push(() => worker.stop('SIGKILL'));
+			forward: { n8n: { url: `${n8nUrl}/webhook/trigger-id/cloudtel`, events: ['receipt'] } },
+		}));
 		const m = await driver.send({ To: '+61491570411', Text: 'Hi', DeliveryReceipt: true, DeliveryReceiptWebhookUri: `http://127.0.0.1:${port}/callbacks/${SECRET}/receipts`, WebhookUri: `http://127.0.0.1:${port}/callbacks/${SECRET}/replies` });
 		await driver.reply('+61491570411', m.From, 'not forwarded: replies are not in events');
 		const failed = await until(() => worker.logs.find((l) => l.msg === 'forward failed'), 20_000, 'the forward to fail');

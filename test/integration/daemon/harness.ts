@@ -185,6 +185,23 @@ export function writeConfig(dir: string, config: unknown, name = 'worker.config.
 	return path;
 }
 
+/**
+ * A worker in a folder of its own (its store `worker.db` there) on a free port, against `sandbox`,
+ * the account and the callback `secret` given by the environment; `settings` complete its config.
+ */
+export async function workerOnSandbox(sandbox: RunningSandbox, secret: string, settings: Record<string, unknown>): Promise<{ dir: string; port: number; worker: WorkerProcess }> {
+	const dir = tempDir();
+	const port = await freePort();
+	const config = writeConfig(dir, {
+		provider: { baseUrl: sandbox.url },
+		db: 'worker.db',
+		server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1' },
+		...settings,
+	});
+	const worker = await WorkerProcess.start(config, { CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken, CLOUDTEL_CALLBACK_SECRET: secret });
+	return { dir, port, worker };
+}
+
 /** The sandbox's control API and its /v2 interface, as the demo account. */
 export class SandboxDriver {
 	constructor(readonly sandbox: RunningSandbox) {}

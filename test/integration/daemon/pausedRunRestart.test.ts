@@ -1,20 +1,16 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../sandbox/src';
-import { CallbackCatcher, type CaughtRequest } from '../../support/callbackCatcher';
+import { CallbackCatcher, key } from '../../support/callbackCatcher';
+import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
 import { cli } from '../worker/harness';
 import { cronAt, ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
 
 const SECRET = 'paused-restart-secret-0123456789';
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-	for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-const key = (r: CaughtRequest) => String(r.headers['idempotency-key']);
+const cleanup = cleanupAfterEach();
 
 /**
  * A cron run paused (`cloudtel campaign pause`) when the worker stops stays open: the

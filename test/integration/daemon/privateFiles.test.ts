@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { cli } from '../worker/harness';
 import { CallbackCatcher } from '../../support/callbackCatcher';
-import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
+import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, workerOnSandbox, writeConfig } from './harness';
 
 const SECRET = 'private-files-secret-0123';
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
@@ -77,15 +77,9 @@ describe('files holding personal data are private', () => {
 	it("a reply rule's POST headers (a receiver's credentials) are sent with every forward, and stored in none", async () => {
 		const bearer = 'Bearer receiver-credential-0123456789';
 		const catcher = await CallbackCatcher.start();
-		const dir = tempDir();
-		const port = await freePort();
-		const config = writeConfig(dir, {
-			provider: { baseUrl: sandbox.url },
-			db: 'worker.db',
-			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1' },
+		const { dir, port, worker } = await workerOnSandbox(sandbox, SECRET, {
 			replies: [{ actions: [{ type: 'post', url: `${catcher.url}/hook`, headers: { authorization: bearer } }] }],
 		});
-		const worker = await WorkerProcess.start(config, { CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken, CLOUDTEL_CALLBACK_SECRET: SECRET });
 		try {
 			const driver = new SandboxDriver(sandbox);
 			const m = await driver.send({ To: '+61491570401', Text: 'Reply to win', WebhookUri: `http://127.0.0.1:${port}/callbacks/${SECRET}/replies` });

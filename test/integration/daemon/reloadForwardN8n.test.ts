@@ -1,15 +1,13 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../sandbox/src';
 import { CallbackCatcher } from '../../support/callbackCatcher';
+import { cleanupAfterEach } from '../../support/cleanup';
 import { ensureBuilt, freePort, processAlive, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
 
 const SECRET = 'reload-n8n-secret-0123456789';
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-	for (const c of cleanup.splice(0).reverse()) await c();
-});
+const cleanup = cleanupAfterEach();
 
 function files(folder: string): number {
 	return existsSync(folder) ? readdirSync(folder).length : -1;

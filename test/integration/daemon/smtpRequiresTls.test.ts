@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { cli } from '../worker/harness';
-import { ensureBuilt, freePort, SandboxDriver, SmtpSink, tempDir, WorkerProcess, writeConfig } from './harness';
+import { ensureBuilt, freePort, SandboxDriver, SmtpSink, tempDir, workerOnSandbox, writeConfig, type WorkerProcess } from './harness';
 
 const SECRET = 'smtp-tls-secret-0123456789';
 
@@ -24,19 +24,14 @@ afterAll(async () => {
 
 describe('SMTP credentials never go out in clear', () => {
 	it('a server without STARTTLS gets no AUTH and no reply: the forward waits, saying why', async () => {
-		const dir = tempDir();
-		const port = await freePort();
-		const config = writeConfig(dir, {
-			provider: { baseUrl: sandbox.url },
-			db: 'worker.db',
-			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1' },
+		const started = await workerOnSandbox(sandbox, SECRET, {
 			smtp: { host: '127.0.0.1', port: smtp.port, from: 'worker@example.com', user: smtp.user, password: smtp.password },
 			outbox: { maxAttempts: 50, backoffMs: 100, maxBackoffMs: 200 },
 			replies: [{ actions: [{ type: 'forwardEmail', to: 'team@example.com' }] }],
 		});
-		worker = await WorkerProcess.start(config, { CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken, CLOUDTEL_CALLBACK_SECRET: SECRET });
+		worker = started.worker;
 		const driver = new SandboxDriver(sandbox);
-		const m = await driver.send({ To: '+61491570301', Text: 'Reply to win', WebhookUri: `http://127.0.0.1:${port}/callbacks/${SECRET}/replies` });
+		const m = await driver.send({ To: '+61491570301', Text: 'Reply to win', WebhookUri: `http://127.0.0.1:${started.port}/callbacks/${SECRET}/replies` });
 		await driver.reply('+61491570301', m.From, 'hello');
 		const retried = await worker.waitFor((l) => l.msg === 'forward will be retried', 15_000, 'the refused attempt');
 		expect(String(retried.reason)).toMatch(/STARTTLS|TLS/);

@@ -1,17 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../sandbox/src';
 import { CallbackCatcher } from '../../support/callbackCatcher';
+import { cleanupAfterEach } from '../../support/cleanup';
 import { ensureBuilt, freePort, tempDir, until, WorkerProcess, writeConfig } from './harness';
 
 const SECRET = 'spool-owner-secret-0123456789';
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-	for (const c of cleanup.splice(0).reverse()) await c();
-});
+const cleanup = cleanupAfterEach();
 
 /** A process that lives until killed: the holder of a pid. */
 function sleeper(): ChildProcess {

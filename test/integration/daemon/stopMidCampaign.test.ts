@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
+import { cleanupAfterEach } from '../../support/cleanup';
 import { HoldingProxy } from '../../support/holdingProxy';
 import { storeBackends, type StoreBackend } from '../../support/storeBackends';
 import { cli, numbersCsv, startCli, summaryOf, writeCsv } from '../worker/harness';
@@ -24,10 +25,7 @@ interface Setup {
 	leased: string;
 }
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-	for (const c of cleanup.splice(0).reverse()) await c();
-});
+const cleanup = cleanupAfterEach();
 
 /**
  * A running worker on the backend's store, and an earlier campaign of the same ledger that

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { CallbackCatcher } from '../../support/callbackCatcher';
 import { ensureBuilt, freePort, SandboxDriver, SmtpSink, tempDir, until, WorkerProcess, writeConfig } from '../daemon/harness';
@@ -20,6 +21,22 @@ export class FaultRig {
 	env: Record<string, string> = {};
 	/** Phones that got a message from a leased number whose replies come to this worker. */
 	readonly phones: { to: string; leased: string }[] = [];
+
+	/**
+	 * A rig started before a test file's tests and closed after them, the worker `running()`
+	 * returns (one a failed test left running) killed first. Call at the top level of a test file.
+	 */
+	static forFile(running: () => WorkerProcess | undefined): FaultRig {
+		const rig = new FaultRig();
+		beforeAll(async () => {
+			await rig.start();
+		}, 180_000);
+		afterAll(async () => {
+			await running()?.stop('SIGKILL');
+			await rig.close();
+		});
+		return rig;
+	}
 
 	async start(phones = 20): Promise<void> {
 		await ensureBuilt();

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLI } from '../daemon/harness';
 import { FaultRig, SECRET, until, WorkerProcess } from './faultRig';
 
@@ -9,17 +9,8 @@ import { FaultRig, SECRET, until, WorkerProcess } from './faultRig';
 // activation, the socket systemd holds is passed to it): connections that arrive while no
 // copy of the worker takes them wait instead of being refused.
 
-const rig = new FaultRig();
 let worker: WorkerProcess | undefined;
-
-beforeAll(async () => {
-	await rig.start();
-}, 180_000);
-
-afterAll(async () => {
-	await worker?.stop('SIGKILL');
-	await rig.close();
-});
+const rig = FaultRig.forFile(() => worker);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

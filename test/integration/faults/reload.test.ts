@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newDatabase } from '../../support/postgres/database';
 import { processAlive } from '../daemon/harness';
 import { FaultRig, until, type WorkerProcess } from './faultRig';
@@ -8,17 +8,8 @@ import { FaultRig, until, type WorkerProcess } from './faultRig';
 // provider's callbacks find no one; `kill -HUP` hands over to a new copy of the worker
 // with the port open throughout, the process the user started keeping its pid.
 
-const rig = new FaultRig();
 let worker: WorkerProcess | undefined;
-
-beforeAll(async () => {
-	await rig.start();
-}, 180_000);
-
-afterAll(async () => {
-	await worker?.stop('SIGKILL');
-	await rig.close();
-});
+const rig = FaultRig.forFile(() => worker);
 
 describe.each(['sqlite', 'postgres'] as const)('reload on %s', (backend) => {
 	it('kill -HUP in the middle of a burst of 500 replies: every reply forwarded once, the port never closed, the same pid', async () => {

@@ -1,12 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
+import { describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../sandbox/src';
 import { basicAuthorization } from '../../../api';
 import { CloudTelApi } from '../../../credentials/CloudTelApi.credentials';
 import { CloudTel } from '../../../nodes/CloudTel/CloudTel.node';
 import { executeContext, testCredential } from './fakeN8n';
-import { credentialsFor } from './sandboxControl';
+import { credentialsFor, sandboxForFile } from './sandboxControl';
 
 let sb: RunningSandbox;
 
@@ -17,10 +17,8 @@ async function pageServer(status: number, type: string, body: string): Promise<{
 	const { port } = server.address() as AddressInfo;
 	return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
-beforeAll(async () => {
-	sb = await startSandbox({ port: 0 });
-});
-afterAll(async () => sb.close());
+
+sandboxForFile((started) => (sb = started));
 
 describe('CloudTel API credential', () => {
 	it('signs requests with HTTP Basic, AccountSid and AuthToken', async () => {

@@ -1,20 +1,16 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { IDataObject } from 'n8n-workflow';
-import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
+import type { RunningSandbox } from '../../../sandbox/src';
 import { CloudTel } from '../../../nodes/CloudTel/CloudTel.node';
 import { allSandboxMessages } from '../../support/sandboxMessages';
 import { executeContext, type ExecuteOptions } from './fakeN8n';
-import { control, credentialsFor } from './sandboxControl';
+import { control, credentialsFor, sandboxForFile } from './sandboxControl';
 
 const node = new CloudTel();
 let sb: RunningSandbox;
-
-beforeAll(async () => {
-	sb = await startSandbox({ port: 0 });
-});
-afterAll(async () => sb.close());
+sandboxForFile((started) => (sb = started));
 
 function send(params: ExecuteOptions['params'], extra: Partial<ExecuteOptions> = {}) {
 	const ctx = executeContext({

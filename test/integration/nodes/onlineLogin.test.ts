@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { IDataObject } from 'n8n-workflow';
-import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
+import type { RunningSandbox } from '../../../sandbox/src';
 import { CloudTel } from '../../../nodes/CloudTel/CloudTel.node';
 import { searchOnlineLogins } from '../../../nodes/CloudTel/methods/listSearch';
 import { asN8nShows, executeContext, splitErrorOutput, type ExecuteOptions } from './fakeN8n';
-import { control, credentialsFor } from './sandboxControl';
+import { control, credentialsFor, sandboxForFile } from './sandboxControl';
 import { basicAuthorization } from '../../../api';
 
 const node = new CloudTel();
 let sb: RunningSandbox;
-
-beforeAll(async () => {
-	sb = await startSandbox({ port: 0 });
-});
-afterAll(async () => sb.close());
+sandboxForFile((started) => (sb = started));
 
 function run(params: ExecuteOptions['params'], extra: Partial<ExecuteOptions> = {}) {
 	const ctx = executeContext({ credentials: credentialsFor(sb), params: { resource: 'onlineLogin', ...params }, ...extra });

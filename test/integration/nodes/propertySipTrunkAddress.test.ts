@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
+import { describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../sandbox/src';
 import { CloudTel } from '../../../nodes/CloudTel/CloudTel.node';
 import { executeContext, splitErrorOutput, type ExecuteOptions } from './fakeN8n';
-import { control, credentialsFor } from './sandboxControl';
+import { control, credentialsFor, sandboxForFile } from './sandboxControl';
 
 const node = new CloudTel();
 let sb: RunningSandbox;
-
-beforeAll(async () => {
-	sb = await startSandbox({ port: 0 });
-});
-afterAll(async () => sb.close());
+sandboxForFile((started) => (sb = started));
 
 function run(params: ExecuteOptions['params'], extra: Partial<ExecuteOptions> = {}) {
 	const ctx = executeContext({ credentials: credentialsFor(sb), params, ...extra });

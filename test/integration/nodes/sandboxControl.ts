@@ -1,6 +1,17 @@
 // The sandbox's control API (contract.md), for setting up and checking state in tests.
-import type { RunningSandbox } from '../../../sandbox/src';
+import { afterAll, beforeAll } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import type { Credentials } from './fakeN8n';
+
+/** A sandbox started before a test file's tests and closed after them: `use` gets it before the first test. */
+export function sandboxForFile(use: (sb: RunningSandbox) => unknown): void {
+	let sb: RunningSandbox | undefined;
+	beforeAll(async () => {
+		sb = await startSandbox({ port: 0 });
+		use(sb);
+	});
+	afterAll(async () => sb?.close());
+}
 
 export function credentialsFor(sb: RunningSandbox, authToken = sb.demo.AuthToken): Credentials {
 	return { baseUrl: sb.url, accountSid: sb.demo.AccountSid, authToken };

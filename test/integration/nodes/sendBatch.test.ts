@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { CloudTel } from '../../../nodes/CloudTel/CloudTel.node';
 import { allSandboxMessages } from '../../support/sandboxMessages';
 import { asN8nShows, executeContext, splitErrorOutput, type ExecuteOptions } from './fakeN8n';
-import { control, credentialsFor } from './sandboxControl';
+import { control, credentialsFor, sandboxForFile } from './sandboxControl';
 
 const node = new CloudTel();
 let sb: RunningSandbox;
-
-beforeAll(async () => {
-	sb = await startSandbox({ port: 0 });
-});
-afterAll(async () => sb.close());
+sandboxForFile((started) => (sb = started));
 
 /** Input items as a Code node would make them: one row per recipient. */
 function rows(count: number, to: (i: number) => string = (i) => `+6140${String(i).padStart(7, '0')}`): INodeExecutionData[] {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
-import { cli, envFor, sandboxMessages, startCli, summaryOf, tempDir, waitFor, withSandbox, writeCsv } from './harness';
+import { cli, sandboxForTests, sandboxMessages, startCli, summaryOf, tempDir, waitFor, writeCsv } from './harness';
 
 const DEMO = resolve(__dirname, '../../../examples/demo-campaign.csv');
 const TEXT = 'Hi {{FirstName}}, your {{Store}} order {{Code}} is ready.';
@@ -11,11 +11,7 @@ const TEXT = 'Hi {{FirstName}}, your {{Store}} order {{Code}} is ready.';
 describe('cloudtel campaign run, end to end against the sandbox', () => {
 	let sandbox: RunningSandbox;
 	let env: Record<string, string>;
-	beforeAll(async () => {
-		sandbox = await withSandbox();
-		env = envFor(sandbox);
-	});
-	afterAll(async () => sandbox?.close());
+	sandboxForTests((started) => ({ sandbox, env } = started));
 
 	it('sends a campaign and accounts for every row, in the ledger, --out and the provider', async () => {
 		const dir = tempDir();

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { beforeAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { startSandbox } from '../../../sandbox/src';
 import type { RunningSandbox, SandboxOptions } from '../../../sandbox/src';
 import { BUILD_TIMEOUT_MS, ensureBuilt } from '../../support/freshBuild';
@@ -94,6 +94,19 @@ export async function sandboxMessages(sandbox: RunningSandbox): Promise<SandboxM
 
 export async function withSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
 	return startSandbox({ port: 0, receiptDelayMs: 60_000, ...options });
+}
+
+/**
+ * A sandbox (withSandbox's) started before the tests of the block this is called in and closed
+ * after them: `use` gets it, with the CLI's environment for it, before the first test.
+ */
+export function sandboxForTests(use: (started: { sandbox: RunningSandbox; env: Record<string, string> }) => unknown): void {
+	let sandbox: RunningSandbox | undefined;
+	beforeAll(async () => {
+		sandbox = await withSandbox();
+		use({ sandbox, env: envFor(sandbox) });
+	});
+	afterAll(async () => sandbox?.close());
 }
 
 /** A CSV of `n` valid, distinct AU mobiles in E.164, with a Name column. */

@@ -1,19 +1,15 @@
 import Database from 'better-sqlite3';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
-import { cli, envFor, numbersCsv, sandboxMessages, startCli, summaryOf, tempDir, waitFor, withSandbox, writeCsv } from './harness';
+import { cli, numbersCsv, sandboxForTests, sandboxMessages, startCli, summaryOf, tempDir, waitFor, writeCsv } from './harness';
 
 /** A resume reads the CSV again: an edited file must not shift rows under the import mark. */
 describe('a resume checks its input', () => {
 	let sandbox: RunningSandbox;
 	let env: Record<string, string>;
-	beforeAll(async () => {
-		sandbox = await withSandbox();
-		env = envFor(sandbox);
-	});
-	afterAll(async () => sandbox?.close());
+	sandboxForTests((started) => ({ sandbox, env } = started));
 
 	const sentFor = async (name: string) => (await sandboxMessages(sandbox)).filter((m) => m.ExternalId?.startsWith(`${name}:`));
 	const campaignRow = (db: string) => {
