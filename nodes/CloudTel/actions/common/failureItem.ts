@@ -18,9 +18,19 @@ function details(error: NodeError): IDataObject {
  * its fields reach it whole on n8n 2.x.
  */
 export function failureItem(error: NodeError, itemIndex: number, errorOutput: boolean): INodeExecutionData {
-	const item: INodeExecutionData = { json: { error: error.message, ...details(error) }, pairedItem: { item: itemIndex } };
+	const item: INodeExecutionData = { json: failureJson(error), pairedItem: { item: itemIndex } };
 	// On the main output the error stays on the item, where n8n keeps it beside the json.
 	return errorOutput ? routed(item, error, true) : { ...item, error };
+}
+
+/** A failed item's json: n8n's usual `error` (the title) with the node's Message, ErrorCode, FieldNames and Description. */
+export function failureJson(error: NodeError): IDataObject {
+	return { error: error.message, ...details(error) };
+}
+
+/** Whether the node routes failed items to an error output (On Error: Continue (using error output)). */
+export function hasErrorOutput(ctx: IExecuteFunctions): boolean {
+	return ctx.getNode().onError === 'continueErrorOutput';
 }
 
 /**
@@ -61,10 +71,9 @@ export interface Outcomes {
  * longer carries it.
  */
 export function outcomes(ctx: IExecuteFunctions, outcome: 'Sent' | 'Created'): Outcomes {
-	const node = ctx.getNode();
 	const input = ctx.getInputData();
 	const withInput = ctx.getNodeParameter(INCLUDE_INPUT_FIELDS, 0, true) !== false;
-	const errorOutput = node.onError === 'continueErrorOutput';
+	const errorOutput = hasErrorOutput(ctx);
 	const own = (itemIndex: number): IDataObject => {
 		if (!withInput) return {};
 		// An input's own `error` (from another node's error output) would read, on the first

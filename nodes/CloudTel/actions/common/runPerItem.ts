@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { failureItem } from './failureItem';
+import { failureItem, hasErrorOutput } from './failureItem';
 import { withReadableDates } from './readableDates';
 import { asNodeError, type NodeError } from './nodeError';
 
@@ -20,7 +20,7 @@ export async function runPerItem<T>(
 	send: (prepared: T, itemIndex: number) => Promise<IDataObject | IDataObject[]>,
 	options: PerItemOptions = {},
 ): Promise<INodeExecutionData[]> {
-	const errorOutput = ctx.getNode().onError === 'continueErrorOutput';
+	const errorOutput = hasErrorOutput(ctx);
 	const failure = options.failure ?? ((error: NodeError, itemIndex: number) => failureItem(error, itemIndex, errorOutput));
 	const success = options.success ?? ((json: IDataObject, i: number) => ({ json: withReadableDates(json), pairedItem: { item: i } }));
 	const count = ctx.getInputData().length;

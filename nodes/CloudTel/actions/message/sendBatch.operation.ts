@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 import { BATCH_MAX_MESSAGES, isBatchErrorItem, isMessage, isPlainObject, requests } from '../../../../api';
 import { apiRequest, CREDENTIAL_NAME } from '../../transport';
 import { providerError } from '../../transport/providerError';
-import { outcomes } from '../common/failureItem';
+import { hasErrorOutput, outcomes } from '../common/failureItem';
 import { includeInputFieldsField } from '../common/includeInputFields';
 import { asNodeError, type NodeError } from '../common/nodeError';
 import { messageFields } from './messageFields';
@@ -122,7 +122,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
  * easy to miss: n8n then shows a hint above the output saying how many.
  */
 function hintAtFailures(ctx: IExecuteFunctions, failed: number, total: number): void {
-	if (ctx.getNode().onError === 'continueErrorOutput') return;
+	if (hasErrorOutput(ctx)) return;
 	if (failed === 0) return;
 	ctx.addExecutionHints({
 		message: `${failed} of ${total} messages were not sent; their items carry Sent: false and the reason. Set On Error to "Continue (using error output)" to route them apart.`,

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
-import { failureItem, routed } from '../../../CloudTel/actions/common/failureItem';
+import { failureJson, hasErrorOutput, routed } from '../../../CloudTel/actions/common/failureItem';
 import type { NodeError } from '../../../CloudTel/actions/common/nodeError';
 
 /**
@@ -15,10 +15,10 @@ import type { NodeError } from '../../../CloudTel/actions/common/nodeError';
  * so that n8n 2.x keeps all of the above; on the main output it carries no `error` either.
  */
 export function campaignFailure(ctx: IExecuteFunctions, error: NodeError, itemIndex: number): INodeExecutionData {
-	const { json, pairedItem } = failureItem(error, itemIndex, false);
+	const json = failureJson(error);
 	const httpCode = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
 	if (Number.isInteger(httpCode) && httpCode > 0) json.HttpCode = httpCode;
 	if (typeof error.context.code === 'string') json.ErrorCode = error.context.code;
 	if (Array.isArray(error.context.differences)) json.Differences = error.context.differences;
-	return routed({ json, pairedItem }, error, ctx.getNode().onError === 'continueErrorOutput');
+	return routed({ json, pairedItem: { item: itemIndex } }, error, hasErrorOutput(ctx));
 }
