@@ -29,7 +29,7 @@ describe('the callback processor after a store outage', () => {
 		vi.useFakeTimers();
 		const { store, seen, up } = downStore();
 		const processor = new CallbackProcessor(store, {} as CallbackLedger, [], { kick: () => undefined } as unknown as ForwardOutbox, new JsonLogger(() => undefined));
-		processor.kick();
+		processor.start();
 		// Failures back off 250, 500, 1,000, 2,000, 4,000 ms: six looks after 7.75 s.
 		for (const ms of [250, 500, 1000, 2000, 4000]) {
 			await vi.advanceTimersByTimeAsync(0);

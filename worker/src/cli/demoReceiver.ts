@@ -22,6 +22,7 @@ export async function startDemoReceiver(dbPath: string, ledger: Ledger, accountS
 	const store = await openDaemonStore({ kind: 'sqlite', path: dbPath });
 	const outbox = new ForwardOutbox(store, {}, { maxAttempts: 1, backoffMs: 1000, maxBackoffMs: 1000, concurrency: 1 }, log);
 	const processor = new CallbackProcessor(store, ledger, [], outbox, log);
+	processor.start();
 	const secret = randomBytes(16).toString('hex');
 	const server = new WebhookServer({
 		host: '127.0.0.1',

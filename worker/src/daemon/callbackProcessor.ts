@@ -34,6 +34,7 @@ function queued(action: ForwardAction): ForwardAction {
  */
 export class CallbackProcessor {
 	private running: Promise<void> | undefined;
+	private started = false;
 	private again = false;
 	private failures = 0;
 	private retryTimer: NodeJS.Timeout | undefined;
@@ -57,10 +58,21 @@ export class CallbackProcessor {
 	}
 
 	/**
+	 * Processing begins: kicks before this are not acted on. A reload's new copy takes
+	 * callbacks (WorkerDaemon's standby) while the copy it replaces still processes them,
+	 * and two processors would race over one phone's STOP and START.
+	 */
+	start(): void {
+		this.started = true;
+		this.kick();
+	}
+
+	/**
 	 * `storeAnswers`: the caller has just seen the store take writes again (the intake fed it
 	 * its spool), so a back-off still running would only delay the backlog.
 	 */
 	kick(storeAnswers = false): void {
+		if (!this.started) return;
 		if (storeAnswers && this.retryTimer) {
 			clearTimeout(this.retryTimer);
 			this.retryTimer = undefined;

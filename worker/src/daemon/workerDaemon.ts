@@ -177,7 +177,7 @@ export class WorkerDaemon {
 		this.lease?.start();
 		this.retention.start();
 		this.intake.start(this.processor);
-		this.processor.kick();
+		this.processor.start();
 		this.outbox.start();
 		await this.resumeRuns(this.config);
 		this.scheduler.start();

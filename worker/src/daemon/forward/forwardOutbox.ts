@@ -24,6 +24,7 @@ export class ForwardOutbox {
 	private timer: NodeJS.Timeout | undefined;
 	private pumping: Promise<void> | undefined;
 	private again = false;
+	private started = false;
 	private refillQueued = false;
 	private stopping = false;
 	/** Consecutive failures of the store to answer the pump; the back-off grows with them. */
@@ -59,13 +60,19 @@ export class ForwardOutbox {
 		}
 	}
 
+	/**
+	 * Attempts begin: kicks before this are not acted on. `recover` runs first, and must
+	 * find only attempts a crash or the copy before this one cut off, never one of this
+	 * outbox's own, which it would send a second time.
+	 */
 	start(): void {
+		this.started = true;
 		this.kick();
 	}
 
 	/** Looks for due forwards now; cheap to call after every new reply. */
 	kick(): void {
-		if (this.stopping) return;
+		if (!this.started || this.stopping) return;
 		if (this.pumping) {
 			this.again = true;
 			return;
