@@ -10,7 +10,7 @@ import { CallbackCatcher, key } from '../../support/callbackCatcher';
 import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends, type StoreBackend } from '../../support/storeBackends';
 import { cli } from '../worker/harness';
-import { cronAt, ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
+import { cronIn, ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
 
 const SECRET = 'events-out-secret-0123456789';
 
@@ -56,10 +56,9 @@ describe.each(storeBackends())('events out ($name)', (backend) => {
 		// The receiver fails the first event it is sent, then takes everything.
 		receiver.statuses = [500, 200];
 		const csv = ['Phone,Name', '+61491570501,A', '+61491570502,B', '+61491570503,C', '+61491570504,D', '12,Bad', '+61491570501,Again', '+61491570505,Stopped'].join('\n');
-		const tick = new Date(Math.ceil((Date.now() + 8000) / 1000) * 1000);
 		const { driver, dir, location, start, callbacks } = await setUp(backend, (property) => ({
 			events: { url: `${receiver.url}/webhook/abc/cloudtel?secret=trigger-secret`, headers: { 'X-CloudTel-Secret': 'header-secret' } },
-			campaigns: [{ name: 'spring', cron: cronAt(tick), timeZone: 'UTC', csv: 'list.csv', property, text: 'Hi {{Name}}' }],
+			campaigns: [{ name: 'spring', cron: cronIn(10), timeZone: 'UTC', csv: 'list.csv', property, text: 'Hi {{Name}}' }],
 		}));
 		writeFileSync(join(dir, 'list.csv'), csv);
 		const worker = await start();
@@ -132,11 +131,10 @@ describe.each(storeBackends())('events out ($name)', (backend) => {
 		cleanup.push(() => worldwide.close());
 		// Nothing listens at the campaign's URL yet: its events wait in the outbox.
 		const campaignPort = await freePort();
-		const tick = new Date(Math.ceil((Date.now() + 6000) / 1000) * 1000);
 		const { dir, start } = await setUp(backend, (property) => ({
 			events: { url: `${worldwide.url}/all`, types: ['campaign.started', 'campaign.finished', 'reply'] },
 			campaigns: [
-				{ name: 'own', cron: cronAt(tick), timeZone: 'UTC', csv: 'list.csv', property, text: 'Hi {{Name}}', events: `http://127.0.0.1:${campaignPort}/own` },
+				{ name: 'own', cron: cronIn(10), timeZone: 'UTC', csv: 'list.csv', property, text: 'Hi {{Name}}', events: `http://127.0.0.1:${campaignPort}/own` },
 			],
 		}));
 		writeFileSync(join(dir, 'list.csv'), 'Phone,Name\n+61491570601,A\n+61491570602,B\n');
@@ -162,12 +160,11 @@ describe.each(storeBackends())('events out ($name)', (backend) => {
 	it('a run paused from the CLI announces campaign.paused with its figures, and its finish once resumed; one cancelled, campaign.finished cancelled', async () => {
 		const receiver = await CallbackCatcher.start();
 		cleanup.push(() => receiver.close());
-		const tick = new Date(Math.ceil((Date.now() + 6000) / 1000) * 1000);
 		let list = 'Phone,Name\n';
 		for (let i = 0; i < 10; i++) list += `+614915708${String(i).padStart(2, '0')},N${i}\n`;
 		const { driver, dir, location, start } = await setUp(backend, (property) => ({
 			events: { url: `${receiver.url}/events` },
-			campaigns: ['held', 'dropped'].map((name) => ({ name, cron: cronAt(tick), timeZone: 'UTC', csv: 'list.csv', property, text: 'Hi {{Name}}', rate: 2, batchSize: 1 })),
+			campaigns: ['held', 'dropped'].map((name) => ({ name, cron: cronIn(10), timeZone: 'UTC', csv: 'list.csv', property, text: 'Hi {{Name}}', rate: 2, batchSize: 1 })),
 		}));
 		writeFileSync(join(dir, 'list.csv'), list);
 		const worker = await start();
@@ -260,12 +257,13 @@ describe('events out with two workers on one Postgres', () => {
 	it('announce a run they send together once: one started, one finished', async () => {
 		const receiver = await CallbackCatcher.start();
 		cleanup.push(() => receiver.close());
-		const tick = new Date(Math.ceil((Date.now() + 9000) / 1000) * 1000);
+		// Both workers run on the one tick: made once, as the first config is written.
+		let cron: string | undefined;
 		let list = 'Phone,Name\n';
 		for (let i = 0; i < 40; i++) list += `+614915709${String(i).padStart(2, '0')},N${i}\n`;
 		const { dir, start, startAnother } = await setUp(postgres, (property) => ({
 			events: { url: `${receiver.url}/events` },
-			campaigns: [{ name: 'shared', cron: cronAt(tick), timeZone: 'UTC', csv: 'list.csv', property, text: 'Hi {{Name}}', rate: 20, batchSize: 2 }],
+			campaigns: [{ name: 'shared', cron: (cron ??= cronIn(12)), timeZone: 'UTC', csv: 'list.csv', property, text: 'Hi {{Name}}', rate: 20, batchSize: 2 }],
 		}));
 		writeFileSync(join(dir, 'list.csv'), list);
 		const one = await start();

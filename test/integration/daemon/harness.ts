@@ -44,6 +44,15 @@ export function cronAt(at: Date): string {
 	return `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} ${at.getUTCDate()} ${at.getUTCMonth() + 1} *`;
 }
 
+/**
+ * A cron that fires once, `seconds` from now (the whole second after): made as its config
+ * is written, just before the worker starts, so that a slow start on a busy machine eats
+ * into the margin only, never past the tick (a tick before the start is not caught up).
+ */
+export function cronIn(seconds: number): string {
+	return cronAt(new Date(Math.ceil((Date.now() + seconds * 1000) / 1000) * 1000));
+}
+
 /** A process of this pid is there (the worker the user started keeps its pid through a reload). */
 export function processAlive(pid: number): boolean {
 	try {

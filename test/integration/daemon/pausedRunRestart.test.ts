@@ -6,7 +6,7 @@ import { CallbackCatcher, key } from '../../support/callbackCatcher';
 import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
 import { cli } from '../worker/harness';
-import { cronAt, ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
+import { cronIn, ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
 
 const SECRET = 'paused-restart-secret-0123456789';
 
@@ -29,13 +29,12 @@ describe.each(storeBackends())('a paused cron run across a restart ($name)', (ba
 		const location = backend.location();
 		const db = location.kind === 'sqlite' ? location.path : location.url;
 		const port = await freePort();
-		const tick = new Date(Math.ceil((Date.now() + 6000) / 1000) * 1000);
 		const config = writeConfig(dir, {
 			db,
 			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET },
 			outbox: { concurrency: 1, backoffMs: 50, maxBackoffMs: 200 },
 			events: { url: `${receiver.url}/events` },
-			campaigns: [{ name: 'held', cron: cronAt(tick), timeZone: 'UTC', csv: 'list.csv', property: sandbox.demo.PropertySid, text: 'Hi {{Name}}', rate: 2, batchSize: 1 }],
+			campaigns: [{ name: 'held', cron: cronIn(10), timeZone: 'UTC', csv: 'list.csv', property: sandbox.demo.PropertySid, text: 'Hi {{Name}}', rate: 2, batchSize: 1 }],
 		});
 		let list = 'Phone,Name\n';
 		for (let i = 0; i < 10; i++) list += `+614915722${String(i).padStart(2, '0')},N${i}\n`;
