@@ -7,9 +7,13 @@ import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { root } from './sandboxProcess.mjs';
 
-/** Starts the server; `stop()` ends it (it also stops when this process's end closes its stdin). */
+/**
+ * Starts the server, with fsync on (Postgres's default: the figures are those of a real
+ * setup, not of the tests' fsync-off one); `stop()` ends it (it also stops when this
+ * process's end closes its stdin).
+ */
 export async function startPostgres() {
-	const child = spawn(process.execPath, [join(root, 'test/support/postgres/embeddedPostgres.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+	const child = spawn(process.execPath, [join(root, 'test/support/postgres/embeddedPostgres.mjs')], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, CLOUDTEL_PG_FSYNC: 'on' } });
 	const [line] = await once(createInterface({ input: child.stdout }), 'line');
 	return { url: JSON.parse(line).url, stop: () => child.stdin.end() };
 }

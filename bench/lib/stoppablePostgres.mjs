@@ -1,5 +1,6 @@
 // A Postgres the bench stops and starts with its own pg_ctl (`stop -m fast`, as an operator
-// would), run from binaries the postgres user may read (see postgresBinaries.mjs).
+// would), run from binaries the postgres user may read (see postgresBinaries.mjs), with
+// Postgres's default fsync (on), as a user's server runs.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -29,7 +30,7 @@ export async function stoppablePostgres() {
 	const port = await freePort();
 	const run = (bin, args) => execFileSync(join(native, 'bin', bin), args, { env, stdio: ['ignore', 'pipe', 'pipe'], ...as });
 	run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-	writeFileSync(join(data, 'postgresql.auto.conf'), `listen_addresses = '127.0.0.1'\nport = ${port}\nunix_socket_directories = '${dir}'\nfsync = off\nmax_connections = 100\n`);
+	writeFileSync(join(data, 'postgresql.auto.conf'), `listen_addresses = '127.0.0.1'\nport = ${port}\nunix_socket_directories = '${dir}'\nmax_connections = 100\n`);
 	const start = () => run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
 	const stop = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
 	start();

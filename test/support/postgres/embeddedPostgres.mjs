@@ -46,8 +46,11 @@ const init = spawnSync(join(native, 'bin', 'initdb'), ['-D', data, '-U', 'postgr
 if (init.status !== 0) fail(`initdb: ${init.error?.message ?? init.stderr}`);
 
 const port = await freePort();
+// Tests need no data to outlive a power cut: fsync off. Benchmarks set CLOUDTEL_PG_FSYNC=on,
+// to measure what a user's Postgres does with its default, each commit on disk.
+const fsync = process.env.CLOUDTEL_PG_FSYNC === 'on' ? 'on' : 'off';
 // Three workers and their pools per test, several test files at once.
-const server = spawn(join(native, 'bin', 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=off'], {
+const server = spawn(join(native, 'bin', 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', `fsync=${fsync}`], {
 	env,
 	stdio: ['ignore', 'ignore', 'pipe'],
 	...asUser,
