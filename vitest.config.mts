@@ -15,10 +15,6 @@ export default defineConfig({
 		// One embedded Postgres for the whole run; each test file makes its own database in it.
 		globalSetup: ['test/support/postgres/globalSetup.ts'],
 		pool: 'forks',
-		// Most test files spend their time waiting on the processes they start (worker,
-		// sandbox, Postgres, timers), not on the CPU: three files at once on two cores take
-		// about half the time of one at a time (vitest's default here, cores less one).
-		poolOptions: { forks: { minForks: 1, maxForks: 3 } },
 		testTimeout: 60_000,
 		hookTimeout: 60_000,
 		reporters: ['default'],
