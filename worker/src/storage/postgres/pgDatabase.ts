@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from 'pg';
+import type { Pool, PoolClient, PoolConfig } from 'pg';
 import { FatalError } from '../../errors';
 import type { DbLocation } from '../dbLocation';
 import { pgFailure } from './pgFailure';
@@ -32,15 +32,7 @@ const parsers = {
  * can use it and nothing is ever written through it.
  */
 export async function openPostgres(location: PostgresLocation, options: { readonly?: boolean } = {}): Promise<Pool> {
-	const pool = new (pg().Pool)({
-		connectionString: location.url,
-		max: POOL_SIZE,
-		connectionTimeoutMillis: 10_000,
-		types: parsers,
-		...(options.readonly ? { options: '-c default_transaction_read_only=on' } : {}),
-	});
-	// An idle connection the server drops must not crash the process; the next query reconnects.
-	pool.on('error', () => undefined);
+	const pool = newPool({ connectionString: location.url, ...(options.readonly ? { options: '-c default_transaction_read_only=on' } : {}) });
 	try {
 		const client = await pool.connect();
 		const watch = watchClient(client);
@@ -56,6 +48,23 @@ export async function openPostgres(location: PostgresLocation, options: { readon
 		await pool.end().catch(() => undefined);
 		throw error instanceof FatalError ? error : pgFailure(error, location.shown);
 	}
+	return pool;
+}
+
+/**
+ * A pool whose connections can never end the process with an error no one hears. The pool
+ * listens to an idle connection and each caller to one it holds, but not while a connection
+ * passes from one caller to the next: `pool.query` releases it inside the socket's data
+ * event, the pool hands it at once to a `pool.connect()` waiting, and that caller listens
+ * only a microtask later. An error the server sent in the same packet (a restart's 57P01
+ * right after the answer) is parsed in between. The connection is then unusable, and its
+ * next query fails as a lost connection, which the callers handle.
+ */
+export function newPool(config: PoolConfig): Pool {
+	const pool = new (pg().Pool)({ max: POOL_SIZE, connectionTimeoutMillis: 10_000, types: parsers, ...config });
+	pool.on('connect', (client) => client.on('error', () => undefined));
+	// An idle connection the server drops: the pool has thrown it away, the next query reconnects.
+	pool.on('error', () => undefined);
 	return pool;
 }
 
