@@ -139,7 +139,10 @@ describe.each(storeBackends())('contact forget reaches the API campaigns not end
 		const sent = await t.sentTo();
 		expect(sent).not.toContain(XENA);
 		expect(new Set(sent).size).toBe(sent.length);
-		expect(sent.length).toBe(counts.accepted + counts.uncertain);
+		// Every accepted row reached the provider; an uncertain one may have, or the kill fell
+		// between its mark and its request.
+		expect(sent.length).toBeGreaterThanOrEqual(counts.accepted);
+		expect(sent.length).toBeLessThanOrEqual(counts.accepted + counts.uncertain);
 		expect(worker.count((l) => l.msg === 'API campaign stopped; it goes again')).toBe(0);
 	}, 120_000);
 });
