@@ -38,6 +38,8 @@ export function* run(sql: string, ...args: unknown[]): Work<number> {
  * `grouped`: SQLite gathers the grouped writes of one turn of the event loop into one
  * transaction, each in its own savepoint (a power cut may lose them, a crash of the process
  * may not); `synced`: the same, on disk before it resolves, several sharing one fsync.
+ * Postgres's commits are on disk when made: there both are the writes that come while one
+ * commits, gathered into the next.
  */
 export type TxMode = 'write' | 'lazy' | 'read' | 'erase' | 'grouped' | 'synced';
 

@@ -1,6 +1,7 @@
 import type { Pool, PoolClient, QueryConfig } from 'pg';
 import { POSTGRES, driveAsync, steps, type SqlDb, type Statement, type Step, type TxMode, type Work } from '../work';
 import { transaction } from './pgDatabase';
+import { PgGroupCommit } from './pgGroupCommit';
 
 /** Statement names by their text: each connection parses and plans a statement once, not at every run. */
 const names = new Map<string, string>();
@@ -28,11 +29,12 @@ export function pgTx<T>(pool: Pool, work: Work<T>, mode: TxMode = 'write'): Prom
 
 /**
  * A Postgres pool running units of work. Every commit but a lazy one is durable when it
- * returns (Postgres's default), so a grouped or synced one is an ordinary transaction.
+ * returns (Postgres's default); grouped and synced writes share commits (pgGroupCommit.ts).
  */
 export class PgDb implements SqlDb {
 	readonly dialect = POSTGRES;
 	private closed = false;
+	private grouped: PgGroupCommit | undefined;
 
 	constructor(readonly pool: Pool) {}
 
@@ -45,6 +47,7 @@ export class PgDb implements SqlDb {
 	}
 
 	write(list: readonly Step[], mode?: TxMode): Promise<number[]> {
+		if (mode === 'grouped' || mode === 'synced') return (this.grouped ??= new PgGroupCommit((work) => pgTx(this.pool, work))).write(list);
 		// One statement is a transaction of its own: no BEGIN and COMMIT around it.
 		return list.length === 1 && typeof list[0] !== 'function' ? this.run(steps(list)) : this.tx(steps(list), mode);
 	}

@@ -1,0 +1,63 @@
+import { steps, type Step, type Work } from '../work';
+import { lostConnection } from './pgDatabase';
+
+interface Pending {
+	list: readonly Step[];
+	resolve: (changed: number[]) => void;
+	reject: (error: unknown) => void;
+}
+
+/**
+ * Writes that come while a commit is on its way share the next one. Each commit waits for
+ * Postgres to flush its WAL (a millisecond or more on a real disk), so one commit per
+ * callback stored or forward settled held a burst of replies to a few hundred a second
+ * after an outage. One transaction commits at a time; the writes that came meanwhile go
+ * together in the next, in the order they came.
+ *
+ * A write that fails on a healthy connection (a deadlock with another worker's batch, say)
+ * aborts its whole transaction: the batch is then written again one write per
+ * transaction, so it fails alone. A lost connection fails them all, as it would have.
+ */
+export class PgGroupCommit {
+	private queue: Pending[] = [];
+	private flushing = false;
+	/** Transactions so far. */
+	commits = 0;
+
+	/** `tx` runs a unit of work in one transaction of the pool. */
+	constructor(private readonly tx: <T>(work: Work<T>) => Promise<T>) {}
+
+	write(list: readonly Step[]): Promise<number[]> {
+		return new Promise((resolve, reject) => {
+			this.queue.push({ list, resolve, reject });
+			if (!this.flushing) void this.flush();
+		});
+	}
+
+	private async flush(): Promise<void> {
+		this.flushing = true;
+		while (this.queue.length > 0) {
+			const batch = this.queue;
+			this.queue = [];
+			try {
+				const results = await this.commit(batch);
+				batch.forEach((item, i) => item.resolve(results[i]));
+			} catch (error) {
+				if (batch.length === 1 || lostConnection(error)) batch.forEach((item) => item.reject(error));
+				else for (const item of batch) await this.commit([item]).then(([changed]) => item.resolve(changed), item.reject);
+			}
+		}
+		this.flushing = false;
+	}
+
+	private commit(batch: Pending[]): Promise<number[][]> {
+		this.commits++;
+		return this.tx(
+			(function* () {
+				const results: number[][] = [];
+				for (const item of batch) results.push(yield* steps(item.list));
+				return results;
+			})(),
+		);
+	}
+}
