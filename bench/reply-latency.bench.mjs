@@ -5,7 +5,7 @@
 // Sandbox and worker are processes of their own; the SMTP server lives here.
 // Target (issue 11): a burst of 1,000 replies forwarded at >= 1,000 a second, p99 <= 1 s.
 // BENCH_REPLIES, BENCH_BURST: how many; BENCH_CONCURRENCY: the outbox's forwards
-// at once (default 8); BENCH_LOG=FILE keeps the worker's log, BENCH_PROF=DIR its CPU profile.
+// at once (default 32); BENCH_DB=postgres: the worker on Postgres; BENCH_LOG=FILE keeps the worker's log, BENCH_PROF=DIR its CPU profile.
 // Issue 18: then a burst of BENCH_OUTAGE_BURST (1,000) replies while the worker's Postgres
 // is down for BENCH_OUTAGE_SECONDS (20; 0 skips it): lost (must be 0), forwards a second
 // once it is back, p99 from the reply's arrival to its e-mail.
@@ -87,11 +87,13 @@ const dir = mkdtempSync(join(tmpdir(), 'cloudtel-bench-'));
 const port = await freePort();
 const secret = 'bench-secret-0123456789';
 const config = join(dir, 'worker.config.json');
+// BENCH_DB=postgres: the bursts on a worker whose database is Postgres (fsync on), not a SQLite file.
+const burstPostgres = process.env.BENCH_DB === 'postgres' ? await stoppablePostgres() : undefined;
 writeFileSync(
 	config,
 	JSON.stringify({
 		provider: { baseUrl: sandbox.url, accountSid: sandbox.AccountSid, authToken: sandbox.AuthToken },
-		db: join(dir, 'worker.db'),
+		db: burstPostgres?.url ?? join(dir, 'worker.db'),
 		server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret },
 		smtp: { host: '127.0.0.1', port: smtpPort, allowInsecure: true, from: 'worker@example.com' },
 		outbox: { concurrency: Number(process.env.BENCH_CONCURRENCY ?? 32) },
@@ -181,6 +183,7 @@ try {
 	await once(worker, 'exit');
 	console.log(`  worker logged ${(log.match(/"msg":"forwarded"/g) ?? []).length} forwards, ${(log.match(/"level":"error"/g) ?? []).length} errors`);
 	await sandbox.stop();
+	burstPostgres?.close();
 	await new Promise((r) => smtp.close(r));
 }
 
