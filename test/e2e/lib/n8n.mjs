@@ -2,22 +2,12 @@
 // through n8n's CLI (import, publish, execute) and, for webhooks, a running `n8n start`.
 // n8n runs on Node 24 from the cache; the harness itself may run on Node 20.
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '../../support/freePort.mjs';
 import { CommandError, run, spawnTracked, stop, tail } from './procs.mjs';
 
-export function freePort() {
-	return new Promise((resolve, reject) => {
-		const server = createServer();
-		server.unref();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolve(port));
-		});
-	});
-}
+export { freePort };
 
 export class N8n {
 	/**

@@ -2,23 +2,14 @@
 // credential, through a running n8n's REST API: it passes only when CloudTel answers, and
 // says what answered otherwise. Uses the trigger scenario's server when it ran first.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../../support/freePort.mjs';
 import { N8n } from '../lib/n8n.mjs';
 import { installPackage, panelOf } from '../lib/package.mjs';
 import { setupOwner, testCredential } from '../lib/rest.mjs';
 import { CREDENTIAL_TYPE, credential } from '../lib/workflows.mjs';
 
 export const title = 'Credential test: CloudTel or a plain account of what answered instead';
-
-/** A port nothing listens on: bound, then let go. */
-async function closedPort() {
-	const server = createServer();
-	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address();
-	await new Promise((resolve) => server.close(resolve));
-	return port;
-}
 
 export async function run(ctx, test) {
 	const { sandbox } = ctx;
@@ -57,7 +48,7 @@ export async function run(ctx, test) {
 	});
 
 	await test('words an unreachable or malformed Base URL as the node does', async () => {
-		const closed = `http://127.0.0.1:${await closedPort()}`;
+		const closed = `http://127.0.0.1:${await freePort()}`;
 		const refused = await check({ baseUrl: closed });
 		assert.equal(refused.status, 'Error');
 		assert.equal(refused.message, `Could not reach CloudTel (ECONNREFUSED): check the Base URL of the CloudTel API credential (now "${closed}"): it must be the root of the CloudTel API your account uses.`);

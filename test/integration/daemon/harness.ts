@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SMTPServer } from 'smtp-server';
@@ -9,6 +8,7 @@ import YAML from 'yaml';
 import { basicAuthorization } from '../../../api';
 import type { RunningSandbox } from '../../../sandbox/src';
 import { BUILD_TIMEOUT_MS, ensureBuilt } from '../../support/freshBuild';
+import { freePort } from '../../support/freePort.mjs';
 import { allSandboxMessages } from '../../support/sandboxMessages';
 
 export const ROOT = resolve(__dirname, '../../..');
@@ -21,13 +21,7 @@ export function tempDir(): string {
 	return mkdtempSync(join(tmpdir(), 'cloudtel-daemon-'));
 }
 
-export async function freePort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-	const port = (server.address() as { port: number }).port;
-	await new Promise((r) => server.close(r));
-	return port;
-}
+export { freePort };
 
 export async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000, what = 'a condition'): Promise<T> {
 	const end = Date.now() + timeoutMs;

