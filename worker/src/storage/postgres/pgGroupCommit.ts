@@ -22,8 +22,6 @@ interface Pending {
 export class PgGroupCommit {
 	private queue: Pending[] = [];
 	private flushing = false;
-	/** Transactions so far. */
-	commits = 0;
 
 	/** `tx` runs a unit of work in one transaction of the pool. */
 	constructor(private readonly tx: <T>(work: Work<T>) => Promise<T>) {}
@@ -52,7 +50,6 @@ export class PgGroupCommit {
 	}
 
 	private commit(batch: Pending[]): Promise<number[][]> {
-		this.commits++;
 		return this.tx(
 			(function* () {
 				const results: number[][] = [];
