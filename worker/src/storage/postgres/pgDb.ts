@@ -47,7 +47,7 @@ export class PgDb implements SqlDb {
 	}
 
 	write(list: readonly Step[], mode?: TxMode): Promise<number[]> {
-		if (mode === 'grouped' || mode === 'synced') return (this.grouped ??= new PgGroupCommit((work) => pgTx(this.pool, work))).write(list);
+		if (mode === 'grouped' || mode === 'synced') return (this.grouped ??= new PgGroupCommit(this)).write(list);
 		// One statement is a transaction of its own: no BEGIN and COMMIT around it.
 		return list.length === 1 && typeof list[0] !== 'function' ? this.run(steps(list)) : this.tx(steps(list), mode);
 	}

@@ -23,8 +23,8 @@ export class PgGroupCommit {
 	private queue: Pending[] = [];
 	private flushing = false;
 
-	/** `tx` runs a unit of work in one transaction of the pool. */
-	constructor(private readonly tx: <T>(work: Work<T>) => Promise<T>) {}
+	/** `db` runs a unit of work in one transaction, and a write as an ordinary one. */
+	constructor(private readonly db: { tx<T>(work: Work<T>): Promise<T>; write(list: readonly Step[]): Promise<number[]> }) {}
 
 	write(list: readonly Step[]): Promise<number[]> {
 		return new Promise((resolve, reject) => {
@@ -39,18 +39,19 @@ export class PgGroupCommit {
 			const batch = this.queue;
 			this.queue = [];
 			try {
-				const results = await this.commit(batch);
+				// A write alone is written as it would be ungrouped: one statement, no BEGIN and COMMIT.
+				const results = batch.length === 1 ? [await this.db.write(batch[0].list)] : await this.together(batch);
 				batch.forEach((item, i) => item.resolve(results[i]));
 			} catch (error) {
 				if (batch.length === 1 || lostConnection(error)) batch.forEach((item) => item.reject(error));
-				else for (const item of batch) await this.commit([item]).then(([changed]) => item.resolve(changed), item.reject);
+				else for (const item of batch) await this.db.write(item.list).then(item.resolve, item.reject);
 			}
 		}
 		this.flushing = false;
 	}
 
-	private commit(batch: Pending[]): Promise<number[][]> {
-		return this.tx(
+	private together(batch: Pending[]): Promise<number[][]> {
+		return this.db.tx(
 			(function* () {
 				const results: number[][] = [];
 				for (const item of batch) results.push(yield* steps(item.list));
