@@ -42,16 +42,7 @@ export async function openPostgres(location: PostgresLocation, options: { readon
 	// An idle connection the server drops must not crash the process; the next query reconnects.
 	pool.on('error', () => undefined);
 	try {
-		const client = await pool.connect();
-		const watch = watchClient(client);
-		try {
-			await migrate(client, `Postgres ${location.shown}`, options.readonly === true);
-		} catch (error) {
-			watch.failed(error);
-			throw error;
-		} finally {
-			watch.release();
-		}
+		await transaction(pool, (client) => migrate(client, `Postgres ${location.shown}`, options.readonly === true));
 	} catch (error) {
 		await pool.end().catch(() => undefined);
 		throw error instanceof FatalError ? error : pgFailure(error, location.shown);
@@ -64,15 +55,8 @@ async function migrate(client: PoolClient, where: string, readonly: boolean): Pr
 	// Without values, a query may hold several statements (DDL).
 	const exec = (s: Statement) => client.query(s.sql, s.args).then((r) => (s.kind === 'run' ? (r.rowCount ?? 0) : s.kind === 'get' ? r.rows[0] : r.rows));
 	if (!(await driveAsync(checkSchema(POSTGRES, where, readonly), exec))) return;
-	await client.query('BEGIN');
-	try {
-		await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-		await driveAsync(migrateSchema(POSTGRES, where), exec);
-		await client.query('COMMIT');
-	} catch (error) {
-		await client.query('ROLLBACK').catch(() => undefined);
-		throw error;
-	}
+	await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+	await driveAsync(migrateSchema(POSTGRES, where), exec);
 }
 
 /**
