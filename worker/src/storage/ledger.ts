@@ -6,9 +6,9 @@ import type { ContactHistory, ForgetResult } from './contact';
  * way (recorded, durably, before the request leaves); `uncertain` is a submitting row
  * whose answer never came back.
  */
-export type RowStatus = 'pending' | 'submitting' | 'accepted' | 'rejected' | 'uncertain' | 'invalid' | 'duplicate' | 'suppressed' | 'cancelled';
+export const ROW_STATUSES = ['pending', 'submitting', 'accepted', 'rejected', 'uncertain', 'invalid', 'duplicate', 'suppressed', 'cancelled'] as const;
 
-export const ROW_STATUSES: readonly RowStatus[] = ['pending', 'submitting', 'accepted', 'rejected', 'uncertain', 'invalid', 'duplicate', 'suppressed', 'cancelled'];
+export type RowStatus = (typeof ROW_STATUSES)[number];
 
 /** Statuses nothing will change any more without a person asking (--resend-uncertain). */
 export const FINAL_STATUSES: readonly RowStatus[] = ['accepted', 'rejected', 'uncertain', 'invalid', 'duplicate', 'suppressed', 'cancelled'];
@@ -50,14 +50,18 @@ export interface CampaignRecord {
 	owner?: RunOwner;
 }
 
-export interface ImportRow {
+/** A row as the import stores it and the readers read it back. */
+interface RowFields {
 	line: number;
 	to?: string;
 	text?: string;
 	segments: number;
-	status: 'pending' | 'invalid' | 'duplicate' | 'suppressed';
 	errorCode?: string;
 	message?: string;
+}
+
+export interface ImportRow extends RowFields {
+	status: 'pending' | 'invalid' | 'duplicate' | 'suppressed';
 	timeZone?: string;
 	/** A dry run's forecast only (RowVerdict's), not stored. */
 	ucs2?: string;
@@ -82,14 +86,8 @@ export interface SettledRow {
 	message?: string;
 }
 
-export interface LedgerRow {
-	line: number;
-	to?: string;
-	text?: string;
-	segments: number;
+export interface LedgerRow extends RowFields {
 	status: RowStatus;
-	errorCode?: string;
-	message?: string;
 	messageSid?: string;
 }
 
