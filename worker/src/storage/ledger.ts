@@ -248,14 +248,15 @@ export interface Ledger extends LedgerReader, CallbackLedger {
 	markSubmitting(name: string, lines: number[], chunk: number): Promise<void>;
 	/**
 	 * The same mark, resolved once it is committed, with `durable`, resolved once it is on
-	 * disk: the request waits for `durable`, and the sender meanwhile marks its next chunk
-	 * (on Postgres, whose commits are on disk when made, `durable` is resolved already).
+	 * disk: the request waits for `durable` (a mark lost to a power cut would let its rows be
+	 * sent twice), and the sender meanwhile marks its next chunk (on Postgres, whose commits
+	 * are on disk when made, `durable` is resolved already).
 	 */
 	markSubmittingCommitted(name: string, lines: number[], chunk: number): Promise<{ durable: Promise<void> }>;
 	/** The answer for a chunk, in one transaction: its rows' outcomes, and the chunk no longer submitting. */
 	settle(name: string, chunk: number, rows: SettledRow[]): Promise<void>;
 	cancelPending(name: string): Promise<number>;
 	suppressions(): AsyncIterable<string>;
-	/** `contact forget`: erases the number across campaigns; a suppression stays, under its hash. */
+	/** `contact forget`: erases the number across campaigns, in one transaction; a suppression stays, under its hash. */
 	forgetContact(number: string): Promise<ForgetResult>;
 }

@@ -4,7 +4,6 @@ import { daemonSql, queueForwardsWrite } from './daemonSql';
 import { all, type SqlDb, type Write } from './work';
 import { WORKER_ID } from './workerId';
 
-/** A row of the forwards table. */
 interface ForwardRow {
 	id: number;
 	event_key: string;

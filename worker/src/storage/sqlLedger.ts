@@ -183,11 +183,6 @@ export class SqlLedger implements Ledger {
 		await (await this.markSubmittingCommitted(name, lines, chunk)).durable;
 	}
 
-	/**
-	 * A `submitting` mark lost to a power cut would let the row be sent a second time, so
-	 * the request waits until the mark is on disk (`durable`); the sender meanwhile marks its
-	 * next chunk.
-	 */
 	async markSubmittingCommitted(name: string, lines: number[], chunk: number): Promise<{ durable: Promise<void> }> {
 		let first = Infinity;
 		let last = -Infinity;
@@ -367,7 +362,6 @@ export class SqlLedger implements Ledger {
 		}, 'read');
 	}
 
-	/** Erases a number in one transaction; its suppression stays, under its hash. */
 	async forgetContact(number: string): Promise<ForgetResult> {
 		return this.tx(function* (q): Work<ForgetResult> {
 			const rows = yield* all<{ campaign: string; line: number }>(q.contactRows, number);
