@@ -112,8 +112,7 @@ export function watchClient(client: PoolClient): { readonly broken: boolean; fai
 export function lostConnection(error: unknown): boolean {
 	const e = error as { code?: string; message?: string } | undefined;
 	const code = e?.code ?? '';
-	// 08: connection exceptions; 57P: operator intervention (shutdown, admin termination); 53: resources.
-	if (/^(08|57P|53)/.test(code)) return true;
-	if (/^E[A-Z]+$/.test(code)) return true;
+	// 08: connection exceptions; 57P: operator intervention (shutdown, admin termination); 53: resources; E...: the socket's.
+	if (/^(08|57P|53|E[A-Z]+$)/.test(code)) return true;
 	return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|timeout exceeded when trying to connect/i.test(e?.message ?? '');
 }
