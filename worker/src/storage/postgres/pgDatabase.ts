@@ -63,49 +63,31 @@ async function migrate(client: PoolClient, where: string, readonly: boolean): Pr
  * Runs `work` in one transaction on one connection of the pool. The connection is watched
  * while it is checked out: one the server drops mid-transaction (a restart, an
  * administrator's command) emits an error that would otherwise end the process, and it is
- * thrown away rather than handed to the next caller.
+ * thrown away rather than handed to the next caller, as is one whose connection failed
+ * under a query.
  */
 export async function transaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
 	const client = await pool.connect();
-	const watch = watchClient(client);
+	let broken = false;
+	const onError = () => {
+		broken = true;
+	};
+	client.on('error', onError);
 	try {
 		await client.query('BEGIN');
 		const result = await work(client);
 		await client.query('COMMIT');
 		return result;
 	} catch (error) {
-		watch.failed(error);
-		if (!watch.broken) await client.query('ROLLBACK').catch(() => watch.failed(true));
+		if (lostConnection(error)) broken = true;
+		if (!broken) await client.query('ROLLBACK').catch(onError);
 		throw error;
 	} finally {
-		watch.release();
+		client.off('error', onError);
+		// An error left unheard between here and the pool's own listener must not crash.
+		if (broken) client.on('error', () => undefined);
+		client.release(broken ? true : undefined);
 	}
-}
-
-/**
- * Listens for a checked-out client's errors until it goes back to the pool; a client that
- * erred, or whose connection failed under a query, is destroyed on release, not reused.
- */
-export function watchClient(client: PoolClient): { readonly broken: boolean; failed(error: unknown): void; release(): void } {
-	let broken = false;
-	const onError = () => {
-		broken = true;
-	};
-	client.on('error', onError);
-	return {
-		get broken() {
-			return broken;
-		},
-		failed(error: unknown) {
-			if (error === true || lostConnection(error)) broken = true;
-		},
-		release() {
-			client.off('error', onError);
-			// An error left unheard between here and the pool's own listener must not crash.
-			if (broken) client.on('error', () => undefined);
-			client.release(broken ? true : undefined);
-		},
-	};
 }
 
 /** Whether an error means the connection itself is gone (not a statement refused on a healthy one). */
