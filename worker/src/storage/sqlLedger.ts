@@ -388,9 +388,7 @@ export class SqlLedger implements Ledger {
 		if (!row) return undefined;
 		const { campaign, line } = row;
 		return this.tx(function* (q): Work<DeliveredRow> {
-			// No answer for an uncertain row: it was sent when its request left, as this receipt shows.
-			const sentAt = (yield* get<{ at: number | null }>(q.answerAt, campaign, line))?.at ?? (yield* get<{ at: number | null }>(q.uncertainAttemptedAt, campaign, line))?.at ?? null;
-			yield* run(q.recordDelivery, campaign, line, sid, receipt.status, receipt.errorCode || null, receipt.at, receipt.receivedAt ?? null, sentAt);
+			yield* run(q.recordDelivery, campaign, line, sid, receipt.status, receipt.errorCode || null, receipt.at, receipt.receivedAt ?? null);
 			const resolved = (yield* run(q.resolveUncertainRow, sid, campaign, line)) > 0;
 			if (resolved) yield* run(q.indexSid, sid, campaign, line);
 			return { campaign, line, resolved };
