@@ -10,9 +10,9 @@ export interface StoredEvent {
  * A forward's way through the outbox. `sending` is written before the attempt; one found
  * after a crash was cut off mid-attempt.
  */
-export type ForwardState = 'pending' | 'sending' | 'sent' | 'failed' | 'uncertain';
+export const FORWARD_STATES = ['pending', 'sending', 'sent', 'failed', 'uncertain'] as const;
 
-export const FORWARD_STATES: readonly ForwardState[] = ['pending', 'sending', 'sent', 'failed', 'uncertain'];
+export type ForwardState = (typeof FORWARD_STATES)[number];
 
 /**
  * A forward as storage sees it: JSON it keeps, of which it reads only the kind (its `kind`

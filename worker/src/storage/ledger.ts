@@ -6,9 +6,9 @@ import type { ContactHistory, ForgetResult } from './contact';
  * way (recorded, durably, before the request leaves); `uncertain` is a submitting row
  * whose answer never came back.
  */
-export type RowStatus = 'pending' | 'submitting' | 'accepted' | 'rejected' | 'uncertain' | 'invalid' | 'duplicate' | 'suppressed' | 'cancelled';
+export const ROW_STATUSES = ['pending', 'submitting', 'accepted', 'rejected', 'uncertain', 'invalid', 'duplicate', 'suppressed', 'cancelled'] as const;
 
-export const ROW_STATUSES: readonly RowStatus[] = ['pending', 'submitting', 'accepted', 'rejected', 'uncertain', 'invalid', 'duplicate', 'suppressed', 'cancelled'];
+export type RowStatus = (typeof ROW_STATUSES)[number];
 
 /** Statuses nothing will change any more without a person asking (--resend-uncertain). */
 export const FINAL_STATUSES: readonly RowStatus[] = ['accepted', 'rejected', 'uncertain', 'invalid', 'duplicate', 'suppressed', 'cancelled'];
@@ -50,14 +50,18 @@ export interface CampaignRecord {
 	owner?: RunOwner;
 }
 
-export interface ImportRow {
+/** A row as the import stores it and the readers read it back. */
+interface RowFields {
 	line: number;
 	to?: string;
 	text?: string;
 	segments: number;
-	status: 'pending' | 'invalid' | 'duplicate' | 'suppressed';
 	errorCode?: string;
 	message?: string;
+}
+
+export interface ImportRow extends RowFields {
+	status: 'pending' | 'invalid' | 'duplicate' | 'suppressed';
 	timeZone?: string;
 	/** A dry run's forecast only (RowVerdict's), not stored. */
 	ucs2?: string;
@@ -82,14 +86,8 @@ export interface SettledRow {
 	message?: string;
 }
 
-export interface LedgerRow {
-	line: number;
-	to?: string;
-	text?: string;
-	segments: number;
+export interface LedgerRow extends RowFields {
 	status: RowStatus;
-	errorCode?: string;
-	message?: string;
 	messageSid?: string;
 }
 
@@ -250,14 +248,15 @@ export interface Ledger extends LedgerReader, CallbackLedger {
 	markSubmitting(name: string, lines: number[], chunk: number): Promise<void>;
 	/**
 	 * The same mark, resolved once it is committed, with `durable`, resolved once it is on
-	 * disk: the request waits for `durable`, and the sender meanwhile marks its next chunk
-	 * (on Postgres, whose commits are on disk when made, `durable` is resolved already).
+	 * disk: the request waits for `durable` (a mark lost to a power cut would let its rows be
+	 * sent twice), and the sender meanwhile marks its next chunk (on Postgres, whose commits
+	 * are on disk when made, `durable` is resolved already).
 	 */
 	markSubmittingCommitted(name: string, lines: number[], chunk: number): Promise<{ durable: Promise<void> }>;
 	/** The answer for a chunk, in one transaction: its rows' outcomes, and the chunk no longer submitting. */
 	settle(name: string, chunk: number, rows: SettledRow[]): Promise<void>;
 	cancelPending(name: string): Promise<number>;
 	suppressions(): AsyncIterable<string>;
-	/** `contact forget`: erases the number across campaigns; a suppression stays, under its hash. */
+	/** `contact forget`: erases the number across campaigns, in one transaction; a suppression stays, under its hash. */
 	forgetContact(number: string): Promise<ForgetResult>;
 }

@@ -1,7 +1,7 @@
 import type { CampaignSpec } from '../settings/campaignSpec';
 import type { CampaignPhase, CampaignRecord, RowStatus } from './ledger';
 
-/** A recipients row as both ledgers select it. */
+/** A recipients row as the ledger selects it. */
 export interface RecipientDbRow {
 	line: number;
 	to_number: string | null;

@@ -13,6 +13,8 @@ const SUPPRESSED_NOW = 'CASE WHEN (SELECT EXISTS (SELECT 1 FROM suppressions)) T
 const settled = (d: Dialect) =>
 	`SELECT CAST(v.value ->> 0 AS INTEGER) AS line, v.value ->> 1 AS status, v.value ->> 2 AS sid, v.value ->> 3 AS code, v.value ->> 4 AS msg FROM ${d.jsonRows('$2', 'v')}`;
 const lines = (d: Dialect, param: string) => `SELECT CAST(l.value AS INTEGER) FROM ${d.jsonTexts(param, 'l')}`;
+/** When the answer that accepted a row was stored: the answer starting nearest before it (answers_by_line). */
+const answerAt = (campaign: string, line: string) => `(SELECT a.at FROM answers a WHERE a.campaign = ${campaign} AND a.first <= ${line} AND a.last >= ${line} ORDER BY a.first DESC LIMIT 1)`;
 
 /**
  * Every statement of the ledger, for one backend. Written once in Postgres's dialect where
@@ -120,10 +122,9 @@ export function ledgerSql(d: Dialect) {
 		// or pending in a chunk on its way (a receipt may come before the answer is stored).
 		awaitsSid: `SELECT 1 AS found FROM recipients r WHERE r.campaign = $1 AND r.line = $2 AND (r.status = 'uncertain'
 			OR (r.status = 'pending' AND EXISTS (SELECT 1 FROM submissions s WHERE s.campaign = r.campaign AND s.first <= r.line AND s.last >= r.line)))`,
-		// The answer that accepted a row: the one starting nearest before it (answers_by_line).
-		answerAt: `SELECT at FROM answers WHERE campaign = $1 AND first <= $2 AND last >= $2 ORDER BY first DESC LIMIT 1`,
-		uncertainAttemptedAt: `SELECT attempted_at AS at FROM recipients WHERE campaign = $1 AND line = $2 AND status = 'uncertain'`,
-		recordDelivery: `INSERT INTO deliveries (campaign, line, message_sid, status, error_code, at, received_at, sent_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+		// Sent when its answer was stored; with no answer, an uncertain row was sent when its request left, as this receipt shows.
+		recordDelivery: `INSERT INTO deliveries (campaign, line, message_sid, status, error_code, at, received_at, sent_at) VALUES ($1, $2, $3, $4, $5, $6, $7,
+			COALESCE(${answerAt('$1', '$2')}, (SELECT attempted_at FROM recipients WHERE campaign = $1 AND line = $2 AND status = 'uncertain')))
 			ON CONFLICT (campaign, line) DO UPDATE SET message_sid = excluded.message_sid, status = excluded.status, error_code = excluded.error_code, at = excluded.at,
 			received_at = excluded.received_at, sent_at = COALESCE(excluded.sent_at, deliveries.sent_at)`,
 		resolveUncertainRow: `UPDATE recipients SET status = 'accepted', message_sid = $1, error_code = NULL, message = NULL WHERE campaign = $2 AND line = $3 AND status = 'uncertain'`,
@@ -159,8 +160,7 @@ export function ledgerSql(d: Dialect) {
 			FROM deliveries WHERE campaign = $1 GROUP BY 1 ORDER BY 1`,
 		// sent_at, copied when the receipt was stored; looked up only where it was not known then.
 		receiptTenths: `SELECT tenths, COUNT(*) AS count FROM (
-				SELECT ${d.greatest('0', `CAST((COALESCE(d.received_at, d.at * 1000) - COALESCE(d.sent_at,
-					(SELECT a.at FROM answers a WHERE a.campaign = d.campaign AND a.first <= d.line AND a.last >= d.line ORDER BY a.first DESC LIMIT 1))) / 100 AS BIGINT)`)} AS tenths
+				SELECT ${d.greatest('0', `CAST((COALESCE(d.received_at, d.at * 1000) - COALESCE(d.sent_at, ${answerAt('d.campaign', 'd.line')})) / 100 AS BIGINT)`)} AS tenths
 				FROM deliveries d WHERE d.campaign = $1
 			) AS t WHERE tenths IS NOT NULL GROUP BY tenths ORDER BY tenths`,
 		campaignNames: `SELECT name FROM campaigns ORDER BY name`,

@@ -32,19 +32,12 @@ export async function openRunLedger(location: DbLocation, onLost: (waitedMs: num
 	return location.kind === 'postgres' ? ridingOutRestarts(ledger, onLost) : ledger;
 }
 
-/**
- * The daemon's events, outbox and runs, beside the ledger; in a SQLite file, on the
- * ledger's own connection when it is given (see SqliteLedger.connection).
- */
+/** The daemon's events, outbox and runs, beside the ledger (sqlDbBeside). */
 export async function openDaemonStore(location: DbLocation, ledger?: Ledger): Promise<DaemonStore> {
 	return new SqlDaemonStore(await sqlDbBeside(location, ledger));
 }
 
-/**
- * The database a store beside the ledger runs on: its Postgres, or its SQLite file on the
- * ledger's own connection when given, so the two share one page cache (SQLite drops a
- * connection's cache whenever another connection has written).
- */
+/** The database a store beside the ledger runs on: its Postgres, or its SQLite file, on the ledger's own connection when given (see SqliteLedger.connection). */
 export async function sqlDbBeside(location: DbLocation, ledger?: Ledger): Promise<SqlDb> {
 	if (location.kind === 'postgres') return new PgDb(await openPostgres(location));
 	const lent = ledger instanceof SqliteLedger ? ledger.connection() : undefined;

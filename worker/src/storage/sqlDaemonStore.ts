@@ -1,10 +1,9 @@
 import type { CallbackEvent } from '../../../api';
 import { FORWARD_STATES, type CampaignRun, type CompletedEvent, type DaemonStore, type ForwardJob, type ForwardState, type KeyedForward, type StoredEvent, type StoredPayload } from './daemonStore';
 import { daemonSql, queueForwardsWrite } from './daemonSql';
-import { all, type SqlDb, type Write } from './work';
+import { all, type SqlDb } from './work';
 import { WORKER_ID } from './workerId';
 
-/** A row of the forwards table. */
 interface ForwardRow {
 	id: number;
 	event_key: string;
@@ -56,16 +55,11 @@ export class SqlDaemonStore implements DaemonStore {
 	async completeEvents(events: CompletedEvent[], at: number): Promise<void> {
 		if (events.length === 0) return;
 		const forwards = events.flatMap(({ key, forwards }) => forwards.map((f) => ({ ...f, eventKey: key })));
-		await this.db.write([this.queue(forwards, at), [this.sql.processed, JSON.stringify(events.map((e) => [e.key])), at]]);
+		await this.db.write([queueForwardsWrite(this.db.dialect, forwards, at), [this.sql.processed, JSON.stringify(events.map((e) => [e.key])), at]]);
 	}
 
 	async queueForwards(forwards: KeyedForward[], at: number): Promise<void> {
-		if (forwards.length > 0) await this.db.write([this.queue(forwards, at)]);
-	}
-
-	/** Forwards queued in one statement, their rows as JSON; one already queued under its keys is left as it is. */
-	private queue(forwards: KeyedForward[], at: number): Write {
-		return queueForwardsWrite(this.db.dialect, forwards, at);
+		if (forwards.length > 0) await this.db.write([queueForwardsWrite(this.db.dialect, forwards, at)]);
 	}
 
 	async waitingEvents(): Promise<number> {
@@ -122,14 +116,14 @@ export class SqlDaemonStore implements DaemonStore {
 		// Several workers join one run: the one whose insert makes it queues its events.
 		await this.db.write([
 			[this.sql.startRun, run.run, run.campaign, run.startedAt],
-			([made]) => (made === 1 && events.length > 0 ? this.queue(events, run.startedAt) : undefined),
+			([made]) => (made === 1 && events.length > 0 ? queueForwardsWrite(this.db.dialect, events, run.startedAt) : undefined),
 		]);
 	}
 
 	async finishRun(run: string, outcome: string, at: number, events: KeyedForward[] = []): Promise<void> {
 		await this.db.write([
 			[this.sql.finishOpenRun, at, outcome, run],
-			([closed]) => (closed !== 1 ? [this.sql.finishRun, at, outcome, run] : events.length > 0 ? this.queue(events, at) : undefined),
+			([closed]) => (closed !== 1 ? [this.sql.finishRun, at, outcome, run] : events.length > 0 ? queueForwardsWrite(this.db.dialect, events, at) : undefined),
 		]);
 	}
 

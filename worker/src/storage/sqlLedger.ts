@@ -183,11 +183,6 @@ export class SqlLedger implements Ledger {
 		await (await this.markSubmittingCommitted(name, lines, chunk)).durable;
 	}
 
-	/**
-	 * A `submitting` mark lost to a power cut would let the row be sent a second time, so
-	 * the request waits until the mark is on disk (`durable`); the sender meanwhile marks its
-	 * next chunk.
-	 */
 	async markSubmittingCommitted(name: string, lines: number[], chunk: number): Promise<{ durable: Promise<void> }> {
 		let first = Infinity;
 		let last = -Infinity;
@@ -367,7 +362,6 @@ export class SqlLedger implements Ledger {
 		}, 'read');
 	}
 
-	/** Erases a number in one transaction; its suppression stays, under its hash. */
 	async forgetContact(number: string): Promise<ForgetResult> {
 		return this.tx(function* (q): Work<ForgetResult> {
 			const rows = yield* all<{ campaign: string; line: number }>(q.contactRows, number);
@@ -394,9 +388,7 @@ export class SqlLedger implements Ledger {
 		if (!row) return undefined;
 		const { campaign, line } = row;
 		return this.tx(function* (q): Work<DeliveredRow> {
-			// No answer for an uncertain row: it was sent when its request left, as this receipt shows.
-			const sentAt = (yield* get<{ at: number | null }>(q.answerAt, campaign, line))?.at ?? (yield* get<{ at: number | null }>(q.uncertainAttemptedAt, campaign, line))?.at ?? null;
-			yield* run(q.recordDelivery, campaign, line, sid, receipt.status, receipt.errorCode || null, receipt.at, receipt.receivedAt ?? null, sentAt);
+			yield* run(q.recordDelivery, campaign, line, sid, receipt.status, receipt.errorCode || null, receipt.at, receipt.receivedAt ?? null);
 			const resolved = (yield* run(q.resolveUncertainRow, sid, campaign, line)) > 0;
 			if (resolved) yield* run(q.indexSid, sid, campaign, line);
 			return { campaign, line, resolved };

@@ -2,8 +2,8 @@ import { hostname } from 'node:os';
 import type { Pool } from 'pg';
 import { ANSWER_LOST, ledgerSql } from '../ledgerSql';
 import { recoverChunk } from '../sqlLedger';
-import { POSTGRES, all, type Work } from '../work';
-import { pgTx } from './pgDb';
+import { POSTGRES, all, get, run, type Work } from '../work';
+import { PgDb } from './pgDb';
 import { WORKER_ID } from '../workerId';
 
 /** A worker that stopped renewing its lease, and the rows it had on their way. */
@@ -17,6 +17,8 @@ export interface LostWorker {
 
 // Postgres's clock for every lease: the machines' clocks need not agree.
 const NOW = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
+const BEAT = `INSERT INTO workers (id, host, pid, started_at, heartbeat_at) VALUES ($1, $2, $3, ${NOW}, ${NOW})
+	ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at`;
 
 /**
  * The leases of the workers sharing one Postgres. Each renews its own; any of them may
@@ -25,23 +27,20 @@ const NOW = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
  * The rest of its share is simply still pending, and the others take it.
  */
 export class PgCluster {
-	private closed = false;
 	private readonly q = ledgerSql(POSTGRES);
+	private readonly db: PgDb;
 
-	constructor(private readonly pool: Pool) {}
+	constructor(pool: Pool) {
+		this.db = new PgDb(pool);
+	}
 
 	async beat(): Promise<void> {
-		await this.pool.query(
-			`INSERT INTO workers (id, host, pid, started_at, heartbeat_at) VALUES ($1, $2, $3, ${NOW}, ${NOW})
-			 ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at`,
-			[WORKER_ID, hostname(), process.pid],
-		);
+		await this.db.run(run(BEAT, WORKER_ID, hostname(), process.pid));
 	}
 
 	async reap(staleMs: number): Promise<LostWorker[]> {
 		const q = this.q;
-		return pgTx(
-			this.pool,
+		return this.db.tx(
 			(function* (): Work<LostWorker[]> {
 				const dead = yield* all<{ id: string; host: string; pid: number }>(`DELETE FROM workers WHERE heartbeat_at < ${NOW} - $1 RETURNING id, host, pid`, staleMs);
 				const lost: LostWorker[] = [];
@@ -59,17 +58,15 @@ export class PgCluster {
 
 	/** Live workers, for the health check. */
 	async members(staleMs: number): Promise<number> {
-		return (await this.pool.query<{ n: number }>(`SELECT COUNT(*) AS n FROM workers WHERE heartbeat_at >= ${NOW} - $1`, [staleMs])).rows[0].n;
+		return (await this.db.run(get<{ n: number }>(`SELECT COUNT(*) AS n FROM workers WHERE heartbeat_at >= ${NOW} - $1`, staleMs)))!.n;
 	}
 
 	/** A graceful stop: nothing of ours is on its way any more. */
 	async leave(): Promise<void> {
-		await this.pool.query('DELETE FROM workers WHERE id = $1', [WORKER_ID]);
+		await this.db.run(run('DELETE FROM workers WHERE id = $1', WORKER_ID));
 	}
 
-	async close(): Promise<void> {
-		if (this.closed) return;
-		this.closed = true;
-		await this.pool.end();
+	close(): Promise<void> {
+		return this.db.close();
 	}
 }

@@ -34,16 +34,7 @@ const parsers = {
 export async function openPostgres(location: PostgresLocation, options: { readonly?: boolean } = {}): Promise<Pool> {
 	const pool = newPool({ connectionString: location.url, ...(options.readonly ? { options: '-c default_transaction_read_only=on' } : {}) });
 	try {
-		const client = await pool.connect();
-		const watch = watchClient(client);
-		try {
-			await migrate(client, `Postgres ${location.shown}`, options.readonly === true);
-		} catch (error) {
-			watch.failed(error);
-			throw error;
-		} finally {
-			watch.release();
-		}
+		await transaction(pool, (client) => migrate(client, `Postgres ${location.shown}`, options.readonly === true));
 	} catch (error) {
 		await pool.end().catch(() => undefined);
 		throw error instanceof FatalError ? error : pgFailure(error, location.shown);
@@ -73,72 +64,46 @@ async function migrate(client: PoolClient, where: string, readonly: boolean): Pr
 	// Without values, a query may hold several statements (DDL).
 	const exec = (s: Statement) => client.query(s.sql, s.args).then((r) => (s.kind === 'run' ? (r.rowCount ?? 0) : s.kind === 'get' ? r.rows[0] : r.rows));
 	if (!(await driveAsync(checkSchema(POSTGRES, where, readonly), exec))) return;
-	await client.query('BEGIN');
-	try {
-		await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-		await driveAsync(migrateSchema(POSTGRES, where), exec);
-		await client.query('COMMIT');
-	} catch (error) {
-		await client.query('ROLLBACK').catch(() => undefined);
-		throw error;
-	}
+	await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+	await driveAsync(migrateSchema(POSTGRES, where), exec);
 }
 
 /**
  * Runs `work` in one transaction on one connection of the pool. The connection is watched
  * while it is checked out: one the server drops mid-transaction (a restart, an
  * administrator's command) emits an error that would otherwise end the process, and it is
- * thrown away rather than handed to the next caller.
+ * thrown away rather than handed to the next caller, as is one whose connection failed
+ * under a query.
  */
 export async function transaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
 	const client = await pool.connect();
-	const watch = watchClient(client);
+	let broken = false;
+	const onError = () => {
+		broken = true;
+	};
+	client.on('error', onError);
 	try {
 		await client.query('BEGIN');
 		const result = await work(client);
 		await client.query('COMMIT');
 		return result;
 	} catch (error) {
-		watch.failed(error);
-		if (!watch.broken) await client.query('ROLLBACK').catch(() => watch.failed(true));
+		if (lostConnection(error)) broken = true;
+		if (!broken) await client.query('ROLLBACK').catch(onError);
 		throw error;
 	} finally {
-		watch.release();
+		client.off('error', onError);
+		// An error left unheard between here and the pool's own listener must not crash.
+		if (broken) client.on('error', () => undefined);
+		client.release(broken ? true : undefined);
 	}
-}
-
-/**
- * Listens for a checked-out client's errors until it goes back to the pool; a client that
- * erred, or whose connection failed under a query, is destroyed on release, not reused.
- */
-export function watchClient(client: PoolClient): { readonly broken: boolean; failed(error: unknown): void; release(): void } {
-	let broken = false;
-	const onError = () => {
-		broken = true;
-	};
-	client.on('error', onError);
-	return {
-		get broken() {
-			return broken;
-		},
-		failed(error: unknown) {
-			if (error === true || lostConnection(error)) broken = true;
-		},
-		release() {
-			client.off('error', onError);
-			// An error left unheard between here and the pool's own listener must not crash.
-			if (broken) client.on('error', () => undefined);
-			client.release(broken ? true : undefined);
-		},
-	};
 }
 
 /** Whether an error means the connection itself is gone (not a statement refused on a healthy one). */
 export function lostConnection(error: unknown): boolean {
 	const e = error as { code?: string; message?: string } | undefined;
 	const code = e?.code ?? '';
-	// 08: connection exceptions; 57P: operator intervention (shutdown, admin termination); 53: resources.
-	if (/^(08|57P|53)/.test(code)) return true;
-	if (/^E[A-Z]+$/.test(code)) return true;
+	// 08: connection exceptions; 57P: operator intervention (shutdown, admin termination); 53: resources; E...: the socket's.
+	if (/^(08|57P|53|E[A-Z]+$)/.test(code)) return true;
 	return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|timeout exceeded when trying to connect/i.test(e?.message ?? '');
 }

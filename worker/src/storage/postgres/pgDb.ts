@@ -15,18 +15,6 @@ function pgExec(db: Pool | PoolClient, s: Statement): Promise<unknown> {
 	return db.query(query).then((r) => (s.kind === 'run' ? (r.rowCount ?? 0) : s.kind === 'get' ? r.rows[0] : r.rows));
 }
 
-/** Runs a unit of work in one transaction of the pool. */
-export function pgTx<T>(pool: Pool, work: Work<T>, mode: TxMode = 'write'): Promise<T> {
-	return transaction(pool, async (client) => {
-		// Not waited onto disk, as SQLite's settle is not (its WAL commits at synchronous =
-		// NORMAL): a settle lost to a crash leaves its chunk on its way, which recovery turns
-		// uncertain, the same as a crash while the request was out. The next ordinary commit
-		// flushes it with its own WAL anyway.
-		if (mode === 'lazy') await client.query('SET LOCAL synchronous_commit = off');
-		return driveAsync(work, (s) => pgExec(client, s));
-	});
-}
-
 /**
  * A Postgres pool running units of work. Every commit but a lazy one is durable when it
  * returns (Postgres's default); grouped and synced writes share commits (pgGroupCommit.ts).
@@ -42,8 +30,15 @@ export class PgDb implements SqlDb {
 		return driveAsync(work, (s) => pgExec(this.pool, s));
 	}
 
-	tx<T>(work: Work<T>, mode?: TxMode): Promise<T> {
-		return pgTx(this.pool, work, mode);
+	tx<T>(work: Work<T>, mode: TxMode = 'write'): Promise<T> {
+		return transaction(this.pool, async (client) => {
+			// Not waited onto disk, as SQLite's settle is not (its WAL commits at synchronous =
+			// NORMAL): a settle lost to a crash leaves its chunk on its way, which recovery turns
+			// uncertain, the same as a crash while the request was out. The next ordinary commit
+			// flushes it with its own WAL anyway.
+			if (mode === 'lazy') await client.query('SET LOCAL synchronous_commit = off');
+			return driveAsync(work, (s) => pgExec(client, s));
+		});
 	}
 
 	write(list: readonly Step[], mode?: TxMode): Promise<number[]> {

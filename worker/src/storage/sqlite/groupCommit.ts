@@ -42,14 +42,16 @@ export class GroupCommit {
 		this.scheduled = false;
 		const batch = this.queue;
 		this.queue = [];
-		const results: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+		// Each write's outcome, told once the batch is committed (and synced, given a WalSync).
+		const outcomes: (() => void)[] = [];
 		try {
 			this.db.transaction(() => {
 				for (const item of batch) {
 					try {
-						results.push({ ok: true, value: this.db.transaction(item.write)() });
+						const value = this.db.transaction(item.write)();
+						outcomes.push(() => item.resolve(value));
 					} catch (error) {
-						results.push({ ok: false, error });
+						outcomes.push(() => item.reject(error));
 					}
 				}
 			})();
@@ -59,12 +61,7 @@ export class GroupCommit {
 			for (const item of batch) item.reject(error);
 			return;
 		}
-		const settle = () =>
-			batch.forEach((item, i) => {
-				const r = results[i];
-				if (r.ok) item.resolve(r.value);
-				else item.reject(r.error);
-			});
+		const settle = () => outcomes.forEach((tell) => tell());
 		if (!this.durable) settle();
 		else this.durable.sync().then(settle, (error: unknown) => batch.forEach((item) => item.reject(error)));
 	}

@@ -3,6 +3,7 @@ import { FatalError } from '../../errors';
 import { checkSchema, migrateSchema } from '../migrateSchema';
 import { SQLITE, driveSync, type Statement } from '../work';
 import { openReadOnly } from './openReadOnly';
+import { execPrepared } from './sqliteDb';
 import { ensurePrivateFile, warnIfShared } from '../privateFile';
 
 /**
@@ -67,8 +68,5 @@ function schemaStatement(db: Database.Database, s: Statement): unknown {
 		db.exec(s.sql);
 		return 0;
 	}
-	// `$1` is a named parameter to SQLite.
-	const args = s.args.length > 0 ? [Object.fromEntries(s.args.map((a, i) => [i + 1, a]))] : [];
-	const statement = db.prepare(s.sql);
-	return s.kind === 'run' ? statement.run(...args).changes : s.kind === 'get' ? statement.get(...args) : statement.all(...args);
+	return execPrepared(db.prepare(s.sql), s);
 }

@@ -32,17 +32,14 @@ export function openReadOnly(path: string): Database.Database {
 
 /** The file itself, read-only; undefined when SQLite would need to write beside it. */
 function openInPlace(path: string): Database.Database | undefined {
+	let db: Database.Database | undefined;
 	try {
-		const db = new Database(path, { readonly: true, fileMustExist: true });
-		try {
-			db.pragma('busy_timeout = 10000');
-			db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();
-			return db;
-		} catch (error) {
-			db.close();
-			throw error;
-		}
+		db = new Database(path, { readonly: true, fileMustExist: true });
+		db.pragma('busy_timeout = 10000');
+		db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();
+		return db;
 	} catch (error) {
+		db?.close();
 		if (!/readonly|unable to open/i.test((error as Error).message) || !existsSync(path)) throw error;
 		return undefined;
 	}

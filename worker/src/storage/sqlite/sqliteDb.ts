@@ -37,18 +37,7 @@ export class SqliteDb implements SqlDb {
 			if (s.kind === 'raw') statement.raw();
 			this.statements.set(key, statement);
 		}
-		// `$1` is a named parameter to SQLite; booleans are 0 and 1.
-		const params: Record<string, unknown> = {};
-		for (let i = 0; i < s.args.length; i++) params[i + 1] = typeof s.args[i] === 'boolean' ? Number(s.args[i]) : s.args[i];
-		const args = s.args.length > 0 ? [params] : [];
-		switch (s.kind) {
-			case 'run':
-				return statement.run(...args).changes;
-			case 'get':
-				return statement.get(...args);
-			default:
-				return statement.all(...args);
-		}
+		return execPrepared(statement, s);
 	}
 
 	async run<T>(work: Work<T>): Promise<T> {
@@ -107,4 +96,12 @@ export class SqliteDb implements SqlDb {
 		this.walSync = undefined;
 		if (this.owned && this.db.open) this.db.close();
 	}
+}
+
+/** Runs a statement of a unit of work, prepared: `$1` is a named parameter to SQLite; booleans are 0 and 1. */
+export function execPrepared(statement: Database.Statement, s: Statement): unknown {
+	const params: Record<string, unknown> = {};
+	for (let i = 0; i < s.args.length; i++) params[i + 1] = typeof s.args[i] === 'boolean' ? Number(s.args[i]) : s.args[i];
+	const args = s.args.length > 0 ? [params] : [];
+	return s.kind === 'run' ? statement.run(...args).changes : s.kind === 'get' ? statement.get(...args) : statement.all(...args);
 }

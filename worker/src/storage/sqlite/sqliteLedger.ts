@@ -4,26 +4,20 @@ import { openDatabase } from './openDatabase';
 import { SqliteDb } from './sqliteDb';
 
 /**
- * The ledger's connection to one SQLite file, in WAL mode so `campaign status` reads while
- * a run writes. Commits are NORMAL (a crash of the process loses nothing; power loss may
- * lose the last import batch, which is simply read again), except the `submitting` mark,
- * which is synced before the request leaves (durableTx). Opening it makes or upgrades its
- * schema (openDatabase).
+ * The ledger in one SQLite file, in WAL mode so `campaign status` reads while a run writes.
+ * Commits are NORMAL (a crash of the process loses nothing; power loss may lose the last
+ * import batch, which is simply read again), except the `submitting` mark, which is synced
+ * before the request leaves (durableTx). Opening it makes or upgrades its schema
+ * (openDatabase).
  */
-class SqliteLedgerDb extends SqliteDb {
-	constructor(path: string, options: { readonly?: boolean }) {
-		super(openDatabase(path, 'the ledger', options), path);
-		// One read transaction for as long as it is open: every figure of a status or a report
-		// is of the same moment, however many queries it takes while a run writes.
-		if (options.readonly) this.db.exec('BEGIN');
-	}
-}
-
-/** The ledger in one SQLite file. */
 export class SqliteLedger extends SqlLedger {
 	/** `readonly` opens an existing ledger for reading only, as `campaign status` does. */
 	constructor(path: string, options: { readonly?: boolean } = {}) {
-		super(new SqliteLedgerDb(path, options));
+		const db = openDatabase(path, 'the ledger', options);
+		// One read transaction for as long as it is open: every figure of a status or a report
+		// is of the same moment, however many queries it takes while a run writes.
+		if (options.readonly) db.exec('BEGIN');
+		super(new SqliteDb(db, path));
 	}
 
 	/**
@@ -33,6 +27,6 @@ export class SqliteLedger extends SqlLedger {
 	 * file what the other had just made it forget.
 	 */
 	connection(): Database.Database {
-		return (this.db as SqliteLedgerDb).db;
+		return (this.db as SqliteDb).db;
 	}
 }
