@@ -69,11 +69,10 @@ async function migrate(client: PoolClient, where: string, readonly: boolean): Pr
 }
 
 /**
- * Runs `work` in one transaction on one connection of the pool. The connection is watched
- * while it is checked out: one the server drops mid-transaction (a restart, an
- * administrator's command) emits an error that would otherwise end the process, and it is
- * thrown away rather than handed to the next caller, as is one whose connection failed
- * under a query.
+ * Runs `work` in one transaction on one connection of a pool from newPool. The connection
+ * is watched while it is checked out: one the server drops mid-transaction (a restart, an
+ * administrator's command), or whose connection failed under a query, is thrown away
+ * rather than handed to the next caller.
  */
 export async function transaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
 	const client = await pool.connect();
@@ -93,8 +92,6 @@ export async function transaction<T>(pool: Pool, work: (client: PoolClient) => P
 		throw error;
 	} finally {
 		client.off('error', onError);
-		// An error left unheard between here and the pool's own listener must not crash.
-		if (broken) client.on('error', () => undefined);
 		client.release(broken ? true : undefined);
 	}
 }
