@@ -15,8 +15,14 @@ export default defineConfig({
 		// One embedded Postgres for the whole run; each test file makes its own database in it.
 		globalSetup: ['test/support/postgres/globalSetup.ts'],
 		pool: 'forks',
+		// Several files at once: most of a file's time is spent waiting on the processes it
+		// starts (a worker, a sandbox, Postgres), so on two cores three files keep both busy
+		// without starving any one of them. Each pool draws ports of its own
+		// (test/support/freePort.mjs); the run's temp folder goes with it (runTempDir.ts).
+		maxWorkers: Number(process.env.CLOUDTEL_TEST_FILES_AT_ONCE ?? 3),
+		minWorkers: 1,
 		testTimeout: 60_000,
 		hookTimeout: 60_000,
-		reporters: ['default'],
+		reporters: ['default', './test/support/budgetReporter.ts'],
 	},
 });

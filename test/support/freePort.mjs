@@ -8,12 +8,18 @@ import { createServer } from 'node:net';
 // range goes to no connection, only to whoever binds it.
 const FIRST = 20_000;
 const COUNT = 12_000;
+// Test files run several at once (vitest's pools): each pool draws from a slice of its own,
+// so two files running side by side can never be handed the same port. Slice 0 is for
+// whoever runs outside a pool (the e2e harness, the run's Postgres).
+const SLICES = 8;
+const SLICE = Math.floor(COUNT / SLICES);
 const given = new Set();
 
-/** A port nothing listens on now, never the same twice in one process. */
+/** A port nothing listens on now, never the same twice in one process, never another pool's. */
 export async function freePort() {
 	for (;;) {
-		const port = FIRST + Math.floor(Math.random() * COUNT);
+		const pool = Number(process.env.VITEST_POOL_ID ?? 0) % SLICES;
+		const port = FIRST + pool * SLICE + Math.floor(Math.random() * SLICE);
 		if (given.has(port)) continue;
 		given.add(port);
 		if (await canListen(port)) return port;

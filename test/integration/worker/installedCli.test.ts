@@ -1,7 +1,7 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allSandboxMessages } from '../../support/sandboxMessages';
@@ -10,9 +10,8 @@ import { tempDir } from './harness';
 
 /**
  * The worker's package as someone without the repository gets it: `npm pack` of worker/,
- * installed into an empty prefix with npm's own global install, from the registry. One
- * install (better-sqlite3 compiles from source here, which takes minutes) serves every
- * command. It packs worker/dist as the last `npm run build` left it (`npm test` builds
+ * installed into an empty prefix with npm's own global install, its dependencies from npm's
+ * cache where the repository's install left them. One install serves every command. It packs worker/dist as the last `npm run build` left it (`npm test` builds
  * first).
  */
 const ROOT = resolve(__dirname, '../../..');
@@ -53,6 +52,23 @@ async function runAsync(command: string, args: string[], cwd: string, timeoutMs:
 	if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${code ?? signal}`);
 }
 
+/**
+ * better-sqlite3's native binding for the installed package: the repository's own build when
+ * the versions agree, else built there as a user's install would (with its script allowed).
+ */
+async function provideSqliteBinding(packageDir: string): Promise<void> {
+	const installed = require.resolve('better-sqlite3/package.json', { paths: [packageDir] });
+	const ours = require.resolve('better-sqlite3/package.json', { paths: [WORKER] });
+	const version = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+	const binding = join('build', 'Release', 'better_sqlite3.node');
+	if (version(installed) === version(ours) && existsSync(join(dirname(ours), binding))) {
+		mkdirSync(join(dirname(installed), 'build', 'Release'), { recursive: true });
+		copyFileSync(join(dirname(ours), binding), join(dirname(installed), binding));
+	} else {
+		await runAsync('npm', ['rebuild', 'better-sqlite3', '--allow-scripts=better-sqlite3'], packageDir, INSTALL_MS);
+	}
+}
+
 beforeAll(async () => {
 	if (!existsSync(join(WORKER, 'dist/worker/src/cli.js')) || !existsSync(join(WORKER, 'dist/sandbox/src/index.js'))) {
 		execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
@@ -65,10 +81,12 @@ beforeAll(async () => {
 	const prefix = join(dir, 'prefix');
 	const empty = join(dir, 'empty');
 	mkdirSync(empty);
-	// A global install has no project whose allowScripts could name better-sqlite3: its
-	// build script runs only when the command line allows it.
-	await runAsync('npm', ['install', '-g', '--prefix', prefix, '--allow-scripts=better-sqlite3', '--no-audit', '--no-fund', tarball], empty, INSTALL_MS);
+	// The versions npm's cache already holds from the repository's own install (no registry
+	// round trip for what it has), and no install script: better-sqlite3's compile takes a
+	// minute or more, and the binding the repository built serves the same version as is.
+	await runAsync('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', tarball], empty, INSTALL_MS);
 	bin = join(prefix, 'bin', 'cloudtel');
+	await provideSqliteBinding(join(prefix, 'lib', 'node_modules', '@cloudtel', 'worker'));
 }, INSTALL_MS + 120_000);
 
 afterAll(async () => {

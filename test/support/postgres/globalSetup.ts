@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { TestProject } from 'vitest/node';
+import { runTempDir } from '../runTempDir';
 
 declare module 'vitest' {
 	export interface ProvidedContext {
@@ -17,6 +18,7 @@ declare module 'vitest' {
  * this process goes, however it goes, because its stdin closes.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+	const removeTemp = runTempDir();
 	const child = spawn(process.execPath, [join(__dirname, 'embeddedPostgres.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
 	const lines = createInterface({ input: child.stdout });
 	const ready = new Promise<string>((resolve, reject) => {
@@ -28,5 +30,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
 		const exited = once(child, 'exit');
 		child.kill('SIGTERM');
 		await exited;
+		removeTemp();
 	};
 }
