@@ -9,8 +9,9 @@ import { join } from 'node:path';
  */
 export function runTempDir(): () => void {
 	const dir = mkdtempSync(join(tmpdir(), 'cloudtel-run-'));
-	// Traversable by others: as root, the run's Postgres works in it as the `postgres` user.
-	chmodSync(dir, 0o711);
+	// As open as /tmp itself: as root, the run's Postgres and the tests that run the CLI as
+	// another user work in it as that user.
+	chmodSync(dir, 0o1777);
 	process.env.TMPDIR = dir;
 	return () => rmSync(dir, { recursive: true, force: true });
 }
