@@ -78,8 +78,8 @@ export function outcomes(ctx: IExecuteFunctions, outcome: 'Sent' | 'Created'): O
 		if (!withInput) return {};
 		// An input's own `error` (from another node's error output) would read, on the first
 		// item, as this node failing, and make Retry On Fail send everything again.
-		const { error: _error, ...fields } = input[itemIndex]?.json ?? {};
-		return fields;
+		const json = input[itemIndex]?.json ?? {};
+		return Object.hasOwn(json, 'error') ? Object.fromEntries(Object.entries(json).filter(([key]) => key !== 'error')) : { ...json };
 	};
 	return {
 		success: (json, itemIndex) => ({ json: withReadableDates(json, own(itemIndex)), pairedItem: { item: itemIndex } }),
