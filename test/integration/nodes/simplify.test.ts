@@ -3,6 +3,7 @@
 // output what they always did; an AI agent's tool always gets the simplified form.
 import { describe, expect, it } from 'vitest';
 import type { INodeExecutionData } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 import type { RunningSandbox } from '../../../sandbox/src';
 import { CloudTel } from '../../../nodes/CloudTel/CloudTel.node';
 import { executeContext, type ExecuteOptions } from './fakeN8n';
@@ -43,6 +44,14 @@ describe('Simplify', () => {
 			[['sendBatch'], v1, false],
 			[['sendBatch'], v11, true],
 		]);
+	});
+
+	it("reads, by n8n's own resolution of a saved node's parameters, as off at version 1 and on from 1.1", () => {
+		const simplifyAt = (typeVersion: number, operation: string) =>
+			NodeHelpers.getNodeParameters(node.description.properties, { resource: operation === 'add' ? 'address' : 'message', operation }, true, false, { typeVersion }, node.description)?.simplify;
+		for (const operation of ['send', 'sendBatch', 'add']) {
+			expect([simplifyAt(1, operation), simplifyAt(1.1, operation)], operation).toEqual([false, true]);
+		}
 	});
 
 	it('Send at version 1.1 outputs the simplified Message beside the input fields; off, the whole Message', async () => {
