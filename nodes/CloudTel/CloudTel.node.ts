@@ -22,7 +22,10 @@ export class CloudTel implements INodeType {
 		name: 'cloudTel',
 		icon: { light: 'file:cloudtel.svg', dark: 'file:cloudtel.dark.svg' },
 		group: ['output'],
-		version: 1,
+		// 1.1: Simplify, on by default where an answer has more than 10 fields; version 1
+		// nodes (workflows saved before it) keep their full output.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		// "Send Batch: Message": display names, not internal values. A literal, as n8n's scan
 		// requires; a test holds it to the option names for every resource and operation. An
 		// operation it does not know (the editor's Custom API Call, "__CUSTOM_API_CALL__") shows

@@ -9,6 +9,5 @@ import { SECRET_QUERY_PARAMETER } from './secret';
 export function readPayload(method: string, query: IDataObject, body: unknown): unknown {
 	const source = method.toUpperCase() === 'GET' ? query : isPlainObject(body) && Object.keys(body).length > 0 ? body : Array.isArray(body) ? body : query;
 	if (!isPlainObject(source)) return source;
-	const { [SECRET_QUERY_PARAMETER]: _secret, ...fields } = source;
-	return fields;
+	return Object.fromEntries(Object.entries(source).filter(([key]) => key !== SECRET_QUERY_PARAMETER));
 }

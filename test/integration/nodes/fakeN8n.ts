@@ -37,6 +37,10 @@ export interface ExecuteOptions {
 	/** n8n's node setting "On Error"; both continue modes make continueOnFail() true. */
 	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 	timezone?: string;
+	/** The node's version as saved in the workflow (1, the first, unless given). */
+	typeVersion?: number;
+	/** The node's type: n8n runs a node an AI agent uses as a tool as `<type>Tool`. */
+	type?: string;
 }
 
 const NODE = { id: 'node-1', name: 'CloudTel', type: 'n8n-nodes-cloudtel.cloudTel', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
@@ -49,12 +53,18 @@ function asRawParameters(params: Record<string, Param>): IDataObject {
 	return out;
 }
 
-/** Like n8n, an unset parameter reads as the default of the property shown for this resource and operation. */
-function defaultOf(params: Record<string, Param>, name: string): unknown {
+/** Whether a `@version` condition of displayOptions holds: a listed version, or n8n's `{ _cnd: { gte } }`. */
+function versionShown(values: unknown[] | undefined, typeVersion: number): boolean {
+	if (!values) return true;
+	return values.some((v) => (typeof v === 'number' ? v === typeVersion : typeVersion >= ((v as { _cnd?: { gte?: number } })._cnd?.gte ?? Infinity)));
+}
+
+/** Like n8n, an unset parameter reads as the default of the property shown for this resource, operation and node version. */
+function defaultOf(params: Record<string, Param>, name: string, typeVersion: number): unknown {
 	const shown = PROPERTIES.find((p) => {
 		if (p.name !== name) return false;
 		const show = p.displayOptions?.show ?? {};
-		return ['resource', 'operation'].every((key) => !show[key] || (show[key] as unknown[]).includes(params[key]));
+		return ['resource', 'operation'].every((key) => !show[key] || (show[key] as unknown[]).includes(params[key])) && versionShown(show['@version'] as unknown[] | undefined, typeVersion);
 	});
 	return shown?.default;
 }
@@ -92,6 +102,7 @@ async function httpRequest(credentials: Credentials, options: IHttpRequestOption
 
 export function executeContext(options: ExecuteOptions): IExecuteFunctions & { sent: SentRequest[]; hints: NodeExecutionHint[] } {
 	const items = options.items ?? [{ json: {} }];
+	const typeVersion = options.typeVersion ?? NODE.typeVersion;
 	const sent: SentRequest[] = [];
 	const hints: NodeExecutionHint[] = [];
 	const ctx = {
@@ -100,14 +111,16 @@ export function executeContext(options: ExecuteOptions): IExecuteFunctions & { s
 		addExecutionHints: (...added: NodeExecutionHint[]) => hints.push(...added),
 		getInputData: () => items,
 		// As in n8n, the node's raw parameters: a per-item function stands for an expression.
-		getNode: () => ({ ...NODE, parameters: asRawParameters(options.params), onError: options.onError }),
+		getNode: () => ({ ...NODE, typeVersion, type: options.type ?? NODE.type, parameters: asRawParameters(options.params), onError: options.onError }),
 		getTimezone: () => options.timezone ?? 'UTC',
 		continueOnFail: () => options.onError === 'continueRegularOutput' || options.onError === 'continueErrorOutput',
 		getCredentials: async () => ({ ...options.credentials }),
 		getNodeParameter(name: string, itemIndex: number, fallback?: unknown, opts?: { extractValue?: boolean }) {
 			let value = lookup(options.params, name);
 			if (typeof value === 'function') value = value(itemIndex, items[itemIndex]);
-			if (value === undefined) value = arguments.length >= 3 ? fallback : defaultOf(options.params, name);
+			// As in n8n, which fills in the defaults of the parameters shown before the node runs.
+			if (value === undefined) value = defaultOf(options.params, name, typeVersion);
+			if (value === undefined && arguments.length >= 3) value = fallback;
 			if (value === undefined) throw new Error(`Could not get parameter "${name}"`);
 			if (opts?.extractValue && value && typeof value === 'object' && '__rl' in value) return (value as unknown as { value: unknown }).value;
 			return value;

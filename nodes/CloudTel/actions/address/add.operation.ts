@@ -7,6 +7,8 @@ import { compact } from '../common/compact';
 import { outcomes } from '../common/failureItem';
 import { includeInputFieldsField } from '../common/includeInputFields';
 import { runPerItem } from '../common/runPerItem';
+import { simplifyFields } from '../common/simplify';
+import { SIMPLIFIED_ADDRESS_FIELDS } from './simplifiedAddress';
 
 const properties: INodeProperties[] = [
 	{ displayName: 'Line 1', name: 'line1', type: 'string', default: '', required: true, description: 'Address line 1' },
@@ -35,6 +37,7 @@ const properties: INodeProperties[] = [
 		],
 	},
 	includeInputFieldsField,
+	...simplifyFields,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['address'], operation: ['add'] } }, properties);
@@ -57,6 +60,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			return requests.addAddress(accountSid, address);
 		},
 		async (request, i) => unwrap<IDataObject>(await apiRequest.call(this, request, i), 'Address'),
-		outcomes(this, 'Created'),
+		outcomes(this, 'Created', SIMPLIFIED_ADDRESS_FIELDS),
 	);
 }

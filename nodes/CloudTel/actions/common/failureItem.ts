@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import type { FieldError } from './fieldErrors';
 import type { NodeError } from './nodeError';
 import { withReadableDates } from './readableDates';
+import { simplifier } from './simplify';
 
 function details(error: NodeError): IDataObject {
 	const out: IDataObject = { Message: error.message };
@@ -70,19 +71,21 @@ export interface Outcomes {
  * then copies the item with its input's fields into the error output, and the copy no
  * longer carries it.
  */
-export function outcomes(ctx: IExecuteFunctions, outcome: 'Sent' | 'Created'): Outcomes {
+export function outcomes(ctx: IExecuteFunctions, outcome: 'Sent' | 'Created', simplified?: readonly string[]): Outcomes {
 	const input = ctx.getInputData();
 	const withInput = ctx.getNodeParameter(INCLUDE_INPUT_FIELDS, 0, true) !== false;
 	const errorOutput = hasErrorOutput(ctx);
+	// Simplify (where offered) trims the provider's answer, never the input's fields.
+	const simplify = simplified && simplifier(ctx, simplified);
 	const own = (itemIndex: number): IDataObject => {
 		if (!withInput) return {};
 		// An input's own `error` (from another node's error output) would read, on the first
 		// item, as this node failing, and make Retry On Fail send everything again.
-		const { error: _error, ...fields } = input[itemIndex]?.json ?? {};
-		return fields;
+		const json = input[itemIndex]?.json ?? {};
+		return Object.hasOwn(json, 'error') ? Object.fromEntries(Object.entries(json).filter(([key]) => key !== 'error')) : { ...json };
 	};
 	return {
-		success: (json, itemIndex) => ({ json: withReadableDates(json, own(itemIndex)), pairedItem: { item: itemIndex } }),
+		success: (json, itemIndex) => ({ json: withReadableDates(simplify ? simplify(json, itemIndex) : json, own(itemIndex)), pairedItem: { item: itemIndex } }),
 		failure(error, itemIndex) {
 			const json: IDataObject = { ...own(itemIndex), [outcome]: false, ...details(error) };
 			const errors = error.context.Errors as FieldError[] | undefined;

@@ -6,8 +6,10 @@ import { providerError } from '../../transport/providerError';
 import { hasErrorOutput, outcomes } from '../common/failureItem';
 import { includeInputFieldsField } from '../common/includeInputFields';
 import { asNodeError, type NodeError } from '../common/nodeError';
+import { simplifyFields } from '../common/simplify';
 import { messageFields } from './messageFields';
 import { messageReader, type PreparedMessage } from './readMessage';
+import { SIMPLIFIED_MESSAGE_FIELDS } from './simplifiedMessage';
 
 const properties: INodeProperties[] = [
 	...messageFields,
@@ -21,6 +23,7 @@ const properties: INodeProperties[] = [
 		description: `How many messages go in one BatchMessages request (at most ${BATCH_MAX_MESSAGES})`,
 	},
 	includeInputFieldsField,
+	...simplifyFields,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['message'], operation: ['sendBatch'] } }, properties);
@@ -72,7 +75,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const results: INodeExecutionData[] = new Array(count);
 	const pending: Pending[] = [];
 	const readMessage = messageReader(this, await this.getCredentials(CREDENTIAL_NAME));
-	const outcome = outcomes(this, 'Sent');
+	const outcome = outcomes(this, 'Sent', SIMPLIFIED_MESSAGE_FIELDS);
 	const { success } = outcome;
 	// Counted as made: with Include Input Fields, an input's own `Sent: false` is not a failure.
 	let failed = 0;

@@ -1,0 +1,3 @@
+import { houseConfig } from '../eslint.house.mjs';
+
+export default houseConfig(import.meta.dirname, { tests: true });
