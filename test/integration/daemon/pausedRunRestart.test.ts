@@ -6,7 +6,7 @@ import { CallbackCatcher, key } from '../../support/callbackCatcher';
 import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
 import { cli } from '../worker/harness';
-import { cronIn, ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
+import { ensureBuilt, freePort, SandboxDriver, tempDir, TEST_TICKS_ONLY, until, WorkerProcess, writeConfig } from './harness';
 
 const SECRET = 'paused-restart-secret-0123456789';
 
@@ -34,7 +34,7 @@ describe.each(storeBackends())('a paused cron run across a restart ($name)', (ba
 			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET },
 			outbox: { concurrency: 1, backoffMs: 50, maxBackoffMs: 200 },
 			events: { url: `${receiver.url}/events` },
-			campaigns: [{ name: 'held', cron: cronIn(10), timeZone: 'UTC', csv: 'list.csv', property: sandbox.demo.PropertySid, text: 'Hi {{Name}}', rate: 2, batchSize: 1 }],
+			campaigns: [{ name: 'held', cron: TEST_TICKS_ONLY, timeZone: 'UTC', csv: 'list.csv', property: sandbox.demo.PropertySid, text: 'Hi {{Name}}', rate: 2, batchSize: 1 }],
 		});
 		let list = 'Phone,Name\n';
 		for (let i = 0; i < 10; i++) list += `+614915722${String(i).padStart(2, '0')},N${i}\n`;
@@ -46,6 +46,7 @@ describe.each(storeBackends())('a paused cron run across a restart ($name)', (ba
 			return worker;
 		};
 		let worker = await start();
+		worker.tick('held');
 		const run = String((await worker.waitFor((l) => typeof l.run === 'string' && l.run.startsWith('held-'), 20_000, 'the run')).run);
 		const sent = async () => (await driver.messages()).filter((m) => String(m.ExternalId).startsWith(`${run}:`));
 		await until(async () => (await sent()).length >= 2, 20_000, 'some messages');
@@ -57,8 +58,8 @@ describe.each(storeBackends())('a paused cron run across a restart ($name)', (ba
 
 		worker = await start();
 		await worker.waitFor((l) => l.msg === 'campaign run resumed' && l.run === run, 15_000, 'the run taken up again');
-		// Still paused: nothing more is sent, the run does not end.
-		await new Promise((r) => setTimeout(r, 3000));
+		// Still paused: the run, taken up, sees the pause before it sends anything, and waits.
+		await worker.waitFor((l) => l.msg === 'campaign paused' && l.run === run, 15_000, 'the run waiting paused');
 		expect((await sent()).length).toBe(before);
 		expect(receiver.requests.some((r) => key(r) === `campaign.finished:${run}`)).toBe(false);
 
@@ -68,8 +69,10 @@ describe.each(storeBackends())('a paused cron run across a restart ($name)', (ba
 		const all = await sent();
 		expect(all).toHaveLength(10);
 		expect(new Set(all.map((m) => m.To)).size).toBe(10);
-		await new Promise((r) => setTimeout(r, 1000));
+		// The mark: a reply to the run, whose event the outbox sends after any older one.
+		const markSid = await driver.reply(all[0].To, all[0].From, 'mark');
+		await until(() => receiver.requests.some((r) => key(r) === `reply:${markSid}`), 10_000, 'the later reply as the mark');
 		// Each event once: the same pause, seen again after the restart, is not a second one.
-		expect(receiver.requests.map(key).sort()).toEqual([`campaign.finished:${run}`, key(paused), `campaign.started:${run}`].sort());
+		expect(receiver.requests.map(key).sort()).toEqual([`campaign.finished:${run}`, key(paused), `campaign.started:${run}`, `reply:${markSid}`].sort());
 	}, 120_000);
 });
