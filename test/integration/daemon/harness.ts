@@ -9,6 +9,7 @@ import { basicAuthorization } from '../../../api';
 import type { RunningSandbox } from '../../../sandbox/src';
 import { BUILD_TIMEOUT_MS, ensureBuilt } from '../../support/freshBuild';
 import { freePort } from '../../support/freePort.mjs';
+import { runName } from '../../../worker/src/daemon/replies/runName';
 import { allSandboxMessages } from '../../support/sandboxMessages';
 
 export const ROOT = resolve(__dirname, '../../..');
@@ -152,6 +153,21 @@ export class WorkerProcess {
 	/** The campaign's cron tick now (or at `at`, so that two workers run the same tick): its run is `<campaign>-<tick>`. */
 	tick(campaign: string, at?: Date): void {
 		this.command({ cloudtelTest: 'tick', campaign, at: at?.toISOString() });
+	}
+
+	/**
+	 * The campaign's tick at `at` once its last run has wholly ended: a tick that still finds
+	 * it going is skipped (and says so), and is fired again. Resolves when the tick's run has begun.
+	 */
+	async tickAfterRun(campaign: string, at: Date): Promise<void> {
+		const run = runName(campaign, at);
+		const skipped = (l: LogLine) => l.msg === 'campaign tick skipped: the previous run is still going' && l.tick === at.toISOString();
+		for (;;) {
+			const before = this.count(skipped);
+			this.tick(campaign, at);
+			const outcome = await until(() => (this.logs.some((l) => l.run === run) ? 'ran' : this.count(skipped) > before ? 'skipped' : undefined), 15_000, `the tick of ${run}`);
+			if (outcome === 'ran') return;
+		}
 	}
 
 	/** The look for missed ticks, which the worker makes every 10 s, now. */
