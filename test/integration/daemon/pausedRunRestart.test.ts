@@ -34,11 +34,16 @@ describe.each(storeBackends())('a paused cron run across a restart ($name)', (ba
 			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET },
 			outbox: { concurrency: 1, backoffMs: 50, maxBackoffMs: 200 },
 			events: { url: `${receiver.url}/events` },
-			campaigns: [{ name: 'held', cron: TEST_TICKS_ONLY, timeZone: 'UTC', csv: 'list.csv', property: sandbox.demo.PropertySid, text: 'Hi {{Name}}', rate: 2, batchSize: 1 }],
+			campaigns: [
+				{ name: 'held', cron: TEST_TICKS_ONLY, timeZone: 'UTC', csv: 'list.csv', property: sandbox.demo.PropertySid, text: 'Hi {{Name}}', rate: 2, batchSize: 1 },
+				// A run at the same pace while the other waits paused: the time it takes is the proof's.
+				{ name: 'beat', cron: TEST_TICKS_ONLY, timeZone: 'UTC', csv: 'beat.csv', property: sandbox.demo.PropertySid, text: 'Hi {{Name}}', rate: 2, batchSize: 1 },
+			],
 		});
 		let list = 'Phone,Name\n';
 		for (let i = 0; i < 10; i++) list += `+614915722${String(i).padStart(2, '0')},N${i}\n`;
 		writeFileSync(join(dir, 'list.csv'), list);
+		writeFileSync(join(dir, 'beat.csv'), 'Phone,Name\n+61491572301,B1\n+61491572302,B2\n+61491572303,B3\n');
 		const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
 		const start = async () => {
 			const worker = await WorkerProcess.start(config, env);
@@ -58,8 +63,12 @@ describe.each(storeBackends())('a paused cron run across a restart ($name)', (ba
 
 		worker = await start();
 		await worker.waitFor((l) => l.msg === 'campaign run resumed' && l.run === run, 15_000, 'the run taken up again');
-		// Still paused: the run, taken up, sees the pause before it sends anything, and waits.
+		// Still paused: the run, taken up, sees the pause, and waits. Meanwhile another run at
+		// its pace sends three messages; a run that went on would have sent in that time too.
 		await worker.waitFor((l) => l.msg === 'campaign paused' && l.run === run, 15_000, 'the run waiting paused');
+		worker.tick('beat');
+		const beat = await worker.waitFor((l) => l.msg === 'campaign summary' && l.campaign === 'beat', 15_000, 'the other run to end');
+		expect(beat).toMatchObject({ stop: 'finished' });
 		expect((await sent()).length).toBe(before);
 		expect(receiver.requests.some((r) => key(r) === `campaign.finished:${run}`)).toBe(false);
 
@@ -73,6 +82,6 @@ describe.each(storeBackends())('a paused cron run across a restart ($name)', (ba
 		const markSid = await driver.reply(all[0].To, all[0].From, 'mark');
 		await until(() => receiver.requests.some((r) => key(r) === `reply:${markSid}`), 10_000, 'the later reply as the mark');
 		// Each event once: the same pause, seen again after the restart, is not a second one.
-		expect(receiver.requests.map(key).sort()).toEqual([`campaign.finished:${run}`, key(paused), `campaign.started:${run}`, `reply:${markSid}`].sort());
+		expect(receiver.requests.map(key).sort()).toEqual([`campaign.finished:${run}`, key(paused), `campaign.started:${run}`, `reply:${markSid}`, `campaign.started:${beat.run}`, `campaign.finished:${beat.run}`].sort());
 	}, 120_000);
 });
