@@ -38,7 +38,7 @@ async function refuseFinishedEvents(location: DbLocation, refuse: boolean): Prom
  */
 describe.each(storeBackends())('cancel of an API campaign not running ($name)', (backend) => {
 	it('moves it and queues its campaign.finished together, or neither', async () => {
-		const { sandbox, driver, location, start, call } = await apiWorkerRig(backend, cleanup, { sandbox: { receiptDelayMs: 60_000 } });
+		const { sandbox, driver, location, start, call, idle } = await apiWorkerRig(backend, cleanup, { sandbox: { receiptDelayMs: 60_000 } });
 		const receiver = await startCatcher(cleanup);
 		const sent = async () => (await driver.messages()).filter((m) => String(m.ExternalId).startsWith('halted:'));
 
@@ -69,7 +69,8 @@ describe.each(storeBackends())('cancel of an API campaign not running ($name)', 
 		expect(status.counts.cancelled).toBeGreaterThan(0);
 		expect(status.counts.accepted + status.counts.cancelled).toBe(30);
 		expect((await sent()).length).toBe(status.counts.accepted);
-		await new Promise((r) => setTimeout(r, 1000));
+		// Nothing left to send: a repeat would have come by now.
+		await until(() => idle(), 20_000, 'the worker to have nothing left to send');
 		expect(receiver.requests.filter((r) => key(r) === 'campaign.finished:halted')).toHaveLength(1);
 	}, 120_000);
 });

@@ -41,6 +41,7 @@ describe.each(storeBackends())('campaign API events ($name)', (backend) => {
 			await store.close();
 		});
 
+		const pausesSeen = () => new Set(receiver.requests.map(key).filter((k) => k.startsWith('campaign.paused:news:'))).size;
 		const url = `${receiver.url}/hooks/news`;
 		expect((await a.call('PUT', '/api/campaigns/news', { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 10, batchSize: 1, events: url })).status).toBe(201);
 		expect((await a.call('PUT', '/api/campaigns/news/pages/1', { recipients: [...recipients(0, 20), { phone: 'nope', first_name: 'X' }] })).status).toBe(200);
@@ -50,17 +51,21 @@ describe.each(storeBackends())('campaign API events ($name)', (backend) => {
 		expect((await a.call('POST', '/api/campaigns/news/pause')).status).toBe(200);
 		// A pause of a paused campaign is no new pause.
 		expect((await a.call('POST', '/api/campaigns/news/pause')).status).toBe(200);
-		await new Promise((r) => setTimeout(r, 300));
+		await until(() => pausesSeen() >= 1, 20_000, 'the first pause announced');
 		expect((await a.call('POST', '/api/campaigns/news/resume')).status).toBe(200);
 		await until(async () => (await a.call('GET', '/api/campaigns/news')).body.campaign.counts.accepted >= 8, 20_000, 'more sent');
 		expect((await a.call('POST', '/api/campaigns/news/pause')).status).toBe(200);
-		await new Promise((r) => setTimeout(r, 300));
+		await until(() => pausesSeen() >= 2, 20_000, 'the second pause announced');
 		expect((await a.call('POST', '/api/campaigns/news/resume')).status).toBe(200);
 		await until(async () => (await a.call('GET', '/api/campaigns/news')).body.campaign.state === 'finished', 30_000, 'the campaign to finish');
 		const status = (await a.call('GET', '/api/campaigns/news')).body.campaign;
 
 		await until(() => receiver.requests.some((r) => key(r) === 'campaign.finished:news'), 20_000, 'the finished event');
-		await new Promise((r) => setTimeout(r, 800));
+		// Nothing left in the outbox: no event can follow.
+		await until(async () => {
+			const counts = await store.forwardCounts();
+			return counts.pending === 0 && counts.sending === 0;
+		}, 20_000, 'the outbox empty');
 		const taken = receiver.requests.slice(1);
 		const keys = taken.map(key);
 		expect(new Set(keys).size).toBe(keys.length);

@@ -23,7 +23,7 @@ describe.each(storeBackends())("an API campaign's replies and opt-outs over HTTP
 	it('sends one reply event per reply and one optout for the STOP to its own URL, and suppresses the number', async () => {
 		const own = await startCatcher(cleanup);
 		const wide = await startCatcher(cleanup);
-		const { sandbox, driver, location, start, call } = await apiWorkerRig(backend, cleanup, { config: { events: { url: `${wide.url}/all` } } });
+		const { sandbox, driver, location, start, call, idle } = await apiWorkerRig(backend, cleanup, { config: { events: { url: `${wide.url}/all` } } });
 		await start();
 
 		// No `from`: a leased sender, replies to this worker (the default).
@@ -44,8 +44,8 @@ describe.each(storeBackends())("an API campaign's replies and opt-outs over HTTP
 
 		const expected = ['campaign.started:chat', 'campaign.finished:chat', `reply:${thanks}`, `reply:${stop}`, `optout:${stop}`];
 		await until(() => expected.every((k) => own.requests.some((r) => key(r) === k)), 20_000, 'every event');
-		// Time for a repeat, were one to come.
-		await new Promise((r) => setTimeout(r, 1000));
+		// Nothing left to send: a repeat would have come by now.
+		await until(() => idle(), 20_000, 'the worker to have nothing left to send');
 		expect(own.requests.map(key).sort()).toEqual([...expected].sort());
 		for (const r of own.requests) {
 			expect(r.method).toBe('POST');

@@ -1,6 +1,8 @@
+import Database from 'better-sqlite3';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../sandbox/src';
 import type { DbLocation } from '../../../worker/src/storage/dbLocation';
 import type { Cleanup } from '../../support/cleanup';
+import { sql } from '../../support/postgres/database';
 import type { StoreBackend } from '../../support/storeBackends';
 import { ensureBuilt, freePort, SandboxDriver, tempDir, WorkerProcess, writeConfig } from '../daemon/harness';
 
@@ -28,6 +30,8 @@ export interface ApiWorkerRig {
 	call(method: string, path: string, body?: unknown, options?: { token?: string; type?: string }): Promise<ApiAnswer>;
 	/** Starts the worker; `alone`: in one process (no supervisor), so that a SIGKILL leaves no copy holding the port. */
 	start(alone?: boolean): Promise<WorkerProcess>;
+	/** The store holds nothing left to send: every callback processed, no forward pending or under way. */
+	idle(): Promise<boolean>;
 }
 
 /**
@@ -68,6 +72,16 @@ export async function apiWorkerRig(
 				body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
 			});
 			return { status: res.status, body: (await res.json()) as any, headers: res.headers };
+		},
+		async idle() {
+			const text = `SELECT (SELECT COUNT(*) FROM callback_events WHERE processed_at IS NULL) + (SELECT COUNT(*) FROM forwards WHERE state IN ('pending', 'sending')) AS n`;
+			if (location.kind === 'postgres') return Number((await sql<{ n: string }>(location.url, text))[0].n) === 0;
+			const d = new Database(location.path, { readonly: true });
+			try {
+				return (d.prepare(text).get() as { n: number }).n === 0;
+			} finally {
+				d.close();
+			}
 		},
 		async start(alone = false) {
 			const worker = await WorkerProcess.start(config, { ...env, ...(alone ? { CLOUDTEL_WORKER_SUPERVISOR: '0' } : {}) });

@@ -23,10 +23,10 @@ describe.each(storeBackends())('an API campaign and the worker-wide events URL (
 		const own = await startCatcher(cleanup);
 		// The first attempt is refused: the event goes again under the same key.
 		wide.statuses = [503, 200];
-		const { sandbox, start, call } = await apiWorkerRig(backend, cleanup, {
+		const { sandbox, start, call, idle } = await apiWorkerRig(backend, cleanup, {
 			config: { events: { url: `${wide.url}/all?secret=trigger-secret`, headers: { 'X-CloudTel-Secret': 'header-secret' }, types: ['campaign.started', 'campaign.finished'] } },
 		});
-		await start();
+		const worker = await start();
 
 		const settings = { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', batchSize: 1 };
 		expect((await call('PUT', '/campaigns/wide', { ...settings, rate: 5 })).status).toBe(201);
@@ -39,14 +39,14 @@ describe.each(storeBackends())('an API campaign and the worker-wide events URL (
 		// A pause is an event too, but not one of the types the worker-wide URL takes.
 		await until(async () => (await call('GET', '/campaigns/wide')).body.campaign.counts.accepted >= 2, 30_000, 'some sent');
 		expect((await call('POST', '/campaigns/wide/pause')).body.campaign.state).toBe('paused');
-		await new Promise((r) => setTimeout(r, 300));
+		await worker.waitFor((l) => l.msg === 'campaign paused' && l.campaign === 'wide', 20_000, 'the run to see the pause');
 		expect((await call('POST', '/campaigns/wide/resume')).status).toBe(200);
 		await until(async () => (await call('GET', '/campaigns/wide')).body.campaign.state === 'finished', 30_000, 'the campaign to finish');
 		const status = (await call('GET', '/campaigns/wide')).body.campaign;
 
 		await until(() => wide.requests.some((r) => key(r) === 'campaign.finished:wide') && own.requests.some((r) => key(r) === 'campaign.finished:mine'), 20_000, 'both finished events');
-		// Time for anything else that would come.
-		await new Promise((r) => setTimeout(r, 1000));
+		// Nothing left to send: anything else would have come by now.
+		await until(() => idle(), 20_000, 'the worker to have nothing left to send');
 
 		const taken = wide.requests.slice(1);
 		expect(taken.map(key).sort()).toEqual(['campaign.finished:wide', 'campaign.started:wide']);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
-import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
+import { ensureBuilt, freePort, SandboxDriver, tempDir, TEST_TICKS_ONLY, until, WorkerProcess, writeConfig } from './harness';
 
 const ROWS = 30;
 
@@ -27,8 +27,8 @@ beforeAll(async () => {
 	config = writeConfig(dir, {
 		db: 'worker.db',
 		server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1' },
-		// A run takes about 3 s at 10 messages per second; ticks come every 2 s.
-		campaigns: [{ name: 'slow', cron: '*/2 * * * * *', csv: 'list.csv', property: sandbox.demo.PropertySid, text: 'Hi {{Name}}', rate: 10 }],
+		// A run takes about 3 s at 10 messages per second; the test fires a second tick during it.
+		campaigns: [{ name: 'slow', cron: TEST_TICKS_ONLY, csv: 'list.csv', property: sandbox.demo.PropertySid, text: 'Hi {{Name}}', rate: 10 }],
 	});
 	worker = await WorkerProcess.start(config, env);
 }, 120_000);
@@ -40,8 +40,11 @@ afterAll(async () => {
 
 describe('campaign runs under the daemon', () => {
 	it('skips ticks while a run is going; SIGTERM stops it cleanly; the next start resumes it with no row sent twice or lost', async () => {
+		const first = new Date(Math.floor(Date.now() / 1000) * 1000);
+		worker!.tick('slow', first);
 		const started = await worker!.waitFor((l) => l.msg === 'campaign start', 10_000, 'a run to start');
 		const run = started.run as string;
+		worker!.tick('slow', new Date(first.getTime() + 1000));
 		await worker!.waitFor((l) => l.msg === 'campaign tick skipped: the previous run is still going', 10_000, 'a skipped tick');
 		const ours = async () => (await driver.messages()).filter((m) => String(m.ExternalId).startsWith(`${run}:`));
 		await until(async () => (await ours()).length >= 5, 10_000, 'some messages');

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { newDatabase, sql } from '../../support/postgres/database';
 import { cli } from '../worker/harness';
-import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
+import { ensureBuilt, freePort, SandboxDriver, tempDir, TEST_TICKS_ONLY, until, WorkerProcess, writeConfig } from './harness';
 
 const DAY_MS = 86_400_000;
 
@@ -70,10 +70,15 @@ describe.each(backends)('campaign delete of a cron run ($name)', (backend) => {
 			});
 		const sentBy = async (run: string) => (await driver.messages()).filter((m) => String(m.ExternalId).startsWith(`${run}:`)).length;
 
-		let worker = await WorkerProcess.start(config('*/2 * * * * *'), env);
+		let worker = await WorkerProcess.start(config(TEST_TICKS_ONLY), env);
 		workers.push(worker);
+		// Two ticks a second apart: two quick runs, and a slow one that is still sending.
+		const first = new Date(Math.floor(Date.now() / 1000) * 1000);
+		worker.tick('quick', first);
+		worker.tick('slow', first);
 		const quick = await worker.waitFor((l) => l.msg === 'campaign summary' && l.campaign === 'quick' && l.stop === 'finished', 15_000, 'a finished quick run');
 		const slow = await worker.waitFor((l) => l.msg === 'campaign start' && String(l.run).startsWith('slow-'), 15_000, 'a slow run');
+		await worker.tickAfterRun('quick', new Date(first.getTime() + 1000));
 		await until(() => worker.count((l) => l.msg === 'campaign summary' && l.campaign === 'quick') >= 2, 15_000, 'a second quick run');
 		await until(async () => (await sentBy(slow.run as string)) >= 3, 15_000, 'some of the slow run sent');
 		expect(await worker.stop('SIGTERM')).toBe(0);
@@ -94,13 +99,13 @@ describe.each(backends)('campaign delete of a cron run ($name)', (backend) => {
 		});
 		expect(own.code, own.stderr).toBe(0);
 
-		// The cron far off: anything sent now would be a resume.
-		worker = await WorkerProcess.start(config('0 0 1 1 *', { retentionDays: 30 }), env);
+		// The cron far off: anything sent now would be a resume. The worker resumes what it
+		// finds unfinished before it logs that it has started, so the count is final then.
+		worker = await WorkerProcess.start(config(TEST_TICKS_ONLY, { retentionDays: 30 }), env);
 		workers.push(worker);
+		expect(worker.count((l) => l.msg === 'campaign run resumed')).toBe(0);
 		const pruned = await worker.waitFor((l) => l.msg === 'pruned', 10_000, 'the retention pass at start');
 		expect(pruned.runs).toBeGreaterThan(0);
-		await new Promise((r) => setTimeout(r, 2000));
-		expect(worker.count((l) => l.msg === 'campaign run resumed')).toBe(0);
 		expect(await sentBy(slow.run as string)).toBe(slowSent);
 		const status = await cli(['campaign', 'status', '--db', db, '--name', quick.run as string, '--json']);
 		expect(status.code, status.stderr).toBe(0);

@@ -9,6 +9,7 @@ import { basicAuthorization } from '../../../api';
 import type { RunningSandbox } from '../../../sandbox/src';
 import { BUILD_TIMEOUT_MS, ensureBuilt } from '../../support/freshBuild';
 import { freePort } from '../../support/freePort.mjs';
+import { runName } from '../../../worker/src/daemon/replies/runName';
 import { allSandboxMessages } from '../../support/sandboxMessages';
 
 export const ROOT = resolve(__dirname, '../../..');
@@ -33,19 +34,11 @@ export async function until<T>(check: () => Promise<T | undefined | false> | T |
 	}
 }
 
-/** A cron that fires once, at this UTC second (and again a year later). */
-export function cronAt(at: Date): string {
-	return `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} ${at.getUTCDate()} ${at.getUTCMonth() + 1} *`;
-}
-
 /**
- * A cron that fires once, `seconds` from now (the whole second after): made as its config
- * is written, just before the worker starts, so that a slow start on a busy machine eats
- * into the margin only, never past the tick (a tick before the start is not caught up).
+ * A cron that does not fire while a test runs: its ticks come from the test (WorkerProcess.tick),
+ * when it wants them, not after seconds of waiting. workerDaemon.test.ts proves the real cron.
  */
-export function cronIn(seconds: number): string {
-	return cronAt(new Date(Math.ceil((Date.now() + seconds * 1000) / 1000) * 1000));
-}
+export const TEST_TICKS_ONLY = '0 0 1 1 *';
 
 /** A process of this pid is there (the worker the user started keeps its pid through a reload). */
 export function processAlive(pid: number): boolean {
@@ -152,8 +145,44 @@ export class WorkerProcess {
 		this.exited = new Promise((r) => child.on('exit', (code) => r(code)));
 	}
 
+	/** With the test control on (see worker/src/daemon/testControl.ts): tick, catchUp and prune work. */
 	static start(configPath: string, env: Record<string, string> = {}): Promise<WorkerProcess> {
-		return WorkerProcess.started(spawn(process.execPath, [CLI, 'worker', '--config', configPath], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+		return WorkerProcess.started(spawn(process.execPath, [CLI, 'worker', '--config', configPath], { env: { ...process.env, CLOUDTEL_TEST_CONTROL: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] }));
+	}
+
+	/** The campaign's cron tick now (or at `at`, so that two workers run the same tick): its run is `<campaign>-<tick>`. */
+	tick(campaign: string, at?: Date): void {
+		this.command({ cloudtelTest: 'tick', campaign, at: at?.toISOString() });
+	}
+
+	/**
+	 * The campaign's tick at `at` once its last run has wholly ended: a tick that still finds
+	 * it going is skipped (and says so), and is fired again. Resolves when the tick's run has begun.
+	 */
+	async tickAfterRun(campaign: string, at: Date): Promise<void> {
+		const run = runName(campaign, at);
+		const skipped = (l: LogLine) => l.msg === 'campaign tick skipped: the previous run is still going' && l.tick === at.toISOString();
+		for (;;) {
+			const before = this.count(skipped);
+			this.tick(campaign, at);
+			const outcome = await until(() => (this.logs.some((l) => l.run === run) ? 'ran' : this.count(skipped) > before ? 'skipped' : undefined), 15_000, `the tick of ${run}`);
+			if (outcome === 'ran') return;
+		}
+	}
+
+	/** The look for missed ticks, which the worker makes every 10 s, now. */
+	catchUp(): void {
+		this.command({ cloudtelTest: 'catchUp' });
+	}
+
+	/** The look for spools of processes that are gone, which the worker makes every 5 s, now. */
+	lookForSpools(): void {
+		this.command({ cloudtelTest: 'spools' });
+	}
+
+	private command(message: Record<string, unknown>): void {
+		if (!this.child.send) throw new Error('this worker was started without the test control (WorkerProcess.start gives it)');
+		this.child.send(message);
 	}
 
 	/** A worker spawned otherwise (its stdout and stderr piped), once it has started. */

@@ -6,7 +6,7 @@ import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { CallbackCatcher } from '../../support/callbackCatcher';
 import { newDatabase, sql } from '../../support/postgres/database';
 import { cli } from '../worker/harness';
-import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
+import { ensureBuilt, freePort, SandboxDriver, tempDir, TEST_TICKS_ONLY, until, WorkerProcess, writeConfig } from './harness';
 
 const DAY_MS = 86_400_000;
 const RECIPIENTS = ['+61491576001', '+61491576002', '+61491576003'];
@@ -78,9 +78,15 @@ describe.each(backends)('retention in a running worker ($name)', (backend) => {
 				...extra,
 			});
 
-		let worker = await WorkerProcess.start(config('*/2 * * * * *'), env);
+		let worker = await WorkerProcess.start(config(TEST_TICKS_ONLY), env);
 		workers.push(worker);
+		// Two ticks a second apart: two news runs, and a slow one still sending at the stop.
+		const first = new Date(Math.floor(Date.now() / 1000) * 1000);
+		worker.tick('news', first);
+		worker.tick('slow', first);
 		const finished = () => worker.logs.filter((l) => l.msg === 'campaign summary' && l.campaign === 'news' && l.stop === 'finished').map((l) => l.run as string);
+		await until(() => finished().length >= 1, 15_000, 'a finished news run');
+		await worker.tickAfterRun('news', new Date(first.getTime() + 1000));
 		const [oldRun, newRun] = await until(() => finished().length >= 2 && finished(), 15_000, 'two finished news runs');
 		const slowRun = (await worker.waitFor((l) => l.msg === 'campaign start' && String(l.run).startsWith('slow-'), 15_000, 'a slow run')).run as string;
 		// Receipts of both news runs stored and processed.
@@ -111,7 +117,7 @@ describe.each(backends)('retention in a running worker ($name)', (backend) => {
 		const eventsBefore = Number((await query(`SELECT COUNT(*) AS n FROM callback_events`))[0].n);
 
 		const restarted = Date.now();
-		worker = await WorkerProcess.start(config('0 0 1 1 *', { retentionDays: 30 }), env);
+		worker = await WorkerProcess.start(config(TEST_TICKS_ONLY, { retentionDays: 30 }), env);
 		workers.push(worker);
 		const pruned = await worker.waitFor((l) => l.msg === 'pruned', 10_000, 'the retention pass at start');
 		expect(pruned).toMatchObject({ part: 'retention', runs: 1, events: aged, forwards: 1, retentionDays: 30 });

@@ -85,25 +85,34 @@ describe.runIf(process.platform === 'linux')('a dead worker’s spool', () => {
 		const worker = await WorkerProcess.start(config, env);
 		cleanup.push(() => worker.stop('SIGKILL'));
 		const keys = () => n8n.requests.map((r) => String(r.headers['idempotency-key']));
+		/** A spool from an earlier boot, fed at the look the test asks for; resolves once it is forwarded. */
+		const markSpool = async (sid: string) => {
+			const path = deadWorkersSpool(spool, { pid: 1, start: 1, boot: 'e'.repeat(32) }, [sid], accountSid);
+			worker.lookForSpools();
+			await until(() => keys().includes(`reply:${sid}`) && !existsSync(path), 10_000, `the mark ${sid} fed and forwarded`);
+			return { keys: [`reply:${sid}`], path };
+		};
 
 		const orphans = ['reply:SMreused1', 'reply:SMreused2', 'reply:SMreused3', 'reply:SMboot1'];
 		await until(() => orphans.every((k) => keys().includes(k)), 20_000, 'the dead workers’ callbacks forwarded');
-		// Longer than the worker's look for spools of processes that are gone (every 5 s).
-		await new Promise((r) => setTimeout(r, 6_500));
-		expect(keys().sort()).toEqual([...orphans].sort());
+		// The mark: another dead worker's spool, fed by a later look, which also finds the live
+		// owner's spool; the outbox sends one at a time, oldest first, so a repeat comes before it.
+		const mark = await markSpool('SMmark1');
+		const marks = mark.keys;
+		expect(keys().sort()).toEqual([...orphans, ...marks].sort());
 		expect(existsSync(reusedPath)).toBe(false);
 		expect(existsSync(earlierBoot)).toBe(false);
 		expect(existsSync(livePath)).toBe(true);
 		const fed = worker.logs.filter((l) => l.msg === 'callbacks spooled by a process that is gone are in the store');
-		expect(fed.map((l) => [l.spool, l.events]).sort()).toEqual([[reusedPath, 3], [earlierBoot, 1]].sort());
+		expect(fed.map((l) => [l.spool, l.events]).sort()).toEqual([[reusedPath, 3], [earlierBoot, 1], [mark.path, 1]].sort());
 		for (const r of n8n.requests) expect(r.body.MessageSid).toBe(String(r.headers['idempotency-key']).slice('reply:'.length));
 
 		// The owner exits without feeding it (as a crash would): its spool is fed now.
 		owner.kill('SIGKILL');
 		await until(() => keys().includes('reply:SMlive1') && keys().includes('reply:SMlive2'), 20_000, 'the spool of the worker that exited');
 		await until(() => !existsSync(livePath), 5_000, 'the spool removed');
-		await new Promise((r) => setTimeout(r, 1_000));
-		expect(keys().sort()).toEqual([...orphans, 'reply:SMlive1', 'reply:SMlive2'].sort());
+		const lastMarks = (await markSpool('SMmark2')).keys;
+		expect(keys().sort()).toEqual([...orphans, ...marks, 'reply:SMlive1', 'reply:SMlive2', ...lastMarks].sort());
 		expect(reused.exitCode).toBeNull();
 		expect(await worker.stop('SIGTERM')).toBe(0);
 	}, 120_000);

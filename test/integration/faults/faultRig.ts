@@ -130,11 +130,23 @@ export class FaultRig {
 		return { emailed: sids.filter((s) => kinds(s, 'mail:') > 0).length, posted: sids.filter((s) => kinds(s, 'post:') > 0).length, lost, twice, repeats };
 	}
 
-	/** Waits until every reply is forwarded both ways, or the time is up; then a moment more for any repeat. */
+	/**
+	 * Waits until every reply is forwarded both ways, or the time is up; then until the
+	 * worker holds nothing more to send (no event to process, no forward pending or under
+	 * way, nothing spooled), so any repeat has been delivered by then.
+	 */
 	async settle(sids: string[], timeoutMs = 60_000): Promise<ReturnType<FaultRig['forwarded']>> {
 		await until(() => this.forwarded(sids).lost.length === 0, timeoutMs, 'every reply forwarded').catch(() => undefined);
-		await new Promise((r) => setTimeout(r, 1000));
+		await until(() => this.idle(), timeoutMs, 'the worker idle').catch(() => undefined);
 		return this.forwarded(sids);
+	}
+
+	/** The worker's /health, with the counts its report token shows, says nothing waits to be sent. */
+	async idle(): Promise<boolean> {
+		const res = await fetch(`http://127.0.0.1:${this.port}/health`, { headers: { authorization: `Bearer ${REPORT_TOKEN}` } }).catch(() => undefined);
+		if (res?.status !== 200) return false;
+		const body = (await res.json()) as { eventsWaiting?: number; outbox?: Record<string, number>; spool?: { events: number } };
+		return body.eventsWaiting === 0 && body.spool?.events === 0 && (body.outbox?.pending ?? 0) === 0 && (body.outbox?.sending ?? 0) === 0;
 	}
 
 	async close(): Promise<void> {

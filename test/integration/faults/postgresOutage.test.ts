@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoppablePostgres } from '../../support/postgres/stoppablePostgres';
 import { sql } from '../../support/postgres/database';
 import { startCli } from '../worker/harness';
+import { TEST_TICKS_ONLY } from '../daemon/harness';
 import { FaultRig, REPORT_TOKEN, SECRET, until, type WorkerProcess } from './faultRig';
 
 // The rows of issue #18's table that stop Postgres under a running worker. Postgres is a
@@ -44,9 +45,12 @@ describe('a worker on Postgres while Postgres stops and starts', () => {
 		await until(async () => (await rig.callbacksDone(during)).pending === 0, 30_000, 'the sandbox to be done with the burst');
 		expect(await rig.callbacksDone(during)).toEqual({ delivered: 300, refused: 0, pending: 0 });
 		await worker.waitFor((l) => l.msg === 'spooling callbacks: the store does not take them', 5000, 'the spooling line');
-		// Known faults are degraded parts, never a 500; the counts only for the token.
-		await new Promise((r) => setTimeout(r, 1100));
-		const down = await health();
+		// Known faults are degraded parts, never a 500; the counts only for the token. (/health
+		// looks again at most once a second: it may still show the look from before the outage.)
+		const down = await until(async () => {
+			const h = await health();
+			return h.body.status === 'degraded' && h.body.degraded.includes('spooling') && h;
+		}, 10_000, '/health to say the store is down and callbacks spooled');
 		expect(down.status).toBe(200);
 		expect(down.body).toMatchObject({ ok: true, status: 'degraded' });
 		expect(down.body.degraded).toEqual(expect.arrayContaining(['store down', 'spooling']));
@@ -57,7 +61,8 @@ describe('a worker on Postgres while Postgres stops and starts', () => {
 		expect((await fetch(`http://127.0.0.1:${rig.port}/ready`)).status).toBe(200);
 		// A callback arriving now is spooled too.
 		const late = await rig.burst(10);
-		await new Promise((r) => setTimeout(r, 3000));
+		await until(async () => (await rig.callbacksDone(late)).pending === 0, 20_000, 'the late callbacks answered');
+		expect(await rig.callbacksDone(late)).toEqual({ delivered: 10, refused: 0, pending: 0 });
 
 		await pg.start();
 		const ended = await worker.waitFor((l) => l.msg === 'spooling ended: every spooled callback is in the store', 30_000, 'the spool fed');
@@ -71,9 +76,10 @@ describe('a worker on Postgres while Postgres stops and starts', () => {
 		// Twice more, during forwards: the outage hits attempts being settled.
 		for (let round = 0; round < 2; round++) {
 			const burst = await rig.burst(200);
-			await new Promise((r) => setTimeout(r, 150));
+			// Down once forwarding has begun, until the worker has found the store gone.
+			await until(() => rig.forwarded(burst).emailed + rig.forwarded(burst).posted > 0, 20_000, 'forwards of the burst under way');
 			await pg.stop();
-			await new Promise((r) => setTimeout(r, 4000));
+			await until(async () => (await health()).body.degraded?.includes('store down'), 20_000, '/health to say the store is down');
 			await pg.start();
 			all.push(...burst);
 		}
@@ -114,17 +120,16 @@ describe('a worker on Postgres while Postgres stops and starts', () => {
 		writeFileSync(csvPath, `Phone\n${rig.phones[2].to}\n${rig.phones[3].to}\n`);
 		const config = rig.config(db, {
 			spool: { dir: `${rig.dir}/spool-tick` },
-			campaigns: [{ name: 'tick', cron: '*/20 * * * * *', csv: csvPath, property: rig.sandbox.demo.PropertySid, text: 'Tick' }],
+			campaigns: [{ name: 'tick', cron: TEST_TICKS_ONLY, csv: csvPath, property: rig.sandbox.demo.PropertySid, text: 'Tick' }],
 		});
 		worker = await rig.startWorker(config);
+		worker.tick('tick');
 		await worker.waitFor((l) => l.msg === 'campaign summary' && l.stop === 'finished', 30_000, 'a first run');
-		// Down from just after a tick until past the next one.
-		const now = Date.now();
-		const nextTick = Math.ceil(now / 20_000) * 20_000;
-		await new Promise((r) => setTimeout(r, Math.max(0, nextTick + 1500 - Date.now())));
+		// The next tick falls while Postgres is down: the run cannot start, and says so.
 		await pg.stop();
-		const missed = new Date(Math.ceil(Date.now() / 20_000) * 20_000);
-		await new Promise((r) => setTimeout(r, missed.getTime() + 3000 - Date.now()));
+		const missed = new Date(Math.floor(Date.now() / 1000) * 1000 + 1000);
+		worker.tick('tick', missed);
+		await worker.waitFor((l) => l.level === 'error' && l.run === `tick-${missed.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '')}`, 30_000, 'the tick failing on the store');
 		await pg.start();
 		const run = `tick-${missed.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '')}`;
 		await until(async () => (await sql<{ finished_at: number | null }>(db, 'SELECT finished_at FROM campaign_runs WHERE run = $1', [run]))[0]?.finished_at != null, 60_000, `the run of the missed tick ${run}`);
@@ -157,8 +162,11 @@ describe('a worker on Postgres while Postgres stops and starts', () => {
 		writeFileSync(csvPath, csv);
 		const run = startCli(['campaign', 'run', '--db', db, '--name', 'restart', '--csv', csvPath, '--property', rig.sandbox.demo.PropertySid, '--text', 'Hello', '--rate', '60', '--batch-size', '10'], rig.env);
 		await until(async () => (await rig.driver.messages()).filter((m: any) => String(m.ExternalId).startsWith('restart:')).length >= 30, 30_000, 'the run under way');
+		let out = '';
+		run.child.stdout!.on('data', (d: Buffer) => (out += d));
 		await pg.stop();
-		await new Promise((r) => setTimeout(r, 5000));
+		// Back once the run has found the store gone and waits for it.
+		await until(() => out.includes('"event":"db-retry"'), 30_000, 'the run waiting for the store');
 		await pg.start();
 		const result = await run.done;
 		expect(result.code, result.stderr).toBe(0);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { newDatabase, sql } from '../../support/postgres/database';
 import { RoundRobinProxy } from '../../support/roundRobinProxy';
-import { ensureBuilt, freePort, SandboxDriver, SmtpSink, tempDir, until, WorkerProcess, writeConfig } from '../daemon/harness';
+import { ensureBuilt, freePort, SandboxDriver, SmtpSink, tempDir, TEST_TICKS_ONLY, until, WorkerProcess, writeConfig } from '../daemon/harness';
 import { cli } from '../worker/harness';
 
 const SECRET = 'callback-secret-0123456789';
@@ -24,12 +24,6 @@ function csv(): string {
 	// Line 1 is the header: row i is on line i + 2.
 	for (let i = 0; i < ROWS; i++) text += INVALID.has(i + 2) ? `not-a-number-${i},N${i}\n` : `+614${String(20_000_000 + i).slice(-8)},N${i}\n`;
 	return text;
-}
-
-/** A cron expression for one moment `seconds` from now, in UTC: the run's one tick. */
-function onceIn(seconds: number): { cron: string; at: Date } {
-	const at = new Date(Math.ceil(Date.now() / 1000) * 1000 + seconds * 1000);
-	return { cron: `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} * * *`, at };
 }
 
 beforeAll(async () => {
@@ -55,7 +49,6 @@ describe('three workers on one Postgres behind a load balancer', () => {
 		const ports = [await freePort(), await freePort(), await freePort()];
 		proxy = new RoundRobinProxy(ports.map((p) => `http://127.0.0.1:${p}`));
 		await proxy.start();
-		const tick = onceIn(25);
 		// The same config on every machine, but for the port each listens on here.
 		const configs = ports.map((port, i) =>
 			writeConfig(
@@ -65,15 +58,17 @@ describe('three workers on one Postgres behind a load balancer', () => {
 					db,
 					server: { publicUrl: proxy.url, port, host: '127.0.0.1', secret: SECRET },
 					smtp: { host: '127.0.0.1', port: smtp.port, allowInsecure: true, from: 'worker@example.com', user: smtp.user, password: smtp.password },
-					campaigns: [{ name: 'promo', cron: tick.cron, timeZone: 'UTC', csv: 'list.csv', toColumn: 'Phone', property: sandbox.demo.PropertySid, text: 'Hi {{Name}}', rate: 120, receipts: false }],
+					campaigns: [{ name: 'promo', cron: TEST_TICKS_ONLY, timeZone: 'UTC', csv: 'list.csv', toColumn: 'Phone', property: sandbox.demo.PropertySid, text: 'Hi {{Name}}', rate: 120, receipts: false }],
 					replies: [{ name: 'all', actions: [{ type: 'forwardEmail', to: 'inbox@example.com' }] }],
 				},
 				`worker${i}.config.yaml`,
 			),
 		);
 		for (const config of configs) workers.push(await WorkerProcess.start(config));
-		expect(Date.now()).toBeLessThan(tick.at.getTime() - 2000);
-		const run = `promo-${tick.at.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '')}`;
+		// The tick, on every worker once all three run, as the cron they share would fire it.
+		const at = new Date(Math.floor(Date.now() / 1000) * 1000);
+		for (const w of workers) w.tick('promo', at);
+		const run = `promo-${at.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '')}`;
 		const ofRun = async () => (await driver.messages()).filter((m) => String(m.ExternalId).startsWith(`${run}:`));
 
 		// Mid-run: the second worker dies without a word.
@@ -115,7 +110,9 @@ describe('three workers on one Postgres behind a load balancer', () => {
 		const replySids: string[] = [];
 		for (const m of repliers) replySids.push(await driver.reply(m.To, m.From, `reply from ${m.To}`));
 		await until(() => (replySids.every((sid) => smtp.about(sid).length > 0) ? true : undefined), 30_000, 'every reply forwarded');
-		await new Promise((r) => setTimeout(r, 1500));
+		// Nothing left to send: every event processed, every forward marked sent. No e-mail can follow.
+		const left = async () => (await sql<{ n: number }>(db, `SELECT (SELECT COUNT(*) FROM callback_events WHERE processed_at IS NULL) + (SELECT COUNT(*) FROM forwards WHERE state <> 'sent') AS n`))[0].n;
+		await until(async () => Number(await left()) === 0, 30_000, 'the workers to have nothing left to send');
 		for (const sid of replySids) expect(smtp.about(sid), `reply ${sid}`).toHaveLength(1);
 		expect(await sql(db, `SELECT COUNT(*)::int AS n FROM callback_events WHERE kind = 'reply'`)).toEqual([{ n: replySids.length }]);
 		expect(await sql(db, `SELECT state, COUNT(*)::int AS n FROM forwards GROUP BY state`)).toEqual([{ state: 'sent', n: replySids.length }]);

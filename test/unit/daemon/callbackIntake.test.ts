@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { CallbackEvent } from '../../../api';
 import { gatedLedger } from '../../../worker/src/daemon/campaigns/sendingGate';
 import type { DaemonStore } from '../../../worker/src/storage/daemonStore';
@@ -51,9 +51,9 @@ describe('the callback intake', () => {
 		expect(lines.some((l) => l.msg === 'spooling callbacks: the store does not take them')).toBe(true);
 
 		up();
-		await new Promise((r) => setTimeout(r, 600));
+		const ended = await vi.waitFor(() => lines.find((l) => l.msg === 'spooling ended: every spooled callback is in the store') ?? Promise.reject(new Error('not yet')), { timeout: 5_000, interval: 10 });
+		expect(ended).toMatchObject({ events: 2 });
 		expect(taken).toEqual(['reply:1', 'reply:2']);
-		expect(lines.find((l) => l.msg === 'spooling ended: every spooled callback is in the store')).toMatchObject({ events: 2 });
 		// Fed, but not yet processed: sending still waits for the processor's next pass.
 		expect(intake.sendingMayGo()).toBe(false);
 		processor.passes++;
@@ -81,9 +81,9 @@ describe('the callback intake', () => {
 		const b = await CallbackIntake.open(second.store, spool, 64 * 1024, new JsonLogger(() => undefined));
 		expect(b.sendingMayGo()).toBe(false);
 		b.start({ passes: 0, kick: () => undefined });
-		await new Promise((r) => setTimeout(r, 200));
+		// Fed, then removed: the file goes once everything in it is in the store.
+		await vi.waitFor(() => expect(readdirSync(spool).some((f) => f.startsWith('spool-999999-'))).toBe(false), { timeout: 5_000, interval: 10 });
 		expect(second.taken).toEqual(['reply:9']);
-		expect(readdirSync(spool).some((f) => f.startsWith('spool-999999-'))).toBe(false);
 		await b.close(0);
 
 		const tiny = fakeStore();
@@ -98,10 +98,12 @@ describe('the callback intake', () => {
 		let open = false;
 		const calls: string[] = [];
 		const ledger = { peekPending: async () => (calls.push('peek'), []), counts: async () => (calls.push('counts'), {}) } as unknown as Ledger;
-		const gated = gatedLedger(ledger, () => open, new JsonLogger(() => undefined), new AbortController().signal);
+		const lines: string[] = [];
+		const gated = gatedLedger(ledger, () => open, new JsonLogger((l) => lines.push(JSON.parse(l).msg)), new AbortController().signal);
 		await gated.counts('c');
 		const peek = gated.peekPending('c', 10);
-		await new Promise((r) => setTimeout(r, 250));
+		// The gate says it holds the rows: it does so before it would ask for them.
+		await vi.waitFor(() => expect(lines).toContain('sending waits: callbacks received while the store was down are being taken in first'), { timeout: 5_000, interval: 10 });
 		expect(calls).toEqual(['counts']);
 		open = true;
 		await peek;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CampaignRunner, RunEnd } from '../../../worker/src/daemon/campaigns/campaignRunner';
 import { CampaignScheduler } from '../../../worker/src/daemon/campaigns/campaignScheduler';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
@@ -33,7 +33,10 @@ describe('the campaign scheduler', () => {
 });
 
 describe('missed cron ticks', () => {
-	const hourly = { ...campaign, name: 'hourly', cron: '0 * * * *' } as CampaignConfig;
+	const hourly = { ...campaign, name: 'hourly', cron: '0 * * * *', timeZone: 'UTC' } as CampaignConfig;
+	// The hour is the test's clock's, not the machine's: no run falls across an hour's boundary.
+	beforeEach(() => void vi.useFakeTimers({ toFake: ['Date'], now: new Date('2030-01-07T09:30:00Z') }));
+	afterEach(() => void vi.useRealTimers());
 
 	function rig(runs: string[], firstStartedAt: number | undefined, config: CampaignConfig) {
 		const lines: any[] = [];
@@ -51,11 +54,7 @@ describe('missed cron ticks', () => {
 	}
 
 	function lastHour(): Date {
-		const d = new Date();
-		d.setMinutes(0, 0, 0);
-		// The cron fires the tick of this very second itself.
-		if (Date.now() - d.getTime() < 1000) d.setHours(d.getHours() - 1);
-		return d;
+		return new Date('2030-01-07T09:00:00Z');
 	}
 
 	it('runs the latest tick missed within catchUp (24h by default) and logs each older one as skipped', async () => {

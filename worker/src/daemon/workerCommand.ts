@@ -16,6 +16,7 @@ import { WorkerDaemon } from './workerDaemon';
 import cluster from 'node:cluster';
 import { BEGIN, STANDBY_ENV, WorkerSupervisor } from './supervisor/workerSupervisor';
 import { HANDED_PORT_ENV, takeHandedConnections } from './supervisor/connectionHandover';
+import { takeTestCommands } from './testControl';
 
 export const WORKER_USAGE = `cloudtel worker --config FILE [--check]
 cloudtel worker --config FILE --report-link [--campaign NAME] [--minutes N]
@@ -157,6 +158,7 @@ async function runWorker(config: WorkerConfig, log: JsonLogger): Promise<number>
 		process.on('SIGHUP', () => undefined);
 		process.send?.({ type: 'ready' });
 	}
+	takeTestCommands((command) => daemon.testCommand(command), cluster.isWorker);
 	await new Promise<void>((resolve) => {
 		let signalled = false;
 		const onSignal = (name: NodeJS.Signals) => {

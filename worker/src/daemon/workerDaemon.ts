@@ -25,6 +25,7 @@ import { Retention } from './retention';
 import { HealthCheck } from './http/healthCheck';
 import { CallbackIntake } from './spool/callbackIntake';
 import { spoolDir } from './spool/spoolDir';
+import type { TestCommand } from './testControl';
 
 /**
  * `cloudtel worker`: the webhook server, the callback processor, the outbox of forwards
@@ -184,6 +185,21 @@ export class WorkerDaemon {
 		this.api.start();
 		const config = this.config;
 		this.log.info('worker started', { port: this.port, publicUrl: config.server.publicUrl, campaigns: config.campaigns.map((c) => c.name), replyRules: config.replies.length, db: this.shownDb });
+	}
+
+	/** The test suite's command (see testControl): a tick, a catch-up look, a prune or a look for spools, now. */
+	testCommand(command: TestCommand): void {
+		const log = this.log.child({ part: 'test control' });
+		if (command.cloudtelTest === 'catchUp') void this.scheduler.lookForMissed();
+		else if (command.cloudtelTest === 'spools') this.intake.lookForOrphans();
+		else if (command.cloudtelTest === 'prune') void this.retention.prune(Date.now()).catch((error: Error) => log.error('pruning failed', { error }));
+		else if (command.cloudtelTest === 'tick') {
+			const campaign = this.config.campaigns.find((c) => c.name === command.campaign);
+			const at = command.at !== undefined ? new Date(command.at) : new Date(Math.floor(Date.now() / 1000) * 1000);
+			if (!campaign) return log.error('no such campaign to tick', { campaign: command.campaign });
+			log.info('tick fired', { campaign: campaign.name, tick: at.toISOString() });
+			this.scheduler.tick(campaign, at);
+		}
 	}
 
 	/** Runs a shutdown cut short resume now; those of campaigns no longer configured are closed. */

@@ -96,15 +96,18 @@ export class CallbackIntake {
 	start(processor: ProcessorPasses): void {
 		this.processor = processor;
 		if (this.orphansWaiting) this.feed();
-		this.orphanTimer = setInterval(() => {
-			void orphanSpools(this.dir, this.spool?.path ?? '').then((found) => {
-				if (found.length > 0 && !this.closed) {
-					this.orphansWaiting = true;
-					this.feed();
-				}
-			});
-		}, ORPHANS_EVERY_MS);
+		this.orphanTimer = setInterval(() => this.lookForOrphans(), ORPHANS_EVERY_MS);
 		this.orphanTimer.unref();
+	}
+
+	/** Feeds the spools of processes that are gone, if there are any. */
+	lookForOrphans(): void {
+		void orphanSpools(this.dir, this.spool?.path ?? '').then((found) => {
+			if (found.length > 0 && !this.closed) {
+				this.orphansWaiting = true;
+				this.feed();
+			}
+		});
 	}
 
 	/** Durable when it resolves: in the store or in the spool. False for a callback the store already had. */

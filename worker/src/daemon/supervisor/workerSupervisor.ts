@@ -7,6 +7,7 @@ import type { Logger } from '../jsonLogger';
 import { ConnectionHandover, HANDED_PORT_ENV } from './connectionHandover';
 import { listenPort, openListenSocket } from './listenSocket';
 import { logReloadLimits } from './reloadLimits';
+import { takeTestCommands } from '../testControl';
 
 /** What a copy tells the process the user started. */
 export type CopyMessage = { type: 'ready' } | { type: 'failed'; reason: string };
@@ -76,6 +77,7 @@ export class WorkerSupervisor {
 		this.handover = new ConnectionHandover(this.listener, this.config.server.maxConnections, () => this.log);
 		cluster.setupPrimary({ exec: process.argv[1], args: ['worker', '--config', this.configPath], silent: true });
 		const first = this.fork(false);
+		takeTestCommands((command) => (this.current ?? first).worker.send(command), false);
 		const started = await this.whenReady(first);
 		if (started !== 'ready') {
 			this.closeListener();
