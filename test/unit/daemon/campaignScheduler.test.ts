@@ -95,6 +95,22 @@ describe('missed cron ticks', () => {
 		expect(fresh.lines.filter((l) => /missed/.test(l.msg))).toEqual([]);
 	});
 
+	it('a seconds cron catches up its latest missed tick, not one from the start of its day', async () => {
+		const everySecond = { ...hourly, name: 'often', cron: '* * * * * *' } as CampaignConfig;
+		// This second's tick and the one before are the cron's own to fire.
+		const latest = new Date('2030-01-07T09:29:58Z');
+		// Never ran in the last day (more ticks than the look walks), or ran ten seconds ago.
+		for (const runs of [[], [runName('often', new Date('2030-01-07T09:29:50Z'))]]) {
+			const { scheduler, lines, started } = rig(runs, Date.now() - 3 * 86_400_000, everySecond);
+			scheduler.start();
+			await scheduler.lookForMissed();
+			await new Promise((r) => setTimeout(r, 10));
+			await scheduler.stop();
+			expect(started).toEqual([runName('often', latest)]);
+			expect(lines.find((l) => l.msg === 'campaign tick caught up')).toMatchObject({ tick: latest.toISOString() });
+		}
+	});
+
 	it('a store that does not answer is logged once and asked again; the tick is caught up once it answers', async () => {
 		const { scheduler, lines, started, failing } = rig([], Date.now() - 86_400_000, { ...hourly, catchUp: '90m' } as CampaignConfig);
 		failing(true);

@@ -2,7 +2,7 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type { CampaignConfig } from '../../config/workerConfigSchema';
 import { resolveTimeZone } from '../../schedule/timeZone';
 import type { Logger } from '../jsonLogger';
-import { runName } from '../replies/runName';
+import { runName, tickOfRun } from '../replies/runName';
 import type { DaemonStore } from '../../storage/daemonStore';
 import type { CampaignRunner } from './campaignRunner';
 import { catchUpMs, ticksBetween } from './missedTicks';
@@ -35,6 +35,7 @@ export class CampaignScheduler {
 	/** Runs this process started and saw end, or ticks it skipped or reported: not missed. */
 	private readonly handled = new Set<string>();
 	private readonly startedAt = Date.now();
+	private readonly judgedThrough = new Map<string, number>();
 	private catchUpTimer: NodeJS.Timeout | undefined;
 	private lookingForMissed: Promise<void> | undefined;
 	private catchUpFailing = false;
@@ -85,11 +86,19 @@ export class CampaignScheduler {
 		if (!task || !this.store || this.controller.signal.aborted || this.running.has(campaign.name)) return;
 		const grace = catchUpMs(campaign.catchUp ?? '24h');
 		const now = Date.now();
-		// A tick is this second's at the earliest: the cron fires it itself.
-		const ticks = ticksBetween(task, now - (grace ?? LOOK_BACK_MS), now - 1000);
-		if (ticks.length === 0) return;
-		const known = await this.store.runsSince(campaign.name, ticks[0].getTime());
+		const since = now - (grace ?? LOOK_BACK_MS);
+		const known = await this.store.runsSince(campaign.name, since);
 		const runs = new Set(known.runs);
+		// Only ticks after the latest run and after the worker or the campaign first ran can
+		// count: walking the rest of a seconds cron's day took the loop for seconds each look.
+		const latestRun = known.runs.reduce((latest, run) => Math.max(latest, tickOfRun(run) ?? since), since);
+		// With catchUp none nothing runs late, so a tick once judged (and logged) is not walked again.
+		const judged = grace === undefined ? (this.judgedThrough.get(campaign.name) ?? since) : since;
+		const from = Math.max(latestRun, judged, Math.min(this.startedAt - 1, known.firstStartedAt ?? Infinity));
+		// A tick is this second's at the earliest: the cron fires it itself.
+		const ticks = ticksBetween(task, from, now - 1000);
+		if (grace === undefined && ticks.length > 0) this.judgedThrough.set(campaign.name, ticks[ticks.length - 1].getTime());
+		if (ticks.length === 0) return;
 		// Only ticks after the last one that ran (or was skipped on purpose): a later run supersedes them.
 		let done = -1;
 		ticks.forEach((t, i) => {

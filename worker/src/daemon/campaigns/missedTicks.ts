@@ -16,9 +16,16 @@ interface TimeMatcher {
 
 /**
  * The ticks of a scheduled task after `from` and before `to`, oldest first, in the task's
- * own time zone (node-cron's matcher walks the fields rather than every second).
+ * own time zone (node-cron's matcher walks the fields rather than every second). Of more
+ * than MAX_TICKS (a seconds cron over hours), the latest: those are the ones caught up.
  */
 export function ticksBetween(task: ScheduledTask, from: number, to: number): Date[] {
+	const ticks = walk(task, from, to);
+	// A cron ticks at most once a second, so the last MAX_TICKS seconds hold the latest ticks.
+	return ticks.length < MAX_TICKS ? ticks : walk(task, Math.max(from, to - MAX_TICKS * 1000), to);
+}
+
+function walk(task: ScheduledTask, from: number, to: number): Date[] {
 	const matcher = (task as unknown as { timeMatcher?: TimeMatcher }).timeMatcher;
 	const out: Date[] = [];
 	if (matcher) {

@@ -13,6 +13,12 @@ export function runName(campaign: string, tick: Date): string {
 	return `${campaign}-${stamp}`;
 }
 
+/** The tick a run of a campaign's cron was started for (Unix ms), if `run` is one. */
+export function tickOfRun(run: string): number | undefined {
+	const stamp = TICK.exec(run)?.[2];
+	return stamp ? Date.parse(`${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 11)}:${stamp.slice(11, 13)}:${stamp.slice(13)}`) : undefined;
+}
+
 /** The campaign, run and row an ExternalId `<campaign>-<tick>:<row>` names, if it is one of ours. */
 export function readExternalId(externalId: string): { campaign: string; run: string; row: number } | undefined {
 	const parsed = parseExternalId(externalId);
