@@ -4,7 +4,7 @@ import { checkCampaignSettings } from '../../../api';
 import { CloudTelCampaign } from '../../../nodes/CloudTelCampaign/CloudTelCampaign.node';
 import { contractWorker, type ContractWorker } from './contractWorker';
 import { asN8nShows } from './fakeN8n';
-import { campaignContext, testWorkerCredential } from './fakeN8nCampaign';
+import { campaignContext, expression, testWorkerCredential } from './fakeN8nCampaign';
 
 const PROPERTY = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
 let worker: ContractWorker;
@@ -175,6 +175,37 @@ describe('CloudTel Campaign: Start', () => {
 		expect(shown.main).toHaveLength(1);
 		expect(shown.main[0].json).toMatchObject({ HttpCode: 409, ErrorCode: 'conflict', Differences: [{ setting: 'text', stored: 'Hi {{first_name}}', given: 'changed again' }] });
 		expect(shown.main[0].json.Description).toMatch(/text: stored/);
+	});
+});
+
+describe('CloudTel Campaign: the Text is a template for each recipient', () => {
+	it('an Expression reading item fields (n8n evaluates it once, on item 0) is handed over as the template it means, with a hint', async () => {
+		const items = people(3);
+		// What dragging first_name into the field makes, and what n8n gives for item 0.
+		const text = expression('=Hi {{ $json.first_name }}, 20% off at {{ $json["store"] }}', (_i, item) => `Hi ${item.json.first_name}, 20% off at undefined`);
+		const { ctx, result } = run(start('expr-text', { text }), items);
+		await result;
+		expect(ctx.sent[0].body).toMatchObject({ text: 'Hi {{first_name}}, 20% off at {{store}}' });
+		expect(worker.campaigns.get('expr-text')!.status.settings.text).toBe('Hi {{first_name}}, 20% off at {{store}}');
+		expect(ctx.hints.map((h) => h.message)).toContainEqual(expect.stringMatching(/Text was an Expression.*"Hi \{\{first_name\}\}, 20% off at \{\{store\}\}"/));
+	});
+
+	it('an Expression over item fields that cannot be a placeholder is refused before anything is handed over, saying why', async () => {
+		const text = expression('=Hi {{ $json.first_name.toUpperCase() }}', (_i, item) => `Hi ${String(item.json.first_name).toUpperCase()}`);
+		const { ctx, result } = run(start('expr-refused', { text }), people(3));
+		const error = await result.catch((e) => e);
+		expect(error.message).toMatch(/^Text is an Expression that n8n would evaluate once, for the first item/);
+		expect(error.description).toContain('"{{ $json.first_name.toUpperCase() }}" cannot be read as one');
+		expect(error.description).toMatch(/Set the Text to Fixed/);
+		expect(ctx.sent).toEqual([]);
+	});
+
+	it('an Expression over no item (an AI tool\'s $fromAI) is taken as n8n evaluates it', async () => {
+		const text = expression("={{ $fromAI('text') }}", () => 'Hello {{first_name}}');
+		const { ctx, result } = run(start('expr-ai', { text }), people(2));
+		await result;
+		expect(ctx.sent[0].body).toMatchObject({ text: 'Hello {{first_name}}' });
+		expect(ctx.hints).toEqual([]);
 	});
 });
 
