@@ -210,12 +210,27 @@ describe('CloudTel Campaign: the Text is a template for each recipient', () => {
 });
 
 describe('CloudTel Campaign: Preview, Get Status, Pause, Resume, Cancel, Get Report', () => {
-	it('Preview hands the items over as a draft and returns the dry run; Start then starts it', async () => {
+	it('Preview is a dry run: it stores nothing, shows the first three texts, can be repeated after an edit, and Start then starts afresh', async () => {
 		const [out] = await run({ ...start('previewed'), operation: 'preview' }, people(4)).result;
-		expect(out[0].json).toMatchObject({ campaign: 'previewed', state: 'draft', problems: [] });
-		expect(worker.campaigns.get('previewed')!.status.state).toBe('draft');
-		const [started] = await run(start('previewed'), people(4)).result;
-		expect(started[0].json).toMatchObject({ state: 'sending', counts: { recipients: 4 } });
+		expect(out[0].json).toMatchObject({ campaign: 'previewed', recipients: 4, problems: [] });
+		expect(out[0].json.samples).toEqual([
+			expect.objectContaining({ recipient: 1, text: 'Hi p0' }),
+			expect.objectContaining({ recipient: 2, text: 'Hi p1' }),
+			expect.objectContaining({ recipient: 3, text: 'Hi p2' }),
+		]);
+		expect(out[0].json).not.toHaveProperty('existing');
+		expect([...worker.campaigns.keys()].filter((n) => n === 'previewed' || n.startsWith('preview-'))).toEqual([]);
+		const [again] = await run({ ...start('previewed', { text: 'Hello {{first_name}}' }), operation: 'preview' }, people(4)).result;
+		expect((again[0].json.samples as Array<{ text: string }>)[0].text).toBe('Hello p0');
+		const [started] = await run(start('previewed', { text: 'Hello {{first_name}}' }), people(4)).result;
+		expect(started[0].json).toMatchObject({ state: 'sending', alreadyStarted: false, counts: { recipients: 4 } });
+	});
+
+	it('Preview of a name already taken says what a Start with it would do', async () => {
+		const { ctx, result } = run({ ...start('previewed', { text: 'Other {{first_name}}' }), operation: 'preview' }, people(2));
+		const [out] = await result;
+		expect(out[0].json).toMatchObject({ campaign: 'previewed', existing: 'sending' });
+		expect(ctx.hints[0].message).toMatch(/already sending: a Start with this name hands nothing over/);
 	});
 
 	it('acts on the campaign each item names, one output item per input item', async () => {
@@ -234,6 +249,17 @@ describe('CloudTel Campaign: Preview, Get Status, Pause, Resume, Cancel, Get Rep
 		expect(report[0].json).toMatchObject({ campaign: 'spring', summary: { recipients: 25_001 } });
 		const [cancelled] = await run({ operation: 'cancel', campaignName: 'halfway' }).result;
 		expect(cancelled[0].json.state).toBe('cancelled');
+	});
+
+	it('Delete deletes a draft; one still sending is refused, saying to cancel it first', async () => {
+		worker.failNext('/api/campaigns/to-delete/start', 400);
+		await run(start('to-delete'), people(2)).result.catch(() => undefined);
+		expect(worker.campaigns.get('to-delete')!.status.state).toBe('draft');
+		const [out] = await run({ operation: 'deleteCampaign', campaignName: 'to-delete' }).result;
+		expect(out[0].json).toEqual({ campaign: 'to-delete', deleted: true, state: 'draft' });
+		expect(worker.campaigns.has('to-delete')).toBe(false);
+		const error = await run({ operation: 'deleteCampaign', campaignName: 'previewed' }).result.catch((e) => e);
+		expect(error.message).toMatch(/^CloudTel worker: campaign "previewed" is sending: cancel it first/);
 	});
 
 	it('an unknown campaign fails its own item only, with Continue On Fail', async () => {

@@ -75,14 +75,44 @@ describe('CloudTel Campaign against the worker\'s campaign API', () => {
 		expect(error.description).toContain('text: stored "Hi {{first_name}}", given "Bye {{first_name}}"');
 	});
 
-	it('Preview counts what the worker would send, and starts nothing; other items under the same name are refused, naming the page', async () => {
+	it('Preview counts what the worker would send and shows the first three texts; it stores nothing, so after a typo it is run again and Start starts the same name', async () => {
 		const items = [...people(3, 500), { json: { phone: '123', first_name: 'Y' } }];
+		const typo = await run({ ...start('previewed', { text: 'Hi {{frist_name}}' }), operation: 'preview' }, items).catch((e) => e);
+		expect(typo.message).toMatch(/frist_name/);
+		expect(typo.message).not.toMatch(/preview-/);
 		const [[preview]] = await run({ ...start('previewed'), operation: 'preview' }, items);
-		expect(preview.json).toMatchObject({ campaign: 'previewed', state: 'draft', recipients: 4, valid: 3, invalid: 1 });
-		const error = await run({ ...start('previewed'), operation: 'preview' }, people(4, 900)).catch((e) => e);
+		expect(preview.json).toMatchObject({ campaign: 'previewed', recipients: 4, valid: 3, invalid: 1 });
+		expect(preview.json.samples).toEqual([
+			{ line: 2, recipient: 1, to: '+61491600500', text: 'Hi N500', segments: 1 },
+			{ line: 3, recipient: 2, to: '+61491600501', text: 'Hi N501', segments: 1 },
+			{ line: 4, recipient: 3, to: '+61491600502', text: 'Hi N502', segments: 1 },
+		]);
+		expect((await api.call('GET', '/api/campaigns')).body.campaigns).not.toContainEqual(expect.objectContaining({ name: expect.stringMatching(/^previe/) }));
+		const [[started]] = await run(start('previewed', { options: { rate: 0, from: 'CloudTel', receipts: false, smartEncoding: true } }), items);
+		expect(started.json).toMatchObject({ campaign: 'previewed', alreadyStarted: false, handedOver: 4 });
+	});
+
+	it('other items under the name of a draft are refused, naming the page', async () => {
+		await api.call('PUT', '/api/campaigns/paged', { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 0, from: 'CloudTel', receipts: false });
+		await api.call('PUT', '/api/campaigns/paged/pages/1', { recipients: people(2, 700).map((i) => i.json) });
+		const error = await run(start('paged'), people(4, 900)).catch((e) => e);
 		expect(error.context.code).toBe('page_conflict');
 		expect(error.description).toMatch(/^Page 1 of 1 \(recipients 1 to 4\)\./);
 	});
+
+	it('Delete deletes a draft and an ended campaign, whose name is then free; one still sending is refused', async () => {
+		expect((await run({ operation: 'deleteCampaign', campaignName: 'paged' }))[0][0].json).toEqual({ campaign: 'paged', deleted: true, state: 'draft' });
+		expect((await api.call('GET', '/api/campaigns/paged')).status).toBe(404);
+		await run(start('ends', { options: { rate: 1, from: 'CloudTel', receipts: false } }), people(30, 3000));
+		const refused = await run({ operation: 'deleteCampaign', campaignName: 'ends' }).catch((e) => e);
+		expect(refused.message).toMatch(/^CloudTel worker: campaign "ends" is (sending|scheduled): cancel it first/);
+		await run({ operation: 'cancel', campaignName: 'ends' });
+		// Refused while its run settles the cancel ("delete it in a moment"), then deleted.
+		const deleted = await until(async () => (await run({ operation: 'deleteCampaign', campaignName: 'ends' }).catch((e) => (/still settling/.test(e.message) ? undefined : Promise.reject(e))))?.[0][0].json, 20_000);
+		expect(deleted).toMatchObject({ deleted: true, state: 'cancelled' });
+		const [[again]] = await run(start('ends', { text: 'Bye {{first_name}}' }), people(1, 3100));
+		expect(again.json).toMatchObject({ campaign: 'ends', alreadyStarted: false, handedOver: 1 });
+	}, 60_000);
 
 	it('Pause, Resume and Cancel move the campaign; an unknown one is the worker\'s 404 in words', async () => {
 		await run(start('life', { options: { rate: 1, from: 'CloudTel', receipts: false } }), people(50, 2000));

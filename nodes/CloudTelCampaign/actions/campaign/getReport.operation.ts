@@ -1,11 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { workerApiPaths } from '../../../../api';
 import { workerRequest } from '../../transport';
-import { campaignNameField } from '../common/campaignName';
 import { perCampaign } from '../common/perCampaign';
-
-export const description = updateDisplayOptions({ show: { operation: ['getReport'] } }, [campaignNameField] as INodeProperties[]);
 
 /** The campaign's report, as `cloudtel campaign report --json` gives it. */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import {
@@ -10,6 +11,7 @@ import {
 	MAX_PAGE_NUMBER,
 	parsePageNumber,
 	settingDifferences,
+	type CampaignDeleted,
 	type CampaignList,
 	type CampaignPreview,
 	type CampaignState,
@@ -229,6 +231,35 @@ export class ApiCampaigns {
 		return this.get(name);
 	}
 
+	/**
+	 * A draft goes with its pages; an ended campaign with its ledger rows, as retention would
+	 * prune it; either way the CSV a preview or a run wrote of it, and the name is free again.
+	 * One that may still send is refused: cancel it first.
+	 */
+	async delete(name: string): Promise<CampaignDeleted> {
+		const record = await this.record(name);
+		const state = (await this.status(record)).state;
+		const path = apiCampaignCsvPath(this.dir, name);
+		if (record.state === 'draft') {
+			if (!(await this.store.removeDraft(name))) throw new ApiError('conflict', `campaign "${name}" was started meanwhile: cancel it first`, { field: 'state' });
+			await rm(path, { force: true });
+			return { deleted: { name, state } };
+		}
+		if (record.state !== 'finished' && record.state !== 'cancelled' && record.state !== 'failed') {
+			throw new ApiError('conflict', `campaign "${name}" is ${state}: cancel it first, then delete it`, { field: 'state' });
+		}
+		// A run that saw the cancel late may still be writing its rows: deleting under it would leave them behind.
+		const stored = await this.ledger.campaign(name);
+		if (this.runner.isRunning(name) || (stored?.owner !== undefined && stored.phase !== 'finished' && stored.phase !== 'cancelled' && ownerIsAlive(stored.owner, STALE_OWNER_MS))) {
+			throw new ApiError('conflict', `campaign "${name}" is ${state} but its run is still settling: delete it in a moment`, { field: 'state' });
+		}
+		// The ledger first, the record last, as retention does: a delete cut off between them is made again whole.
+		await this.ledger.deleteCampaign(name);
+		await rm(path, { force: true });
+		await this.store.remove(name);
+		return { deleted: { name, state } };
+	}
+
 	/** The counts the campaign shows once cancelled: its pages dropped by the move, the ledger's rows alone. */
 	private async endCounts(record: ApiCampaignRecord, at: number): Promise<CampaignStatus['counts']> {
 		const noPages = { pageTotals: () => Promise.resolve({ pages: [], recipients: 0 }) };
@@ -274,6 +305,7 @@ export class ApiCampaigns {
 			messages: f?.messages ?? summary.rows.pending,
 			...(f?.estimatedCost !== undefined ? { cost: f.estimatedCost } : {}),
 			problems: summary.firstErrors.map((p) => ({ line: p.line, ...(exact ? { recipient: p.line - 1 } : {}), code: p.code, message: p.reason })),
+			samples: (summary.preview ?? []).map((p) => ({ line: p.line, ...(exact ? { recipient: p.line - 1 } : {}), to: p.to, text: p.text, segments: p.segments })),
 		};
 	}
 }

@@ -106,6 +106,8 @@ export const statusAnswer = z.strictObject({
 	}),
 });
 
+export const deletedAnswer = z.strictObject({ deleted: z.strictObject({ name: z.string(), state: z.string() }) });
+
 export const listAnswer = z.strictObject({
 	campaigns: z.array(z.strictObject({ name: z.string(), state: z.enum(CAMPAIGN_STATES as [string, ...string[]]) })),
 });
@@ -130,6 +132,7 @@ export const previewAnswer = z.strictObject({
 	messages: z.number().int(),
 	cost: z.number().optional(),
 	problems: z.array(z.strictObject({ line: z.number().int(), recipient: z.number().int().optional(), field: z.string().optional(), code: z.string().optional(), message: z.string() })),
+	samples: z.array(z.strictObject({ line: z.number().int(), recipient: z.number().int().optional(), to: z.string(), text: z.string(), segments: z.number().int() })).optional(),
 });
 
 export const reportAnswer = z.looseObject({ campaign: z.string() }).describe('The JSON of `cloudtel campaign report --json`.');

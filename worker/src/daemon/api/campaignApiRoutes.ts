@@ -81,6 +81,7 @@ export async function campaignApiRoutes(app: FastifyInstance, options: CampaignA
 		openapi: async () => openApiDocument(),
 		listCampaigns: async () => campaigns.list(),
 		getCampaign: async (request) => ({ campaign: await campaigns.get(name(request)) }),
+		deleteCampaign: async (request) => campaigns.delete(name(request)),
 		putCampaign: async (request, reply) => {
 			const body = parse(settingsBody, request.body ?? {}, 'body');
 			const { created, campaign } = await campaigns.put(name(request), body);
