@@ -72,6 +72,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const note = startWould(name, settings, before);
 	if (note) this.addExecutionHints({ message: note, location: 'outputPane' });
 	const { samples, ...counts } = preview;
-	const json = { campaign: name, ...(before ? { existing: before.state } : {}), leftOut: failed.length, ...counts, samples: samples ?? [] };
+	// `state` as before Preview stored nothing: a name nothing has started under reads as a draft.
+	const json = { campaign: name, state: before?.state ?? 'draft', ...(before ? { existing: before.state } : {}), leftOut: failed.length, ...counts, samples: samples ?? [] };
 	return [{ json: json as unknown as INodeExecutionData['json'], pairedItem: { item: 0 } }, ...failed];
 }
