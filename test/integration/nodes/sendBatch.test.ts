@@ -169,6 +169,20 @@ describe('Message: Send Batch', () => {
 		expect(String(error[0].json.Description)).toMatch(/no field named To, Phone or Mobile \(any case\)\. Its fields: cell, Text, ExternalId\. Rename/);
 	});
 
+	it('Default Country reads numbers written without their country code; an unknown country is refused naming the field', async () => {
+		const items: INodeExecutionData[] = [
+			{ json: { phone: '0412 345 678', Text: 'One', ExternalId: 'dc-0' } },
+			{ json: { phone: '+44 7700 900123', Text: 'Two', ExternalId: 'dc-1' } },
+		];
+		const { ctx, result } = sendBatch(items, { mapping: 'autoMap', options: { defaultCountry: 'au' } });
+		const out = (await result)[0];
+		expect((ctx.sent[0].body as { Messages: Array<{ To: string }> }).Messages.map((m) => m.To)).toEqual(['+61412345678', '+447700900123']);
+		expect(out.map((i) => i.json.To)).toEqual(['+61412345678', '+447700900123']);
+		const refused = await sendBatch(items.slice(0, 1), { mapping: 'autoMap', options: { defaultCountry: 'Australia' } }).result.catch((e) => e);
+		expect(refused.message).toMatch(/^Invalid Default Country\b/);
+		expect(refused.description).toMatch(/Default Country must be a two-letter country code such as AU or GB \(got "Australia"\)/);
+	});
+
 	it('without an error output, the node fails once naming every bad item by its place counted from 1 and a field that tells it apart', async () => {
 		const items = rows(6, (i) => (i % 2 === 1 ? `bad-${i}` : `+6142${String(i).padStart(7, '0')}`));
 		const { ctx, result } = sendBatch(items, { options: resolveOptions(items) });

@@ -130,6 +130,15 @@ export const messageFields: INodeProperties[] = [
 		default: {},
 		options: [
 			{
+				// Not a field of the API: the node's own reading of To, before the API's check.
+				displayName: 'Default Country',
+				name: 'defaultCountry',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. AU',
+				description: 'Two-letter country of numbers written without their country code (0412 345 678 in AU becomes +61412345678)',
+			},
+			{
 				displayName: 'Delivery Receipt',
 				name: 'DeliveryReceipt',
 				type: 'boolean',

@@ -1,6 +1,8 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import {
 	ErrorCodes,
+	isDialCountry,
+	nationalToE164,
 	SEND_MESSAGE_FIELDS,
 	systemContext,
 	toColumnIndex,
@@ -73,7 +75,7 @@ export function messageReader(ctx: IExecuteFunctions, credentials: ICredentialDa
 	const node = ctx.getNode();
 	return (itemIndex) => {
 		const propertySid = orDefault(ownPropertySidOf(itemIndex));
-		const { Schedule, ...options } = optionsOf(itemIndex);
+		const { Schedule, defaultCountry, ...options } = optionsOf(itemIndex);
 		const fields: IDataObject = autoMap
 			? fieldsFromItem(input[itemIndex].json)
 			: {
@@ -85,6 +87,9 @@ export function messageReader(ctx: IExecuteFunctions, credentials: ICredentialDa
 		const body = compact<SendMessageRequest>({ ...options, ...replyOf(itemIndex), ...own });
 		const schedule = itemSchedule ?? Schedule;
 		const violations = validatePropertySid(propertySid);
+		const country = typeof defaultCountry === 'string' ? defaultCountry.trim().toUpperCase() : '';
+		if (country !== '' && !isDialCountry(country)) violations.push(violation('DefaultCountry', ErrorCodes.InvalidCountryCode, `Default Country must be a two-letter country code such as AU or GB (got "${String(defaultCountry)}").`));
+		else if (country !== '' && typeof body.To === 'string') body.To = nationalToE164(body.To, country);
 		if (schedule !== undefined && schedule !== '' && schedule !== null) {
 			const seconds = toUnixSeconds(schedule, timeZone);
 			if (seconds === undefined) violations.push(violation('Schedule', ErrorCodes.InvalidType, `Schedule must be a date and time (got "${String(schedule)}").`));
