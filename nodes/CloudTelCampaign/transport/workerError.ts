@@ -1,6 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import { isWorkerApiErrorBody } from '../../../api';
+import { maskSecret } from '../actions/common/maskSecret';
 
 const HINTS: Record<string, string> = {
 	unauthorized: "Check the API Token of the CloudTel Worker API credential: it must be the worker's server.apiToken.",
@@ -31,12 +32,14 @@ export function workerError(node: INode, statusCode: number, body: unknown, item
 	}
 	const { error } = body;
 	const lines: string[] = [];
-	if (error.field) lines.push(`Field: ${error.field}`);
-	for (const p of error.problems ?? []) if (p.message !== error.message) lines.push(`${p.field}: ${p.message}`);
-	for (const d of error.differences ?? []) lines.push(`${d.setting}: stored ${show(d.stored)}, given ${show(d.given)}`);
+	// The field once: a difference or a problem that names it says it already.
+	if (error.field && !error.differences?.length && !error.problems?.some((p) => p.field === error.field)) lines.push(`Field: ${error.field}`);
+	for (const p of error.problems ?? []) if (p.message !== error.message) lines.push(p.message.startsWith(`${p.field}:`) ? p.message : `${p.field}: ${p.message}`);
+	const differences = error.differences?.map((d) => (d.setting === 'events' ? { ...d, stored: maskSecret(d.stored), given: maskSecret(d.given) } : d));
+	for (const d of differences ?? []) lines.push(`${d.setting}: stored ${show(d.stored)}, given ${show(d.given)}`);
 	if (error.missing?.length) lines.push(`Missing pages: ${error.missing.join(', ')}`);
 	if (HINTS[error.code]) lines.push(HINTS[error.code]);
-	const apiError = new NodeApiError(node, body as unknown as JsonObject, {
+	const apiError = new NodeApiError(node, { error: { ...error, ...(differences ? { differences } : {}) } } as unknown as JsonObject, {
 		message: `CloudTel worker: ${error.message}`,
 		description: lines.join('\n') || undefined,
 		httpCode: String(statusCode),
@@ -44,6 +47,6 @@ export function workerError(node: INode, statusCode: number, body: unknown, item
 	});
 	apiError.context.code = error.code;
 	if (error.field) apiError.context.field = error.field;
-	if (error.differences) apiError.context.differences = error.differences;
+	if (differences) apiError.context.differences = differences;
 	return apiError;
 }

@@ -77,6 +77,20 @@ describe('CloudTel Campaign: Start', () => {
 		expect(error.description).toMatch(/new name/);
 	});
 
+	it("masks the Events URL's secret wherever the output echoes it, and names a differing setting once", async () => {
+		const events = 'https://n8n.example.com/webhook/abc/cloudtel?secret=s3cr3t-value';
+		const [out] = await run(start('masked', { options: { rate: 10, events } }), people(1)).result;
+		expect((out[0].json.settings as { events: string }).events).toBe('https://n8n.example.com/webhook/abc/cloudtel?secret=***');
+		expect(worker.campaigns.get('masked')!.status.settings.events).toBe(events);
+		const [status] = await run({ operation: 'getStatus', campaignName: 'masked' }).result;
+		expect(JSON.stringify(status[0].json)).not.toContain('s3cr3t');
+		const error = await run(start('masked', { options: { rate: 10, events: `${events}-other` } }), people(1)).result.catch((e) => e);
+		expect(error.description).toMatch(/^events: stored "https:\/\/n8n\.example\.com\/webhook\/abc\/cloudtel\?secret=\*\*\*", given ".*\?secret=\*\*\*"\n/);
+		// Beside the node's own parameters, which n8n keeps with any error.
+		const whole = JSON.stringify({ message: error.message, description: error.description, context: error.context, errorResponse: error.errorResponse });
+		expect(whole).not.toContain('s3cr3t');
+	});
+
 	it('refuses bad settings in n8n, naming the field, before anything is sent', async () => {
 		const { ctx, result } = run(start('bad-settings', { propertySid: 'nope', options: { sendWindow: '09:00-20:00' } }), people(2));
 		const error = await result.catch((e) => e);
