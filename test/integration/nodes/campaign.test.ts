@@ -276,6 +276,15 @@ describe('CloudTel Campaign: Preview, Get Status, Pause, Resume, Cancel, Get Rep
 		expect(error.message).toMatch(/^CloudTel worker: campaign "previewed" is sending: cancel it first/);
 	});
 
+	it('Get Status with a fixed name after a node with many items asks once, answers once, and says so', async () => {
+		const { ctx, result } = run({ operation: 'getStatus', campaignName: 'spring' }, people(200));
+		const [out] = await result;
+		expect(ctx.sent).toHaveLength(1);
+		expect(out).toHaveLength(1);
+		expect(out[0]).toMatchObject({ json: { campaign: 'spring' }, pairedItem: { item: 0 } });
+		expect(ctx.hints[0].message).toMatch(/asked once for the 200 input items/);
+	});
+
 	it('an unknown campaign fails its own item only, with Continue On Fail', async () => {
 		const items = [{ json: { name: 'nobody' } }, { json: { name: 'spring' } }];
 		const [out] = await run({ operation: 'getStatus', campaignName: (i: number) => items[i].json.name }, items, 'continueRegularOutput').result;

@@ -8,5 +8,5 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await perCampaign(this, async (name, i) => {
 		const report = (await workerRequest.call(this, { method: 'GET', path: workerApiPaths.report(name) }, i)) as IDataObject;
 		return { campaign: name, ...report };
-	});
+	}, { readOnly: true });
 }

@@ -9,5 +9,5 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await perCampaign(this, async (name, i) => {
 		const answer = (await workerRequest.call(this, { method: 'GET', path: workerApiPaths.campaign(name) }, i)) as CampaignStatusAnswer;
 		return campaignJson(answer.campaign);
-	});
+	}, { readOnly: true });
 }
