@@ -2,6 +2,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import { isWorkerApiErrorBody } from '../../../api';
 import { maskSecret } from '../actions/common/maskSecret';
+import { n8nWording } from './n8nWording';
 
 const HINTS: Record<string, string> = {
 	unauthorized: "Check the API Token of the CloudTel Worker API credential: it must be the worker's server.apiToken.",
@@ -39,9 +40,11 @@ export function workerError(node: INode, statusCode: number, body: unknown, item
 	for (const d of differences ?? []) lines.push(`${d.setting}: stored ${show(d.stored)}, given ${show(d.given)}`);
 	if (error.missing?.length) lines.push(`Missing pages: ${error.missing.join(', ')}`);
 	if (HINTS[error.code]) lines.push(HINTS[error.code]);
-	const apiError = new NodeApiError(node, { error: { ...error, ...(differences ? { differences } : {}) } } as unknown as JsonObject, {
-		message: `CloudTel worker: ${error.message}`,
-		description: lines.join('\n') || undefined,
+	// n8n fills a missing description from this response: in the node's words too.
+	const response = { error: { ...error, message: n8nWording(error.message), ...(differences ? { differences } : {}) } };
+	const apiError = new NodeApiError(node, response as unknown as JsonObject, {
+		message: `CloudTel worker: ${n8nWording(error.message)}`,
+		description: n8nWording(lines.join('\n')) || undefined,
 		httpCode: String(statusCode),
 		itemIndex,
 	});

@@ -80,13 +80,17 @@ describe('CloudTel Campaign against the worker\'s campaign API', () => {
 		const typo = await run({ ...start('previewed', { text: 'Hi {{frist_name}}' }), operation: 'preview' }, items).catch((e) => e);
 		expect(typo.message).toMatch(/frist_name/);
 		expect(typo.message).not.toMatch(/preview-/);
+		// In n8n's words: the items' fields, not a CSV's columns.
+		expect(`${typo.message}\n${typo.description}`).not.toMatch(/CSV|column/);
+		expect(`${typo.message}\n${typo.description}`).toMatch(/the recipients have no such field \(fields: phone, first_name\)/);
 		const [[preview]] = await run({ ...start('previewed'), operation: 'preview' }, items);
 		expect(preview.json).toMatchObject({ campaign: 'previewed', recipients: 4, valid: 3, invalid: 1 });
 		expect(preview.json.samples).toEqual([
-			{ line: 2, recipient: 1, to: '+61491600500', text: 'Hi N500', segments: 1 },
-			{ line: 3, recipient: 2, to: '+61491600501', text: 'Hi N501', segments: 1 },
-			{ line: 4, recipient: 3, to: '+61491600502', text: 'Hi N502', segments: 1 },
+			{ recipient: 1, to: '+61491600500', text: 'Hi N500', segments: 1 },
+			{ recipient: 2, to: '+61491600501', text: 'Hi N501', segments: 1 },
+			{ recipient: 3, to: '+61491600502', text: 'Hi N502', segments: 1 },
 		]);
+		expect(preview.json.problems).toEqual([{ recipient: 4, code: expect.any(String), message: expect.stringMatching(/no Default Country was given$/) }]);
 		expect((await api.call('GET', '/api/campaigns')).body.campaigns).not.toContainEqual(expect.objectContaining({ name: expect.stringMatching(/^previe/) }));
 		const [[started]] = await run(start('previewed', { options: { rate: 0, from: 'CloudTel', receipts: false, smartEncoding: true } }), items);
 		expect(started.json).toMatchObject({ campaign: 'previewed', alreadyStarted: false, handedOver: 4 });

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { settingDifferences, workerApiPaths, type CampaignPreview, type CampaignSettings, type CampaignStatus, type CampaignStatusAnswer } from '../../../../api';
 import { workerRequest } from '../../transport';
+import { n8nWording } from '../../transport/n8nWording';
 import { asNodeError } from '../../../CloudTel/actions/common/nodeError';
 import { readCampaignName } from '../common/campaignName';
 import { handOver } from '../common/handOver';
@@ -71,8 +72,18 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	}
 	const note = startWould(name, settings, before);
 	if (note) this.addExecutionHints({ message: note, location: 'outputPane' });
-	const { samples, ...counts } = preview;
+	const { samples, problems, ...counts } = preview;
+	// Recipients by their place among the items (from 1), not by a line of a CSV n8n never saw.
+	const byRecipient = <T extends { line: number; recipient?: number }>({ line, recipient, ...rest }: T) => ({ ...(recipient !== undefined ? { recipient } : { line }), ...rest });
 	// `state` as before Preview stored nothing: a name nothing has started under reads as a draft.
-	const json = { campaign: name, state: before?.state ?? 'draft', ...(before ? { existing: before.state } : {}), leftOut: failed.length, ...counts, samples: samples ?? [] };
+	const json = {
+		campaign: name,
+		state: before?.state ?? 'draft',
+		...(before ? { existing: before.state } : {}),
+		leftOut: failed.length,
+		...counts,
+		problems: problems.map((p) => ({ ...byRecipient(p), message: n8nWording(p.message) })),
+		samples: (samples ?? []).map(byRecipient),
+	};
 	return [{ json: json as unknown as INodeExecutionData['json'], pairedItem: { item: 0 } }, ...failed];
 }
