@@ -304,6 +304,14 @@ describe('CloudTel Worker API credential test', () => {
 		expect(await testWorkerCredential({ url: worker.url, apiToken: worker.token })).toEqual({ status: 'OK', message: expect.stringMatching(/worker answered/) });
 	});
 
+	it('says to add https:// to a Worker URL written without it, in the test and in a run, before any request', async () => {
+		const bare = worker.url.replace(/^http:\/\//, '');
+		expect((await testWorkerCredential({ url: bare, apiToken: worker.token })).message).toBe(`The Worker URL "${bare}" has no http:// or https://: add https:// (or http:// for a worker on this machine or network), e.g. https://${bare}.`);
+		const { ctx, result } = run({ operation: 'getStatus', campaignName: 'spring' }, undefined, undefined, { url: bare, apiToken: worker.token });
+		await expect(result).rejects.toThrow(/^The Worker URL ".*" has no http:\/\/ or https:\/\/: add https:\/\//);
+		expect(ctx.sent).toEqual([]);
+	});
+
 	it('explains a wrong token, a URL without the API and one where nothing answers', async () => {
 		expect((await testWorkerCredential({ url: worker.url, apiToken: 'x'.repeat(20) })).message).toMatch(/refused the API Token \(401\)/);
 		expect((await testWorkerCredential({ url: `${worker.url}/elsewhere`, apiToken: worker.token })).message).toMatch(/^No campaign API at this URL \(404\).*server\.apiToken/);

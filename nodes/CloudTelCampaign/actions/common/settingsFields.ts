@@ -33,6 +33,8 @@ export const settingsFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 3f2504e0-4f89-41d3-9a0c-0305e82c3301',
 		description: 'The property the messages go out on',
+		// This node holds only the worker's credential: say where the SID is found.
+		hint: "The same SID as the Default Property SID of your CloudTel API credential (or a Send node's Property SID): the worker sends from it with its own CloudTel account",
 	},
 	{
 		displayName: 'Text',
