@@ -51,15 +51,15 @@ function run(params: Record<string, unknown>, items?: INodeExecutionData[], apiT
 const start = (name: string, extra: Record<string, unknown> = {}) => ({ operation: 'start', campaignName: name, propertySid: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', options: { rate: 0, from: 'CloudTel', receipts: false }, ...extra });
 
 describe('CloudTel Campaign against the worker\'s campaign API', () => {
-	it('Start hands 10,001 items over in two pages; the worker sends each once; a re-run sends nothing more', async () => {
-		const items = [...people(10_000), { json: { phone: 'not a number', first_name: 'X' } }];
+	it('Start hands 10,002 items over in two pages; the worker sends each once; a re-run sends nothing more', async () => {
+		const items = [...people(10_000), { json: { phone: 'not a number', first_name: 'X' } }, { json: { phone: '0412 345 678', first_name: 'Y' } }];
 		const [[out]] = await run(start('two-pages'), items);
-		expect(out.json).toMatchObject({ campaign: 'two-pages', handedOver: 10_001, pages: 2, alreadyStarted: false, counts: { recipients: 10_001 } });
+		expect(out.json).toMatchObject({ campaign: 'two-pages', handedOver: 10_002, pages: 2, alreadyStarted: false, counts: { recipients: 10_002 } });
 		const done = await until(async () => {
 			const [[status]] = await run({ operation: 'getStatus', campaignName: 'two-pages' });
 			return status.json.state === 'finished' ? status.json : undefined;
 		}, 60_000);
-		expect(done.counts).toMatchObject({ recipients: 10_001, accepted: 10_000, invalid: 1, pending: 0 });
+		expect(done.counts).toMatchObject({ recipients: 10_002, accepted: 10_000, invalid: 2, pending: 0 });
 		const [[again]] = await run(start('two-pages'), items);
 		expect(again.json).toMatchObject({ alreadyStarted: true, handedOver: 0, state: 'finished' });
 		const sent = await sentFor('two-pages');
@@ -67,6 +67,16 @@ describe('CloudTel Campaign against the worker\'s campaign API', () => {
 		expect(new Set(sent.map((m) => m.To)).size).toBe(10_000);
 		const report = (await run({ operation: 'getReport', campaignName: 'two-pages' }))[0][0].json;
 		expect(report.campaign).toBe('two-pages');
+		// The recipients not sent, by number and reason in n8n's words, a page at a time.
+		expect(report.notSent).toEqual([
+			{ recipient: 10_001, status: 'invalid', code: expect.any(String), message: expect.any(String) },
+			{ recipient: 10_002, status: 'invalid', code: expect.any(String), message: expect.stringMatching(/no Default Country was given$/) },
+		]);
+		expect(report.notSentMore).toBe(false);
+		const first = (await run({ operation: 'getReport', campaignName: 'two-pages', notSentLimit: 1 }))[0][0].json;
+		expect([(first.notSent as Array<{ recipient: number }>).map((r) => r.recipient), first.notSentMore]).toEqual([[10_001], true]);
+		const page = (await api.call('GET', '/api/campaigns/two-pages/report?notSentLimit=1&notSentAfter=10002')).body.notSent;
+		expect(page).toEqual({ recipients: [expect.objectContaining({ line: 10_003, status: 'invalid' })] });
 	}, 120_000);
 
 	it('names the settings the worker holds otherwise', async () => {

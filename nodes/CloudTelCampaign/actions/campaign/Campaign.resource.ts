@@ -48,4 +48,5 @@ export const description: INodeProperties[] = [
 	// 2.x's NodeDetailsView), which emptied Options on every switch from Preview to Start.
 	...[...recipientFields, ...settingsFields].map((p) => ({ ...p, displayOptions: { ...p.displayOptions, show: { ...p.displayOptions?.show, '/operation': ['start', 'preview'] } } })),
 	...preview.description,
+	...getReport.description,
 ];

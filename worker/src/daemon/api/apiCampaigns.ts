@@ -43,6 +43,15 @@ export interface CampaignKicker {
 	isRunning(name: string): boolean;
 }
 
+/** The rows a report lists as not sent: refused by the worker's checks or the provider, or sent without an answer. */
+const NOT_SENT = ['invalid', 'rejected', 'uncertain'] as const;
+
+/** One page of the recipients not sent, in line order; `next` is the `notSentAfter` of the next page. */
+export interface NotSentPage {
+	recipients: { line: number; to?: string; status: string; code?: string; message?: string }[];
+	next?: number;
+}
+
 /** At most this many missing pages are listed by number in a `pages_missing` refusal. */
 const MISSING_LISTED = 1000;
 
@@ -266,11 +275,20 @@ export class ApiCampaigns {
 		return (await campaignStatusOf({ ...record, state: 'cancelled' }, noPages, this.ledger, at)).counts;
 	}
 
-	/** The JSON of `cloudtel campaign report --json`. */
-	async report(name: string, pricePerSegment?: number): Promise<CampaignReport> {
+	/** The JSON of `cloudtel campaign report --json`; with `notSentLimit`, a page of the recipients not sent, by line. */
+	async report(name: string, pricePerSegment?: number, page: { notSentLimit?: number; notSentAfter?: number } = {}): Promise<CampaignReport & { notSent?: NotSentPage }> {
 		const record = await this.record(name);
 		if (record.state === 'draft' || !(await this.ledger.campaign(name))) throw new ApiError('conflict', `campaign "${name}" has not started sending: there is no report yet`, { field: 'state' });
-		return readCampaignReport(this.ledger, name, { pricePerSegment });
+		const report = await readCampaignReport(this.ledger, name, { pricePerSegment });
+		const limit = page.notSentLimit ?? 0;
+		if (limit === 0) return report;
+		const rows: NotSentPage['recipients'] = [];
+		for await (const r of this.ledger.rows(name, [...NOT_SENT], limit + 1, page.notSentAfter ?? 0)) {
+			rows.push({ line: r.line, ...(r.to !== undefined ? { to: r.to } : {}), status: r.status, ...(r.errorCode ? { code: r.errorCode } : {}), ...(r.message ? { message: r.message } : {}) });
+		}
+		const more = rows.length > limit;
+		const recipients = rows.slice(0, limit);
+		return { ...report, notSent: { recipients, ...(more ? { next: recipients[recipients.length - 1].line } : {}) } };
 	}
 
 	/** The dry run of the recipients as they stand: counts, segments, cost, the first problems. */

@@ -30,6 +30,11 @@ export const priceQuery = z.strictObject({
 	pricePerSegment: z.coerce.number().min(0).optional().describe("The price of one segment, for the cost (in your price's unit)."),
 });
 
+export const reportQuery = priceQuery.extend({
+	notSentLimit: z.coerce.number().int().min(0).max(1000).optional().describe('List up to this many recipients not sent (invalid, rejected, uncertain) under notSent; 0 or absent: none.'),
+	notSentAfter: z.coerce.number().int().min(0).optional().describe("The list's next page: the notSent.next of the page before."),
+});
+
 export const settingsBody = z
 	.strictObject({
 		property: z.string().describe('The Sid of the Property the messages go out on.'),
