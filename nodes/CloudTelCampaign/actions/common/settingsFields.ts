@@ -45,7 +45,7 @@ export const settingsFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Hi {{first_name}}, our spring sale starts today. Reply STOP to opt out.',
 		description:
-			"The message, a template over each recipient's fields: {{first_name}} is replaced by the recipient's first_name. Keep this field Fixed: as an Expression, n8n would evaluate it once for all items, so {{ $json.first_name }} is read as {{first_name}} and other per-item expressions are refused.",
+			"The message, a template over each recipient's fields: {{first_name}} is replaced by the recipient's first_name. Keep this field Fixed: as an Expression, n8n would evaluate it once for all items, so a plain read of an item's field is turned into its placeholder and other per-item expressions are refused.",
 	},
 	{
 		displayName: 'Options',
