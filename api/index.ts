@@ -23,6 +23,8 @@ export * from './rules/sipPassword';
 export * from './rules/timeZone';
 export * from './rules/callerId';
 export * from './rules/countryCode';
+export * from './rules/toColumn';
+export * from './rules/nationalNumber';
 export * from './rules/ipv4Cidr';
 export * from './rules/text';
 export * from './rules/permission';

@@ -16,4 +16,15 @@ export interface CampaignPreview {
 	 * pages whose values hold no line break, by `recipient`: its position across the pages, from 1.
 	 */
 	problems: { line: number; recipient?: number; field?: string; code?: string; message: string }[];
+	/** The first three valid recipients' messages as they would go out (absent from workers before it). */
+	samples?: CampaignSample[];
+}
+
+/** One recipient's message as the worker renders it: its number in E.164, its text, its segments. */
+export interface CampaignSample {
+	line: number;
+	recipient?: number;
+	to: string;
+	text: string;
+	segments: number;
 }

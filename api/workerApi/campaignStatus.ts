@@ -64,6 +64,11 @@ export interface CampaignList {
 	campaigns: { name: string; state: CampaignState }[];
 }
 
+/** `DELETE /api/campaigns/{name}` answer: the campaign gone, and the state it was in. */
+export interface CampaignDeleted {
+	deleted: { name: string; state: CampaignState };
+}
+
 /** `POST /api/campaigns/{name}/start` body: the page count expected, to catch a page lost on the way. */
 export interface StartRequest {
 	pages?: number;

@@ -18,7 +18,7 @@ export class CloudTelCampaign implements INodeType {
 		version: 1,
 		// A literal, as n8n's scan requires; a test holds it to the operation names.
 		subtitle:
-			'={{ ({ cancel: "Cancel", getReport: "Get Report", getStatus: "Get Status", pause: "Pause", preview: "Preview", resume: "Resume", start: "Start" })[$parameter["operation"]] || $parameter["operation"] }}',
+			'={{ ({ cancel: "Cancel", deleteCampaign: "Delete", getReport: "Get Report", getStatus: "Get Status", pause: "Pause", preview: "Preview", resume: "Resume", start: "Start" })[$parameter["operation"]] || $parameter["operation"] }}',
 		description: 'Hand a list of recipients to a cloudtel worker as a paced SMS campaign, and follow it',
 		documentationUrl: 'https://github.com/cloudtel/n8n-nodes-cloudtel#the-cloudtel-campaign-node',
 		defaults: { name: 'CloudTel Campaign' },

@@ -13,6 +13,7 @@ const operations: Record<string, Operation> = {
 	pause: campaign.pause,
 	resume: campaign.resume,
 	cancel: campaign.cancel,
+	deleteCampaign: campaign.deleteCampaign,
 	getReport: campaign.getReport,
 };
 

@@ -1,7 +1,7 @@
 import type { ICredentialsDecrypted, ICredentialTestFunctions, IDataObject, INodeCredentialTestResult } from 'n8n-workflow';
 import { isPlainObject, joinUrl, workerApiPaths } from '../../../api';
 import { foreignAnswer, networkCode } from '../../CloudTel/transport/foreignAnswer';
-import { checkWorkerUrl } from '../transport';
+import { checkWorkerUrl, workerUrlProblem } from '../transport';
 
 export interface WorkerProbeAnswer {
 	statusCode: number;
@@ -38,7 +38,8 @@ export function judgeWorkerProbe(answer: WorkerProbeAnswer, url: string): INodeC
 export async function cloudTelWorkerApiTest(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
 	const data = credential.data ?? {};
 	const url = String(data.url ?? '').trim();
-	if (url === '') return { status: 'Error', message: "The Worker URL is empty: give the address of the cloudtel worker's HTTP server." };
+	const problem = workerUrlProblem(url);
+	if (problem) return { status: 'Error', message: problem };
 	// The only HTTP helper n8n gives a credential test, in 1.x as in 2.x.
 	const { helpers } = this;
 	let answer: WorkerProbeAnswer;

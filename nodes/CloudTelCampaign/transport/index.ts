@@ -1,5 +1,5 @@
 import type { IExecuteFunctions, IHttpRequestMethods, IHttpRequestOptions, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { joinUrl } from '../../../api';
 import { foreignAnswer, networkCode } from '../../CloudTel/transport/foreignAnswer';
 import { retryDelayMs } from '../../CloudTel/transport/retryDelay';
@@ -21,6 +21,13 @@ function header(response: IN8nHttpFullResponse, name: string): unknown {
 	return key === undefined ? undefined : headers[key];
 }
 
+/** Why a Worker URL cannot be used as it is written, or undefined: one without http:// or https:// is no address for n8n. */
+export function workerUrlProblem(url: string): string | undefined {
+	if (url === '') return "The Worker URL is empty: give the address of the cloudtel worker's HTTP server.";
+	if (!/^https?:\/\//i.test(url)) return `The Worker URL "${url}" has no http:// or https://: add https:// (or http:// for a worker on this machine or network), e.g. https://${url.replace(/^[a-z]*:?\/*/i, '')}.`;
+	return undefined;
+}
+
 /** The sentence every "wrong place" error ends with, naming the URL in use. */
 export function checkWorkerUrl(url: string): string {
 	return `check the Worker URL of the CloudTel Worker API credential (now "${url}"): it must be where the cloudtel worker's HTTP server answers, without /api`;
@@ -37,6 +44,8 @@ export interface WorkerRequest {
 export async function workerRequest(this: IExecuteFunctions, request: WorkerRequest, itemIndex?: number): Promise<unknown> {
 	const credentials = await this.getCredentials(WORKER_CREDENTIAL_NAME);
 	const url = String(credentials.url ?? '').trim();
+	const problem = workerUrlProblem(url);
+	if (problem) throw new NodeOperationError(this.getNode(), problem, { itemIndex, description: 'Fix it in the CloudTel Worker API credential.' });
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: joinUrl(url, request.path, request.query),

@@ -1,6 +1,8 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import { isWorkerApiErrorBody } from '../../../api';
+import { maskSecret } from '../actions/common/maskSecret';
+import { n8nWording } from './n8nWording';
 
 const HINTS: Record<string, string> = {
 	unauthorized: "Check the API Token of the CloudTel Worker API credential: it must be the worker's server.apiToken.",
@@ -31,19 +33,23 @@ export function workerError(node: INode, statusCode: number, body: unknown, item
 	}
 	const { error } = body;
 	const lines: string[] = [];
-	if (error.field) lines.push(`Field: ${error.field}`);
-	for (const p of error.problems ?? []) if (p.message !== error.message) lines.push(`${p.field}: ${p.message}`);
-	for (const d of error.differences ?? []) lines.push(`${d.setting}: stored ${show(d.stored)}, given ${show(d.given)}`);
+	// The field once: a difference or a problem that names it says it already.
+	if (error.field && !error.differences?.length && !error.problems?.some((p) => p.field === error.field)) lines.push(`Field: ${error.field}`);
+	for (const p of error.problems ?? []) if (p.message !== error.message) lines.push(p.message.startsWith(`${p.field}:`) ? p.message : `${p.field}: ${p.message}`);
+	const differences = error.differences?.map((d) => (d.setting === 'events' ? { ...d, stored: maskSecret(d.stored), given: maskSecret(d.given) } : d));
+	for (const d of differences ?? []) lines.push(`${d.setting}: stored ${show(d.stored)}, given ${show(d.given)}`);
 	if (error.missing?.length) lines.push(`Missing pages: ${error.missing.join(', ')}`);
 	if (HINTS[error.code]) lines.push(HINTS[error.code]);
-	const apiError = new NodeApiError(node, body as unknown as JsonObject, {
-		message: `CloudTel worker: ${error.message}`,
-		description: lines.join('\n') || undefined,
+	// n8n fills a missing description from this response: in the node's words too.
+	const response = { error: { ...error, message: n8nWording(error.message), ...(differences ? { differences } : {}) } };
+	const apiError = new NodeApiError(node, response as unknown as JsonObject, {
+		message: `CloudTel worker: ${n8nWording(error.message)}`,
+		description: n8nWording(lines.join('\n')) || undefined,
 		httpCode: String(statusCode),
 		itemIndex,
 	});
 	apiError.context.code = error.code;
 	if (error.field) apiError.context.field = error.field;
-	if (error.differences) apiError.context.differences = error.differences;
+	if (differences) apiError.context.differences = differences;
 	return apiError;
 }

@@ -97,6 +97,22 @@ describe.each(storeBackends())('campaign API routes ($name)', (backend) => {
 		expect((await a.call('PUT', '/api/campaigns/x/csv', 'Phone\n+61491570101\n', { 'content-type': 'text/csv' })).body.error.code).toBe('conflict');
 	}, 60_000);
 
+	it('DELETE takes a draft with its pages, so the name is free for other settings and pages; one sending is refused', async () => {
+		const a = await api();
+		const settings = { property: a.sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 1 };
+		await a.call('PUT', '/api/campaigns/d', settings);
+		await a.call('PUT', '/api/campaigns/d/pages/1', { recipients: recipients(0, 3) });
+		expect(await a.call('DELETE', '/api/campaigns/d')).toMatchObject({ status: 200, body: { deleted: { name: 'd', state: 'draft' } } });
+		expect((await a.call('GET', '/api/campaigns/d')).status).toBe(404);
+		expect((await a.call('DELETE', '/api/campaigns/d')).body.error.code).toBe('not_found');
+		expect((await a.call('PUT', '/api/campaigns/d', { ...settings, text: 'Bye {{first_name}}' })).status).toBe(201);
+		expect((await a.call('PUT', '/api/campaigns/d/pages/1', { recipients: recipients(10, 2) })).body).toEqual({ page: 1, recipients: 2, pages: 1, totalRecipients: 2 });
+		await a.call('POST', '/api/campaigns/d/start');
+		const refused = await a.call('DELETE', '/api/campaigns/d');
+		expect(refused.status).toBe(409);
+		expect(refused.body.error.message).toMatch(/^campaign "d" is (sending|scheduled): cancel it first/);
+	});
+
 	it('serves an OpenAPI 3.1 document of every route', async () => {
 		const a = await api();
 		const doc = (await a.call('GET', '/api/openapi.json')).body;
@@ -114,6 +130,7 @@ describe.each(storeBackends())('campaign API routes ($name)', (backend) => {
 			'/api/campaigns/{name}/start',
 			'/api/openapi.json',
 		]);
+		expect(Object.keys(doc.paths['/api/campaigns/{name}']).sort()).toEqual(['delete', 'get', 'put']);
 		expect(doc.paths['/api/campaigns/{name}'].put.requestBody.content['application/json'].schema.properties.rate).toEqual(expect.objectContaining({ anyOf: expect.arrayContaining([expect.objectContaining({ type: 'number', minimum: 0 })]) }));
 		expect(Object.keys(doc.paths['/api/campaigns/{name}/pages/{page}'].put.responses).sort()).toEqual(['200', '400', '401', '404', '409', '413', '415']);
 		// Every route of the document answers (401 without the token, never 404: the routes are the document's).

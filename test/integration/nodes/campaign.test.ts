@@ -4,7 +4,7 @@ import { checkCampaignSettings } from '../../../api';
 import { CloudTelCampaign } from '../../../nodes/CloudTelCampaign/CloudTelCampaign.node';
 import { contractWorker, type ContractWorker } from './contractWorker';
 import { asN8nShows } from './fakeN8n';
-import { campaignContext, testWorkerCredential } from './fakeN8nCampaign';
+import { campaignContext, expression, testWorkerCredential } from './fakeN8nCampaign';
 
 const PROPERTY = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
 let worker: ContractWorker;
@@ -75,6 +75,20 @@ describe('CloudTel Campaign: Start', () => {
 		expect(error.message).toMatch(/^CloudTel worker: campaign "spring" exists with other settings: text/);
 		expect(error.description).toContain('text: stored "Hi {{first_name}}", given "Other text {{first_name}}"');
 		expect(error.description).toMatch(/new name/);
+	});
+
+	it("masks the Events URL's secret wherever the output echoes it, and names a differing setting once", async () => {
+		const events = 'https://n8n.example.com/webhook/abc/cloudtel?secret=s3cr3t-value';
+		const [out] = await run(start('masked', { options: { rate: 10, events } }), people(1)).result;
+		expect((out[0].json.settings as { events: string }).events).toBe('https://n8n.example.com/webhook/abc/cloudtel?secret=***');
+		expect(worker.campaigns.get('masked')!.status.settings.events).toBe(events);
+		const [status] = await run({ operation: 'getStatus', campaignName: 'masked' }).result;
+		expect(JSON.stringify(status[0].json)).not.toContain('s3cr3t');
+		const error = await run(start('masked', { options: { rate: 10, events: `${events}-other` } }), people(1)).result.catch((e) => e);
+		expect(error.description).toMatch(/^events: stored "https:\/\/n8n\.example\.com\/webhook\/abc\/cloudtel\?secret=\*\*\*", given ".*\?secret=\*\*\*"\n/);
+		// Beside the node's own parameters, which n8n keeps with any error.
+		const whole = JSON.stringify({ message: error.message, description: error.description, context: error.context, errorResponse: error.errorResponse });
+		expect(whole).not.toContain('s3cr3t');
 	});
 
 	it('refuses bad settings in n8n, naming the field, before anything is sent', async () => {
@@ -178,13 +192,59 @@ describe('CloudTel Campaign: Start', () => {
 	});
 });
 
+describe('CloudTel Campaign: the Text is a template for each recipient', () => {
+	it('an Expression reading item fields (n8n evaluates it once, on item 0) is handed over as the template it means, with a hint', async () => {
+		const items = people(3);
+		// What dragging first_name into the field makes, and what n8n gives for item 0.
+		const text = expression('=Hi {{ $json.first_name }}, 20% off at {{ $json["store"] }}', (_i, item) => `Hi ${item.json.first_name}, 20% off at undefined`);
+		const { ctx, result } = run(start('expr-text', { text }), items);
+		await result;
+		expect(ctx.sent[0].body).toMatchObject({ text: 'Hi {{first_name}}, 20% off at {{store}}' });
+		expect(worker.campaigns.get('expr-text')!.status.settings.text).toBe('Hi {{first_name}}, 20% off at {{store}}');
+		expect(ctx.hints.map((h) => h.message)).toContainEqual(expect.stringMatching(/Text was an Expression.*"Hi \{\{first_name\}\}, 20% off at \{\{store\}\}"/));
+	});
+
+	it('an Expression over item fields that cannot be a placeholder is refused before anything is handed over, saying why', async () => {
+		const text = expression('=Hi {{ $json.first_name.toUpperCase() }}', (_i, item) => `Hi ${String(item.json.first_name).toUpperCase()}`);
+		const { ctx, result } = run(start('expr-refused', { text }), people(3));
+		const error = await result.catch((e) => e);
+		expect(error.message).toMatch(/^Text is an Expression that n8n would evaluate once, for the first item/);
+		expect(error.description).toContain('"{{ $json.first_name.toUpperCase() }}" cannot be read as one');
+		expect(error.description).toMatch(/Set the Text to Fixed/);
+		expect(ctx.sent).toEqual([]);
+	});
+
+	it('an Expression over no item (an AI tool\'s $fromAI) is taken as n8n evaluates it', async () => {
+		const text = expression("={{ $fromAI('text') }}", () => 'Hello {{first_name}}');
+		const { ctx, result } = run(start('expr-ai', { text }), people(2));
+		await result;
+		expect(ctx.sent[0].body).toMatchObject({ text: 'Hello {{first_name}}' });
+		expect(ctx.hints).toEqual([]);
+	});
+});
+
 describe('CloudTel Campaign: Preview, Get Status, Pause, Resume, Cancel, Get Report', () => {
-	it('Preview hands the items over as a draft and returns the dry run; Start then starts it', async () => {
+	it('Preview is a dry run: it stores nothing, shows the first three texts, can be repeated after an edit, and Start then starts afresh', async () => {
 		const [out] = await run({ ...start('previewed'), operation: 'preview' }, people(4)).result;
-		expect(out[0].json).toMatchObject({ campaign: 'previewed', state: 'draft', problems: [] });
-		expect(worker.campaigns.get('previewed')!.status.state).toBe('draft');
-		const [started] = await run(start('previewed'), people(4)).result;
-		expect(started[0].json).toMatchObject({ state: 'sending', counts: { recipients: 4 } });
+		expect(out[0].json).toMatchObject({ campaign: 'previewed', recipients: 4, problems: [] });
+		expect(out[0].json.samples).toEqual([
+			expect.objectContaining({ recipient: 1, text: 'Hi p0' }),
+			expect.objectContaining({ recipient: 2, text: 'Hi p1' }),
+			expect.objectContaining({ recipient: 3, text: 'Hi p2' }),
+		]);
+		expect(out[0].json).not.toHaveProperty('existing');
+		expect([...worker.campaigns.keys()].filter((n) => n === 'previewed' || n.startsWith('preview-'))).toEqual([]);
+		const [again] = await run({ ...start('previewed', { text: 'Hello {{first_name}}' }), operation: 'preview' }, people(4)).result;
+		expect((again[0].json.samples as Array<{ text: string }>)[0].text).toBe('Hello p0');
+		const [started] = await run(start('previewed', { text: 'Hello {{first_name}}' }), people(4)).result;
+		expect(started[0].json).toMatchObject({ state: 'sending', alreadyStarted: false, counts: { recipients: 4 } });
+	});
+
+	it('Preview of a name already taken says what a Start with it would do', async () => {
+		const { ctx, result } = run({ ...start('previewed', { text: 'Other {{first_name}}' }), operation: 'preview' }, people(2));
+		const [out] = await result;
+		expect(out[0].json).toMatchObject({ campaign: 'previewed', existing: 'sending' });
+		expect(ctx.hints[0].message).toMatch(/already sending: a Start with this name hands nothing over/);
 	});
 
 	it('acts on the campaign each item names, one output item per input item', async () => {
@@ -205,6 +265,26 @@ describe('CloudTel Campaign: Preview, Get Status, Pause, Resume, Cancel, Get Rep
 		expect(cancelled[0].json.state).toBe('cancelled');
 	});
 
+	it('Delete deletes a draft; one still sending is refused, saying to cancel it first', async () => {
+		worker.failNext('/api/campaigns/to-delete/start', 400);
+		await run(start('to-delete'), people(2)).result.catch(() => undefined);
+		expect(worker.campaigns.get('to-delete')!.status.state).toBe('draft');
+		const [out] = await run({ operation: 'deleteCampaign', campaignName: 'to-delete' }).result;
+		expect(out[0].json).toEqual({ campaign: 'to-delete', deleted: true, state: 'draft' });
+		expect(worker.campaigns.has('to-delete')).toBe(false);
+		const error = await run({ operation: 'deleteCampaign', campaignName: 'previewed' }).result.catch((e) => e);
+		expect(error.message).toMatch(/^CloudTel worker: campaign "previewed" is sending: cancel it first/);
+	});
+
+	it('Get Status with a fixed name after a node with many items asks once, answers once, and says so', async () => {
+		const { ctx, result } = run({ operation: 'getStatus', campaignName: 'spring' }, people(200));
+		const [out] = await result;
+		expect(ctx.sent).toHaveLength(1);
+		expect(out).toHaveLength(1);
+		expect(out[0]).toMatchObject({ json: { campaign: 'spring' }, pairedItem: { item: 0 } });
+		expect(ctx.hints[0].message).toMatch(/asked once for the 200 input items/);
+	});
+
 	it('an unknown campaign fails its own item only, with Continue On Fail', async () => {
 		const items = [{ json: { name: 'nobody' } }, { json: { name: 'spring' } }];
 		const [out] = await run({ operation: 'getStatus', campaignName: (i: number) => items[i].json.name }, items, 'continueRegularOutput').result;
@@ -222,6 +302,14 @@ describe('CloudTel Campaign: Preview, Get Status, Pause, Resume, Cancel, Get Rep
 describe('CloudTel Worker API credential test', () => {
 	it('passes when the worker lists its campaigns', async () => {
 		expect(await testWorkerCredential({ url: worker.url, apiToken: worker.token })).toEqual({ status: 'OK', message: expect.stringMatching(/worker answered/) });
+	});
+
+	it('says to add https:// to a Worker URL written without it, in the test and in a run, before any request', async () => {
+		const bare = worker.url.replace(/^http:\/\//, '');
+		expect((await testWorkerCredential({ url: bare, apiToken: worker.token })).message).toBe(`The Worker URL "${bare}" has no http:// or https://: add https:// (or http:// for a worker on this machine or network), e.g. https://${bare}.`);
+		const { ctx, result } = run({ operation: 'getStatus', campaignName: 'spring' }, undefined, undefined, { url: bare, apiToken: worker.token });
+		await expect(result).rejects.toThrow(/^The Worker URL ".*" has no http:\/\/ or https:\/\/: add https:\/\//);
+		expect(ctx.sent).toEqual([]);
 	});
 
 	it('explains a wrong token, a URL without the API and one where nothing answers', async () => {

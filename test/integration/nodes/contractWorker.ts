@@ -57,6 +57,11 @@ export async function contractWorker(token = 'a-token-of-16-chars-or-more'): Pro
 				return send(res, 201, { campaign: status });
 			}
 			if (!campaign) return send(res, 404, err('not_found', `no campaign "${name}"`));
+			if (req.method === 'DELETE' && !m[2] && !m[4]) {
+				if (campaign.status.state === 'sending' || campaign.status.state === 'paused') return send(res, 409, err('conflict', `campaign "${name}" is ${campaign.status.state}: cancel it first, then delete it`));
+				campaigns.delete(name);
+				return send(res, 200, { deleted: { name, state: campaign.status.state } });
+			}
 			if (m[2] === 'pages' && req.method === 'PUT') {
 				const page = Number(m[3]);
 				const content = JSON.stringify(body.recipients);
@@ -80,7 +85,12 @@ export async function contractWorker(token = 'a-token-of-16-chars-or-more'): Pro
 				campaign.status = { ...campaign.status, state };
 				return send(res, 200, { campaign: campaign.status });
 			}
-			if (m[4] === 'preview') return send(res, 200, { recipients: campaign.status.counts.recipients, valid: 0, invalid: 0, duplicates: 0, suppressed: 0, segments: 0, messages: 0, problems: [] });
+			if (m[4] === 'preview') {
+				const all = [...campaign.pages.values()].flatMap((p) => JSON.parse(p) as Record<string, string>[]);
+				const render = (r: Record<string, string>) => campaign.status.settings.text.replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (_m, k: string) => String(r[k]));
+				const samples = all.slice(0, 3).map((r, i) => ({ line: i + 2, recipient: i + 1, to: r.phone, text: render(r), segments: 1 }));
+				return send(res, 200, { recipients: all.length, valid: all.length, invalid: 0, duplicates: 0, suppressed: 0, segments: all.length, messages: all.length, problems: [], samples });
+			}
 			if (m[4] === 'report') return send(res, 200, { name, summary: campaign.status.counts });
 			if (req.method === 'GET' && !m[2] && !m[4]) return send(res, 200, { campaign: campaign.status });
 			send(res, 404, err('not_found', 'no route'));

@@ -42,6 +42,14 @@ function signed(credentials: WorkerCredentials, options: IHttpRequestOptions): I
 	return { ...options, headers: { ...(options.headers as Record<string, string>), ...headers } };
 }
 
+/**
+ * A parameter in Expression mode: `raw` as n8n stores it (what getNode().parameters holds)
+ * and `evaluate`, what n8n's evaluation of it gives for an item.
+ */
+export function expression(raw: string, evaluate: (itemIndex: number, item: INodeExecutionData) => unknown) {
+	return Object.assign((itemIndex: number, item: INodeExecutionData) => evaluate(itemIndex, item), { raw });
+}
+
 export function campaignContext(options: {
 	credentials: WorkerCredentials;
 	params: Record<string, unknown>;
@@ -52,7 +60,7 @@ export function campaignContext(options: {
 	const sent: SentCall[] = [];
 	const hints: NodeExecutionHint[] = [];
 	const raw: IDataObject = {};
-	for (const [k, v] of Object.entries(options.params)) raw[k] = (typeof v === 'function' ? '={{ per item }}' : v) as IDataObject[string];
+	for (const [k, v] of Object.entries(options.params)) raw[k] = (typeof v === 'function' ? ((v as { raw?: string }).raw ?? '={{ per item }}') : v) as IDataObject[string];
 	const ctx = {
 		sent,
 		hints,

@@ -155,6 +155,50 @@ describe('Message: Send Batch', () => {
 		expect(stored.find((m) => m.ExternalId === 'auto-1')).toMatchObject({ Status: 'Scheduled', From: 'Bistro', Text: 'Two' });
 	});
 
+	it('Map From Input finds the number in Phone or Mobile (any case) as a campaign does, and says what an item without one holds', async () => {
+		const items: INodeExecutionData[] = [
+			{ json: { phone: '+61430000011', Text: 'One', ExternalId: 'pm-0' } },
+			{ json: { MOBILE: '+61430000012', Text: 'Two', ExternalId: 'pm-1' } },
+			{ json: { cell: '+61430000013', Text: 'Three', ExternalId: 'pm-2' } },
+		];
+		const { ctx, result } = sendBatch(items, { mapping: 'autoMap', from: 'Bistro' }, { onError: 'continueErrorOutput' });
+		const { success, error } = splitErrorOutput((await result)[0]);
+		expect((ctx.sent[0].body as { Messages: Array<{ To: string }> }).Messages.map((m) => m.To)).toEqual(['+61430000011', '+61430000012']);
+		expect(success.map((i) => i.json.ExternalId)).toEqual(['pm-0', 'pm-1']);
+		expect(error[0].json).toMatchObject({ FieldNames: ['To'] });
+		expect(String(error[0].json.Description)).toMatch(/no field named To, Phone or Mobile \(any case\)\. Its fields: cell, Text, ExternalId\. Rename/);
+	});
+
+	it('Default Country reads numbers written without their country code; an unknown country is refused naming the field', async () => {
+		const items: INodeExecutionData[] = [
+			{ json: { phone: '0412 345 678', Text: 'One', ExternalId: 'dc-0' } },
+			{ json: { phone: '+44 7700 900123', Text: 'Two', ExternalId: 'dc-1' } },
+		];
+		const { ctx, result } = sendBatch(items, { mapping: 'autoMap', options: { defaultCountry: 'au' } });
+		const out = (await result)[0];
+		expect((ctx.sent[0].body as { Messages: Array<{ To: string }> }).Messages.map((m) => m.To)).toEqual(['+61412345678', '+447700900123']);
+		expect(out.map((i) => i.json.To)).toEqual(['+61412345678', '+447700900123']);
+		const refused = await sendBatch(items.slice(0, 1), { mapping: 'autoMap', options: { defaultCountry: 'Australia' } }).result.catch((e) => e);
+		expect(refused.message).toMatch(/^Invalid Default Country\b/);
+		expect(refused.description).toMatch(/Default Country must be a two-letter country code such as AU or GB \(got "Australia"\)/);
+	});
+
+	it('without an error output, the node fails once naming every bad item by its place counted from 1 and a field that tells it apart', async () => {
+		const items = rows(6, (i) => (i % 2 === 1 ? `bad-${i}` : `+6142${String(i).padStart(7, '0')}`));
+		const { ctx, result } = sendBatch(items, { options: resolveOptions(items) });
+		const error = await result.catch((e) => e);
+		expect(error.message).toBe('3 of 6 items cannot be sent: items 2, 4, 6');
+		const lines = String(error.description).split('\n');
+		expect(lines.slice(0, 3)).toEqual([
+			expect.stringMatching(/^Item 2 \(to "bad-1"\): Invalid To: INVALID_PHONENUMBER_FORMAT/),
+			expect.stringMatching(/^Item 4 \(to "bad-3"\): Invalid To/),
+			expect.stringMatching(/^Item 6 \(to "bad-5"\): Invalid To/),
+		]);
+		expect(lines[3]).toMatch(/^Nothing was sent\./);
+		expect(error.context.itemIndex).toBe(1);
+		expect(ctx.sent).toHaveLength(0);
+	});
+
 	it('without Continue On Fail, a bad item stops the node before anything is sent', async () => {
 		const items = rows(4, (i) => (i === 2 ? 'oops' : `+6142${String(i).padStart(7, '0')}`));
 		const { ctx, result } = sendBatch(items, { options: resolveOptions(items) });

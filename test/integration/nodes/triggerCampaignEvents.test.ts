@@ -6,7 +6,7 @@ const SECRET = 'events-secret';
 let hook: WebhookServer;
 
 beforeAll(async () => {
-	hook = await webhookServer(new CloudTelTrigger(), { events: ['campaignFinished', 'optout', 'receipt'], secret: SECRET, options: {} });
+	hook = await webhookServer(new CloudTelTrigger(), { events: ['campaignFinished', 'optout', 'receipt', 'campaignReply'], secret: SECRET, options: {} });
 });
 afterAll(async () => hook.close());
 
@@ -36,6 +36,12 @@ describe('CloudTel Trigger: the worker\'s campaign events', () => {
 		const optout = { id: 'optout:+61412000001:1', type: 'optout', occurredAt: '2026-11-25T01:00:00.000Z', data: { number: '+61412000001', keyword: 'STOP' } };
 		expect((await post(optout)).call.workflowData?.[0][0].json).toMatchObject({ Event: 'OptOut', number: '+61412000001', keyword: 'STOP' });
 		expect((await post(optout)).body).toEqual({ received: true, ignored: 'repeat' });
+	});
+
+	it("gives a campaign reply the provider reply's spelling (From, To, Text, MessageSid), keeping the worker's as aliases", async () => {
+		const data = { from: '+61412000002', to: '+61491570000', text: 'Yes please', messageSid: 'd4f6c2e8-1b3d-4f5a-9c7e-2d8b6f0a1c3e', campaign: 'spring' };
+		const reply = { id: 'reply:d4f6c2e8', type: 'reply', occurredAt: '2026-11-25T01:00:00.000Z', campaign: 'spring', data };
+		expect((await post(reply)).call.workflowData?.[0][0].json).toMatchObject({ Event: 'CampaignReply', From: data.from, To: data.to, Text: data.text, MessageSid: data.messageSid, ...data });
 	});
 
 	it('answers an event it does not listen to 200 without an execution, so the worker does not retry it', async () => {

@@ -11,7 +11,8 @@ const template = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'exam
 const byName = (name: string) => template.nodes.find((n: { name: string }) => n.name === name);
 
 function shown(properties: INodeProperties[], parameters: Record<string, unknown>): INodeProperties[] {
-	return properties.filter((p) => Object.entries(p.displayOptions?.show ?? {}).every(([key, values]) => (values as unknown[]).includes(parameters[key])));
+	// A key starting with "/" names a parameter at the node's top level, as n8n reads it.
+	return properties.filter((p) => Object.entries(p.displayOptions?.show ?? {}).every(([key, values]) => (values as unknown[]).includes(parameters[key.replace(/^\//, '')])));
 }
 
 describe('examples/n8n-campaign.workflow.json', () => {

@@ -1,9 +1,7 @@
 import type { CampaignSpec } from '../settings/campaignSpec';
 import { SettingError } from '../errors';
-import { columnIndex, compileTemplate, TemplateError } from '../rows/template';
-
-/** Tried in order when --to-column is not given: exactly the names `cloudtel --help` promises. */
-const TO_COLUMN_GUESSES = ['To', 'Phone', 'Mobile'];
+import { columnIndex, toColumnIndex } from '../../../api';
+import { compileTemplate, TemplateError } from '../rows/template';
 
 export interface ColumnMap {
 	toIndex: number;
@@ -12,11 +10,8 @@ export interface ColumnMap {
 	timeZoneIndex?: number;
 }
 
-/** The column the numbers are read from: the one given, else the first of To, Phone, Mobile; -1 when none is there. */
-export function toColumnIndex(header: string[], toColumn: string | undefined): number {
-	if (toColumn !== undefined) return columnIndex(header, toColumn);
-	return TO_COLUMN_GUESSES.map((g) => columnIndex(header, g)).find((i) => i >= 0) ?? -1;
-}
+/** The rule is api/'s (Send Batch finds an item's number by it too); `cloudtel --help` promises its names. */
+export { toColumnIndex };
 
 /** Maps the header to what the campaign needs, or stops before any row is read. */
 export function mapColumns(header: string[], spec: CampaignSpec): ColumnMap {

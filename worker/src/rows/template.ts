@@ -1,3 +1,5 @@
+import { columnIndex } from '../../../api';
+
 /**
  * `{{Column}}` templates. Compiled once per campaign into literal and column parts, so
  * rendering a row is a join, not a regular expression per row.
@@ -67,13 +69,8 @@ export class MissingColumnsError extends TemplateError {
 	}
 }
 
-export function columnIndex(header: readonly string[], name: string): number {
-	const exact = header.indexOf(name);
-	if (exact >= 0) return exact;
-	const lower = name.toLowerCase();
-	const found = header.flatMap((h, i) => (h.toLowerCase() === lower ? [i] : []));
-	return found.length === 1 ? found[0] : -1;
-}
+/** Re-exported: the rule is api/'s, shared with the n8n nodes. */
+export { columnIndex };
 
 export type RenderResult = { text: string } | { emptyColumns: string[] };
 

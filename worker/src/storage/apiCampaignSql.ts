@@ -37,6 +37,8 @@ export const API_CAMPAIGN_SQL = {
 		WHERE name = $4 AND ${IN_STATES('$5')}`,
 	endedBefore: `SELECT name FROM api_campaigns WHERE state IN ('finished', 'cancelled', 'failed') AND finished_at < $1 ORDER BY finished_at, name`,
 	removeEnded: `DELETE FROM api_campaigns WHERE name = $1 AND state IN ('finished', 'cancelled', 'failed')`,
+	/** A draft only: a start (an update of the same row) comes wholly before or after. */
+	removeDraft: `DELETE FROM api_campaigns WHERE name = $1 AND state = 'draft'`,
 	inStates: `SELECT ${COLUMNS} FROM api_campaigns WHERE ${IN_STATES('$1')} ORDER BY created_at, name`,
 } as const;
 

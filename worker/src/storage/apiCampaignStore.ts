@@ -79,6 +79,8 @@ export interface ApiCampaignStore {
 	endedBefore(before: number): Promise<string[]>;
 	/** Deletes an ended campaign's record and whatever pages it left; false when there was none (or it has not ended). */
 	remove(name: string): Promise<boolean>;
+	/** Deletes a draft's record and its pages; false when there was none (or it has started). */
+	removeDraft(name: string): Promise<boolean>;
 	/** Campaigns in these states, oldest first. */
 	campaignsIn(states: readonly ApiCampaignState[]): Promise<ApiCampaignRecord[]>;
 	close(): Promise<void>;

@@ -175,7 +175,8 @@ export interface LedgerReader {
 	/** Every campaign's name, in order. */
 	campaignNames(): Promise<string[]>;
 	counts(name: string): Promise<CampaignCounts>;
-	rows(name: string, statuses?: RowStatus[], limit?: number): AsyncIterable<LedgerRow>;
+	/** Rows in line order, those of `statuses` only when given, after line `afterLine` when given. */
+	rows(name: string, statuses?: RowStatus[], limit?: number, afterLine?: number): AsyncIterable<LedgerRow>;
 	deliveryCounts(name: string): Promise<DeliveryCounts>;
 	delivery(name: string, line: number): Promise<DeliveryRecord | undefined>;
 	/** The first and last moment (Unix seconds) a message of the campaign was sent or a receipt came; undefined before any. */

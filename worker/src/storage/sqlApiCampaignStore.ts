@@ -106,6 +106,11 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 		return removed === 1;
 	}
 
+	async removeDraft(name: string): Promise<boolean> {
+		const [removed] = await this.db.write([[SQL.removeDraft, name], ([gone]) => (gone === 1 ? [SQL.dropPages, name] : undefined)]);
+		return removed === 1;
+	}
+
 	async campaignsIn(states: readonly ApiCampaignState[]): Promise<ApiCampaignRecord[]> {
 		return (await this.db.run(all<ApiCampaignRow>(SQL.inStates, states.join(',')))).map(apiCampaignRecord);
 	}

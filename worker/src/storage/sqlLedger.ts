@@ -272,7 +272,7 @@ export class SqlLedger implements Ledger {
 		return { rows, total, acceptedSegments, sendableSegments };
 	}
 
-	async *rows(name: string, statuses?: RowStatus[], limit = Number.MAX_SAFE_INTEGER): AsyncIterable<LedgerRow> {
+	async *rows(name: string, statuses?: RowStatus[], limit = Number.MAX_SAFE_INTEGER, afterLine = 0): AsyncIterable<LedgerRow> {
 		let n = 0;
 		const submissions = await this.db.run(all<Submission>(this.q.submissions, name));
 		const submitting = (line: number) => submissions.some((c) => line >= c.first && line <= c.last);
@@ -282,7 +282,7 @@ export class SqlLedger implements Ledger {
 		let answers: { first: number; last: number; sids: string; byLine?: Map<number, string> }[] = [];
 		let answersThrough = 0;
 		// A page at a time, with no cursor left open, so callers may write between rows.
-		for (let after = 0; ; ) {
+		for (let after = afterLine; ; ) {
 			const page = await this.db.run(all<RecipientDbRow>(stored ? this.q.rowsWith(stored.length) : this.q.rowsPage, name, after, PAGE, ...(stored ?? [])));
 			if (page.length === 0) return;
 			const last = page[page.length - 1].line;

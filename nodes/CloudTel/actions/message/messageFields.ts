@@ -86,7 +86,7 @@ export const messageFields: INodeProperties[] = [
 	},
 	{
 		// The list comes from api/, so the panel names exactly the fields the node reads.
-		displayName: `Each item is one message, read from these fields of the item (any letter case): ${SEND_MESSAGE_FIELDS.join(', ')}. To and Text are required. Options and Reply Handling below are defaults: a field the item carries wins.`,
+		displayName: `Each item is one message, read from these fields of the item (any letter case): ${SEND_MESSAGE_FIELDS.join(', ')}. To and Text are required; without a To field, the number is read from Phone or Mobile, as a campaign reads it. Options and Reply Handling below are defaults: a field the item carries wins.`,
 		name: 'mapFromInputNotice',
 		type: 'notice',
 		default: '',
@@ -129,6 +129,15 @@ export const messageFields: INodeProperties[] = [
 		placeholder: 'Add option',
 		default: {},
 		options: [
+			{
+				// Not a field of the API: the node's own reading of To, before the API's check.
+				displayName: 'Default Country',
+				name: 'defaultCountry',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. AU',
+				description: 'Two-letter country of numbers written without their country code (0412 345 678 in AU becomes +61412345678)',
+			},
 			{
 				displayName: 'Delivery Receipt',
 				name: 'DeliveryReceipt',

@@ -83,15 +83,19 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		failed++;
 		return outcome.failure(error, itemIndex);
 	};
+	const bad: Array<{ error: NodeError; itemIndex: number }> = [];
 	for (let i = 0; i < count; i++) {
 		try {
 			pending.push({ ...readMessage(i), itemIndex: i });
 		} catch (error) {
 			const nodeError = asNodeError(this.getNode(), error, i);
-			if (!this.continueOnFail()) throw nodeError;
-			results[i] = failure(nodeError, i);
+			if (!this.continueOnFail()) bad.push({ error: nodeError, itemIndex: i });
+			else results[i] = failure(nodeError, i);
 		}
 	}
+	// Every bad item at once, not the first of them run after run.
+	if (bad.length === 1) throw bad[0].error;
+	if (bad.length > 1) throw everyBadItem(this, bad, count);
 
 	let accepted = false;
 	for (const chunk of chunksByProperty(pending, size)) {
@@ -118,6 +122,40 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	}
 	hintAtFailures(this, failed, results.length);
 	return results;
+}
+
+/** At most this many bad items are listed one by one in the node's error. */
+export const BAD_ITEMS_LISTED = 20;
+
+/** What tells an item apart for its owner: its ExternalId, its number, or its first field. */
+function keyOf(json: IDataObject): string {
+	const keys = Object.keys(json);
+	const pick = (name: string) => keys.find((k) => k.toLowerCase() === name);
+	const key = pick('externalid') ?? pick('to') ?? pick('phone') ?? pick('mobile') ?? pick('id') ?? keys[0];
+	if (key === undefined) return 'no fields';
+	const value = json[key];
+	const shown = typeof value === 'object' && value !== null ? JSON.stringify(value).slice(0, 40) : String(value).slice(0, 40);
+	return `${key} "${shown}"`;
+}
+
+/**
+ * One error for every item that cannot be sent, before anything is sent: each by its place in
+ * the input counted from 1, as the input panel shows it, with a field that tells it apart.
+ */
+function everyBadItem(ctx: IExecuteFunctions, bad: Array<{ error: NodeError; itemIndex: number }>, total: number): NodeOperationError {
+	const input = ctx.getInputData();
+	const lines = bad.slice(0, BAD_ITEMS_LISTED).map(({ error, itemIndex }) => {
+		const detail = error.description ? ` (${String(error.description).split('\n')[0]})` : '';
+		return `Item ${itemIndex + 1} (${keyOf(input[itemIndex]?.json ?? {})}): ${error.message}${detail}`;
+	});
+	if (bad.length > BAD_ITEMS_LISTED) lines.push(`... and ${bad.length - BAD_ITEMS_LISTED} more.`);
+	lines.push('Nothing was sent. Fix these items, or set On Error to "Continue (using error output)" to send the others and route these apart.');
+	const error = new NodeOperationError(ctx.getNode(), `${bad.length} of ${total} items cannot be sent: items ${bad.slice(0, 5).map((b) => b.itemIndex + 1).join(', ')}${bad.length > 5 ? ', ...' : ''}`, {
+		itemIndex: bad[0].itemIndex,
+		description: lines.join('\n'),
+	});
+	error.context.badItems = bad.slice(0, BAD_ITEMS_LISTED).map((b) => b.itemIndex + 1);
+	return error;
 }
 
 /**

@@ -1,4 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { campaignNameField } from '../common/campaignName';
+import { recipientFields } from '../common/recipientFields';
+import { settingsFields } from '../common/settingsFields';
+import * as deleteCampaign from './deleteCampaign.operation';
 import * as cancel from './cancel.operation';
 import * as getReport from './getReport.operation';
 import * as getStatus from './getStatus.operation';
@@ -7,7 +11,7 @@ import * as preview from './preview.operation';
 import * as resume from './resume.operation';
 import * as start from './start.operation';
 
-export { cancel, getReport, getStatus, pause, preview, resume, start };
+export { cancel, deleteCampaign, getReport, getStatus, pause, preview, resume, start };
 
 export const description: INodeProperties[] = [
 	{
@@ -17,6 +21,7 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		options: [
 			{ name: 'Cancel', value: 'cancel', description: 'Stop a campaign for good', action: 'Cancel campaign' },
+			{ name: 'Delete', value: 'deleteCampaign', description: 'Delete a draft, or a campaign that has ended, so its name is free again', action: 'Delete campaign' },
 			{ name: 'Get Report', value: 'getReport', description: "Get a campaign's report: outcomes, delivery, replies, errors", action: 'Get campaign report' },
 			{ name: 'Get Status', value: 'getStatus', description: "Get a campaign's state and counts", action: 'Get campaign status' },
 			{ name: 'Pause', value: 'pause', description: "Hold a campaign's sending", action: 'Pause campaign' },
@@ -36,11 +41,12 @@ export const description: INodeProperties[] = [
 		],
 		default: 'start',
 	},
-	...start.description,
+	campaignNameField,
+	// Start and Preview share these, once, so switching between them keeps what was filled
+	// in. Shown by '/operation', not 'operation': the editor empties a collection whose
+	// displayOptions name the parameter just changed (removeMismatchedOptionValues in n8n
+	// 2.x's NodeDetailsView), which emptied Options on every switch from Preview to Start.
+	...[...recipientFields, ...settingsFields].map((p) => ({ ...p, displayOptions: { ...p.displayOptions, show: { ...p.displayOptions?.show, '/operation': ['start', 'preview'] } } })),
 	...preview.description,
-	...getStatus.description,
-	...pause.description,
-	...resume.description,
-	...cancel.description,
 	...getReport.description,
 ];

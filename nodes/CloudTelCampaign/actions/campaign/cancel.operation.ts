@@ -1,9 +1,5 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-import { campaignNameField } from '../common/campaignName';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { lifeStep } from '../common/lifeStep';
-
-export const description = updateDisplayOptions({ show: { operation: ['cancel'] } }, [campaignNameField] as INodeProperties[]);
 
 /** Stops the campaign for good: recipients not sent yet are counted cancelled. */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {

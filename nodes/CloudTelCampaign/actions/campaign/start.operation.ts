@@ -1,18 +1,12 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import { workerApiPaths, type CampaignStatusAnswer, type StartRequest } from '../../../../api';
 import { workerRequest } from '../../transport';
 import { campaignJson } from '../common/campaignItem';
-import { campaignNameField } from '../common/campaignName';
 import { readCampaignName } from '../common/campaignName';
 import { handOver } from '../common/handOver';
 import { readRecipients } from '../common/readRecipients';
-import { recipientFields } from '../common/recipientFields';
-import { readSettings, settingsFields } from '../common/settingsFields';
-
-const properties: INodeProperties[] = [campaignNameField, ...recipientFields, ...settingsFields];
-
-export const description = updateDisplayOptions({ show: { operation: ['start'] } }, properties);
+import { readSettings } from '../common/settingsFields';
 
 /**
  * The input items are the campaign's recipients: handed to the worker (settings, pages of

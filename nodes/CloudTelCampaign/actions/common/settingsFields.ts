@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 import { checkCampaignSettings, MAX_BATCH_SIZE, type CampaignSettingName, type CampaignSettings } from '../../../../api';
 import { toUnixSeconds } from '../../../CloudTel/actions/common/unixSeconds';
+import { readTemplateText } from './templateText';
 
 /** The panel's name of each setting, so an error names the field the user sees. */
 export const SETTING_DISPLAY_NAMES: Record<CampaignSettingName, string> = {
@@ -32,6 +33,8 @@ export const settingsFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 3f2504e0-4f89-41d3-9a0c-0305e82c3301',
 		description: 'The property the messages go out on',
+		// This node holds only the worker's credential: say where the SID is found.
+		hint: "The same SID as the Default Property SID of your CloudTel API credential (or a Send node's Property SID): the worker sends from it with its own CloudTel account",
 	},
 	{
 		displayName: 'Text',
@@ -42,7 +45,7 @@ export const settingsFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Hi {{first_name}}, our spring sale starts today. Reply STOP to opt out.',
 		description:
-			"The message, a template over each recipient's fields: {{first_name}} is replaced by the recipient's first_name. Keep this field Fixed (not an Expression) so that n8n leaves {{...}} to the worker.",
+			"The message, a template over each recipient's fields: {{first_name}} is replaced by the recipient's first_name. Keep this field Fixed: as an Expression, n8n would evaluate it once for all items, so a plain read of an item's field is turned into its placeholder and other per-item expressions are refused.",
 	},
 	{
 		displayName: 'Options',
@@ -167,8 +170,15 @@ export function readSettings(ctx: IExecuteFunctions): CampaignSettings {
 	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
 	const body: IDataObject = {
 		property: String(ctx.getNodeParameter('propertySid', 0, '')).trim(),
-		text: ctx.getNodeParameter('text', 0, '') as string,
 	};
+	const template = readTemplateText(ctx);
+	body.text = template.text;
+	if (template.rewritten) {
+		ctx.addExecutionHints({
+			message: `Text was an Expression, which n8n evaluates once for all items; it was read as the per-recipient template "${template.text}". Set Text to Fixed to keep it so.`,
+			location: 'outputPane',
+		});
+	}
 	for (const [key, value] of Object.entries(options)) {
 		if (isBlank(value)) continue;
 		body[key] = typeof value === 'string' ? value.trim() : value;

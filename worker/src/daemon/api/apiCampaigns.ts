@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import {
@@ -10,6 +11,7 @@ import {
 	MAX_PAGE_NUMBER,
 	parsePageNumber,
 	settingDifferences,
+	type CampaignDeleted,
 	type CampaignList,
 	type CampaignPreview,
 	type CampaignState,
@@ -39,6 +41,15 @@ import { SilentReporter } from './silentReporter';
 export interface CampaignKicker {
 	kick(name: string): void;
 	isRunning(name: string): boolean;
+}
+
+/** The rows a report lists as not sent: refused by the worker's checks or the provider, or sent without an answer. */
+const NOT_SENT = ['invalid', 'rejected', 'uncertain'] as const;
+
+/** One page of the recipients not sent, in line order; `next` is the `notSentAfter` of the next page. */
+export interface NotSentPage {
+	recipients: { line: number; to?: string; status: string; code?: string; message?: string }[];
+	next?: number;
 }
 
 /** At most this many missing pages are listed by number in a `pages_missing` refusal. */
@@ -229,17 +240,55 @@ export class ApiCampaigns {
 		return this.get(name);
 	}
 
+	/**
+	 * A draft goes with its pages; an ended campaign with its ledger rows, as retention would
+	 * prune it; either way the CSV a preview or a run wrote of it, and the name is free again.
+	 * One that may still send is refused: cancel it first.
+	 */
+	async delete(name: string): Promise<CampaignDeleted> {
+		const record = await this.record(name);
+		const state = (await this.status(record)).state;
+		const path = apiCampaignCsvPath(this.dir, name);
+		if (record.state === 'draft') {
+			if (!(await this.store.removeDraft(name))) throw new ApiError('conflict', `campaign "${name}" was started meanwhile: cancel it first`, { field: 'state' });
+			await rm(path, { force: true });
+			return { deleted: { name, state } };
+		}
+		if (record.state !== 'finished' && record.state !== 'cancelled' && record.state !== 'failed') {
+			throw new ApiError('conflict', `campaign "${name}" is ${state}: cancel it first, then delete it`, { field: 'state' });
+		}
+		// A run that saw the cancel late may still be writing its rows: deleting under it would leave them behind.
+		const stored = await this.ledger.campaign(name);
+		if (this.runner.isRunning(name) || (stored?.owner !== undefined && stored.phase !== 'finished' && stored.phase !== 'cancelled' && ownerIsAlive(stored.owner, STALE_OWNER_MS))) {
+			throw new ApiError('conflict', `campaign "${name}" is ${state} but its run is still settling: delete it in a moment`, { field: 'state' });
+		}
+		// The ledger first, the record last, as retention does: a delete cut off between them is made again whole.
+		await this.ledger.deleteCampaign(name);
+		await rm(path, { force: true });
+		await this.store.remove(name);
+		return { deleted: { name, state } };
+	}
+
 	/** The counts the campaign shows once cancelled: its pages dropped by the move, the ledger's rows alone. */
 	private async endCounts(record: ApiCampaignRecord, at: number): Promise<CampaignStatus['counts']> {
 		const noPages = { pageTotals: () => Promise.resolve({ pages: [], recipients: 0 }) };
 		return (await campaignStatusOf({ ...record, state: 'cancelled' }, noPages, this.ledger, at)).counts;
 	}
 
-	/** The JSON of `cloudtel campaign report --json`. */
-	async report(name: string, pricePerSegment?: number): Promise<CampaignReport> {
+	/** The JSON of `cloudtel campaign report --json`; with `notSentLimit`, a page of the recipients not sent, by line. */
+	async report(name: string, pricePerSegment?: number, page: { notSentLimit?: number; notSentAfter?: number } = {}): Promise<CampaignReport & { notSent?: NotSentPage }> {
 		const record = await this.record(name);
 		if (record.state === 'draft' || !(await this.ledger.campaign(name))) throw new ApiError('conflict', `campaign "${name}" has not started sending: there is no report yet`, { field: 'state' });
-		return readCampaignReport(this.ledger, name, { pricePerSegment });
+		const report = await readCampaignReport(this.ledger, name, { pricePerSegment });
+		const limit = page.notSentLimit ?? 0;
+		if (limit === 0) return report;
+		const rows: NotSentPage['recipients'] = [];
+		for await (const r of this.ledger.rows(name, [...NOT_SENT], limit + 1, page.notSentAfter ?? 0)) {
+			rows.push({ line: r.line, ...(r.to !== undefined ? { to: r.to } : {}), status: r.status, ...(r.errorCode ? { code: r.errorCode } : {}), ...(r.message ? { message: r.message } : {}) });
+		}
+		const more = rows.length > limit;
+		const recipients = rows.slice(0, limit);
+		return { ...report, notSent: { recipients, ...(more ? { next: recipients[recipients.length - 1].line } : {}) } };
 	}
 
 	/** The dry run of the recipients as they stand: counts, segments, cost, the first problems. */
@@ -274,6 +323,7 @@ export class ApiCampaigns {
 			messages: f?.messages ?? summary.rows.pending,
 			...(f?.estimatedCost !== undefined ? { cost: f.estimatedCost } : {}),
 			problems: summary.firstErrors.map((p) => ({ line: p.line, ...(exact ? { recipient: p.line - 1 } : {}), code: p.code, message: p.reason })),
+			samples: (summary.preview ?? []).map((p) => ({ line: p.line, ...(exact ? { recipient: p.line - 1 } : {}), to: p.to, text: p.text, segments: p.segments })),
 		};
 	}
 }

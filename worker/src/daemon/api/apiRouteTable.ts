@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { MAX_PAGE_BODY_BYTES, type WorkerApiErrorCode } from '../../../../api';
 import {
 	csvAnswer,
+	deletedAnswer,
 	listAnswer,
 	nameParams,
 	pageAnswer,
@@ -10,6 +11,7 @@ import {
 	previewAnswer,
 	priceQuery,
 	reportAnswer,
+	reportQuery,
 	settingsBody,
 	startBody,
 	statusAnswer,
@@ -24,6 +26,7 @@ export interface ApiRoute {
 		| 'listCampaigns'
 		| 'putCampaign'
 		| 'getCampaign'
+		| 'deleteCampaign'
 		| 'putPage'
 		| 'putCsv'
 		| 'startCampaign'
@@ -32,7 +35,7 @@ export interface ApiRoute {
 		| 'cancelCampaign'
 		| 'getReport'
 		| 'getPreview';
-	method: 'GET' | 'PUT' | 'POST';
+	method: 'GET' | 'PUT' | 'POST' | 'DELETE';
 	/** Under /api, in fastify's form (`:name`). */
 	path: string;
 	summary: string;
@@ -64,6 +67,15 @@ export const API_ROUTES: readonly ApiRoute[] = [
 		errors: ['invalid', 'conflict', 'too_large', 'unsupported_media_type'],
 	},
 	{ id: 'getCampaign', method: 'GET', path: '/campaigns/:name', summary: 'The status of a campaign: state, settings and counts.', params: nameParams, answers: { 200: STATUS('The campaign.') }, errors: ['not_found'] },
+	{
+		id: 'deleteCampaign',
+		method: 'DELETE',
+		path: '/campaigns/:name',
+		summary: 'Deletes a draft (its settings and recipients) or an ended campaign (with its ledger); one sending or paused is cancelled first.',
+		params: nameParams,
+		answers: { 200: { description: 'Deleted.', schema: deletedAnswer } },
+		errors: ['not_found', 'conflict'],
+	},
 	{
 		id: 'putPage',
 		method: 'PUT',
@@ -102,9 +114,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
 		id: 'getReport',
 		method: 'GET',
 		path: '/campaigns/:name/report',
-		summary: 'The report: the JSON of `cloudtel campaign report --json`.',
+		summary: 'The report: the JSON of `cloudtel campaign report --json`; with notSentLimit, a page of the recipients not sent.',
 		params: nameParams,
-		query: priceQuery,
+		query: reportQuery,
 		answers: { 200: { description: 'The report.', schema: reportAnswer } },
 		errors: ['not_found', 'conflict', 'invalid'],
 	},

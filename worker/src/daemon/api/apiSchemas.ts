@@ -30,6 +30,11 @@ export const priceQuery = z.strictObject({
 	pricePerSegment: z.coerce.number().min(0).optional().describe("The price of one segment, for the cost (in your price's unit)."),
 });
 
+export const reportQuery = priceQuery.extend({
+	notSentLimit: z.coerce.number().int().min(0).max(1000).optional().describe('List up to this many recipients not sent (invalid, rejected, uncertain) under notSent; 0 or absent: none.'),
+	notSentAfter: z.coerce.number().int().min(0).optional().describe("The list's next page: the notSent.next of the page before."),
+});
+
 export const settingsBody = z
 	.strictObject({
 		property: z.string().describe('The Sid of the Property the messages go out on.'),
@@ -106,6 +111,8 @@ export const statusAnswer = z.strictObject({
 	}),
 });
 
+export const deletedAnswer = z.strictObject({ deleted: z.strictObject({ name: z.string(), state: z.string() }) });
+
 export const listAnswer = z.strictObject({
 	campaigns: z.array(z.strictObject({ name: z.string(), state: z.enum(CAMPAIGN_STATES as [string, ...string[]]) })),
 });
@@ -130,6 +137,7 @@ export const previewAnswer = z.strictObject({
 	messages: z.number().int(),
 	cost: z.number().optional(),
 	problems: z.array(z.strictObject({ line: z.number().int(), recipient: z.number().int().optional(), field: z.string().optional(), code: z.string().optional(), message: z.string() })),
+	samples: z.array(z.strictObject({ line: z.number().int(), recipient: z.number().int().optional(), to: z.string(), text: z.string(), segments: z.number().int() })).optional(),
 });
 
 export const reportAnswer = z.looseObject({ campaign: z.string() }).describe('The JSON of `cloudtel campaign report --json`.');

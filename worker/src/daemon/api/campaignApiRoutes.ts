@@ -81,6 +81,7 @@ export async function campaignApiRoutes(app: FastifyInstance, options: CampaignA
 		openapi: async () => openApiDocument(),
 		listCampaigns: async () => campaigns.list(),
 		getCampaign: async (request) => ({ campaign: await campaigns.get(name(request)) }),
+		deleteCampaign: async (request) => campaigns.delete(name(request)),
 		putCampaign: async (request, reply) => {
 			const body = parse(settingsBody, request.body ?? {}, 'body');
 			const { created, campaign } = await campaigns.put(name(request), body);
@@ -103,7 +104,7 @@ export async function campaignApiRoutes(app: FastifyInstance, options: CampaignA
 		pauseCampaign: async (request) => ({ campaign: await campaigns.pause(name(request)) }),
 		resumeCampaign: async (request) => ({ campaign: await campaigns.resume(name(request)) }),
 		cancelCampaign: async (request) => ({ campaign: await campaigns.cancel(name(request)) }),
-		getReport: async (request) => campaigns.report(name(request), price(request)),
+		getReport: async (request) => campaigns.report(name(request), price(request), request.query as { notSentLimit?: number; notSentAfter?: number }),
 		getPreview: async (request) => campaigns.preview(name(request), price(request)),
 	};
 
