@@ -12,7 +12,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, N8n } from '../lib/n8n.mjs';
 import { spawnTracked, stop } from '../lib/procs.mjs';
 import { installPackage, panelOf, repoRoot } from '../lib/package.mjs';
@@ -192,6 +191,19 @@ export async function run(ctx, test) {
 		const outbox = await sandbox.control.outbox();
 		const sample = outbox.Callbacks.find((c) => c.Kind === 'DeliveryReceipt' && c.Url.includes(receiptsTrigger.webhookId));
 		const payloadFor = (m) => ({ ...sample.Payload, MessageSid: m.MessageSid, To: m.To, From: m.From });
+		/**
+		 * That nothing more started is proven by markers: a receipt of a message of its own to
+		 * each webhook process in turn, sent after the calls that must start nothing. Once the markers'
+		 * executions are there (`count` of the workflow's, markers included), any the calls
+		 * before them had started would be too.
+		 */
+		const markers = async (wf, webhookId, messages, count) => {
+			for (const [k, m] of messages.entries()) {
+				const res = await post(`${webhooks[k % webhooks.length].url}/webhook/${webhookId}/cloudtel?secret=${SECRET}`, payloadFor(m));
+				assert.equal(res.status, 200, await res.text());
+			}
+			await waitFor(`the markers' executions (${count} in all)`, async () => (await executions(wf)).length >= count);
+		};
 
 		await test('the secret holds on both webhook processes: none or a wrong one is 401 and starts nothing', async () => {
 			const count = (await executions(receiptsWf)).length;
@@ -201,8 +213,10 @@ export async function run(ctx, test) {
 					assert.equal(res.status, 401, `${w.url} ${query}`);
 				}
 			}
-			await sleep(3000);
-			assert.equal((await executions(receiptsWf)).length, count);
+			await markers(receiptsWf, receiptsTrigger.webhookId, sent.slice(110, 112), count + webhooks.length);
+			const now = await executions(receiptsWf);
+			assert.equal(now.length, count + webhooks.length, 'the markers alone started executions');
+			assert.equal(now.filter((e) => e.data?.resultData?.runData?.['CloudTel Trigger']?.[0]?.data?.main?.[0]?.[0]?.json?.MessageSid === sent[100].MessageSid).length, 0);
 		});
 
 		await test('repeats reaching both webhook processes are counted: Ignore Repeats holds per process only', async () => {
@@ -214,8 +228,8 @@ export async function run(ctx, test) {
 				const list = await executions(receiptsWf);
 				return list.length >= count + repeated.length * 2 ? list : undefined;
 			});
-			await sleep(3000);
-			const started = (await executions(receiptsWf)).length - count;
+			await markers(receiptsWf, receiptsTrigger.webhookId, sent.slice(220, 222), count + repeated.length * 2 + webhooks.length);
+			const started = (await executions(receiptsWf)).length - count - webhooks.length;
 			console.log(`       ${repeated.length} receipts, each sent 4 times (twice to each process): ${started} executions`);
 			assert.equal(started, repeated.length * 2, `one per process per receipt (${after.length})`);
 		}, { timeoutMs: 300_000 });
@@ -227,8 +241,10 @@ export async function run(ctx, test) {
 				const list = await executions(onceWf);
 				return list.length >= DISTINCT * 2 ? list : undefined;
 			}, { timeoutMs: 300_000, intervalMs: 3000 });
-			await sleep(3000);
-			const all = await api.executions(onceWf.id);
+			// The marker: one more distinct callback to both processes, passing once.
+			const marker = sent[300 + DISTINCT];
+			await markers(onceWf, templateTrigger.webhookId, [marker, marker], DISTINCT * 2 + 2);
+			const all = (await api.executions(onceWf.id)).filter((e) => e.data?.resultData?.runData?.['CloudTel Trigger']?.[0]?.data?.main?.[0]?.[0]?.json?.MessageSid !== marker.MessageSid);
 			const passed = all.filter((e) => e.data?.resultData?.runData?.['Handle once']?.[0]?.data?.main?.[0]?.length);
 			const sids = passed.map((e) => e.data.resultData.runData['CloudTel Trigger'][0].data.main[0][0].json.MessageSid);
 			console.log(`       ${all.length} executions (${runs.length} finished), ${passed.length} passed "First time?"`);
@@ -277,8 +293,9 @@ export async function run(ctx, test) {
 			await Promise.all(taken.map((c) => post(c.Url, c.Payload).then((r) => r.arrayBuffer())));
 			const expected = messages.length + replies.length;
 			await waitFor(`${expected} executions from the worker's forwards`, async () => (await executions(viaWorkerWf)).length >= expected, { timeoutMs: 180_000, intervalMs: 2000 });
-			await sleep(4000);
-			const got = (await api.executions(viaWorkerWf.id)).map((e) => e.data.resultData.runData['CloudTel Trigger'][0].data.main[0][0].json);
+			const marker = sent[400];
+			await markers(viaWorkerWf, viaWorkerTrigger.webhookId, [marker], expected + 1);
+			const got = (await api.executions(viaWorkerWf.id)).map((e) => e.data.resultData.runData['CloudTel Trigger'][0].data.main[0][0].json).filter((j) => j.MessageSid !== marker.MessageSid);
 			const keys = got.map((j) => `${j.Event}:${j.MessageSid}`);
 			console.log(`       ${messages.length * 2} receipts and ${replies.length} replies sent to the worker: ${got.length} executions, through the proxy ${proxy.sent.map((n, i) => n - before[i]).join(' and ')}`);
 			assert.equal(got.length, expected);
