@@ -1,7 +1,8 @@
 // `npm run test:e2e`: the n8n nodes inside real n8n releases, against the sandbox: every
-// scenario runs on n8n 2.40.7 and again on n8n 1.85.4, the oldest line the package supports
+// scenario on n8n 2.41.3, a smoke set on n8n 1.85.4, the oldest line the package supports
 // (test/e2e/n8n and test/e2e/n8n-1). Installs (or reuses) each pinned n8n, loads the built
-// package, imports a credential for the sandbox's demo account, then runs the scenarios.
+// package, starts that n8n once, saves a credential for the sandbox's demo account through
+// its REST API, then runs the scenarios in it.
 // Prints `N passed, N failed` last and exits non-zero on any failure. Needs `npm run build`
 // first (npm test does it).
 // Environment: CLOUDTEL_E2E_ONLY=name[,name] runs only those scenarios;
@@ -79,16 +80,12 @@ async function runRelease(release) {
 				root: releaseRoot,
 				credential: { id: cred.id, name: cred.name },
 				/**
-				 * An instance of its own for `n8n execute` (a scenario that kills the run midway),
-				 * with the package and the run's credential in place; made on first use.
+				 * `n8n execute` beside the running n8n (a scenario that kills a run midway): on the
+				 * same user folder, so it runs what was saved through the REST API, with ports of
+				 * its own (its task broker).
 				 */
 				cli: async () => {
-					if (!cli) {
-						const instance = await new N8n(install, join(releaseRoot, 'cli')).init();
-						installPackage(instance.userFolder, panelOf(install));
-						await instance.importCredentials([cred]);
-						cli = instance;
-					}
+					cli ??= await new N8n(install, server.userFolder).init();
 					return cli;
 				},
 				// Further n8n instances (queue mode, the panel's) are registered here to be stopped.

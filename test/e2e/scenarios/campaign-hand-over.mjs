@@ -70,11 +70,11 @@ export async function run(ctx, test) {
 			ctx.track({ stopServer: () => worker.stop() });
 			proxy = await startHoldingProxy(worker.url, { hold: (method, path) => method === 'PUT' && /\/pages\/2$/.test(path) });
 			ctx.track({ stopServer: () => proxy.close() });
-			// The killed run is an `n8n execute` of its own (killing the line's server would end
-			// every scenario after this one); the refusals run in the line's n8n.
+			// The killed run is an `n8n execute` beside the line's n8n (killing that n8n would end
+			// every scenario after this one), of what was saved in it.
 			cli = await ctx.cli();
-			await cli.importCredentials([workerCredential(viaProxy.id, { ...worker, url: proxy.url }, viaProxy.name)]);
 			await ctx.n8n.importCredentials([
+				workerCredential(viaProxy.id, { ...worker, url: proxy.url }, viaProxy.name),
 				workerCredential(direct.id, worker, direct.name),
 				{ ...workerCredential(wrongToken.id, worker, wrongToken.name), data: { url: worker.url, apiToken: 'not-the-worker-api-token' } },
 			]);
@@ -87,7 +87,7 @@ export async function run(ctx, test) {
 	let killedWf;
 	await test(`n8n killed (SIGKILL) while Start hands page 2 of 2 to the worker: nothing sent, the campaign still a draft`, async () => {
 		killedWf = startWorkflow(killed, { count: COUNT, invalid: INVALID_AT, credential: viaProxy });
-		await cli.importWorkflow(killedWf);
+		await ctx.n8n.importWorkflow(killedWf);
 		let n8nProcess;
 		const execution = cli.execute(killedWf.id, { timeoutMs: 300_000, onSpawn: (child) => (n8nProcess = child) }).then(
 			(ran) => ({ ran }),
@@ -134,7 +134,8 @@ export async function run(ctx, test) {
 
 	await test('the workflow run again completes the hand-over: one item, every recipient handed over once', async () => {
 		const before = proxy.log.length;
-		const execution = await cli.execute(killedWf.id, { timeoutMs: 300_000 });
+		// Run again as a user would after the crash: in the editor of the running n8n.
+		const execution = await ctx.n8n.execute(killedWf.id, { timeoutMs: 300_000 });
 		assert.equal(execution.status, 'success', JSON.stringify(nodeError(execution, CAMPAIGN) ?? executionError(execution))?.slice(0, 2000));
 		const out = outputOf(execution, CAMPAIGN).map((i) => i.json);
 		assert.equal(out.length, 1, 'one item');
