@@ -66,10 +66,17 @@ export async function run(ctx, test) {
 			}
 			return n;
 		});
-	const runCampaign = async (operation) => {
-		const wf = campaignWorkflow(operation);
-		await ctx.n8n.importWorkflow(wf);
-		const execution = await ctx.n8n.execute(wf.id, { timeoutMs: 300_000 });
+	const saved = {};
+	/**
+	 * Runs the Start part with `operation`, saved once per operation. `n8n` runs it: the line's
+	 * n8n as the editor runs it, or an `n8n execute` beside it while that n8n is stopped.
+	 */
+	const runCampaign = async (operation, n8n = ctx.n8n) => {
+		if (!saved[operation]) {
+			saved[operation] = campaignWorkflow(operation);
+			await ctx.n8n.importWorkflow(saved[operation]);
+		}
+		const execution = await n8n.execute(saved[operation].id, { timeoutMs: 300_000 });
 		assert.equal(execution.status, 'success', JSON.stringify(nodeError(execution, CAMPAIGN) ?? executionError(execution))?.slice(0, 2000));
 		return outputOf(execution, CAMPAIGN).map((i) => i.json);
 	};
@@ -162,7 +169,9 @@ export async function run(ctx, test) {
 	});
 
 	await test('running the start workflow again sends nobody twice', async () => {
-		const [again] = await runCampaign('start');
+		// n8n is still stopped (its trigger must see campaign.finished only once it is back):
+		// the same Start workflow runs in an `n8n execute` on its user folder.
+		const [again] = await runCampaign('start', await ctx.cli());
 		assert.equal(again.alreadyStarted, true);
 		assert.equal(again.handedOver, 0);
 		assert.equal(again.state, 'finished');
