@@ -16,7 +16,7 @@ import { freePort, N8n } from '../lib/n8n.mjs';
 import { spawnTracked, stop } from '../lib/procs.mjs';
 import { installPackage, panelOf, repoRoot } from '../lib/package.mjs';
 import { startPostgres, startRedis, startRoundRobin, redisCommand } from '../lib/queue.mjs';
-import { createApiKey, publicApi, setupOwner } from '../lib/rest.mjs';
+import { Editor } from '../lib/editor.mjs';
 import { chain, cloudTel, cloudTelTrigger, code, credential, node, workflow } from '../lib/workflows.mjs';
 import { waitFor as waitUntil } from '../lib/waitFor.mjs';
 
@@ -92,7 +92,12 @@ export async function run(ctx, test) {
 				}
 				const cred = credential('cloudtelQueue1', sandbox.url, sandbox.demo);
 				const redisCred = { id: 'redisQueue1', name: 'Redis (queue mode)', type: 'redis', data: { host: '127.0.0.1', port: redis.port, database: 0, password: '' } };
-				await main.importCredentials([cred, redisCred]);
+				// main first (it migrates the database), then the credentials and workflows saved and
+				// published through its REST API, then the worker and both webhook processes at once.
+				await main.start({ timeoutMs: 300_000 });
+				const editor = await new Editor(main).login();
+				api = editor.api;
+				await editor.importCredentials([cred, redisCred]);
 				const link = { id: cred.id, name: cred.name };
 				const batchWf = workflow(
 					'queue batch',
@@ -120,14 +125,13 @@ export async function run(ctx, test) {
 				ctx.batchWf = batchWf;
 				onceWf.nodes.find((n) => n.type === 'n8n-nodes-base.redis').credentials.redis = { id: redisCred.id, name: redisCred.name };
 				for (const wf of [batchWf, receiptsWf, repliesWf, onceWf, viaWorkerWf]) {
-					await main.importWorkflow(wf);
-					await main.publish(wf.id);
+					await editor.importWorkflow(wf);
+					await editor.publish(wf.id);
 				}
-				await main.start({ timeoutMs: 300_000 });
-				await worker.start({ command: 'worker', ready: 'n8n worker is now ready', healthy: false, timeoutMs: 300_000 });
-				for (const w of webhooks) await w.start({ command: 'webhook', ready: 'Webhook listener waiting for requests', timeoutMs: 300_000 });
-				const cookie = await setupOwner(main.url);
-				api = publicApi(main.url, await createApiKey(main.url, cookie));
+				await Promise.all([
+					worker.start({ command: 'worker', ready: 'n8n worker is now ready', healthy: false, timeoutMs: 300_000 }),
+					...webhooks.map((w) => w.start({ command: 'webhook', ready: 'Webhook listener waiting for requests', timeoutMs: 300_000 })),
+				]);
 			},
 			{ timeoutMs: 1_200_000 },
 		);
