@@ -51,8 +51,14 @@ export async function createApiKey(baseUrl, cookie) {
 
 export function publicApi(baseUrl, apiKey) {
 	const get = async (path) => json(await fetch(`${baseUrl}/api/v1${path}`, { headers: { 'x-n8n-api-key': apiKey } }), `GET /api/v1${path}`);
+	const post = async (path, body) =>
+		json(
+			await fetch(`${baseUrl}/api/v1${path}`, { method: 'POST', headers: { 'x-n8n-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) }),
+			`POST /api/v1${path}`,
+		);
 	return {
 		get,
+		post,
 		/** Every execution of a workflow, newest first, with its run data. */
 		async executions(workflowId) {
 			const out = [];

@@ -1,5 +1,5 @@
 // One step of a scenario: a workflow (Manual Trigger, optional input items, the CloudTel
-// node) imported into the CLI instance and run with `n8n execute`.
+// node) saved in the line's running n8n and run as the editor runs it.
 import { cloudTel, executionError, items as itemsNode, linear, nodeError, outputOf } from './workflows.mjs';
 
 let counter = 0;
@@ -8,8 +8,8 @@ const ran = new WeakMap();
 
 /** resource.operation pairs that have run successfully inside this n8n (one per release) during this run. */
 export function ranOperations(ctx) {
-	if (!ran.has(ctx.cli)) ran.set(ctx.cli, new Set());
-	return ran.get(ctx.cli);
+	if (!ran.has(ctx.n8n)) ran.set(ctx.n8n, new Set());
+	return ran.get(ctx.n8n);
 }
 
 /**
@@ -23,8 +23,8 @@ export async function runCloudTel(ctx, parameters, { input, onError, name = 'Clo
 	if (input) nodes.push(itemsNode('Input', input));
 	nodes.push(cloudTel(name, parameters, { credential, onError, extra }));
 	const wf = linear(`step ${++counter}: ${parameters.resource}.${parameters.operation}`, ...nodes);
-	await ctx.cli.importWorkflow(wf);
-	const execution = await ctx.cli.execute(wf.id, { timeoutMs });
+	await ctx.n8n.importWorkflow(wf);
+	const execution = await ctx.n8n.execute(wf.id, { timeoutMs });
 	const main = outputOf(execution, name, 0) ?? [];
 	const errors = onError === 'continueErrorOutput' ? (outputOf(execution, name, 1) ?? []) : [];
 	if (execution.status === 'success' && main.some((item) => !item.error)) ranOperations(ctx).add(`${parameters.resource}.${parameters.operation}`);

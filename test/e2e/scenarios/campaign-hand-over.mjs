@@ -44,6 +44,7 @@ export async function run(ctx, test) {
 	const wrongToken = cred('cloudtelWorkerWrongToken');
 	let worker;
 	let proxy;
+	let cli;
 
 	/** Manual Trigger -> Code (the contacts) -> CloudTel Campaign Start. */
 	const startWorkflow = (name, { count, invalid, credential, options = {}, text = TEXT, onError }) => {
@@ -69,8 +70,11 @@ export async function run(ctx, test) {
 			ctx.track({ stopServer: () => worker.stop() });
 			proxy = await startHoldingProxy(worker.url, { hold: (method, path) => method === 'PUT' && /\/pages\/2$/.test(path) });
 			ctx.track({ stopServer: () => proxy.close() });
-			await ctx.cli.importCredentials([
-				{ ...workerCredential(viaProxy.id, { ...worker, url: proxy.url }, viaProxy.name) },
+			// The killed run is an `n8n execute` beside the line's n8n (killing that n8n would end
+			// every scenario after this one), of what was saved in it.
+			cli = await ctx.cli();
+			await ctx.n8n.importCredentials([
+				workerCredential(viaProxy.id, { ...worker, url: proxy.url }, viaProxy.name),
 				workerCredential(direct.id, worker, direct.name),
 				{ ...workerCredential(wrongToken.id, worker, wrongToken.name), data: { url: worker.url, apiToken: 'not-the-worker-api-token' } },
 			]);
@@ -83,9 +87,9 @@ export async function run(ctx, test) {
 	let killedWf;
 	await test(`n8n killed (SIGKILL) while Start hands page 2 of 2 to the worker: nothing sent, the campaign still a draft`, async () => {
 		killedWf = startWorkflow(killed, { count: COUNT, invalid: INVALID_AT, credential: viaProxy });
-		await ctx.cli.importWorkflow(killedWf);
+		await ctx.n8n.importWorkflow(killedWf);
 		let n8nProcess;
-		const execution = ctx.cli.execute(killedWf.id, { timeoutMs: 300_000, onSpawn: (child) => (n8nProcess = child) }).then(
+		const execution = cli.execute(killedWf.id, { timeoutMs: 300_000, onSpawn: (child) => (n8nProcess = child) }).then(
 			(ran) => ({ ran }),
 			(error) => ({ error }),
 		);
@@ -130,7 +134,8 @@ export async function run(ctx, test) {
 
 	await test('the workflow run again completes the hand-over: one item, every recipient handed over once', async () => {
 		const before = proxy.log.length;
-		const execution = await ctx.cli.execute(killedWf.id, { timeoutMs: 300_000 });
+		// Run again as a user would after the crash: in the editor of the running n8n.
+		const execution = await ctx.n8n.execute(killedWf.id, { timeoutMs: 300_000 });
 		assert.equal(execution.status, 'success', JSON.stringify(nodeError(execution, CAMPAIGN) ?? executionError(execution))?.slice(0, 2000));
 		const out = outputOf(execution, CAMPAIGN).map((i) => i.json);
 		assert.equal(out.length, 1, 'one item');
@@ -170,8 +175,8 @@ export async function run(ctx, test) {
 	/** Runs Start with the error output on; returns the main and error outputs' items. */
 	const startWithErrorOutput = async (name, credential, settings = {}) => {
 		const wf = startWorkflow(name, { count: 3, credential, onError: 'continueErrorOutput', ...settings });
-		await ctx.cli.importWorkflow(wf);
-		const execution = await ctx.cli.execute(wf.id, { timeoutMs: 180_000 });
+		await ctx.n8n.importWorkflow(wf);
+		const execution = await ctx.n8n.execute(wf.id, { timeoutMs: 180_000 });
 		assert.equal(execution.status, 'success', JSON.stringify(nodeError(execution, CAMPAIGN) ?? executionError(execution))?.slice(0, 2000));
 		return { main: outputOf(execution, CAMPAIGN, 0) ?? [], errors: outputOf(execution, CAMPAIGN, 1) ?? [] };
 	};

@@ -1,37 +1,17 @@
 // n8n's own credential test (what the editor runs on Save and Retry) for the CloudTel API
-// credential, through a running n8n's REST API: it passes only when CloudTel answers, and
-// says what answered otherwise. Uses the trigger scenario's server when it ran first.
+// credential, through the line's running n8n's REST API: it passes only when CloudTel answers, and
+// says what answered otherwise.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { freePort } from '../../support/freePort.mjs';
-import { N8n } from '../lib/n8n.mjs';
-import { installPackage, panelOf } from '../lib/package.mjs';
-import { setupOwner, testCredential } from '../lib/rest.mjs';
-import { CREDENTIAL_TYPE, credential } from '../lib/workflows.mjs';
+import { CREDENTIAL_TYPE } from '../lib/workflows.mjs';
 
 export const title = 'Credential test: CloudTel or a plain account of what answered instead';
 
 export async function run(ctx, test) {
 	const { sandbox } = ctx;
-	let server = ctx.server;
-	if (!server) {
-		const up = await test(
-			'n8n start serves the REST API',
-			async () => {
-				const instance = await new N8n(ctx.install, join(ctx.root, 'credential-test')).init();
-				ctx.track(instance);
-				installPackage(instance.userFolder, panelOf(ctx.install));
-				// n8n tests a saved credential only for a user who may use it: the run's own, imported here too.
-				await instance.importCredentials([credential(ctx.credential.id, sandbox.url, sandbox.demo, ctx.credential.name)]);
-				await instance.start();
-				server = { url: instance.url, cookie: await setupOwner(instance.url) };
-			},
-			{ timeoutMs: 300_000 },
-		);
-		if (!up) return;
-	}
+	const server = ctx.n8n;
 	const data = { baseUrl: sandbox.url, accountSid: sandbox.demo.AccountSid, authToken: sandbox.demo.AuthToken };
-	const check = (changes) => testCredential(server.url, server.cookie, { ...ctx.credential, type: CREDENTIAL_TYPE, data: { ...data, ...changes } });
+	const check = (changes) => server.testCredential({ ...ctx.credential, type: CREDENTIAL_TYPE, data: { ...data, ...changes } });
 
 	await test('passes for the demo account, also with a Base URL ending in /v2', async () => {
 		assert.equal((await check({})).status, 'OK');

@@ -13,7 +13,7 @@ export async function run(ctx, test) {
 
 	await test('a Send with its Property SID left empty goes out through the dev credential', async () => {
 		const made = devCredential(sandbox.url, sandbox.demo, 'cloudtelSandboxDevE2e');
-		await ctx.cli.importCredentials([made]);
+		await ctx.n8n.importCredentials([made]);
 		const step = await runCloudTel(ctx, send, { credential: { id: made.id, name: made.name } });
 		assert.equal(step.status, 'success', JSON.stringify(step.error));
 		assert.equal(step.json[0].PropertySid, sandbox.demo.PropertySid);

@@ -12,7 +12,7 @@ import { cleanNpmEnv, installedPackages, packageJson, packageName, packTarball, 
 export const title = 'Install: the packed tarball through npm, as the panel and the README do';
 
 export async function run(ctx, test) {
-	const nodesDir = join(ctx.cli.userFolder, '.n8n', 'nodes');
+	const nodesDir = join(ctx.n8n.userFolder, '.n8n', 'nodes');
 
 	await test("the panel's npm install put exactly one package in ~/.n8n/nodes, with every file n8n loads", async () => {
 		assert.deepEqual(installedPackages(nodesDir), [packageName]);

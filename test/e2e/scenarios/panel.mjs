@@ -39,7 +39,7 @@ export async function run(ctx, test) {
 	const dir = join(ctx.root, 'panel');
 	mkdirSync(dir, { recursive: true });
 	const base = packTarball();
-	const version = JSON.parse(readFileSync(join(ctx.cli.userFolder, '.n8n', 'nodes', 'node_modules', packageName, 'package.json'), 'utf8')).version;
+	const version = JSON.parse(readFileSync(join(ctx.n8n.userFolder, '.n8n', 'nodes', 'node_modules', packageName, 'package.json'), 'utf8')).version;
 	const [major, minor, patch] = version.split('.').map(Number);
 	const next = `${major}.${minor}.${patch + 1}`;
 	let registry;

@@ -12,12 +12,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, N8n } from '../lib/n8n.mjs';
 import { spawnTracked, stop } from '../lib/procs.mjs';
 import { installPackage, panelOf, repoRoot } from '../lib/package.mjs';
 import { startPostgres, startRedis, startRoundRobin, redisCommand } from '../lib/queue.mjs';
-import { createApiKey, publicApi, setupOwner } from '../lib/rest.mjs';
+import { Editor } from '../lib/editor.mjs';
 import { chain, cloudTel, cloudTelTrigger, code, credential, node, workflow } from '../lib/workflows.mjs';
 import { waitFor as waitUntil } from '../lib/waitFor.mjs';
 
@@ -93,7 +92,12 @@ export async function run(ctx, test) {
 				}
 				const cred = credential('cloudtelQueue1', sandbox.url, sandbox.demo);
 				const redisCred = { id: 'redisQueue1', name: 'Redis (queue mode)', type: 'redis', data: { host: '127.0.0.1', port: redis.port, database: 0, password: '' } };
-				await main.importCredentials([cred, redisCred]);
+				// main first (it migrates the database), then the credentials and workflows saved and
+				// published through its REST API, then the worker and both webhook processes at once.
+				await main.start({ timeoutMs: 300_000 });
+				const editor = await new Editor(main).login();
+				api = editor.api;
+				await editor.importCredentials([cred, redisCred]);
 				const link = { id: cred.id, name: cred.name };
 				const batchWf = workflow(
 					'queue batch',
@@ -121,14 +125,13 @@ export async function run(ctx, test) {
 				ctx.batchWf = batchWf;
 				onceWf.nodes.find((n) => n.type === 'n8n-nodes-base.redis').credentials.redis = { id: redisCred.id, name: redisCred.name };
 				for (const wf of [batchWf, receiptsWf, repliesWf, onceWf, viaWorkerWf]) {
-					await main.importWorkflow(wf);
-					await main.publish(wf.id);
+					await editor.importWorkflow(wf);
+					await editor.publish(wf.id);
 				}
-				await main.start({ timeoutMs: 300_000 });
-				await worker.start({ command: 'worker', ready: 'n8n worker is now ready', healthy: false, timeoutMs: 300_000 });
-				for (const w of webhooks) await w.start({ command: 'webhook', ready: 'Webhook listener waiting for requests', timeoutMs: 300_000 });
-				const cookie = await setupOwner(main.url);
-				api = publicApi(main.url, await createApiKey(main.url, cookie));
+				await Promise.all([
+					worker.start({ command: 'worker', ready: 'n8n worker is now ready', healthy: false, timeoutMs: 300_000 }),
+					...webhooks.map((w) => w.start({ command: 'webhook', ready: 'Webhook listener waiting for requests', timeoutMs: 300_000 })),
+				]);
 			},
 			{ timeoutMs: 1_200_000 },
 		);
@@ -192,6 +195,19 @@ export async function run(ctx, test) {
 		const outbox = await sandbox.control.outbox();
 		const sample = outbox.Callbacks.find((c) => c.Kind === 'DeliveryReceipt' && c.Url.includes(receiptsTrigger.webhookId));
 		const payloadFor = (m) => ({ ...sample.Payload, MessageSid: m.MessageSid, To: m.To, From: m.From });
+		/**
+		 * That nothing more started is proven by markers: a receipt of a message of its own to
+		 * each webhook process in turn, sent after the calls that must start nothing. Once the markers'
+		 * executions are there (`count` of the workflow's, markers included), any the calls
+		 * before them had started would be too.
+		 */
+		const markers = async (wf, webhookId, messages, count) => {
+			for (const [k, m] of messages.entries()) {
+				const res = await post(`${webhooks[k % webhooks.length].url}/webhook/${webhookId}/cloudtel?secret=${SECRET}`, payloadFor(m));
+				assert.equal(res.status, 200, await res.text());
+			}
+			await waitFor(`the markers' executions (${count} in all)`, async () => (await executions(wf)).length >= count);
+		};
 
 		await test('the secret holds on both webhook processes: none or a wrong one is 401 and starts nothing', async () => {
 			const count = (await executions(receiptsWf)).length;
@@ -201,8 +217,10 @@ export async function run(ctx, test) {
 					assert.equal(res.status, 401, `${w.url} ${query}`);
 				}
 			}
-			await sleep(3000);
-			assert.equal((await executions(receiptsWf)).length, count);
+			await markers(receiptsWf, receiptsTrigger.webhookId, sent.slice(110, 112), count + webhooks.length);
+			const now = await executions(receiptsWf);
+			assert.equal(now.length, count + webhooks.length, 'the markers alone started executions');
+			assert.equal(now.filter((e) => e.data?.resultData?.runData?.['CloudTel Trigger']?.[0]?.data?.main?.[0]?.[0]?.json?.MessageSid === sent[100].MessageSid).length, 0);
 		});
 
 		await test('repeats reaching both webhook processes are counted: Ignore Repeats holds per process only', async () => {
@@ -214,8 +232,8 @@ export async function run(ctx, test) {
 				const list = await executions(receiptsWf);
 				return list.length >= count + repeated.length * 2 ? list : undefined;
 			});
-			await sleep(3000);
-			const started = (await executions(receiptsWf)).length - count;
+			await markers(receiptsWf, receiptsTrigger.webhookId, sent.slice(220, 222), count + repeated.length * 2 + webhooks.length);
+			const started = (await executions(receiptsWf)).length - count - webhooks.length;
 			console.log(`       ${repeated.length} receipts, each sent 4 times (twice to each process): ${started} executions`);
 			assert.equal(started, repeated.length * 2, `one per process per receipt (${after.length})`);
 		}, { timeoutMs: 300_000 });
@@ -227,8 +245,10 @@ export async function run(ctx, test) {
 				const list = await executions(onceWf);
 				return list.length >= DISTINCT * 2 ? list : undefined;
 			}, { timeoutMs: 300_000, intervalMs: 3000 });
-			await sleep(3000);
-			const all = await api.executions(onceWf.id);
+			// The marker: one more distinct callback to both processes, passing once.
+			const marker = sent[300 + DISTINCT];
+			await markers(onceWf, templateTrigger.webhookId, [marker, marker], DISTINCT * 2 + 2);
+			const all = (await api.executions(onceWf.id)).filter((e) => e.data?.resultData?.runData?.['CloudTel Trigger']?.[0]?.data?.main?.[0]?.[0]?.json?.MessageSid !== marker.MessageSid);
 			const passed = all.filter((e) => e.data?.resultData?.runData?.['Handle once']?.[0]?.data?.main?.[0]?.length);
 			const sids = passed.map((e) => e.data.resultData.runData['CloudTel Trigger'][0].data.main[0][0].json.MessageSid);
 			console.log(`       ${all.length} executions (${runs.length} finished), ${passed.length} passed "First time?"`);
@@ -277,8 +297,9 @@ export async function run(ctx, test) {
 			await Promise.all(taken.map((c) => post(c.Url, c.Payload).then((r) => r.arrayBuffer())));
 			const expected = messages.length + replies.length;
 			await waitFor(`${expected} executions from the worker's forwards`, async () => (await executions(viaWorkerWf)).length >= expected, { timeoutMs: 180_000, intervalMs: 2000 });
-			await sleep(4000);
-			const got = (await api.executions(viaWorkerWf.id)).map((e) => e.data.resultData.runData['CloudTel Trigger'][0].data.main[0][0].json);
+			const marker = sent[400];
+			await markers(viaWorkerWf, viaWorkerTrigger.webhookId, [marker], expected + 1);
+			const got = (await api.executions(viaWorkerWf.id)).map((e) => e.data.resultData.runData['CloudTel Trigger'][0].data.main[0][0].json).filter((j) => j.MessageSid !== marker.MessageSid);
 			const keys = got.map((j) => `${j.Event}:${j.MessageSid}`);
 			console.log(`       ${messages.length * 2} receipts and ${replies.length} replies sent to the worker: ${got.length} executions, through the proxy ${proxy.sent.map((n, i) => n - before[i]).join(' and ')}`);
 			assert.equal(got.length, expected);

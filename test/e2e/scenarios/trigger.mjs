@@ -1,14 +1,10 @@
-// The CloudTel Trigger in a running n8n (`n8n start`): published workflows listen on their
+// The CloudTel Trigger in the line's running n8n: published workflows listen on their
 // production URLs; messages sent by the CloudTel node carry those URLs; the sandbox calls
-// back; the executions are read through n8n's public API.
+// back; the executions are read through n8n's public API. That nothing more started is proven
+// by a later, different callback (a marker) whose execution arrives after it, never by a sleep.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { N8n } from '../lib/n8n.mjs';
-import { installPackage, panelOf } from '../lib/package.mjs';
-import { createApiKey, publicApi, setupOwner, testCredential } from '../lib/rest.mjs';
 import { runCloudTel } from '../lib/steps.mjs';
-import { CREDENTIAL_TYPE, cloudTelTrigger, credential, workflow } from '../lib/workflows.mjs';
+import { CREDENTIAL_TYPE, cloudTelTrigger, workflow } from '../lib/workflows.mjs';
 import { waitFor as waitUntil } from '../lib/waitFor.mjs';
 
 export const title = 'CloudTel Trigger: delivery receipts and replies start executions in a running n8n';
@@ -36,27 +32,17 @@ export async function run(ctx, test) {
 	const { sandbox } = ctx;
 	const receipts = triggerWorkflow('e2e receipts', ['receipt']);
 	const replies = triggerWorkflow('e2e replies', ['reply']);
-	let server;
-	let api;
+	const server = ctx.n8n;
+	const { api } = server;
 	let urls;
-	let cookie;
 
 	const up = await test(
-		'n8n start serves two published trigger workflows',
+		'n8n serves two published trigger workflows',
 		async () => {
-			server = await new N8n(ctx.install, join(ctx.root, 'server')).init();
-			ctx.track(server);
-			installPackage(server.userFolder, panelOf(ctx.install));
-			await server.importCredentials([credential(ctx.credential.id, sandbox.url, sandbox.demo, ctx.credential.name)]);
 			for (const { wf } of [receipts, replies]) {
 				await server.importWorkflow(wf);
 				await server.publish(wf.id);
 			}
-			await server.start();
-			cookie = await setupOwner(server.url);
-			// The credential-test scenario asks this server's REST API rather than start another.
-			ctx.server = { url: server.url, cookie };
-			api = publicApi(server.url, await createApiKey(server.url, cookie));
 			for (const { wf } of [receipts, replies]) assert.equal((await api.workflow(wf.id)).active, true, `${wf.name} is active`);
 			urls = {
 				receipt: `${server.url}/webhook/${receipts.webhookId}/cloudtel`,
@@ -70,9 +56,9 @@ export async function run(ctx, test) {
 	await test("n8n's credential test: OK for the demo account, the credential's 401 message for a wrong token", async () => {
 		const data = { baseUrl: sandbox.url, accountSid: sandbox.demo.AccountSid, authToken: sandbox.demo.AuthToken };
 		const base = { ...ctx.credential, type: CREDENTIAL_TYPE };
-		const good = await testCredential(server.url, cookie, { ...base, data });
+		const good = await server.testCredential({ ...base, data });
 		assert.equal(good.status, 'OK', JSON.stringify(good));
-		const bad = await testCredential(server.url, cookie, { ...base, data: { ...data, authToken: 'wrong' } });
+		const bad = await server.testCredential({ ...base, data: { ...data, authToken: 'wrong' } });
 		assert.equal(bad.status, 'Error');
 		assert.match(bad.message, /401/);
 	});
@@ -117,6 +103,23 @@ export async function run(ctx, test) {
 	});
 
 	const receiptFor = async (sid) => received(await api.executions(receipts.wf.id)).filter((j) => j.MessageSid === sid);
+	const postReceipt = async (sid, secret = SECRET) => {
+		const body = { MessageSid: sid, AccountSid: sandbox.demo.AccountSid, Status: 'Delivered', Timestamp: Math.floor(Date.now() / 1000) };
+		const res = await fetch(`${urls.receipt}?secret=${secret}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		return { status: res.status, body: await res.text() };
+	};
+	let markers = 0;
+	/**
+	 * A receipt for a MessageSid of its own, sent after what a check says started nothing:
+	 * once its execution is there, an execution that one would have started would be too.
+	 */
+	const marker = async () => {
+		const sid = `marker-${tag}-${++markers}`;
+		assert.equal((await postReceipt(sid)).status, 200);
+		await waitFor(`the marker ${sid}'s execution`, async () => (await receiptFor(sid)).length === 1);
+	};
+	/** The sandbox's delivered attempts of callbacks for a MessageSid, as its outbox logs them. */
+	const deliveredFor = async (sid) => (await sandbox.control.outbox()).Callbacks.filter((c) => c.MessageSid === sid && c.Delivered).length;
 
 	await test('a receipt POSTed to the production URL starts an execution holding it', async () => {
 		const [message] = sent;
@@ -146,8 +149,10 @@ export async function run(ctx, test) {
 	await test('the same receipt again is a repeat: no second execution', async () => {
 		const [message] = sent;
 		assert.ok(message, 'needs the sent message');
+		const before = await deliveredFor(message.MessageSid);
 		await sandbox.control.receipt(message.MessageSid, 'Delivered');
-		await sleep(3000);
+		await waitFor('n8n to answer the repeated receipt', async () => (await deliveredFor(message.MessageSid)) > before);
+		await marker();
 		assert.equal((await receiptFor(message.MessageSid)).length, 1);
 	});
 
@@ -166,18 +171,14 @@ export async function run(ctx, test) {
 			const outbox = JSON.stringify(await sandbox.control.outbox());
 			return outbox.includes(message.MessageSid) && outbox.includes('401');
 		});
-		await sleep(2000);
-		assert.equal((await api.executions(receipts.wf.id)).length, before);
+		await marker();
+		assert.equal((await api.executions(receipts.wf.id)).length, before + 1, 'the marker alone started one');
 		assert.equal((await receiptFor(message.MessageSid)).length, 0);
 	});
 
 	await test('100 callbacks, 20 of them repeats (10 arriving at the same moment as their first copy): 80 executions, one per MessageSid', async () => {
 		const run = `repeats-${Date.now()}`;
-		const post = async (i) => {
-			const body = { MessageSid: `${run}-${i}`, AccountSid: sandbox.demo.AccountSid, Status: 'Delivered', Timestamp: Math.floor(Date.now() / 1000) };
-			const res = await fetch(`${urls.receipt}?secret=${SECRET}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-			return { status: res.status, body: await res.text() };
-		};
+		const post = (i) => postReceipt(`${run}-${i}`);
 		const answers = [];
 		// 80 distinct callbacks in waves of 20 sent at once; in the first wave, messages 0..9
 		// are each sent twice at the same moment (what a provider retry racing its original,
@@ -198,7 +199,7 @@ export async function run(ctx, test) {
 		assert.equal(answers.filter((a) => a.body.includes('"repeat"')).length, 20, 'exactly the 20 repeats are acknowledged as repeats');
 		const mine = async () => received(await api.executions(receipts.wf.id)).filter((j) => String(j.MessageSid).startsWith(`${run}-`));
 		const got = await waitFor('80 executions', async () => ((await mine()).length >= 80 ? mine() : undefined), { timeoutMs: 120_000, intervalMs: 2000 });
-		await sleep(3000);
+		await marker();
 		const final = await mine();
 		assert.equal(final.length, 80, `executions: ${got.length}`);
 		assert.equal(new Set(final.map((j) => j.MessageSid)).size, 80, 'each MessageSid started exactly one execution');
