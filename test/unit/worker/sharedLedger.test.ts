@@ -143,4 +143,23 @@ describe('the ledger shared by several workers (postgres)', () => {
 		expect(await sql(url, `SELECT worker FROM submissions WHERE campaign = 's3'`)).toEqual([{ worker: WORKER_ID }]);
 		expect(mine.rows.map((r) => r.line)).toEqual([2, 3]);
 	});
+	it('settles a receipt whichever worker indexed its answer: two workers taking receipts of one answer at once both find their rows, as does a START', async () => {
+		const a = await campaign('s5', 80);
+		const b = await ledger();
+		const missed: string[] = [];
+		for (let chunk = 1; chunk <= 40; chunk++) {
+			const lines = [chunk * 2, chunk * 2 + 1];
+			await a.markSubmitting('s5', lines, chunk);
+			await a.settle('s5', chunk, lines.map((line) => ({ line, status: 'accepted' as const, messageSid: `SM${line}` })));
+			// The first receipts of an answer, at two workers at once: both look the answer up, one indexes it.
+			const found = await Promise.all([
+				a.recordDelivery({ messageSid: `SM${lines[0]}`, status: 'Delivered', at: 1_700_000_000 }),
+				chunk % 2 ? b.recordDelivery({ messageSid: `SM${lines[1]}`, status: 'Delivered', at: 1_700_000_000 }) : b.sentTo(`SM${lines[1]}`),
+			]);
+			if (!found[0]) missed.push(`SM${lines[0]}`);
+			if (!found[1]) missed.push(`SM${lines[1]}`);
+		}
+		expect(missed).toEqual([]);
+		expect((await a.deliveryCounts('s5')).delivered).toBe(60);
+	});
 });

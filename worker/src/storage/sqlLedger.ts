@@ -395,10 +395,15 @@ export class SqlLedger implements Ledger {
 		});
 	}
 
-	/** The row that sent this MessageSid, through the MessageSid index (brought up to date first when it lacks it). */
+	/**
+	 * The row that sent this MessageSid, through the MessageSid index (brought up to date first
+	 * when it lacks it). Looked up again even when this copy added nothing: another worker may
+	 * have indexed the answer between the first look and the copy.
+	 */
 	private async rowOfSid(sid: string): Promise<{ campaign: string; line: number } | undefined> {
 		const row = await this.db.run(get<{ campaign: string; line: number }>(this.q.rowBySid, sid));
-		if (row || (await this.indexAnswers()) === 0) return row;
+		if (row) return row;
+		await this.indexAnswers();
 		return this.db.run(get<{ campaign: string; line: number }>(this.q.rowBySid, sid));
 	}
 

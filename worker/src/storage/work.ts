@@ -83,7 +83,9 @@ export const POSTGRES: Dialect = {
 	greatest: (a, b) => `GREATEST(${a}, ${b})`,
 	indexedBy: () => '',
 	contains: (haystack, needle) => `strpos(${haystack}, ${needle}) > 0`,
-	tableExists: `SELECT 1 AS found WHERE to_regclass($1) IS NOT NULL`,
+	// pg_class read by the statement's own snapshot: to_regclass answers from a cache that an
+	// advisory lock does not refresh, so a worker that waited on the migration lock missed the tables made meanwhile.
+	tableExists: `SELECT 1 AS found FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.relname = $1 AND n.nspname = current_schema()`,
 	lock: `SELECT pg_advisory_xact_lock(hashtext($1))`,
 	lockShared: `SELECT pg_advisory_xact_lock_shared(hashtext($1))`,
 };
