@@ -48,6 +48,8 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 	const inflight = new Set<Promise<void>>();
 	const started = performance.now();
 	let sent = 0;
+	/** Rows whose number was suppressed after they were taken, found by the last look before their request. */
+	let heldBack = 0;
 	let fatal: FatalError | undefined;
 	let lastProgress = 0;
 	let control = { at: 0, paused: false, cancelled: false };
@@ -75,14 +77,15 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 		const now = performance.now();
 		if (!force && now - lastProgress < 200) return;
 		lastProgress = now;
-		const done = sent + taker.suppressed;
+		const done = sent + taker.suppressed + heldBack;
 		const rate = sent / Math.max(0.001, (now - started) / 1000);
 		reporter.progress({ stage: 'send', done, total: input.total, rate, etaSeconds: rate > 0 ? (input.total - done) / rate : undefined, unit: 'messages' });
 	};
 
 	const settle = async (chunk: number, rows: SettledRow[]) => {
 		await ledger.settle(campaign, chunk, rows);
-		for (const r of rows) if (r.status !== 'pending') sent++;
+		for (const r of rows) if (r.status === 'suppressed') heldBack++;
+		else if (r.status !== 'pending') sent++;
 		const uncertain = rows.filter((r) => r.status === 'uncertain');
 		if (uncertain.length > 0) {
 			reporter.event('uncertain', { lines: uncertain.map((r) => r.line), reason: uncertain[0].message }, `${uncertain.length} rows are uncertain: ${uncertain[0].message}`);
@@ -91,7 +94,7 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 	};
 
 	const launch = (chunk: Chunk) => {
-		const send = sendChunk(input, chunk, buildMessages(input, chunk.rows), settle, () => fatal);
+		const send = sendChunk({ suppressedAmong: (numbers) => ledger.suppressedAmong(numbers), ...input }, chunk, buildMessages(input, chunk.rows), settle, () => fatal);
 		const p: Promise<void> = send
 			.then((error) => {
 				fatal ??= error;
@@ -151,7 +154,7 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 	}
 	await Promise.all(inflight);
 	progress(true);
-	return { stop: fatal ? 'failed' : stop, sent, suppressed: taker.suppressed, seconds: (performance.now() - started) / 1000, fatal };
+	return { stop: fatal ? 'failed' : stop, sent, suppressed: taker.suppressed + heldBack, seconds: (performance.now() - started) / 1000, fatal };
 }
 
 function buildMessages(input: SendStageInput, rows: PendingRow[]): SendMessageRequest[] {

@@ -80,7 +80,8 @@ export interface PendingRow {
 
 export interface SettledRow {
 	line: number;
-	status: 'accepted' | 'rejected' | 'uncertain' | 'pending';
+	/** `suppressed`: its number was put on the suppression list while the chunk waited to leave; it was not sent. */
+	status: 'accepted' | 'rejected' | 'uncertain' | 'pending' | 'suppressed';
 	messageSid?: string;
 	errorCode?: string;
 	message?: string;
@@ -201,6 +202,8 @@ export interface CallbackLedger {
 	/** False when this reply was already stored, or its row is not in the ledger. */
 	recordReply(reply: ReplyRecord): Promise<boolean>;
 	isSuppressed(number: string): Promise<boolean>;
+	/** Which of these numbers are on the suppression list now: read as a chunk's request is about to leave. */
+	suppressedAmong(numbers: readonly string[]): Promise<Set<string>>;
 	addSuppression(number: string, reason: string): Promise<void>;
 	removeSuppression(number: string): Promise<boolean>;
 }

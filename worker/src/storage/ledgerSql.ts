@@ -112,6 +112,7 @@ export function ledgerSql(d: Dialect) {
 		// A forgotten number is suppressed under its hash.
 		isSuppressed: `SELECT 1 AS found FROM suppressions WHERE number IN ($1, $2)`,
 		suppressions: `SELECT number FROM suppressions WHERE number > $1 ORDER BY number LIMIT $2`,
+		suppressedAmong: `SELECT number FROM suppressions WHERE number IN (SELECT l.value FROM ${d.jsonTexts('$1', 'l')})`,
 		addSuppression: `INSERT INTO suppressions (number, reason, created_at) VALUES ($1, $2, $3) ON CONFLICT (number) DO UPDATE SET reason = excluded.reason`,
 		removeSuppression: `DELETE FROM suppressions WHERE number = $1`,
 		consentEvent: `INSERT INTO consent_events (number, at, kind, reason) VALUES ($1, $2, $3, $4)`,

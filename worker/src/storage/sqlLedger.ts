@@ -219,7 +219,7 @@ export class SqlLedger implements Ledger {
 		const others: SettledRow[] = [];
 		for (const r of rows) {
 			if (r.status === 'accepted' && r.messageSid !== undefined) accepted.push([r.line, r.messageSid]);
-			else others.push(r);
+			else others.push(r.status === 'suppressed' ? { ...r, errorCode: 'SUPPRESSED', message: SUPPRESSED } : r);
 		}
 		accepted.sort((x, y) => x[0] - y[0]);
 		await this.tx(function* (q) {
@@ -313,6 +313,11 @@ export class SqlLedger implements Ledger {
 
 	async isSuppressed(number: string): Promise<boolean> {
 		return (await this.db.run(get(this.q.isSuppressed, number, forgottenKey(number)))) !== undefined;
+	}
+
+	async suppressedAmong(numbers: readonly string[]): Promise<Set<string>> {
+		if (numbers.length === 0) return new Set();
+		return new Set((await this.db.run(all<{ number: string }>(this.q.suppressedAmong, JSON.stringify(numbers)))).map((r) => r.number));
 	}
 
 	async *suppressions(): AsyncIterable<string> {
