@@ -105,6 +105,11 @@ export interface SqlDb {
 	write(list: readonly Step[], mode?: TxMode): Promise<number[]>;
 	/** Every commit so far is on disk when it resolves (SQLite's WAL synced; Postgres's commits already are). */
 	sync(): Promise<void>;
+	/**
+	 * Runs `work` while no other process sharing the database runs work under the same
+	 * `name`; 'busy' at once when one does. A SQLite file has one worker: `work` just runs.
+	 */
+	alone<T>(name: string, work: () => Promise<T>): Promise<T | 'busy'>;
 	close(): Promise<void>;
 }
 
