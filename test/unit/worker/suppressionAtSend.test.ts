@@ -9,7 +9,9 @@ import type { BatchOutcome } from '../../../worker/src/provider/batchOutcome';
 import type { Ledger } from '../../../worker/src/storage/ledger';
 import { openLedger } from '../../../worker/src/storage/openStores';
 import type { SharedLedger } from '../../../worker/src/storage/sharedLedger';
+import Database from 'better-sqlite3';
 import { storeBackends, type StoreBackend } from '../../support/storeBackends';
+import { sql } from '../../support/postgres/database';
 
 // Issue 33: a STOP answered 200 while a chunk waited (its mark on an outage, its request on
 // a retry) was not honoured, the chunk having judged suppression when its rows were taken.
@@ -67,6 +69,18 @@ const stage = (ledger: Ledger, client: BatchClient) => ({
 	backoff: { baseMs: 1, maxMs: 1, maxAttempts: 3 },
 });
 
+/** Worker stamps dated `ms` ago: the worker last said its callbacks were in before an outage. */
+async function ageStamps(backend: StoreBackend, ms: number): Promise<void> {
+	const location = backend.location();
+	const update = `UPDATE meta SET value = '${Date.now() - ms}' WHERE key LIKE 'callbacks-in:%'`;
+	if (location.kind === 'postgres') await sql(location.url, update);
+	else {
+		const db = new Database(location.path);
+		db.prepare(update).run();
+		db.close();
+	}
+}
+
 async function statuses(ledger: Ledger): Promise<Record<number, string>> {
 	const out: Record<number, string> = {};
 	for await (const r of ledger.rows('c1')) out[r.line] = r.status;
@@ -116,5 +130,42 @@ describe.each(backends)('a STOP answered while a chunk waits to leave ($name)', 
 		expect(sent).toEqual([number(2), number(4)]);
 		expect(result).toMatchObject({ stop: 'finished', sent: 2, suppressed: 1 });
 		expect(await statuses(ledger)).toEqual({ 2: 'accepted', 3: 'suppressed', 4: 'accepted' });
+	});
+
+	it('waits for the callbacks a worker took while the store was down: a STOP among them, taken in meanwhile, is honoured', async () => {
+		const ledger = await campaign(backend);
+		const worker = await ledgerAt(backend);
+		await worker.stampCallbacksIn('w1');
+		await ageStamps(backend, 20_000);
+		const events: string[] = [];
+		const reporter: Reporter = {
+			...silent,
+			event: (name) => {
+				events.push(name);
+				// The worker feeds its spool (the STOP) and processes it, then says so.
+				if (name === 'callbacks-waiting') void worker.addSuppression(STOPPED, 'replied STOP').then(() => worker.stampCallbacksIn('w1'));
+			},
+		};
+		const { client, sent } = provider();
+		const result = await sendStage({ ...stage(ledger, client), reporter });
+		expect(events).toEqual(['callbacks-waiting', 'callbacks-in']);
+		expect(sent).toEqual([number(2), number(4)]);
+		expect(result).toMatchObject({ stop: 'finished', sent: 2, suppressed: 1 });
+	});
+
+	it('goes on, saying so, when a worker never says its callbacks are in (it is gone) once the bound has passed', async () => {
+		const ledger = await campaign(backend);
+		const worker = await ledgerAt(backend);
+		await worker.stampCallbacksIn('gone');
+		await ageStamps(backend, 20_000);
+		const events: string[] = [];
+		const { client, sent } = provider();
+		const result = await sendStage({ ...stage(ledger, client), reporter: { ...silent, event: (name) => void events.push(name) }, callbacksWaitMs: 300 });
+		expect(events).toEqual(['callbacks-waiting', 'callbacks-gave-up', 'callbacks-in']);
+		expect(sent).toEqual([number(2), number(3), number(4)]);
+		expect(result).toMatchObject({ stop: 'finished', sent: 3 });
+		// A fresh stamp holds nothing.
+		await worker.stampCallbacksIn('alive');
+		expect((await ledger.callbacksStamps()).find((s) => s.worker === 'alive')!.ageMs).toBeLessThan(1000);
 	});
 });

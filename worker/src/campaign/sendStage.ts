@@ -6,6 +6,7 @@ import type { Chunk, ChunkSource } from './chunkSource';
 import { externalId } from '../rows/externalId';
 import { FatalError } from '../errors';
 import { localChunks } from './localChunks';
+import { CallbacksGate } from './callbacksGate';
 import { sendChunk, type ChunkRequest } from './sendChunk';
 import { sleep } from './sleep';
 
@@ -23,6 +24,8 @@ export interface SendStageInput extends ChunkRequest {
 	chunks?: ChunkSource;
 	/** The run's messages per second across every process sending it; 0 for no limit. */
 	rate?: number;
+	/** How long sending waits for a worker's callbacks taken in an outage (CallbacksGate); a test's shorter. */
+	callbacksWaitMs?: number;
 	/** Where the provider calls back about each message: the worker daemon's webhooks. */
 	callbacks?: Pick<SendMessageRequest, 'DeliveryReceiptWebhookUri' | 'DeliveryReceiptWebhookMethod' | 'WebhookUri' | 'WebhookMethod'>;
 }
@@ -54,6 +57,7 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 	let lastProgress = 0;
 	let control = { at: 0, paused: false, cancelled: false };
 	let pausedReported = false;
+	const callbacksIn = new CallbacksGate(ledger, reporter, signal, input.callbacksWaitMs);
 	const taker = (input.chunks ?? localChunks).taker({
 		ledger,
 		campaign,
@@ -94,7 +98,11 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 	};
 
 	const launch = (chunk: Chunk) => {
-		const send = sendChunk({ suppressedAmong: (numbers) => ledger.suppressedAmong(numbers), ...input }, chunk, buildMessages(input, chunk.rows), settle, () => fatal);
+		const suppressedAmong = async (numbers: readonly string[]) => {
+			await callbacksIn.wait();
+			return ledger.suppressedAmong(numbers);
+		};
+		const send = sendChunk({ suppressedAmong, ...input }, chunk, buildMessages(input, chunk.rows), settle, () => fatal);
 		const p: Promise<void> = send
 			.then((error) => {
 				fatal ??= error;

@@ -204,6 +204,12 @@ export interface CallbackLedger {
 	isSuppressed(number: string): Promise<boolean>;
 	/** Which of these numbers are on the suppression list now: read as a chunk's request is about to leave. */
 	suppressedAmong(numbers: readonly string[]): Promise<Set<string>>;
+	/** A worker says every callback it took (none spooled, all processed) is in, as of now. */
+	stampCallbacksIn(worker: string): Promise<void>;
+	/** A worker that stops says nothing more. */
+	dropCallbacksStamp(worker: string): Promise<void>;
+	/** Each worker's last word that its callbacks were in, and how long ago, by the database's clock. */
+	callbacksStamps(): Promise<{ worker: string; ageMs: number }[]>;
 	addSuppression(number: string, reason: string): Promise<void>;
 	removeSuppression(number: string): Promise<boolean>;
 }

@@ -25,6 +25,9 @@ import { ANSWER_LOST, CANCELLED, SUPPRESSED, ledgerSql, type LedgerSql } from '.
 import { all, get, raw, run, type SqlDb, type TxMode, type Work } from './work';
 import { WORKER_ID } from './workerId';
 
+/** meta's key prefix for a worker's stamp (stampCallbacksIn). */
+const CALLBACKS_IN = 'callbacks-in:';
+
 /** Rows read per query by the readers that page (rows, numbers, suppressions), which hold no cursor open between pages. */
 const PAGE = 2_000;
 /** Answers copied into the MessageSid index per transaction. */
@@ -318,6 +321,19 @@ export class SqlLedger implements Ledger {
 	async suppressedAmong(numbers: readonly string[]): Promise<Set<string>> {
 		if (numbers.length === 0) return new Set();
 		return new Set((await this.db.run(all<{ number: string }>(this.q.suppressedAmong, JSON.stringify(numbers)))).map((r) => r.number));
+	}
+
+	async stampCallbacksIn(worker: string): Promise<void> {
+		await this.db.run(run(this.q.stampCallbacksIn, `${CALLBACKS_IN}${worker}`));
+	}
+
+	async dropCallbacksStamp(worker: string): Promise<void> {
+		await this.db.run(run(this.q.dropCallbacksStamp, `${CALLBACKS_IN}${worker}`));
+	}
+
+	async callbacksStamps(): Promise<{ worker: string; ageMs: number }[]> {
+		const rows = await this.db.run(all<{ key: string; at: number; now: number }>(this.q.callbacksStamps));
+		return rows.map((r) => ({ worker: r.key.slice(CALLBACKS_IN.length), ageMs: Number(r.now) - Number(r.at) }));
 	}
 
 	async *suppressions(): AsyncIterable<string> {

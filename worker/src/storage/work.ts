@@ -59,6 +59,8 @@ export interface Dialect {
 	contains(haystack: string, needle: string): string;
 	/** Whether the table named by $1 exists. */
 	tableExists: string;
+	/** The database's clock, in Unix milliseconds: one clock for every machine that shares it. */
+	nowMs: string;
 	/** A statement holding the transaction-long lock named by $1 (shared or not), where writers can run at once; SQLite has one writer. */
 	lock?: string;
 	lockShared?: string;
@@ -73,6 +75,7 @@ export const SQLITE: Dialect = {
 	indexedBy: (index) => `INDEXED BY ${index}`,
 	contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
 	tableExists: `SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = $1`,
+	nowMs: `CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)`,
 };
 
 export const POSTGRES: Dialect = {
@@ -86,6 +89,7 @@ export const POSTGRES: Dialect = {
 	// pg_class read by the statement's own snapshot: to_regclass answers from a cache that an
 	// advisory lock does not refresh, so a worker that waited on the migration lock missed the tables made meanwhile.
 	tableExists: `SELECT 1 AS found FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.relname = $1 AND n.nspname = current_schema()`,
+	nowMs: `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`,
 	lock: `SELECT pg_advisory_xact_lock(hashtext($1))`,
 	lockShared: `SELECT pg_advisory_xact_lock_shared(hashtext($1))`,
 };
