@@ -121,6 +121,7 @@ describe('the ledger shared by several workers (postgres)', () => {
 		await sql(url, `UPDATE submissions SET worker = 'dead-worker' WHERE chunk = $1`, [lost.chunk]);
 		await sql(url, `INSERT INTO workers (id, host, pid, started_at, heartbeat_at) VALUES ('dead-worker', 'elsewhere', 1, 0, (extract(epoch FROM clock_timestamp()) * 1000)::bigint - 10000)`);
 		await l.recordDelivery({ messageSid: 'SM-5', campaign: 's3', line: 5, status: 'Delivered', at: 1 });
+		await l.stampCallbacksIn('dead-worker');
 		// A lease is judged only once the judge has itself reached Postgres for a lease's length (300 ms here).
 		let reaped: Awaited<ReturnType<PgCluster['reap']>> = [];
 		for (let beats = 0; reaped.length === 0; beats++) {
@@ -141,6 +142,8 @@ describe('the ledger shared by several workers (postgres)', () => {
 				]),
 			},
 		]);
+		// Runs no longer wait for its callbacks (CallbacksGate).
+		expect((await l.callbacksStamps()).map((st) => st.worker)).not.toContain('dead-worker');
 		// Only one reaper wins.
 		expect(await cluster.reap(300)).toEqual([]);
 		const statuses: Record<number, string> = {};

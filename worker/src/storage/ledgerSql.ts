@@ -3,6 +3,8 @@ import type { Dialect } from './work';
 /** Row messages the ledger writes, each in one place. */
 export const ANSWER_LOST = 'the request may have reached the provider, but its answer was lost';
 export const SUPPRESSED = 'the number is on the suppression list';
+/** meta's key prefix for a worker's stamp that its callbacks are in (stampCallbacksIn). */
+export const CALLBACKS_IN = 'callbacks-in:';
 export const CANCELLED = 'the campaign was cancelled before this row was sent';
 
 const RECIPIENT = 'line, to_number, text, segments, status, error_code, message, message_sid';

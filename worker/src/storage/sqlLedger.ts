@@ -21,12 +21,9 @@ import {
 	type RunOwner,
 	type SettledRow,
 } from './ledger';
-import { ANSWER_LOST, CANCELLED, SUPPRESSED, ledgerSql, type LedgerSql } from './ledgerSql';
+import { ANSWER_LOST, CALLBACKS_IN, CANCELLED, SUPPRESSED, ledgerSql, type LedgerSql } from './ledgerSql';
 import { all, get, raw, run, type SqlDb, type TxMode, type Work } from './work';
 import { WORKER_ID } from './workerId';
-
-/** meta's key prefix for a worker's stamp (stampCallbacksIn). */
-const CALLBACKS_IN = 'callbacks-in:';
 
 /** Rows read per query by the readers that page (rows, numbers, suppressions), which hold no cursor open between pages. */
 const PAGE = 2_000;

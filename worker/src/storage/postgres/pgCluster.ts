@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { Pool } from 'pg';
-import { ANSWER_LOST, ledgerSql } from '../ledgerSql';
+import { ANSWER_LOST, CALLBACKS_IN, ledgerSql } from '../ledgerSql';
 import { recoverChunk } from '../sqlLedger';
 import { POSTGRES, all, get, run, type Work } from '../work';
 import { PgDb } from './pgDb';
@@ -79,6 +79,8 @@ export class PgCluster {
 				const dead = yield* all<{ id: string; host: string; pid: number }>(`DELETE FROM workers WHERE heartbeat_at < $1 RETURNING id, host, pid`, now - staleMs);
 				const lost: LostWorker[] = [];
 				for (const w of dead) {
+					// A dead worker says no more that its callbacks are in: runs stop waiting for it.
+					yield* run(q.dropCallbacksStamp, `${CALLBACKS_IN}${w.id}`);
 					const rows: LostWorker['rows'] = [];
 					for (const s of yield* all<{ campaign: string; chunk: number; first: number; last: number; at: number }>(`SELECT campaign, chunk, first, last, at FROM submissions WHERE worker = $1`, w.id)) {
 						for (const r of yield* recoverChunk(q, s.campaign, s, `${ANSWER_LOST}: the worker sending it stopped`)) rows.push({ campaign: s.campaign, ...r });
