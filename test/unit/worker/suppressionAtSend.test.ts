@@ -9,6 +9,8 @@ import type { BatchOutcome } from '../../../worker/src/provider/batchOutcome';
 import type { Ledger } from '../../../worker/src/storage/ledger';
 import { openLedger } from '../../../worker/src/storage/openStores';
 import type { SharedLedger } from '../../../worker/src/storage/sharedLedger';
+import { spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
 import Database from 'better-sqlite3';
 import { storeBackends, type StoreBackend } from '../../support/storeBackends';
 import { sql } from '../../support/postgres/database';
@@ -72,7 +74,8 @@ const stage = (ledger: Ledger, client: BatchClient) => ({
 /** Worker stamps dated `ms` ago: the worker last said its callbacks were in before an outage. */
 async function ageStamps(backend: StoreBackend, ms: number): Promise<void> {
 	const location = backend.location();
-	const update = `UPDATE meta SET value = '${Date.now() - ms}' WHERE key LIKE 'callbacks-in:%'`;
+	// Its time moved back, its host and pid kept.
+	const update = `UPDATE meta SET value = '${Date.now() - ms}' || substr(value, ${String(Date.now()).length + 1}) WHERE key LIKE 'callbacks-in:%'`;
 	if (location.kind === 'postgres') await sql(location.url, update);
 	else {
 		const db = new Database(location.path);
@@ -167,5 +170,19 @@ describe.each(backends)('a STOP answered while a chunk waits to leave ($name)', 
 		// A fresh stamp holds nothing.
 		await worker.stampCallbacksIn('alive');
 		expect((await ledger.callbacksStamps()).find((s) => s.worker === 'alive')!.ageMs).toBeLessThan(1000);
+	});
+
+	it('does not wait for a worker on this host whose process is gone: its spool waits for the next start', async () => {
+		const ledger = await campaign(backend);
+		const worker = await ledgerAt(backend);
+		const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+		await worker.stampCallbacksIn('killed', { host: hostname(), pid: dead });
+		await ageStamps(backend, 20_000);
+		expect(await ledger.callbacksStamps()).toEqual([{ worker: 'killed', host: hostname(), pid: dead, ageMs: expect.any(Number) }]);
+		const events: string[] = [];
+		const { client, sent } = provider();
+		await sendStage({ ...stage(ledger, client), reporter: { ...silent, event: (name) => void events.push(name) } });
+		expect(events).toEqual([]);
+		expect(sent).toEqual([number(2), number(3), number(4)]);
 	});
 });

@@ -1,4 +1,5 @@
-import type { Ledger } from '../storage/ledger';
+import { hostname } from 'node:os';
+import type { CallbacksStamp, Ledger } from '../storage/ledger';
 import type { Reporter } from './reporter';
 import { sleep } from './sleep';
 
@@ -34,7 +35,7 @@ export class CallbacksGate {
 			const now = performance.now();
 			const holding: string[] = [];
 			for (const s of await this.ledger.callbacksStamps()) {
-				if (s.ageMs <= FRESH_MS || s.ageMs >= FORGOTTEN_MS) {
+				if (s.ageMs <= FRESH_MS || s.ageMs >= FORGOTTEN_MS || gone(s)) {
 					this.oldSince.delete(s.worker);
 					continue;
 				}
@@ -51,5 +52,16 @@ export class CallbacksGate {
 			waitedFor = [...new Set([...waitedFor, ...holding])];
 			await sleep(LOOK_EVERY_MS, this.signal);
 		}
+	}
+}
+
+/** A worker on this host whose process is gone: it takes no callbacks, and its spool is fed by whoever starts next. */
+function gone(s: CallbacksStamp): boolean {
+	if (s.host !== hostname() || s.pid === undefined) return false;
+	try {
+		process.kill(s.pid, 0);
+		return false;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'ESRCH';
 	}
 }

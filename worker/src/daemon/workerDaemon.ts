@@ -4,6 +4,7 @@ import type { Ledger } from '../storage/ledger';
 import { dbLocation } from '../storage/dbLocation';
 import { openCluster, openDaemonStore, openLedger } from '../storage/openStores';
 import { WORKER_ID } from '../storage/workerId';
+import { hostname } from 'node:os';
 import { BatchClient } from '../provider/batchClient';
 import { CallbackProcessor } from './callbackProcessor';
 import { CampaignRunner } from './campaigns/campaignRunner';
@@ -190,7 +191,7 @@ export class WorkerDaemon {
 			if (stamping || !this.intake.sendingMayGo()) return;
 			stamping = true;
 			void this.ledger
-				.stampCallbacksIn(WORKER_ID)
+				.stampCallbacksIn(WORKER_ID, { host: hostname(), pid: process.pid })
 				.catch(() => undefined)
 				.finally(() => (stamping = false));
 		}, CALLBACKS_STAMP_MS);

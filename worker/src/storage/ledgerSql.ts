@@ -115,9 +115,10 @@ export function ledgerSql(d: Dialect) {
 		isSuppressed: `SELECT 1 AS found FROM suppressions WHERE number IN ($1, $2)`,
 		suppressions: `SELECT number FROM suppressions WHERE number > $1 ORDER BY number LIMIT $2`,
 		// A worker's word that every callback it took is in and processed, as of the database's now (meta's 'callbacks-in:<worker>').
-		stampCallbacksIn: `INSERT INTO meta (key, value) VALUES ($1, CAST(${d.nowMs} AS TEXT)) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+		// The value: its time, then the worker's host and pid (`<ms> <host> <pid>`).
+		stampCallbacksIn: `INSERT INTO meta (key, value) VALUES ($1, CAST(${d.nowMs} AS TEXT) || $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
 		dropCallbacksStamp: `DELETE FROM meta WHERE key = $1`,
-		callbacksStamps: `SELECT key, CAST(value AS BIGINT) AS at, ${d.nowMs} AS now FROM meta WHERE key LIKE 'callbacks-in:%'`,
+		callbacksStamps: `SELECT key, value, ${d.nowMs} AS now FROM meta WHERE key LIKE 'callbacks-in:%'`,
 		suppressedAmong: `SELECT number FROM suppressions WHERE number IN (SELECT l.value FROM ${d.jsonTexts('$1', 'l')})`,
 		addSuppression: `INSERT INTO suppressions (number, reason, created_at) VALUES ($1, $2, $3) ON CONFLICT (number) DO UPDATE SET reason = excluded.reason`,
 		removeSuppression: `DELETE FROM suppressions WHERE number = $1`,

@@ -20,6 +20,7 @@ import {
 	type RowStatus,
 	type RunOwner,
 	type SettledRow,
+	type CallbacksStamp,
 } from './ledger';
 import { ANSWER_LOST, CALLBACKS_IN, CANCELLED, SUPPRESSED, ledgerSql, type LedgerSql } from './ledgerSql';
 import { all, get, raw, run, type SqlDb, type TxMode, type Work } from './work';
@@ -320,17 +321,20 @@ export class SqlLedger implements Ledger {
 		return new Set((await this.db.run(all<{ number: string }>(this.q.suppressedAmong, JSON.stringify(numbers)))).map((r) => r.number));
 	}
 
-	async stampCallbacksIn(worker: string): Promise<void> {
-		await this.db.run(run(this.q.stampCallbacksIn, `${CALLBACKS_IN}${worker}`));
+	async stampCallbacksIn(worker: string, where?: { host: string; pid: number }): Promise<void> {
+		await this.db.run(run(this.q.stampCallbacksIn, `${CALLBACKS_IN}${worker}`, where ? ` ${where.host} ${where.pid}` : ''));
 	}
 
 	async dropCallbacksStamp(worker: string): Promise<void> {
 		await this.db.run(run(this.q.dropCallbacksStamp, `${CALLBACKS_IN}${worker}`));
 	}
 
-	async callbacksStamps(): Promise<{ worker: string; ageMs: number }[]> {
-		const rows = await this.db.run(all<{ key: string; at: number; now: number }>(this.q.callbacksStamps));
-		return rows.map((r) => ({ worker: r.key.slice(CALLBACKS_IN.length), ageMs: Number(r.now) - Number(r.at) }));
+	async callbacksStamps(): Promise<CallbacksStamp[]> {
+		const rows = await this.db.run(all<{ key: string; value: string; now: number }>(this.q.callbacksStamps));
+		return rows.map((r) => {
+			const [at, host, pid] = r.value.split(' ');
+			return { worker: r.key.slice(CALLBACKS_IN.length), ageMs: Number(r.now) - Number(at), ...(host && pid ? { host, pid: Number(pid) } : {}) };
+		});
 	}
 
 	async *suppressions(): AsyncIterable<string> {
