@@ -18,6 +18,7 @@ function downStore() {
 			return [];
 		},
 		completeEvents: async () => undefined,
+		processingAlone: (pass: () => Promise<unknown>) => pass(),
 	} as unknown as EventStore;
 	return { store, seen, up: () => (down = false) };
 }

@@ -120,9 +120,16 @@ describe('the ledger shared by several workers (postgres)', () => {
 		// The second chunk was taken by a worker that has since died: its lease is 10 s old.
 		await sql(url, `UPDATE submissions SET worker = 'dead-worker' WHERE chunk = $1`, [lost.chunk]);
 		await sql(url, `INSERT INTO workers (id, host, pid, started_at, heartbeat_at) VALUES ('dead-worker', 'elsewhere', 1, 0, (extract(epoch FROM clock_timestamp()) * 1000)::bigint - 10000)`);
-		await cluster.beat();
 		await l.recordDelivery({ messageSid: 'SM-5', campaign: 's3', line: 5, status: 'Delivered', at: 1 });
-		const reaped = await cluster.reap(5000);
+		await l.stampCallbacksIn('dead-worker');
+		// A lease is judged only once the judge has itself reached Postgres for a lease's length (300 ms here).
+		let reaped: Awaited<ReturnType<PgCluster['reap']>> = [];
+		for (let beats = 0; reaped.length === 0; beats++) {
+			expect(beats).toBeLessThan(200);
+			await cluster.beat();
+			reaped = await cluster.reap(300);
+			if (reaped.length === 0) await new Promise((r) => setTimeout(r, 50));
+		}
 		expect(reaped).toEqual([
 			{
 				id: 'dead-worker',
@@ -135,12 +142,33 @@ describe('the ledger shared by several workers (postgres)', () => {
 				]),
 			},
 		]);
+		// Runs no longer wait for its callbacks (CallbacksGate).
+		expect((await l.callbacksStamps()).map((st) => st.worker)).not.toContain('dead-worker');
 		// Only one reaper wins.
-		expect(await cluster.reap(5000)).toEqual([]);
+		expect(await cluster.reap(300)).toEqual([]);
 		const statuses: Record<number, string> = {};
 		for await (const r of l.rows('s3')) statuses[r.line] = r.status;
 		expect(statuses).toEqual({ 2: 'submitting', 3: 'submitting', 4: 'uncertain', 5: 'accepted', 6: 'uncertain', 7: 'pending' });
 		expect(await sql(url, `SELECT worker FROM submissions WHERE campaign = 's3'`)).toEqual([{ worker: WORKER_ID }]);
 		expect(mine.rows.map((r) => r.line)).toEqual([2, 3]);
+	});
+	it('settles a receipt whichever worker indexed its answer: two workers taking receipts of one answer at once both find their rows, as does a START', async () => {
+		const a = await campaign('s5', 80);
+		const b = await ledger();
+		const missed: string[] = [];
+		for (let chunk = 1; chunk <= 40; chunk++) {
+			const lines = [chunk * 2, chunk * 2 + 1];
+			await a.markSubmitting('s5', lines, chunk);
+			await a.settle('s5', chunk, lines.map((line) => ({ line, status: 'accepted' as const, messageSid: `SM${line}` })));
+			// The first receipts of an answer, at two workers at once: both look the answer up, one indexes it.
+			const found = await Promise.all([
+				a.recordDelivery({ messageSid: `SM${lines[0]}`, status: 'Delivered', at: 1_700_000_000 }),
+				chunk % 2 ? b.recordDelivery({ messageSid: `SM${lines[1]}`, status: 'Delivered', at: 1_700_000_000 }) : b.sentTo(`SM${lines[1]}`),
+			]);
+			if (!found[0]) missed.push(`SM${lines[0]}`);
+			if (!found[1]) missed.push(`SM${lines[1]}`);
+		}
+		expect(missed).toEqual([]);
+		expect((await a.deliveryCounts('s5')).delivered).toBe(60);
 	});
 });

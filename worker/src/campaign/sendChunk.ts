@@ -18,6 +18,8 @@ export interface ChunkRequest {
 	reporter: Reporter;
 	signal?: AbortSignal;
 	backoff?: BackoffPolicy;
+	/** The suppression list as it is now: read just before each request leaves. */
+	suppressedAmong?: (numbers: readonly string[]) => Promise<Set<string>>;
 }
 
 /** 429s are the provider pacing us, not failing: allow many more of them than of faults. */
@@ -27,11 +29,24 @@ const MAX_RATE_LIMITED_ATTEMPTS = 60;
  * One chunk's request, retried while the provider fails it, and its answer settled.
  * Returns the fatal error that ends the run, if its outcome is one.
  */
-export async function sendChunk(input: ChunkRequest, { chunk, rows, durable }: Chunk, messages: SendMessageRequest[], settle: (chunk: number, rows: SettledRow[]) => Promise<void>, fatal: () => FatalError | undefined): Promise<FatalError | undefined> {
+export async function sendChunk(input: ChunkRequest, { chunk, rows, durable }: Chunk, messages: SendMessageRequest[], settleChunk: (chunk: number, rows: SettledRow[]) => Promise<void>, fatal: () => FatalError | undefined): Promise<FatalError | undefined> {
 	const { campaign, bucket, signal } = input;
 	const policy = input.backoff ?? DEFAULT_BACKOFF;
-	const lines = rows.map((r) => r.line);
+	let lines = rows.map((r) => r.line);
+	// Rows whose number was suppressed while the chunk waited: settled with the rest, never sent.
+	const held: SettledRow[] = [];
+	const settle = (c: number, settled: SettledRow[]) => settleChunk(c, [...settled, ...held]);
 	const backToPending = () => settle(chunk, lines.map((line) => ({ line, status: 'pending' })));
+	/** The last look before the request leaves, after any wait (the disk, an outage, a retry): a STOP answered meanwhile is honoured. */
+	const holdSuppressed = async () => {
+		if (!input.suppressedAmong) return;
+		const now = await input.suppressedAmong(messages.map((m) => m.To));
+		if (now.size === 0) return;
+		const keep = messages.map((m) => !now.has(m.To));
+		held.push(...lines.filter((_, i) => !keep[i]).map((line) => ({ line, status: 'suppressed' as const })));
+		lines = lines.filter((_, i) => keep[i]);
+		messages = messages.filter((_, i) => keep[i]);
+	};
 	if (durable) {
 		try {
 			await durable;
@@ -42,6 +57,14 @@ export async function sendChunk(input: ChunkRequest, { chunk, rows, durable }: C
 		}
 	}
 	for (let attempt = 1; ; attempt++) {
+		try {
+			await holdSuppressed();
+		} catch (error) {
+			// The list cannot be read: nothing of this chunk leaves unchecked, its rows are pending again.
+			await backToPending();
+			return new FatalError(`the suppression list could not be read before sending: ${(error as Error).message}; the rows not sent stay pending: run again to resume`, 1, { cause: error });
+		}
+		if (messages.length === 0) return void (await settle(chunk, []));
 		const outcome = await input.client.send(input.propertySid, messages);
 		if (outcome.kind === 'answered') return void (await settle(chunk, settleAnswer(campaign, lines, outcome.results)));
 		if (outcome.kind === 'lost') return void (await settle(chunk, lines.map((line) => ({ line, status: 'uncertain', message: `answer lost: ${outcome.reason}` }))));

@@ -6,6 +6,7 @@ import type { Chunk, ChunkSource } from './chunkSource';
 import { externalId } from '../rows/externalId';
 import { FatalError } from '../errors';
 import { localChunks } from './localChunks';
+import { CallbacksGate } from './callbacksGate';
 import { sendChunk, type ChunkRequest } from './sendChunk';
 import { sleep } from './sleep';
 
@@ -23,6 +24,8 @@ export interface SendStageInput extends ChunkRequest {
 	chunks?: ChunkSource;
 	/** The run's messages per second across every process sending it; 0 for no limit. */
 	rate?: number;
+	/** How long sending waits for a worker's callbacks taken in an outage (CallbacksGate); a test's shorter. */
+	callbacksWaitMs?: number;
 	/** Where the provider calls back about each message: the worker daemon's webhooks. */
 	callbacks?: Pick<SendMessageRequest, 'DeliveryReceiptWebhookUri' | 'DeliveryReceiptWebhookMethod' | 'WebhookUri' | 'WebhookMethod'>;
 }
@@ -48,10 +51,13 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 	const inflight = new Set<Promise<void>>();
 	const started = performance.now();
 	let sent = 0;
+	/** Rows whose number was suppressed after they were taken, found by the last look before their request. */
+	let heldBack = 0;
 	let fatal: FatalError | undefined;
 	let lastProgress = 0;
 	let control = { at: 0, paused: false, cancelled: false };
 	let pausedReported = false;
+	const callbacksIn = new CallbacksGate(ledger, reporter, signal, input.callbacksWaitMs);
 	const taker = (input.chunks ?? localChunks).taker({
 		ledger,
 		campaign,
@@ -75,14 +81,15 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 		const now = performance.now();
 		if (!force && now - lastProgress < 200) return;
 		lastProgress = now;
-		const done = sent + taker.suppressed;
+		const done = sent + taker.suppressed + heldBack;
 		const rate = sent / Math.max(0.001, (now - started) / 1000);
 		reporter.progress({ stage: 'send', done, total: input.total, rate, etaSeconds: rate > 0 ? (input.total - done) / rate : undefined, unit: 'messages' });
 	};
 
 	const settle = async (chunk: number, rows: SettledRow[]) => {
 		await ledger.settle(campaign, chunk, rows);
-		for (const r of rows) if (r.status !== 'pending') sent++;
+		for (const r of rows) if (r.status === 'suppressed') heldBack++;
+		else if (r.status !== 'pending') sent++;
 		const uncertain = rows.filter((r) => r.status === 'uncertain');
 		if (uncertain.length > 0) {
 			reporter.event('uncertain', { lines: uncertain.map((r) => r.line), reason: uncertain[0].message }, `${uncertain.length} rows are uncertain: ${uncertain[0].message}`);
@@ -91,7 +98,11 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 	};
 
 	const launch = (chunk: Chunk) => {
-		const send = sendChunk(input, chunk, buildMessages(input, chunk.rows), settle, () => fatal);
+		const suppressedAmong = async (numbers: readonly string[]) => {
+			await callbacksIn.wait();
+			return ledger.suppressedAmong(numbers);
+		};
+		const send = sendChunk({ suppressedAmong, ...input }, chunk, buildMessages(input, chunk.rows), settle, () => fatal);
 		const p: Promise<void> = send
 			.then((error) => {
 				fatal ??= error;
@@ -151,7 +162,7 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 	}
 	await Promise.all(inflight);
 	progress(true);
-	return { stop: fatal ? 'failed' : stop, sent, suppressed: taker.suppressed, seconds: (performance.now() - started) / 1000, fatal };
+	return { stop: fatal ? 'failed' : stop, sent, suppressed: taker.suppressed + heldBack, seconds: (performance.now() - started) / 1000, fatal };
 }
 
 function buildMessages(input: SendStageInput, rows: PendingRow[]): SendMessageRequest[] {

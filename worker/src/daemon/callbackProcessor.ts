@@ -17,6 +17,8 @@ const BATCH = 100;
 /** A failure here is the database's (down, busy, full): worth another look soon, not a tight loop. */
 const RETRY_MS = 250;
 const RETRY_MAX_MS = 5000;
+/** Another worker sharing the store is processing: look again soon, for the events this one stored meanwhile. */
+const BUSY_MS = 250;
 
 /** An action as a forward keeps it: a post's headers stay in the config (see postHeaders). */
 function queued(action: ForwardAction): ForwardAction {
@@ -30,7 +32,8 @@ function queued(action: ForwardAction): ForwardAction {
  * delivery status, a reply into opt-outs and queued forwards. Events are read back from
  * the store, not handed over in memory, so those a crash interrupted are done at the next
  * start; every effect is idempotent, and an event's forwards are queued in the same
- * transaction that marks it done.
+ * transaction that marks it done. Where workers share the store, one of them at a time
+ * processes (the others look again shortly): each event once, in the order it came.
  */
 export class CallbackProcessor {
 	private running: Promise<void> | undefined;
@@ -83,8 +86,17 @@ export class CallbackProcessor {
 			this.again = true;
 			return;
 		}
-		this.running = this.loop()
-			.then(() => {
+		this.running = this.store
+			.processingAlone(() => this.loop())
+			.then((done) => {
+				if (done === 'busy') {
+					this.retryTimer = setTimeout(() => {
+						this.retryTimer = undefined;
+						this.kick();
+					}, BUSY_MS);
+					this.retryTimer.unref();
+					return;
+				}
 				if (this.failures > 0) this.log.info('callback processing goes on: the store answers again', { failures: this.failures });
 				this.failures = 0;
 				this.passes++;

@@ -1,12 +1,13 @@
 import { parseArgs } from 'node:util';
 import { basicAuthorization } from '../../../api';
 import { ExitCodes } from '../campaign/exitCodes';
-import { UsageError } from '../errors';
+import { FatalError, UsageError } from '../errors';
 import { ConfigError } from '../config/configError';
 import { loadWorkerConfig, settingsFromEnvironment } from '../config/loadWorkerConfig';
 import type { WorkerConfig } from '../config/workerConfigSchema';
 import { isPostgresUrl } from '../storage/dbLocation';
 import { setPrivateFileWarnings } from '../storage/privateFile';
+import { isStoreFault } from '../storage/storeFault';
 import { checkCampaignCsvs } from './campaigns/csvCheck';
 import { bufferedLines } from './bufferedLines';
 import { signReportPath } from './http/reportLinks';
@@ -14,7 +15,7 @@ import { JsonLogger } from './jsonLogger';
 import { Redactor } from './redactor';
 import { WorkerDaemon } from './workerDaemon';
 import cluster from 'node:cluster';
-import { BEGIN, STANDBY_ENV, WorkerSupervisor } from './supervisor/workerSupervisor';
+import { BEGIN, STANDBY_ENV, STORE_AWAY_EXIT, WorkerSupervisor } from './supervisor/workerSupervisor';
 import { HANDED_PORT_ENV, takeHandedConnections } from './supervisor/connectionHandover';
 import { takeTestCommands } from './testControl';
 
@@ -143,7 +144,10 @@ async function workerOrSupervisor(argv: string[]): Promise<number> {
 /** The worker itself: in a copy the supervisor started, or on its own with CLOUDTEL_WORKER_SUPERVISOR=0. */
 async function runWorker(config: WorkerConfig, log: JsonLogger): Promise<number> {
 	const handed = cluster.isWorker ? process.env[HANDED_PORT_ENV] : undefined;
-	const daemon = await WorkerDaemon.start(config, log, { standby: cluster.isWorker && process.env[STANDBY_ENV] === '1', handedPort: handed !== undefined ? Number(handed) : undefined });
+	const daemon = await WorkerDaemon.start(config, log, { standby: cluster.isWorker && process.env[STANDBY_ENV] === '1', handedPort: handed !== undefined ? Number(handed) : undefined }).catch((error: Error) => {
+		// A copy whose database is away says so by its exit code: the supervisor waits it out.
+		throw cluster.isWorker && isStoreFault(error) ? new FatalError(error.message, STORE_AWAY_EXIT, { cause: error }) : error;
+	});
 	if (cluster.isWorker) {
 		// The supervisor holds the socket: connections come from it once this copy says it is ready.
 		if (handed !== undefined) takeHandedConnections((socket) => daemon.serve(socket));

@@ -3,6 +3,8 @@ import type { WorkerConfig } from '../config/workerConfigSchema';
 import type { Ledger } from '../storage/ledger';
 import { dbLocation } from '../storage/dbLocation';
 import { openCluster, openDaemonStore, openLedger } from '../storage/openStores';
+import { WORKER_ID } from '../storage/workerId';
+import { hostname } from 'node:os';
 import { BatchClient } from '../provider/batchClient';
 import { CallbackProcessor } from './callbackProcessor';
 import { CampaignRunner } from './campaigns/campaignRunner';
@@ -26,6 +28,9 @@ import { HealthCheck } from './http/healthCheck';
 import { CallbackIntake } from './spool/callbackIntake';
 import { spoolDir } from './spool/spoolDir';
 import type { TestCommand } from './testControl';
+
+/** How often a worker stamps that its callbacks are in (see CallbacksGate's FRESH_MS). */
+const CALLBACKS_STAMP_MS = 1_000;
 
 /**
  * `cloudtel worker`: the webhook server, the callback processor, the outbox of forwards
@@ -64,6 +69,7 @@ export class WorkerDaemon {
 	}
 
 	private standbyBeat: NodeJS.Timeout | undefined;
+	private callbacksStamp: NodeJS.Timeout | undefined;
 	private begun = false;
 
 	/**
@@ -179,6 +185,17 @@ export class WorkerDaemon {
 		this.retention.start();
 		this.intake.start(this.processor);
 		this.processor.start();
+		// Every run sharing the store (campaign run, another worker's) holds its sending while
+		// this stamp is old: a STOP this worker spooled is in before the next message (CallbacksGate).
+		let stamping = false;
+		this.callbacksStamp = setInterval(() => {
+			if (stamping || !this.intake.sendingMayGo()) return;
+			stamping = true;
+			void this.ledger
+				.stampCallbacksIn(WORKER_ID, { host: hostname(), pid: process.pid })
+				.catch(() => undefined)
+				.finally(() => (stamping = false));
+		}, CALLBACKS_STAMP_MS);
 		this.outbox.start();
 		await this.resumeRuns(this.config);
 		this.scheduler.start();
@@ -228,6 +245,9 @@ export class WorkerDaemon {
 			// What the spool holds goes into the store now if it can; else it waits in the file.
 			await this.intake.close();
 			await this.processor.idle();
+			if (this.callbacksStamp) clearInterval(this.callbacksStamp);
+			// Stopped with everything it took in the store (or its spool, fed by the next start or another worker's orphan feed).
+			await this.ledger.dropCallbacksStamp(WORKER_ID).catch(() => undefined);
 			if (!this.lease && this.cluster) await this.cluster.leave().then(() => this.cluster?.close()).catch(() => undefined);
 			await this.lease?.stop().catch((error: Error) => this.log.error('leaving the cluster failed; the others take this worker for lost in a few seconds', { error }));
 			const counts = await this.store.forwardCounts().catch(() => 'unknown: the store does not answer');

@@ -66,6 +66,11 @@ export interface EventStore {
 	completeEvents(events: CompletedEvent[], at: number): Promise<void>;
 	/** Events stored but not yet processed. */
 	waitingEvents(): Promise<number>;
+	/**
+	 * Runs a processing pass while no other worker sharing the store runs one, or answers
+	 * 'busy': each stored event is processed by one worker, in the order it came.
+	 */
+	processingAlone<T>(pass: () => Promise<T>): Promise<T | 'busy'>;
 }
 
 /** The outbox's: forwards on their way. */

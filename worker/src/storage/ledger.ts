@@ -78,9 +78,19 @@ export interface PendingRow {
 	suppressed: boolean;
 }
 
+/** A worker's last word that every callback it took is in (stampCallbacksIn). */
+export interface CallbacksStamp {
+	worker: string;
+	ageMs: number;
+	/** Where it runs, when it said: one on this host whose process is gone says nothing more. */
+	host?: string;
+	pid?: number;
+}
+
 export interface SettledRow {
 	line: number;
-	status: 'accepted' | 'rejected' | 'uncertain' | 'pending';
+	/** `suppressed`: its number was put on the suppression list while the chunk waited to leave; it was not sent. */
+	status: 'accepted' | 'rejected' | 'uncertain' | 'pending' | 'suppressed';
 	messageSid?: string;
 	errorCode?: string;
 	message?: string;
@@ -202,6 +212,14 @@ export interface CallbackLedger {
 	/** False when this reply was already stored, or its row is not in the ledger. */
 	recordReply(reply: ReplyRecord): Promise<boolean>;
 	isSuppressed(number: string): Promise<boolean>;
+	/** Which of these numbers are on the suppression list now: read as a chunk's request is about to leave. */
+	suppressedAmong(numbers: readonly string[]): Promise<Set<string>>;
+	/** A worker says every callback it took (none spooled, all processed) is in, as of now. */
+	stampCallbacksIn(worker: string, where?: { host: string; pid: number }): Promise<void>;
+	/** A worker that stops says nothing more. */
+	dropCallbacksStamp(worker: string): Promise<void>;
+	/** Each worker's last word that its callbacks were in, and how long ago, by the database's clock. */
+	callbacksStamps(): Promise<CallbacksStamp[]>;
 	addSuppression(number: string, reason: string): Promise<void>;
 	removeSuppression(number: string): Promise<boolean>;
 }

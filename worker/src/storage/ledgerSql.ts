@@ -3,6 +3,8 @@ import type { Dialect } from './work';
 /** Row messages the ledger writes, each in one place. */
 export const ANSWER_LOST = 'the request may have reached the provider, but its answer was lost';
 export const SUPPRESSED = 'the number is on the suppression list';
+/** meta's key prefix for a worker's stamp that its callbacks are in (stampCallbacksIn). */
+export const CALLBACKS_IN = 'callbacks-in:';
 export const CANCELLED = 'the campaign was cancelled before this row was sent';
 
 const RECIPIENT = 'line, to_number, text, segments, status, error_code, message, message_sid';
@@ -112,6 +114,12 @@ export function ledgerSql(d: Dialect) {
 		// A forgotten number is suppressed under its hash.
 		isSuppressed: `SELECT 1 AS found FROM suppressions WHERE number IN ($1, $2)`,
 		suppressions: `SELECT number FROM suppressions WHERE number > $1 ORDER BY number LIMIT $2`,
+		// A worker's word that every callback it took is in and processed, as of the database's now (meta's 'callbacks-in:<worker>').
+		// The value: its time, then the worker's host and pid (`<ms> <host> <pid>`).
+		stampCallbacksIn: `INSERT INTO meta (key, value) VALUES ($1, CAST(${d.nowMs} AS TEXT) || $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+		dropCallbacksStamp: `DELETE FROM meta WHERE key = $1`,
+		callbacksStamps: `SELECT key, value, ${d.nowMs} AS now FROM meta WHERE key LIKE 'callbacks-in:%'`,
+		suppressedAmong: `SELECT number FROM suppressions WHERE number IN (SELECT l.value FROM ${d.jsonTexts('$1', 'l')})`,
 		addSuppression: `INSERT INTO suppressions (number, reason, created_at) VALUES ($1, $2, $3) ON CONFLICT (number) DO UPDATE SET reason = excluded.reason`,
 		removeSuppression: `DELETE FROM suppressions WHERE number = $1`,
 		consentEvent: `INSERT INTO consent_events (number, at, kind, reason) VALUES ($1, $2, $3, $4)`,

@@ -66,6 +66,10 @@ export class SqlDaemonStore implements DaemonStore {
 		return (await this.db.run(all<{ n: number }>(this.sql.waiting)))[0].n;
 	}
 
+	processingAlone<T>(pass: () => Promise<T>): Promise<T | 'busy'> {
+		return this.db.alone('cloudtel:callback-processing', pass);
+	}
+
 	async claimDue(now: number, limit: number): Promise<ForwardJob[]> {
 		const rows = await this.db.run(all<ForwardRow>(this.sql.claim, Date.now(), WORKER_ID, now, limit));
 		const jobs = rows.map(forwardJob).sort((a, b) => a.nextAt - b.nextAt || a.id - b.id);

@@ -20,8 +20,9 @@ import {
 	type RowStatus,
 	type RunOwner,
 	type SettledRow,
+	type CallbacksStamp,
 } from './ledger';
-import { ANSWER_LOST, CANCELLED, SUPPRESSED, ledgerSql, type LedgerSql } from './ledgerSql';
+import { ANSWER_LOST, CALLBACKS_IN, CANCELLED, SUPPRESSED, ledgerSql, type LedgerSql } from './ledgerSql';
 import { all, get, raw, run, type SqlDb, type TxMode, type Work } from './work';
 import { WORKER_ID } from './workerId';
 
@@ -219,7 +220,7 @@ export class SqlLedger implements Ledger {
 		const others: SettledRow[] = [];
 		for (const r of rows) {
 			if (r.status === 'accepted' && r.messageSid !== undefined) accepted.push([r.line, r.messageSid]);
-			else others.push(r);
+			else others.push(r.status === 'suppressed' ? { ...r, errorCode: 'SUPPRESSED', message: SUPPRESSED } : r);
 		}
 		accepted.sort((x, y) => x[0] - y[0]);
 		await this.tx(function* (q) {
@@ -315,6 +316,27 @@ export class SqlLedger implements Ledger {
 		return (await this.db.run(get(this.q.isSuppressed, number, forgottenKey(number)))) !== undefined;
 	}
 
+	async suppressedAmong(numbers: readonly string[]): Promise<Set<string>> {
+		if (numbers.length === 0) return new Set();
+		return new Set((await this.db.run(all<{ number: string }>(this.q.suppressedAmong, JSON.stringify(numbers)))).map((r) => r.number));
+	}
+
+	async stampCallbacksIn(worker: string, where?: { host: string; pid: number }): Promise<void> {
+		await this.db.run(run(this.q.stampCallbacksIn, `${CALLBACKS_IN}${worker}`, where ? ` ${where.host} ${where.pid}` : ''));
+	}
+
+	async dropCallbacksStamp(worker: string): Promise<void> {
+		await this.db.run(run(this.q.dropCallbacksStamp, `${CALLBACKS_IN}${worker}`));
+	}
+
+	async callbacksStamps(): Promise<CallbacksStamp[]> {
+		const rows = await this.db.run(all<{ key: string; value: string; now: number }>(this.q.callbacksStamps));
+		return rows.map((r) => {
+			const [at, host, pid] = r.value.split(' ');
+			return { worker: r.key.slice(CALLBACKS_IN.length), ageMs: Number(r.now) - Number(at), ...(host && pid ? { host, pid: Number(pid) } : {}) };
+		});
+	}
+
 	async *suppressions(): AsyncIterable<string> {
 		for (let after = ''; ; ) {
 			const page = await this.db.run(all<{ number: string }>(this.q.suppressions, after, PAGE));
@@ -395,10 +417,15 @@ export class SqlLedger implements Ledger {
 		});
 	}
 
-	/** The row that sent this MessageSid, through the MessageSid index (brought up to date first when it lacks it). */
+	/**
+	 * The row that sent this MessageSid, through the MessageSid index (brought up to date first
+	 * when it lacks it). Looked up again even when this copy added nothing: another worker may
+	 * have indexed the answer between the first look and the copy.
+	 */
 	private async rowOfSid(sid: string): Promise<{ campaign: string; line: number } | undefined> {
 		const row = await this.db.run(get<{ campaign: string; line: number }>(this.q.rowBySid, sid));
-		if (row || (await this.indexAnswers()) === 0) return row;
+		if (row) return row;
+		await this.indexAnswers();
 		return this.db.run(get<{ campaign: string; line: number }>(this.q.rowBySid, sid));
 	}
 

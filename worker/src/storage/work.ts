@@ -59,6 +59,8 @@ export interface Dialect {
 	contains(haystack: string, needle: string): string;
 	/** Whether the table named by $1 exists. */
 	tableExists: string;
+	/** The database's clock, in Unix milliseconds: one clock for every machine that shares it. */
+	nowMs: string;
 	/** A statement holding the transaction-long lock named by $1 (shared or not), where writers can run at once; SQLite has one writer. */
 	lock?: string;
 	lockShared?: string;
@@ -73,6 +75,7 @@ export const SQLITE: Dialect = {
 	indexedBy: (index) => `INDEXED BY ${index}`,
 	contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
 	tableExists: `SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = $1`,
+	nowMs: `CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)`,
 };
 
 export const POSTGRES: Dialect = {
@@ -83,7 +86,10 @@ export const POSTGRES: Dialect = {
 	greatest: (a, b) => `GREATEST(${a}, ${b})`,
 	indexedBy: () => '',
 	contains: (haystack, needle) => `strpos(${haystack}, ${needle}) > 0`,
-	tableExists: `SELECT 1 AS found WHERE to_regclass($1) IS NOT NULL`,
+	// pg_class read by the statement's own snapshot: to_regclass answers from a cache that an
+	// advisory lock does not refresh, so a worker that waited on the migration lock missed the tables made meanwhile.
+	tableExists: `SELECT 1 AS found FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.relname = $1 AND n.nspname = current_schema()`,
+	nowMs: `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`,
 	lock: `SELECT pg_advisory_xact_lock(hashtext($1))`,
 	lockShared: `SELECT pg_advisory_xact_lock_shared(hashtext($1))`,
 };
@@ -103,6 +109,11 @@ export interface SqlDb {
 	write(list: readonly Step[], mode?: TxMode): Promise<number[]>;
 	/** Every commit so far is on disk when it resolves (SQLite's WAL synced; Postgres's commits already are). */
 	sync(): Promise<void>;
+	/**
+	 * Runs `work` while no other process sharing the database runs work under the same
+	 * `name`; 'busy' at once when one does. A SQLite file has one worker: `work` just runs.
+	 */
+	alone<T>(name: string, work: () => Promise<T>): Promise<T | 'busy'>;
 	close(): Promise<void>;
 }
 

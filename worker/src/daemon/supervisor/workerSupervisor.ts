@@ -20,6 +20,10 @@ export const STANDBY_ENV = 'CLOUDTEL_WORKER_STANDBY';
 const RESTART_MS = 1_000;
 const MAX_QUICK_RESTARTS = 5;
 const QUICK_MS = 30_000;
+/** A copy's exit code when it could not start because its database does not answer (EX_TEMPFAIL). */
+export const STORE_AWAY_EXIT = 75;
+/** Copies that cannot reach the database are started again, backing off up to this (callbacks wait for one), for as long as it takes. */
+const STORE_AWAY_MAX_MS = 5_000;
 
 interface Copy {
 	worker: Worker;
@@ -27,6 +31,7 @@ interface Copy {
 	/** Its last line on stderr: why it did not start, when it does not. */
 	lastError: string;
 	retiring: boolean;
+	ready: boolean;
 }
 
 /**
@@ -81,7 +86,7 @@ export class WorkerSupervisor {
 		const started = await this.whenReady(first);
 		if (started !== 'ready') {
 			this.closeListener();
-			return started;
+			return started === STORE_AWAY_EXIT ? ExitCodes.Fatal : started;
 		}
 		this.current = first;
 		const finished = new Promise<number>((resolve) => (this.done = resolve));
@@ -103,6 +108,8 @@ export class WorkerSupervisor {
 	}
 
 	private readonly codes = new Map<Copy, number>();
+	/** Copies in a row that could not reach the database: the back-off's step. */
+	private storeAway = 0;
 
 	private closeListener(): void {
 		this.handover.stop();
@@ -119,6 +126,7 @@ export class WorkerSupervisor {
 			worker,
 			lastError: '',
 			retiring: false,
+			ready: false,
 			exited: new Promise((resolve) =>
 				worker.process.once('exit', (code, signal) => {
 					this.handover.release(worker);
@@ -139,6 +147,11 @@ export class WorkerSupervisor {
 		worker.on('message', (m: CopyMessage) => {
 			if (m?.type === 'failed') copy.lastError = m.reason;
 			// It takes callbacks: new connections go to it (during a reload, the old copy finishes what it has).
+			if (m?.type === 'ready') {
+				copy.ready = true;
+				if (this.storeAway > 0) this.log.info('the worker copy reached its database and takes callbacks again', { tries: this.storeAway });
+				this.storeAway = 0;
+			}
 			if (m?.type === 'ready' && !this.stopping) this.handover.handTo(worker);
 		});
 		void copy.exited.then((code) => this.onExit(copy, code));
@@ -170,6 +183,14 @@ export class WorkerSupervisor {
 			return;
 		}
 		// The copy in charge died on its own: another one takes its place, on the same socket.
+		// One that could not start for a database that is down (a restart, an outage) is not
+		// giving up for good: copies are started again, backing off, until the database answers.
+		if (code === STORE_AWAY_EXIT && !copy.ready) {
+			const inMs = Math.min(STORE_AWAY_MAX_MS, RESTART_MS * 2 ** this.storeAway++);
+			this.log.warn('the worker copy cannot reach its database; starting another when it may be back', { reason: copy.lastError || undefined, tries: this.storeAway, inMs });
+			this.restartIn(inMs);
+			return;
+		}
 		const now = Date.now();
 		this.quickRestarts = [...this.quickRestarts.filter((t) => now - t < QUICK_MS), now];
 		if (this.quickRestarts.length > MAX_QUICK_RESTARTS) {
@@ -179,16 +200,20 @@ export class WorkerSupervisor {
 			return;
 		}
 		this.log.error('the worker copy exited unexpectedly; starting a new one', { code, reason: copy.lastError || undefined, inMs: RESTART_MS });
+		this.restartIn(RESTART_MS);
+	}
+
+	private restartIn(ms: number): void {
 		setTimeout(() => {
 			if (this.stopping) return;
 			const next = this.fork(false);
 			this.current = next;
 			void this.whenReady(next).then((started) => {
-				if (started !== 'ready' && next === this.current && !this.stopping) {
+				if (started !== 'ready' && started !== STORE_AWAY_EXIT && next === this.current && !this.stopping) {
 					this.log.error('the new worker copy did not start', { code: started, reason: next.lastError || undefined });
 				}
 			});
-		}, RESTART_MS);
+		}, ms);
 	}
 
 	/** `kill -HUP`: a new copy of the code and config on disk, without a moment with the port closed. */

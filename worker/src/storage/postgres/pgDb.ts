@@ -1,6 +1,6 @@
 import type { Pool, PoolClient, QueryConfig } from 'pg';
 import { POSTGRES, driveAsync, steps, type SqlDb, type Statement, type Step, type TxMode, type Work } from '../work';
-import { transaction } from './pgDatabase';
+import { lostConnection, transaction } from './pgDatabase';
 import { PgGroupCommit } from './pgGroupCommit';
 
 /** Statement names by their text: each connection parses and plans a statement once, not at every run. */
@@ -52,6 +52,32 @@ export class PgDb implements SqlDb {
 	}
 
 	async sync(): Promise<void> {}
+
+	/**
+	 * A session's advisory lock on a connection of its own, held while `work` runs on others:
+	 * a process that dies, or loses that connection, lets go of it with the connection.
+	 */
+	async alone<T>(name: string, work: () => Promise<T>): Promise<T | 'busy'> {
+		const client = await this.pool.connect();
+		let broken = false;
+		const onError = () => (broken = true);
+		client.on('error', onError);
+		try {
+			const { rows } = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS got', [name]);
+			if (!rows[0].got) return 'busy';
+			try {
+				return await work();
+			} finally {
+				await client.query('SELECT pg_advisory_unlock(hashtext($1))', [name]).catch(onError);
+			}
+		} catch (error) {
+			if (lostConnection(error)) broken = true;
+			throw error;
+		} finally {
+			client.off('error', onError);
+			client.release(broken ? true : undefined);
+		}
+	}
 
 	async close(): Promise<void> {
 		if (this.closed) return;

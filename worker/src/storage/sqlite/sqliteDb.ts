@@ -91,6 +91,10 @@ export class SqliteDb implements SqlDb {
 		await this.wal()?.sync();
 	}
 
+	alone<T>(_name: string, work: () => Promise<T>): Promise<T> {
+		return work();
+	}
+
 	async close(): Promise<void> {
 		this.walSync?.close();
 		this.walSync = undefined;
