@@ -10,7 +10,8 @@ const FIRST = 20_000;
 const COUNT = 12_000;
 // Test files run several at once (vitest's pools): each pool draws from a slice of its own,
 // so two files running side by side can never be handed the same port. Slice 0 is for
-// whoever runs outside a pool (the e2e harness, the run's Postgres).
+// whoever runs outside a pool (the run's Postgres); the e2e suite, run beside vitest by
+// scripts/test.mjs, names its own (CLOUDTEL_PORT_SLICE).
 const SLICES = 8;
 const SLICE = Math.floor(COUNT / SLICES);
 const given = new Set();
@@ -18,7 +19,7 @@ const given = new Set();
 /** A port nothing listens on now, never the same twice in one process, never another pool's. */
 export async function freePort() {
 	for (;;) {
-		const pool = Number(process.env.VITEST_POOL_ID ?? 0) % SLICES;
+		const pool = Number(process.env.CLOUDTEL_PORT_SLICE ?? process.env.VITEST_POOL_ID ?? 0) % SLICES;
 		const port = FIRST + pool * SLICE + Math.floor(Math.random() * SLICE);
 		if (given.has(port)) continue;
 		given.add(port);
