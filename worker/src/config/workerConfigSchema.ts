@@ -54,6 +54,8 @@ const server = z.strictObject({
 	maxBodyBytes: z.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
 	/** Open connections at once; one more is answered 503 and closed. */
 	maxConnections: z.number().int().min(1).max(1_000_000).default(1024),
+	/** Open connections at once from one address; one more is closed at once, so one address cannot take them all. */
+	maxConnectionsPerClient: z.number().int().min(1).max(1_000_000).default(64),
 });
 
 const smtp = z.strictObject({
@@ -279,6 +281,9 @@ export const workerConfigSchema = z
 		});
 		if (config.smtp?.allowInsecure && !isLoopback(config.smtp.host)) {
 			ctx.addIssue({ code: 'custom', path: ['smtp', 'allowInsecure'], message: `is for a relay on this machine (localhost, 127.0.0.1, ::1), not ${config.smtp.host}: use secure, or a server that offers STARTTLS` });
+		}
+		if (config.server.maxConnectionsPerClient > config.server.maxConnections) {
+			ctx.addIssue({ code: 'custom', path: ['server', 'maxConnectionsPerClient'], message: `must be at most maxConnections (${config.server.maxConnections})` });
 		}
 		if (config.server.previousSecret !== undefined && config.server.previousSecret === config.server.secret) {
 			ctx.addIssue({ code: 'custom', path: ['server', 'previousSecret'], message: 'is the same as secret: after a rotation it is the old one' });

@@ -140,6 +140,7 @@ export class WorkerDaemon {
 			accountSid: config.provider.accountSid,
 			maxBodyBytes: config.server.maxBodyBytes,
 			maxConnections: config.server.maxConnections,
+			maxConnectionsPerClient: config.server.maxConnectionsPerClient,
 			store: (key, event, at) => intake.take(key, event, at),
 			stored: () => processor.kick(),
 			health: () => health.report(),
