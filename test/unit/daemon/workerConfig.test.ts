@@ -165,7 +165,10 @@ ${campaign({ receipts: 'yes', batchSize: 0 })}replies:
 
 	it('takes rate 0 as no limit, as campaign run --rate 0 does, and refuses a negative rate', () => {
 		expect(loadWorkerConfig(write(`${BASE}campaigns:\n${campaign({ rate: 0 })}`), {}).campaigns[0].rate).toBe(0);
-		expect(problems(`${BASE}campaigns:\n${campaign({ rate: -5 })}`)).toEqual(['campaigns[0].rate: must be 0 (no limit) or more messages per second']);
+		expect(problems(`${BASE}campaigns:\n${campaign({ rate: -5 })}`)).toEqual(['campaigns[0].rate: must be 0 (no limit) or from 0.01 to 1,000,000 messages a second']);
+		// One message in four months, on a timer Node cannot hold: a typo.
+		expect(problems(`${BASE}campaigns:\n${campaign({ rate: 1e-7 })}`)).toEqual(['campaigns[0].rate: must be 0 (no limit) or from 0.01 to 1,000,000 messages a second']);
+		expect(loadWorkerConfig(write(`${BASE}campaigns:\n${campaign({ rate: 0.01 })}`), {}).campaigns[0].rate).toBe(0.01);
 	});
 
 	it('adds opt-out and opt-in keywords to the built-in ones, refusing one that is both', () => {

@@ -1,7 +1,7 @@
 import { dbLocation, isPostgresUrl } from '../storage/dbLocation';
 import cron from 'node-cron';
 import { z } from 'zod';
-import { BATCH_MAX_MESSAGES, CAMPAIGN_EVENT_TYPES, isBlank, isE164, isEmail, isSid, isWebhookUri, MIN_API_TOKEN_LENGTH, senderKind, checkForwardSender, type CampaignEventType } from '../../../api';
+import { BATCH_MAX_MESSAGES, CAMPAIGN_EVENT_TYPES, campaignRateProblem, isBlank, isE164, isEmail, isSid, isWebhookUri, MIN_API_TOKEN_LENGTH, senderKind, checkForwardSender, type CampaignEventType } from '../../../api';
 import { parseSendWindow } from '../schedule/sendWindow';
 import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
 
@@ -15,6 +15,7 @@ function oneOrMany<T extends z.ZodType>(item: T) {
 	return z.union([item, z.array(item).min(1)]).transform((v) => (Array.isArray(v) ? v : [v]) as z.output<T>[]);
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
 const text = z.string().trim().min(1, 'must not be blank');
 const e164 = z.string().refine(isE164, 'must be an E.164 number: + then 8 to 15 digits, the first not 0');
 const email = z.string().refine(isEmail, 'must be an e-mail address');
@@ -79,8 +80,9 @@ const log = z.strictObject({
 
 const outbox = z.strictObject({
 	maxAttempts: z.number().int().min(1).max(1000).default(12),
-	backoffMs: z.number().int().min(10).default(1000),
-	maxBackoffMs: z.number().int().min(10).default(10 * 60 * 1000),
+	// A day at most: a timer holds at most 2^31 - 1 ms (about 24.8 days), and a forward waits no longer than that is any use.
+	backoffMs: z.number().int().min(10).max(DAY_MS).default(1000),
+	maxBackoffMs: z.number().int().min(10).max(DAY_MS).default(10 * 60 * 1000),
 	concurrency: z.number().int().min(1).max(64).default(4),
 });
 
@@ -131,7 +133,10 @@ const campaign = z.strictObject({
 		}, 'must look like 09:00-20:00')
 		.optional(),
 	/** Messages per second; 0 for no limit, as `campaign run --rate 0`. */
-	rate: z.number().min(0, 'must be 0 (no limit) or more messages per second').optional(),
+	rate: z.number().superRefine((v, ctx) => {
+		const problem = campaignRateProblem(v);
+		if (problem) ctx.addIssue({ code: 'custom', message: problem });
+	}).optional(),
 	batchSize: z.number().int().min(1).max(BATCH_MAX_MESSAGES).optional(),
 	/** Ask for delivery receipts at this worker's receipt URL. */
 	receipts: z.boolean().default(true),
