@@ -9,6 +9,7 @@ const ENCODING_NAMES = Object.keys(SINGLE_BYTE_ENCODINGS) as [string, ...string[
 import { resolveTimeZone } from '../schedule/timeZone';
 import { keywordWords, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from './optOutKeywords';
 import { compileReplyPattern } from './replyPattern';
+import { allowEntry } from './outboundAllow';
 
 /** One value or a list of them; always a list after parsing. */
 function oneOrMany<T extends z.ZodType>(item: T) {
@@ -214,6 +215,15 @@ const events = z.strictObject({
 		.default([...CAMPAIGN_EVENT_TYPES]),
 });
 
+/**
+ * `outbound.allow`: hosts (`host` or `host:port`) an API caller's URL (a campaign's
+ * `events`) may point at although they are loopback, private or link-local: a local n8n,
+ * say. URLs in this config are the operator's and are not checked.
+ */
+const outbound = z.strictObject({
+	allow: z.array(z.string().refine((v) => allowEntry(v) !== undefined, 'must be a host or host:port, such as 127.0.0.1:5678, [::1]:5678 or n8n.internal')).default([]),
+});
+
 /** A keyword of one or more words; punctuation does not count, as it does not in replies. */
 const keyword = text.refine((v) => keywordWords(v).length > 0, 'must have a letter or digit');
 
@@ -248,6 +258,7 @@ export const workerConfigSchema = z
 		optOut: optOut.prefault({}),
 		forward: forward.prefault({}),
 		events: events.optional(),
+		outbound: outbound.prefault({}),
 	})
 	.superRefine((config, ctx) => {
 		if (isPostgresUrl(config.db)) {

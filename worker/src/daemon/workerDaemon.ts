@@ -91,7 +91,7 @@ export class WorkerDaemon {
 			config.outbox,
 			log.child({ part: 'outbox' }),
 			config.forward.n8n ? new N8nForwarder(() => config.forward.n8n) : undefined,
-			new EventForwarder({ worker: () => config.events, campaignUrl: (name) => config.campaigns.find((c) => c.name === name)?.events }),
+			new EventForwarder({ worker: () => config.events, campaignUrl: (name) => config.campaigns.find((c) => c.name === name)?.events, outboundAllow: () => config.outbound.allow }),
 		);
 		const events = new CampaignEvents(config, store, () => outbox.kick());
 		// Several workers: this one's lease is taken before anything else, so the others never

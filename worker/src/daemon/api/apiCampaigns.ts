@@ -1,3 +1,4 @@
+import { outboundRefusal } from '../outbound/outboundUrl';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -58,6 +59,8 @@ export class ApiCampaigns {
 		private readonly dir: string,
 		/** Events out (campaign.started, .paused, .finished), to the campaign's own URL or the worker's. */
 		private readonly events?: CampaignEvents,
+		/** From the worker's config: the hosts an events URL may point at although inner (outbound.allow). */
+		private readonly guard: { outboundAllow: readonly string[] } = { outboundAllow: [] },
 		private readonly now: () => number = Date.now,
 	) {}
 
@@ -94,6 +97,9 @@ export class ApiCampaigns {
 		if (bad) throw invalid([bad]);
 		const { settings, problems } = checkCampaignSettings(body);
 		if (!settings) throw invalid(problems);
+		// An API caller's URL is not let reach this machine or its networks (SSRF): checked again when each event is sent.
+		const refused = settings.events === undefined ? undefined : await outboundRefusal(settings.events, this.guard.outboundAllow);
+		if (refused) throw invalid([{ field: 'events', message: `events ${refused.reason}` }]);
 		if (!(await this.store.campaign(name)) && (await this.ledger.campaign(name))) {
 			throw new ApiError('conflict', `campaign "${name}" exists in the worker's ledger, made by \`cloudtel campaign run\` or a config campaign: choose another name`, { field: 'name', differences: [] });
 		}
