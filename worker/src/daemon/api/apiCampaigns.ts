@@ -1,4 +1,5 @@
 import { outboundRefusal } from '../outbound/outboundUrl';
+import { runOfConfigCampaign } from '../replies/runName';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -60,7 +61,7 @@ export class ApiCampaigns {
 		/** Events out (campaign.started, .paused, .finished), to the campaign's own URL or the worker's. */
 		private readonly events?: CampaignEvents,
 		/** From the worker's config: the hosts an events URL may point at although inner (outbound.allow). */
-		private readonly guard: { outboundAllow: readonly string[] } = { outboundAllow: [] },
+		private readonly guard: { outboundAllow: readonly string[]; configCampaigns: readonly string[] } = { outboundAllow: [], configCampaigns: [] },
 		private readonly now: () => number = Date.now,
 	) {}
 
@@ -97,6 +98,10 @@ export class ApiCampaigns {
 		if (bad) throw invalid([bad]);
 		const { settings, problems } = checkCampaignSettings(body);
 		if (!settings) throw invalid(problems);
+		const configCampaign = runOfConfigCampaign(name, this.guard.configCampaigns);
+		if (configCampaign !== undefined) {
+			throw new ApiError('conflict', `campaign "${name}" has the form of a run of the config campaign "${configCampaign}" (<name>-YYYYMMDDTHHMMSSZ): it would take that run's place: choose another name`, { field: 'name' });
+		}
 		// An API caller's URL is not let reach this machine or its networks (SSRF): checked again when each event is sent.
 		const refused = settings.events === undefined ? undefined : await outboundRefusal(settings.events, this.guard.outboundAllow);
 		if (refused) throw invalid([{ field: 'events', message: `events ${refused.reason}` }]);
