@@ -45,7 +45,7 @@ export class CampaignApi {
 	}
 
 	/** The routes, for the worker's server to mount under /api behind the token (http/apiRoutes.ts). */
-	readonly routes = async (app: FastifyInstance): Promise<void> => campaignApiRoutes(app, { campaigns: this.campaigns, ...this.options });
+	readonly routes = async (app: FastifyInstance): Promise<void> => campaignApiRoutes(app, { campaigns: this.campaigns, dir: this.dir, ...this.options });
 
 	/** Takes up the campaigns left started, and those started through other workers. */
 	start(): void {
