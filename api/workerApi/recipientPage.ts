@@ -103,6 +103,8 @@ export function checkRecipientPage(body: unknown, limit = 20): ApiProblem[] {
 			const field = `${at}.${key}`;
 			const v = r[key];
 			if (key.trim() === '' || key.length > MAX_COLUMN_NAME_LENGTH) problems.push(problem(field, `${at} has a column name that is blank or longer than ${MAX_COLUMN_NAME_LENGTH} characters`));
+			// A recipient without it would read the member every object has (`constructor`: a function) as its value.
+			else if (key in Object.prototype) problems.push(problem(field, `${at} has a column named "${key}", the name of a member of every JavaScript object: rename it`));
 			else if (!isRecipientValue(v)) {
 				problems.push(problem(field, `${field} must be a string, a number, true, false or null (got ${Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : String(v)})`));
 			} else if (typeof v === 'string' && v.length > MAX_VALUE_LENGTH) {
