@@ -11,6 +11,12 @@ export const MAX_PAGE_BODY_BYTES = 16 * 1024 * 1024;
 export const MAX_COLUMN_NAME_LENGTH = 200;
 /** Columns of one recipient at most, as a CSV row's fields. */
 export const MAX_RECIPIENT_COLUMNS = 200;
+/**
+ * Distinct columns across all of a campaign's pages: the CSV made from them has one per
+ * column for every recipient, so keys that differ from recipient to recipient grew it
+ * quadratically (700 recipients of 199 keys of their own: a 294 MB file).
+ */
+export const MAX_CAMPAIGN_COLUMNS = 100;
 /** As a CSV field's limit in `campaign run`. */
 export const MAX_VALUE_LENGTH = 100_000;
 

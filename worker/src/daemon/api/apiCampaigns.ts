@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import {
 	checkCampaignName,
 	checkCampaignSettings,
+	MAX_CAMPAIGN_COLUMNS,
 	checkRecipientPage,
 	checkSchedule,
 	ErrorCodes,
@@ -128,6 +129,10 @@ export class ApiCampaigns {
 		const recipients = (body as RecipientPage).recipients;
 		const json = JSON.stringify(recipients);
 		const columns = unionColumns(recipients.map((r) => Object.keys(r)));
+		const extra = firstExtraColumn(await this.store.pageColumns(name), columns);
+		if (extra !== undefined) {
+			throw new ApiError('too_many_columns', `page ${page} would give campaign "${name}" more than ${MAX_CAMPAIGN_COLUMNS} distinct columns across its pages, from "${extra}" on: give every recipient the same columns`, { field: extra });
+		}
 		const hash = createHash('sha256').update(json).digest('hex');
 		const outcome = await this.store.putPage(name, { page, hash, recipients: recipients.length, columns, body: json }, this.now());
 		const done = refusalOf(outcome, name, `page ${page}`);
@@ -317,4 +322,15 @@ function refusalOf(outcome: PutPageOutcome, name: string, what: string): { outco
 		case 'other_source':
 			throw new ApiError('conflict', `campaign "${name}" has its recipients as ${outcome.source === 'csv' ? 'a CSV' : 'JSON pages'}: pages and a CSV are not mixed`, { field: outcome.source === 'csv' ? 'page' : 'csv' });
 	}
+}
+
+/** The first of a page's columns past MAX_CAMPAIGN_COLUMNS, counting those the campaign's stored pages have first. */
+function firstExtraColumn(stored: string[][], page: string[]): string | undefined {
+	const seen = new Set(unionColumns(stored));
+	for (const column of page) {
+		if (seen.has(column)) continue;
+		seen.add(column);
+		if (seen.size > MAX_CAMPAIGN_COLUMNS) return column;
+	}
+	return undefined;
 }

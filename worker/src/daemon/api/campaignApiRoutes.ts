@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './jsonDepth';
 import { withoutServerPaths } from './serverPaths';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
@@ -54,6 +55,7 @@ export async function campaignApiRoutes(app: FastifyInstance, options: CampaignA
 	app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
 		const text = body as string;
 		if (text.trim() === '') return done(null, undefined);
+		if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return done(new ApiError('invalid', `the body nests objects and arrays more than ${MAX_JSON_DEPTH} deep: a page is {"recipients": [{column: value}]}`, { field: 'body' }), undefined);
 		try {
 			done(null, JSON.parse(text));
 		} catch (error) {
