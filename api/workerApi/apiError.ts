@@ -9,6 +9,8 @@ export type WorkerApiErrorCode =
 	| 'started'
 	| 'pages_missing'
 	| 'too_large'
+	/** A page that would take the campaign's columns past MAX_CAMPAIGN_COLUMNS; `field` names the first extra. */
+	| 'too_many_columns'
 	| 'unsupported_media_type'
 	/** Something the worker did not expect; the log has the detail. */
 	| 'internal';
@@ -23,6 +25,7 @@ export const WORKER_API_ERROR_STATUS: Record<WorkerApiErrorCode, number> = {
 	started: 409,
 	pages_missing: 409,
 	too_large: 413,
+	too_many_columns: 400,
 	unsupported_media_type: 415,
 	internal: 500,
 };

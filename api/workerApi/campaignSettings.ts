@@ -1,3 +1,4 @@
+import { campaignRateProblem, MAX_CAMPAIGN_RATE } from './campaignRate';
 import { isBlank } from '../fields';
 import { isSid } from '../sid';
 import { senderKind } from '../rules/sender';
@@ -172,8 +173,10 @@ export function checkCampaignSettings(body: unknown): { settings?: CampaignSetti
 		if (Number.isNaN(at)) problems.push(problem('schedule', `schedule must be an ISO 8601 date and time with its offset, such as 2026-11-25T09:00:00Z (got "${schedule}")`));
 		else out.schedule = new Date(at).toISOString();
 	}
-	const rate = num('rate', 0, 1_000_000, false);
-	if (rate !== undefined) out.rate = rate;
+	const rate = num('rate', 0, MAX_CAMPAIGN_RATE, false);
+	const rateWrong = rate === undefined ? undefined : campaignRateProblem(rate);
+	if (rateWrong) problems.push(problem('rate', `rate ${rateWrong} (got ${rate})`));
+	else if (rate !== undefined) out.rate = rate;
 	const batchSize = num('batchSize', 1, MAX_BATCH_SIZE, true);
 	if (batchSize !== undefined) out.batchSize = batchSize;
 	const smartEncoding = bool('smartEncoding');

@@ -2,6 +2,7 @@
 // n8n nodes make. No imports from outside api/.
 export * from './problem';
 export * from './campaignName';
+export * from './campaignRate';
 export * from './campaignSettings';
 export * from './recipientPage';
 export * from './campaignStatus';

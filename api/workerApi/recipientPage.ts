@@ -11,6 +11,12 @@ export const MAX_PAGE_BODY_BYTES = 16 * 1024 * 1024;
 export const MAX_COLUMN_NAME_LENGTH = 200;
 /** Columns of one recipient at most, as a CSV row's fields. */
 export const MAX_RECIPIENT_COLUMNS = 200;
+/**
+ * Distinct columns across all of a campaign's pages: the CSV made from them has one per
+ * column for every recipient, so keys that differ from recipient to recipient grew it
+ * quadratically (700 recipients of 199 keys of their own: a 294 MB file).
+ */
+export const MAX_CAMPAIGN_COLUMNS = 100;
 /** As a CSV field's limit in `campaign run`. */
 export const MAX_VALUE_LENGTH = 100_000;
 
@@ -103,6 +109,8 @@ export function checkRecipientPage(body: unknown, limit = 20): ApiProblem[] {
 			const field = `${at}.${key}`;
 			const v = r[key];
 			if (key.trim() === '' || key.length > MAX_COLUMN_NAME_LENGTH) problems.push(problem(field, `${at} has a column name that is blank or longer than ${MAX_COLUMN_NAME_LENGTH} characters`));
+			// A recipient without it would read the member every object has (`constructor`: a function) as its value.
+			else if (key in Object.prototype) problems.push(problem(field, `${at} has a column named "${key}", the name of a member of every JavaScript object: rename it`));
 			else if (!isRecipientValue(v)) {
 				problems.push(problem(field, `${field} must be a string, a number, true, false or null (got ${Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : String(v)})`));
 			} else if (typeof v === 'string' && v.length > MAX_VALUE_LENGTH) {

@@ -27,6 +27,8 @@ export async function startCloudtelWorker({ dir, sandbox, config = {}, timeoutMs
 			// before it is back, and an event given up never reaches the trigger.
 			outbox: { backoffMs: 500, maxBackoffMs: 5000, maxAttempts: 1000 },
 			log: { phoneNumbers: 'full' },
+			// The campaigns' events URLs are the local n8n's: an API caller's URL may reach this machine only so.
+			outbound: { allow: ['127.0.0.1', 'localhost'] },
 			...config,
 		}),
 	);

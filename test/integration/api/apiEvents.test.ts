@@ -31,7 +31,7 @@ describe.each(storeBackends())('campaign API events ($name)', (backend) => {
 		const store = await openDaemonStore(location);
 		const log = new JsonLogger(() => {});
 		const config = workerConfigSchema.parse({ provider: { baseUrl: sandbox.url, accountSid: 'AC', authToken: 't' }, server: { publicUrl: 'http://127.0.0.1:9', secret: 'callback-secret-0123456789' } });
-		const outbox = new ForwardOutbox(store, {}, { ...config.outbox, backoffMs: 50, maxBackoffMs: 200 }, log, undefined, new EventForwarder({ worker: () => undefined, campaignUrl: () => undefined }));
+		const outbox = new ForwardOutbox(store, {}, { ...config.outbox, backoffMs: 50, maxBackoffMs: 200 }, log, undefined, new EventForwarder({ worker: () => undefined, campaignUrl: () => undefined, outboundAllow: () => ['127.0.0.1'] }));
 		const events = new CampaignEvents({ campaigns: [] }, store, () => outbox.kick());
 		const a = await ApiUnderTest.start(sandbox, location, { events });
 		outbox.start();

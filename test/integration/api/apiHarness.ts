@@ -34,7 +34,8 @@ export function recipients(from: number, n: number, prefix = '+614915') {
 
 export const API_TOKEN = 'api-token-0123456789abcdef';
 
-type ApiOptions = { baseUrl?: string; maxCsvBytes?: number; events?: CampaignEvents };
+/** `outboundAllow`: config outbound.allow; by default 127.0.0.1, where the tests' receivers listen. */
+type ApiOptions = { baseUrl?: string; maxCsvBytes?: number; events?: CampaignEvents; outboundAllow?: string[]; campaigns?: Record<string, unknown>[] };
 
 /** The campaign API on a fastify of its own (the worker's server mounts the same plugin), over real HTTP. */
 export class ApiUnderTest {
@@ -63,6 +64,8 @@ export class ApiUnderTest {
 			provider: { baseUrl: options.baseUrl ?? sandbox.url, accountSid: sandbox.demo.AccountSid, authToken: sandbox.demo.AuthToken },
 			db: location.kind === 'sqlite' ? location.path : location.url,
 			server: { publicUrl: 'http://127.0.0.1:9', secret: 'callback-secret-0123456789' },
+			outbound: { allow: options.outboundAllow ?? ['127.0.0.1'] },
+			campaigns: options.campaigns ?? [],
 		});
 		const ledger = await openLedger(location);
 		const lines: string[] = [];

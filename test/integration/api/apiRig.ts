@@ -55,6 +55,8 @@ export async function apiWorkerRig(
 		server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: API_SECRET, ...(token === null ? {} : { apiToken: token }) },
 		// Forwards retried within a test's patience.
 		outbox: { backoffMs: 50, maxBackoffMs: 200 },
+		// The tests' receivers of events listen here.
+		outbound: { allow: ['127.0.0.1'] },
 		...options.config,
 	});
 	const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };

@@ -36,6 +36,7 @@ describe('the webhook server', () => {
 			accountSid: 'a',
 			maxBodyBytes: 4096,
 			maxConnections: 1024,
+			maxConnectionsPerClient: 64,
 			store: async (_key, event) => {
 				arrived();
 				await gate;
@@ -71,6 +72,7 @@ function server(lines: string[], overrides: Partial<ConstructorParameters<typeof
 		accountSid: 'a',
 		maxBodyBytes: 2048,
 		maxConnections: 1024,
+			maxConnectionsPerClient: 64,
 		store: async () => true,
 		stored: () => {},
 		health: async () => ({ canTakeCallbacks: true, degraded: [], details: {} }),
@@ -144,6 +146,28 @@ describe('the webhook server keeps its limits', () => {
 		expect(after.text).toMatch(/^HTTP\/1\.1 200 /);
 		await s.close();
 		expect(lines.map((l) => JSON.parse(l)).find((l) => l.reason === 'too many connections')).toMatchObject({ status: 503, limit: 3 });
+	});
+
+	it('keeps the last quarter of maxConnections for callbacks: a report or API request beyond its share is answered 503, a callback 200', async () => {
+		const lines: string[] = [];
+		const token = 'report-token-0123456789';
+		const s = server(lines, { maxConnections: 8, maxConnectionsPerClient: 8, reports: { token, ledger: { campaignNames: async () => [] } as unknown as Ledger } });
+		const port = await s.listen();
+		const idle = await Promise.all(Array.from({ length: 6 }, () => new Promise<Socket>((resolve) => { const c = connect(port, '127.0.0.1', () => resolve(c)); })));
+		try {
+			await new Promise((r) => setTimeout(r, 50));
+			const report = await exchange(port, `GET /campaigns.json HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${token}\r\n\r\n`);
+			expect(report.text).toMatch(/^HTTP\/1\.1 503 /);
+			const api = await exchange(port, 'GET /api/campaigns HTTP/1.1\r\nhost: x\r\n\r\n');
+			expect(api.text).toMatch(/^HTTP\/1\.1 503 /);
+			expect((await post(port, `/callbacks/${SECRET}/replies`, reply, new Agent())).status).toBe(200);
+		} finally {
+			for (const c of idle) c.destroy();
+		}
+		await new Promise((r) => setTimeout(r, 50));
+		expect((await fetch(`http://127.0.0.1:${port}/campaigns.json`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+		await s.close();
+		expect(lines.map((l) => JSON.parse(l)).find((l) => l.reason === 'too many connections for the API and reports')).toMatchObject({ status: 503, limit: 8 });
 	});
 
 	it('answers a fault of its own 500 and logs it as an error, whether or not a body was read', async () => {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ensureBuilt, freePort, tempDir, WorkerProcess, writeConfig } from './harness';
@@ -45,6 +45,34 @@ describe('cloudtel worker --config', () => {
 		expect(result.stdout).toMatch(/: valid; campaigns: 1, reply rules: 4$/m);
 		expect(result.status).toBe(0);
 	});
+
+	it('warns, at --check and at start, when the config file holds secrets and others may read it', async () => {
+		const dir = tempDir();
+		const port = await freePort();
+		const file = writeConfig(dir, {
+			provider: { baseUrl: 'http://127.0.0.1:9', accountSid: 'A', authToken: 'auth-token-in-the-file' },
+			db: 'worker.db',
+			server: { publicUrl: 'https://worker.example.com', port, host: '127.0.0.1', secret: '0123456789abcdef' },
+		});
+		const warning = /the config .*worker\.config\.yaml holds secrets .* can be read by others than its owner \(mode 644\): chmod 600 it/;
+		chmodSync(file, 0o644);
+		const shared = run(['--config', file, '--check']);
+		expect(shared.status).toBe(0);
+		expect(shared.stderr).toMatch(warning);
+		expect(shared.stderr).not.toContain('auth-token-in-the-file');
+		const worker = await WorkerProcess.start(file, {});
+		try {
+			expect((await worker.waitFor((l) => warning.test(String(l.msg)), 5_000, 'the warning')).level).toBe('warn');
+		} finally {
+			await worker.stop();
+		}
+		chmodSync(file, 0o600);
+		expect(run(['--config', file, '--check']).stderr).toBe('');
+		// Secrets from the environment: the file holds none, whoever may read it.
+		const envOnly = campaignConfig(dir, []);
+		chmodSync(envOnly, 0o644);
+		expect(run(['--config', envOnly, '--check'], SECRETS).stderr).toBe('');
+	}, 40_000);
 
 	it('asks for --config, and a missing file is named', () => {
 		expect(run([]).stderr).toContain('cloudtel worker needs --config FILE');

@@ -107,6 +107,8 @@ describe('mistakes are recoverable, and found before anything is sent', () => {
 			[[], 'Hi {{}}', /--text: the template has an empty placeholder "\{\{\}\}"/],
 			[['--out', join(dir, 'no-such-dir', 'out.csv')], 'Hi {{Name}}', /--out .*out\.csv cannot be written: its directory does not exist/],
 			[['--rate', '-5'], 'Hi {{Name}}', /--rate must be a number, 0 or more \(got "-5"\)/],
+			[['--rate', '0.001'], 'Hi {{Name}}', /--rate must be 0 \(no limit\) or from 0\.01 to 1,000,000 messages a second \(got "0\.001"\)/],
+			[['--price-per-segment', '1e308'], 'Hi {{Name}}', /--price-per-segment must be a number from 0 to 1,000,000, such as 0\.045 \(got "1e308"\)/],
 		];
 		for (const [extra, text, message] of cases) {
 			const r = await run('usage', extra, text);

@@ -65,21 +65,29 @@ describe('events out: the POST', () => {
 
 	const event: CampaignEvent = { id: 'campaign.started:x', type: 'campaign.started', occurredAt: '2026-11-25T01:00:00.000Z', campaign: 'x', data: {} };
 
-	it('carries the worker-wide headers to its own origin only, the id as Idempotency-Key', async () => {
+	it('carries the worker-wide headers to the worker-wide URL only, never to a campaign URL of the same origin; the id as Idempotency-Key', async () => {
 		const other = await CallbackCatcher.start();
 		try {
-			const forwarder = new EventForwarder({ worker: () => ({ url: `${receiver.url}/all`, headers: { 'X-CloudTel-Secret': 's3cret' } }), campaignUrl: (c) => (c === 'x' ? `${other.url}/x` : undefined) });
+			const forwarder = new EventForwarder({ worker: () => ({ url: `${receiver.url}/all`, headers: { 'X-CloudTel-Secret': 's3cret' } }), campaignUrl: (c) => (c === 'x' ? `${other.url}/x` : undefined), outboundAllow: () => ['127.0.0.1'] });
 			expect(await forwarder.send({ action: { type: 'event', to: 'worker' }, event })).toEqual({ kind: 'sent' });
 			expect(await forwarder.send({ action: { type: 'event', to: 'campaign', url: `${receiver.url}/same-origin` }, event })).toEqual({ kind: 'sent' });
 			expect(await forwarder.send({ action: { type: 'event', to: 'campaign' }, event })).toEqual({ kind: 'sent' });
 			const [all, same] = receiver.requests.slice(-2);
 			expect([all.path, all.headers['x-cloudtel-secret'], all.headers['idempotency-key']]).toEqual(['/all', 's3cret', 'campaign.started:x']);
 			expect(all.body).toEqual(event);
-			expect([same.path, same.headers['x-cloudtel-secret']]).toEqual(['/same-origin', 's3cret']);
+			// Another workflow's trigger on the same n8n does not get this one's secret.
+			expect([same.path, same.headers['x-cloudtel-secret']]).toEqual(['/same-origin', undefined]);
 			expect([other.requests[0].path, other.requests[0].headers['x-cloudtel-secret'], other.requests[0].headers['idempotency-key']]).toEqual(['/x', undefined, 'campaign.started:x']);
 		} finally {
 			await other.close();
 		}
+	});
+
+	it('checks an API campaign\'s URL again when it sends: an inner address not in outbound.allow is refused, never posted', async () => {
+		const before = receiver.requests.length;
+		const forwarder = new EventForwarder({ worker: () => undefined, campaignUrl: () => undefined, outboundAllow: () => ['127.0.0.1:1'] });
+		expect(await forwarder.send({ action: { type: 'event', to: 'campaign', url: `${receiver.url}/api-campaign` }, event })).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/^events points at a loopback address \(127\.0\.0\.1\)/) });
+		expect(receiver.requests.length).toBe(before);
 	});
 
 	it('takes 404, 408, 429 and 5xx as later, any other refusal as final; a URL gone from the config fails', async () => {

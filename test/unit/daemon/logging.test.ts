@@ -4,6 +4,7 @@ import { secretMatches } from '../../../worker/src/daemon/http/secretMatches';
 import { RefusalLog } from '../../../worker/src/daemon/http/refusalLog';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import { maskPhoneNumbers } from '../../../worker/src/daemon/phoneMask';
+import { LogReporter } from '../../../worker/src/daemon/campaigns/logReporter';
 import { Redactor } from '../../../worker/src/daemon/redactor';
 
 describe('structured logs', () => {
@@ -48,6 +49,16 @@ describe('phone numbers in logs', () => {
 		new JsonLogger((l) => full.push(l), undefined, {}, { level: 'info', phoneNumbers: 'full' }).info('reply', { from: '+61410000103' });
 		expect(full[0]).toContain('"from":"+61410000103"');
 		expect(maskPhoneNumbers('+12345678')).toBe('+1****678');
+	});
+
+	it('are masked in a campaign row error\'s reason too, where the number is quoted as the row had it', () => {
+		const reason = 'Phone: "0412 345 4029 9" is not a valid phone number; To: "+61 412 345 678" neither';
+		const masked: string[] = [];
+		new LogReporter(new JsonLogger((l) => masked.push(l))).rowError(7, 'INVALID_NUMBER', reason);
+		expect(JSON.parse(masked[0]).reason).toBe('Phone: "04** *** **29 9" is not a valid phone number; To: "+61 *** *** 678" neither');
+		const full: string[] = [];
+		new LogReporter(new JsonLogger((l) => full.push(l), undefined, {}, { level: 'info', phoneNumbers: 'full' }), undefined, 'full').rowError(7, 'INVALID_NUMBER', reason);
+		expect(JSON.parse(full[0]).reason).toBe(reason);
 	});
 
 	it('drop lines below the configured level: client aborts are debug', () => {

@@ -158,9 +158,17 @@ ${campaign({ receipts: 'yes', batchSize: 0 })}replies:
 		expect(new Set(out.map((l) => l.split(':')[0])).size).toBe(out.length);
 	});
 
+	it('keeps server.maxConnectionsPerClient (64 by default) within maxConnections', () => {
+		expect(loadWorkerConfig(write(BASE), {}).server.maxConnectionsPerClient).toBe(64);
+		expect(problems(BASE.replace('secret: "0123456789abcdef"', 'secret: "0123456789abcdef", maxConnections: 32, maxConnectionsPerClient: 33'))).toEqual(['server.maxConnectionsPerClient: must be at most maxConnections (32)']);
+	});
+
 	it('takes rate 0 as no limit, as campaign run --rate 0 does, and refuses a negative rate', () => {
 		expect(loadWorkerConfig(write(`${BASE}campaigns:\n${campaign({ rate: 0 })}`), {}).campaigns[0].rate).toBe(0);
-		expect(problems(`${BASE}campaigns:\n${campaign({ rate: -5 })}`)).toEqual(['campaigns[0].rate: must be 0 (no limit) or more messages per second']);
+		expect(problems(`${BASE}campaigns:\n${campaign({ rate: -5 })}`)).toEqual(['campaigns[0].rate: must be 0 (no limit) or from 0.01 to 1,000,000 messages a second']);
+		// One message in four months, on a timer Node cannot hold: a typo.
+		expect(problems(`${BASE}campaigns:\n${campaign({ rate: 1e-7 })}`)).toEqual(['campaigns[0].rate: must be 0 (no limit) or from 0.01 to 1,000,000 messages a second']);
+		expect(loadWorkerConfig(write(`${BASE}campaigns:\n${campaign({ rate: 0.01 })}`), {}).campaigns[0].rate).toBe(0.01);
 	});
 
 	it('adds opt-out and opt-in keywords to the built-in ones, refusing one that is both', () => {

@@ -35,6 +35,19 @@ describe('token bucket', () => {
 		expect(sent / (now / 1000)).toBeGreaterThan(49);
 		expect(sent / (now / 1000)).toBeLessThan(51);
 	});
+	it('gives up a take once stopped (a SIGTERM ends its sleeps at once): no busy loop until the tokens come', async () => {
+		const b = new TokenBucket(0.01, 1, () => 0);
+		expect(b.tryTake(1)).toBe(true);
+		const controller = new AbortController();
+		let sleeps = 0;
+		// An aborted sleep resolves at once, as sleep(ms, signal) does.
+		const sleep = async () => {
+			if (++sleeps > 100) throw new Error('take spun on an aborted sleep');
+			controller.abort();
+		};
+		expect(await b.take(1, sleep, () => controller.signal.aborted)).toBe(false);
+		expect(sleeps).toBe(1);
+	});
 	it('blocks every sender after a 429 and restarts empty', () => {
 		let now = 0;
 		const b = new TokenBucket(100, 10, () => now);

@@ -34,6 +34,11 @@ export interface TakeContext {
 	inflight: Inflight;
 	pollMs: number;
 	signal?: AbortSignal;
+	/**
+	 * A wait for the rate, ended early by a stop, a pause or a cancel (at 0.01 messages a second
+	 * a chunk may wait minutes); true when it was waited out whole.
+	 */
+	pace(ms: number): Promise<boolean>;
 }
 
 /** One send stage's taker: hands out chunks and counts the rows it settled without sending. */

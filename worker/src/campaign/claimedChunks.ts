@@ -32,11 +32,12 @@ class ClaimedTaker implements ChunkTaker {
 	 */
 	async next(): Promise<Take> {
 		const { campaign, signal } = this.c;
-		if (!this.drained) await this.pace(this.c.chunkSize);
+		if (!this.drained && !(await this.pace(this.c.chunkSize))) return 'changed';
 		if (signal?.aborted) return 'again';
 		const claimed = await this.shared.claimChunk(campaign, this.c.chunkSize);
 		this.suppressed += claimed.suppressed;
 		if (claimed.rows.length > 0) {
+			// Claimed already: sent even if the wait is cut short, since the rows are this process's now.
 			if (this.drained) await this.pace(claimed.rows.length);
 			this.drained = false;
 			return { chunk: claimed.chunk, rows: claimed.rows };
@@ -52,7 +53,9 @@ class ClaimedTaker implements ChunkTaker {
 		return 'again';
 	}
 
-	private async pace(count: number): Promise<void> {
-		if (this.c.rate > 0) await sleep(await this.shared.pace(this.c.campaign, count, this.c.rate), this.c.signal);
+	/** False when the wait was cut short (a stop, a pause, a cancel). */
+	private async pace(count: number): Promise<boolean> {
+		if (this.c.rate <= 0) return true;
+		return this.c.pace(await this.shared.pace(this.c.campaign, count, this.c.rate));
 	}
 }

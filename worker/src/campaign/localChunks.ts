@@ -1,6 +1,5 @@
 import { FatalError } from '../errors';
 import type { ChunkSource, ChunkTaker, Take, TakeContext } from './chunkSource';
-import { sleep } from './sleep';
 
 /** Consecutive refusals to mark a chunk: a ledger that keeps failing stops the run. */
 const MAX_MARK_FAILURES = 5;
@@ -38,8 +37,10 @@ class LocalTaker implements ChunkTaker {
 			await this.c.inflight.one();
 			return 'again';
 		}
-		await this.c.bucket.take(rows.length, (ms) => sleep(ms, signal));
-		if (signal?.aborted) return 'again';
+		let whole = true;
+		const taken = await this.c.bucket.take(rows.length, async (ms) => void (whole = await this.c.pace(ms)), () => !whole || signal?.aborted === true);
+		// Stopped, paused or cancelled while it waited: the send loop looks at why.
+		if (!taken) return 'changed';
 		const chunk = this.chunkNo++;
 		const lines = rows.map((r) => r.line);
 		let durable: Promise<void>;

@@ -3,6 +3,7 @@ import { open, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { FatalError, UsageError } from '../errors';
 import { createPrivateStream, PRIVATE_MODE } from '../storage/privateFile';
+import { spreadsheetSafe } from './spreadsheetSafe';
 
 export interface OutLine {
 	line: number;
@@ -22,7 +23,7 @@ export const DRY_RUN_OUT_HEADER = `${OUT_HEADER},text,segments`;
 
 function cell(value: string | number | undefined): string {
 	if (value === undefined) return '';
-	const s = String(value);
+	const s = spreadsheetSafe(String(value));
 	return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
@@ -57,7 +58,7 @@ export class OutFile {
 	async write(row: OutLine): Promise<void> {
 		if (this.failure) throw new FatalError(`cannot write ${this.path}: ${this.failure.message}`);
 		const text = this.withText ? `,${cell(row.text)},${cell(row.segments)}` : '';
-		const ok = this.stream.write(`${row.line},${cell(row.to)},${row.status},${cell(row.messageSid)},${cell(row.errorCode)},${cell(row.message)}${text}\n`);
+		const ok = this.stream.write(`${row.line},${cell(row.to)},${cell(row.status)},${cell(row.messageSid)},${cell(row.errorCode)},${cell(row.message)}${text}\n`);
 		if (!ok) await once(this.stream, 'drain');
 	}
 

@@ -87,7 +87,7 @@ export async function sendChunk(input: ChunkRequest, { chunk, rows, durable }: C
 		if (limited) bucket.block(delay);
 		input.reporter.event('retry', { lines: [lines[0], lines[lines.length - 1]], attempt, status: outcome.status, reason: outcome.reason, delayMs: delay }, `${outcome.reason}: attempt ${attempt} failed; retrying ${rows.length} messages in ${(delay / 1000).toFixed(1)} s`);
 		await sleep(delay, signal);
-		if (limited) await bucket.take(rows.length, (ms) => sleep(ms, signal));
+		if (limited) await bucket.take(rows.length, (ms) => sleep(ms, signal), () => signal?.aborted === true);
 	}
 }
 

@@ -67,6 +67,18 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 		pollMs,
 		signal,
 		inflight: { get size() { return inflight.size; }, one: () => Promise.race(inflight) },
+		pace: async (ms) => {
+			// Looks at the controls (every pollMs at most) while it waits, so a cancel or a pause ends the wait at once.
+			const until = performance.now() + ms;
+			for (;;) {
+				const left = until - performance.now();
+				if (left <= 0) return true;
+				if (signal?.aborted) return false;
+				await sleep(Math.min(left, pollMs), signal);
+				const c = await readControl();
+				if (c.cancelled || c.paused) return false;
+			}
+		},
 	});
 
 	const readControl = async () => {

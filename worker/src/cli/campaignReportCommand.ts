@@ -9,6 +9,7 @@ import { dbLocation } from '../storage/dbLocation';
 import { openLedger } from '../storage/openStores';
 import { writePrivateFile } from '../storage/privateFile';
 import { DEFAULT_DB, dbSetting } from './campaignRunCommand';
+import { parsePrice } from './parseNumberFlag';
 
 /** `cloudtel campaign report --db FILE --name NAME [--html FILE] [--json] [--price-per-segment N]` */
 export async function campaignReportCommand(argv: string[]): Promise<number> {
@@ -25,8 +26,7 @@ export async function campaignReportCommand(argv: string[]): Promise<number> {
 	}
 	if (!values.name) throw new UsageError(`campaign report needs --name (and --db, default ${DEFAULT_DB})`);
 	const price = values['price-per-segment'];
-	const pricePerSegment = price === undefined ? undefined : Number(price);
-	if (price !== undefined && (price.trim() === '' || !Number.isFinite(pricePerSegment) || pricePerSegment! < 0)) throw new UsageError(`--price-per-segment must be a number, 0 or more, such as 0.045 (got "${price}")`);
+	const pricePerSegment = parsePrice(price);
 	if (values.html !== undefined && values.html.trim() === '') throw new UsageError('--html needs the path of the file to write');
 	const db = dbLocation(dbSetting(values.db));
 	const dbPath = db.kind === 'postgres' ? db.shown : db.path;

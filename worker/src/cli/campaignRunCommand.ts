@@ -14,7 +14,7 @@ import type { Ledger } from '../storage/ledger';
 import { existsSync } from 'node:fs';
 import { pickReporter } from './pickReporter';
 import { interruptSignal } from './interruptSignal';
-import { parseNumberFlag } from './parseNumberFlag';
+import { parseNumberFlag, parsePrice, parseRateFlag } from './parseNumberFlag';
 
 export const DEFAULT_DB = 'cloudtel.db';
 
@@ -71,7 +71,7 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 			{
 				spec,
 				provider: dryRun ? undefined : { baseUrl: baseUrl!, accountSid: accountSid!, authToken: authToken! },
-				rate: parseNumberFlag('--rate', values.rate, RUN_DEFAULTS.rate),
+				rate: parseRateFlag(values.rate),
 				batchSize: parseNumberFlag('--batch-size', values['batch-size'], RUN_DEFAULTS.batchSize),
 				concurrency: parseNumberFlag('--concurrency', values.concurrency, RUN_DEFAULTS.concurrency),
 				dryRun,
@@ -171,13 +171,6 @@ function parseSchedule(value: string): number {
 	const ms = Date.parse(value);
 	if (Number.isNaN(ms)) throw new UsageError(`--schedule must be an ISO 8601 time such as 2030-05-01T09:00:00+10:00 (got "${value}")`);
 	return Math.floor(ms / 1000);
-}
-
-function parsePrice(value: string | undefined): number | undefined {
-	if (value === undefined) return undefined;
-	const n = Number(value);
-	if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--price-per-segment must be a number, 0 or more, such as 0.045 (got "${value}")`);
-	return n;
 }
 
 function parseEncoding(value: string): string | undefined {

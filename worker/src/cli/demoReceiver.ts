@@ -31,6 +31,7 @@ export async function startDemoReceiver(dbPath: string, ledger: Ledger, accountS
 		accountSid,
 		maxBodyBytes: 64 * 1024,
 		maxConnections: 1024,
+		maxConnectionsPerClient: 1024,
 		store: (key, event, at) => store.recordEvent(key, event, at),
 		stored: () => processor.kick(),
 		health: async () => ({ canTakeCallbacks: true, degraded: [], details: {} }),

@@ -1,7 +1,7 @@
 import { dbLocation, isPostgresUrl } from '../storage/dbLocation';
 import cron from 'node-cron';
 import { z } from 'zod';
-import { BATCH_MAX_MESSAGES, CAMPAIGN_EVENT_TYPES, isBlank, isE164, isEmail, isSid, isWebhookUri, MIN_API_TOKEN_LENGTH, senderKind, checkForwardSender, type CampaignEventType } from '../../../api';
+import { BATCH_MAX_MESSAGES, CAMPAIGN_EVENT_TYPES, campaignRateProblem, isBlank, isE164, isEmail, isSid, isWebhookUri, MIN_API_TOKEN_LENGTH, senderKind, checkForwardSender, type CampaignEventType } from '../../../api';
 import { parseSendWindow } from '../schedule/sendWindow';
 import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
 
@@ -9,12 +9,14 @@ const ENCODING_NAMES = Object.keys(SINGLE_BYTE_ENCODINGS) as [string, ...string[
 import { resolveTimeZone } from '../schedule/timeZone';
 import { keywordWords, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from './optOutKeywords';
 import { compileReplyPattern } from './replyPattern';
+import { allowEntry } from './outboundAllow';
 
 /** One value or a list of them; always a list after parsing. */
 function oneOrMany<T extends z.ZodType>(item: T) {
 	return z.union([item, z.array(item).min(1)]).transform((v) => (Array.isArray(v) ? v : [v]) as z.output<T>[]);
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
 const text = z.string().trim().min(1, 'must not be blank');
 const e164 = z.string().refine(isE164, 'must be an E.164 number: + then 8 to 15 digits, the first not 0');
 const email = z.string().refine(isEmail, 'must be an e-mail address');
@@ -54,6 +56,8 @@ const server = z.strictObject({
 	maxBodyBytes: z.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
 	/** Open connections at once; one more is answered 503 and closed. */
 	maxConnections: z.number().int().min(1).max(1_000_000).default(1024),
+	/** Open connections at once from one address; one more is closed at once, so one address cannot take them all. */
+	maxConnectionsPerClient: z.number().int().min(1).max(1_000_000).default(64),
 });
 
 const smtp = z.strictObject({
@@ -77,8 +81,9 @@ const log = z.strictObject({
 
 const outbox = z.strictObject({
 	maxAttempts: z.number().int().min(1).max(1000).default(12),
-	backoffMs: z.number().int().min(10).default(1000),
-	maxBackoffMs: z.number().int().min(10).default(10 * 60 * 1000),
+	// A day at most: a timer holds at most 2^31 - 1 ms (about 24.8 days), and a forward waits no longer than that is any use.
+	backoffMs: z.number().int().min(10).max(DAY_MS).default(1000),
+	maxBackoffMs: z.number().int().min(10).max(DAY_MS).default(10 * 60 * 1000),
 	concurrency: z.number().int().min(1).max(64).default(4),
 });
 
@@ -129,7 +134,10 @@ const campaign = z.strictObject({
 		}, 'must look like 09:00-20:00')
 		.optional(),
 	/** Messages per second; 0 for no limit, as `campaign run --rate 0`. */
-	rate: z.number().min(0, 'must be 0 (no limit) or more messages per second').optional(),
+	rate: z.number().superRefine((v, ctx) => {
+		const problem = campaignRateProblem(v);
+		if (problem) ctx.addIssue({ code: 'custom', message: problem });
+	}).optional(),
 	batchSize: z.number().int().min(1).max(BATCH_MAX_MESSAGES).optional(),
 	/** Ask for delivery receipts at this worker's receipt URL. */
 	receipts: z.boolean().default(true),
@@ -207,6 +215,15 @@ const events = z.strictObject({
 		.default([...CAMPAIGN_EVENT_TYPES]),
 });
 
+/**
+ * `outbound.allow`: hosts (`host` or `host:port`) an API caller's URL (a campaign's
+ * `events`) may point at although they are loopback, private or link-local: a local n8n,
+ * say. URLs in this config are the operator's and are not checked.
+ */
+const outbound = z.strictObject({
+	allow: z.array(z.string().refine((v) => allowEntry(v) !== undefined, 'must be a host or host:port, such as 127.0.0.1:5678, [::1]:5678 or n8n.internal')).default([]),
+});
+
 /** A keyword of one or more words; punctuation does not count, as it does not in replies. */
 const keyword = text.refine((v) => keywordWords(v).length > 0, 'must have a letter or digit');
 
@@ -241,6 +258,7 @@ export const workerConfigSchema = z
 		optOut: optOut.prefault({}),
 		forward: forward.prefault({}),
 		events: events.optional(),
+		outbound: outbound.prefault({}),
 	})
 	.superRefine((config, ctx) => {
 		if (isPostgresUrl(config.db)) {
@@ -279,6 +297,9 @@ export const workerConfigSchema = z
 		});
 		if (config.smtp?.allowInsecure && !isLoopback(config.smtp.host)) {
 			ctx.addIssue({ code: 'custom', path: ['smtp', 'allowInsecure'], message: `is for a relay on this machine (localhost, 127.0.0.1, ::1), not ${config.smtp.host}: use secure, or a server that offers STARTTLS` });
+		}
+		if (config.server.maxConnectionsPerClient > config.server.maxConnections) {
+			ctx.addIssue({ code: 'custom', path: ['server', 'maxConnectionsPerClient'], message: `must be at most maxConnections (${config.server.maxConnections})` });
 		}
 		if (config.server.previousSecret !== undefined && config.server.previousSecret === config.server.secret) {
 			ctx.addIssue({ code: 'custom', path: ['server', 'previousSecret'], message: 'is the same as secret: after a rotation it is the old one' });

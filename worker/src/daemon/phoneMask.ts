@@ -12,3 +12,17 @@ export function maskPhoneNumbers(text: string): string {
 		return `+${digits.slice(0, lead)}****${digits.slice(-3)}`;
 	});
 }
+
+/**
+ * A row error's reason quotes the value at fault ("0412 345 4029 9" is not a valid phone
+ * number), which no E.164 pattern catches: a quoted value with 6 digits or more keeps its
+ * first two digits and last three, the rest masked.
+ */
+export function maskQuotedNumbers(text: string): string {
+	return text.replace(/"([^"]*)"/g, (whole, value: string) => {
+		const digits = value.replace(/\D/g, '').length;
+		if (digits < 6) return whole;
+		let seen = 0;
+		return `"${value.replace(/\d/g, (d) => (++seen <= 2 || seen > digits - 3 ? d : '*'))}"`;
+	});
+}

@@ -3,6 +3,7 @@ import { basicAuthorization } from '../../../api';
 import { ExitCodes } from '../campaign/exitCodes';
 import { FatalError, UsageError } from '../errors';
 import { ConfigError } from '../config/configError';
+import { configFileExposure } from '../config/configFileExposure';
 import { loadWorkerConfig, settingsFromEnvironment } from '../config/loadWorkerConfig';
 import type { WorkerConfig } from '../config/workerConfigSchema';
 import { isPostgresUrl } from '../storage/dbLocation';
@@ -109,13 +110,17 @@ async function workerOrSupervisor(argv: string[]): Promise<number> {
 	// A CSV that does not fit its campaign would fail at every tick: found now instead.
 	const csvProblems = await checkCampaignCsvs(config.campaigns);
 	if (csvProblems.length > 0) throw new ConfigError(values.config, csvProblems);
+	const exposed = configFileExposure(values.config, configSecrets(config));
 	if (values.check) {
+		if (exposed) process.stderr.write(`cloudtel: warning: ${exposed}\n`);
 		process.stdout.write(`${values.config}: valid; campaigns: ${config.campaigns.length}, reply rules: ${config.replies.length}\n`);
 		return 0;
 	}
 	const write = bufferedLines((text) => process.stdout.write(text));
 	const logFor = (c: WorkerConfig) => new JsonLogger(write, new Redactor(configSecrets(c)), {}, c.log);
 	const log = logFor(config);
+	// Once, by the process the user started (its copies load the same file).
+	if (exposed && !cluster.isWorker) log.warn(exposed);
 	setPrivateFileWarnings((message) => log.warn(message));
 	const path = values.config;
 	// The process the user started holds the socket; the worker runs in copies of it (see WorkerSupervisor).

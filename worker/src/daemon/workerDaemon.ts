@@ -98,7 +98,7 @@ export class WorkerDaemon {
 			config.outbox,
 			log.child({ part: 'outbox' }),
 			config.forward.n8n ? new N8nForwarder(() => config.forward.n8n) : undefined,
-			new EventForwarder({ worker: () => config.events, campaignUrl: (name) => config.campaigns.find((c) => c.name === name)?.events }),
+			new EventForwarder({ worker: () => config.events, campaignUrl: (name) => config.campaigns.find((c) => c.name === name)?.events, outboundAllow: () => config.outbound.allow }),
 		);
 		const events = new CampaignEvents(config, store, () => outbox.kick());
 		// Several workers: this one's lease is taken before anything else, so the others never
@@ -147,6 +147,7 @@ export class WorkerDaemon {
 			accountSid: config.provider.accountSid,
 			maxBodyBytes: config.server.maxBodyBytes,
 			maxConnections: config.server.maxConnections,
+			maxConnectionsPerClient: config.server.maxConnectionsPerClient,
 			store: (key, event, at) => intake.take(key, event, at),
 			stored: () => processor.kick(),
 			health: () => health.report(),

@@ -46,10 +46,12 @@ export class TokenBucket {
 		return true;
 	}
 
-	async take(n: number, sleep: (ms: number) => Promise<void>): Promise<void> {
+	/** Waits for `n` tokens and takes them; false, taking none, once `stopped` says so (a stop, a cancel): its sleeps end early then, and looping on would spin. */
+	async take(n: number, sleep: (ms: number) => Promise<void>, stopped: () => boolean = () => false): Promise<boolean> {
 		for (;;) {
+			if (stopped()) return false;
 			const wait = this.delayFor(n);
-			if (wait <= 0 && this.tryTake(n)) return;
+			if (wait <= 0 && this.tryTake(n)) return true;
 			await sleep(Math.max(1, wait));
 		}
 	}

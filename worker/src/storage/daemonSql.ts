@@ -31,6 +31,7 @@ export function daemonSql(dialect: Dialect) {
 		// Only while its worker is still gone: two workers may recover it at once, and the one
 		// that lost must not put back an attempt the winner has started since.
 		requeue: `UPDATE forwards SET state = 'pending', next_at = $1, updated_at = $1${shared ? ', worker = NULL' : ''} WHERE id = $2 AND state = 'sending'${orphaned}`,
+		putBack: `UPDATE forwards SET state = 'pending', attempts = attempts - 1, next_at = $1, updated_at = $2${shared ? ', worker = NULL' : ''} WHERE id = $3 AND state = 'sending'`,
 		counts: 'SELECT state, COUNT(*) AS n FROM forwards GROUP BY state',
 		all: 'SELECT * FROM forwards ORDER BY id',
 		startRun: 'INSERT INTO campaign_runs (run, campaign, started_at) VALUES ($1, $2, $3) ON CONFLICT (run) DO NOTHING',

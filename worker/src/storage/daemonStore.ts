@@ -95,6 +95,8 @@ export interface OutboxStore {
 	interruptedForwards(): Promise<ForwardJob[]>;
 	/** Puts an interrupted forward back in line, attempts kept. */
 	requeue(id: number, at: number): Promise<void>;
+	/** Puts a forward just claimed back in line, due at `nextAt`, its claim not counted as an attempt (its receiver had no room). */
+	putBack(id: number, nextAt: number, at: number): Promise<void>;
 	forwardCounts(): Promise<Record<ForwardState, number>>;
 	forwards(): Promise<ForwardJob[]>;
 }

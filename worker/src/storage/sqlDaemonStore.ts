@@ -106,6 +106,10 @@ export class SqlDaemonStore implements DaemonStore {
 		await this.db.write([[this.sql.requeue, at, id]]);
 	}
 
+	async putBack(id: number, nextAt: number, at: number): Promise<void> {
+		await this.db.write([[this.sql.putBack, nextAt, at, id]], 'grouped');
+	}
+
 	async forwardCounts(): Promise<Record<ForwardState, number>> {
 		const out = Object.fromEntries(FORWARD_STATES.map((s) => [s, 0])) as Record<ForwardState, number>;
 		for (const r of await this.db.run(all<{ state: ForwardState; n: number }>(this.sql.counts))) out[r.state] = r.n;

@@ -1,3 +1,4 @@
+import { withoutServerPaths } from './serverPaths';
 import { rm } from 'node:fs/promises';
 import { isBlank } from '../../../../api';
 import { runCampaign } from '../../campaign/runCampaign';
@@ -127,7 +128,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 					concurrency: RUN_DEFAULTS.concurrency,
 					callbacks: this.callbacks(record),
 				},
-				{ ledger, reporter: new LogReporter(log), signal, chunks: daemonChunks(ledger) },
+				{ ledger, reporter: new LogReporter(log, undefined, this.config.log.phoneNumbers), signal, chunks: daemonChunks(ledger) },
 			);
 			const now = Date.now();
 			if (summary.storeFault) log.warn('API campaign stopped: the database failed under it; it is taken up again once it answers', { reason: summary.message });
@@ -197,15 +198,18 @@ export class ApiCampaignRunner implements CampaignKicker {
 	}
 
 	/** Leaves the campaign started, its reason shown in its status, and runs it again after a wait. */
-	private async later(record: ApiCampaignRecord, reason: string, log: JsonLogger): Promise<void> {
+	private async later(record: ApiCampaignRecord, fullReason: string, log: JsonLogger): Promise<void> {
+		// The log keeps the path; the status an API caller reads does not.
+		const reason = withoutServerPaths(fullReason, this.dir);
 		const wait = this.retry.get(record.name)?.nextMs ?? RETRY_FIRST_MS;
 		this.retry.set(record.name, { at: Date.now() + wait, nextMs: Math.min(RETRY_MOST_MS, wait * 2) });
-		log.warn('API campaign stopped; it goes again', { reason, inSeconds: wait / 1000 });
+		log.warn('API campaign stopped; it goes again', { reason: fullReason, inSeconds: wait / 1000 });
 		await this.store.transition(record.name, ['started'], 'started', Date.now(), `stopped, going again in ${Math.round(wait / 1000)} s: ${reason}`);
 	}
 
-	private async fail(record: ApiCampaignRecord, reason: string, log: JsonLogger, ledger: Ledger | undefined): Promise<void> {
-		log.error('API campaign failed', { reason });
+	private async fail(record: ApiCampaignRecord, fullReason: string, log: JsonLogger, ledger: Ledger | undefined): Promise<void> {
+		log.error('API campaign failed', { reason: fullReason });
+		const reason = withoutServerPaths(fullReason, this.dir);
 		const at = Date.now();
 		await this.store.transition(record.name, ['started', 'paused'], 'failed', at, reason, await this.announcement(record, 'failed', ledger, at, reason));
 		this.events?.wake();

@@ -1,3 +1,5 @@
+import { outboundRefusal } from '../outbound/outboundUrl';
+import { runOfConfigCampaign } from '../replies/runName';
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -5,6 +7,7 @@ import type { Readable } from 'node:stream';
 import {
 	checkCampaignName,
 	checkCampaignSettings,
+	MAX_CAMPAIGN_COLUMNS,
 	checkRecipientPage,
 	checkSchedule,
 	ErrorCodes,
@@ -69,6 +72,8 @@ export class ApiCampaigns {
 		private readonly dir: string,
 		/** Events out (campaign.started, .paused, .finished), to the campaign's own URL or the worker's. */
 		private readonly events?: CampaignEvents,
+		/** From the worker's config: the hosts an events URL may point at although inner (outbound.allow). */
+		private readonly guard: { outboundAllow: readonly string[]; configCampaigns: readonly string[] } = { outboundAllow: [], configCampaigns: [] },
 		private readonly now: () => number = Date.now,
 	) {}
 
@@ -105,6 +110,13 @@ export class ApiCampaigns {
 		if (bad) throw invalid([bad]);
 		const { settings, problems } = checkCampaignSettings(body);
 		if (!settings) throw invalid(problems);
+		const configCampaign = runOfConfigCampaign(name, this.guard.configCampaigns);
+		if (configCampaign !== undefined) {
+			throw new ApiError('conflict', `campaign "${name}" has the form of a run of the config campaign "${configCampaign}" (<name>-YYYYMMDDTHHMMSSZ): it would take that run's place: choose another name`, { field: 'name' });
+		}
+		// An API caller's URL is not let reach this machine or its networks (SSRF): checked again when each event is sent.
+		const refused = settings.events === undefined ? undefined : await outboundRefusal(settings.events, this.guard.outboundAllow);
+		if (refused) throw invalid([{ field: 'events', message: `events ${refused.reason}` }]);
 		if (!(await this.store.campaign(name)) && (await this.ledger.campaign(name))) {
 			throw new ApiError('conflict', `campaign "${name}" exists in the worker's ledger, made by \`cloudtel campaign run\` or a config campaign: choose another name`, { field: 'name', differences: [] });
 		}
@@ -128,6 +140,10 @@ export class ApiCampaigns {
 		const recipients = (body as RecipientPage).recipients;
 		const json = JSON.stringify(recipients);
 		const columns = unionColumns(recipients.map((r) => Object.keys(r)));
+		const extra = firstExtraColumn(await this.store.pageColumns(name), columns);
+		if (extra !== undefined) {
+			throw new ApiError('too_many_columns', `page ${page} would give campaign "${name}" more than ${MAX_CAMPAIGN_COLUMNS} distinct columns across its pages, from "${extra}" on: give every recipient the same columns`, { field: extra });
+		}
 		const hash = createHash('sha256').update(json).digest('hex');
 		const outcome = await this.store.putPage(name, { page, hash, recipients: recipients.length, columns, body: json }, this.now());
 		const done = refusalOf(outcome, name, `page ${page}`);
@@ -356,4 +372,15 @@ function refusalOf(outcome: PutPageOutcome, name: string, what: string): { outco
 		case 'other_source':
 			throw new ApiError('conflict', `campaign "${name}" has its recipients as ${outcome.source === 'csv' ? 'a CSV' : 'JSON pages'}: pages and a CSV are not mixed`, { field: outcome.source === 'csv' ? 'page' : 'csv' });
 	}
+}
+
+/** The first of a page's columns past MAX_CAMPAIGN_COLUMNS, counting those the campaign's stored pages have first. */
+function firstExtraColumn(stored: string[][], page: string[]): string | undefined {
+	const seen = new Set(unionColumns(stored));
+	for (const column of page) {
+		if (seen.has(column)) continue;
+		seen.add(column);
+		if (seen.size > MAX_CAMPAIGN_COLUMNS) return column;
+	}
+	return undefined;
 }

@@ -85,7 +85,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
 		body: pageBody,
 		bodyLimit: MAX_PAGE_BODY_BYTES,
 		answers: { 200: { description: 'Stored (or stored before with the same content: unchanged).', schema: pageAnswer } },
-		errors: ['invalid', 'not_found', 'page_conflict', 'started', 'conflict', 'too_large', 'unsupported_media_type'],
+		errors: ['invalid', 'not_found', 'page_conflict', 'started', 'conflict', 'too_large', 'too_many_columns', 'unsupported_media_type'],
 	},
 	{
 		id: 'putCsv',

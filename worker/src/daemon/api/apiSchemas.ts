@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+	MAX_PRICE_PER_SEGMENT,
 	CAMPAIGN_NAME_PATTERN,
 	CAMPAIGN_STATES,
 	isRecipient,
@@ -27,7 +28,7 @@ export const pageParams = nameParams.extend({
 });
 
 export const priceQuery = z.strictObject({
-	pricePerSegment: z.coerce.number().min(0).optional().describe("The price of one segment, for the cost (in your price's unit)."),
+	pricePerSegment: z.coerce.number().min(0).max(MAX_PRICE_PER_SEGMENT).optional().describe("The price of one segment, for the cost (in your price's unit)."),
 });
 
 export const reportQuery = priceQuery.extend({
@@ -46,7 +47,7 @@ export const settingsBody = z
 		timeZoneColumn: z.string().nullable().optional().describe("A recipients' field holding each one's time zone."),
 		sendWindow: z.string().nullable().optional().describe('HH:MM-HH:MM, local hours messages may go out in; needs timeZone or timeZoneColumn.'),
 		schedule: z.string().nullable().optional().describe('ISO 8601 date and time with its offset to start sending at; left out, at start.'),
-		rate: z.number().min(0).nullable().optional().describe('Messages a second; 0 for no limit (default 100).'),
+		rate: z.number().min(0).nullable().optional().describe('Messages a second: 0 for no limit, else at least 0.01 (default 100).'),
 		batchSize: z.number().int().min(1).max(MAX_BATCH_SIZE).nullable().optional().describe('Messages per provider request (default 1,000).'),
 		smartEncoding: z.boolean().nullable().optional().describe('Typographic characters sent as their GSM-7 equivalents.'),
 		receipts: z.boolean().nullable().optional().describe('Delivery receipts to this worker (default true).'),

@@ -1,3 +1,5 @@
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './jsonDepth';
+import { withoutServerPaths } from './serverPaths';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { dropRestOfBody } from '../http/dropRestOfBody';
@@ -16,6 +18,8 @@ export interface CampaignApiRoutesOptions {
 	/** The largest CSV one upload may be. */
 	maxCsvBytes: number;
 	log: Logger;
+	/** Where the campaigns' CSVs are: a path in it is never shown to a caller. */
+	dir: string;
 }
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
@@ -51,6 +55,7 @@ export async function campaignApiRoutes(app: FastifyInstance, options: CampaignA
 	app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
 		const text = body as string;
 		if (text.trim() === '') return done(null, undefined);
+		if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return done(new ApiError('invalid', `the body nests objects and arrays more than ${MAX_JSON_DEPTH} deep: a page is {"recipients": [{column: value}]}`, { field: 'body' }), undefined);
 		try {
 			done(null, JSON.parse(text));
 		} catch (error) {
@@ -72,7 +77,8 @@ export async function campaignApiRoutes(app: FastifyInstance, options: CampaignA
 			await dropRestOfBody(request.raw);
 			return reply.code(413).header('cache-control', 'no-store').header('connection', 'close').send(refusal.body());
 		}
-		if (refusal) return reply.code(refusal.status).header('cache-control', 'no-store').send(refusal.body());
+		// Its message names the recipients, never where the worker keeps them.
+		if (refusal) return reply.code(refusal.status).header('cache-control', 'no-store').header('content-type', 'application/json').send(withoutServerPaths(JSON.stringify(refusal.body()), options.dir));
 		options.log.error('campaign API error', { error, method: request.method, url: request.url.replace(/\?.*$/, '') });
 		return reply.code(500).send(new ApiError('internal', 'the worker failed to answer; its log has the detail').body());
 	});

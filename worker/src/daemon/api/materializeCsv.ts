@@ -44,7 +44,8 @@ export async function materializeCsv(store: ApiCampaignStore, name: string, sour
 			for (const p of pages) {
 				if (columns) {
 					const cols = columns;
-					const rows = (JSON.parse(p.body) as Recipient[]).map((r) => cols.map((c) => csvField(recipientCell(r[c]))).join(',') + '\n');
+					// Own keys only: a recipient without a column reads as an empty cell, never as a member every object has.
+					const rows = (JSON.parse(p.body) as Recipient[]).map((r) => cols.map((c) => csvField(recipientCell(Object.prototype.hasOwnProperty.call(r, c) ? r[c] : undefined))).join(',') + '\n');
 					const text = rows.join('');
 					lineBreaks ||= text.length - rows.length !== text.replace(/[\r\n]/g, '').length;
 					await file.write(text);

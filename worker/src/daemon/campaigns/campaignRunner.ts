@@ -119,7 +119,7 @@ export class CampaignRunner {
 
 	/** The run's log lines; and its campaign.paused queued as soon as the engine sees the pause. */
 	private reporter(run: EventRun, ledger: Ledger, log: JsonLogger): Reporter {
-		const lines = new LogReporter(log);
+		const lines = new LogReporter(log, undefined, this.config.log.phoneNumbers);
 		const events = this.events;
 		if (!events?.enabled) return lines;
 		return new PauseReporter(lines, () => {

@@ -1,6 +1,7 @@
 import type { CampaignSummary } from '../../campaign/campaignSummary';
 import type { Progress, Reporter } from '../../campaign/reporter';
 import type { Logger } from '../jsonLogger';
+import { maskQuotedNumbers } from '../phoneMask';
 
 /** The campaign engine's reports as the daemon's own log lines, one run's fields on each. */
 export class LogReporter implements Reporter {
@@ -9,6 +10,8 @@ export class LogReporter implements Reporter {
 	constructor(
 		private readonly log: Logger,
 		private readonly progressEveryMs = 10_000,
+		/** Config log.phoneNumbers: a row error's reason quotes the number it could not read. */
+		private readonly phoneNumbers: 'masked' | 'full' = 'masked',
 	) {}
 
 	event(name: string, fields: Record<string, unknown>, text: string): void {
@@ -17,7 +20,7 @@ export class LogReporter implements Reporter {
 	}
 
 	rowError(line: number, code: string, reason: string): void {
-		this.log.warn('campaign row error', { line, code, reason });
+		this.log.warn('campaign row error', { line, code, reason: this.phoneNumbers === 'full' ? reason : maskQuotedNumbers(reason) });
 	}
 
 	progress(p: Progress): void {

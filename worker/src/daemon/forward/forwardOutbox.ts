@@ -6,12 +6,21 @@ import type { ForwardOutcome, Forwarder } from './forwardOutcome';
 import type { EventForwarder } from './eventForwarder';
 import { forwardMessageSid, isCallbackForward, isEventForward, type ForwardKind, type QueuedForward } from './forwardPayload';
 import type { N8nForwarder } from './n8nForwarder';
+import { destinationOf } from './forwardDestination';
 
 /** However far off the next retry is, look again this often: a kick may have been missed. */
 const MAX_IDLE_MS = 30_000;
 /** A store that does not answer is asked again after this, doubling up to the next. */
 const STORE_RETRY_MS = 250;
 const STORE_RETRY_MAX_MS = 5_000;
+/**
+ * An attempt under way this long holds none of the shared slots any more: its receiver is
+ * slow (an events URL that never answers, say), and only its own forwards wait for it, each
+ * receiver having `concurrency` attempts of its own at most.
+ */
+const SLOW_MS = 300;
+/** A forward claimed while its receiver had no room goes back in line for this long. */
+const NO_ROOM_MS = 1_000;
 
 /**
  * The durable outbox of forwards. Each attempt is marked `sending` before it starts
@@ -21,6 +30,10 @@ const STORE_RETRY_MAX_MS = 5_000;
  */
 export class ForwardOutbox {
 	private readonly inflight = new Set<Promise<void>>();
+	/** Attempts holding one of the `concurrency` shared slots (not yet slow). */
+	private shared = 0;
+	/** Attempts under way per receiver (destinationOf). */
+	private readonly perDestination = new Map<string, number>();
 	private timer: NodeJS.Timeout | undefined;
 	private pumping: Promise<void> | undefined;
 	private again = false;
@@ -132,22 +145,49 @@ export class ForwardOutbox {
 	private async pump(): Promise<void> {
 		if (this.timer) clearTimeout(this.timer);
 		this.timer = undefined;
-		const room = this.config.concurrency - this.inflight.size;
+		const room = this.config.concurrency - this.shared;
 		if (room > 0 && !this.stopping) {
 			for (const job of await this.store.claimDue(Date.now(), room)) {
-				const attempt = this.attempt(job).finally(() => {
-					this.inflight.delete(attempt);
-					this.refill();
-				});
-				this.inflight.add(attempt);
+				const destination = destinationOf(job.payload as QueuedForward);
+				if ((this.perDestination.get(destination) ?? 0) >= this.config.concurrency) {
+					const now = Date.now();
+					await this.store.putBack(job.id, now + NO_ROOM_MS, now);
+					continue;
+				}
+				this.begin(job, destination);
 			}
 		}
-		// While every slot is busy, a finishing attempt kicks the pump; no timer needed.
-		if (this.stopping || this.inflight.size >= this.config.concurrency) return;
+		// While every slot is busy, a finishing (or slow) attempt kicks the pump; no timer needed.
+		if (this.stopping || this.shared >= this.config.concurrency) return;
 		const next = await this.store.nextDueAt();
 		const wait = next === undefined ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(0, next - Date.now()));
 		this.timer = setTimeout(() => this.kick(), wait);
 		this.timer.unref();
+	}
+
+	/** Starts an attempt in a shared slot, which it gives up once it is slow (SLOW_MS). */
+	private begin(job: ForwardJob, destination: string): void {
+		this.shared++;
+		this.perDestination.set(destination, (this.perDestination.get(destination) ?? 0) + 1);
+		let holding = true;
+		const release = () => {
+			if (!holding) return;
+			holding = false;
+			this.shared--;
+			this.refill();
+		};
+		const slow = setTimeout(release, SLOW_MS);
+		slow.unref();
+		const attempt = this.attempt(job).finally(() => {
+			clearTimeout(slow);
+			const left = (this.perDestination.get(destination) ?? 1) - 1;
+			if (left > 0) this.perDestination.set(destination, left);
+			else this.perDestination.delete(destination);
+			this.inflight.delete(attempt);
+			release();
+			this.refill();
+		});
+		this.inflight.add(attempt);
 	}
 
 	private async attempt(job: ForwardJob): Promise<void> {

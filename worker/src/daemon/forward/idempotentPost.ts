@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 import { retryAfterMs } from '../../../../api';
 import type { ForwardOutcome } from './forwardOutcome';
 
@@ -15,6 +15,13 @@ export interface IdempotentPost {
 	/** A receiver's Retry-After is taken, up to this; without it, the outbox's own back-off rules. */
 	maxRetryAfterMs?: number;
 }
+
+/**
+ * A receiver that does not take the connection within this is tried again later (undici's
+ * default is 10 s): a forward waits no longer on an address that drops packets.
+ */
+const CONNECT_TIMEOUT_MS = 3_000;
+const dispatcher = new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS } });
 
 /** Answers that say "later" rather than "never". */
 function later(status: number, notFoundIsLater: boolean): boolean {
@@ -33,6 +40,7 @@ export async function postIdempotent(post: IdempotentPost): Promise<ForwardOutco
 			body: JSON.stringify(post.body),
 			headersTimeout: 30_000,
 			bodyTimeout: 30_000,
+			dispatcher,
 		});
 		await res.body.dump();
 		if (res.statusCode >= 200 && res.statusCode < 300) return { kind: 'sent' };

@@ -3,6 +3,7 @@ import { callbackEventKey, parseCallback, type CallbackEvent } from '../../../..
 import type { Logger } from '../jsonLogger';
 import { callbackPayload } from './callbackPayload';
 import { readCallbackPath } from './callbackUrls';
+import { bodyDeadline, CALLBACK_BODY_MS } from './bodyDeadline';
 import { dropRestOfBody } from './dropRestOfBody';
 import { clientGone, sendJson } from './jsonReply';
 import type { RefusalLog } from './refusalLog';
@@ -59,6 +60,7 @@ export async function callbackRoutes(app: FastifyInstance, options: CallbackInta
 		}
 		// A provider retries a 503; what it sends while we stop comes back to the next run.
 		if (options.stopping()) return sendJson(reply, 503, { error: 'the worker is stopping; try again' }, true);
+		bodyDeadline(request.raw, reply.raw, CALLBACK_BODY_MS);
 		return undefined;
 	});
 

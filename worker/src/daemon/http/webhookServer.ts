@@ -13,6 +13,16 @@ import { RefusalLog } from './refusalLog';
 import { REPORT_HEADERS, reportRoute } from './reportRoutes';
 import { secretMatches } from './secretMatches';
 
+/** A request's line and headers must have come within this; Node answers 408 and closes. */
+const HEADERS_TIMEOUT_MS = 10_000;
+/** A request's body (an API upload, say) must have come within this of its headers. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/** The API's and the reports' paths, which leave the last share of the connections to callbacks. */
+function isApiOrReport(url: string): boolean {
+	return url === WORKER_API_PREFIX || url.startsWith(`${WORKER_API_PREFIX}/`) || url.startsWith(`${WORKER_API_PREFIX}?`) || /^\/campaigns(?:[/.?]|$)/.test(url);
+}
+
 export interface WebhookServerOptions extends CallbackIntakeOptions {
 	host: string;
 	port: number;
@@ -23,6 +33,8 @@ export interface WebhookServerOptions extends CallbackIntakeOptions {
 	handedPort?: number;
 	/** Open connections at once; those beyond are answered 503. */
 	maxConnections: number;
+	/** Open connections at once from one address; those beyond are closed at once. */
+	maxConnectionsPerClient: number;
 	/** GET /health and /ready; never throws for a fault it knows of. */
 	health(): Promise<HealthReport>;
 	/** Shows /health's details; the reports' token. */
@@ -52,7 +64,9 @@ export class WebhookServer {
 		this.app = Fastify({
 			logger: false,
 			bodyLimit: options.maxBodyBytes,
-			requestTimeout: 30_000,
+			requestTimeout: REQUEST_TIMEOUT_MS,
+			// Node checks headersTimeout and requestTimeout this often (30 s by default): a slow request is dropped on time.
+			http: { connectionsCheckingInterval: 1000 },
 			// Node's own default, as before fastify (whose default is 72 s): idle connections are not kept long.
 			keepAliveTimeout: 5_000,
 			// The server answers during a stop itself: callbacks 503, /health and /ready `stopping`.
@@ -65,13 +79,16 @@ export class WebhookServer {
 				return void this.refuse(reply, 404, 'no such path', { error: 'not found' });
 			},
 		});
-		this.app.server.headersTimeout = 10_000;
-		const cap = new ConnectionCap(this.app.server, options.maxConnections);
+		this.app.server.headersTimeout = HEADERS_TIMEOUT_MS;
+		const cap = new ConnectionCap(this.app.server, options.maxConnections, options.maxConnectionsPerClient, () =>
+			this.refusals.refused('too many connections from one address', { limit: options.maxConnectionsPerClient }),
+		);
 		this.app.addHook('onRequest', async (request, reply) => {
 			const done = new Promise<void>((resolve) => reply.raw.once('close', resolve));
 			this.inflight.add(done);
 			void done.then(() => this.inflight.delete(done));
 			if (cap.isOver(request.raw.socket)) return this.refuse(reply, 503, 'too many connections', { error: 'too many connections; try again' }, { limit: cap.limit }, true);
+			if (cap.sharedFull() && isApiOrReport(request.url)) return this.refuse(reply, 503, 'too many connections for the API and reports', { error: 'too many connections; try again' }, { limit: cap.limit }, true);
 			return undefined;
 		});
 		this.app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {

@@ -19,6 +19,16 @@ export function tickOfRun(run: string): number | undefined {
 	return stamp ? Date.parse(`${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 11)}:${stamp.slice(11, 13)}:${stamp.slice(13)}`) : undefined;
 }
 
+/**
+ * The config campaign whose run name this is (`<campaign>-<tick>`), if one of `campaigns`:
+ * a campaign of that name made otherwise (the API) would take the tick's run, and the
+ * replies to it would be read as the config campaign's.
+ */
+export function runOfConfigCampaign(name: string, campaigns: readonly string[]): string | undefined {
+	const campaign = TICK.exec(name)?.[1];
+	return campaign !== undefined && campaigns.includes(campaign) ? campaign : undefined;
+}
+
 /** The campaign, run and row an ExternalId `<campaign>-<tick>:<row>` names, if it is one of ours. */
 export function readExternalId(externalId: string): { campaign: string; run: string; row: number } | undefined {
 	const parsed = parseExternalId(externalId);
