@@ -33,5 +33,5 @@ export function createDeps(options: SandboxOptions): SandboxDeps {
 	const outbox = new Outbox();
 	const dispatcher = new CallbackDispatcher(outbox);
 	const lifecycle = new Lifecycle(clock, leases, dispatcher, resolved.receiptDelayMs);
-	return { store, clock, leases, outbox, dispatcher, lifecycle, limiter: new RateLimiter(resolved.rateLimit), options: resolved };
+	return { store, clock, leases, outbox, dispatcher, lifecycle, limiter: new RateLimiter(resolved.rateLimit, () => clock.nowMs()), options: resolved };
 }

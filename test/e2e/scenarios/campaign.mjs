@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
 import { startCloudtelWorker, workerCredential } from '../lib/cloudtelWorker.mjs';
 import { repoRoot } from '../lib/package.mjs';
 import { executionError, nodeError, outputOf, workflow } from '../lib/workflows.mjs';
@@ -31,6 +32,16 @@ function fromTemplate(names, change) {
 	const nodes = TEMPLATE.nodes.filter((n) => names.includes(n.name)).map((n) => change(structuredClone(n)));
 	const connections = Object.fromEntries(Object.entries(TEMPLATE.connections).filter(([from]) => names.includes(from)));
 	return workflow(`${TEMPLATE.name}: ${names.join(', ')}`, nodes, connections);
+}
+
+/** The worker's store holds nothing left to send: every callback processed, no forward pending or under way. */
+function workerIdle(db) {
+	const d = new Database(db, { readonly: true });
+	try {
+		return d.prepare(`SELECT (SELECT COUNT(*) FROM callback_events WHERE processed_at IS NULL) + (SELECT COUNT(*) FROM forwards WHERE state IN ('pending', 'sending')) AS n`).get().n === 0;
+	} finally {
+		d.close();
+	}
 }
 
 /** The Code node's JavaScript: 10,000 contacts, one the worker has opted out, three whose numbers are not numbers. */
@@ -196,7 +207,17 @@ export async function run(ctx, test) {
 		assert.equal(event.counts.suppressed, 1);
 		assert.equal(event.counts.pending, 0);
 		assert.deepEqual(results, { campaign: name, state: 'finished', sent: COUNT - 4, suppressed: 1, invalid: 3, rejected: 0 }, "the template's Results node");
-		await sleep(5000);
+		// The worker has nothing left to send (a repeat would have reached n8n by now), and n8n has
+		// run an event posted after that: a repeat's execution would be listed by then too.
+		await waitFor('the worker to have nothing left to send', () => workerIdle(join(dir, 'cloudtel-worker.db')), { timeoutMs: 60_000, intervalMs: 200 });
+		const mark = `${name}-mark`;
+		const posted = await fetch(eventsUrl, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'idempotency-key': `campaign.finished:${mark}` },
+			body: JSON.stringify({ id: `campaign.finished:${mark}`, type: 'campaign.finished', occurredAt: new Date().toISOString(), campaign: mark, data: { state: 'finished', counts: {} } }),
+		});
+		assert.equal(posted.status, 200, await posted.text());
+		await waitFor('the later event in n8n', async () => (await api.executions(triggerWf.id)).some((e) => e.data?.resultData?.runData?.[TRIGGER]?.[0]?.data?.main?.[0]?.[0]?.json?.campaign === mark), { timeoutMs: 60_000, intervalMs: 500 });
 		assert.equal((await finishedRuns()).length, 1, 'exactly one');
 	}, { timeoutMs: 300_000 });
 

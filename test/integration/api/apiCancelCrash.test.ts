@@ -17,7 +17,7 @@ const cleanup = cleanupAfterEach();
 describe.each(storeBackends())('cancel of an API campaign under way, worker killed before its run stops ($name)', (backend) => {
 	it('announces campaign.finished exactly once after the restart, with the final counts', async () => {
 		// Every batch takes 4 s to be answered: the kill comes while one is in flight.
-		const { sandbox, driver, start, call } = await apiWorkerRig(backend, cleanup, { sandbox: { latencyMs: 4000, receiptDelayMs: 60_000 } });
+		const { sandbox, driver, start, call, idle } = await apiWorkerRig(backend, cleanup, { sandbox: { latencyMs: 4000, receiptDelayMs: 60_000 } });
 		const receiver = await startCatcher(cleanup);
 		const sent = async () => (await driver.messages()).filter((m) => String(m.ExternalId).startsWith('killed:'));
 
@@ -46,7 +46,8 @@ describe.each(storeBackends())('cancel of an API campaign under way, worker kill
 		expect(status.counts.accepted + status.counts.uncertain + status.counts.cancelled).toBe(30);
 		// Nothing was sent after the cancel but what was in flight, and the uncertain are not sent again.
 		expect((await sent()).length).toBeLessThanOrEqual(status.counts.accepted + status.counts.uncertain);
-		await new Promise((r) => setTimeout(r, 3000));
+		// Nothing left to send: a repeat of the event would have come by now.
+		await until(() => idle(), 20_000, 'the worker to have nothing left to send');
 		expect(receiver.requests.filter((r) => key(r) === 'campaign.finished:killed')).toHaveLength(1);
 		expect((await call('GET', '/campaigns/killed')).body.campaign.counts).toEqual(status.counts);
 		expect(worker.count((l) => l.msg === 'API campaign run failed')).toBe(0);

@@ -1,8 +1,7 @@
-import Database from 'better-sqlite3';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../sandbox/src';
 import type { DbLocation } from '../../../worker/src/storage/dbLocation';
 import type { Cleanup } from '../../support/cleanup';
-import { sql } from '../../support/postgres/database';
+import { storeIdle } from '../../support/storeIdle';
 import type { StoreBackend } from '../../support/storeBackends';
 import { ensureBuilt, freePort, SandboxDriver, tempDir, WorkerProcess, writeConfig } from '../daemon/harness';
 
@@ -75,16 +74,7 @@ export async function apiWorkerRig(
 			});
 			return { status: res.status, body: (await res.json()) as any, headers: res.headers };
 		},
-		async idle() {
-			const text = `SELECT (SELECT COUNT(*) FROM callback_events WHERE processed_at IS NULL) + (SELECT COUNT(*) FROM forwards WHERE state IN ('pending', 'sending')) AS n`;
-			if (location.kind === 'postgres') return Number((await sql<{ n: string }>(location.url, text))[0].n) === 0;
-			const d = new Database(location.path, { readonly: true });
-			try {
-				return (d.prepare(text).get() as { n: number }).n === 0;
-			} finally {
-				d.close();
-			}
-		},
+		idle: () => storeIdle(location),
 		async start(alone = false) {
 			const worker = await WorkerProcess.start(config, { ...env, ...(alone ? { CLOUDTEL_WORKER_SUPERVISOR: '0' } : {}) });
 			cleanup.push(() => worker.stop('SIGKILL'));

@@ -41,7 +41,8 @@ describe.each(storeBackends())('the worker\'s campaign API ($name)', (backend) =
 		expect(finished.headers['idempotency-key']).toBe('campaign.finished:e2e');
 		expect(finished.body).toMatchObject({ id: 'campaign.finished:e2e', campaign: 'e2e', data: { state: 'finished', counts: { accepted: 96, suppressed: 1, invalid: 2 } } });
 		expect(events.requests.filter((r) => r.body?.type === 'campaign.started')).toHaveLength(1);
-		await new Promise((r) => setTimeout(r, 500));
+		// Nothing left to send: a repeat would have come by now.
+		await until(() => t.idle(), 20_000, 'the worker to have nothing left to send');
 		expect(events.requests.filter((r) => r.body?.type === 'campaign.finished')).toHaveLength(1);
 		const report = await t.call('GET', '/campaigns/e2e/report');
 		expect(report.status).toBe(200);

@@ -3,6 +3,7 @@ import { startSandbox } from '../../../sandbox/src';
 import { CallbackCatcher } from '../../support/callbackCatcher';
 import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends, type StoreBackend } from '../../support/storeBackends';
+import { storeIdle } from '../../support/storeIdle';
 import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
 
 const SECRET = 'forward-n8n-secret-0123456789';
@@ -34,7 +35,7 @@ async function forwardingWorker(backend: StoreBackend, statuses: number[], setti
 	const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
 	const worker = await WorkerProcess.start(config, env);
 	cleanup.push(() => worker.stop('SIGKILL'));
-	return { driver, n8n, port, worker };
+	return { driver, n8n, port, worker, idle: () => storeIdle(location) };
 }
 
 /**
@@ -46,7 +47,7 @@ async function forwardingWorker(backend: StoreBackend, statuses: number[], setti
 describe.each(storeBackends())('forward.n8n ($name)', (backend) => {
 	it('hands each receipt and reply on once, as sent, with its event key, through an n8n outage', async () => {
 		// n8n restarting: 503, then its webhook not registered yet (404), then up.
-		const { driver, n8n, port } = await forwardingWorker(backend, [503, 404, 200], (n8nUrl) => ({
+		const { driver, n8n, port, idle } = await forwardingWorker(backend, [503, 404, 200], (n8nUrl) => ({
 			outbox: { concurrency: 1, backoffMs: 50, maxBackoffMs: 200 },
 			forward: { n8n: { url: `${n8nUrl}/webhook/trigger-id/cloudtel?secret=${TRIGGER_SECRET}` } },
 		}));
@@ -67,7 +68,8 @@ describe.each(storeBackends())('forward.n8n ($name)', (backend) => {
 		const callbacks = outbox.Callbacks.filter((c) => c.Url.startsWith(base));
 		expect(callbacks.length).toBeGreaterThanOrEqual(keys.length);
 		await Promise.all(callbacks.flatMap((c) => [0, 1].map(() => fetch(c.Url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(c.Payload) }).then((r) => r.arrayBuffer()))));
-		await new Promise((r) => setTimeout(r, 1500));
+		// Every copy answered and processed, nothing left to send: a repeat would have reached n8n by now.
+		await until(() => idle(), 20_000, 'the worker to have nothing left to send');
 
 		const ok = delivered();
 		expect(ok.map((r) => r.headers['idempotency-key']).sort()).toEqual([...keys].sort());
@@ -85,7 +87,7 @@ describe.each(storeBackends())('forward.n8n ($name)', (backend) => {
 	}, 120_000);
 
 	it('gives up on a forward n8n refuses (401, a wrong secret), saying why', async () => {
-		const { driver, n8n, port, worker } = await forwardingWorker(backend, [401], (n8nUrl) => ({
+		const { driver, n8n, port, worker, idle } = await forwardingWorker(backend, [401], (n8nUrl) => ({
 			outbox: { backoffMs: 50, maxBackoffMs: 200 },
 			forward: { n8n: { url: `${n8nUrl}/webhook/trigger-id/cloudtel`, events: ['receipt'] } },
 		}));
@@ -94,7 +96,8 @@ describe.each(storeBackends())('forward.n8n ($name)', (backend) => {
 		const failed = await until(() => worker.logs.find((l) => l.msg === 'forward failed'), 20_000, 'the forward to fail');
 		expect(failed).toMatchObject({ kind: 'n8n', event: `receipt:${m.MessageSid}` });
 		expect(String(failed.reason)).toMatch(/HTTP 401 from n8n/);
-		await new Promise((r) => setTimeout(r, 1000));
+		// The reply processed too, and nothing left to send: neither a retry nor the reply went.
+		await until(() => idle(), 20_000, 'the worker to have nothing left to send');
 		expect(n8n.requests.map((r) => r.headers['idempotency-key'])).toEqual([`receipt:${m.MessageSid}`]);
 	}, 120_000);
 });

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { openDaemonStore } from '../../../worker/src/storage/openStores';
+import { storeIdle } from '../../support/storeIdle';
 import { ensureBuilt, freePort, SandboxDriver, SmtpSink, tempDir, until, WorkerProcess, writeConfig } from './harness';
 
 const SECRET = 'outbox-secret-0123456789';
@@ -93,12 +94,13 @@ describe('the outbox across an SMTP outage and restarts', () => {
 		worker = await WorkerProcess.start(config, env);
 		for (let i = 16; i < 20; i++) await reply(i);
 
-		// SMTP back: everything goes, each once.
-		await new Promise((r) => setTimeout(r, 500));
+		// SMTP back, once the copy after the crash has met the outage too: everything goes, each once.
+		await worker.waitFor((l) => l.msg === 'forward will be retried', 10_000, 'a retry after the crash');
 		await smtp.start();
 		for (let i = 20; i < REPLIES; i++) await reply(i);
 		await until(() => accepted.every((sid) => smtp.about(sid).length > 0), 20_000, 'every e-mail');
-		await new Promise((r) => setTimeout(r, 500));
+		// Nothing left to send: a second e-mail of any reply would have gone by now.
+		await until(() => storeIdle({ kind: 'sqlite', path: join(dir, 'worker.db') }), 20_000, 'the worker to have nothing left to send');
 		for (const sid of accepted) expect(smtp.about(sid), sid).toHaveLength(1);
 		expect(smtp.mails).toHaveLength(REPLIES);
 		expect(smtp.mails.every((m) => m.to[0] === 'team@example.com' && m.text.includes('Campaign: promo (row '))).toBe(true);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../sandbox/src';
 import { CallbackCatcher } from '../../support/callbackCatcher';
 import { cleanupAfterEach } from '../../support/cleanup';
+import { storeIdle } from '../../support/storeIdle';
 import { ensureBuilt, freePort, processAlive, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
 
 const SECRET = 'reload-n8n-secret-0123456789';
@@ -48,6 +49,7 @@ describe('forward.n8n after kill -HUP', () => {
 		const worker = await WorkerProcess.start(config, env);
 		cleanup.push(() => worker.stop('SIGKILL'));
 		const pid = worker.child.pid!;
+		const idle = () => storeIdle({ kind: 'sqlite', path: `${dir}/worker.db` });
 
 		const base = `http://127.0.0.1:${port}/callbacks/${SECRET}`;
 		const customer = '+61491570421';
@@ -68,8 +70,8 @@ describe('forward.n8n after kill -HUP', () => {
 
 		const second = await driver.reply(customer, sent.From, 'after the reload');
 		await until(() => after.requests.some((r) => r.headers['idempotency-key'] === `reply:${second}`), 20_000, 'the second reply at the new URL');
-		// Time for a repeat, or a copy to the old URL, to show up.
-		await new Promise((r) => setTimeout(r, 1500));
+		// Nothing left to send: a repeat, or a copy to the old URL, would have arrived by now.
+		await until(() => idle(), 20_000, 'the worker to have nothing left to send');
 
 		expect(before.requests.map((r) => r.headers['idempotency-key'])).toEqual([`reply:${first}`]);
 		expect(after.requests.map((r) => r.headers['idempotency-key'])).toEqual([`reply:${second}`]);
@@ -94,7 +96,7 @@ describe('forward.n8n after kill -HUP', () => {
 		await until(() => files(`${dir}/spool-b`) === 1 && files(`${dir}/spool-a`) === 0, 30_000, 'the hand-over');
 		const third = await driver.reply(customer, sent.From, 'after the second reload');
 		await until(() => after.requests.some((r) => r.headers['idempotency-key'] === `reply:${third}`), 20_000, 'the third reply at the new URL');
-		await new Promise((r) => setTimeout(r, 1500));
+		await until(() => idle(), 20_000, 'the worker to have nothing left to send');
 		expect(after.requests.map((r) => r.headers['idempotency-key'])).toEqual([`reply:${second}`, `reply:${third}`]);
 		// The process the user started follows the new level: none of its info lines (reloading, reload done).
 		expect(worker.logs.slice(seen).filter((l) => l.part === 'supervisor' && l.level === 'info')).toEqual([]);

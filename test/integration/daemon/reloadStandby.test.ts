@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../sandbox/src';
 import { cleanupAfterEach } from '../../support/cleanup';
+import { storeIdle } from '../../support/storeIdle';
 import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
 
 const SECRET = 'reload-standby-secret-0123456789';
@@ -12,15 +13,22 @@ const cleanup = cleanupAfterEach();
 /**
  * n8n's webhook for forward.n8n, recording each request's Idempotency-Key as it arrives;
  * its answer to the first is held until `release`, so the copy that sent it cannot finish.
+ * `order` has the keys and, where it came, `released`: what arrived while the first was held.
  */
 async function heldReceiver() {
 	const keys: string[] = [];
-	let release!: () => void;
-	const held = new Promise<void>((r) => (release = r));
+	const order: string[] = [];
+	let releaseHeld!: () => void;
+	const held = new Promise<void>((r) => (releaseHeld = r));
+	const release = () => {
+		if (!order.includes('released')) order.push('released');
+		releaseHeld();
+	};
 	const server = createServer((req, res) => {
 		req.resume();
 		req.on('end', () => {
 			keys.push(String(req.headers['idempotency-key']));
+			order.push(String(req.headers['idempotency-key']));
 			if (keys.length === 1) void held.then(() => res.writeHead(200).end());
 			else res.writeHead(200).end();
 		});
@@ -31,7 +39,7 @@ async function heldReceiver() {
 		server.closeAllConnections();
 		return new Promise<void>((r) => server.close(() => r()));
 	});
-	return { keys, release, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/cloudtel` };
+	return { keys, order, release, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/cloudtel` };
 }
 
 /**
@@ -67,18 +75,17 @@ describe('a reload while the running copy finishes a forward', () => {
 		process.kill(worker.child.pid!, 'SIGHUP');
 		await worker.waitFor((l) => l.msg === 'reload: the new copy takes callbacks; the old one finishes what it took and exits', 60_000, 'the new copy taking callbacks');
 		const second = await driver.reply(customer, sent.From, 'second');
-		// Taken and answered 200 by the new copy, while the old one still waits on n8n.
+		// Taken and answered 200 by the new copy, while the old one still waits on n8n; whether
+		// it was forwarded before the old copy could finish is read from the order below.
 		await until(() => driver.callbackDelivered(second), 20_000, 'the second reply answered');
-		await new Promise((r) => setTimeout(r, 1500));
-		expect(n8n.keys).toEqual([`reply:${first}`]);
 		expect(worker.count((l) => l.msg === 'reload done')).toBe(0);
 
 		n8n.release();
 		await worker.waitFor((l) => l.msg === 'reload done', 30_000, 'the old copy to exit');
 		await until(() => n8n.keys.length >= 2, 20_000, 'the second forward at n8n');
-		// Time for a repeat to show up.
-		await new Promise((r) => setTimeout(r, 1500));
-		expect(n8n.keys).toEqual([`reply:${first}`, `reply:${second}`]);
+		// Nothing left to send: a repeat would have come by now.
+		await until(() => storeIdle({ kind: 'sqlite', path: `${dir}/worker.db` }), 20_000, 'the worker to have nothing left to send');
+		expect(n8n.order).toEqual([`reply:${first}`, 'released', `reply:${second}`]);
 		expect(worker.count((l) => l.msg === 'forward interrupted; sending again')).toBe(0);
 		// The old copy recorded its forward as sent before it exited.
 		expect(worker.logs.find((l) => l.msg === 'worker stopped')).toMatchObject({ reason: 'SIGTERM', outbox: { sending: 0, sent: 1 } });

@@ -95,9 +95,10 @@ describe('scheduling on the sandbox clock', () => {
 		const now = await sb.now();
 		const m = (await send({ To: '+61412345678', Text: 'later', Schedule: now + 3600 })).body.Message;
 		expect(m.Status).toBe('Scheduled');
-		await new Promise((r) => setTimeout(r, 150));
+		// Moving the clock runs the sandbox's look for due messages at once: ten seconds early, it stays.
+		await sb.advance(3590);
 		expect((await stored(m.MessageSid)).Status).toBe('Scheduled');
-		await sb.advance(3600);
+		await sb.advance(10);
 		await eventually(async () => (await stored(m.MessageSid)).Status === 'Delivered', 3000, 'delivery');
 	});
 
@@ -151,7 +152,9 @@ describe('delivery receipts', () => {
 		const uri = `${catcher.url}/receipts/off`;
 		const m = (await send({ To: '+61412345678', Text: 'x', DeliveryReceipt: false, DeliveryReceiptWebhookUri: uri })).body.Message;
 		await eventually(async () => (await stored(m.MessageSid)).Status === 'Delivered', 3000, 'delivery');
-		await new Promise((r) => setTimeout(r, 100));
+		// A message sent after it, with a receipt: once that receipt is in, one for the first would be too.
+		const mark = (await send({ To: '+61412345678', Text: 'x', DeliveryReceiptWebhookUri: `${catcher.url}/receipts/mark` })).body.Message;
+		await eventually(() => catcher.requests.some((r) => r.path === '/receipts/mark' && r.body?.MessageSid === mark.MessageSid) || undefined, 3000, 'the later receipt');
 		expect(catcher.requests.filter((r) => r.path === '/receipts/off')).toHaveLength(0);
 	});
 

@@ -32,7 +32,10 @@ describe('campaign pause, resume and cancel', () => {
 		const held = await count('p1');
 		const status = JSON.parse((await cli(['campaign', 'status', '--db', c.db, '--name', 'p1', '--json'])).stdout);
 		expect(status).toMatchObject({ paused: true, running: { pid: c.run.child.pid } });
-		await new Promise((r) => setTimeout(r, 800));
+		// Another run at the same pace starts and sends its 50 meanwhile: a run still sending would have sent more by then.
+		const mark = await begin('p1mark', 50).run.done;
+		expect(mark.code, mark.stderr).toBe(0);
+		expect(await count('p1mark')).toBe(50);
 		expect(await count('p1')).toBe(held);
 		expect(held).toBeLessThan(400);
 		expect((await cli(['campaign', 'resume', '--db', c.db, '--name', 'p1'])).code).toBe(0);

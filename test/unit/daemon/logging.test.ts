@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { callbackUrl, readCallbackPath } from '../../../worker/src/daemon/http/callbackUrls';
 import { secretMatches } from '../../../worker/src/daemon/http/secretMatches';
 import { RefusalLog } from '../../../worker/src/daemon/http/refusalLog';
@@ -71,7 +71,11 @@ describe('phone numbers in logs', () => {
 });
 
 describe('refused requests', () => {
-	it('are one line per reason and window: the first at once, then the count of the rest, each window while they come', async () => {
+	afterEach(() => vi.useRealTimers());
+
+	it('are one line per reason and window: the first at once, then the count of the rest, each window while they come', () => {
+		// The window closes on the clock the test moves, not on a wait.
+		vi.useFakeTimers();
 		const lines: Record<string, unknown>[] = [];
 		const refusals = new RefusalLog(new JsonLogger((l) => lines.push(JSON.parse(l))), 100);
 		for (let i = 0; i < 50; i++) refusals.refused('wrong or missing callback secret', { route: 'replies' });
@@ -80,7 +84,9 @@ describe('refused requests', () => {
 			['request refused', 'wrong or missing callback secret', 1],
 			['request refused', 'no such path', 1],
 		]);
-		await new Promise((r) => setTimeout(r, 150));
+		vi.advanceTimersByTime(99);
+		expect(lines).toHaveLength(2);
+		vi.advanceTimersByTime(1);
 		// 49 more in the first window; none of the other reason, which says nothing.
 		expect(lines.slice(2).map((l) => [l.msg, l.reason, l.count])).toEqual([['requests refused', 'wrong or missing callback secret', 49]]);
 		refusals.refused('wrong or missing callback secret');
