@@ -122,7 +122,7 @@ let failed = false;
 for (const unit of new Set([...fileGraph.keys()].map(unitOf))) {
 	if (LAYER.has(unit)) continue;
 	failed = true;
-	console.error(`import-cycles: worker/src/${unit} is in no layer: add it to LAYERS in scripts/import-cycles.mjs (and to worker/README.md)`);
+	console.error(`import-cycles: worker/src/${unit} is in no layer: add it to LAYERS in scripts/import-cycles.mjs (and to docs/internals.md, "Worker: Layout of the source")`);
 }
 for (const [a, to] of folderGraph) {
 	for (const b of to) {
