@@ -39,5 +39,5 @@ const workerDist = join(root, 'worker', 'dist');
 rmSync(join(workerDist, 'sandbox'), { recursive: true, force: true });
 cpSync(join(root, 'sandbox', 'dist', 'sandbox'), join(workerDist, 'sandbox'), { recursive: true });
 mkdirSync(join(workerDist, 'examples'), { recursive: true });
-for (const name of ['demo-campaign.csv', 'worker.config.yaml']) cpSync(join(root, 'examples', name), join(workerDist, 'examples', name));
+for (const name of ['demo-campaign.csv', 'worker.config.yaml', 'quickstart.config.yaml']) cpSync(join(root, 'examples', name), join(workerDist, 'examples', name));
 writeFileSync(join(workerDist, '.build-stamp.json'), JSON.stringify({ startedAt }));

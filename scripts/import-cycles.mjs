@@ -1,5 +1,5 @@
 // Import cycles in worker/src: none between files, and none between folders (a folder
-// imports only folders below it; see worker/README.md, "Layout of the source"). Run by `npm run lint`.
+// imports only folders below it; see docs/internals.md, "Worker: Layout of the source"). Run by `npm run lint`.
 //
 // Files are read with the TypeScript compiler's own import scanner (typescript is already a
 // devDependency); only relative imports count. The top-level folders of worker/src are the
@@ -15,7 +15,7 @@ const srcArg = process.argv.find((a) => a.startsWith('--src='));
 const src = srcArg ? resolve(srcArg.slice('--src='.length)) : join(root, 'worker/src');
 
 /**
- * The layers of worker/src, top to bottom (worker/README.md, "Layout of the source"): a
+ * The layers of worker/src, top to bottom (docs/internals.md, "Worker: Layout of the source"): a
  * folder imports folders of its own layer or below, never above, and the folders of one
  * layer import each other without a cycle. A new folder goes into one of them.
  */
@@ -122,7 +122,7 @@ let failed = false;
 for (const unit of new Set([...fileGraph.keys()].map(unitOf))) {
 	if (LAYER.has(unit)) continue;
 	failed = true;
-	console.error(`import-cycles: worker/src/${unit} is in no layer: add it to LAYERS in scripts/import-cycles.mjs (and to worker/README.md)`);
+	console.error(`import-cycles: worker/src/${unit} is in no layer: add it to LAYERS in scripts/import-cycles.mjs (and to docs/internals.md, "Worker: Layout of the source")`);
 }
 for (const [a, to] of folderGraph) {
 	for (const b of to) {
@@ -148,7 +148,7 @@ for (const e of cycleEdges.sort()) {
 	console.error(`import cycle between folders of worker/src: ${e}, made by ${folderEdgeFiles.get(e).join(', ')}`);
 }
 if (failed) {
-	console.error('import-cycles: a folder imports only folders below it (worker/README.md, "Layout of the source")');
+	console.error('import-cycles: a folder imports only folders below it (docs/internals.md, "Worker: Layout of the source")');
 	process.exit(1);
 }
 console.log(`import-cycles: no import cycle in worker/src between its ${fileGraph.size} files or between its folders; every folder imports only its layer and below`);

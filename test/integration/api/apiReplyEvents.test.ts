@@ -16,7 +16,7 @@ const BO = '+61491574102';
  * Replies to an API campaign's messages, as the provider calls them back (the sandbox's
  * reply callback to the worker's reply URL), go to the campaign's own events URL: a `reply`
  * for each reply taken, an `optout` for the STOP, each once with its Idempotency-Key, none
- * to the worker-wide URL (worker/README.md, "Events out" and "The campaign API", Events).
+ * to the worker-wide URL (docs/internals.md, "Events out" and "The campaign API", Events).
  * The STOP puts the number on the suppression list: a later campaign finds it suppressed.
  */
 describe.each(storeBackends())("an API campaign's replies and opt-outs over HTTP ($name)", (backend) => {

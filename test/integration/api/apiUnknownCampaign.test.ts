@@ -24,7 +24,7 @@ const ROUTES: { method: string; path: string; body?: unknown; headers?: Record<s
 
 /**
  * A campaign name the API never took is refused alike on every route that names one: 404
- * `not_found` naming it (worker/README.md, "Errors"; api/workerApi's WORKER_API_ERROR_STATUS),
+ * `not_found` naming it (docs/internals.md, "Errors"; api/workerApi's WORKER_API_ERROR_STATUS),
  * and the refusal creates nothing. A name only the ledger knows (a `campaign run` or config
  * campaign) is no API campaign either: pause or cancel through the API must not reach it.
  */

@@ -13,7 +13,7 @@ const PREFIX = '+614915740';
 
 /**
  * An API campaign without an events URL of its own announces itself to the config's
- * worker-wide `events.url`, for the types `events.types` names (worker/README.md, "Events
+ * worker-wide `events.url`, for the types `events.types` names (docs/internals.md, "Events
  * out": a campaign's own URL takes its events, everything else goes to `events.url`). A real
  * worker, real HTTP receivers.
  */

@@ -6,7 +6,7 @@ import type { ContactHistory } from '../../../worker/src/storage/contact';
 import type { Ledger } from '../../../worker/src/storage/ledger';
 import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
 import { dbLocation } from '../../../worker/src/storage/dbLocation';
-import { openLedger } from '../../../worker/src/storage/openStores';
+import { openDaemonStore, openLedger } from '../../../worker/src/storage/openStores';
 import { newDatabase } from '../../support/postgres/database';
 import { cli, envFor, sandboxMessages, summaryOf, tempDir, withSandbox, writeCsv } from './harness';
 
@@ -36,6 +36,10 @@ async function history(db: string, open: () => Promise<Ledger>, p: string) {
 		await tick();
 		await ledger.recordDelivery({ messageSid: sids.get(`${p}-spring:2`)!, campaign: `${p}-spring`, line: 2, status: 'Delivered', at: Math.floor(Date.now() / 1000), receivedAt: Date.now() });
 		await tick();
+		// The worker keeps the reply's callback (its text) beside the reply it records.
+		const store = await openDaemonStore(dbLocation(db), ledger);
+		await store.recordEvent('reply:SMreply1', { kind: 'reply', data: { AccountSid: 'AC', MessageSid: 'SMreply1', From: ANN, To: '+61480000001', Text: 'Stop please', OriginalMessageSid: sids.get(`${p}-spring:2`)! } as never }, Date.now());
+		await store.close();
 		await ledger.recordReply({ campaign: `${p}-spring`, line: 2, messageSid: 'SMreply1', at: Date.now(), optOut: true });
 		await tick();
 		await ledger.addSuppression(ANN, 'replied STOP');
@@ -75,10 +79,12 @@ async function checks(db: string, open: () => Promise<Ledger>, p: string) {
 	const text = await cli(['contact', 'show', ANN, '--db', db, '--time-zone', 'Australia/Sydney']);
 	expect(text.stdout).toMatch(/^\+61491570156: 7 events; suppressed since \d{4}-\d\d-\d\d \d\d:\d\d UTC\+1[01] \(replied STOP\)\n/);
 	expect(text.stdout).toMatch(/ message +c\d-spring line 2 \(accepted, [\w-]+\): Hi Ann, the spring sale\n/);
+	expect(before.events[3]).toMatchObject({ kind: 'reply', text: 'Stop please' });
+	expect(text.stdout).toMatch(/ reply +c\d-spring line 2 \(SMreply1, opted out\): Stop please\n/);
 
 	const forget = await cli(['contact', 'forget', '0491 570 156', '--default-country', 'AU', '--db', db]);
 	expect(forget.code, forget.stderr).toBe(0);
-	expect(forget.stdout).toBe(`forgot ${ANN}: 2 rows erased with their texts, receipts and replies (campaigns ${p}-spring, ${p}-summer); its opt-out is kept as a one-way hash, so no later campaign texts it\n`);
+	expect(forget.stdout).toBe(`forgot ${ANN}: 2 rows erased with their texts, receipts and replies (campaigns ${p}-spring, ${p}-summer); 1 stored callback naming it; its opt-out is kept as a one-way hash, so no later campaign texts it\n`);
 	const after = await show(db);
 	expect(after).toEqual({ number: ANN, events: [] });
 	// Bob is untouched.

@@ -52,7 +52,7 @@ const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
 /** What each row state means, said once for the report's reader. */
 export const STATE_MEANINGS: Partial<Record<RowStatus, string>> = {
-	invalid: 'not sent: the row could not be read, or its number or text is not valid (see the first errors)',
+	invalid: 'not sent: the row could not be read, or its number or text is not valid',
 	duplicate: 'not sent: an earlier row of the list has the same number',
 	suppressed: 'not sent: the number opted out (on the suppression list)',
 	cancelled: 'not sent: the campaign was cancelled before their turn',
@@ -101,7 +101,7 @@ export async function readCampaignReport(ledger: LedgerReader, name: string, opt
 			generatedLocal: localTime(Math.floor(now / 1000), zone),
 		},
 		receipts: delivery.delivered + delivery.failed > 0,
-		rowStates: (Object.keys(STATE_MEANINGS) as RowStatus[]).filter((s) => counts.rows[s] > 0).map((state) => ({ state, count: counts.rows[state], meaning: STATE_MEANINGS[state]! })),
+		rowStates: (Object.keys(STATE_MEANINGS) as RowStatus[]).filter((s) => counts.rows[s] > 0).map((state) => ({ state, count: counts.rows[state], meaning: state === 'invalid' ? `${STATE_MEANINGS.invalid!} (\`cloudtel campaign status --name ${name}\` lists them with their lines and reasons)` : STATE_MEANINGS[state]! })),
 		funnel: {
 			rows: counts.total,
 			valid: counts.total - counts.rows.invalid,

@@ -58,7 +58,8 @@ export function reportCharts(r: CampaignReport): RenderedChart[] {
 	const f = r.funnel;
 	const funnel: RenderedChart = {
 		id: 'funnel',
-		title: 'Funnel',
+		// The section's heading already says Funnel.
+		title: 'Rows at each stage',
 		empty: 'No rows yet.',
 		svg:
 			f.rows === 0

@@ -5,6 +5,7 @@ import { sentRows } from '../storage/ledger';
 import { ownerIsAlive } from '../storage/ownerIsAlive';
 import { dbLocation } from '../storage/dbLocation';
 import { openLedger } from '../storage/openStores';
+import { runsOfCampaign } from '../daemon/replies/runName';
 import { DEFAULT_DB, dbSetting } from './campaignRunCommand';
 import { formatStatus, readStatus } from './campaignStatus';
 
@@ -27,14 +28,21 @@ export async function campaignControlCommand(action: Control, argv: string[]): P
 	// Status only reads: it works on a ledger the user may not write to.
 	const ledger = await openLedger(db, { readonly: action === 'status' });
 	try {
-		const record = await ledger.campaign(values.name);
-		if (!record) throw new FatalError(`no campaign named ${values.name} in ${dbPath}`);
+		let record = await ledger.campaign(values.name);
+		// A config campaign's name stands for its latest cron run (`<campaign>-<tick>`), except for delete.
+		const runs = record ? [] : runsOfCampaign(values.name, await ledger.campaignNames());
+		if (!record && runs.length > 0 && action !== 'delete') {
+			values.name = runs[0];
+			record = await ledger.campaign(values.name);
+		}
+		if (!record) throw new FatalError(`no campaign named ${values.name} in ${dbPath}` + (runs.length > 0 ? `; its runs: ${runs.join(', ')}` : ''));
 		const live = record.owner && ownerIsAlive(record.owner, STALE_OWNER_MS) ? record.owner : undefined;
 		const say = (text: string) => process.stdout.write(text + '\n');
 		switch (action) {
 			case 'status': {
 				const status = await readStatus(ledger, values.name);
-				process.stdout.write(values.json ? JSON.stringify(status, null, 2) + '\n' : formatStatus(status));
+				const listed = runs.length > 0 ? `${runs[0].replace(/-\d{8}T\d{6}Z$/, '')} has ${runs.length} run${runs.length === 1 ? '' : 's'}, latest first: ${runs.join(', ')}\n` : '';
+				process.stdout.write(values.json ? JSON.stringify(runs.length > 0 ? { ...status, runs } : status, null, 2) + '\n' : listed + formatStatus(status));
 				return 0;
 			}
 			case 'delete': {

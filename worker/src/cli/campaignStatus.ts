@@ -54,7 +54,9 @@ export function formatStatus(s: CampaignStatus): string {
 	lines.push(`  csv ${s.spec.csvPath}, property ${s.spec.propertySid}`);
 	lines.push(`  rows ${s.total}: ` + Object.entries(s.rows).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', '));
 	lines.push(`  segments accepted ${s.acceptedSegments}`);
-	lines.push(`  receipts: ${formatDelivery(s.delivery)}`);
+	// No receipt at all most often means none was asked for: "awaiting" would promise what never comes.
+	const noReceipts = s.delivery.delivered + s.delivery.failed === 0;
+	lines.push(noReceipts && s.rows.accepted > 0 ? '  receipts: none received; a campaign gets them when sent with --receipt-url pointing at a running `cloudtel worker` on this ledger (a config or API campaign asks for them itself)' : `  receipts: ${formatDelivery(s.delivery)}`);
 	lines.push(`  replies ${s.delivery.replied}, opted out ${s.delivery.optedOut}`);
 	// Every one, as ranges: thousands of uncertain rows stay one short line.
 	if (s.uncertainLines.length > 0) lines.push(`  uncertain lines: ${lineRanges(s.uncertainLines)}`);

@@ -47,6 +47,35 @@ function jsonProblem(source: string, error: Error): string {
  * directory.
  */
 export function loadWorkerConfig(file: string, env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+	return loadParsed(file, env);
+}
+
+/** Settings a start cannot do without and the environment may supply, with a value of the right form. */
+const REQUIRED_FROM_ENVIRONMENT: Record<string, string> = {
+	CLOUDTEL_BASE_URL: 'http://127.0.0.1:1',
+	CLOUDTEL_ACCOUNT_SID: 'left-to-the-environment',
+	CLOUDTEL_AUTH_TOKEN: 'left-to-the-environment',
+	CLOUDTEL_PUBLIC_URL: 'http://127.0.0.1:1',
+	CLOUDTEL_CALLBACK_SECRET: 'left-to-the-environment',
+};
+
+/**
+ * For `--check`, which validates the file, often in a shell without the service's
+ * environment (a systemd EnvironmentFile): the config as it would load, and the required
+ * settings it leaves to variables that are not set here, each as `path (VARIABLE)`.
+ */
+export function loadWorkerConfigForCheck(file: string, env: NodeJS.ProcessEnv = process.env): { config: WorkerConfig; unset: string[] } {
+	const { raw } = loadRaw(file);
+	const unset = CONFIG_ENVIRONMENT.filter(({ path, variable }) => {
+		if (!(variable in REQUIRED_FROM_ENVIRONMENT) || (env[variable] ?? '') !== '') return false;
+		const section = raw[path[0]];
+		return typeof section !== 'object' || section === null || (section as Record<string, unknown>)[path[1]] === undefined;
+	});
+	const filled = { ...env, ...Object.fromEntries(unset.map(({ variable }) => [variable, REQUIRED_FROM_ENVIRONMENT[variable]])) };
+	return { config: loadParsed(file, filled), unset: unset.map(({ path, variable }) => `${path.join('.')} (${variable})`) };
+}
+
+function loadRaw(file: string): { raw: Record<string, unknown> } {
 	let source: string;
 	try {
 		source = readFileSync(file, 'utf8');
@@ -55,6 +84,11 @@ export function loadWorkerConfig(file: string, env: NodeJS.ProcessEnv = process.
 	}
 	const raw = parseText(file, source) ?? {};
 	if (typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(file, ['(top level): must be a mapping of settings']);
+	return { raw: raw as Record<string, unknown> };
+}
+
+function loadParsed(file: string, env: NodeJS.ProcessEnv): WorkerConfig {
+	const { raw } = loadRaw(file);
 	applyEnvironment(raw as Record<string, unknown>, env);
 	// CLOUDTEL_DB keeps a Postgres password out of the config file.
 	if ((raw as Record<string, unknown>).db === undefined && env.CLOUDTEL_DB) (raw as Record<string, unknown>).db = env.CLOUDTEL_DB;

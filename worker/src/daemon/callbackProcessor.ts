@@ -14,6 +14,8 @@ import { readExternalId } from './replies/runName';
 type Forward = NewForward & { payload: QueuedForward };
 
 const BATCH = 100;
+/** Receipts are summed up at info once a minute; each is at debug. */
+const RECEIPT_SUMMARY_MS = 60_000;
 /** A failure here is the database's (down, busy, full): worth another look soon, not a tight loop. */
 const RETRY_MS = 250;
 const RETRY_MAX_MS = 5000;
@@ -44,6 +46,9 @@ export class CallbackProcessor {
 	/** Passes that ended with no stored event left unprocessed. */
 	passes = 0;
 	private readonly optOutIntent: (text: string) => OptOutIntent | undefined;
+	/** Receipts since the last summary, by campaign: one info line a minute, not one a receipt. */
+	private receiptCounts = new Map<string, { delivered: number; failed: number }>();
+	private summaryTimer: NodeJS.Timeout | undefined;
 
 	constructor(
 		private readonly store: EventStore,
@@ -159,10 +164,26 @@ export class CallbackProcessor {
 			receivedAt,
 		});
 		if (row) {
-			this.log.info('delivery receipt', { campaign: row.campaign, row: row.line, messageSid: receipt.MessageSid, status: receipt.Status, errorCode: receipt.ErrorCode || undefined });
+			this.log.debug('delivery receipt', { campaign: row.campaign, row: row.line, messageSid: receipt.MessageSid, status: receipt.Status, errorCode: receipt.ErrorCode || undefined });
+			this.countReceipt(row.campaign, receipt.Status === 'Delivered');
 			if (row.resolved) this.log.info('uncertain row resolved by its receipt: it was sent', { campaign: row.campaign, row: row.line, messageSid: receipt.MessageSid });
 		}
 		else this.log.warn('delivery receipt for no campaign row', { messageSid: receipt.MessageSid, externalId: receipt.ExternalId, status: receipt.Status });
+	}
+
+	private countReceipt(campaign: string, delivered: boolean): void {
+		const counts = this.receiptCounts.get(campaign) ?? { delivered: 0, failed: 0 };
+		counts[delivered ? 'delivered' : 'failed']++;
+		this.receiptCounts.set(campaign, counts);
+		if (this.summaryTimer) return;
+		this.summaryTimer = setTimeout(() => {
+			this.summaryTimer = undefined;
+			const campaigns = Object.fromEntries(this.receiptCounts);
+			this.receiptCounts = new Map();
+			const total = (k: 'delivered' | 'failed') => Object.values(campaigns).reduce((n, c) => n + c[k], 0);
+			this.log.info('delivery receipts', { delivered: total('delivered'), failed: total('failed'), campaigns, seconds: RECEIPT_SUMMARY_MS / 1000 });
+		}, RECEIPT_SUMMARY_MS);
+		this.summaryTimer.unref();
 	}
 
 	/** Whether the reply answers a message this ledger sent to its sender. */

@@ -4,7 +4,7 @@ import { ExitCodes } from '../campaign/exitCodes';
 import { FatalError, UsageError } from '../errors';
 import { ConfigError } from '../config/configError';
 import { configFileExposure } from '../config/configFileExposure';
-import { loadWorkerConfig, settingsFromEnvironment } from '../config/loadWorkerConfig';
+import { loadWorkerConfig, loadWorkerConfigForCheck, settingsFromEnvironment } from '../config/loadWorkerConfig';
 import type { WorkerConfig } from '../config/workerConfigSchema';
 import { isPostgresUrl } from '../storage/dbLocation';
 import { setPrivateFileWarnings } from '../storage/privateFile';
@@ -101,7 +101,7 @@ async function workerOrSupervisor(argv: string[]): Promise<number> {
 		return 0;
 	}
 	if (!values.config) throw new UsageError('cloudtel worker needs --config FILE (YAML or JSON; see examples/worker.config.yaml)');
-	const config = loadWorkerConfig(values.config);
+	const { config, unset } = values.check ? loadWorkerConfigForCheck(values.config) : { config: loadWorkerConfig(values.config), unset: [] };
 	if (values['report-link']) {
 		process.stdout.write(reportLink(config, values.campaign, values.minutes) + '\n');
 		return 0;
@@ -114,6 +114,7 @@ async function workerOrSupervisor(argv: string[]): Promise<number> {
 	if (values.check) {
 		if (exposed) process.stderr.write(`cloudtel: warning: ${exposed}\n`);
 		process.stdout.write(`${values.config}: valid; campaigns: ${config.campaigns.length}, reply rules: ${config.replies.length}\n`);
+		if (unset.length > 0) process.stdout.write(`to start, the worker needs these from its environment, not set in this one: ${unset.join(', ')}\n`);
 		return 0;
 	}
 	const write = bufferedLines((text) => process.stdout.write(text));

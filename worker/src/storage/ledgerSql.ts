@@ -176,7 +176,8 @@ export function ledgerSql(d: Dialect) {
 		// contact show / forget: no index on numbers (it would slow every import): one scan, for one person's request.
 		contactRows: `SELECT campaign, line, status, text, message_sid, attempted_at, message FROM recipients WHERE to_number = $1`,
 		contactAnswer: `SELECT sids, at FROM answers WHERE campaign = $1 AND first <= $2 AND last >= $2 ORDER BY id DESC LIMIT 1`,
-		contactReplies: `SELECT message_sid, at, opt_out FROM replies WHERE campaign = $1 AND line = $2`,
+		// The reply's text is kept only in its callback (until retention prunes it).
+		contactReplies: `SELECT r.message_sid, r.at, r.opt_out, e.payload FROM replies r LEFT JOIN callback_events e ON e.event_key = 'reply:' || r.message_sid WHERE r.campaign = $1 AND r.line = $2`,
 		consentEvents: `SELECT at, kind, reason FROM consent_events WHERE number = $1`,
 		suppression: `SELECT reason, created_at FROM suppressions WHERE number = $1`,
 		eraseRow: (table: string) => `DELETE FROM ${table} WHERE campaign = $1 AND line = $2`,

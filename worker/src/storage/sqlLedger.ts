@@ -374,8 +374,8 @@ export class SqlLedger implements Ledger {
 				events.push({ at: sentAt, kind: 'message', campaign: r.campaign, line: r.line, status: r.status, text: r.text ?? undefined, messageSid: sid, detail: r.message ?? undefined });
 				const d = yield* get<{ message_sid: string; status: string; error_code: string | null; at: number; received_at: number | null }>(q.delivery, r.campaign, r.line);
 				if (d) events.push({ at: d.received_at ?? d.at * 1000, kind: 'receipt', campaign: r.campaign, line: r.line, status: d.status, messageSid: d.message_sid, detail: d.error_code ?? undefined });
-				for (const p of yield* all<{ message_sid: string; at: number; opt_out: number | boolean }>(q.contactReplies, r.campaign, r.line)) {
-					events.push({ at: p.at, kind: 'reply', campaign: r.campaign, line: r.line, messageSid: p.message_sid, detail: p.opt_out ? 'opted out' : undefined });
+				for (const p of yield* all<{ message_sid: string; at: number; opt_out: number | boolean; payload: string | null }>(q.contactReplies, r.campaign, r.line)) {
+					events.push({ at: p.at, kind: 'reply', campaign: r.campaign, line: r.line, messageSid: p.message_sid, detail: p.opt_out ? 'opted out' : undefined, text: replyText(p.payload) });
 				}
 			}
 			for (const c of yield* all<{ at: number; kind: 'opt-out' | 'opt-in'; reason: string }>(q.consentEvents, number)) events.push({ at: c.at, kind: c.kind, detail: c.reason });
@@ -538,4 +538,15 @@ function addBuckets(a: ReportFigures['sends'], b: ReportFigures['sends']): Repor
 	const byStart = new Map(a.map((x) => [x.at, x.count]));
 	for (const x of b) byStart.set(x.at, (byStart.get(x.at) ?? 0) + x.count);
 	return [...byStart].sort((x, y) => x[0] - y[0]).map(([at, count]) => ({ at, count }));
+}
+
+/** The Text of a stored reply callback; undefined once retention or an erasure took it. */
+function replyText(payload: string | null): string | undefined {
+	if (payload === null) return undefined;
+	try {
+		const text = (JSON.parse(payload) as { data?: { Text?: unknown } }).data?.Text;
+		return typeof text === 'string' ? text : undefined;
+	} catch {
+		return undefined;
+	}
 }

@@ -35,3 +35,8 @@ export function readExternalId(externalId: string): { campaign: string; run: str
 	if (!parsed) return undefined;
 	return { campaign: TICK.exec(parsed.campaign)?.[1] ?? parsed.campaign, run: parsed.campaign, row: parsed.line };
 }
+
+/** The cron runs of config campaign `campaign` among `names`, latest first (their ticks sort as text). */
+export function runsOfCampaign(campaign: string, names: readonly string[]): string[] {
+	return names.filter((n) => TICK.exec(n)?.[1] === campaign).sort().reverse();
+}
