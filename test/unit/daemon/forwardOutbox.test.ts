@@ -112,6 +112,34 @@ describe.each(backends)('the forward outbox ($name)', (backend) => {
 		await outbox.stop();
 	});
 
+	it('a forward claimed while its receiver is full goes even when the store cannot take it back', async () => {
+		const s = await store();
+		let release!: () => void;
+		const gate = new Promise<void>((r) => (release = r));
+		const sent: string[] = [];
+		const held: Forwarder = {
+			send: async (p) => {
+				if (p.context.reply.MessageSid === 'a') await gate;
+				sent.push(p.context.reply.MessageSid);
+				return { kind: 'sent' };
+			},
+			close: async () => {},
+		};
+		// A store that fails between the claim and the put-back (Postgres restarting, say).
+		s.putBack = async () => {
+			throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+		};
+		const outbox = new ForwardOutbox(s, { forwardEmail: held }, { ...config, concurrency: 1 }, log);
+		await s.completeEvents([{ key: 'reply:a', forwards: [{ actionKey: '0.0', payload: payload('a') }] }], Date.now());
+		await s.completeEvents([{ key: 'reply:b', forwards: [{ actionKey: '0.0', payload: payload('b') }] }], Date.now());
+		outbox.start();
+		// b is claimed once a is slow and e-mail has no room: it may not wait for a restart.
+		await until(async () => sent.includes('b'));
+		release();
+		await until(async () => (await s.forwardCounts()).sent === 2);
+		await outbox.stop();
+	});
+
 	it('on stop, lets attempts under way finish and starts no new one', async () => {
 		const s = await store();
 		let release!: () => void;

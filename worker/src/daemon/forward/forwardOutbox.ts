@@ -151,8 +151,8 @@ export class ForwardOutbox {
 				const destination = destinationOf(job.payload as QueuedForward);
 				if ((this.perDestination.get(destination) ?? 0) >= this.config.concurrency) {
 					const now = Date.now();
-					await this.store.putBack(job.id, now + NO_ROOM_MS, now);
-					continue;
+					// Claimed and not put back, it would wait for a restart: then it goes now, over the cap.
+					if (await this.store.putBack(job.id, now + NO_ROOM_MS, now).then(() => true, () => false)) continue;
 				}
 				this.begin(job, destination);
 			}
