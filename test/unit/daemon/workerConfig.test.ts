@@ -160,6 +160,8 @@ ${campaign({ receipts: 'yes', batchSize: 0 })}replies:
 
 	it('keeps server.maxConnectionsPerClient (64 by default) within maxConnections', () => {
 		expect(loadWorkerConfig(write(BASE), {}).server.maxConnectionsPerClient).toBe(64);
+		// A lower maxConnections alone lowers the default with it: such a config loaded before.
+		expect(loadWorkerConfig(write(BASE.replace('secret: "0123456789abcdef"', 'secret: "0123456789abcdef", maxConnections: 4')), {}).server.maxConnectionsPerClient).toBe(4);
 		expect(problems(BASE.replace('secret: "0123456789abcdef"', 'secret: "0123456789abcdef", maxConnections: 32, maxConnectionsPerClient: 33'))).toEqual(['server.maxConnectionsPerClient: must be at most maxConnections (32)']);
 	});
 

@@ -56,9 +56,12 @@ const server = z.strictObject({
 	maxBodyBytes: z.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
 	/** Open connections at once; one more is answered 503 and closed. */
 	maxConnections: z.number().int().min(1).max(1_000_000).default(1024),
-	/** Open connections at once from one address; one more is closed at once, so one address cannot take them all. */
-	maxConnectionsPerClient: z.number().int().min(1).max(1_000_000).default(64),
-});
+	/**
+	 * Open connections at once from one address; one more is closed at once, so one address
+	 * cannot take them all. By default 64, or maxConnections when that is lower.
+	 */
+	maxConnectionsPerClient: z.number().int().min(1).max(1_000_000).optional(),
+}).transform((s) => ({ ...s, maxConnectionsPerClient: s.maxConnectionsPerClient ?? Math.min(64, s.maxConnections) }));
 
 const smtp = z.strictObject({
 	host: text,
