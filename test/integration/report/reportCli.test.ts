@@ -78,7 +78,7 @@ describe('cloudtel campaign report on the command line', () => {
 		const html = join(dir, 'r.html');
 		const price = await cli(['campaign', 'report', '--db', db, '--name', 'small', '--html', html, '--price-per-segment', 'ten cents']);
 		expect(price.code).toBe(2);
-		expect(price.stderr).toContain('--price-per-segment must be a number, 0 or more, such as 0.045 (got "ten cents")');
+		expect(price.stderr).toContain('--price-per-segment must be a number from 0 to 1,000,000, such as 0.045 (got "ten cents")');
 		const noName = await cli(['campaign', 'report', '--db', db]);
 		expect(noName.code).toBe(2);
 		expect(noName.stderr).toContain('campaign report needs --name');
