@@ -117,7 +117,8 @@ describe('campaign reports need their own token, and the server its limits', () 
 
 	it('needs the API token for /api; caps open connections: one beyond maxConnections is answered 503', async () => {
 		worker = await WorkerProcess.start(config({ reportToken: TOKEN, apiToken: API_TOKEN, maxConnections: 20 }, 'capped.yaml'), env);
-		const idle: Socket[] = await Promise.all(Array.from({ length: 20 }, () => new Promise<Socket>((resolve) => { const s = connect(port, '127.0.0.1', () => resolve(s)); })));
+		// From another address: one address alone meets its own cap (maxConnectionsPerClient) first.
+		const idle: Socket[] = await Promise.all(Array.from({ length: 20 }, () => new Promise<Socket>((resolve) => { const s = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.2' }, () => resolve(s)); })));
 		try {
 			await new Promise((r) => setTimeout(r, 100));
 			const over = await fetch(`http://127.0.0.1:${port}/campaigns`, { headers: { authorization: `Bearer ${TOKEN}` } });
