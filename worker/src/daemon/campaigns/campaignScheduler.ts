@@ -11,9 +11,9 @@ import { catchUpMs, ticksBetween } from './missedTicks';
 const CATCH_UP_EVERY_MS = 10_000;
 /** Past ticks a `catchUp: none` campaign reports as missed, and the run records looked at. */
 const LOOK_BACK_MS = 86_400_000;
-/** A run that stopped on a store fault is resumed after this, doubling up to the next. */
+/** A run that stopped on a store fault is resumed after this, doubling up to the next (a few seconds: a missed tick runs soon after the store is back). */
 const RESUME_MS = 2_000;
-const RESUME_MAX_MS = 60_000;
+const RESUME_MAX_MS = 8_000;
 /** Skipped ticks logged one by one; more are summed up in one line. */
 const SKIPS_LOGGED = 10;
 
