@@ -7,7 +7,30 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const NODE_GLOBALS = Object.fromEntries(
-	['process', 'console', 'Buffer', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder', 'AbortController', 'AbortSignal', 'fetch', 'btoa', 'atob', 'structuredClone', 'performance', '__dirname', 'require']
+	[
+		'process',
+		'console',
+		'Buffer',
+		'setTimeout',
+		'clearTimeout',
+		'setInterval',
+		'clearInterval',
+		'setImmediate',
+		'clearImmediate',
+		'URL',
+		'URLSearchParams',
+		'TextEncoder',
+		'TextDecoder',
+		'AbortController',
+		'AbortSignal',
+		'fetch',
+		'btoa',
+		'atob',
+		'structuredClone',
+		'performance',
+		'__dirname',
+		'require',
+	]
 		.map((name) => [name, 'readonly'])
 		.concat([['module', 'writable']]),
 );
@@ -29,7 +52,12 @@ export function houseConfig(dir, { tests = false } = {}) {
 		...TS_RECOMMENDED,
 		{
 			languageOptions: { globals: NODE_GLOBALS, parserOptions: { tsconfigRootDir: dir } },
-			rules: { '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }] },
+			rules: {
+				'@typescript-eslint/no-unused-vars': [
+					'error',
+					{ argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+				],
+			},
 		},
 		tests ? { files: ['**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } } : {},
 	);

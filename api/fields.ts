@@ -8,7 +8,12 @@ export interface FieldSpec {
 	/** Present and, for strings, not blank. */
 	required?: boolean;
 	/** Runs only when the value is present and of the right type. */
-	check?: (name: string, value: never, body: Record<string, unknown>, context: ShapeContext) => Violation | Violation[] | undefined;
+	check?: (
+		name: string,
+		value: never,
+		body: Record<string, unknown>,
+		context: ShapeContext,
+	) => Violation | Violation[] | undefined;
 }
 
 export type Shape = Record<string, FieldSpec>;
@@ -29,7 +34,9 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 export function isBlank(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }
 
 function hasType(value: unknown, type: FieldType): boolean {
@@ -69,7 +76,12 @@ function entriesOf(shape: Shape): Array<[string, FieldSpec]> {
  * there, every field has its type, and each field's own rule holds. Returns every
  * violation, not only the first.
  */
-export function checkShape(body: unknown, shape: Shape, options: ShapeOptions = {}, context: ShapeContext = { now: 0 }): Violation[] {
+export function checkShape(
+	body: unknown,
+	shape: Shape,
+	options: ShapeOptions = {},
+	context: ShapeContext = { now: 0 },
+): Violation[] {
 	if (!isPlainObject(body)) {
 		return [violation('', ErrorCodes.InvalidType, 'The request body must be a JSON object.')];
 	}
@@ -77,11 +89,18 @@ export function checkShape(body: unknown, shape: Shape, options: ShapeOptions = 
 	for (const [name, spec] of entriesOf(shape)) {
 		const value = body[name];
 		if (value === null && options.patch) {
-			out.push(violation(name, ErrorCodes.NullNotAllowed, `${name} cannot be null: no field can be removed.`));
+			out.push(
+				violation(
+					name,
+					ErrorCodes.NullNotAllowed,
+					`${name} cannot be null: no field can be removed.`,
+				),
+			);
 			continue;
 		}
 		if (value === undefined || value === null) {
-			if (spec.required) out.push(violation(name, ErrorCodes.FieldRequired, `${name} is required.`));
+			if (spec.required)
+				out.push(violation(name, ErrorCodes.FieldRequired, `${name} is required.`));
 			continue;
 		}
 		if (!hasType(value, spec.type)) {
@@ -89,7 +108,9 @@ export function checkShape(body: unknown, shape: Shape, options: ShapeOptions = 
 			continue;
 		}
 		if (spec.required && spec.type === 'string' && (value as string).trim() === '') {
-			out.push(violation(name, ErrorCodes.FieldRequired, `${name} is required and cannot be blank.`));
+			out.push(
+				violation(name, ErrorCodes.FieldRequired, `${name} is required and cannot be blank.`),
+			);
 			continue;
 		}
 		const found = spec.check?.(name, value as never, body, context);
@@ -99,7 +120,10 @@ export function checkShape(body: unknown, shape: Shape, options: ShapeOptions = 
 	if (options.patch) {
 		for (const name of Object.keys(body)) {
 			// Own keys only: `in` would let toString, constructor or __proto__ through.
-			if (!Object.prototype.hasOwnProperty.call(shape, name)) out.push(violation(name, ErrorCodes.UnknownField, `${name} is not a field of this resource.`));
+			if (!Object.prototype.hasOwnProperty.call(shape, name))
+				out.push(
+					violation(name, ErrorCodes.UnknownField, `${name} is not a field of this resource.`),
+				);
 		}
 	}
 	return out;
@@ -107,5 +131,7 @@ export function checkShape(body: unknown, shape: Shape, options: ShapeOptions = 
 
 /** For optional strings that, once given, may not be blank (a name, say). */
 export function checkNotBlank(field: string, value: string): Violation | undefined {
-	return value.trim() === '' ? violation(field, ErrorCodes.FieldRequired, `${field} cannot be blank.`) : undefined;
+	return value.trim() === ''
+		? violation(field, ErrorCodes.FieldRequired, `${field} cannot be blank.`)
+		: undefined;
 }

@@ -1,7 +1,11 @@
 import { MERGE_PATCH_CONTENT_TYPE } from './mergePatch';
 import type { AddAddressRequest } from './types/address';
 import type { SendMessageRequest } from './types/message';
-import type { CreateOnlineLoginRequest, ListOnlineLoginsParams, UpdateOnlineLoginRequest } from './types/onlineLogin';
+import type {
+	CreateOnlineLoginRequest,
+	ListOnlineLoginsParams,
+	UpdateOnlineLoginRequest,
+} from './types/onlineLogin';
 import type { UpdatePropertyRequest } from './types/property';
 import type { CreateSipTrunkRequest } from './types/sipTrunk';
 
@@ -33,7 +37,8 @@ export const paths = {
 
 function definedOnly(params: ListOnlineLoginsParams): Record<string, string | number> {
 	const out: Record<string, string | number> = {};
-	for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') out[k] = v as string | number;
+	for (const [k, v] of Object.entries(params))
+		if (v !== undefined && v !== '') out[k] = v as string | number;
 	return out;
 }
 
@@ -81,7 +86,10 @@ export const requests = {
 		path: paths.addresses(accountSid),
 		body,
 	}),
-	deleteAddress: (addressSid: string): ApiRequest => ({ method: 'DELETE', path: paths.address(addressSid) }),
+	deleteAddress: (addressSid: string): ApiRequest => ({
+		method: 'DELETE',
+		path: paths.address(addressSid),
+	}),
 };
 
 /** HTTP Basic: user AccountSid, password AuthToken (contract.md). */
@@ -102,10 +110,18 @@ export function apiRoot(baseUrl: string): string {
 }
 
 /** Joins a base URL (with or without a trailing slash or path) and an API path. */
-export function joinUrl(baseUrl: string, path: string, query?: Record<string, string | number>): string {
+export function joinUrl(
+	baseUrl: string,
+	path: string,
+	query?: Record<string, string | number>,
+): string {
 	let url = baseUrl.replace(/\/+$/, '') + path;
 	if (query && Object.keys(query).length > 0) {
-		url += '?' + Object.entries(query).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&');
+		url +=
+			'?' +
+			Object.entries(query)
+				.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+				.join('&');
 	}
 	return url;
 }

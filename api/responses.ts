@@ -13,7 +13,8 @@ export function unwrap<T>(body: unknown, key: string): T {
 
 /** The error in a non-2xx body: `{ResponseStatus: {...}}`, or the bare object. */
 export function readResponseStatus(body: unknown): ResponseStatus | undefined {
-	const inner = isPlainObject(body) && isPlainObject(body.ResponseStatus) ? body.ResponseStatus : body;
+	const inner =
+		isPlainObject(body) && isPlainObject(body.ResponseStatus) ? body.ResponseStatus : body;
 	if (!isPlainObject(inner) || typeof inner.ErrorCode !== 'string') return undefined;
 	return {
 		ErrorCode: inner.ErrorCode,
@@ -23,7 +24,12 @@ export function readResponseStatus(body: unknown): ResponseStatus | undefined {
 }
 
 export function isBatchErrorItem(item: BatchResultItem | unknown): item is BatchErrorItem {
-	return isPlainObject(item) && typeof item.ErrorCode === 'string' && item.ErrorCode !== '' && typeof item.MessageSid !== 'string';
+	return (
+		isPlainObject(item) &&
+		typeof item.ErrorCode === 'string' &&
+		item.ErrorCode !== '' &&
+		typeof item.MessageSid !== 'string'
+	);
 }
 
 export function isMessage(item: unknown): item is Message {

@@ -34,7 +34,12 @@ export function isGsm7(text: string): boolean {
 }
 
 /** Greedy packing by whole characters, so no part ends between two halves of a pair. */
-function packParts(text: string, part: number, width: (i: number) => number, step: (i: number) => number): number {
+function packParts(
+	text: string,
+	part: number,
+	width: (i: number) => number,
+	step: (i: number) => number,
+): number {
 	let parts = 1;
 	let used = 0;
 	for (let i = 0; i < text.length; i += step(i)) {
@@ -67,7 +72,15 @@ export function countSegments(text: string): SegmentCount {
 		septets += c;
 	}
 	if (gsm) {
-		const segments = septets <= GSM_SINGLE ? 1 : packParts(text, GSM_PART, (i) => COST[text.charCodeAt(i)], () => 1);
+		const segments =
+			septets <= GSM_SINGLE
+				? 1
+				: packParts(
+						text,
+						GSM_PART,
+						(i) => COST[text.charCodeAt(i)],
+						() => 1,
+					);
 		return { encoding: 'GSM-7', units: septets, segments };
 	}
 	const units = text.length;

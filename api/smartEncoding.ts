@@ -55,7 +55,12 @@ export const GSM7_EQUIVALENTS: Readonly<Record<string, string>> = {
 };
 
 // Written as escapes: a zero-width joiner among literal characters would join its neighbours.
-const TYPOGRAPHIC = new RegExp(`[${Object.keys(GSM7_EQUIVALENTS).map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}]`, 'g');
+const TYPOGRAPHIC = new RegExp(
+	`[${Object.keys(GSM7_EQUIVALENTS)
+		.map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+		.join('')}]`,
+	'g',
+);
 
 /** The text with each typographic character replaced by its GSM-7 equivalent (`--smart-encoding`). */
 export function smartEncode(text: string): string {

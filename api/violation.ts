@@ -13,5 +13,8 @@ export function violation(FieldName: string, ErrorCode: ErrorCode, Message: stri
 
 /** Prefixes nested field names, so `Password` inside credentials reads `SipTrunkCredentials.Password`. */
 export function within(prefix: string, violations: Violation[]): Violation[] {
-	return violations.map((v) => ({ ...v, FieldName: v.FieldName ? `${prefix}.${v.FieldName}` : prefix }));
+	return violations.map((v) => ({
+		...v,
+		FieldName: v.FieldName ? `${prefix}.${v.FieldName}` : prefix,
+	}));
 }

@@ -27,7 +27,14 @@ function generate(path) {
 	for (let i = 0; i < ROWS; i++) {
 		const national = `04${String(10_000_000 + ((i * 7919) % 90_000_000)).slice(-8)}`;
 		const r = rnd();
-		const phone = r < 0.68 ? `+61${national.slice(1)}` : r < 0.93 ? `${national.slice(0, 4)} ${national.slice(4, 7)} ${national.slice(7)}` : r < 0.98 ? `+61${String(10_000_000 + Math.floor(rnd() * 1e6)).slice(-8)}4` : 'n/a';
+		const phone =
+			r < 0.68
+				? `+61${national.slice(1)}`
+				: r < 0.93
+					? `${national.slice(0, 4)} ${national.slice(4, 7)} ${national.slice(7)}`
+					: r < 0.98
+						? `+61${String(10_000_000 + Math.floor(rnd() * 1e6)).slice(-8)}4`
+						: 'n/a';
 		const store = STORES[i % STORES.length];
 		text += `${phone},Name${i},${store.includes(',') ? `"${store}"` : store}\n`;
 		if (text.length > 1 << 20) {
@@ -51,7 +58,19 @@ async function naive(path) {
 }
 
 async function worker(csv) {
-	const run = await runCli(['campaign', 'run', '--csv', csv, '--text', 'Hi {{FirstName}}, your {{Store}} order is ready.', '--default-country', 'AU', '--dry-run', '--db', benchFile('dry-run-none.db')]);
+	const run = await runCli([
+		'campaign',
+		'run',
+		'--csv',
+		csv,
+		'--text',
+		'Hi {{FirstName}}, your {{Store}} order is ready.',
+		'--default-country',
+		'AU',
+		'--dry-run',
+		'--db',
+		benchFile('dry-run-none.db'),
+	]);
 	if (run.code !== 0) throw new Error(`worker exited ${run.code}: ${run.stderr}`);
 	return run;
 }
@@ -59,14 +78,24 @@ async function worker(csv) {
 const csv = benchFile(`dry-run-${ROWS}.csv`);
 if (!existsSync(csv)) generate(csv);
 // Means of alternating rounds: see alternate().
-const { baselines: naives, contenders: runs } = await alternate(ROUNDS, () => naive(csv), () => worker(csv));
+const { baselines: naives, contenders: runs } = await alternate(
+	ROUNDS,
+	() => naive(csv),
+	() => worker(csv),
+);
 const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
 const base = mean(naives.map((n) => n.seconds));
 const ours = mean(runs.map((r) => r.seconds));
 const s = runs[0].summary;
 const list = (values) => values.map((v) => `${v.toFixed(2)} s`).join(', ');
 console.log(`dry run of ${ROWS} rows on ${availableParallelism()} cores, ${ROUNDS} rounds`);
-console.log(`  naive (csv-parse + libphonenumber-js/max, one core)  ${list(naives.map((n) => n.seconds))}  mean ${base.toFixed(2)} s  (${naives[0].valid} valid numbers)`);
-console.log(`  cloudtel --dry-run                                  ${list(runs.map((r) => r.seconds))}  mean ${ours.toFixed(2)} s  (valid ${s.rows.pending}, invalid ${s.rows.invalid}, duplicate ${s.rows.duplicate}, ${s.segments} segments)`);
+console.log(
+	`  naive (csv-parse + libphonenumber-js/max, one core)  ${list(naives.map((n) => n.seconds))}  mean ${base.toFixed(2)} s  (${naives[0].valid} valid numbers)`,
+);
+console.log(
+	`  cloudtel --dry-run                                  ${list(runs.map((r) => r.seconds))}  mean ${ours.toFixed(2)} s  (valid ${s.rows.pending}, invalid ${s.rows.invalid}, duplicate ${s.rows.duplicate}, ${s.segments} segments)`,
+);
 console.log(`  ratio worker / naive: ${(ours / base).toFixed(2)}x (target <= 0.5x)`);
-console.log(`  peak RSS ${runs.map((r) => `${r.peakMb.toFixed(0)} MB`).join(', ')}; the highest ${Math.max(...runs.map((r) => r.peakMb)).toFixed(0)} MB (target <= 200 MB)`);
+console.log(
+	`  peak RSS ${runs.map((r) => `${r.peakMb.toFixed(0)} MB`).join(', ')}; the highest ${Math.max(...runs.map((r) => r.peakMb)).toFixed(0)} MB (target <= 200 MB)`,
+);

@@ -35,7 +35,12 @@ async function measure(operation, cred, { mapping }) {
 	const fields =
 		mapping === 'autoMap'
 			? { mapping: 'autoMap' }
-			: { mapping: 'defineBelow', from: 'CloudTel', to: '={{ $json.To }}', text: '={{ $json.Text }}' };
+			: {
+					mapping: 'defineBelow',
+					from: 'CloudTel',
+					to: '={{ $json.To }}',
+					text: '={{ $json.Text }}',
+				};
 	const node = cloudTel(
 		'CloudTel',
 		{
@@ -54,12 +59,19 @@ async function measure(operation, cred, { mapping }) {
 	const started = performance.now();
 	const execution = await n8n.execute(wf.id, { timeoutMs: 30 * 60_000 });
 	const wallMs = performance.now() - started;
-	if (execution.status !== 'success') throw new Error(`${operation}: execution ${execution.status}: ${JSON.stringify(execution.data.resultData.error)}`);
+	if (execution.status !== 'success')
+		throw new Error(
+			`${operation}: execution ${execution.status}: ${JSON.stringify(execution.data.resultData.error)}`,
+		);
 	const out = outputOf(execution, 'CloudTel');
 	const nodeMs = execution.data.resultData.runData.CloudTel[0].executionTime;
-	const reached = (await sandbox.control.messages({ PropertySid: sandbox.demo.PropertySid })).length - before;
+	const reached =
+		(await sandbox.control.messages({ PropertySid: sandbox.demo.PropertySid })).length - before;
 	const sent = out.filter((item) => item.json.MessageSid).length;
-	if (sent !== ITEMS || reached !== ITEMS) throw new Error(`${operation}: ${sent} output items with a MessageSid, ${reached} messages in the sandbox; expected ${ITEMS}`);
+	if (sent !== ITEMS || reached !== ITEMS)
+		throw new Error(
+			`${operation}: ${sent} output items with a MessageSid, ${reached} messages in the sandbox; expected ${ITEMS}`,
+		);
 	return { operation, mapping, nodeMs, wallMs, perSecond: ITEMS / (nodeMs / 1000) };
 }
 
@@ -80,12 +92,16 @@ try {
 		const name = r.operation === 'sendBatch' ? 'Send Batch' : 'Send';
 		return `  ${name.padEnd(18)} ${Math.round(r.perSecond).toString().padStart(8)} messages/s  (node ${(r.nodeMs / 1000).toFixed(2)} s, whole \`n8n execute\` ${(r.wallMs / 1000).toFixed(1)} s)`;
 	};
-	console.log(`n8n ${install.version}, ${ITEMS} items, sandbox on loopback; time = the CloudTel node's executionTime in n8n`);
+	console.log(
+		`n8n ${install.version}, ${ITEMS} items, sandbox on loopback; time = the CloudTel node's executionTime in n8n`,
+	);
 	console.log(`Message Fields = Map From Input (To, Text, ExternalId read from each item):`);
 	console.log(line(batch));
 	console.log(line(single));
 	console.log(`  Send Batch / Send: ${ratio.toFixed(1)}x ${verdict(ratio)}`);
-	console.log(`Message Fields = Define Below, To and Text as plain field reads ({{ $json.To }}, {{ $json.Text }}):`);
+	console.log(
+		`Message Fields = Define Below, To and Text as plain field reads ({{ $json.To }}, {{ $json.Text }}):`,
+	);
 	console.log(line(exprBatch));
 	console.log(line(exprSingle));
 	console.log(`  Send Batch / Send: ${exprRatio.toFixed(1)}x ${verdict(exprRatio)}`);

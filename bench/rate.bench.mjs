@@ -10,8 +10,27 @@ const sandbox = await startSandboxProcess(['--rate-limit', String(RATE)]);
 try {
 	const csv = e164Csv(`rate-${ROWS}.csv`, ROWS);
 	const run = await runCli(
-		['campaign', 'run', '--csv', csv, '--text', 'Hi {{Name}}', '--property', sandbox.PropertySid, '--db', benchFile(`rate-${Date.now()}.db`), '--name', 'rate', '--rate', String(RATE)],
-		{ CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.AuthToken },
+		[
+			'campaign',
+			'run',
+			'--csv',
+			csv,
+			'--text',
+			'Hi {{Name}}',
+			'--property',
+			sandbox.PropertySid,
+			'--db',
+			benchFile(`rate-${Date.now()}.db`),
+			'--name',
+			'rate',
+			'--rate',
+			String(RATE),
+		],
+		{
+			CLOUDTEL_BASE_URL: sandbox.url,
+			CLOUDTEL_ACCOUNT_SID: sandbox.AccountSid,
+			CLOUDTEL_AUTH_TOKEN: sandbox.AuthToken,
+		},
 	);
 	if (run.code !== 0) throw new Error(`worker exited ${run.code}: ${run.stderr}`);
 	const s = run.summary;
@@ -19,10 +38,18 @@ try {
 	const batches = Math.ceil(ROWS / chunk);
 	const limited = run.events.filter((e) => e.event === 'retry' && e.status === 429).length;
 	const requests = batches + run.events.filter((e) => e.event === 'retry').length;
-	console.log(`pacing: sandbox --rate-limit ${RATE}, worker --rate ${RATE}, ${ROWS} messages in batches of ${chunk}`);
-	console.log(`  achieved ${s.sendRate.toFixed(1)} messages/s; achieved / ${RATE} = ${(s.sendRate / RATE).toFixed(3)} (target >= 0.95)`);
-	console.log(`  429 answers ${limited} of ${requests} requests = ${((100 * limited) / requests).toFixed(2)}% (target <= 1%)`);
-	console.log(`  accepted ${s.rows.accepted}, uncertain ${s.rows.uncertain}, pending ${s.rows.pending}`);
+	console.log(
+		`pacing: sandbox --rate-limit ${RATE}, worker --rate ${RATE}, ${ROWS} messages in batches of ${chunk}`,
+	);
+	console.log(
+		`  achieved ${s.sendRate.toFixed(1)} messages/s; achieved / ${RATE} = ${(s.sendRate / RATE).toFixed(3)} (target >= 0.95)`,
+	);
+	console.log(
+		`  429 answers ${limited} of ${requests} requests = ${((100 * limited) / requests).toFixed(2)}% (target <= 1%)`,
+	);
+	console.log(
+		`  accepted ${s.rows.accepted}, uncertain ${s.rows.uncertain}, pending ${s.rows.pending}`,
+	);
 } finally {
 	await sandbox.stop();
 }

@@ -30,7 +30,10 @@ const OUTAGE_BURST = Number(process.env.BENCH_OUTAGE_BURST ?? 1000);
 const OUTAGE_SECONDS = Number(process.env.BENCH_OUTAGE_SECONDS ?? 20);
 const CLI = join(root, 'worker/bin/cloudtel.js');
 
-if (!existsSync(join(root, 'worker/dist/worker/src/cli.js')) || !existsSync(join(root, 'sandbox/dist/sandbox/src/main.js'))) {
+if (
+	!existsSync(join(root, 'worker/dist/worker/src/cli.js')) ||
+	!existsSync(join(root, 'sandbox/dist/sandbox/src/main.js'))
+) {
 	console.error('build first: npm run build (npm run bench does)');
 	process.exit(1);
 }
@@ -54,7 +57,10 @@ function describe(latencies) {
 }
 
 function p99(latencies) {
-	return percentile([...latencies].sort((a, b) => a - b), 99);
+	return percentile(
+		[...latencies].sort((a, b) => a - b),
+		99,
+	);
 }
 
 // The SMTP server: resolves the waiter of each reply when its mail has arrived.
@@ -70,7 +76,11 @@ const smtp = new SMTPServer({
 		stream.on('data', (c) => chunks.push(c));
 		stream.on('end', () => {
 			const at = performance.now();
-			const sid = /MessageSid: ([0-9a-f-]{36})/.exec(Buffer.concat(chunks).toString('utf8').replace(/=\r?\n/g, ''))?.[1];
+			const sid = /MessageSid: ([0-9a-f-]{36})/.exec(
+				Buffer.concat(chunks)
+					.toString('utf8')
+					.replace(/=\r?\n/g, ''),
+			)?.[1];
 			if (sid) {
 				arrived.set(sid, at);
 				waiters.get(sid)?.(at);
@@ -92,15 +102,35 @@ const burstPostgres = process.env.BENCH_DB === 'postgres' ? await stoppablePostg
 writeFileSync(
 	config,
 	JSON.stringify({
-		provider: { baseUrl: sandbox.url, accountSid: sandbox.AccountSid, authToken: sandbox.AuthToken },
+		provider: {
+			baseUrl: sandbox.url,
+			accountSid: sandbox.AccountSid,
+			authToken: sandbox.AuthToken,
+		},
 		db: burstPostgres?.url ?? join(dir, 'worker.db'),
 		server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret },
 		smtp: { host: '127.0.0.1', port: smtpPort, allowInsecure: true, from: 'worker@example.com' },
 		outbox: { concurrency: Number(process.env.BENCH_CONCURRENCY ?? 32) },
-		replies: [{ match: { keyword: 'YES' }, actions: [{ type: 'forwardEmail', to: 'bookings@example.com' }] }, { actions: [{ type: 'forwardEmail', to: 'team@example.com' }] }],
+		replies: [
+			{
+				match: { keyword: 'YES' },
+				actions: [{ type: 'forwardEmail', to: 'bookings@example.com' }],
+			},
+			{ actions: [{ type: 'forwardEmail', to: 'team@example.com' }] },
+		],
 	}),
 );
-const worker = spawn(process.execPath, [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF] : []), CLI, 'worker', '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
+const worker = spawn(
+	process.execPath,
+	[
+		...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF] : []),
+		CLI,
+		'worker',
+		'--config',
+		config,
+	],
+	{ stdio: ['ignore', 'pipe', 'inherit'] },
+);
 let log = '';
 worker.stdout.on('data', (d) => (log += d));
 while (!log.includes('"worker started"')) {
@@ -108,10 +138,22 @@ while (!log.includes('"worker started"')) {
 	await new Promise((r) => setTimeout(r, 20));
 }
 // The process started holds the socket; the worker runs in a copy of it, whose CPU is the worker's.
-const copyPid = Number(execFileSync('pgrep', ['-P', String(worker.pid)]).toString().trim().split('\n')[0]);
+const copyPid = Number(
+	execFileSync('pgrep', ['-P', String(worker.pid)])
+		.toString()
+		.trim()
+		.split('\n')[0],
+);
 
 async function post(path, body, auth) {
-	const res = await fetch(sandbox.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...(auth ? { authorization: sandbox.auth } : {}) }, body: JSON.stringify(body) });
+	const res = await fetch(sandbox.url + path, {
+		method: 'POST',
+		headers: {
+			'content-type': 'application/json',
+			...(auth ? { authorization: sandbox.auth } : {}),
+		},
+		body: JSON.stringify(body),
+	});
 	const json = await res.json();
 	if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
 	return json;
@@ -123,15 +165,28 @@ const originals = [];
 for (let i = 0; i < total; i += 1000) {
 	const messages = [];
 	for (let j = i; j < Math.min(total, i + 1000); j++) {
-		messages.push({ To: `+6149${String(1_000_000 + j).padStart(7, '0')}`, Text: 'Reply YES to book', ExternalId: `bench-20300101T000000Z:${j + 2}`, WebhookUri: `http://127.0.0.1:${port}/callbacks/${secret}/replies` });
+		messages.push({
+			To: `+6149${String(1_000_000 + j).padStart(7, '0')}`,
+			Text: 'Reply YES to book',
+			ExternalId: `bench-20300101T000000Z:${j + 2}`,
+			WebhookUri: `http://127.0.0.1:${port}/callbacks/${secret}/replies`,
+		});
 	}
-	const results = await post(`/v2/Properties/${sandbox.PropertySid}/BatchMessages`, { Messages: messages }, true);
+	const results = await post(
+		`/v2/Properties/${sandbox.PropertySid}/BatchMessages`,
+		{ Messages: messages },
+		true,
+	);
 	for (const r of results) originals.push({ to: r.To, leased: r.From });
 }
 
 async function oneReply(i) {
 	const started = performance.now();
-	const { MessageSid } = await post('/_sandbox/replies', { From: originals[i].to, To: originals[i].leased, Text: i % 2 ? 'YES please' : 'maybe later' });
+	const { MessageSid } = await post('/_sandbox/replies', {
+		From: originals[i].to,
+		To: originals[i].leased,
+		Text: i % 2 ? 'YES please' : 'maybe later',
+	});
 	const at = arrived.get(MessageSid) ?? (await new Promise((r) => waiters.set(MessageSid, r)));
 	waiters.delete(MessageSid);
 	return at - started;
@@ -144,7 +199,13 @@ async function oneReply(i) {
 async function replyBurst(first, count) {
 	const started = performance.now();
 	const indexes = Array.from({ length: count }, (_, k) => first + k);
-	const { MessageSids } = await post('/_sandbox/replies', { Replies: indexes.map((i) => ({ From: originals[i].to, To: originals[i].leased, Text: i % 2 ? 'YES please' : 'maybe later' })) });
+	const { MessageSids } = await post('/_sandbox/replies', {
+		Replies: indexes.map((i) => ({
+			From: originals[i].to,
+			To: originals[i].leased,
+			Text: i % 2 ? 'YES please' : 'maybe later',
+		})),
+	});
 	return Promise.all(
 		MessageSids.map(async (sid) => {
 			const at = arrived.get(sid) ?? (await new Promise((r) => waiters.set(sid, r)));
@@ -158,22 +219,38 @@ try {
 	for (let i = 0; i < 10; i++) await oneReply(i); // warm-up: connections, JIT
 	const sequential = [];
 	for (let i = 10; i < SEQUENTIAL; i++) sequential.push(await oneReply(i));
-	console.log('reply -> webhook -> rule -> SMTP received, on loopback (sandbox and worker in their own processes)');
+	console.log(
+		'reply -> webhook -> rule -> SMTP received, on loopback (sandbox and worker in their own processes)',
+	);
 	console.log(`  one at a time (${sequential.length} replies):  ${describe(sequential)}`);
 	let last;
 	for (let n = 1; n <= BURSTS; n++) {
-		const meter = cpuMeter({ worker: copyPid, supervisor: worker.pid, sandbox: sandbox.child.pid, 'this process (load and SMTP server)': process.pid });
+		const meter = cpuMeter({
+			worker: copyPid,
+			supervisor: worker.pid,
+			sandbox: sandbox.child.pid,
+			'this process (load and SMTP server)': process.pid,
+		});
 		const burstStarted = performance.now();
 		const burst = await replyBurst(SEQUENTIAL + (n - 1) * BURST, BURST);
 		const perSecond = BURST / ((performance.now() - burstStarted) / 1000);
 		const cpu = meter();
 		const name = n === 1 ? 'first burst after start' : `burst ${n}`;
-		console.log(`  ${name} (${BURST} at once): ${describe(burst)}  (${perSecond.toFixed(0)} replies/s end to end)`);
-		console.log(`    CPU per reply: ${Object.entries(cpu).map(([who, ms]) => `${who} ${ms === undefined ? '?' : (ms / BURST).toFixed(2)} ms`).join(', ')}`);
+		console.log(
+			`  ${name} (${BURST} at once): ${describe(burst)}  (${perSecond.toFixed(0)} replies/s end to end)`,
+		);
+		console.log(
+			`    CPU per reply: ${Object.entries(cpu)
+				.map(([who, ms]) => `${who} ${ms === undefined ? '?' : (ms / BURST).toFixed(2)} ms`)
+				.join(', ')}`,
+		);
 		last = { burst, perSecond, n };
 	}
-	const met = BURST >= 1000 && last.perSecond >= TARGET.perSecond && p99(last.burst) <= TARGET.p99Ms;
-	console.log(`  target (a burst of 1000 at >= ${TARGET.perSecond} replies/s, p99 <= ${TARGET.p99Ms} ms, burst ${last.n}): ${met ? 'met' : 'NOT met'} (${last.perSecond.toFixed(0)} replies/s, p99 ${p99(last.burst).toFixed(0)} ms; ${os.loadavg()[0].toFixed(1)} load average on ${os.availableParallelism()} cores while it ran)`);
+	const met =
+		BURST >= 1000 && last.perSecond >= TARGET.perSecond && p99(last.burst) <= TARGET.p99Ms;
+	console.log(
+		`  target (a burst of 1000 at >= ${TARGET.perSecond} replies/s, p99 <= ${TARGET.p99Ms} ms, burst ${last.n}): ${met ? 'met' : 'NOT met'} (${last.perSecond.toFixed(0)} replies/s, p99 ${p99(last.burst).toFixed(0)} ms; ${os.loadavg()[0].toFixed(1)} load average on ${os.availableParallelism()} cores while it ran)`,
+	);
 	console.log(`  e-mails received ${arrived.size} of ${total}`);
 	if (arrived.size !== total) process.exitCode = 1;
 	if (OUTAGE_SECONDS > 0) await outage();
@@ -181,7 +258,9 @@ try {
 	if (process.env.BENCH_LOG) writeFileSync(process.env.BENCH_LOG, log);
 	worker.kill('SIGTERM');
 	await once(worker, 'exit');
-	console.log(`  worker logged ${(log.match(/"msg":"forwarded"/g) ?? []).length} forwards, ${(log.match(/"level":"error"/g) ?? []).length} errors`);
+	console.log(
+		`  worker logged ${(log.match(/"msg":"forwarded"/g) ?? []).length} forwards, ${(log.match(/"level":"error"/g) ?? []).length} errors`,
+	);
 	await sandbox.stop();
 	burstPostgres?.close();
 	await new Promise((r) => smtp.close(r));
@@ -198,7 +277,11 @@ async function outage() {
 	writeFileSync(
 		config2,
 		JSON.stringify({
-			provider: { baseUrl: sandbox.url, accountSid: sandbox.AccountSid, authToken: sandbox.AuthToken },
+			provider: {
+				baseUrl: sandbox.url,
+				accountSid: sandbox.AccountSid,
+				authToken: sandbox.AuthToken,
+			},
 			db: pg.url,
 			server: { publicUrl: `http://127.0.0.1:${port2}`, port: port2, host: '127.0.0.1', secret },
 			smtp: { host: '127.0.0.1', port: smtpPort, allowInsecure: true, from: 'worker@example.com' },
@@ -207,25 +290,43 @@ async function outage() {
 			replies: [{ actions: [{ type: 'forwardEmail', to: 'team@example.com' }] }],
 		}),
 	);
-	const worker2 = spawn(process.execPath, [CLI, 'worker', '--config', config2], { stdio: ['ignore', 'pipe', 'inherit'] });
+	const worker2 = spawn(process.execPath, [CLI, 'worker', '--config', config2], {
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
 	let log2 = '';
 	worker2.stdout.on('data', (d) => (log2 += d));
 	try {
 		while (!log2.includes('"worker started"')) {
-			if (worker2.exitCode !== null) throw new Error(`the worker on Postgres exited ${worker2.exitCode}`);
+			if (worker2.exitCode !== null)
+				throw new Error(`the worker on Postgres exited ${worker2.exitCode}`);
 			await new Promise((r) => setTimeout(r, 20));
 		}
-		const messages = Array.from({ length: OUTAGE_BURST }, (_, j) => ({ To: `+6149${String(5_000_000 + j).padStart(7, '0')}`, Text: 'Reply', ExternalId: `outage-20300101T000000Z:${j + 2}`, WebhookUri: `http://127.0.0.1:${port2}/callbacks/${secret}/replies` }));
+		const messages = Array.from({ length: OUTAGE_BURST }, (_, j) => ({
+			To: `+6149${String(5_000_000 + j).padStart(7, '0')}`,
+			Text: 'Reply',
+			ExternalId: `outage-20300101T000000Z:${j + 2}`,
+			WebhookUri: `http://127.0.0.1:${port2}/callbacks/${secret}/replies`,
+		}));
 		const sent = [];
-		for (let i = 0; i < messages.length; i += 1000) sent.push(...(await post(`/v2/Properties/${sandbox.PropertySid}/BatchMessages`, { Messages: messages.slice(i, i + 1000) }, true)));
+		for (let i = 0; i < messages.length; i += 1000)
+			sent.push(
+				...(await post(
+					`/v2/Properties/${sandbox.PropertySid}/BatchMessages`,
+					{ Messages: messages.slice(i, i + 1000) },
+					true,
+				)),
+			);
 		pg.stop();
 		const started = performance.now();
-		const { MessageSids } = await post('/_sandbox/replies', { Replies: sent.map((m) => ({ From: m.To, To: m.From, Text: 'during the outage' })) });
+		const { MessageSids } = await post('/_sandbox/replies', {
+			Replies: sent.map((m) => ({ From: m.To, To: m.From, Text: 'during the outage' })),
+		});
 		await new Promise((r) => setTimeout(r, OUTAGE_SECONDS * 1000 - (performance.now() - started)));
 		pg.start();
 		const back = performance.now();
 		const deadline = back + 120_000;
-		while (MessageSids.some((sid) => !arrived.has(sid)) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+		while (MessageSids.some((sid) => !arrived.has(sid)) && performance.now() < deadline)
+			await new Promise((r) => setTimeout(r, 100));
 		const times = MessageSids.filter((sid) => arrived.has(sid)).map((sid) => arrived.get(sid));
 		const lost = MessageSids.length - times.length;
 		const afterBack = times.filter((t) => t >= back);
@@ -233,10 +334,18 @@ async function outage() {
 		const perSecond = afterBack.length / Math.max(0.001, (lastAt - back) / 1000);
 		const firstAfter = afterBack.length > 0 ? Math.min(...afterBack) - back : NaN;
 		const latencies = times.map((t) => t - started).sort((a, b) => a - b);
-		console.log(`Postgres down ${OUTAGE_SECONDS} s (pg_ctl stop -m fast) during a burst of ${OUTAGE_BURST} replies to a worker on it:`);
-		console.log(`  lost ${lost} (must be 0); forwarded ${times.length}, ${afterBack.length} of them after Postgres was back, at ${perSecond.toFixed(0)} forwards/s; arrival -> e-mail p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms (the outage itself ${OUTAGE_SECONDS * 1000} ms)`);
-		console.log(`  worker on Postgres logged: ${(log2.match(/spooling callbacks/g) ?? []).length ? 'spooled' : 'did not spool'}, ${(log2.match(/"level":"error"/g) ?? []).length} error lines; ${worker2.exitCode === null ? 'still running' : `exited ${worker2.exitCode}`}`);
-		console.log(`  after Postgres was back: first e-mail at +${firstAfter.toFixed(0)} ms, last at +${(lastAt - back).toFixed(0)} ms`);
+		console.log(
+			`Postgres down ${OUTAGE_SECONDS} s (pg_ctl stop -m fast) during a burst of ${OUTAGE_BURST} replies to a worker on it:`,
+		);
+		console.log(
+			`  lost ${lost} (must be 0); forwarded ${times.length}, ${afterBack.length} of them after Postgres was back, at ${perSecond.toFixed(0)} forwards/s; arrival -> e-mail p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms (the outage itself ${OUTAGE_SECONDS * 1000} ms)`,
+		);
+		console.log(
+			`  worker on Postgres logged: ${(log2.match(/spooling callbacks/g) ?? []).length ? 'spooled' : 'did not spool'}, ${(log2.match(/"level":"error"/g) ?? []).length} error lines; ${worker2.exitCode === null ? 'still running' : `exited ${worker2.exitCode}`}`,
+		);
+		console.log(
+			`  after Postgres was back: first e-mail at +${firstAfter.toFixed(0)} ms, last at +${(lastAt - back).toFixed(0)} ms`,
+		);
 		if (lost > 0 || worker2.exitCode !== null) process.exitCode = 1;
 	} finally {
 		if (process.env.BENCH_LOG) writeFileSync(`${process.env.BENCH_LOG}.outage`, log2);

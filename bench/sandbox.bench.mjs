@@ -14,11 +14,22 @@ async function load(sandbox, path, body, connections) {
 		connections,
 		duration: DURATION,
 	});
-	return { requestsPerSecond: result.requests.average, non2xx: result.non2xx, errors: result.errors, p99: result.latency.p99 };
+	return {
+		requestsPerSecond: result.requests.average,
+		non2xx: result.non2xx,
+		errors: result.errors,
+		p99: result.latency.p99,
+	};
 }
 
 const single = { To: '+61412345678', Text: 'Benchmark message', ExternalId: 'bench' };
-const batch = { Messages: Array.from({ length: 1000 }, (_, i) => ({ To: `+614123${String(i).padStart(5, '0')}`, Text: 'Benchmark message', ExternalId: `bench:${i}` })) };
+const batch = {
+	Messages: Array.from({ length: 1000 }, (_, i) => ({
+		To: `+614123${String(i).padStart(5, '0')}`,
+		Text: 'Benchmark message',
+		ExternalId: `bench:${i}`,
+	})),
+};
 
 const sandbox = await startSandboxProcess();
 try {
@@ -30,9 +41,13 @@ try {
 	];
 	console.log(`sandbox ceiling on loopback (${DURATION} s each, autocannon)`);
 	for (const [name, rps, mps, r] of rows) {
-		console.log(`  ${name.padEnd(14)} ${rps.toFixed(1).padStart(9)} req/s  ${Math.round(mps).toString().padStart(8)} messages/s  p99 ${r.p99} ms  non-2xx ${r.non2xx}  errors ${r.errors}`);
+		console.log(
+			`  ${name.padEnd(14)} ${rps.toFixed(1).padStart(9)} req/s  ${Math.round(mps).toString().padStart(8)} messages/s  p99 ${r.p99} ms  non-2xx ${r.non2xx}  errors ${r.errors}`,
+		);
 	}
-	console.log(`  batch / single messages/s ratio: ${((many.requestsPerSecond * 1000) / one.requestsPerSecond).toFixed(1)}x`);
+	console.log(
+		`  batch / single messages/s ratio: ${((many.requestsPerSecond * 1000) / one.requestsPerSecond).toFixed(1)}x`,
+	);
 	if (one.non2xx + many.non2xx + one.errors + many.errors > 0) process.exitCode = 1;
 } finally {
 	await sandbox.stop();

@@ -41,7 +41,11 @@ async function query(url, text) {
 }
 
 function startWorker(config) {
-	const child = spawn(process.execPath, [join(root, 'worker/bin/cloudtel.js'), 'worker', '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
+	const child = spawn(
+		process.execPath,
+		[join(root, 'worker/bin/cloudtel.js'), 'worker', '--config', config],
+		{ stdio: ['ignore', 'pipe', 'inherit'] },
+	);
 	const logs = [];
 	createInterface({ input: child.stdout }).on('line', (l) => {
 		try {
@@ -77,27 +81,66 @@ async function phase({ adminUrl, sandbox, n, rows, rate, batchSize, name }) {
 		writeFileSync(
 			config,
 			JSON.stringify({
-				provider: { baseUrl: sandbox.url, accountSid: sandbox.AccountSid, authToken: sandbox.AuthToken },
+				provider: {
+					baseUrl: sandbox.url,
+					accountSid: sandbox.AccountSid,
+					authToken: sandbox.AuthToken,
+				},
 				db,
 				server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET },
-				campaigns: [{ name: 'bench', cron, timeZone: 'UTC', csv: 'list.csv', toColumn: 'Phone', property: sandbox.PropertySid, text: 'Hi {{Name}}', rate, batchSize, receipts: false, replies: false }],
+				campaigns: [
+					{
+						name: 'bench',
+						cron,
+						timeZone: 'UTC',
+						csv: 'list.csv',
+						toColumn: 'Phone',
+						property: sandbox.PropertySid,
+						text: 'Hi {{Name}}',
+						rate,
+						batchSize,
+						receipts: false,
+						replies: false,
+					},
+				],
 			}),
 		);
 		const w = startWorker(config);
-		await waitFor(() => w.logs.some((l) => l.msg === 'worker started'), 30_000, 'a worker to start');
+		await waitFor(
+			() => w.logs.some((l) => l.msg === 'worker started'),
+			30_000,
+			'a worker to start',
+		);
 		workers.push(w);
 	}
-	if (Date.now() > at.getTime() - 500) throw new Error('the workers took too long to start for the tick');
-	await waitFor(() => workers.every((w) => w.logs.some((l) => l.msg === 'campaign summary')), 300_000, 'the run to finish');
+	if (Date.now() > at.getTime() - 500)
+		throw new Error('the workers took too long to start for the tick');
+	await waitFor(
+		() => workers.every((w) => w.logs.some((l) => l.msg === 'campaign summary')),
+		300_000,
+		'the run to finish',
+	);
 	// Each answer is stored with the moment it came (answers.at), as one row per chunk.
-	const [span] = await query(db, `SELECT (SELECT COUNT(*)::int FROM recipients WHERE status = 'accepted') AS n, MIN(at)::float8 AS first, MAX(at)::float8 AS last FROM answers`);
-	const retries429 = workers.reduce((k, w) => k + w.logs.filter((l) => l.msg === 'campaign retry' && l.status === 429).length, 0);
+	const [span] = await query(
+		db,
+		`SELECT (SELECT COUNT(*)::int FROM recipients WHERE status = 'accepted') AS n, MIN(at)::float8 AS first, MAX(at)::float8 AS last FROM answers`,
+	);
+	const retries429 = workers.reduce(
+		(k, w) => k + w.logs.filter((l) => l.msg === 'campaign retry' && l.status === 429).length,
+		0,
+	);
 	const chunks = Math.ceil(span.n / Math.min(batchSize, Math.max(1, Math.ceil(rate / 10))));
 	for (const w of workers) w.child.kill('SIGTERM');
 	await Promise.all(workers.map((w) => once(w.child, 'exit')));
 	// The last answer's arrival ends the span; the first request left one answer earlier.
 	const seconds = (span.last - span.first) / 1000;
-	return { accepted: span.n, seconds, perSecond: span.n / seconds, retries429, requests: chunks + retries429 };
+	return {
+		accepted: span.n,
+		seconds,
+		perSecond: span.n / seconds,
+		retries429,
+		requests: chunks + retries429,
+	};
 }
 
 const postgres = await startPostgres();
@@ -106,19 +149,39 @@ try {
 	const results = [];
 	try {
 		for (const n of [1, 2, 3]) {
-			const r = await phase({ adminUrl: postgres.url, sandbox: slow, n, rows: ROWS, rate: 100_000, batchSize: 10, name: `scaleout_${n}` });
+			const r = await phase({
+				adminUrl: postgres.url,
+				sandbox: slow,
+				n,
+				rows: ROWS,
+				rate: 100_000,
+				batchSize: 10,
+				name: `scaleout_${n}`,
+			});
 			results.push(r);
-			console.log(`${n} worker(s): ${r.accepted} messages in ${r.seconds.toFixed(2)} s = ${r.perSecond.toFixed(0)} messages/s`);
+			console.log(
+				`${n} worker(s): ${r.accepted} messages in ${r.seconds.toFixed(2)} s = ${r.perSecond.toFixed(0)} messages/s`,
+			);
 		}
 	} finally {
 		await slow.stop();
 	}
 	const [one, two, three] = results;
-	console.log(`scale-out (latency 200 ms, 4 requests of 10 in flight per worker): 2 workers ${(two.perSecond / one.perSecond).toFixed(2)}x of one (linear 2, goal >= 1.6), 3 workers ${(three.perSecond / one.perSecond).toFixed(2)}x (linear 3, goal >= 2.4)`);
+	console.log(
+		`scale-out (latency 200 ms, 4 requests of 10 in flight per worker): 2 workers ${(two.perSecond / one.perSecond).toFixed(2)}x of one (linear 2, goal >= 1.6), 3 workers ${(three.perSecond / one.perSecond).toFixed(2)}x (linear 3, goal >= 2.4)`,
+	);
 
 	const limited = await startSandboxProcess(['--rate-limit', '200', '--latency-ms', '200']);
 	try {
-		const r = await phase({ adminUrl: postgres.url, sandbox: limited, n: 3, rows: LIMITED_ROWS, rate: 200, batchSize: 1000, name: 'scaleout_limited' });
+		const r = await phase({
+			adminUrl: postgres.url,
+			sandbox: limited,
+			n: 3,
+			rows: LIMITED_ROWS,
+			rate: 200,
+			batchSize: 1000,
+			name: 'scaleout_limited',
+		});
 		console.log(
 			`rate limit 200/s, campaign rate 200, 3 workers: ${r.perSecond.toFixed(1)} messages/s = ${(r.perSecond / 200).toFixed(3)} of the limit (goal >= 0.95); ` +
 				`${r.retries429} of ${r.requests} requests answered 429 = ${((100 * r.retries429) / r.requests).toFixed(2)}% (goal <= 1%)`,

@@ -15,7 +15,13 @@ import pg from 'pg';
 import { startSandboxProcess, root } from './lib/sandboxProcess.mjs';
 import { stoppablePostgres } from './lib/stoppablePostgres.mjs';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '90' }, seed: { type: 'string', default: '7741' }, rows: { type: 'string', default: '6000' } } });
+const { values } = parseArgs({
+	options: {
+		seconds: { type: 'string', default: '90' },
+		seed: { type: 'string', default: '7741' },
+		rows: { type: 'string', default: '6000' },
+	},
+});
 const SECONDS = Number(values.seconds);
 const ROWS = Number(values.rows);
 const SECRET = 'soak-callback-secret-0123456789';
@@ -32,14 +38,16 @@ const random = () => {
 	return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const log = (msg, fields = {}) => console.log(JSON.stringify({ at: new Date().toISOString(), msg, ...fields }));
-const freePort = () => new Promise((resolve) => {
-	const s = netServer();
-	s.listen(0, '127.0.0.1', () => {
-		const { port } = s.address();
-		s.close(() => resolve(port));
+const log = (msg, fields = {}) =>
+	console.log(JSON.stringify({ at: new Date().toISOString(), msg, ...fields }));
+const freePort = () =>
+	new Promise((resolve) => {
+		const s = netServer();
+		s.listen(0, '127.0.0.1', () => {
+			const { port } = s.address();
+			s.close(() => resolve(port));
+		});
 	});
-});
 /** Every process this soak started, killed if it fails on the way. */
 const children = [];
 process.on('uncaughtException', (error) => {
@@ -70,10 +78,14 @@ let turn = 0;
 const proxy = createServer(async (req, res) => {
 	const chunks = [];
 	for await (const c of req) chunks.push(c);
-	const up = request(new URL(req.url, `http://127.0.0.1:${ports[turn++ % 2]}`), { method: req.method, headers: req.headers }, (answer) => {
-		res.writeHead(answer.statusCode ?? 502, answer.headers);
-		answer.pipe(res);
-	});
+	const up = request(
+		new URL(req.url, `http://127.0.0.1:${ports[turn++ % 2]}`),
+		{ method: req.method, headers: req.headers },
+		(answer) => {
+			res.writeHead(answer.statusCode ?? 502, answer.headers);
+			answer.pipe(res);
+		},
+	);
 	up.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
 	up.end(Buffer.concat(chunks));
 });
@@ -92,11 +104,33 @@ const receiver = createServer((req, res) => {
 receiver.listen(await freePort(), '127.0.0.1');
 await once(receiver, 'listening');
 
-const env = { ...process.env, CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.AuthToken };
+const env = {
+	...process.env,
+	CLOUDTEL_BASE_URL: sandbox.url,
+	CLOUDTEL_ACCOUNT_SID: sandbox.AccountSid,
+	CLOUDTEL_AUTH_TOKEN: sandbox.AuthToken,
+};
 const workers = ports.map((port, i) => {
 	const config = join(dir, `worker${i}.json`);
-	writeFileSync(config, JSON.stringify({ provider: { baseUrl: sandbox.url }, db, server: { publicUrl, port, host: '127.0.0.1', secret: SECRET }, spool: { dir: join(dir, `spool${i}`) }, replies: [{ name: 'all', actions: [{ type: 'post', url: `http://127.0.0.1:${receiver.address().port}/replies` }] }] }));
-	const child = spawn(process.execPath, [CLI, 'worker', '--config', config], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+	writeFileSync(
+		config,
+		JSON.stringify({
+			provider: { baseUrl: sandbox.url },
+			db,
+			server: { publicUrl, port, host: '127.0.0.1', secret: SECRET },
+			spool: { dir: join(dir, `spool${i}`) },
+			replies: [
+				{
+					name: 'all',
+					actions: [{ type: 'post', url: `http://127.0.0.1:${receiver.address().port}/replies` }],
+				},
+			],
+		}),
+	);
+	const child = spawn(process.execPath, [CLI, 'worker', '--config', config], {
+		env,
+		stdio: ['ignore', 'ignore', 'inherit'],
+	});
 	children.push(child);
 	return { child, exited: false };
 });
@@ -105,21 +139,56 @@ await sleep(3000);
 
 // Numbers the run reaches last: each first gets a message of another run, so its STOP reaches the workers.
 const phone = (row) => `+614${String(20_000_000 + row).slice(-8)}`;
-const stopRows = Array.from({ length: STOPS }, (_, i) => ROWS - 1 - i * Math.floor(ROWS / (2 * STOPS)));
+const stopRows = Array.from(
+	{ length: STOPS },
+	(_, i) => ROWS - 1 - i * Math.floor(ROWS / (2 * STOPS)),
+);
 const leased = new Map();
 for (const row of stopRows) {
 	// The sandbox fails some requests (--fail-rate): asked again.
 	for (let res; !leased.has(row); ) {
-		res = await fetch(`${sandbox.url}/v2/Properties/${sandbox.PropertySid}/Messages`, { method: 'POST', headers: { authorization: sandbox.auth, 'content-type': 'application/json' }, body: JSON.stringify({ To: phone(row), Text: 'Welcome', ExternalId: `bind:${row}`, WebhookUri: `${publicUrl}/callbacks/${SECRET}/replies` }) });
+		res = await fetch(`${sandbox.url}/v2/Properties/${sandbox.PropertySid}/Messages`, {
+			method: 'POST',
+			headers: { authorization: sandbox.auth, 'content-type': 'application/json' },
+			body: JSON.stringify({
+				To: phone(row),
+				Text: 'Welcome',
+				ExternalId: `bind:${row}`,
+				WebhookUri: `${publicUrl}/callbacks/${SECRET}/replies`,
+			}),
+		});
 		if (res.ok) leased.set(row, (await res.json()).Message.From);
 	}
 }
-writeFileSync(join(dir, 'list.csv'), `Phone,Name\n${Array.from({ length: ROWS }, (_, i) => `${phone(i)},N${i}`).join('\n')}\n`);
+writeFileSync(
+	join(dir, 'list.csv'),
+	`Phone,Name\n${Array.from({ length: ROWS }, (_, i) => `${phone(i)},N${i}`).join('\n')}\n`,
+);
 
 // The run, started again whenever a fault kills it, until it has accounted for every row.
 let run;
 let runDone = false;
-const runArgs = ['campaign', 'run', '--db', db, '--csv', join(dir, 'list.csv'), '--name', 'soak', '--property', sandbox.PropertySid, '--text', 'Hi {{Name}}', '--rate', String(Math.ceil(ROWS / (SECONDS * 0.6))), '--batch-size', '50', '--reply-url', `${publicUrl}/callbacks/${SECRET}/replies`, '--json'];
+const runArgs = [
+	'campaign',
+	'run',
+	'--db',
+	db,
+	'--csv',
+	join(dir, 'list.csv'),
+	'--name',
+	'soak',
+	'--property',
+	sandbox.PropertySid,
+	'--text',
+	'Hi {{Name}}',
+	'--rate',
+	String(Math.ceil(ROWS / (SECONDS * 0.6))),
+	'--batch-size',
+	'50',
+	'--reply-url',
+	`${publicUrl}/callbacks/${SECRET}/replies`,
+	'--json',
+];
 function startRun() {
 	run = spawn(process.execPath, [CLI, ...runArgs], { env, stdio: ['ignore', 'ignore', 'ignore'] });
 	children.push(run);
@@ -151,7 +220,12 @@ const faults = (async () => {
 			counts.runKills++;
 		} else if (pick < 0.75) {
 			const w = workers[Math.floor(random() * 2)];
-			const copies = execFileSync('ps', ['-o', 'pid=', '--ppid', String(w.child.pid)], { encoding: 'utf8' }).trim().split(/\s+/).filter(Boolean);
+			const copies = execFileSync('ps', ['-o', 'pid=', '--ppid', String(w.child.pid)], {
+				encoding: 'utf8',
+			})
+				.trim()
+				.split(/\s+/)
+				.filter(Boolean);
 			if (copies.length > 0) process.kill(Number(copies[0]), 'SIGKILL');
 			counts.copyKills++;
 		} else {
@@ -167,7 +241,11 @@ const replies = (async () => {
 		const row = stopRows[next % STOPS];
 		const stop = next < STOPS && random() < 0.5;
 		const body = { From: phone(row), To: leased.get(row), Text: stop ? 'STOP' : `reply ${next}` };
-		const res = await fetch(`${sandbox.url}/_sandbox/replies`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		const res = await fetch(`${sandbox.url}/_sandbox/replies`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		});
 		const sid = (await res.json()).MessageSid;
 		if (stop) {
 			stopSent.set(sid, row);
@@ -187,17 +265,31 @@ await sleep(15_000);
 // The invariants.
 const outbox = await (await fetch(`${sandbox.url}/_sandbox/outbox`)).json();
 const acknowledged = new Map();
-for (const c of outbox.Callbacks) if (c.Delivered && !acknowledged.has(c.MessageSid)) acknowledged.set(c.MessageSid, c.At);
+for (const c of outbox.Callbacks)
+	if (c.Delivered && !acknowledged.has(c.MessageSid)) acknowledged.set(c.MessageSid, c.At);
 const messages = [];
 for (let token = ''; ; ) {
-	const page = await (await fetch(`${sandbox.url}/_sandbox/messages?${new URLSearchParams({ Results_Count: '1000', ...(token ? { PageToken: token } : {}) })}`)).json();
+	const page = await (
+		await fetch(
+			`${sandbox.url}/_sandbox/messages?${new URLSearchParams({ Results_Count: '1000', ...(token ? { PageToken: token } : {}) })}`,
+		)
+	).json();
 	messages.push(...page.Messages);
 	if (!(token = page.NextPageToken)) break;
 }
 const byRow = new Map();
-for (const m of messages) if (String(m.ExternalId).startsWith('soak:')) byRow.set(m.ExternalId, [...(byRow.get(m.ExternalId) ?? []), m]);
+for (const m of messages)
+	if (String(m.ExternalId).startsWith('soak:'))
+		byRow.set(m.ExternalId, [...(byRow.get(m.ExternalId) ?? []), m]);
 const duplicates = [...byRow.values()].filter((ms) => ms.length > 1).length;
-const statuses = Object.fromEntries((await sql(db, `SELECT status, COUNT(*)::int AS n FROM recipients WHERE campaign = 'soak' GROUP BY status`)).map((r) => [r.status, r.n]));
+const statuses = Object.fromEntries(
+	(
+		await sql(
+			db,
+			`SELECT status, COUNT(*)::int AS n FROM recipients WHERE campaign = 'soak' GROUP BY status`,
+		)
+	).map((r) => [r.status, r.n]),
+);
 // A STOP answered 200 (its callback's attempt began at `at`): no message of the run to its number created a second or more after.
 const stopsBroken = [];
 for (const [sid, row] of stopSent) {
@@ -207,8 +299,12 @@ for (const [sid, row] of stopSent) {
 	if (m && m.Created > Math.ceil(at / 1000) + 1) stopsBroken.push(row + 2);
 }
 const repliesAcked = replySids.filter((s) => acknowledged.has(s));
-const notForwarded = repliesAcked.filter((s) => ![...forwarded.keys()].some((k) => k.startsWith(s)));
-const forwardedTwice = repliesAcked.filter((s) => [...forwarded.keys()].filter((k) => k.startsWith(s)).length > 1);
+const notForwarded = repliesAcked.filter(
+	(s) => ![...forwarded.keys()].some((k) => k.startsWith(s)),
+);
+const forwardedTwice = repliesAcked.filter(
+	(s) => [...forwarded.keys()].filter((k) => k.startsWith(s)).length > 1,
+);
 const alive = workers.filter((w) => !w.exited).length;
 const result = {
 	seed: Number(values.seed),
@@ -226,7 +322,14 @@ const result = {
 	workersAlive: alive,
 };
 log('soak result', result);
-const ok = runDone && duplicates === 0 && result.lost === 0 && stopsBroken.length === 0 && notForwarded.length === 0 && forwardedTwice.length === 0 && alive === 2;
+const ok =
+	runDone &&
+	duplicates === 0 &&
+	result.lost === 0 &&
+	stopsBroken.length === 0 &&
+	notForwarded.length === 0 &&
+	forwardedTwice.length === 0 &&
+	alive === 2;
 for (const w of workers) w.child.kill('SIGTERM');
 await Promise.all(workers.map((w) => (w.exited ? undefined : once(w.child, 'exit'))));
 run?.kill('SIGKILL');

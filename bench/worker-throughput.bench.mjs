@@ -27,7 +27,11 @@ function readyBatches(csv) {
 	for (let i = 0; i < lines.length; i += BATCH) {
 		const Messages = lines.slice(i, i + BATCH).map((l, j) => {
 			const [Phone, Name] = l.split(',');
-			return { To: Phone, Text: TEXT.replace('{{Name}}', Name).replace('{{Phone}}', Phone), ExternalId: `bench:${i + j + 2}` };
+			return {
+				To: Phone,
+				Text: TEXT.replace('{{Name}}', Name).replace('{{Phone}}', Phone),
+				ExternalId: `bench:${i + j + 2}`,
+			};
 		});
 		bodies.push(JSON.stringify({ Messages }));
 	}
@@ -63,8 +67,31 @@ async function ceiling(sandbox, bodies) {
 
 async function worker(sandbox, csv, db) {
 	const run = await runCli(
-		['campaign', 'run', '--csv', csv, '--text', TEXT, '--property', sandbox.PropertySid, '--db', db, '--name', 'bench', '--rate', '0', '--batch-size', String(BATCH), '--concurrency', String(CONNECTIONS)],
-		{ CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.AuthToken },
+		[
+			'campaign',
+			'run',
+			'--csv',
+			csv,
+			'--text',
+			TEXT,
+			'--property',
+			sandbox.PropertySid,
+			'--db',
+			db,
+			'--name',
+			'bench',
+			'--rate',
+			'0',
+			'--batch-size',
+			String(BATCH),
+			'--concurrency',
+			String(CONNECTIONS),
+		],
+		{
+			CLOUDTEL_BASE_URL: sandbox.url,
+			CLOUDTEL_ACCOUNT_SID: sandbox.AccountSid,
+			CLOUDTEL_AUTH_TOKEN: sandbox.AuthToken,
+		},
 	);
 	if (run.code !== 0) throw new Error(`worker exited ${run.code}: ${run.stderr}`);
 	return run;
@@ -119,7 +146,9 @@ try {
 	const phases = [
 		async () => ceilings.push(await phase((sandbox) => ceiling(sandbox, bodies))),
 		async () => runs.push(await phase((sandbox) => sqliteWorker(sandbox, csv))),
-		...(postgres ? [async () => pgRuns.push(await phase((sandbox) => postgresWorker(sandbox, csv, postgres)))] : []),
+		...(postgres
+			? [async () => pgRuns.push(await phase((sandbox) => postgresWorker(sandbox, csv, postgres)))]
+			: []),
 	];
 	for (let round = 0; round < ROUNDS; round++) {
 		for (let i = 0; i < phases.length; i++) await phases[(round + i) % phases.length]();
@@ -131,16 +160,34 @@ const fmt = (n) => Math.round(n).toString().padStart(8);
 const raw = median(ceilings.map((c) => c.messagesPerSecond));
 const send = median(runs.map((r) => r.summary.sendRate));
 const whole = median(runs.map((r) => r.summary.rows.accepted / r.seconds));
-console.log(`worker throughput, ${ROWS} rows, batches of ${BATCH}, ${CONNECTIONS} in flight, ${ROUNDS} rounds; every phase against a fresh sandbox process`);
-console.log(`  raw ceiling (autocannon posting the campaign's ${bodies.length} ready batches)   ${ceilings.map((c) => fmt(c.messagesPerSecond)).join(' ')}  messages/s  median ${fmt(raw)}  (non-2xx ${ceilings.reduce((n, c) => n + c.non2xx, 0)})`);
-console.log(`  worker, send stage (first chunk taken to last answer stored)    ${runs.map((r) => fmt(r.summary.sendRate)).join(' ')}  messages/s  median ${fmt(send)}`);
-console.log(`  worker, whole CLI process (start, CSV read and import, send)    ${runs.map((r) => fmt(r.summary.rows.accepted / r.seconds)).join(' ')}  messages/s  median ${fmt(whole)}  (peak RSS ${fmt(Math.max(...runs.map((r) => r.peakMb)))} MB)`);
-console.log(`  ratio, send stage / raw ceiling (medians)    ${(send / raw).toFixed(2)}x  (target >= 0.8x)`);
-console.log(`  ratio, whole process / raw ceiling (medians) ${(whole / raw).toFixed(2)}x  (the CSV's reading, validation and import included; no target)`);
+console.log(
+	`worker throughput, ${ROWS} rows, batches of ${BATCH}, ${CONNECTIONS} in flight, ${ROUNDS} rounds; every phase against a fresh sandbox process`,
+);
+console.log(
+	`  raw ceiling (autocannon posting the campaign's ${bodies.length} ready batches)   ${ceilings.map((c) => fmt(c.messagesPerSecond)).join(' ')}  messages/s  median ${fmt(raw)}  (non-2xx ${ceilings.reduce((n, c) => n + c.non2xx, 0)})`,
+);
+console.log(
+	`  worker, send stage (first chunk taken to last answer stored)    ${runs.map((r) => fmt(r.summary.sendRate)).join(' ')}  messages/s  median ${fmt(send)}`,
+);
+console.log(
+	`  worker, whole CLI process (start, CSV read and import, send)    ${runs.map((r) => fmt(r.summary.rows.accepted / r.seconds)).join(' ')}  messages/s  median ${fmt(whole)}  (peak RSS ${fmt(Math.max(...runs.map((r) => r.peakMb)))} MB)`,
+);
+console.log(
+	`  ratio, send stage / raw ceiling (medians)    ${(send / raw).toFixed(2)}x  (target >= 0.8x)`,
+);
+console.log(
+	`  ratio, whole process / raw ceiling (medians) ${(whole / raw).toFixed(2)}x  (the CSV's reading, validation and import included; no target)`,
+);
 if (postgres) {
 	const pgSend = median(pgRuns.map((r) => r.summary.sendRate));
 	const pgWhole = median(pgRuns.map((r) => r.summary.rows.accepted / r.seconds));
-	console.log(`  worker on Postgres, send stage (the same run, --db postgres://)    ${pgRuns.map((r) => fmt(r.summary.sendRate)).join(' ')}  messages/s  median ${fmt(pgSend)}`);
-	console.log(`  worker on Postgres, whole CLI process                            ${pgRuns.map((r) => fmt(r.summary.rows.accepted / r.seconds)).join(' ')}  messages/s  median ${fmt(pgWhole)}  (peak RSS ${fmt(Math.max(...pgRuns.map((r) => r.peakMb)))} MB)`);
-	console.log(`  ratio, Postgres send stage / raw ceiling (medians)    ${(pgSend / raw).toFixed(2)}x  (target >= 0.5x); Postgres / SQLite send stage ${(pgSend / send).toFixed(2)}x`);
+	console.log(
+		`  worker on Postgres, send stage (the same run, --db postgres://)    ${pgRuns.map((r) => fmt(r.summary.sendRate)).join(' ')}  messages/s  median ${fmt(pgSend)}`,
+	);
+	console.log(
+		`  worker on Postgres, whole CLI process                            ${pgRuns.map((r) => fmt(r.summary.rows.accepted / r.seconds)).join(' ')}  messages/s  median ${fmt(pgWhole)}  (peak RSS ${fmt(Math.max(...pgRuns.map((r) => r.peakMb)))} MB)`,
+	);
+	console.log(
+		`  ratio, Postgres send stage / raw ceiling (medians)    ${(pgSend / raw).toFixed(2)}x  (target >= 0.5x); Postgres / SQLite send stage ${(pgSend / send).toFixed(2)}x`,
+	);
 }

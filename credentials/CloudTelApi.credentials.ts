@@ -52,17 +52,23 @@ export class CloudTelApi implements ICredentialType {
 			default: '',
 			placeholder: 'e.g. 3f2504e0-4f89-41d3-9a0c-0305e82c3301',
 			description:
-				"The PropertySid used by every CloudTel node whose own Property SID is left empty. CloudTel has no way to list properties, so this saves copying the SID into each node.",
+				'The PropertySid used by every CloudTel node whose own Property SID is left empty. CloudTel has no way to list properties, so this saves copying the SID into each node.',
 		},
 	];
 
 	// A function rather than a generic block so the header comes from api/, where the
 	// scheme is written once.
-	authenticate = async (credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> => ({
+	authenticate = async (
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> => ({
 		...requestOptions,
 		headers: {
 			...requestOptions.headers,
-			Authorization: basicAuthorization(String(credentials.accountSid ?? ''), String(credentials.authToken ?? '')),
+			Authorization: basicAuthorization(
+				String(credentials.accountSid ?? ''),
+				String(credentials.authToken ?? ''),
+			),
 		},
 	});
 

@@ -22,7 +22,8 @@ export class CloudTelWorkerApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'e.g. http://cloudtel-worker:8080',
-			description: "Where the cloudtel worker's HTTP server answers (its server.port), without /api",
+			description:
+				"Where the cloudtel worker's HTTP server answers (its server.port), without /api",
 		},
 		{
 			displayName: 'API Token',
@@ -31,7 +32,8 @@ export class CloudTelWorkerApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: "The worker's server.apiToken (at least 16 characters), sent as Authorization: Bearer",
+			description:
+				"The worker's server.apiToken (at least 16 characters), sent as Authorization: Bearer",
 		},
 	];
 

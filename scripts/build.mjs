@@ -3,7 +3,15 @@
 // worker's package carries what `cloudtel sandbox` and `cloudtel demo` need, so it can be
 // installed alone: the sandbox's compiled files and the demo's CSV go into worker/dist.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+	cpSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,5 +47,6 @@ const workerDist = join(root, 'worker', 'dist');
 rmSync(join(workerDist, 'sandbox'), { recursive: true, force: true });
 cpSync(join(root, 'sandbox', 'dist', 'sandbox'), join(workerDist, 'sandbox'), { recursive: true });
 mkdirSync(join(workerDist, 'examples'), { recursive: true });
-for (const name of ['demo-campaign.csv', 'worker.config.yaml', 'quickstart.config.yaml']) cpSync(join(root, 'examples', name), join(workerDist, 'examples', name));
+for (const name of ['demo-campaign.csv', 'worker.config.yaml', 'quickstart.config.yaml'])
+	cpSync(join(root, 'examples', name), join(workerDist, 'examples', name));
 writeFileSync(join(workerDist, '.build-stamp.json'), JSON.stringify({ startedAt }));

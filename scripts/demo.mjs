@@ -7,7 +7,16 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const SOURCES = ['api', 'worker/src', 'sandbox/src', 'examples', 'scripts/build.mjs', 'tsconfig.base.json', 'worker/tsconfig.json', 'sandbox/tsconfig.json'];
+const SOURCES = [
+	'api',
+	'worker/src',
+	'sandbox/src',
+	'examples',
+	'scripts/build.mjs',
+	'tsconfig.base.json',
+	'worker/tsconfig.json',
+	'sandbox/tsconfig.json',
+];
 
 function newestIn(path) {
 	const stat = statSync(path, { throwIfNoEntry: false });
@@ -21,15 +30,21 @@ function newestIn(path) {
 function builtFresh() {
 	try {
 		const stamp = JSON.parse(readFileSync(join(ROOT, 'worker/dist/.build-stamp.json'), 'utf8'));
-		return stamp.failed === undefined && stamp.startedAt > Math.max(...SOURCES.map((s) => newestIn(join(ROOT, s))));
+		return (
+			stamp.failed === undefined &&
+			stamp.startedAt > Math.max(...SOURCES.map((s) => newestIn(join(ROOT, s))))
+		);
 	} catch {
 		return false;
 	}
 }
 
-const run = (args) => spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' }).status ?? 1;
+const run = (args) =>
+	spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' }).status ?? 1;
 if (!builtFresh()) {
-	console.error('worker/dist is missing or older than its sources: building it first (npm run build)');
+	console.error(
+		'worker/dist is missing or older than its sources: building it first (npm run build)',
+	);
 	const built = run([join(ROOT, 'scripts/build.mjs')]);
 	if (built !== 0) process.exit(built);
 }

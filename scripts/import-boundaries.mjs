@@ -20,7 +20,12 @@ const base = rootArg ? resolve(rootArg.slice('--root='.length)) : root;
 
 /** Per folder: the packages and the folders its files may import. */
 const RULES = [
-	{ folder: 'api', packages: [], folders: ['api'], globals: ['process', 'Buffer', 'require', '__dirname', '__filename', 'global', 'globalThis'] },
+	{
+		folder: 'api',
+		packages: [],
+		folders: ['api'],
+		globals: ['process', 'Buffer', 'require', '__dirname', '__filename', 'global', 'globalThis'],
+	},
 	{ folder: 'nodes', packages: ['n8n-workflow'], folders: ['api', 'nodes', 'credentials'] },
 	{ folder: 'credentials', packages: ['n8n-workflow'], folders: ['api', 'nodes', 'credentials'] },
 	{ folder: 'worker/src', packages: '*', notFolders: ['nodes', 'credentials'] },
@@ -55,8 +60,10 @@ function resolveImport(from, spec) {
 	return target;
 }
 
-const inFolder = (path, folder) => path === join(base, folder) || path.startsWith(join(base, folder) + sep);
-const packageOf = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
+const inFolder = (path, folder) =>
+	path === join(base, folder) || path.startsWith(join(base, folder) + sep);
+const packageOf = (spec) =>
+	spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
 
 /** Node's globals read as values in `source` (a property or a declaration of that name is not one). */
 function globalsUsed(source, names) {
@@ -64,8 +71,22 @@ function globalsUsed(source, names) {
 	const visit = (node) => {
 		if (ts.isIdentifier(node) && names.includes(node.text)) {
 			const p = node.parent;
-			const isName = (ts.isPropertyAccessExpression(p) && p.name === node) || (ts.isPropertyAssignment(p) && p.name === node) || (ts.isQualifiedName(p) && p.right === node) || ((ts.isVariableDeclaration(p) || ts.isParameter(p) || ts.isFunctionDeclaration(p) || ts.isMethodDeclaration(p) || ts.isPropertySignature(p) || ts.isPropertyDeclaration(p)) && p.name === node);
-			if (!isName) found.push({ name: node.text, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1 });
+			const isName =
+				(ts.isPropertyAccessExpression(p) && p.name === node) ||
+				(ts.isPropertyAssignment(p) && p.name === node) ||
+				(ts.isQualifiedName(p) && p.right === node) ||
+				((ts.isVariableDeclaration(p) ||
+					ts.isParameter(p) ||
+					ts.isFunctionDeclaration(p) ||
+					ts.isMethodDeclaration(p) ||
+					ts.isPropertySignature(p) ||
+					ts.isPropertyDeclaration(p)) &&
+					p.name === node);
+			if (!isName)
+				found.push({
+					name: node.text,
+					line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1,
+				});
 		}
 		ts.forEachChild(node, visit);
 	};
@@ -83,15 +104,25 @@ for (const rule of RULES) {
 		for (const { fileName: spec } of ts.preProcessFile(text, true, true).importedFiles) {
 			if (spec.startsWith('.')) {
 				const target = resolveImport(file, spec);
-				const allowed = rule.folders ? rule.folders.some((f) => inFolder(target, f)) : !rule.notFolders.some((f) => inFolder(target, f));
-				if (!allowed) problems.push(`${where}: imports "${spec}" (${relative(base, target)}); ${rule.folder}/ may import ${rule.folders ? `only from ${rule.folders.join('/, ')}/` : `nothing from ${rule.notFolders.join('/ or ')}/`}`);
+				const allowed = rule.folders
+					? rule.folders.some((f) => inFolder(target, f))
+					: !rule.notFolders.some((f) => inFolder(target, f));
+				if (!allowed)
+					problems.push(
+						`${where}: imports "${spec}" (${relative(base, target)}); ${rule.folder}/ may import ${rule.folders ? `only from ${rule.folders.join('/, ')}/` : `nothing from ${rule.notFolders.join('/ or ')}/`}`,
+					);
 			} else if (rule.packages !== '*' && !rule.packages.includes(packageOf(spec))) {
-				problems.push(`${where}: imports "${spec}"; ${rule.folder}/ may import ${rule.packages.length ? `no package but ${rule.packages.join(', ')}` : 'no package'}`);
+				problems.push(
+					`${where}: imports "${spec}"; ${rule.folder}/ may import ${rule.packages.length ? `no package but ${rule.packages.join(', ')}` : 'no package'}`,
+				);
 			}
 		}
 		if (rule.globals) {
 			const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-			for (const { name, line } of globalsUsed(source, rule.globals)) problems.push(`${where}:${line}: uses Node's global "${name}"; ${rule.folder}/ ships inside n8n and runs without them`);
+			for (const { name, line } of globalsUsed(source, rule.globals))
+				problems.push(
+					`${where}:${line}: uses Node's global "${name}"; ${rule.folder}/ ships inside n8n and runs without them`,
+				);
 		}
 	}
 }
@@ -99,4 +130,6 @@ if (problems.length > 0) {
 	for (const p of problems) console.error(`import-boundaries: ${p}`);
 	process.exit(1);
 }
-console.log(`import-boundaries: ${checked} files of api/, nodes/, credentials/, worker/src and sandbox/src keep their import boundaries`);
+console.log(
+	`import-boundaries: ${checked} files of api/, nodes/, credentials/, worker/src and sandbox/src keep their import boundaries`,
+);

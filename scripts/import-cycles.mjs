@@ -103,7 +103,8 @@ const folderGraph = new Map();
 const folderEdgeFiles = new Map();
 for (const file of files(src)) {
 	const deps = new Set();
-	for (const { fileName } of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
+	for (const { fileName } of ts.preProcessFile(readFileSync(file, 'utf8'), true, true)
+		.importedFiles) {
 		const target = resolveImport(file, fileName);
 		if (!target || !target.startsWith(src + sep)) continue;
 		deps.add(target);
@@ -122,14 +123,18 @@ let failed = false;
 for (const unit of new Set([...fileGraph.keys()].map(unitOf))) {
 	if (LAYER.has(unit)) continue;
 	failed = true;
-	console.error(`import-cycles: worker/src/${unit} is in no layer: add it to LAYERS in scripts/import-cycles.mjs (and to docs/internals.md, "Worker: Layout of the source")`);
+	console.error(
+		`import-cycles: worker/src/${unit} is in no layer: add it to LAYERS in scripts/import-cycles.mjs (and to docs/internals.md, "Worker: Layout of the source")`,
+	);
 }
 for (const [a, to] of folderGraph) {
 	for (const b of to) {
 		const edge = `${a} -> ${b}`;
 		if (!(LAYER.get(a) > LAYER.get(b))) continue;
 		failed = true;
-		console.error(`import-cycles: ${a} imports ${b}, a layer above it: ${folderEdgeFiles.get(edge).join(', ')}`);
+		console.error(
+			`import-cycles: ${a} imports ${b}, a layer above it: ${folderEdgeFiles.get(edge).join(', ')}`,
+		);
 	}
 }
 for (const c of components(fileGraph)) {
@@ -141,14 +146,21 @@ for (const c of components(fileGraph)) {
 const cycleEdges = [];
 for (const c of components(folderGraph)) {
 	const inside = new Set(c);
-	for (const a of c) for (const b of folderGraph.get(a) ?? []) if (inside.has(b)) cycleEdges.push(`${a} -> ${b}`);
+	for (const a of c)
+		for (const b of folderGraph.get(a) ?? []) if (inside.has(b)) cycleEdges.push(`${a} -> ${b}`);
 }
 for (const e of cycleEdges.sort()) {
 	failed = true;
-	console.error(`import cycle between folders of worker/src: ${e}, made by ${folderEdgeFiles.get(e).join(', ')}`);
+	console.error(
+		`import cycle between folders of worker/src: ${e}, made by ${folderEdgeFiles.get(e).join(', ')}`,
+	);
 }
 if (failed) {
-	console.error('import-cycles: a folder imports only folders below it (docs/internals.md, "Worker: Layout of the source")');
+	console.error(
+		'import-cycles: a folder imports only folders below it (docs/internals.md, "Worker: Layout of the source")',
+	);
 	process.exit(1);
 }
-console.log(`import-cycles: no import cycle in worker/src between its ${fileGraph.size} files or between its folders; every folder imports only its layer and below`);
+console.log(
+	`import-cycles: no import cycle in worker/src between its ${fileGraph.size} files or between its folders; every folder imports only its layer and below`,
+);

@@ -8,7 +8,9 @@
 // through.
 const name = process.env.npm_package_name ?? 'this package';
 const asked = process.env.npm_config_provenance === 'true';
-const oidc = Boolean(process.env.ACTIONS_ID_TOKEN_REQUEST_URL) || Boolean(process.env.CI_JOB_JWT_V2 || process.env.NPM_ID_TOKEN);
+const oidc =
+	Boolean(process.env.ACTIONS_ID_TOKEN_REQUEST_URL) ||
+	Boolean(process.env.CI_JOB_JWT_V2 || process.env.NPM_ID_TOKEN);
 const override = process.env.CLOUDTEL_PUBLISH_WITHOUT_PROVENANCE === '1';
 
 function stop(reason) {

@@ -14,16 +14,24 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import glob from 'fast-glob';
-import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+import {
+	analyzePackage,
+	SOURCE_FILE_PATTERNS,
+} from '@n8n/scan-community-package/scanner/scanner.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TARBALL_PATTERNS = ['**/*.js', 'package.json'];
 
 async function scan(label, dir, patterns) {
-	const files = glob.sync(patterns, { cwd: dir, ignore: ['node_modules/**', '**/package-lock.json'] });
+	const files = glob.sync(patterns, {
+		cwd: dir,
+		ignore: ['node_modules/**', '**/package-lock.json'],
+	});
 	const result = await analyzePackage(dir, patterns);
 	if (result.details) console.log(result.details);
-	console.log(`scan lint, ${label}: ${files.length} files, ${result.passed ? 'passed' : `FAILED (${result.message})`}`);
+	console.log(
+		`scan lint, ${label}: ${files.length} files, ${result.passed ? 'passed' : `FAILED (${result.message})`}`,
+	);
 	return result.passed;
 }
 
@@ -32,9 +40,16 @@ let passed = await scan('sources', root, SOURCE_FILE_PATTERNS);
 // The tarball: `npm pack` of the built package, unpacked as the scan unpacks it.
 const work = mkdtempSync(join(tmpdir(), 'cloudtel-scan-'));
 try {
-	const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+	const [packed] = JSON.parse(
+		execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
+			cwd: root,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'inherit'],
+		}),
+	);
 	execFileSync('tar', ['xzf', join(work, packed.filename), '-C', work]);
-	passed = (await scan(`tarball ${packed.filename}`, join(work, 'package'), TARBALL_PATTERNS)) && passed;
+	passed =
+		(await scan(`tarball ${packed.filename}`, join(work, 'package'), TARBALL_PATTERNS)) && passed;
 } finally {
 	rmSync(work, { recursive: true, force: true });
 }

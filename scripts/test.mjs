@@ -12,13 +12,18 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const times = [];
-if (process.env.CLOUDTEL_INSTALL_SECONDS) times.push(['install', Number(process.env.CLOUDTEL_INSTALL_SECONDS)]);
+if (process.env.CLOUDTEL_INSTALL_SECONDS)
+	times.push(['install', Number(process.env.CLOUDTEL_INSTALL_SECONDS)]);
 const started = performance.now();
 
 /** Runs `npm run <script>`, timed; output to ours, or to `logFile`. Resolves with its exit code. */
 function stage(name, script, logFile, env = {}) {
 	const begun = performance.now();
-	const child = spawn('npm', ['run', script], { cwd: root, env: { ...process.env, ...env }, stdio: logFile ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+	const child = spawn('npm', ['run', script], {
+		cwd: root,
+		env: { ...process.env, ...env },
+		stdio: logFile ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+	});
 	if (logFile) {
 		const out = createWriteStream(logFile);
 		child.stdout.pipe(out);
@@ -47,7 +52,8 @@ if (failed.length === 0) {
 		for (const [name, script] of [
 			['vitest', 'test:unit'],
 			['e2e', 'test:e2e'],
-		]) if ((await stage(name, script)) !== 0) failed.push(name);
+		])
+			if ((await stage(name, script)) !== 0) failed.push(name);
 	} else {
 		const dir = mkdtempSync(join(tmpdir(), 'cloudtel-e2e-log-'));
 		const e2eLog = join(dir, 'e2e.log');
@@ -65,8 +71,10 @@ if (failed.length === 0) {
 
 console.log('\nStage times:');
 // vitest and e2e overlap: the total is the install and this script's own wall time.
-const total = Number(process.env.CLOUDTEL_INSTALL_SECONDS ?? 0) + (performance.now() - started) / 1000;
-for (const [name, s] of [...times, ['total', total]]) console.log(`  ${name.padEnd(8)} ${formatSeconds(s)}`);
+const total =
+	Number(process.env.CLOUDTEL_INSTALL_SECONDS ?? 0) + (performance.now() - started) / 1000;
+for (const [name, s] of [...times, ['total', total]])
+	console.log(`  ${name.padEnd(8)} ${formatSeconds(s)}`);
 if (failed.length) console.log(`\nfailed: ${failed.join(', ')}`);
 process.exit(failed.length ? 1 : 0);
 

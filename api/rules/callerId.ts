@@ -8,16 +8,32 @@ import { isE164 } from './phone';
  */
 export function checkAuCallerId(field: string, value: string): Violation | undefined {
 	if (!isE164(value)) {
-		return violation(field, ErrorCodes.InvalidPhoneNumberFormat, `${field} must be an E.164 number with + (got "${value}").`);
+		return violation(
+			field,
+			ErrorCodes.InvalidPhoneNumberFormat,
+			`${field} must be an E.164 number with + (got "${value}").`,
+		);
 	}
 	if (!value.startsWith('+61')) {
-		return violation(field, ErrorCodes.InvalidCallerId, `${field} must be an Australian (+61) number.`);
+		return violation(
+			field,
+			ErrorCodes.InvalidCallerId,
+			`${field} must be an Australian (+61) number.`,
+		);
 	}
 	if (value.startsWith('+6113')) {
-		return violation(field, ErrorCodes.InvalidCallerId, `${field} cannot be a shared-rate (13/1300) number.`);
+		return violation(
+			field,
+			ErrorCodes.InvalidCallerId,
+			`${field} cannot be a shared-rate (13/1300) number.`,
+		);
 	}
 	if (value.startsWith('+611800')) {
-		return violation(field, ErrorCodes.InvalidCallerId, `${field} cannot be a toll-free (1800) number.`);
+		return violation(
+			field,
+			ErrorCodes.InvalidCallerId,
+			`${field} cannot be a toll-free (1800) number.`,
+		);
 	}
 	return undefined;
 }

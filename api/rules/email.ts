@@ -23,10 +23,18 @@ export function isEmail(value: unknown): value is string {
 
 export function checkEmail(field: string, value: string): Violation | undefined {
 	if (isEmail(value)) return undefined;
-	return violation(field, ErrorCodes.InvalidEmail, `${field} must be a valid e-mail address (got "${value}").`);
+	return violation(
+		field,
+		ErrorCodes.InvalidEmail,
+		`${field} must be a valid e-mail address (got "${value}").`,
+	);
 }
 
 export function checkDomain(field: string, value: string): Violation | undefined {
 	if (isDomainName(value)) return undefined;
-	return violation(field, ErrorCodes.InvalidDomain, `${field} must be a domain name such as example.com (got "${value}").`);
+	return violation(
+		field,
+		ErrorCodes.InvalidDomain,
+		`${field} must be a domain name such as example.com (got "${value}").`,
+	);
 }

@@ -61,12 +61,25 @@ export const SIP_MIN_PREFIX = 24;
 export function checkSipIpAddress(field: string, value: string): Violation | undefined {
 	const cidr = parseIpv4Cidr(value);
 	if (!cidr) {
-		return violation(field, ErrorCodes.InvalidIpAddress, `${field} must be an IPv4 address or CIDR such as 203.0.114.10/32 (got "${value}").`);
+		return violation(
+			field,
+			ErrorCodes.InvalidIpAddress,
+			`${field} must be an IPv4 address or CIDR such as 203.0.114.10/32 (got "${value}").`,
+		);
 	}
 	if (cidr.prefix < SIP_MIN_PREFIX) {
-		return violation(field, ErrorCodes.InvalidIpAddress, `${field} must be a /24 or smaller range (got /${cidr.prefix}).`);
+		return violation(
+			field,
+			ErrorCodes.InvalidIpAddress,
+			`${field} must be a /24 or smaller range (got /${cidr.prefix}).`,
+		);
 	}
 	const why = nonPublicReason(cidr);
-	if (why) return violation(field, ErrorCodes.InvalidIpAddress, `${field} must be public address space, not ${why} (got "${value}").`);
+	if (why)
+		return violation(
+			field,
+			ErrorCodes.InvalidIpAddress,
+			`${field} must be public address space, not ${why} (got "${value}").`,
+		);
 	return undefined;
 }

@@ -22,7 +22,9 @@ const PLANS =
 	'TN216 TO676 TR90/0 TT1/1 TV688 TW886/0 TZ255/0 UA380/0 UG256/0 US1/1 UY598/0 UZ998 VA39 VC1/1 VE58/0 ' +
 	'VG1/1 VI1/1 VN84/0 VU678 WF681 WS685 XK383/0 YE967/0 YT262/0 ZA27/0 ZM260/0 ZW263/0';
 
-const PLAN = new Map(PLANS.split(' ').map((entry) => [entry.slice(0, 2), entry.slice(2).split('/')] as const));
+const PLAN = new Map(
+	PLANS.split(' ').map((entry) => [entry.slice(0, 2), entry.slice(2).split('/')] as const),
+);
 
 /** Where the national form is more than a prefix to drop (mobile 15 in AR, 8 0 in BY): left written as given, for the number check to refuse. */
 const NOT_PLAIN = new Set(['AR', 'BY']);
@@ -48,6 +50,7 @@ export function nationalToE164(raw: string, country: string): string {
 	if (digits.startsWith('00') && /^\d+$/.test(digits)) return `+${digits.slice(2)}`;
 	if (!/^\d+$/.test(digits) || NOT_PLAIN.has(country)) return raw;
 	const [code, prefix] = plan;
-	const national = prefix !== undefined && digits.startsWith(prefix) ? digits.slice(prefix.length) : digits;
+	const national =
+		prefix !== undefined && digits.startsWith(prefix) ? digits.slice(prefix.length) : digits;
 	return `+${code}${national}`;
 }

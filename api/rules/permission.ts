@@ -6,7 +6,13 @@ import { violation, within, type Violation } from '../violation';
 import { checkScopes } from './scopes';
 
 function checkSidField(field: string, value: string): Violation | undefined {
-	return isSid(value) ? undefined : violation(field, ErrorCodes.InvalidSid, `${field} must be a lower-case UUID (got "${value}").`);
+	return isSid(value)
+		? undefined
+		: violation(
+				field,
+				ErrorCodes.InvalidSid,
+				`${field} must be a lower-case UUID (got "${value}").`,
+			);
 }
 
 const PERMISSION: Shape = {
@@ -21,7 +27,13 @@ export function checkPermissions(field: string, value: unknown[]): Violation[] {
 	value.forEach((entry, i) => {
 		const name = `${field}[${i}]`;
 		if (!isPlainObject(entry)) {
-			out.push(violation(name, ErrorCodes.InvalidType, `${name} must be an object with AccountSid or PropertySid, and Scopes.`));
+			out.push(
+				violation(
+					name,
+					ErrorCodes.InvalidType,
+					`${name} must be an object with AccountSid or PropertySid, and Scopes.`,
+				),
+			);
 			return;
 		}
 		out.push(...within(name, checkShape(entry, PERMISSION)));
@@ -46,15 +58,29 @@ export interface OwnershipContext {
 }
 
 /** The Sids in permissions must be the caller's account or one of its properties. */
-export function checkPermissionOwnership(field: string, permissions: Permission[], ctx: OwnershipContext): Violation[] {
+export function checkPermissionOwnership(
+	field: string,
+	permissions: Permission[],
+	ctx: OwnershipContext,
+): Violation[] {
 	const out: Violation[] = [];
 	permissions.forEach((p, i) => {
 		if (p.AccountSid !== undefined && p.AccountSid !== ctx.accountSid) {
-			out.push(violation(`${field}[${i}].AccountSid`, ErrorCodes.InvalidPermission, `${field}[${i}].AccountSid must be your own account.`));
+			out.push(
+				violation(
+					`${field}[${i}].AccountSid`,
+					ErrorCodes.InvalidPermission,
+					`${field}[${i}].AccountSid must be your own account.`,
+				),
+			);
 		}
 		if (p.PropertySid !== undefined && !ctx.ownsProperty(p.PropertySid)) {
 			out.push(
-				violation(`${field}[${i}].PropertySid`, ErrorCodes.InvalidPermission, `${field}[${i}].PropertySid is not a property of your account.`),
+				violation(
+					`${field}[${i}].PropertySid`,
+					ErrorCodes.InvalidPermission,
+					`${field}[${i}].PropertySid is not a property of your account.`,
+				),
 			);
 		}
 	});

@@ -29,7 +29,11 @@ export function splitScopes(value: string): string[] {
 export function checkScopes(field: string, value: string): Violation | undefined {
 	const names = splitScopes(value);
 	if (names.some((n) => n === '')) {
-		return violation(field, ErrorCodes.InvalidScope, `${field} must be a comma-separated list of scope names with no empty entries.`);
+		return violation(
+			field,
+			ErrorCodes.InvalidScope,
+			`${field} must be a comma-separated list of scope names with no empty entries.`,
+		);
 	}
 	const unknown = names.filter((n) => !KNOWN.has(n));
 	if (unknown.length > 0) {

@@ -14,7 +14,8 @@ function tripled(value: string): string | undefined {
 
 export function sipPasswordProblems(value: string): string[] {
 	const problems: string[] = [];
-	if ([...value].length < SIP_PASSWORD_MIN_LENGTH) problems.push(`needs at least ${SIP_PASSWORD_MIN_LENGTH} characters`);
+	if ([...value].length < SIP_PASSWORD_MIN_LENGTH)
+		problems.push(`needs at least ${SIP_PASSWORD_MIN_LENGTH} characters`);
 	if (!/[a-z]/.test(value)) problems.push('needs a lower-case letter');
 	if (!/[A-Z]/.test(value)) problems.push('needs an upper-case letter');
 	if (!/[0-9]/.test(value)) problems.push('needs a digit');

@@ -31,16 +31,34 @@ export function unsendableCharacter(text: string): { at: number; what: string } 
 		if (c >= 0xd800 && c <= 0xdbff) {
 			const d = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
 			if (d >= 0xdc00 && d <= 0xdfff) i++;
-			else return { at, what: `a lone surrogate (U+${c.toString(16).toUpperCase()}, half of a character)` };
-		} else if (c >= 0xdc00 && c <= 0xdfff) return { at, what: `a lone surrogate (U+${c.toString(16).toUpperCase()}, half of a character)` };
+			else
+				return {
+					at,
+					what: `a lone surrogate (U+${c.toString(16).toUpperCase()}, half of a character)`,
+				};
+		} else if (c >= 0xdc00 && c <= 0xdfff)
+			return {
+				at,
+				what: `a lone surrogate (U+${c.toString(16).toUpperCase()}, half of a character)`,
+			};
 	}
 	return undefined;
 }
 
 export function checkText(field: string, value: string): Violation | undefined {
 	const n = characterCount(value);
-	if (n < 1 || n > TEXT_MAX_CHARACTERS) return violation(field, ErrorCodes.InvalidTextLength, `${field} must be 1 to ${TEXT_MAX_CHARACTERS} characters (got ${n}).`);
+	if (n < 1 || n > TEXT_MAX_CHARACTERS)
+		return violation(
+			field,
+			ErrorCodes.InvalidTextLength,
+			`${field} must be 1 to ${TEXT_MAX_CHARACTERS} characters (got ${n}).`,
+		);
 	const bad = unsendableCharacter(value);
-	if (bad) return violation(field, ErrorCodes.InvalidCharacter, `${field} has ${bad.what} at character ${bad.at}, which no message can carry.`);
+	if (bad)
+		return violation(
+			field,
+			ErrorCodes.InvalidCharacter,
+			`${field} has ${bad.what} at character ${bad.at}, which no message can carry.`,
+		);
 	return undefined;
 }

@@ -15,7 +15,11 @@ export function isWebhookUri(value: string): boolean {
 
 export function checkWebhookUri(field: string, value: string): Violation | undefined {
 	if (isWebhookUri(value)) return undefined;
-	return violation(field, ErrorCodes.InvalidUri, `${field} must be an absolute http or https URL (got "${value}").`);
+	return violation(
+		field,
+		ErrorCodes.InvalidUri,
+		`${field} must be an absolute http or https URL (got "${value}").`,
+	);
 }
 
 /** Methods are POST or GET, in any letter case; callers should send them upper-case. */
@@ -27,5 +31,9 @@ export function normaliseWebhookMethod(value: string | undefined): WebhookMethod
 
 export function checkWebhookMethod(field: string, value: string): Violation | undefined {
 	if (normaliseWebhookMethod(value)) return undefined;
-	return violation(field, ErrorCodes.InvalidMethod, `${field} must be POST or GET (got "${value}").`);
+	return violation(
+		field,
+		ErrorCodes.InvalidMethod,
+		`${field} must be POST or GET (got "${value}").`,
+	);
 }

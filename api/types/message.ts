@@ -1,9 +1,22 @@
 import type { WebhookMethod } from '../rules/webhook';
 
-export type MessageStatus = 'Scheduled' | 'Processing' | 'Sent' | 'Delivered' | 'Failed' | 'Received';
+export type MessageStatus =
+	| 'Scheduled'
+	| 'Processing'
+	| 'Sent'
+	| 'Delivered'
+	| 'Failed'
+	| 'Received';
 export type MessageDirection = 'Outbound' | 'Inbound';
 
-export const MESSAGE_STATUSES: readonly MessageStatus[] = ['Scheduled', 'Processing', 'Sent', 'Delivered', 'Failed', 'Received'];
+export const MESSAGE_STATUSES: readonly MessageStatus[] = [
+	'Scheduled',
+	'Processing',
+	'Sent',
+	'Delivered',
+	'Failed',
+	'Received',
+];
 
 /** Reply handling, allowed only when From is blank (a leased sender). */
 export interface LeaseOptions {

@@ -22,7 +22,10 @@ function single(value: unknown): unknown {
 }
 
 /** `defaultCount` is for lists of the sandbox's own control API; the provider's lists give 50. */
-export function validateListOnlineLogins(query: Record<string, unknown>, defaultCount = DEFAULT_PAGE_SIZE): ListParamsResult {
+export function validateListOnlineLogins(
+	query: Record<string, unknown>,
+	defaultCount = DEFAULT_PAGE_SIZE,
+): ListParamsResult {
 	const violations: Violation[] = [];
 	let count = defaultCount;
 	let skip = 0;
@@ -30,13 +33,26 @@ export function validateListOnlineLogins(query: Record<string, unknown>, default
 	if (rawCount !== undefined && rawCount !== '') {
 		const n = wholeNumber(rawCount);
 		if (n === undefined || n < 1 || n > MAX_PAGE_SIZE) {
-			violations.push(violation('Results_Count', ErrorCodes.OutOfRange, `Results_Count must be a whole number from 1 to ${MAX_PAGE_SIZE}.`));
+			violations.push(
+				violation(
+					'Results_Count',
+					ErrorCodes.OutOfRange,
+					`Results_Count must be a whole number from 1 to ${MAX_PAGE_SIZE}.`,
+				),
+			);
 		} else count = n;
 	}
 	const rawSkip = single(query.Results_Skip);
 	if (rawSkip !== undefined && rawSkip !== '') {
 		const n = wholeNumber(rawSkip);
-		if (n === undefined || n < 0) violations.push(violation('Results_Skip', ErrorCodes.OutOfRange, 'Results_Skip must be a whole number, 0 or more.'));
+		if (n === undefined || n < 0)
+			violations.push(
+				violation(
+					'Results_Skip',
+					ErrorCodes.OutOfRange,
+					'Results_Skip must be a whole number, 0 or more.',
+				),
+			);
 		else skip = n;
 	}
 	const token = single(query.PageToken);

@@ -7,6 +7,7 @@ import { violation, type Violation } from '../violation';
  * 404 for an unknown one, and clients stay lenient about the Sid format (contract.md).
  */
 export function validatePathSid(field: string, value: unknown): Violation[] {
-	if (typeof value !== 'string' || isBlank(value)) return [violation(field, ErrorCodes.FieldRequired, `${field} is required.`)];
+	if (typeof value !== 'string' || isBlank(value))
+		return [violation(field, ErrorCodes.FieldRequired, `${field} is required.`)];
 	return [];
 }

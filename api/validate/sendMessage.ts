@@ -9,14 +9,24 @@ import { checkWebhookMethod, checkWebhookUri } from '../rules/webhook';
 import { violation, type Violation } from '../violation';
 import type { ValidationContext } from './context';
 
-export const LEASE_ONLY_FIELDS = ['ForwardToSms', 'ForwardFromSms', 'ForwardToEmail', 'ForwardFromEmail', 'WebhookUri', 'WebhookMethod'] as const;
+export const LEASE_ONLY_FIELDS = [
+	'ForwardToSms',
+	'ForwardFromSms',
+	'ForwardToEmail',
+	'ForwardFromEmail',
+	'WebhookUri',
+	'WebhookMethod',
+] as const;
 
 // Built once: this runs for every row of a million-row campaign.
 const SEND: Shape = {
 	From: { type: 'string', check: (f, v: string) => (isBlank(v) ? undefined : checkSender(f, v)) },
 	To: { type: 'string', required: true, check: checkE164 },
 	Text: { type: 'string', required: true, check: checkText },
-	Schedule: { type: 'integer', check: (f, v: number, _body, context) => checkSchedule(f, v, context.now) },
+	Schedule: {
+		type: 'integer',
+		check: (f, v: number, _body, context) => checkSchedule(f, v, context.now),
+	},
 	DeliveryReceipt: { type: 'boolean' },
 	DeliveryReceiptWebhookUri: { type: 'string', check: checkWebhookUri },
 	DeliveryReceiptWebhookMethod: { type: 'string', check: checkWebhookMethod },
@@ -39,7 +49,13 @@ export function validateSendMessage(body: unknown, ctx: ValidationContext): Viol
 	if (!isPlainObject(body) || isBlank(body.From)) return out;
 	for (const field of LEASE_ONLY_FIELDS) {
 		if (body[field] !== undefined && body[field] !== null) {
-			out.push(violation(field, ErrorCodes.LeaseOnlyField, `${field} applies only to a leased sender: leave From blank to use it.`));
+			out.push(
+				violation(
+					field,
+					ErrorCodes.LeaseOnlyField,
+					`${field} applies only to a leased sender: leave From blank to use it.`,
+				),
+			);
 		}
 	}
 	return out;

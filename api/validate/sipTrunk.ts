@@ -15,7 +15,8 @@ function eachEntry(field: string, entries: unknown[], entry: Shape): Violation[]
 	const out: Violation[] = [];
 	entries.forEach((e, i) => {
 		const name = `${field}[${i}]`;
-		if (!isPlainObject(e)) out.push(violation(name, ErrorCodes.InvalidType, `${name} must be an object.`));
+		if (!isPlainObject(e))
+			out.push(violation(name, ErrorCodes.InvalidType, `${name} must be an object.`));
 		else out.push(...within(name, checkShape(e, entry)));
 	});
 	return out;
@@ -27,20 +28,33 @@ const TRUNK: Shape = {
 	Type: {
 		type: 'integer',
 		required: true,
-		check: (f, v: number) => (v === 0 || v === 1 ? undefined : violation(f, ErrorCodes.InvalidTrunkType, `${f} must be 0 (IP to IP) or 1 (Authenticated).`)),
+		check: (f, v: number) =>
+			v === 0 || v === 1
+				? undefined
+				: violation(
+						f,
+						ErrorCodes.InvalidTrunkType,
+						`${f} must be 0 (IP to IP) or 1 (Authenticated).`,
+					),
 	},
 	SipTrunkIpAddresses: {
 		type: 'array',
-		check: (f, v: unknown[]) => eachEntry(f, v, { IpAddress: { type: 'string', required: true, check: checkSipIpAddress } }),
+		check: (f, v: unknown[]) =>
+			eachEntry(f, v, { IpAddress: { type: 'string', required: true, check: checkSipIpAddress } }),
 	},
-	SipTrunkCredentials: { type: 'object', check: (f, v: Record<string, unknown>) => within(f, checkShape(v, CREDENTIALS)) },
+	SipTrunkCredentials: {
+		type: 'object',
+		check: (f, v: Record<string, unknown>) => within(f, checkShape(v, CREDENTIALS)),
+	},
 	SipTrunkAllowedCountries: {
 		type: 'array',
-		check: (f, v: unknown[]) => eachEntry(f, v, { CountryCode: { type: 'string', required: true, check: checkCountryCode } }),
+		check: (f, v: unknown[]) =>
+			eachEntry(f, v, { CountryCode: { type: 'string', required: true, check: checkCountryCode } }),
 	},
 	ChannelLimit: {
 		type: 'integer',
-		check: (f, v: number) => (v >= 1 ? undefined : violation(f, ErrorCodes.OutOfRange, `${f} must be 1 or more.`)),
+		check: (f, v: number) =>
+			v >= 1 ? undefined : violation(f, ErrorCodes.OutOfRange, `${f} must be 1 or more.`),
 	},
 	CustomerReference: { type: 'string' },
 };
@@ -49,14 +63,43 @@ const TRUNK: Shape = {
 function typeConditions(body: Record<string, unknown>): Violation[] {
 	const ips = body.SipTrunkIpAddresses;
 	const hasIps = Array.isArray(ips) && ips.length > 0;
-	const hasCredentials = body.SipTrunkCredentials !== undefined && body.SipTrunkCredentials !== null;
+	const hasCredentials =
+		body.SipTrunkCredentials !== undefined && body.SipTrunkCredentials !== null;
 	const out: Violation[] = [];
 	if (body.Type === 0) {
-		if (!hasIps) out.push(violation('SipTrunkIpAddresses', ErrorCodes.FieldRequired, 'SipTrunkIpAddresses needs at least one address when Type is 0 (IP to IP).'));
-		if (hasCredentials) out.push(violation('SipTrunkCredentials', ErrorCodes.InvalidTrunkType, 'SipTrunkCredentials is not allowed when Type is 0 (IP to IP).'));
+		if (!hasIps)
+			out.push(
+				violation(
+					'SipTrunkIpAddresses',
+					ErrorCodes.FieldRequired,
+					'SipTrunkIpAddresses needs at least one address when Type is 0 (IP to IP).',
+				),
+			);
+		if (hasCredentials)
+			out.push(
+				violation(
+					'SipTrunkCredentials',
+					ErrorCodes.InvalidTrunkType,
+					'SipTrunkCredentials is not allowed when Type is 0 (IP to IP).',
+				),
+			);
 	} else if (body.Type === 1) {
-		if (!hasCredentials) out.push(violation('SipTrunkCredentials', ErrorCodes.FieldRequired, 'SipTrunkCredentials is required when Type is 1 (Authenticated).'));
-		if (hasIps) out.push(violation('SipTrunkIpAddresses', ErrorCodes.InvalidTrunkType, 'SipTrunkIpAddresses is not allowed when Type is 1 (Authenticated).'));
+		if (!hasCredentials)
+			out.push(
+				violation(
+					'SipTrunkCredentials',
+					ErrorCodes.FieldRequired,
+					'SipTrunkCredentials is required when Type is 1 (Authenticated).',
+				),
+			);
+		if (hasIps)
+			out.push(
+				violation(
+					'SipTrunkIpAddresses',
+					ErrorCodes.InvalidTrunkType,
+					'SipTrunkIpAddresses is not allowed when Type is 1 (Authenticated).',
+				),
+			);
 	}
 	return out;
 }

@@ -49,5 +49,10 @@ export interface WorkerApiErrorBody {
 export function isWorkerApiErrorBody(value: unknown): value is WorkerApiErrorBody {
 	if (typeof value !== 'object' || value === null) return false;
 	const error = (value as { error?: unknown }).error;
-	return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' && typeof (error as { message?: unknown }).message === 'string';
+	return (
+		typeof error === 'object' &&
+		error !== null &&
+		typeof (error as { code?: unknown }).code === 'string' &&
+		typeof (error as { message?: unknown }).message === 'string'
+	);
 }

@@ -1,8 +1,19 @@
 import type { CampaignCounts } from './campaignStatus';
 
-export type CampaignEventType = 'campaign.started' | 'campaign.finished' | 'campaign.paused' | 'reply' | 'optout';
+export type CampaignEventType =
+	| 'campaign.started'
+	| 'campaign.finished'
+	| 'campaign.paused'
+	| 'reply'
+	| 'optout';
 
-export const CAMPAIGN_EVENT_TYPES: readonly CampaignEventType[] = ['campaign.started', 'campaign.finished', 'campaign.paused', 'reply', 'optout'];
+export const CAMPAIGN_EVENT_TYPES: readonly CampaignEventType[] = [
+	'campaign.started',
+	'campaign.finished',
+	'campaign.paused',
+	'reply',
+	'optout',
+];
 
 /** `campaign.finished` data. */
 export interface CampaignFinishedData {
@@ -40,5 +51,12 @@ export interface CampaignEvent<D = Record<string, unknown>> {
 export function isCampaignEvent(value: unknown): value is CampaignEvent {
 	if (typeof value !== 'object' || value === null) return false;
 	const v = value as Record<string, unknown>;
-	return typeof v.id === 'string' && typeof v.type === 'string' && (CAMPAIGN_EVENT_TYPES as readonly string[]).includes(v.type) && typeof v.occurredAt === 'string' && typeof v.data === 'object' && v.data !== null;
+	return (
+		typeof v.id === 'string' &&
+		typeof v.type === 'string' &&
+		(CAMPAIGN_EVENT_TYPES as readonly string[]).includes(v.type) &&
+		typeof v.occurredAt === 'string' &&
+		typeof v.data === 'object' &&
+		v.data !== null
+	);
 }

@@ -5,7 +5,8 @@ import { problem, type ApiProblem } from './problem';
  * goes into every ExternalId (`<campaign>:<line>`), where 64 such characters are allowed.
  */
 export const CAMPAIGN_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,46}$/;
-export const CAMPAIGN_NAME_RULE = 'must be 1 to 47 letters, digits, "_", "." or "-", starting with a letter or digit';
+export const CAMPAIGN_NAME_RULE =
+	'must be 1 to 47 letters, digits, "_", "." or "-", starting with a letter or digit';
 
 export function isCampaignName(value: unknown): value is string {
 	return typeof value === 'string' && CAMPAIGN_NAME_PATTERN.test(value);

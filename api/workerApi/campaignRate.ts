@@ -8,7 +8,11 @@ export const MAX_CAMPAIGN_RATE = 1_000_000;
 
 /** Why a campaign's rate cannot be used (to follow the setting's name), or undefined: the CLI, the config and the API say the same. */
 export function campaignRateProblem(rate: number): string | undefined {
-	if (Number.isFinite(rate) && (rate === 0 || (rate >= MIN_CAMPAIGN_RATE && rate <= MAX_CAMPAIGN_RATE))) return undefined;
+	if (
+		Number.isFinite(rate) &&
+		(rate === 0 || (rate >= MIN_CAMPAIGN_RATE && rate <= MAX_CAMPAIGN_RATE))
+	)
+		return undefined;
 	return `must be 0 (no limit) or from ${MIN_CAMPAIGN_RATE} to ${MAX_CAMPAIGN_RATE.toLocaleString('en-US')} messages a second`;
 }
 

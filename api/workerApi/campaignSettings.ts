@@ -75,7 +75,8 @@ function sendWindowProblem(value: string): string | undefined {
 	const m = SEND_WINDOW.exec(value);
 	if (!m) return 'must look like 09:00-20:00';
 	const [h1, m1, h2, m2] = m.slice(1).map(Number);
-	if (h1 > 24 || h2 > 24 || m1 > 59 || m2 > 59 || (h1 === 24 && m1 > 0) || (h2 === 24 && m2 > 0)) return 'has a time of day that does not exist';
+	if (h1 > 24 || h2 > 24 || m1 > 59 || m2 > 59 || (h1 === 24 && m1 > 0) || (h2 === 24 && m2 > 0))
+		return 'has a time of day that does not exist';
 	if ((h1 * 60 + m1) % 1440 === (h2 * 60 + m2) % 1440) return 'must have two different ends';
 	return undefined;
 }
@@ -101,13 +102,23 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * dropped, `defaultCountry` upper-cased, `schedule` as `toISOString()`, the defaults of
  * `receipts` and `replies` filled in, so the same meaning written two ways compares equal.
  */
-export function checkCampaignSettings(body: unknown): { settings?: CampaignSettings; problems: ApiProblem[] } {
-	if (!isPlainObject(body)) return { problems: [problem('body', 'body must be a JSON object of campaign settings')] };
+export function checkCampaignSettings(body: unknown): {
+	settings?: CampaignSettings;
+	problems: ApiProblem[];
+} {
+	if (!isPlainObject(body))
+		return { problems: [problem('body', 'body must be a JSON object of campaign settings')] };
 	const problems: ApiProblem[] = [];
 	const out: Record<string, unknown> = {};
 	const known = new Set<string>(CAMPAIGN_SETTING_NAMES);
 	for (const key of Object.keys(body)) {
-		if (!known.has(key)) problems.push(problem(key, `${key} is not a campaign setting (settings: ${CAMPAIGN_SETTING_NAMES.join(', ')})`));
+		if (!known.has(key))
+			problems.push(
+				problem(
+					key,
+					`${key} is not a campaign setting (settings: ${CAMPAIGN_SETTING_NAMES.join(', ')})`,
+				),
+			);
 	}
 	const str = (key: CampaignSettingName, required: boolean): string | undefined => {
 		const v = body[key];
@@ -121,11 +132,27 @@ export function checkCampaignSettings(body: unknown): { settings?: CampaignSetti
 		}
 		return v;
 	};
-	const num = (key: CampaignSettingName, min: number, max: number, integer: boolean): number | undefined => {
+	const num = (
+		key: CampaignSettingName,
+		min: number,
+		max: number,
+		integer: boolean,
+	): number | undefined => {
 		const v = body[key];
 		if (v === undefined || v === null) return undefined;
-		if (typeof v !== 'number' || !Number.isFinite(v) || (integer && !Number.isInteger(v)) || v < min || v > max) {
-			problems.push(problem(key, `${key} must be a ${integer ? 'whole ' : ''}number from ${min} to ${max.toLocaleString('en-US')}`));
+		if (
+			typeof v !== 'number' ||
+			!Number.isFinite(v) ||
+			(integer && !Number.isInteger(v)) ||
+			v < min ||
+			v > max
+		) {
+			problems.push(
+				problem(
+					key,
+					`${key} must be a ${integer ? 'whole ' : ''}number from ${min} to ${max.toLocaleString('en-US')}`,
+				),
+			);
 			return undefined;
 		}
 		return v;
@@ -141,36 +168,70 @@ export function checkCampaignSettings(body: unknown): { settings?: CampaignSetti
 	};
 
 	const property = str('property', true);
-	if (property !== undefined && !isSid(property)) problems.push(problem('property', 'property must be a Sid (a lower-case UUID)'));
+	if (property !== undefined && !isSid(property))
+		problems.push(problem('property', 'property must be a Sid (a lower-case UUID)'));
 	else if (property !== undefined) out.property = property;
 	const text = str('text', true);
-	if (text !== undefined && text.trim() === '') problems.push(problem('text', 'text must not be blank'));
-	else if (text !== undefined && text.length > MAX_TEMPLATE_LENGTH) problems.push(problem('text', `text must be at most ${MAX_TEMPLATE_LENGTH.toLocaleString('en-US')} characters`));
+	if (text !== undefined && text.trim() === '')
+		problems.push(problem('text', 'text must not be blank'));
+	else if (text !== undefined && text.length > MAX_TEMPLATE_LENGTH)
+		problems.push(
+			problem(
+				'text',
+				`text must be at most ${MAX_TEMPLATE_LENGTH.toLocaleString('en-US')} characters`,
+			),
+		);
 	else if (text !== undefined) out.text = text;
 	const from = str('from', false);
-	if (from !== undefined && senderKind(from) === undefined) problems.push(problem('from', 'from must be an E.164 number, an alphanumeric ID of 1 to 11 characters, or left out for a leased number'));
+	if (from !== undefined && senderKind(from) === undefined)
+		problems.push(
+			problem(
+				'from',
+				'from must be an E.164 number, an alphanumeric ID of 1 to 11 characters, or left out for a leased number',
+			),
+		);
 	else if (from !== undefined) out.from = from;
 	const toColumn = str('toColumn', false);
 	if (toColumn !== undefined) out.toColumn = toColumn;
 	const defaultCountry = str('defaultCountry', false);
-	if (defaultCountry !== undefined && !/^[A-Za-z]{2}$/.test(defaultCountry)) problems.push(problem('defaultCountry', 'defaultCountry must be a two-letter country code'));
+	if (defaultCountry !== undefined && !/^[A-Za-z]{2}$/.test(defaultCountry))
+		problems.push(problem('defaultCountry', 'defaultCountry must be a two-letter country code'));
 	else if (defaultCountry !== undefined) out.defaultCountry = defaultCountry.toUpperCase();
 	const timeZone = str('timeZone', false);
-	if (timeZone !== undefined && !isTimeZoneName(timeZone)) problems.push(problem('timeZone', 'timeZone must be an IANA time zone (such as "Australia/Sydney") or a Windows time zone ID'));
+	if (timeZone !== undefined && !isTimeZoneName(timeZone))
+		problems.push(
+			problem(
+				'timeZone',
+				'timeZone must be an IANA time zone (such as "Australia/Sydney") or a Windows time zone ID',
+			),
+		);
 	else if (timeZone !== undefined) out.timeZone = timeZone;
 	const timeZoneColumn = str('timeZoneColumn', false);
 	if (timeZoneColumn !== undefined) out.timeZoneColumn = timeZoneColumn;
 	const sendWindow = str('sendWindow', false);
 	const windowProblem = sendWindow === undefined ? undefined : sendWindowProblem(sendWindow);
-	if (windowProblem) problems.push(problem('sendWindow', `sendWindow ${windowProblem} (got "${sendWindow}")`));
+	if (windowProblem)
+		problems.push(problem('sendWindow', `sendWindow ${windowProblem} (got "${sendWindow}")`));
 	else if (sendWindow !== undefined) {
 		out.sendWindow = sendWindow.replace(/\s+/g, '');
-		if (timeZone === undefined && timeZoneColumn === undefined) problems.push(problem('sendWindow', 'sendWindow needs the time zone it is in: give timeZone or timeZoneColumn'));
+		if (timeZone === undefined && timeZoneColumn === undefined)
+			problems.push(
+				problem(
+					'sendWindow',
+					'sendWindow needs the time zone it is in: give timeZone or timeZoneColumn',
+				),
+			);
 	}
 	const schedule = str('schedule', false);
 	if (schedule !== undefined) {
 		const at = ISO_INSTANT.test(schedule.trim()) ? Date.parse(schedule.trim()) : NaN;
-		if (Number.isNaN(at)) problems.push(problem('schedule', `schedule must be an ISO 8601 date and time with its offset, such as 2026-11-25T09:00:00Z (got "${schedule}")`));
+		if (Number.isNaN(at))
+			problems.push(
+				problem(
+					'schedule',
+					`schedule must be an ISO 8601 date and time with its offset, such as 2026-11-25T09:00:00Z (got "${schedule}")`,
+				),
+			);
 		else out.schedule = new Date(at).toISOString();
 	}
 	const rate = num('rate', 0, MAX_CAMPAIGN_RATE, false);
@@ -184,10 +245,17 @@ export function checkCampaignSettings(body: unknown): { settings?: CampaignSetti
 	out.receipts = bool('receipts') ?? true;
 	const leased = isBlank(from);
 	const replies = bool('replies');
-	if (replies === true && !leased) problems.push(problem('replies', 'replies come only to a leased sender: leave out from, or set replies to false'));
+	if (replies === true && !leased)
+		problems.push(
+			problem(
+				'replies',
+				'replies come only to a leased sender: leave out from, or set replies to false',
+			),
+		);
 	out.replies = replies ?? leased;
 	const events = str('events', false);
-	if (events !== undefined && !isWebhookUri(events)) problems.push(problem('events', 'events must be an absolute http or https URL'));
+	if (events !== undefined && !isWebhookUri(events))
+		problems.push(problem('events', 'events must be an absolute http or https URL'));
 	else if (events !== undefined) out.events = events;
 	if (problems.length > 0) return { problems };
 	return { settings: out as unknown as CampaignSettings, problems };
@@ -201,12 +269,16 @@ export interface SettingDifference {
 }
 
 /** The settings that differ, both in their stored form (see checkCampaignSettings); null where one has none. */
-export function settingDifferences(stored: CampaignSettings, given: CampaignSettings): SettingDifference[] {
+export function settingDifferences(
+	stored: CampaignSettings,
+	given: CampaignSettings,
+): SettingDifference[] {
 	const out: SettingDifference[] = [];
 	for (const key of CAMPAIGN_SETTING_NAMES) {
 		const a = stored[key];
 		const b = given[key];
-		if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ setting: key, stored: a ?? null, given: b ?? null });
+		if (JSON.stringify(a) !== JSON.stringify(b))
+			out.push({ setting: key, stored: a ?? null, given: b ?? null });
 	}
 	return out;
 }

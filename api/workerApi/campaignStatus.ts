@@ -4,9 +4,24 @@ import type { CampaignSettings } from './campaignSettings';
  * A campaign's state. `draft` takes settings and recipients; `start` makes it `scheduled`
  * (its schedule ahead) or `sending`; it ends `finished`, `cancelled` or `failed`.
  */
-export type CampaignState = 'draft' | 'scheduled' | 'sending' | 'paused' | 'finished' | 'cancelled' | 'failed';
+export type CampaignState =
+	| 'draft'
+	| 'scheduled'
+	| 'sending'
+	| 'paused'
+	| 'finished'
+	| 'cancelled'
+	| 'failed';
 
-export const CAMPAIGN_STATES: readonly CampaignState[] = ['draft', 'scheduled', 'sending', 'paused', 'finished', 'cancelled', 'failed'];
+export const CAMPAIGN_STATES: readonly CampaignState[] = [
+	'draft',
+	'scheduled',
+	'sending',
+	'paused',
+	'finished',
+	'cancelled',
+	'failed',
+];
 /** States a campaign does not leave. */
 export const FINAL_CAMPAIGN_STATES: readonly CampaignState[] = ['finished', 'cancelled', 'failed'];
 
@@ -75,5 +90,18 @@ export interface StartRequest {
 }
 
 export function emptyCampaignCounts(): CampaignCounts {
-	return { recipients: 0, pending: 0, accepted: 0, rejected: 0, uncertain: 0, invalid: 0, duplicate: 0, suppressed: 0, cancelled: 0, delivered: 0, undelivered: 0, replies: 0 };
+	return {
+		recipients: 0,
+		pending: 0,
+		accepted: 0,
+		rejected: 0,
+		uncertain: 0,
+		invalid: 0,
+		duplicate: 0,
+		suppressed: 0,
+		cancelled: 0,
+		delivered: 0,
+		undelivered: 0,
+		replies: 0,
+	};
 }

@@ -52,17 +52,30 @@ export interface CsvAccepted {
 /** Page numbers are whole numbers 1..100,000; the path gives them as text. */
 export function parsePageNumber(value: unknown): number | undefined {
 	const n = typeof value === 'string' && /^[0-9]{1,6}$/.test(value) ? Number(value) : value;
-	return typeof n === 'number' && Number.isInteger(n) && n >= MIN_PAGE_NUMBER && n <= MAX_PAGE_NUMBER ? n : undefined;
+	return typeof n === 'number' &&
+		Number.isInteger(n) &&
+		n >= MIN_PAGE_NUMBER &&
+		n <= MAX_PAGE_NUMBER
+		? n
+		: undefined;
 }
 
 export function checkPageNumber(value: unknown, field = 'page'): ApiProblem | undefined {
 	if (parsePageNumber(value) !== undefined) return undefined;
-	return problem(field, `${field} must be a whole number from ${MIN_PAGE_NUMBER} to ${MAX_PAGE_NUMBER} (got ${JSON.stringify(value)})`);
+	return problem(
+		field,
+		`${field} must be a whole number from ${MIN_PAGE_NUMBER} to ${MAX_PAGE_NUMBER} (got ${JSON.stringify(value)})`,
+	);
 }
 
 /** What a recipient's value may be: a CSV cell once read (null is an empty cell). */
 export function isRecipientValue(value: unknown): value is RecipientValue {
-	return value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+	return (
+		value === null ||
+		typeof value === 'string' ||
+		typeof value === 'boolean' ||
+		(typeof value === 'number' && Number.isFinite(value))
+	);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -84,15 +97,24 @@ export function isRecipient(value: unknown): value is Recipient {
  */
 export function checkRecipientPage(body: unknown, limit = 20): ApiProblem[] {
 	const problems: ApiProblem[] = [];
-	if (!isPlainObject(body)) return [problem('body', 'body must be a JSON object {"recipients": [...]}')];
+	if (!isPlainObject(body))
+		return [problem('body', 'body must be a JSON object {"recipients": [...]}')];
 	for (const key of Object.keys(body)) {
-		if (key !== 'recipients') problems.push(problem(key, `${key} is not a field of a page (only "recipients")`));
+		if (key !== 'recipients')
+			problems.push(problem(key, `${key} is not a field of a page (only "recipients")`));
 	}
 	const list = body.recipients;
-	if (!Array.isArray(list)) return [...problems, problem('recipients', 'recipients must be an array of objects')];
-	if (list.length === 0) problems.push(problem('recipients', 'recipients must hold at least one recipient'));
+	if (!Array.isArray(list))
+		return [...problems, problem('recipients', 'recipients must be an array of objects')];
+	if (list.length === 0)
+		problems.push(problem('recipients', 'recipients must hold at least one recipient'));
 	if (list.length > MAX_PAGE_RECIPIENTS) {
-		problems.push(problem('recipients', `recipients holds ${list.length} recipients; a page holds at most ${MAX_PAGE_RECIPIENTS.toLocaleString('en-US')}`));
+		problems.push(
+			problem(
+				'recipients',
+				`recipients holds ${list.length} recipients; a page holds at most ${MAX_PAGE_RECIPIENTS.toLocaleString('en-US')}`,
+			),
+		);
 		return problems;
 	}
 	for (let i = 0; i < list.length && problems.length < limit; i++) {
@@ -104,17 +126,42 @@ export function checkRecipientPage(body: unknown, limit = 20): ApiProblem[] {
 		}
 		const keys = Object.keys(r);
 		if (keys.length === 0) problems.push(problem(at, `${at} has no fields`));
-		if (keys.length > MAX_RECIPIENT_COLUMNS) problems.push(problem(at, `${at} has ${keys.length} fields; at most ${MAX_RECIPIENT_COLUMNS}`));
+		if (keys.length > MAX_RECIPIENT_COLUMNS)
+			problems.push(
+				problem(at, `${at} has ${keys.length} fields; at most ${MAX_RECIPIENT_COLUMNS}`),
+			);
 		for (const key of keys) {
 			const field = `${at}.${key}`;
 			const v = r[key];
-			if (key.trim() === '' || key.length > MAX_COLUMN_NAME_LENGTH) problems.push(problem(field, `${at} has a column name that is blank or longer than ${MAX_COLUMN_NAME_LENGTH} characters`));
+			if (key.trim() === '' || key.length > MAX_COLUMN_NAME_LENGTH)
+				problems.push(
+					problem(
+						field,
+						`${at} has a column name that is blank or longer than ${MAX_COLUMN_NAME_LENGTH} characters`,
+					),
+				);
 			// A recipient without it would read the member every object has (`constructor`: a function) as its value.
-			else if (key in Object.prototype) problems.push(problem(field, `${at} has a column named "${key}", the name of a member of every JavaScript object: rename it`));
+			else if (key in Object.prototype)
+				problems.push(
+					problem(
+						field,
+						`${at} has a column named "${key}", the name of a member of every JavaScript object: rename it`,
+					),
+				);
 			else if (!isRecipientValue(v)) {
-				problems.push(problem(field, `${field} must be a string, a number, true, false or null (got ${Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : String(v)})`));
+				problems.push(
+					problem(
+						field,
+						`${field} must be a string, a number, true, false or null (got ${Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : String(v)})`,
+					),
+				);
 			} else if (typeof v === 'string' && v.length > MAX_VALUE_LENGTH) {
-				problems.push(problem(field, `${field} is longer than ${MAX_VALUE_LENGTH.toLocaleString('en-US')} characters`));
+				problems.push(
+					problem(
+						field,
+						`${field} is longer than ${MAX_VALUE_LENGTH.toLocaleString('en-US')} characters`,
+					),
+				);
 			}
 			if (problems.length >= limit) break;
 		}

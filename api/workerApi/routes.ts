@@ -8,7 +8,8 @@ export const workerApiPaths = {
 	openapi: () => `${WORKER_API_PREFIX}/openapi.json`,
 	campaigns: () => `${WORKER_API_PREFIX}/campaigns`,
 	campaign: (name: string) => `${WORKER_API_PREFIX}/campaigns/${encodeURIComponent(name)}`,
-	page: (name: string, page: number) => `${WORKER_API_PREFIX}/campaigns/${encodeURIComponent(name)}/pages/${page}`,
+	page: (name: string, page: number) =>
+		`${WORKER_API_PREFIX}/campaigns/${encodeURIComponent(name)}/pages/${page}`,
 	csv: (name: string) => `${WORKER_API_PREFIX}/campaigns/${encodeURIComponent(name)}/csv`,
 	start: (name: string) => `${WORKER_API_PREFIX}/campaigns/${encodeURIComponent(name)}/start`,
 	pause: (name: string) => `${WORKER_API_PREFIX}/campaigns/${encodeURIComponent(name)}/pause`,

@@ -13,7 +13,11 @@ import { root } from './sandboxProcess.mjs';
  * process's end closes its stdin).
  */
 export async function startPostgres() {
-	const child = spawn(process.execPath, [join(root, 'test/support/postgres/embeddedPostgres.mjs')], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, CLOUDTEL_PG_FSYNC: 'on' } });
+	const child = spawn(
+		process.execPath,
+		[join(root, 'test/support/postgres/embeddedPostgres.mjs')],
+		{ stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, CLOUDTEL_PG_FSYNC: 'on' } },
+	);
 	const [line] = await once(createInterface({ input: child.stdout }), 'line');
 	return { url: JSON.parse(line).url, stop: () => child.stdin.end() };
 }

@@ -18,7 +18,13 @@ export function cpuMs(pid = process.pid) {
 /** CPU used by each named process between now and the returned function's call. */
 export function cpuMeter(pids) {
 	const start = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
-	return () => Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, start[name] === undefined ? undefined : cpuMs(pid) - start[name]]));
+	return () =>
+		Object.fromEntries(
+			Object.entries(pids).map(([name, pid]) => [
+				name,
+				start[name] === undefined ? undefined : cpuMs(pid) - start[name],
+			]),
+		);
 }
 
 /** CPU time (ms) of each thread of a process so far, by thread name. */

@@ -9,10 +9,22 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export async function startSandboxProcess(flags = []) {
 	// BENCH_PROF=DIR: the sandbox writes its CPU profile there too.
-	const profile = process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF, '--cpu-prof-name', 'sandbox.cpuprofile'] : [];
-	const child = spawn(process.execPath, [...profile, join(root, 'sandbox/dist/sandbox/src/main.js'), '--port', '0', '--json', ...flags], {
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
+	const profile = process.env.BENCH_PROF
+		? [
+				'--cpu-prof',
+				'--cpu-prof-dir',
+				process.env.BENCH_PROF,
+				'--cpu-prof-name',
+				'sandbox.cpuprofile',
+			]
+		: [];
+	const child = spawn(
+		process.execPath,
+		[...profile, join(root, 'sandbox/dist/sandbox/src/main.js'), '--port', '0', '--json', ...flags],
+		{
+			stdio: ['ignore', 'pipe', 'inherit'],
+		},
+	);
 	const [chunk] = await once(child.stdout, 'data');
 	const info = JSON.parse(chunk.toString().split('\n')[0]);
 	const auth = `Basic ${Buffer.from(`${info.AccountSid}:${info.AuthToken}`).toString('base64')}`;

@@ -28,14 +28,25 @@ export async function stoppablePostgres() {
 	if (user) chownSync(dir, user.uid, user.gid);
 	const data = join(dir, 'data');
 	const port = await freePort();
-	const run = (bin, args) => execFileSync(join(native, 'bin', bin), args, { env, stdio: ['ignore', 'pipe', 'pipe'], ...as });
+	const run = (bin, args) =>
+		execFileSync(join(native, 'bin', bin), args, { env, stdio: ['ignore', 'pipe', 'pipe'], ...as });
 	run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-	writeFileSync(join(data, 'postgresql.auto.conf'), `listen_addresses = '127.0.0.1'\nport = ${port}\nunix_socket_directories = '${dir}'\nmax_connections = 100\n`);
-	const start = () => run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
+	writeFileSync(
+		join(data, 'postgresql.auto.conf'),
+		`listen_addresses = '127.0.0.1'\nport = ${port}\nunix_socket_directories = '${dir}'\nmax_connections = 100\n`,
+	);
+	const start = () =>
+		run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
 	const stop = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
 	start();
 	let up = true;
-	const onExit = () => up && spawnSync(join(native, 'bin', 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'], { env, stdio: 'ignore', ...as });
+	const onExit = () =>
+		up &&
+		spawnSync(join(native, 'bin', 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'], {
+			env,
+			stdio: 'ignore',
+			...as,
+		});
 	process.once('exit', onExit);
 	return {
 		url: `postgres://postgres@127.0.0.1:${port}/postgres`,

@@ -15,7 +15,10 @@ export function benchFile(name) {
 export function runCli(args, env = {}) {
 	return new Promise((resolve, reject) => {
 		const started = performance.now();
-		const child = spawn(process.execPath, [join(root, 'worker/bin/cloudtel.js'), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(process.execPath, [join(root, 'worker/bin/cloudtel.js'), ...args], {
+			env: { ...process.env, ...env },
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let stdout = '';
 		let stderr = '';
 		let peakKb = 0;
@@ -43,7 +46,15 @@ export function runCli(args, env = {}) {
 					return []; // a line of pretty-printed JSON (campaign report --json), not a log line
 				}
 			});
-			resolve({ code, seconds: (performance.now() - started) / 1000, peakMb: peakKb / 1024, events, summary: events.find((e) => e.event === 'summary'), stdout, stderr });
+			resolve({
+				code,
+				seconds: (performance.now() - started) / 1000,
+				peakMb: peakKb / 1024,
+				events,
+				summary: events.find((e) => e.event === 'summary'),
+				stdout,
+				stderr,
+			});
 		});
 	});
 }

@@ -1,4 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData, INodePropertyOptions, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodePropertyOptions,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import * as address from './actions/address/Address.resource';
 import * as message from './actions/message/Message.resource';
@@ -32,7 +38,8 @@ export class CloudTel implements INodeType {
 		// as its value, which the editor knows to leave out, rather than as "undefined".
 		subtitle:
 			'={{ (({ add: "Add", create: "Create", delete: "Delete", get: "Get", getMany: "Get Many", send: "Send", sendBatch: "Send Batch", update: "Update" })[$parameter["operation"]] || $parameter["operation"]) + ": " + (({ address: "Address", message: "Message", onlineLogin: "Online Login", property: "Property", sipTrunk: "SIP Trunk" })[$parameter["resource"]] || $parameter["resource"]) }}',
-		description: 'Send SMS and manage online logins, properties, SIP trunks and addresses with CloudTel',
+		description:
+			'Send SMS and manage online logins, properties, SIP trunks and addresses with CloudTel',
 		// n8n opens an http documentationUrl as it is; a codex URL gets "?utm_..." appended,
 		// which after a "#heading" would land inside the fragment and miss the heading.
 		documentationUrl: 'https://github.com/cloudtel/n8n-nodes-cloudtel#the-cloudtel-node',

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import * as campaign from './actions/campaign/Campaign.resource';
 import { router } from './actions/router';
@@ -19,7 +24,8 @@ export class CloudTelCampaign implements INodeType {
 		// A literal, as n8n's scan requires; a test holds it to the operation names.
 		subtitle:
 			'={{ ({ cancel: "Cancel", deleteCampaign: "Delete", getReport: "Get Report", getStatus: "Get Status", pause: "Pause", preview: "Preview", resume: "Resume", start: "Start" })[$parameter["operation"]] || $parameter["operation"] }}',
-		description: 'Hand a list of recipients to a cloudtel worker as a paced SMS campaign, and follow it',
+		description:
+			'Hand a list of recipients to a cloudtel worker as a paced SMS campaign, and follow it',
 		documentationUrl: 'https://github.com/cloudtel/n8n-nodes-cloudtel#the-cloudtel-campaign-node',
 		defaults: { name: 'CloudTel Campaign' },
 		usableAsTool: true,

@@ -1,4 +1,11 @@
-import type { IDataObject, IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { callbackEventKey, ErrorCodes, parseCallback } from '../../api';
 import { withReadableDates } from '../CloudTel/actions/common/readableDates';
@@ -9,7 +16,11 @@ import { readWorkerEvent } from './workerEvent';
 
 const EVENT_NAMES = { receipt: 'DeliveryReceipt', reply: 'Reply' } as const;
 
-function answer(res: ReturnType<IWebhookFunctions['getResponseObject']>, status: number, body: IDataObject): IWebhookResponseData {
+function answer(
+	res: ReturnType<IWebhookFunctions['getResponseObject']>,
+	status: number,
+	body: IDataObject,
+): IWebhookResponseData {
 	res.status(status).json(body);
 	return { noWebhookResponse: true };
 }
@@ -44,7 +55,8 @@ export class CloudTelTrigger implements INodeType {
 				active:
 					"Put this node's Production URL in a CloudTel Send's Delivery Receipt URI (receipts) or Reply Handling &gt; Webhook URI (replies), adding ?secret=&lt;your secret&gt; if you set a Secret. Each callback starts one execution.",
 			},
-			activationHint: "Once the workflow is published ('Publish' in n8n 2.x, the 'Active' switch in 1.x), every callback to the Production URL starts an execution.",
+			activationHint:
+				"Once the workflow is published ('Publish' in n8n 2.x, the 'Active' switch in 1.x), every callback to the Production URL starts an execution.",
 		},
 		properties: [
 			{
@@ -62,13 +74,42 @@ export class CloudTelTrigger implements INodeType {
 				required: true,
 				default: ['receipt', 'reply'],
 				options: [
-					{ name: 'Campaign Finished', value: 'campaignFinished', description: "A cloudtel worker's campaign ended (finished, cancelled or failed), with its counts" },
-					{ name: 'Campaign Paused', value: 'campaignPaused', description: "A cloudtel worker's campaign was paused" },
-					{ name: 'Campaign Reply', value: 'campaignReply', description: 'A reply to a campaign, as the cloudtel worker reports it' },
-					{ name: 'Campaign Started', value: 'campaignStarted', description: "A cloudtel worker's campaign began sending" },
-					{ name: 'Delivery Receipt', value: 'receipt', description: 'A message was delivered, or failed' },
-					{ name: 'Opt-Out', value: 'optout', description: 'A number opted out (STOP) at the cloudtel worker' },
-					{ name: 'Reply', value: 'reply', description: 'Someone replied to a message sent from a leased number' },
+					{
+						name: 'Campaign Finished',
+						value: 'campaignFinished',
+						description:
+							"A cloudtel worker's campaign ended (finished, cancelled or failed), with its counts",
+					},
+					{
+						name: 'Campaign Paused',
+						value: 'campaignPaused',
+						description: "A cloudtel worker's campaign was paused",
+					},
+					{
+						name: 'Campaign Reply',
+						value: 'campaignReply',
+						description: 'A reply to a campaign, as the cloudtel worker reports it',
+					},
+					{
+						name: 'Campaign Started',
+						value: 'campaignStarted',
+						description: "A cloudtel worker's campaign began sending",
+					},
+					{
+						name: 'Delivery Receipt',
+						value: 'receipt',
+						description: 'A message was delivered, or failed',
+					},
+					{
+						name: 'Opt-Out',
+						value: 'optout',
+						description: 'A number opted out (STOP) at the cloudtel worker',
+					},
+					{
+						name: 'Reply',
+						value: 'reply',
+						description: 'Someone replied to a message sent from a leased number',
+					},
 				],
 			},
 			{
@@ -123,7 +164,9 @@ export class CloudTelTrigger implements INodeType {
 		const secret = this.getNodeParameter('secret', '') as string;
 		const headers = this.getHeaderData() as Record<string, unknown>;
 		if (secret !== '' && !secretMatches(secret, query, headers)) {
-			return answer(res, 401, { ResponseStatus: { ErrorCode: ErrorCodes.Unauthorized, Message: 'Missing or wrong secret.' } });
+			return answer(res, 401, {
+				ResponseStatus: { ErrorCode: ErrorCodes.Unauthorized, Message: 'Missing or wrong secret.' },
+			});
 		}
 
 		const events = this.getNodeParameter('events', []) as string[];
@@ -133,8 +176,10 @@ export class CloudTelTrigger implements INodeType {
 		// The cloudtel worker's campaign events: one shape, de-duplicated by their Idempotency-Key.
 		const workerEvent = readWorkerEvent(req.method, this.getBodyData(), headers);
 		if (workerEvent) {
-			if (!events.includes(workerEvent.choice)) return answer(res, 200, { received: true, ignored: 'event not selected' });
-			if (ignoreRepeats && seenBefore(scope, `event:${workerEvent.key}`)) return answer(res, 200, { received: true, ignored: 'repeat' });
+			if (!events.includes(workerEvent.choice))
+				return answer(res, 200, { received: true, ignored: 'event not selected' });
+			if (ignoreRepeats && seenBefore(scope, `event:${workerEvent.key}`))
+				return answer(res, 200, { received: true, ignored: 'repeat' });
 			return { workflowData: [[{ json: workerEvent.json }]] };
 		}
 
@@ -142,18 +187,35 @@ export class CloudTelTrigger implements INodeType {
 		const parsed = parseCallback(payload);
 		if (!parsed.ok) {
 			const message = parsed.violations.map((v) => v.Message).join(' ');
-			return answer(res, 400, { ResponseStatus: { ErrorCode: parsed.violations[0].ErrorCode, Message: message, Errors: parsed.violations as unknown as IDataObject[] } });
+			return answer(res, 400, {
+				ResponseStatus: {
+					ErrorCode: parsed.violations[0].ErrorCode,
+					Message: message,
+					Errors: parsed.violations as unknown as IDataObject[],
+				},
+			});
 		}
 
 		const { event } = parsed;
 		// Answered 200 so the provider does not retry an event nobody here listens to.
-		if (!events.includes(event.kind)) return answer(res, 200, { received: true, ignored: 'event not selected' });
+		if (!events.includes(event.kind))
+			return answer(res, 200, { received: true, ignored: 'event not selected' });
 		if (ignoreRepeats && seenBefore(scope, callbackEventKey(event))) {
 			return answer(res, 200, { received: true, ignored: 'repeat' });
 		}
 
 		return {
-			workflowData: [[{ json: { Event: EVENT_NAMES[event.kind], ...withReadableDates(event.data as unknown as IDataObject), Raw: payload as IDataObject } }]],
+			workflowData: [
+				[
+					{
+						json: {
+							Event: EVENT_NAMES[event.kind],
+							...withReadableDates(event.data as unknown as IDataObject),
+							Raw: payload as IDataObject,
+						},
+					},
+				],
+			],
 		};
 	}
 }

@@ -7,7 +7,16 @@ import { SECRET_QUERY_PARAMETER } from './secret';
  * when a POST carries none), without the secret so it never reaches workflow data.
  */
 export function readPayload(method: string, query: IDataObject, body: unknown): unknown {
-	const source = method.toUpperCase() === 'GET' ? query : isPlainObject(body) && Object.keys(body).length > 0 ? body : Array.isArray(body) ? body : query;
+	const source =
+		method.toUpperCase() === 'GET'
+			? query
+			: isPlainObject(body) && Object.keys(body).length > 0
+				? body
+				: Array.isArray(body)
+					? body
+					: query;
 	if (!isPlainObject(source)) return source;
-	return Object.fromEntries(Object.entries(source).filter(([key]) => key !== SECRET_QUERY_PARAMETER));
+	return Object.fromEntries(
+		Object.entries(source).filter(([key]) => key !== SECRET_QUERY_PARAMETER),
+	);
 }

@@ -11,7 +11,8 @@ function first(value: unknown): string | undefined {
 /** Compares without returning early, so timing does not reveal how much of a guess was right. */
 function sameText(a: string, b: string): boolean {
 	let diff = a.length ^ b.length;
-	for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
+	for (let i = 0; i < Math.max(a.length, b.length); i++)
+		diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
 	return diff === 0;
 }
 
@@ -19,7 +20,11 @@ function sameText(a: string, b: string): boolean {
  * The provider signs nothing (interface.md), so the secret travels in the callback URL
  * the user gives it (?secret=...), or in a header when a proxy adds one.
  */
-export function secretMatches(expected: string, query: IDataObject, headers: Record<string, unknown>): boolean {
+export function secretMatches(
+	expected: string,
+	query: IDataObject,
+	headers: Record<string, unknown>,
+): boolean {
 	const given = first(query[SECRET_QUERY_PARAMETER]) ?? first(headers[SECRET_HEADER]);
 	return given !== undefined && sameText(given, expected);
 }

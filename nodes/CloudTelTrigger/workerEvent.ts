@@ -25,11 +25,17 @@ function headerValue(headers: Record<string, unknown>, name: string): string | u
 }
 
 /** A campaign reply's fields as a provider reply spells them, so one workflow reads both the same way. */
-const PROVIDER_NAMES: Record<string, string> = { from: 'From', to: 'To', text: 'Text', messageSid: 'MessageSid' };
+const PROVIDER_NAMES: Record<string, string> = {
+	from: 'From',
+	to: 'To',
+	text: 'Text',
+	messageSid: 'MessageSid',
+};
 
 function providerSpelling(data: Record<string, unknown>): IDataObject {
 	const out: IDataObject = {};
-	for (const [key, name] of Object.entries(PROVIDER_NAMES)) if (data[key] !== undefined) out[name] = data[key] as IDataObject[string];
+	for (const [key, name] of Object.entries(PROVIDER_NAMES))
+		if (data[key] !== undefined) out[name] = data[key] as IDataObject[string];
 	return out;
 }
 
@@ -40,11 +46,20 @@ function providerSpelling(data: Record<string, unknown>): IDataObject {
  * a reply's also as the provider spells them (From, To, Text, MessageSid), the worker's
  * from, to, text and messageSid kept beside them as aliases.
  */
-export function readWorkerEvent(method: string, body: unknown, headers: Record<string, unknown>): WorkerEvent | undefined {
+export function readWorkerEvent(
+	method: string,
+	body: unknown,
+	headers: Record<string, unknown>,
+): WorkerEvent | undefined {
 	if (method.toUpperCase() !== 'POST' || !isCampaignEvent(body)) return undefined;
 	const event = body as CampaignEvent;
 	const choice = WORKER_EVENT_CHOICES[event.type];
-	const json: IDataObject = { Event: choice.event, type: event.type, id: event.id, occurredAt: event.occurredAt };
+	const json: IDataObject = {
+		Event: choice.event,
+		type: event.type,
+		id: event.id,
+		occurredAt: event.occurredAt,
+	};
 	if (event.campaign !== undefined) json.campaign = event.campaign;
 	Object.assign(json, event.data as IDataObject, { Event: choice.event });
 	if (event.type === 'reply') Object.assign(json, providerSpelling(event.data));

@@ -20,10 +20,14 @@ export function buildApp(deps: SandboxDeps, logger: boolean): FastifyInstance {
 	// Fastify's parser refuses __proto__ and constructor.prototype keys; an empty body
 	// (a DELETE sent with a JSON content type, say) is simply no body.
 	const json = app.getDefaultJsonParser('error', 'error');
-	app.addContentTypeParser(['application/json', 'application/merge-patch+json'], { parseAs: 'string' }, (request, body, done) => {
-		if (body === '') return done(null, undefined);
-		json(request, body as string, done);
-	});
+	app.addContentTypeParser(
+		['application/json', 'application/merge-patch+json'],
+		{ parseAs: 'string' },
+		(request, body, done) => {
+			if (body === '') return done(null, undefined);
+			json(request, body as string, done);
+		},
+	);
 	const known = new KnownRoutes();
 	known.watch(app);
 	installErrorHandling(app, known);

@@ -17,16 +17,34 @@ A local emulator of the CloudTel provider, with a ready demo account.
   -h, --help            this text
 `;
 
-function number(flag: string, raw: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER, integer = true): number | undefined {
+function number(
+	flag: string,
+	raw: string | undefined,
+	min: number,
+	max = Number.MAX_SAFE_INTEGER,
+	integer = true,
+): number | undefined {
 	if (raw === undefined) return undefined;
 	const n = Number(raw);
-	if (raw.trim() === '' || !Number.isFinite(n) || (integer && !Number.isInteger(n)) || n < min || n > max) {
-		throw new Error(`--${flag} must be ${integer ? 'a whole number' : 'a number'} from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ' up'} (got "${raw}").`);
+	if (
+		raw.trim() === '' ||
+		!Number.isFinite(n) ||
+		(integer && !Number.isInteger(n)) ||
+		n < min ||
+		n > max
+	) {
+		throw new Error(
+			`--${flag} must be ${integer ? 'a whole number' : 'a number'} from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ' up'} (got "${raw}").`,
+		);
 	}
 	return n;
 }
 
-export function parseSandboxArgs(argv: string[]): { options: SandboxOptions; json: boolean; help: boolean } {
+export function parseSandboxArgs(argv: string[]): {
+	options: SandboxOptions;
+	json: boolean;
+	help: boolean;
+} {
 	const { values } = parseArgs({
 		args: argv,
 		options: {
@@ -74,7 +92,10 @@ export async function runSandboxCli(argv: string[]): Promise<number> {
 	const sandbox = await startSandbox(parsed.options);
 	const { AccountSid, AuthToken, PropertySid } = sandbox.demo;
 	if (parsed.json) {
-		process.stdout.write(JSON.stringify({ url: sandbox.url, port: sandbox.port, AccountSid, AuthToken, PropertySid }) + '\n');
+		process.stdout.write(
+			JSON.stringify({ url: sandbox.url, port: sandbox.port, AccountSid, AuthToken, PropertySid }) +
+				'\n',
+		);
 	} else {
 		process.stdout.write(
 			[

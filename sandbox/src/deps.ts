@@ -16,7 +16,9 @@ export interface SandboxDeps {
 	dispatcher: CallbackDispatcher;
 	lifecycle: Lifecycle;
 	limiter: RateLimiter;
-	options: Required<Pick<SandboxOptions, 'latencyMs' | 'failRate' | 'rateLimit' | 'receiptDelayMs' | 'bodyLimit'>>;
+	options: Required<
+		Pick<SandboxOptions, 'latencyMs' | 'failRate' | 'rateLimit' | 'receiptDelayMs' | 'bodyLimit'>
+	>;
 }
 
 export function createDeps(options: SandboxOptions): SandboxDeps {
@@ -33,5 +35,14 @@ export function createDeps(options: SandboxOptions): SandboxDeps {
 	const outbox = new Outbox();
 	const dispatcher = new CallbackDispatcher(outbox);
 	const lifecycle = new Lifecycle(clock, leases, dispatcher, resolved.receiptDelayMs);
-	return { store, clock, leases, outbox, dispatcher, lifecycle, limiter: new RateLimiter(resolved.rateLimit, () => clock.nowMs()), options: resolved };
+	return {
+		store,
+		clock,
+		leases,
+		outbox,
+		dispatcher,
+		lifecycle,
+		limiter: new RateLimiter(resolved.rateLimit, () => clock.nowMs()),
+		options: resolved,
+	};
 }

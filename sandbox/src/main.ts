@@ -6,7 +6,9 @@ runSandboxCli(process.argv.slice(2)).then(
 		process.exitCode = code;
 	},
 	(error: unknown) => {
-		process.stderr.write(`cloudtel sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
+		process.stderr.write(
+			`cloudtel sandbox: ${error instanceof Error ? error.message : String(error)}\n`,
+		);
 		process.exitCode = 1;
 	},
 );

@@ -14,11 +14,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	await app.listen({ port: options.port ?? 4010, host: options.host ?? '127.0.0.1' });
 	const { port } = app.server.address() as AddressInfo;
 	const host = options.host ?? '127.0.0.1';
-	const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+	const shownHost =
+		host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 	return {
 		url: `http://${shownHost}:${port}`,
 		port,
-		demo: { AccountSid: account.AccountSid, AuthToken: account.AuthToken, PropertySid: property.PropertySid },
+		demo: {
+			AccountSid: account.AccountSid,
+			AuthToken: account.AuthToken,
+			PropertySid: property.PropertySid,
+		},
 		async close() {
 			deps.lifecycle.stop();
 			await deps.dispatcher.close();

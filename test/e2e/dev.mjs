@@ -33,19 +33,27 @@ assertBuilt();
 // Ctrl-C is how this command ends: a clean stop, exit code 0.
 setInterruptExitCode(0);
 const install = await ensureN8n({ release: process.env.CLOUDTEL_DEV_RELEASE || 'n8n' });
-const sandbox = await startSandbox({ port: await pickPort(Number(process.env.CLOUDTEL_SANDBOX_PORT ?? 4010)) });
+const sandbox = await startSandbox({
+	port: await pickPort(Number(process.env.CLOUDTEL_SANDBOX_PORT ?? 4010)),
+});
 onInterrupt(() => sandbox.close());
 
-const userFolder = process.env.CLOUDTEL_DEV_USER_FOLDER || join(repoRoot, 'test', 'e2e', '.n8n', 'dev');
+const userFolder =
+	process.env.CLOUDTEL_DEV_USER_FOLDER || join(repoRoot, 'test', 'e2e', '.n8n', 'dev');
 mkdirSync(userFolder, { recursive: true });
-const n8n = new N8n(install, userFolder, { extraEnv: { N8N_LOG_LEVEL: process.env.CLOUDTEL_N8N_LOG_LEVEL ?? 'info' } });
+const n8n = new N8n(install, userFolder, {
+	extraEnv: { N8N_LOG_LEVEL: process.env.CLOUDTEL_N8N_LOG_LEVEL ?? 'info' },
+});
 await n8n.init();
 n8n.port = await pickPort(Number(process.env.CLOUDTEL_N8N_PORT ?? 5678));
 // init() drew the task broker's port from the free ones, and the port asked for is free
 // too until n8n binds it: the broker must not take it ("Task Broker's port ... in use").
 while (n8n.brokerPort === n8n.port) n8n.brokerPort = await freePort();
 // A fresh copy of the built package on every start: `npm run dev` rebuilds it first.
-rmSync(join(userFolder, '.n8n', 'nodes', 'node_modules', packageName), { recursive: true, force: true });
+rmSync(join(userFolder, '.n8n', 'nodes', 'node_modules', packageName), {
+	recursive: true,
+	force: true,
+});
 installPackage(userFolder, panelOf(install));
 // Same id every run: the import replaces last run's credential with today's demo account,
 // its property the Default Property SID, so a new CloudTel node can send as it is.
@@ -69,7 +77,9 @@ n8n.server?.once('exit', async (code, signal) => {
 const ownerReady = await setupOwner(n8n.url).then(
 	() => true,
 	(error) => {
-		console.warn(`Could not set up or log in the owner account (${error.message}); use the account you made.`);
+		console.warn(
+			`Could not set up or log in the owner account (${error.message}); use the account you made.`,
+		);
 		return false;
 	},
 );

@@ -36,12 +36,39 @@ import * as campaignHandOver from './scenarios/campaign-hand-over.mjs';
 import * as npmRunDev from './scenarios/npm-run-dev.mjs';
 
 // credentialTest after trigger: it asks the trigger's running n8n (ctx.server) when there is one.
-const scenarios = { smoke, install, panel, queueMode, sendBatch, logins, trigger, credentialTest, retries, failedItems, devCredential, replyHandling, campaign, campaignHandOver, npmRunDev, everyOperation };
+const scenarios = {
+	smoke,
+	install,
+	panel,
+	queueMode,
+	sendBatch,
+	logins,
+	trigger,
+	credentialTest,
+	retries,
+	failedItems,
+	devCredential,
+	replyHandling,
+	campaign,
+	campaignHandOver,
+	npmRunDev,
+	everyOperation,
+};
 // n8n 2.x runs every scenario; the oldest line (1.85) a smoke set: the install, the panel,
 // every operation (logins and failed items run the operations the others do not), the trigger
 // and the credential test, Send Batch with failed items, the campaign hand-over. Every check
 // the smoke set leaves out runs on 2.x (see the README).
-const SMOKE = new Set(['smoke', 'install', 'panel', 'logins', 'trigger', 'credentialTest', 'failedItems', 'campaignHandOver', 'everyOperation']);
+const SMOKE = new Set([
+	'smoke',
+	'install',
+	'panel',
+	'logins',
+	'trigger',
+	'credentialTest',
+	'failedItems',
+	'campaignHandOver',
+	'everyOperation',
+]);
 const linesOf = (name) => (SMOKE.has(name) ? ['n8n', 'n8n-1'] : ['n8n']);
 const only = process.env.CLOUDTEL_E2E_ONLY?.split(',').filter(Boolean);
 const releases = process.env.CLOUDTEL_E2E_RELEASES?.split(',').filter(Boolean) ?? RELEASES;
@@ -62,7 +89,9 @@ async function runRelease(release) {
 			assertBuilt();
 			const install = await ensureN8n({ release });
 			label = `n8n ${install.version}`;
-			console.log(`       n8n ${install.version} ${install.cached ? 'from cache' : 'installed'}: ${install.dir}`);
+			console.log(
+				`       n8n ${install.version} ${install.cached ? 'from cache' : 'installed'}: ${install.dir}`,
+			);
 			// The one n8n of this line every scenario drives, unless it needs a process of its own.
 			const server = await new N8n(install, join(releaseRoot, 'n8n')).init();
 			instances.push(server);

@@ -18,11 +18,25 @@ import { assertBuilt, installPackage, panelOf, repoRoot } from './lib/package.mj
 import { onInterrupt } from './lib/procs.mjs';
 import { OWNER, setupOwner } from './lib/rest.mjs';
 import { startSandbox } from './lib/sandbox.mjs';
-import { chain, cloudTel, devCredential, items, manualTrigger, workflow } from './lib/workflows.mjs';
+import {
+	chain,
+	cloudTel,
+	devCredential,
+	items,
+	manualTrigger,
+	workflow,
+} from './lib/workflows.mjs';
 import { startCloudtelWorker, workerCredential } from './lib/cloudtelWorker.mjs';
 
 const CHROMIUM = process.env.CLOUDTEL_CHROMIUM || '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+	'--no-sandbox',
+	'--headless',
+	'--disable-gpu',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
 const out = join(repoRoot, 'docs', 'images');
 const debug = Boolean(process.env.CLOUDTEL_SCREENSHOTS_DEBUG);
 const only = process.env.CLOUDTEL_SCREENSHOTS_ONLY;
@@ -71,16 +85,23 @@ try {
 	);
 	const trigger = manualTrigger('Start');
 	const contactsNode = items('Contacts', contacts);
-	const wf = workflow('CloudTel: Send Batch with an error output', [trigger, contactsNode, send], chain(trigger, contactsNode, send));
+	const wf = workflow(
+		'CloudTel: Send Batch with an error output',
+		[trigger, contactsNode, send],
+		chain(trigger, contactsNode, send),
+	);
 	await n8n.importWorkflow(wf);
 	const campaignWf = await campaignTemplate(credential);
 	await n8n.start();
 	await setupOwner(n8n.url);
 
 	browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
-	const page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 }, deviceScaleFactor: 1 })).newPage();
+	const page = await (
+		await browser.newContext({ viewport: { width: 1440, height: 1000 }, deviceScaleFactor: 1 })
+	).newPage();
 	let step = 0;
-	const snap = async (what) => debug && (await page.screenshot({ path: join(out, `debug-${++step}-${what}.png`) }));
+	const snap = async (what) =>
+		debug && (await page.screenshot({ path: join(out, `debug-${++step}-${what}.png`) }));
 
 	// Signed in as a user would: the session cookie is bound to the browser that signed in.
 	await page.goto(`${n8n.url}/signin`);
@@ -96,14 +117,22 @@ try {
 		await node.waitFor({ timeout: 120_000 });
 		await snap('canvas');
 		await page.locator('[data-test-id="execute-workflow-button"]').click();
-		await page.locator('[data-test-id="canvas-node-status-success"]').first().waitFor({ timeout: 120_000 });
+		await page
+			.locator('[data-test-id="canvas-node-status-success"]')
+			.first()
+			.waitFor({ timeout: 120_000 });
 		await node.dblclick();
 		const ndv = page.locator('[data-test-id="ndv"]');
 		await ndv.waitFor();
 		await page.getByText('Success Branch (2 items)').waitFor({ timeout: 60_000 });
 		// The "Workflow executed successfully" toast would sit over the output.
-		for (const close of await page.locator('.el-notification__closeBtn').all()) await close.click().catch(() => {});
-		await page.locator('.el-notification').first().waitFor({ state: 'hidden', timeout: 15_000 }).catch(() => {});
+		for (const close of await page.locator('.el-notification__closeBtn').all())
+			await close.click().catch(() => {});
+		await page
+			.locator('.el-notification')
+			.first()
+			.waitFor({ state: 'hidden', timeout: 15_000 })
+			.catch(() => {});
 		await snap('panel');
 		await page.screenshot({ path: join(out, 'send-batch-panel.png') });
 		console.log(`wrote ${join(out, 'send-batch-panel.png')}`);
@@ -115,7 +144,10 @@ try {
 		await output.getByText('INVALID_PHONENUMBER_FORMAT').first().waitFor({ timeout: 30_000 });
 		await snap('error');
 		const box = await output.boundingBox();
-		await page.screenshot({ path: join(out, 'error-item.png'), clip: { x: box.x, y: box.y, width: box.width, height: Math.min(box.height, 700) } });
+		await page.screenshot({
+			path: join(out, 'error-item.png'),
+			clip: { x: box.x, y: box.y, width: box.width, height: Math.min(box.height, 700) },
+		});
 		console.log(`wrote ${join(out, 'error-item.png')}`);
 	}
 } finally {
@@ -129,7 +161,9 @@ async function campaignTemplate(credential) {
 	worker = await startCloudtelWorker({ dir, sandbox });
 	const workerCred = workerCredential('cloudtelWorkerDev', worker, 'CloudTel worker (local)');
 	await n8n.importCredentials([workerCred]);
-	const template = JSON.parse(readFileSync(join(repoRoot, 'examples', 'n8n-campaign.workflow.json'), 'utf8'));
+	const template = JSON.parse(
+		readFileSync(join(repoRoot, 'examples', 'n8n-campaign.workflow.json'), 'utf8'),
+	);
 	for (const node of template.nodes) {
 		if (node.name === 'Contacts') {
 			node.parameters.jsCode = `// Your contacts, one item each: replace this node with your sheet or CRM.\nreturn Array.from({ length: 2500 }, (_, i) => ({ json: { phone: '+61412' + String(i).padStart(6, '0'), first_name: 'Contact ' + i } }));`;
@@ -137,7 +171,10 @@ async function campaignTemplate(credential) {
 		if (node.name === 'CloudTel Campaign') {
 			node.parameters.propertySid = credential.data.defaultPropertySid;
 			node.parameters.campaignName = `spring-sale-${Date.now().toString(36)}`;
-			node.parameters.options.events = node.parameters.options.events.replace('https://n8n.example.com', n8n.url);
+			node.parameters.options.events = node.parameters.options.events.replace(
+				'https://n8n.example.com',
+				n8n.url,
+			);
 			node.credentials = { cloudTelWorkerApi: { id: workerCred.id, name: workerCred.name } };
 		}
 	}
@@ -149,7 +186,9 @@ async function campaignTemplate(credential) {
 /** The canvas after a manual run of the template's Start part: 2,500 items in, one out. */
 async function campaignPicture(page, wf, snap) {
 	await page.goto(`${n8n.url}/workflow/${wf.id}`);
-	const campaign = page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'CloudTel Campaign' });
+	const campaign = page
+		.locator('[data-test-id="canvas-node"]')
+		.filter({ hasText: 'CloudTel Campaign' });
 	await campaign.waitFor({ timeout: 120_000 });
 	// Two triggers: run from the Manual Trigger, with the button it shows on hover.
 	const start = page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'Start' }).first();
@@ -157,11 +196,21 @@ async function campaignPicture(page, wf, snap) {
 	await page.locator('[data-test-id="execute-workflow-button-Start"]').click();
 	await page.waitForTimeout(3000);
 	await snap('campaign-run');
-	await campaign.locator('[data-test-id="canvas-node-status-success"]').waitFor({ timeout: 180_000 });
-	for (const close of await page.locator('.el-notification__closeBtn').all()) await close.click().catch(() => {});
-	await page.locator('.el-notification').first().waitFor({ state: 'hidden', timeout: 15_000 }).catch(() => {});
+	await campaign
+		.locator('[data-test-id="canvas-node-status-success"]')
+		.waitFor({ timeout: 180_000 });
+	for (const close of await page.locator('.el-notification__closeBtn').all())
+		await close.click().catch(() => {});
+	await page
+		.locator('.el-notification')
+		.first()
+		.waitFor({ state: 'hidden', timeout: 15_000 })
+		.catch(() => {});
 	// Fit the whole workflow (both parts and the note) in view.
-	await page.locator('[data-test-id="zoom-to-fit"]').click().catch(() => page.keyboard.press('1'));
+	await page
+		.locator('[data-test-id="zoom-to-fit"]')
+		.click()
+		.catch(() => page.keyboard.press('1'));
 	await page.waitForTimeout(1000);
 	await snap('campaign');
 	await page.screenshot({ path: join(out, 'campaign-workflow.png') });

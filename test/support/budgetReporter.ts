@@ -16,14 +16,20 @@ export function fileMs(module: TestModule): number {
  */
 export default class BudgetReporter implements Reporter {
 	onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
-		const timed = modules.map((m) => ({ file: relative(process.cwd(), m.moduleId), ms: fileMs(m) })).sort((a, b) => b.ms - a.ms);
+		const timed = modules
+			.map((m) => ({ file: relative(process.cwd(), m.moduleId), ms: fileMs(m) }))
+			.sort((a, b) => b.ms - a.ms);
 		const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 		console.log('\nSlowest test files:');
-		for (const { file, ms } of timed.slice(0, 10)) console.log(`  ${seconds(ms).padStart(8)}  ${file}`);
+		for (const { file, ms } of timed.slice(0, 10))
+			console.log(`  ${seconds(ms).padStart(8)}  ${file}`);
 		const over = timed.filter((t) => t.ms > FILE_BUDGET_MS);
 		if (over.length === 0) return;
 		const enforced = process.env.CI === 'true';
-		for (const { file, ms } of over) console.log(`${enforced ? 'FAIL' : 'warning'}: ${file} took ${seconds(ms)}, over the ${FILE_BUDGET_MS / 1000} s a test file may take`);
+		for (const { file, ms } of over)
+			console.log(
+				`${enforced ? 'FAIL' : 'warning'}: ${file} took ${seconds(ms)}, over the ${FILE_BUDGET_MS / 1000} s a test file may take`,
+			);
 		if (enforced) process.exitCode = 1;
 	}
 }

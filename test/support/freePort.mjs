@@ -19,7 +19,8 @@ const given = new Set();
 /** A port nothing listens on now, never the same twice in one process, never another pool's. */
 export async function freePort() {
 	for (;;) {
-		const pool = Number(process.env.CLOUDTEL_PORT_SLICE ?? process.env.VITEST_POOL_ID ?? 0) % SLICES;
+		const pool =
+			Number(process.env.CLOUDTEL_PORT_SLICE ?? process.env.VITEST_POOL_ID ?? 0) % SLICES;
 		const port = FIRST + pool * SLICE + Math.floor(Math.random() * SLICE);
 		if (given.has(port)) continue;
 		given.add(port);

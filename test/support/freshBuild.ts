@@ -13,7 +13,16 @@ export const BUILD_STAMP = join(ROOT, 'worker/dist/.build-stamp.json');
 export const BUILD_TIMEOUT_MS = 600_000;
 
 /** What the CLI, its sandbox and its demo are built from. */
-const SOURCES = ['api', 'worker/src', 'sandbox/src', 'examples', 'scripts/build.mjs', 'tsconfig.base.json', 'worker/tsconfig.json', 'sandbox/tsconfig.json'];
+const SOURCES = [
+	'api',
+	'worker/src',
+	'sandbox/src',
+	'examples',
+	'scripts/build.mjs',
+	'tsconfig.base.json',
+	'worker/tsconfig.json',
+	'sandbox/tsconfig.json',
+];
 
 function newestIn(path: string): number {
 	const stat = statSync(path, { throwIfNoEntry: false });
@@ -69,10 +78,18 @@ function lockHeldByTheLiving(lock: string): boolean {
 
 function build(): Promise<void> {
 	return new Promise((resolveBuild, reject) => {
-		execFile(process.execPath, [join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-			if (error) reject(new Error(`npm run build failed, so the CLI cannot be tested:\n${stdout}${stderr}`));
-			else resolveBuild();
-		});
+		execFile(
+			process.execPath,
+			[join(ROOT, 'scripts/build.mjs')],
+			{ cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
+			(error, stdout, stderr) => {
+				if (error)
+					reject(
+						new Error(`npm run build failed, so the CLI cannot be tested:\n${stdout}${stderr}`),
+					);
+				else resolveBuild();
+			},
+		);
 	});
 }
 
@@ -83,17 +100,22 @@ function build(): Promise<void> {
  * under a lock, and the others wait for it and find the build fresh.
  */
 export async function ensureBuilt(): Promise<void> {
-	const lock = join(tmpdir(), `cloudtel-build-${createHash('sha256').update(ROOT).digest('hex').slice(0, 12)}.lock`);
+	const lock = join(
+		tmpdir(),
+		`cloudtel-build-${createHash('sha256').update(ROOT).digest('hex').slice(0, 12)}.lock`,
+	);
 	const until = Date.now() + BUILD_TIMEOUT_MS;
 	for (;;) {
 		if (buildIsFresh()) return;
 		const stamp = readStamp();
-		if (stamp?.failed !== undefined && stamp.startedAt > newestSource()) throw new Error(stamp.failed);
+		if (stamp?.failed !== undefined && stamp.startedAt > newestSource())
+			throw new Error(stamp.failed);
 		try {
 			mkdirSync(lock);
 		} catch {
 			if (!lockHeldByTheLiving(lock)) rmSync(lock, { recursive: true, force: true });
-			else if (Date.now() > until) throw new Error(`waited ${BUILD_TIMEOUT_MS / 1000} s for the build holding ${lock}`);
+			else if (Date.now() > until)
+				throw new Error(`waited ${BUILD_TIMEOUT_MS / 1000} s for the build holding ${lock}`);
 			await new Promise((r) => setTimeout(r, 250));
 			continue;
 		}
@@ -105,7 +127,10 @@ export async function ensureBuilt(): Promise<void> {
 				await build();
 			} catch (error) {
 				mkdirSync(dirname(BUILD_STAMP), { recursive: true });
-				writeFileSync(BUILD_STAMP, JSON.stringify({ startedAt, failed: (error as Error).message } satisfies Stamp));
+				writeFileSync(
+					BUILD_STAMP,
+					JSON.stringify({ startedAt, failed: (error as Error).message } satisfies Stamp),
+				);
 				throw error;
 			}
 			// build.mjs stamped it; a source saved while it ran leaves it stale, and the loop builds again.

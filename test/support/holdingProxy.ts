@@ -1,4 +1,10 @@
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+	createServer,
+	request,
+	type IncomingMessage,
+	type Server,
+	type ServerResponse,
+} from 'node:http';
 
 /** What the proxy does with a batch request that carries messages. */
 export type BatchFate = 'pass' | 'answerLost' | 'answerCut' | 'neverSent';
@@ -40,13 +46,16 @@ export class HoldingProxy {
 		const body = Buffer.concat(chunks);
 		let messages: { ExternalId?: string }[] = [];
 		try {
-			messages = (JSON.parse(body.toString('utf8')) as { Messages?: { ExternalId?: string }[] }).Messages ?? [];
+			messages =
+				(JSON.parse(body.toString('utf8')) as { Messages?: { ExternalId?: string }[] }).Messages ??
+				[];
 		} catch {
 			// Not a batch: passed through as it is.
 		}
 		const batch = this.batches.length;
 		const fate = messages.length > 0 ? this.fateOf(batch) : 'pass';
-		if (messages.length > 0) this.batches.push({ fate, externalIds: messages.map((m) => m.ExternalId ?? '') });
+		if (messages.length > 0)
+			this.batches.push({ fate, externalIds: messages.map((m) => m.ExternalId ?? '') });
 		if (fate === 'neverSent') {
 			this.held.push(res);
 			return;
@@ -69,17 +78,26 @@ export class HoldingProxy {
 		res.end(answer.body);
 	}
 
-	private forward(req: IncomingMessage, body: Buffer): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+	private forward(
+		req: IncomingMessage,
+		body: Buffer,
+	): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
 		return new Promise((resolve, reject) => {
-			const out = request(`${this.target}${req.url}`, { method: req.method, headers: { ...req.headers, host: new URL(this.target).host } }, (answer) => {
-				const chunks: Buffer[] = [];
-				answer.on('data', (c: Buffer) => chunks.push(c));
-				answer.on('end', () => {
-					const headers: Record<string, string> = {};
-					for (const [k, v] of Object.entries(answer.headers)) if (typeof v === 'string' && k !== 'connection' && k !== 'transfer-encoding') headers[k] = v;
-					resolve({ status: answer.statusCode ?? 502, headers, body: Buffer.concat(chunks) });
-				});
-			});
+			const out = request(
+				`${this.target}${req.url}`,
+				{ method: req.method, headers: { ...req.headers, host: new URL(this.target).host } },
+				(answer) => {
+					const chunks: Buffer[] = [];
+					answer.on('data', (c: Buffer) => chunks.push(c));
+					answer.on('end', () => {
+						const headers: Record<string, string> = {};
+						for (const [k, v] of Object.entries(answer.headers))
+							if (typeof v === 'string' && k !== 'connection' && k !== 'transfer-encoding')
+								headers[k] = v;
+						resolve({ status: answer.statusCode ?? 502, headers, body: Buffer.concat(chunks) });
+					});
+				},
+			);
 			out.on('error', reject);
 			out.end(body);
 		});

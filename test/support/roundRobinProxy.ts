@@ -1,4 +1,10 @@
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+	createServer,
+	request,
+	type IncomingMessage,
+	type Server,
+	type ServerResponse,
+} from 'node:http';
 
 /**
  * A load balancer as small as it gets: each request goes to the next target in turn,

@@ -38,12 +38,25 @@ export class SandboxClient {
 		return basicAuthorization(accountSid, token);
 	}
 
-	async call<T = any>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Answer<T>> {
+	async call<T = any>(
+		method: string,
+		path: string,
+		body?: unknown,
+		options: CallOptions = {},
+	): Promise<Answer<T>> {
 		const headers: Record<string, string> = { ...options.headers };
-		const auth = options.auth === undefined ? basicAuthorization(this.demo.AccountSid, this.demo.AuthToken) : options.auth;
+		const auth =
+			options.auth === undefined
+				? basicAuthorization(this.demo.AccountSid, this.demo.AuthToken)
+				: options.auth;
 		if (auth !== null) headers.authorization = auth;
 		const payload = options.raw ?? (body === undefined ? undefined : JSON.stringify(body));
-		const contentType = options.contentType === undefined ? (method === 'PATCH' ? 'application/merge-patch+json' : 'application/json') : options.contentType;
+		const contentType =
+			options.contentType === undefined
+				? method === 'PATCH'
+					? 'application/merge-patch+json'
+					: 'application/json'
+				: options.contentType;
 		if (payload !== undefined && contentType !== null) headers['content-type'] = contentType;
 		const response = await fetch(this.url + path, { method, headers, body: payload });
 		const text = await response.text();
@@ -57,10 +70,25 @@ export class SandboxClient {
 	}
 
 	/** A fresh account with one property, for isolation tests. */
-	async newAccount(smsEnabled = true): Promise<{ AccountSid: string; AuthToken: string; PropertySid: string; auth: string }> {
-		const account = (await this.call('POST', '/_sandbox/accounts', { SmsEnabled: smsEnabled }, { auth: null })).body;
-		const property = (await this.call('POST', `/_sandbox/accounts/${account.AccountSid}/properties`, {}, { auth: null })).body;
-		return { ...account, PropertySid: property.PropertySid, auth: basicAuthorization(account.AccountSid, account.AuthToken) };
+	async newAccount(
+		smsEnabled = true,
+	): Promise<{ AccountSid: string; AuthToken: string; PropertySid: string; auth: string }> {
+		const account = (
+			await this.call('POST', '/_sandbox/accounts', { SmsEnabled: smsEnabled }, { auth: null })
+		).body;
+		const property = (
+			await this.call(
+				'POST',
+				`/_sandbox/accounts/${account.AccountSid}/properties`,
+				{},
+				{ auth: null },
+			)
+		).body;
+		return {
+			...account,
+			PropertySid: property.PropertySid,
+			auth: basicAuthorization(account.AccountSid, account.AuthToken),
+		};
 	}
 
 	/** Every message of the demo account (or of the query), all pages of them. */
@@ -86,7 +114,11 @@ export class SandboxClient {
 }
 
 /** Polls until `check` returns a value, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 5000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+	check: () => Promise<T | undefined> | T | undefined,
+	timeoutMs = 5000,
+	what = 'condition',
+): Promise<T> {
 	const end = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await check();

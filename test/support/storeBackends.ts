@@ -12,7 +12,8 @@ export interface StoreBackend {
 	location(): DbLocation;
 }
 
-const TABLES = 'campaigns, recipients, submissions, deliveries, answers, message_sids, meta, replies, suppressions, consent_events, callback_events, forwards, campaign_runs, workers, pacing, api_campaigns, api_pages';
+const TABLES =
+	'campaigns, recipients, submissions, deliveries, answers, message_sids, meta, replies, suppressions, consent_events, callback_events, forwards, campaign_runs, workers, pacing, api_campaigns, api_pages';
 
 /**
  * Both backends, with the hooks that give each test an empty store: a new SQLite file
@@ -31,7 +32,10 @@ export function storeBackends(): StoreBackend[] {
 		dirs.push(dir);
 		sqlitePath = join(dir, 'worker.db');
 		// The schema exists once a store has opened the database.
-		const [{ t }] = await sql<{ t: string | null }>(pgUrl, `SELECT to_regclass('campaigns')::text AS t`);
+		const [{ t }] = await sql<{ t: string | null }>(
+			pgUrl,
+			`SELECT to_regclass('campaigns')::text AS t`,
+		);
 		if (t !== null) await sql(pgUrl, `TRUNCATE ${TABLES} RESTART IDENTITY`);
 	});
 	afterAll(() => {

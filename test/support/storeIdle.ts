@@ -9,7 +9,8 @@ import { sql } from './postgres/database';
  */
 export async function storeIdle(location: DbLocation): Promise<boolean> {
 	const text = `SELECT (SELECT COUNT(*) FROM callback_events WHERE processed_at IS NULL) + (SELECT COUNT(*) FROM forwards WHERE state IN ('pending', 'sending')) AS n`;
-	if (location.kind === 'postgres') return Number((await sql<{ n: string }>(location.url, text))[0].n) === 0;
+	if (location.kind === 'postgres')
+		return Number((await sql<{ n: string }>(location.url, text))[0].n) === 0;
 	const d = new Database(location.path, { readonly: true });
 	try {
 		return (d.prepare(text).get() as { n: number }).n === 0;

@@ -8,7 +8,15 @@ import type * as Demo from './cli/demoCommand';
 import { loadSandbox } from './cli/sandboxModule';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CAMPAIGN_USAGE, CONTACT_USAGE, CONTROL_USAGE, REPORT_USAGE, RUN_USAGE, STATUS_USAGE, USAGE } from './cli/usage';
+import {
+	CAMPAIGN_USAGE,
+	CONTACT_USAGE,
+	CONTROL_USAGE,
+	REPORT_USAGE,
+	RUN_USAGE,
+	STATUS_USAGE,
+	USAGE,
+} from './cli/usage';
 import { printable } from './csv/printable';
 import type * as Worker from './daemon/workerCommand';
 
@@ -23,7 +31,8 @@ export async function main(argv: string[]): Promise<number> {
 		if (error instanceof FatalError) {
 			// Line by line: a config error lists one problem a line, and keeps them so.
 			process.stderr.write(`cloudtel: ${error.message.split('\n').map(printable).join('\n')}\n`);
-			if (error.exitCode === ExitCodes.Usage) process.stderr.write('Run `cloudtel --help` for usage.\n');
+			if (error.exitCode === ExitCodes.Usage)
+				process.stderr.write('Run `cloudtel --help` for usage.\n');
 			return error.exitCode;
 		}
 		throw error;
@@ -34,9 +43,17 @@ async function dispatch(argv: string[]): Promise<number> {
 	const [command, sub, ...rest] = argv;
 	switch (command) {
 		case 'campaign':
-			if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') return help(CAMPAIGN_USAGE, sub === undefined);
+			if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help')
+				return help(CAMPAIGN_USAGE, sub === undefined);
 			if (asksHelp(rest)) {
-				const text = sub === 'run' ? RUN_USAGE : sub === 'status' ? STATUS_USAGE : sub === 'report' ? REPORT_USAGE : CONTROL_USAGE[sub as keyof typeof CONTROL_USAGE];
+				const text =
+					sub === 'run'
+						? RUN_USAGE
+						: sub === 'status'
+							? STATUS_USAGE
+							: sub === 'report'
+								? REPORT_USAGE
+								: CONTROL_USAGE[sub as keyof typeof CONTROL_USAGE];
 				if (text !== undefined) return help(text);
 			}
 			switch (sub) {
@@ -47,14 +64,21 @@ async function dispatch(argv: string[]): Promise<number> {
 				case 'resume':
 				case 'cancel':
 				case 'delete':
-					return load<typeof CampaignControl>('./cli/campaignControlCommand').campaignControlCommand(sub, rest);
+					return load<typeof CampaignControl>(
+						'./cli/campaignControlCommand',
+					).campaignControlCommand(sub, rest);
 				case 'report':
-					return load<typeof CampaignReport>('./cli/campaignReportCommand').campaignReportCommand(rest);
+					return load<typeof CampaignReport>('./cli/campaignReportCommand').campaignReportCommand(
+						rest,
+					);
 				default:
-					return usage(`unknown campaign command ${sub === undefined ? '(none)' : JSON.stringify(sub)}: use run, status, report, pause, resume, cancel or delete`);
+					return usage(
+						`unknown campaign command ${sub === undefined ? '(none)' : JSON.stringify(sub)}: use run, status, report, pause, resume, cancel or delete`,
+					);
 			}
 		case 'contact':
-			if (sub === undefined || sub === '--help' || sub === '-h' || asksHelp(rest)) return help(CONTACT_USAGE, sub === undefined);
+			if (sub === undefined || sub === '--help' || sub === '-h' || asksHelp(rest))
+				return help(CONTACT_USAGE, sub === undefined);
 			return load<typeof Contact>('./cli/contactCommand').contactCommand(sub, rest);
 		case 'demo':
 			return load<typeof Demo>('./cli/demoCommand').demoCommand(argv.slice(1));
@@ -78,11 +102,24 @@ async function dispatch(argv: string[]): Promise<number> {
 }
 
 // Flags whose next argument is a flag of its own, not their value.
-const BOOLEAN_FLAGS = new Set(['--json', '--dry-run', '--resend-uncertain', '--force', '--smart-encoding']);
+const BOOLEAN_FLAGS = new Set([
+	'--json',
+	'--dry-run',
+	'--resend-uncertain',
+	'--force',
+	'--smart-encoding',
+]);
 
 /** `--help` or `-h` given as a flag, not as the value of one (`--text -h` sends "-h"). */
 function asksHelp(args: string[]): boolean {
-	return args.some((a, i) => (a === '--help' || a === '-h') && (i === 0 || !args[i - 1].startsWith('-') || BOOLEAN_FLAGS.has(args[i - 1]) || args[i - 1].includes('=')));
+	return args.some(
+		(a, i) =>
+			(a === '--help' || a === '-h') &&
+			(i === 0 ||
+				!args[i - 1].startsWith('-') ||
+				BOOLEAN_FLAGS.has(args[i - 1]) ||
+				args[i - 1].includes('=')),
+	);
 }
 
 /** Asked for, help succeeds; a bare command gets it too, as a usage error. */
@@ -95,7 +132,10 @@ function help(text: string, missingCommand = false): number {
 function version(): string {
 	for (let dir = __dirname, i = 0; i < 5; i++, dir = join(dir, '..')) {
 		try {
-			const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+			const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+				name?: string;
+				version?: string;
+			};
 			if (pkg.name === '@cloudtel/worker' && pkg.version) return pkg.version;
 		} catch {
 			// not this folder

@@ -11,7 +11,10 @@ import { ExitCodes } from './campaign/exitCodes';
 export function installCrashHandler(): void {
 	const crash = (kind: string) => (error: unknown) => {
 		const e = error instanceof Error ? error : new Error(String(error));
-		const where = e.stack?.split('\n').find((l) => /^\s+at /.test(l))?.trim();
+		const where = e.stack
+			?.split('\n')
+			.find((l) => /^\s+at /.test(l))
+			?.trim();
 		const code = (e as { code?: string }).code;
 		const line = `cloudtel: internal error (${kind}), exiting: ${e.message.split('\n')[0]}${code ? ` [${code}]` : ''}${where ? ` (${where})` : ''}\n`;
 		try {

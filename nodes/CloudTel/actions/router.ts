@@ -9,7 +9,12 @@ import * as sipTrunk from './sipTrunk/SipTrunk.resource';
 type Operation = { execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> };
 
 const operations: Record<string, Record<string, Operation>> = {
-	onlineLogin: { create: onlineLogin.create, get: onlineLogin.get, getMany: onlineLogin.getMany, update: onlineLogin.update },
+	onlineLogin: {
+		create: onlineLogin.create,
+		get: onlineLogin.get,
+		getMany: onlineLogin.getMany,
+		update: onlineLogin.update,
+	},
 	property: { update: property.update },
 	message: { send: message.send, sendBatch: message.sendBatch },
 	sipTrunk: { create: sipTrunk.create },
@@ -20,6 +25,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const selected = operations[resource]?.[operation];
-	if (!selected) throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+	if (!selected)
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of "${resource}" is not supported`,
+		);
 	return [await selected.execute.call(this)];
 }

@@ -3,10 +3,17 @@
  * web server (n8n itself on :5678 answers every GET with its editor's HTML page, status 200).
  * Undefined when the answer may be CloudTel's.
  */
-export function foreignAnswer(statusCode: number, contentType: unknown, body: unknown): string | undefined {
+export function foreignAnswer(
+	statusCode: number,
+	contentType: unknown,
+	body: unknown,
+): string | undefined {
 	const type = String(contentType ?? '').toLowerCase();
 	const text = typeof body === 'string' ? body.trim() : undefined;
-	if (type.includes('text/html') || (text !== undefined && /^<(!doctype|html|head|body|\?xml)/i.test(text))) {
+	if (
+		type.includes('text/html') ||
+		(text !== undefined && /^<(!doctype|html|head|body|\?xml)/i.test(text))
+	) {
 		return `an HTML page (HTTP ${statusCode}), not CloudTel's API`;
 	}
 	return undefined;
@@ -19,7 +26,9 @@ export function checkBaseUrl(baseUrl: string): string {
 
 /** The code of a network failure (ECONNREFUSED, ENOTFOUND, ERR_INVALID_URL...), wherever the HTTP client put it. */
 export function networkCode(error: unknown): string | undefined {
-	const e = error as { code?: unknown; cause?: { code?: unknown }; context?: { code?: unknown } } | undefined;
+	const e = error as
+		| { code?: unknown; cause?: { code?: unknown }; context?: { code?: unknown } }
+		| undefined;
 	const code = e?.code ?? e?.cause?.code ?? e?.context?.code;
 	return typeof code === 'string' && code !== '' ? code : undefined;
 }

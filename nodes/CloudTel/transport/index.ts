@@ -1,4 +1,10 @@
-import type { IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
+	JsonObject,
+} from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 import { apiRoot, joinUrl, type ApiRequest } from '../../../api';
 import { checkBaseUrl, foreignAnswer, networkCode } from './foreignAnswer';
@@ -23,7 +29,11 @@ const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(
  * times: a 429 was not processed, so repeating it cannot send a message twice), and
  * returns the decoded body. Any other non-2xx becomes a NodeApiError.
  */
-export async function apiRequest(this: Context, request: ApiRequest, itemIndex?: number): Promise<unknown> {
+export async function apiRequest(
+	this: Context,
+	request: ApiRequest,
+	itemIndex?: number,
+): Promise<unknown> {
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
 	const baseUrl = String(credentials.baseUrl ?? '');
 	const hasBody = request.body !== undefined;
@@ -45,7 +55,11 @@ export async function apiRequest(this: Context, request: ApiRequest, itemIndex?:
 	for (let attempt = 0; ; attempt++) {
 		let response: IN8nHttpFullResponse;
 		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, options)) as IN8nHttpFullResponse;
+			response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_NAME,
+				options,
+			)) as IN8nHttpFullResponse;
 		} catch (error) {
 			// No answer at all: most often a Base URL that points at the wrong host or port.
 			const code = networkCode(error);
@@ -59,12 +73,16 @@ export async function apiRequest(this: Context, request: ApiRequest, itemIndex?:
 		// Another web server at the Base URL: say so, rather than pass its page on as a result or a raw error.
 		const foreign = foreignAnswer(statusCode, header(response, 'content-type'), body);
 		if (foreign !== undefined) {
-			const error = new NodeApiError(this.getNode(), { statusCode, body: String(body).slice(0, 200) } as JsonObject, {
-				itemIndex,
-				message: `The Base URL answered ${foreign}`,
-				description: `${capitalised(checkBaseUrl(baseUrl))}.`,
-				httpCode: String(statusCode),
-			});
+			const error = new NodeApiError(
+				this.getNode(),
+				{ statusCode, body: String(body).slice(0, 200) } as JsonObject,
+				{
+					itemIndex,
+					message: `The Base URL answered ${foreign}`,
+					description: `${capitalised(checkBaseUrl(baseUrl))}.`,
+					httpCode: String(statusCode),
+				},
+			);
 			error.context.notCloudTel = true;
 			throw error;
 		}

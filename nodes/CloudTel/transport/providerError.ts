@@ -1,6 +1,11 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
-import { describeResponseStatus, isPlainObject, readResponseStatus, type ResponseStatus } from '../../../api';
+import {
+	describeResponseStatus,
+	isPlainObject,
+	readResponseStatus,
+	type ResponseStatus,
+} from '../../../api';
 import { fieldErrors, titleFields } from '../actions/common/fieldErrors';
 
 const UNAUTHORIZED_HINT = 'Check the Account SID and Auth Token of the CloudTel API credential.';
@@ -19,11 +24,18 @@ export interface ProviderErrorOptions {
  * the provider's sentences as the description, and ErrorCode and field paths kept in
  * `context` so expressions and tests need not parse text.
  */
-export function providerError(node: INode, body: unknown, options: ProviderErrorOptions = {}): NodeApiError {
+export function providerError(
+	node: INode,
+	body: unknown,
+	options: ProviderErrorOptions = {},
+): NodeApiError {
 	const { statusCode, itemIndex, sent } = options;
 	const status: ResponseStatus = readResponseStatus(body) ?? {
 		ErrorCode: statusCode === undefined ? 'UNKNOWN' : `HTTP_${statusCode}`,
-		Message: typeof body === 'string' && body !== '' ? body.slice(0, 500) : `CloudTel answered HTTP ${statusCode ?? '?'}.`,
+		Message:
+			typeof body === 'string' && body !== ''
+				? body.slice(0, 500)
+				: `CloudTel answered HTTP ${statusCode ?? '?'}.`,
 		Errors: [],
 	};
 	const fields = (status.Errors ?? []).filter((e) => e.FieldName);
@@ -38,10 +50,15 @@ export function providerError(node: INode, body: unknown, options: ProviderError
 	const sentences = [...new Set([status.Message, ...fields.map((e) => e.Message || e.ErrorCode)])];
 	const lines = fields.length > 0 ? [...sentences, `Fields: ${paths.join(', ')}`] : [];
 	if (statusCode === 401) lines.push(UNAUTHORIZED_HINT);
-	const response: JsonObject = isPlainObject(body) ? (body as JsonObject) : { ResponseStatus: { ...status } as unknown as JsonObject };
+	const response: JsonObject = isPlainObject(body)
+		? (body as JsonObject)
+		: { ResponseStatus: { ...status } as unknown as JsonObject };
 	const error = new NodeApiError(node, response, {
 		// With fields, a short title naming them as the node shows them.
-		message: fields.length > 0 ? `CloudTel refused ${titleFields(errors)}` : describeResponseStatus(status),
+		message:
+			fields.length > 0
+				? `CloudTel refused ${titleFields(errors)}`
+				: describeResponseStatus(status),
 		description: lines.join('\n') || undefined,
 		httpCode: statusCode === undefined ? undefined : String(statusCode),
 		itemIndex,

@@ -24,7 +24,8 @@ const operations: Record<string, Operation> = {
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const selected = operations[operation];
-	if (!selected) throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not supported`);
+	if (!selected)
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not supported`);
 	try {
 		return [await selected.execute.call(this)];
 	} catch (error) {

@@ -1,4 +1,10 @@
-import type { IExecuteFunctions, IHttpRequestMethods, IHttpRequestOptions, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	JsonObject,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { joinUrl } from '../../../api';
 import { foreignAnswer, networkCode } from '../../CloudTel/transport/foreignAnswer';
@@ -23,8 +29,10 @@ function header(response: IN8nHttpFullResponse, name: string): unknown {
 
 /** Why a Worker URL cannot be used as it is written, or undefined: one without http:// or https:// is no address for n8n. */
 export function workerUrlProblem(url: string): string | undefined {
-	if (url === '') return "The Worker URL is empty: give the address of the cloudtel worker's HTTP server.";
-	if (!/^https?:\/\//i.test(url)) return `The Worker URL "${url}" has no http:// or https://: add https:// (or http:// for a worker on this machine or network), e.g. https://${url.replace(/^[a-z]*:?\/*/i, '')}.`;
+	if (url === '')
+		return "The Worker URL is empty: give the address of the cloudtel worker's HTTP server.";
+	if (!/^https?:\/\//i.test(url))
+		return `The Worker URL "${url}" has no http:// or https://: add https:// (or http:// for a worker on this machine or network), e.g. https://${url.replace(/^[a-z]*:?\/*/i, '')}.`;
 	return undefined;
 }
 
@@ -41,15 +49,26 @@ export interface WorkerRequest {
 }
 
 /** The only place the Campaign node talks HTTP: one call of the worker's API, through n8n's authenticated helper. */
-export async function workerRequest(this: IExecuteFunctions, request: WorkerRequest, itemIndex?: number): Promise<unknown> {
+export async function workerRequest(
+	this: IExecuteFunctions,
+	request: WorkerRequest,
+	itemIndex?: number,
+): Promise<unknown> {
 	const credentials = await this.getCredentials(WORKER_CREDENTIAL_NAME);
 	const url = String(credentials.url ?? '').trim();
 	const problem = workerUrlProblem(url);
-	if (problem) throw new NodeOperationError(this.getNode(), problem, { itemIndex, description: 'Fix it in the CloudTel Worker API credential.' });
+	if (problem)
+		throw new NodeOperationError(this.getNode(), problem, {
+			itemIndex,
+			description: 'Fix it in the CloudTel Worker API credential.',
+		});
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: joinUrl(url, request.path, request.query),
-		headers: { Accept: 'application/json', ...(request.body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+		headers: {
+			Accept: 'application/json',
+			...(request.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+		},
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
@@ -58,7 +77,11 @@ export async function workerRequest(this: IExecuteFunctions, request: WorkerRequ
 	for (let attempt = 0; ; attempt++) {
 		let response: IN8nHttpFullResponse;
 		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(this, WORKER_CREDENTIAL_NAME, options)) as IN8nHttpFullResponse;
+			response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				WORKER_CREDENTIAL_NAME,
+				options,
+			)) as IN8nHttpFullResponse;
 		} catch (error) {
 			if (attempt < MAX_WORKER_RETRIES) {
 				await sleep(retryDelayMs(undefined, attempt));
@@ -74,12 +97,16 @@ export async function workerRequest(this: IExecuteFunctions, request: WorkerRequ
 		const { statusCode, body } = response;
 		const foreign = foreignAnswer(statusCode, header(response, 'content-type'), body);
 		if (foreign !== undefined) {
-			throw new NodeApiError(this.getNode(), { statusCode, body: String(body).slice(0, 200) } as JsonObject, {
-				itemIndex,
-				message: `The Worker URL answered ${foreign.replace("CloudTel's API", "the worker's campaign API")}`,
-				description: `${checkWorkerUrl(url)}.`,
-				httpCode: String(statusCode),
-			});
+			throw new NodeApiError(
+				this.getNode(),
+				{ statusCode, body: String(body).slice(0, 200) } as JsonObject,
+				{
+					itemIndex,
+					message: `The Worker URL answered ${foreign.replace("CloudTel's API", "the worker's campaign API")}`,
+					description: `${checkWorkerUrl(url)}.`,
+					httpCode: String(statusCode),
+				},
+			);
 		}
 		if (statusCode >= 200 && statusCode < 300) return body;
 		if ((statusCode === 429 || statusCode >= 500) && attempt < MAX_WORKER_RETRIES) {

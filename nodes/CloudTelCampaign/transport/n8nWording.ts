@@ -12,7 +12,8 @@ const FLAGS: Record<string, string> = {
 	'--from': SETTING_DISPLAY_NAMES.from,
 };
 
-const FLAG = /--(?:default-country|to-column|time-zone-column|time-zone|smart-encoding|send-window|text|from)\b/g;
+const FLAG =
+	/--(?:default-country|to-column|time-zone-column|time-zone|smart-encoding|send-window|text|from)\b/g;
 
 /**
  * A worker's message in the words of the node it reaches: the worker shares its checks with

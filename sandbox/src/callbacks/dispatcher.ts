@@ -1,5 +1,10 @@
 import { Agent, request } from 'undici';
-import { callbackQuery, type DeliveryReceiptCallback, type ReplyCallback, type WebhookMethod } from '../../../api';
+import {
+	callbackQuery,
+	type DeliveryReceiptCallback,
+	type ReplyCallback,
+	type WebhookMethod,
+} from '../../../api';
 import type { CallbackKind, Outbox } from './outbox';
 
 export interface DispatcherOptions {
@@ -48,12 +53,22 @@ export class CallbackDispatcher {
 		});
 	}
 
-	send(kind: CallbackKind, url: string, method: WebhookMethod, payload: DeliveryReceiptCallback | ReplyCallback): void {
+	send(
+		kind: CallbackKind,
+		url: string,
+		method: WebhookMethod,
+		payload: DeliveryReceiptCallback | ReplyCallback,
+	): void {
 		const job = this.run(kind, url, method, payload).finally(() => this.pending.delete(job));
 		this.pending.add(job);
 	}
 
-	private async run(kind: CallbackKind, url: string, method: WebhookMethod, payload: DeliveryReceiptCallback | ReplyCallback): Promise<void> {
+	private async run(
+		kind: CallbackKind,
+		url: string,
+		method: WebhookMethod,
+		payload: DeliveryReceiptCallback | ReplyCallback,
+	): Promise<void> {
 		for (let attempt = 1; attempt <= this.attempts && !this.closed; attempt++) {
 			const entry = {
 				Kind: kind,
@@ -70,16 +85,25 @@ export class CallbackDispatcher {
 				const response =
 					method === 'GET'
 						? await request(withQuery(url, callbackQuery(payload)), { dispatcher: this.agent })
-						: await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload), dispatcher: this.agent });
+						: await request(url, {
+								method: 'POST',
+								headers: { 'content-type': 'application/json' },
+								body: JSON.stringify(payload),
+								dispatcher: this.agent,
+							});
 				await response.body.dump().catch(() => undefined);
 				const ok = response.statusCode >= 200 && response.statusCode < 300;
 				this.outbox.callbacks.push({ ...entry, StatusCode: response.statusCode, Delivered: ok });
 				if (ok) return;
 			} catch (error) {
 				const e = error as { code?: string; cause?: { code?: string }; name?: string };
-				this.outbox.callbacks.push({ ...entry, Error: e.cause?.code ?? e.code ?? e.name ?? String(error) });
+				this.outbox.callbacks.push({
+					...entry,
+					Error: e.cause?.code ?? e.code ?? e.name ?? String(error),
+				});
 			}
-			if (attempt < this.attempts) await new Promise((r) => setTimeout(r, this.backoffMs * 2 ** (attempt - 1)));
+			if (attempt < this.attempts)
+				await new Promise((r) => setTimeout(r, this.backoffMs * 2 ** (attempt - 1)));
 		}
 	}
 

@@ -1,4 +1,10 @@
-import { ErrorCodes, type ErrorCode, type ErrorResponse, type ResponseStatus, type Violation } from '../../../api';
+import {
+	ErrorCodes,
+	type ErrorCode,
+	type ErrorResponse,
+	type ResponseStatus,
+	type Violation,
+} from '../../../api';
 
 /** A refusal with its status and the ResponseStatus body contract.md prescribes. */
 export class ApiError extends Error {
@@ -15,7 +21,12 @@ export class ApiError extends Error {
 	}
 }
 
-export function fail(statusCode: number, code: ErrorCode, message: string, fieldName = ''): ApiError {
+export function fail(
+	statusCode: number,
+	code: ErrorCode,
+	message: string,
+	fieldName = '',
+): ApiError {
 	return new ApiError(statusCode, {
 		ErrorCode: code,
 		Message: message,
@@ -28,7 +39,11 @@ export function invalid(violations: Violation[]): ApiError {
 	return new ApiError(400, {
 		ErrorCode: violations[0].ErrorCode,
 		Message: violations.map((v) => v.Message).join(' '),
-		Errors: violations.map((v) => ({ ErrorCode: v.ErrorCode, FieldName: v.FieldName, Message: v.Message })),
+		Errors: violations.map((v) => ({
+			ErrorCode: v.ErrorCode,
+			FieldName: v.FieldName,
+			Message: v.Message,
+		})),
 	});
 }
 

@@ -7,7 +7,11 @@ import { fail, type ApiError } from './apiError';
 function refusal(code: string | undefined): ApiError {
 	switch (code) {
 		case 'HPE_HEADER_OVERFLOW':
-			return fail(431, ErrorCodes.HeadersTooLarge, 'The request headers are larger than the sandbox accepts (16 KB in all).');
+			return fail(
+				431,
+				ErrorCodes.HeadersTooLarge,
+				'The request headers are larger than the sandbox accepts (16 KB in all).',
+			);
 		case 'ERR_HTTP_REQUEST_TIMEOUT':
 			return fail(408, ErrorCodes.FormatException, 'The request did not arrive in time.');
 		default:
@@ -25,7 +29,9 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
 	if (socket.writable) {
 		const answer = refusal(error.code);
 		const body = JSON.stringify(answer.body());
-		socket.write(`HTTP/1.1 ${answer.statusCode} ${STATUS_CODES[answer.statusCode]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+		socket.write(
+			`HTTP/1.1 ${answer.statusCode} ${STATUS_CODES[answer.statusCode]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+		);
 	}
 	socket.destroy(error);
 }

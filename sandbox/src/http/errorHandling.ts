@@ -11,16 +11,29 @@ function send(reply: FastifyReply, error: ApiError): void {
 function translate(error: FastifyError): ApiError | undefined {
 	switch (error.code) {
 		case 'FST_ERR_CTP_BODY_TOO_LARGE':
-			return fail(413, ErrorCodes.PayloadTooLarge, 'The request body is larger than the sandbox accepts.');
+			return fail(
+				413,
+				ErrorCodes.PayloadTooLarge,
+				'The request body is larger than the sandbox accepts.',
+			);
 		case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-			return fail(400, ErrorCodes.UnsupportedMediaType, 'Only JSON bodies are accepted: send Content-Type application/json (or application/merge-patch+json for PATCH).');
+			return fail(
+				400,
+				ErrorCodes.UnsupportedMediaType,
+				'Only JSON bodies are accepted: send Content-Type application/json (or application/merge-patch+json for PATCH).',
+			);
 		case 'FST_ERR_CTP_EMPTY_JSON_BODY':
 		case 'FST_ERR_CTP_INVALID_JSON_BODY':
-			return fail(400, ErrorCodes.FormatException, 'The request body could not be decoded as JSON.');
+			return fail(
+				400,
+				ErrorCodes.FormatException,
+				'The request body could not be decoded as JSON.',
+			);
 		case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
 			return fail(400, ErrorCodes.FormatException, 'Content-Length does not match the body.');
 	}
-	if (error instanceof SyntaxError) return fail(400, ErrorCodes.FormatException, 'The request body could not be decoded as JSON.');
+	if (error instanceof SyntaxError)
+		return fail(400, ErrorCodes.FormatException, 'The request body could not be decoded as JSON.');
 	if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
 		return fail(error.statusCode, ErrorCodes.FormatException, error.message);
 	}
@@ -39,7 +52,11 @@ export function installErrorHandling(app: FastifyInstance, known: KnownRoutes): 
 		const path = request.url.split('?')[0];
 		const allowed = known.methodsFor(path);
 		if (allowed.length > 0) {
-			const error = fail(405, ErrorCodes.MethodNotAllowed, `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}.`);
+			const error = fail(
+				405,
+				ErrorCodes.MethodNotAllowed,
+				`${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}.`,
+			);
 			error.headers.allow = allowed.join(', ');
 			return send(reply, error);
 		}

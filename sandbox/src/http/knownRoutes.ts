@@ -11,7 +11,9 @@ export class KnownRoutes {
 	watch(app: FastifyInstance): void {
 		app.addHook('onRoute', (route) => {
 			if (route.url.startsWith('/_sandbox') || route.url === '*') return;
-			const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
+			const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter(
+				(m) => m !== 'HEAD',
+			);
 			const source = route.url.replace(/\/+$/, '').replace(/:[^/]+/g, '[^/]+');
 			const pattern = new RegExp(`^${source}/?$`, 'i');
 			const known = this.routes.find((r) => r.pattern.source === pattern.source);

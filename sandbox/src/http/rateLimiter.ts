@@ -21,7 +21,10 @@ export class RateLimiter {
 		if (!this.enabled) return undefined;
 		const now = this.nowMs();
 		const bucket = this.buckets.get(key) ?? { tokens: this.perSecond, at: now };
-		bucket.tokens = Math.min(this.perSecond, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
+		bucket.tokens = Math.min(
+			this.perSecond,
+			bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond,
+		);
 		bucket.at = now;
 		this.buckets.set(key, bucket);
 		const needed = Math.min(count, this.perSecond);

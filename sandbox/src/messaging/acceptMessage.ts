@@ -15,7 +15,13 @@ import type { LeasePool } from './leases';
  * Turns a validated send request into a stored message: resolves the sender (a lease
  * for blank From, and for alphanumeric to +1), counts segments, and sets the first status.
  */
-export function acceptMessage(store: Store, leases: LeasePool, property: PropertyRecord, req: SendMessageRequest, now: number): MessageRecord {
+export function acceptMessage(
+	store: Store,
+	leases: LeasePool,
+	property: PropertyRecord,
+	req: SendMessageRequest,
+	now: number,
+): MessageRecord {
 	const MessageSid = newSid();
 	const kind = effectiveSenderKind(req.From, req.To)!;
 	const leased = kind === 'leased';

@@ -4,7 +4,10 @@ export const LEASE_SECONDS = 30 * 24 * 60 * 60;
 export const LEASES_PER_RECIPIENT = 5;
 
 /** The sandbox's pool of leased numbers: Australian mobiles in a block of its own. */
-export const LEASE_POOL = Array.from({ length: 10 }, (_, i) => `+6148000${String(i + 1).padStart(4, '0')}`);
+export const LEASE_POOL = Array.from(
+	{ length: 10 },
+	(_, i) => `+6148000${String(i + 1).padStart(4, '0')}`,
+);
 
 /**
  * Leased sender IDs: each leased send borrows a pool number for its recipient for 30 days,
@@ -31,7 +34,14 @@ export class LeasePool {
 		while (active.length >= LEASES_PER_RECIPIENT) active.shift();
 		const taken = new Set(active.map((l) => l.Number));
 		const number = this.pool.find((n) => !taken.has(n))!;
-		active.push({ Number: number, Recipient: recipient, AccountSid: accountSid, MessageSid: messageSid, Created: now, Expires: now + LEASE_SECONDS });
+		active.push({
+			Number: number,
+			Recipient: recipient,
+			AccountSid: accountSid,
+			MessageSid: messageSid,
+			Created: now,
+			Expires: now + LEASE_SECONDS,
+		});
 		this.byRecipient.set(recipient, active);
 		this.earliest = Math.min(this.earliest, now + LEASE_SECONDS);
 		return number;
@@ -51,7 +61,8 @@ export class LeasePool {
 		if (now < this.earliest) return;
 		this.earliest = Infinity;
 		for (const recipient of this.byRecipient.keys()) {
-			for (const l of this.activeFor(recipient, now)) this.earliest = Math.min(this.earliest, l.Expires);
+			for (const l of this.activeFor(recipient, now))
+				this.earliest = Math.min(this.earliest, l.Expires);
 		}
 	}
 

@@ -84,7 +84,11 @@ export class Lifecycle {
 	}
 
 	/** POST /_sandbox/receipts: the receipt arrives now, whatever the message's state. */
-	settle(message: MessageRecord, status: ReceiptStatus, errorCode = status === 'Failed' ? 'UNDELIVERABLE' : ''): void {
+	settle(
+		message: MessageRecord,
+		status: ReceiptStatus,
+		errorCode = status === 'Failed' ? 'UNDELIVERABLE' : '',
+	): void {
 		this.scheduled.delete(message);
 		this.settled.add(message);
 		message.Status = status;
@@ -101,6 +105,11 @@ export class Lifecycle {
 			ExternalId: message.ExternalId,
 			Timestamp: this.clock.now(),
 		};
-		this.dispatcher.send('DeliveryReceipt', message.DeliveryReceiptWebhookUri, message.DeliveryReceiptWebhookMethod, payload);
+		this.dispatcher.send(
+			'DeliveryReceipt',
+			message.DeliveryReceiptWebhookUri,
+			message.DeliveryReceiptWebhookMethod,
+			payload,
+		);
 	}
 }

@@ -16,7 +16,10 @@ export interface Reply {
 }
 
 /** The message whose active lease a reply answers; undefined when none does. */
-export function repliedTo(deps: { store: Store; leases: LeasePool; clock: Clock }, reply: Reply): MessageRecord | undefined {
+export function repliedTo(
+	deps: { store: Store; leases: LeasePool; clock: Clock },
+	reply: Reply,
+): MessageRecord | undefined {
 	const lease = deps.leases.find(reply.To, reply.From, deps.clock.now());
 	return lease && deps.store.messages.get(lease.MessageSid);
 }
@@ -27,7 +30,13 @@ export function repliedTo(deps: { store: Store; leases: LeasePool; clock: Clock 
  * Undefined when no active lease matches.
  */
 export function receiveReply(
-	deps: { store: Store; leases: LeasePool; clock: Clock; dispatcher: CallbackDispatcher; outbox: Outbox },
+	deps: {
+		store: Store;
+		leases: LeasePool;
+		clock: Clock;
+		dispatcher: CallbackDispatcher;
+		outbox: Outbox;
+	},
 	reply: Reply,
 ): MessageRecord | undefined {
 	const now = deps.clock.now();
@@ -54,7 +63,13 @@ export function receiveReply(
 	};
 	deps.store.messages.set(inbound.MessageSid, inbound);
 	const at = Date.now();
-	const ids = { AccountSid: original.AccountSid, PropertySid: original.PropertySid, InboundMessageSid: inbound.MessageSid, OriginalMessageSid: original.MessageSid, At: at };
+	const ids = {
+		AccountSid: original.AccountSid,
+		PropertySid: original.PropertySid,
+		InboundMessageSid: inbound.MessageSid,
+		OriginalMessageSid: original.MessageSid,
+		At: at,
+	};
 	if (original.WebhookUri) {
 		const payload: ReplyCallback = {
 			MessageSid: inbound.MessageSid,
@@ -70,7 +85,12 @@ export function receiveReply(
 		deps.dispatcher.send('Reply', original.WebhookUri, original.WebhookMethod, payload);
 	}
 	if (original.ForwardToSms) {
-		deps.outbox.sms.push({ ...ids, From: original.ForwardFromSms ?? reply.From, To: original.ForwardToSms, Text: reply.Text });
+		deps.outbox.sms.push({
+			...ids,
+			From: original.ForwardFromSms ?? reply.From,
+			To: original.ForwardToSms,
+			Text: reply.Text,
+		});
 	}
 	if (original.ForwardToEmail) {
 		deps.outbox.emails.push({

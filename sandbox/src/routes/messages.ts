@@ -17,7 +17,10 @@ export function registerMessages(app: FastifyInstance, deps: SandboxDeps): void 
 	const { store, clock, leases, lifecycle, limiter } = deps;
 
 	/** The property the path names, ready to send: owned, SMS-enabled and Active. */
-	function sendingProperty(request: FastifyRequest<{ Params: Params }>, messages: number): PropertyRecord {
+	function sendingProperty(
+		request: FastifyRequest<{ Params: Params }>,
+		messages: number,
+	): PropertyRecord {
 		const account = request.account;
 		const property = store.ownProperty(account.AccountSid, request.params.PropertySid);
 		if (!property) throw notFound(`Property ${request.params.PropertySid}`);
@@ -25,13 +28,32 @@ export function registerMessages(app: FastifyInstance, deps: SandboxDeps): void 
 		if (wait !== undefined) {
 			throw new ApiError(
 				429,
-				{ ErrorCode: ErrorCodes.RateLimited, Message: `Rate limit exceeded: retry after ${wait} s.`, Errors: [] },
+				{
+					ErrorCode: ErrorCodes.RateLimited,
+					Message: `Rate limit exceeded: retry after ${wait} s.`,
+					Errors: [],
+				},
 				{ 'retry-after': String(wait) },
 			);
 		}
-		if (!account.SmsEnabled) throw fail(400, ErrorCodes.SmsNotEnabled, 'SMS is not enabled for this account; ask client services to enable it.');
-		if (!property.SmsEnabled) throw fail(400, ErrorCodes.SmsNotEnabled, 'SMS is not enabled for this property; set SmsEnabled with a property update.');
-		if (!property.Active) throw fail(400, ErrorCodes.PropertyInactive, 'This property is not Active; set Active with a property update.');
+		if (!account.SmsEnabled)
+			throw fail(
+				400,
+				ErrorCodes.SmsNotEnabled,
+				'SMS is not enabled for this account; ask client services to enable it.',
+			);
+		if (!property.SmsEnabled)
+			throw fail(
+				400,
+				ErrorCodes.SmsNotEnabled,
+				'SMS is not enabled for this property; set SmsEnabled with a property update.',
+			);
+		if (!property.Active)
+			throw fail(
+				400,
+				ErrorCodes.PropertyInactive,
+				'This property is not Active; set Active with a property update.',
+			);
 		return property;
 	}
 
@@ -48,7 +70,8 @@ export function registerMessages(app: FastifyInstance, deps: SandboxDeps): void 
 	app.post<{ Params: Params }>('/Properties/:PropertySid/BatchMessages', async (request) => {
 		const envelope = validateBatchEnvelope(request.body);
 		if (envelope) {
-			if (!store.ownProperty(request.account.AccountSid, request.params.PropertySid)) throw notFound(`Property ${request.params.PropertySid}`);
+			if (!store.ownProperty(request.account.AccountSid, request.params.PropertySid))
+				throw notFound(`Property ${request.params.PropertySid}`);
 			throw new ApiError(400, envelope);
 		}
 		const elements = (request.body as { Messages: unknown[] }).Messages;

@@ -38,7 +38,12 @@ export function registerOnlineLogins(app: FastifyInstance, { store, clock }: San
 		if (violations.length > 0) throw invalid(violations);
 		const body = request.body as CreateOnlineLoginRequest;
 		if (store.emailTaken(property.AccountSid, body.Email)) {
-			throw fail(400, ErrorCodes.DuplicateEmail, `A login with e-mail ${body.Email} already exists in this account.`, 'Email');
+			throw fail(
+				400,
+				ErrorCodes.DuplicateEmail,
+				`A login with e-mail ${body.Email} already exists in this account.`,
+				'Email',
+			);
 		}
 		const login: LoginRecord = {
 			OnlineLoginSid: newSid(),
@@ -56,7 +61,10 @@ export function registerOnlineLogins(app: FastifyInstance, { store, clock }: San
 	});
 
 	app.get<{ Querystring: Record<string, unknown> }>('/OnlineLogins', async (request) => {
-		const { page, TotalCount, NextPageToken } = listPage(store.loginsOf(request.account.AccountSid), request.query ?? {});
+		const { page, TotalCount, NextPageToken } = listPage(
+			store.loginsOf(request.account.AccountSid),
+			request.query ?? {},
+		);
 		return { OnlineLogins: page.map(publicLogin), TotalCount, NextPageToken };
 	});
 
@@ -71,16 +79,33 @@ export function registerOnlineLogins(app: FastifyInstance, { store, clock }: San
 		const login = store.ownLogin(accountSid, request.params.OnlineLoginSid);
 		if (!login) throw notFound(`OnlineLogin ${request.params.OnlineLoginSid}`);
 		if (!isMergePatchContentType(request.headers['content-type'])) {
-			throw fail(400, ErrorCodes.UnsupportedMediaType, 'A partial update needs Content-Type: application/merge-patch+json.');
+			throw fail(
+				400,
+				ErrorCodes.UnsupportedMediaType,
+				'A partial update needs Content-Type: application/merge-patch+json.',
+			);
 		}
 		const violations = validateUpdateOnlineLogin(request.body);
 		const patch = request.body as UpdateOnlineLoginRequest;
 		if (violations.length === 0 && patch.Permissions) {
-			violations.push(...checkPermissionOwnership('Permissions', patch.Permissions, { accountSid, ownsProperty: (sid) => !!store.ownProperty(accountSid, sid) }));
+			violations.push(
+				...checkPermissionOwnership('Permissions', patch.Permissions, {
+					accountSid,
+					ownsProperty: (sid) => !!store.ownProperty(accountSid, sid),
+				}),
+			);
 		}
 		if (violations.length > 0) throw invalid(violations);
-		if (patch.Email !== undefined && store.emailTaken(accountSid, patch.Email, login.OnlineLoginSid)) {
-			throw fail(400, ErrorCodes.DuplicateEmail, `A login with e-mail ${patch.Email} already exists in this account.`, 'Email');
+		if (
+			patch.Email !== undefined &&
+			store.emailTaken(accountSid, patch.Email, login.OnlineLoginSid)
+		) {
+			throw fail(
+				400,
+				ErrorCodes.DuplicateEmail,
+				`A login with e-mail ${patch.Email} already exists in this account.`,
+				'Email',
+			);
 		}
 		store.logins.set(login.OnlineLoginSid, applyMergePatch(login, patch));
 		reply.code(204).send();

@@ -27,7 +27,11 @@ export async function registerV2(app: FastifyInstance, deps: SandboxDeps): Promi
 		const { latencyMs, failRate } = deps.options;
 		if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
 		if (failRate > 0 && Math.random() < failRate) {
-			throw fail(500, ErrorCodes.InternalError, 'Injected fault: the sandbox was started with --fail-rate.');
+			throw fail(
+				500,
+				ErrorCodes.InternalError,
+				'Injected fault: the sandbox was started with --fail-rate.',
+			);
 		}
 		request.account = authenticate(request.headers.authorization, deps.store);
 	});

@@ -15,7 +15,11 @@ export interface NewProperty {
 	TimeZone?: string;
 }
 
-export function createProperty(store: Store, accountSid: string, input: NewProperty = {}): PropertyRecord {
+export function createProperty(
+	store: Store,
+	accountSid: string,
+	input: NewProperty = {},
+): PropertyRecord {
 	const property: PropertyRecord = {
 		PropertySid: newSid(),
 		AccountSid: accountSid,

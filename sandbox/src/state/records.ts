@@ -1,4 +1,11 @@
-import type { Address, CreateSipTrunkRequest, Message, OnlineLogin, Property, WebhookMethod } from '../../../api';
+import type {
+	Address,
+	CreateSipTrunkRequest,
+	Message,
+	OnlineLogin,
+	Property,
+	WebhookMethod,
+} from '../../../api';
 
 export interface AccountRecord {
 	AccountSid: string;

@@ -1,4 +1,12 @@
-import type { AccountRecord, AddressRecord, LoginRecord, MessageRecord, NumberRecord, PropertyRecord, SipTrunkRecord } from './records';
+import type {
+	AccountRecord,
+	AddressRecord,
+	LoginRecord,
+	MessageRecord,
+	NumberRecord,
+	PropertyRecord,
+	SipTrunkRecord,
+} from './records';
 
 /** Everything the sandbox knows, in memory. Handlers run to completion, so no locks. */
 export class Store {
@@ -33,7 +41,9 @@ export class Store {
 
 	emailTaken(accountSid: string, email: string, exceptSid?: string): boolean {
 		const wanted = email.toLowerCase();
-		return this.loginsOf(accountSid).some((l) => l.OnlineLoginSid !== exceptSid && l.Email.toLowerCase() === wanted);
+		return this.loginsOf(accountSid).some(
+			(l) => l.OnlineLoginSid !== exceptSid && l.Email.toLowerCase() === wanted,
+		);
 	}
 
 	addressInUse(addressSid: string): boolean {

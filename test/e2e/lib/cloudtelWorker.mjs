@@ -21,7 +21,13 @@ export async function startCloudtelWorker({ dir, sandbox, config = {}, timeoutMs
 		file,
 		JSON.stringify({
 			db: join(dir, 'cloudtel-worker.db'),
-			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: CALLBACK_SECRET, apiToken: WORKER_API_TOKEN },
+			server: {
+				publicUrl: `http://127.0.0.1:${port}`,
+				port,
+				host: '127.0.0.1',
+				secret: CALLBACK_SECRET,
+				apiToken: WORKER_API_TOKEN,
+			},
 			// Events wait out an n8n that is stopped for a while: a restart takes up to a minute
 			// here and far longer on a loaded machine; 60 attempts at 5 s (5 min) could run out
 			// before it is back, and an event given up never reaches the trigger.
@@ -32,14 +38,31 @@ export async function startCloudtelWorker({ dir, sandbox, config = {}, timeoutMs
 			...config,
 		}),
 	);
-	const env = { ...process.env, CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
-	const child = spawnTracked(process.execPath, [join(repoRoot, 'worker', 'bin', 'cloudtel.js'), 'worker', '--config', file], { env });
+	const env = {
+		...process.env,
+		CLOUDTEL_BASE_URL: sandbox.url,
+		CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
+		CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
+	};
+	const child = spawnTracked(
+		process.execPath,
+		[join(repoRoot, 'worker', 'bin', 'cloudtel.js'), 'worker', '--config', file],
+		{ env },
+	);
 	const lines = [];
 	let output = '';
 	child.stderr.on('data', (chunk) => (output += chunk));
 	const reader = createInterface({ input: child.stdout });
 	await new Promise((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error(`cloudtel worker not started after ${timeoutMs} ms:\n${lines.slice(-20).join('\n')}\n${output}`)), timeoutMs);
+		const timer = setTimeout(
+			() =>
+				reject(
+					new Error(
+						`cloudtel worker not started after ${timeoutMs} ms:\n${lines.slice(-20).join('\n')}\n${output}`,
+					),
+				),
+			timeoutMs,
+		);
 		reader.on('line', (line) => {
 			lines.push(line);
 			// Kept beside its database, for a look after a failed run (CLOUDTEL_E2E_KEEP=1).
@@ -51,7 +74,9 @@ export async function startCloudtelWorker({ dir, sandbox, config = {}, timeoutMs
 		});
 		child.once('exit', (code) => {
 			clearTimeout(timer);
-			reject(new Error(`cloudtel worker exited (${code}):\n${lines.slice(-20).join('\n')}\n${output}`));
+			reject(
+				new Error(`cloudtel worker exited (${code}):\n${lines.slice(-20).join('\n')}\n${output}`),
+			);
 		});
 	});
 	const url = `http://127.0.0.1:${port}`;
@@ -65,7 +90,10 @@ export async function startCloudtelWorker({ dir, sandbox, config = {}, timeoutMs
 		async api(method, path, body) {
 			const res = await fetch(`${url}${path}`, {
 				method,
-				headers: { authorization: `Bearer ${WORKER_API_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+				headers: {
+					authorization: `Bearer ${WORKER_API_TOKEN}`,
+					...(body === undefined ? {} : { 'content-type': 'application/json' }),
+				},
 				body: body === undefined ? undefined : JSON.stringify(body),
 			});
 			const text = await res.text();

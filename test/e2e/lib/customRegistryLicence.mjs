@@ -16,7 +16,10 @@ Module._load = function loadAndPatch(request, parent, isMain) {
 	// exports are looked at (reading a property of a module still loading warns).
 	if (patched || !/(^|\/)license(\.js)?$/.test(request) || !exported) return exported;
 	const License = exported.License;
-	if (typeof License === 'function' && typeof License.prototype.isCustomNpmRegistryEnabled === 'function') {
+	if (
+		typeof License === 'function' &&
+		typeof License.prototype.isCustomNpmRegistryEnabled === 'function'
+	) {
 		License.prototype.isCustomNpmRegistryEnabled = () => true;
 		patched = true;
 	}

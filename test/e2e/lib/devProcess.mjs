@@ -34,7 +34,10 @@ function parseBanner(text) {
  * then), output()}.
  */
 export async function startDev(env, { until = READY, timeoutMs = 240_000 } = {}) {
-	const child = spawnTracked(process.execPath, [join('test', 'e2e', 'dev.mjs')], { cwd: repoRoot, env: { ...process.env, ...env } });
+	const child = spawnTracked(process.execPath, [join('test', 'e2e', 'dev.mjs')], {
+		cwd: repoRoot,
+		env: { ...process.env, ...env },
+	});
 	let output = '';
 	const ready = new Promise((resolve, reject) => {
 		const onData = (chunk) => {
@@ -43,7 +46,13 @@ export async function startDev(env, { until = READY, timeoutMs = 240_000 } = {})
 		};
 		child.stdout.on('data', onData);
 		child.stderr.on('data', onData);
-		child.once('exit', (code, signal) => reject(new Error(`dev.mjs exited (${code ?? signal}) before printing "${until}":\n${tail(output)}`)));
+		child.once('exit', (code, signal) =>
+			reject(
+				new Error(
+					`dev.mjs exited (${code ?? signal}) before printing "${until}":\n${tail(output)}`,
+				),
+			),
+		);
 	});
 	const timer = sleep(timeoutMs, undefined, { ref: false }).then(() => {
 		throw new Error(`dev.mjs did not print "${until}" within ${timeoutMs} ms:\n${tail(output)}`);
@@ -54,7 +63,12 @@ export async function startDev(env, { until = READY, timeoutMs = 240_000 } = {})
 		await stop(child, 5000);
 		throw error;
 	}
-	return { child, banner: until === READY ? parseBanner(output) : undefined, startup: output, output: () => output };
+	return {
+		child,
+		banner: until === READY ? parseBanner(output) : undefined,
+		startup: output,
+		output: () => output,
+	};
 }
 
 /**
@@ -66,7 +80,8 @@ export async function interrupt(dev, { times = 1, signal = 'SIGINT', timeoutMs =
 	const { child } = dev;
 	const started = Date.now();
 	const exited = new Promise((resolve) => {
-		if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
+		if (child.exitCode !== null || child.signalCode !== null)
+			resolve({ code: child.exitCode, signal: child.signalCode });
 		else child.once('exit', (code, signal) => resolve({ code, signal }));
 	});
 	for (let i = 0; i < times; i++) {
@@ -77,7 +92,9 @@ export async function interrupt(dev, { times = 1, signal = 'SIGINT', timeoutMs =
 	const result = await Promise.race([exited, timer]);
 	if (!result) {
 		await stop(child, 2000);
-		throw new Error(`dev.mjs still running ${timeoutMs} ms after ${signal}:\n${tail(dev.output())}`);
+		throw new Error(
+			`dev.mjs still running ${timeoutMs} ms after ${signal}:\n${tail(dev.output())}`,
+		);
 	}
 	return { ...result, waitedMs: Date.now() - started };
 }
@@ -105,7 +122,10 @@ export function processesOf(userFolder) {
 			const cwd = readlinkSync(`/proc/${pid}/cwd`);
 			const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
 			if (cwd === userFolder || environ.includes(`N8N_USER_FOLDER=${userFolder}`)) {
-				found.push({ pid: Number(pid), command: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim() });
+				found.push({
+					pid: Number(pid),
+					command: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim(),
+				});
 			}
 		} catch {
 			// gone meanwhile, or not ours to read

@@ -27,8 +27,16 @@ export class Editor {
 	}
 
 	async call(method, path, body) {
-		const headers = { 'content-type': 'application/json', 'browser-id': BROWSER_ID, cookie: this.cookie };
-		const res = await fetch(`${this.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+		const headers = {
+			'content-type': 'application/json',
+			'browser-id': BROWSER_ID,
+			cookie: this.cookie,
+		};
+		const res = await fetch(`${this.url}${path}`, {
+			method,
+			headers,
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
 		const text = await res.text();
 		if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${text.slice(0, 500)}`);
 		return JSON.parse(text).data;
@@ -37,7 +45,11 @@ export class Editor {
 	/** Saves credentials ({id, name, type, data}); their `id` becomes n8n's (and is mapped). */
 	async importCredentials(credentials) {
 		for (const credential of credentials) {
-			const saved = await this.call('POST', '/rest/credentials', { name: credential.name, type: credential.type, data: credential.data });
+			const saved = await this.call('POST', '/rest/credentials', {
+				name: credential.name,
+				type: credential.type,
+				data: credential.data,
+			});
 			this.credentialIds.set(credential.id, saved.id);
 		}
 	}
@@ -47,11 +59,19 @@ export class Editor {
 		const nodes = workflow.nodes.map((node) => {
 			if (!node.credentials) return node;
 			const credentials = {};
-			for (const [type, ref] of Object.entries(node.credentials)) credentials[type] = { ...ref, id: this.credentialIds.get(ref.id) ?? ref.id };
+			for (const [type, ref] of Object.entries(node.credentials))
+				credentials[type] = { ...ref, id: this.credentialIds.get(ref.id) ?? ref.id };
 			return { ...node, credentials };
 		});
 		const { name, connections, settings, pinData } = workflow;
-		const saved = await this.call('POST', '/rest/workflows', { name, nodes, connections, settings, pinData, active: false });
+		const saved = await this.call('POST', '/rest/workflows', {
+			name,
+			nodes,
+			connections,
+			settings,
+			pinData,
+			active: false,
+		});
 		workflow.id = saved.id;
 		workflow.versionId = saved.versionId;
 		return saved.id;
@@ -72,25 +92,41 @@ export class Editor {
 	 */
 	async execute(id, { timeoutMs = 300_000, trigger = 'Start' } = {}) {
 		// n8n 1.x takes the workflow itself; 2.x the trigger to start from.
-		const body = this.install.major < 2 ? { workflowData: await this.call('GET', `/rest/workflows/${id}`) } : { triggerToStartFrom: { name: trigger } };
+		const body =
+			this.install.major < 2
+				? { workflowData: await this.call('GET', `/rest/workflows/${id}`) }
+				: { triggerToStartFrom: { name: trigger } };
 		const { executionId } = await this.call('POST', `/rest/workflows/${id}/run`, body);
 		if (!executionId) throw new Error(`n8n started no execution of workflow ${id}`);
 		const until = Date.now() + timeoutMs;
 		for (let wait = 50; ; wait = Math.min(wait * 2, 500)) {
-			const execution = await this.api.get(`/executions/${executionId}?includeData=true`).catch((error) => {
-				// Saved once it has started: a 404 before that is "not yet".
-				if (/HTTP 404/.test(error.message)) return undefined;
-				throw error;
-			});
-			if (execution && (execution.finished || ['success', 'error', 'crashed', 'canceled'].includes(execution.status))) return execution;
-			if (Date.now() > until) throw new Error(`execution ${executionId} of workflow ${id} not finished after ${timeoutMs} ms (${execution?.status})`);
+			const execution = await this.api
+				.get(`/executions/${executionId}?includeData=true`)
+				.catch((error) => {
+					// Saved once it has started: a 404 before that is "not yet".
+					if (/HTTP 404/.test(error.message)) return undefined;
+					throw error;
+				});
+			if (
+				execution &&
+				(execution.finished ||
+					['success', 'error', 'crashed', 'canceled'].includes(execution.status))
+			)
+				return execution;
+			if (Date.now() > until)
+				throw new Error(
+					`execution ${executionId} of workflow ${id} not finished after ${timeoutMs} ms (${execution?.status})`,
+				);
 			await sleep(wait);
 		}
 	}
 
 	/** n8n's own credential test (the editor's Save / Retry) for credential data. */
 	testCredential(credential) {
-		return testCredential(this.url, this.cookie, { ...credential, id: this.credentialIds.get(credential.id) ?? credential.id });
+		return testCredential(this.url, this.cookie, {
+			...credential,
+			id: this.credentialIds.get(credential.id) ?? credential.id,
+		});
 	}
 
 	/** Stops n8n and starts it again on the same folder: the session and the API key stay valid. */

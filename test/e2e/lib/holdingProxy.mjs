@@ -21,11 +21,24 @@ function forward(target, { method, url, headers, body }) {
 	const { hostname, port } = new URL(target);
 	return new Promise((resolve, reject) => {
 		const out = request(
-			{ hostname, port, method, path: url, headers: { ...withoutLength(headers), host: `${hostname}:${port}`, connection: 'close', 'content-length': String(body.length) } },
+			{
+				hostname,
+				port,
+				method,
+				path: url,
+				headers: {
+					...withoutLength(headers),
+					host: `${hostname}:${port}`,
+					connection: 'close',
+					'content-length': String(body.length),
+				},
+			},
 			(res) => {
 				const chunks = [];
 				res.on('data', (c) => chunks.push(c));
-				res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+				res.on('end', () =>
+					resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
+				);
 				res.on('error', reject);
 			},
 		);
@@ -53,7 +66,12 @@ export async function startHoldingProxy(target, { hold }) {
 		const chunks = [];
 		req.on('data', (c) => chunks.push(c));
 		req.on('end', async () => {
-			const message = { method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks) };
+			const message = {
+				method: req.method,
+				url: req.url,
+				headers: req.headers,
+				body: Buffer.concat(chunks),
+			};
 			const entry = { method: req.method, path: req.url };
 			log.push(entry);
 			const toHold = !holding && hold(req.method, req.url);
@@ -67,7 +85,11 @@ export async function startHoldingProxy(target, { hold }) {
 			try {
 				answer = await forward(target, message);
 			} catch (error) {
-				answer = { status: 502, headers: { 'content-type': 'text/plain' }, body: Buffer.from(String(error)) };
+				answer = {
+					status: 502,
+					headers: { 'content-type': 'text/plain' },
+					body: Buffer.from(String(error)),
+				};
 			}
 			entry.status = answer.status;
 			try {
@@ -76,7 +98,9 @@ export async function startHoldingProxy(target, { hold }) {
 				entry.body = answer.body.toString('utf8');
 			}
 			if (res.socket?.destroyed) return;
-			res.writeHead(answer.status, { 'content-type': answer.headers['content-type'] ?? 'application/json' });
+			res.writeHead(answer.status, {
+				'content-type': answer.headers['content-type'] ?? 'application/json',
+			});
 			res.end(answer.body);
 		});
 	});

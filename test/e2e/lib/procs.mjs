@@ -46,7 +46,10 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 			process.exit(interruptExitCode);
 		}
 		interrupted = true;
-		for (const fn of cleanups.reverse()) await Promise.resolve().then(fn).catch(() => {});
+		for (const fn of cleanups.reverse())
+			await Promise.resolve()
+				.then(fn)
+				.catch(() => {});
 		await Promise.all([...live].map((child) => stop(child, 3000)));
 		process.exit(interruptExitCode);
 	});
@@ -54,7 +57,11 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 
 /** Spawns a tracked child in its own process group. */
 export function spawnTracked(command, args, options = {}) {
-	const child = spawn(command, args, { ...options, detached: true, stdio: options.stdio ?? ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(command, args, {
+		...options,
+		detached: true,
+		stdio: options.stdio ?? ['ignore', 'pipe', 'pipe'],
+	});
 	live.add(child);
 	child.once('exit', () => live.delete(child));
 	child.once('error', () => live.delete(child));
@@ -88,12 +95,20 @@ export class CommandError extends Error {
  * CommandError on a non-zero exit (unless allowFailure) or when timeoutMs passes (the group
  * is killed). `onSpawn` gets the child as soon as it runs (a scenario that kills it midway).
  */
-export function run(command, args, { cwd, env, timeoutMs = 120_000, logFile, allowFailure = false, stdoutFile, onSpawn } = {}) {
+export function run(
+	command,
+	args,
+	{ cwd, env, timeoutMs = 120_000, logFile, allowFailure = false, stdoutFile, onSpawn } = {},
+) {
 	return new Promise((resolve, reject) => {
 		// A process that prints megabytes and exits (n8n execute --rawOutput of 10,000 items)
 		// can lose the end of what it wrote to a pipe; written to a file, nothing is lost.
 		const fd = stdoutFile ? openSync(stdoutFile, 'w') : undefined;
-		const child = spawnTracked(command, args, { cwd, env, stdio: ['ignore', fd ?? 'pipe', 'pipe'] });
+		const child = spawnTracked(command, args, {
+			cwd,
+			env,
+			stdio: ['ignore', fd ?? 'pipe', 'pipe'],
+		});
 		if (fd !== undefined) closeSync(fd);
 		onSpawn?.(child);
 		let stdout = '';
@@ -123,8 +138,17 @@ export function run(command, args, { cwd, env, timeoutMs = 120_000, logFile, all
 			}
 			const result = { code: code ?? -1, signal, stdout, stderr };
 			const what = `${command} ${args.join(' ')}`.slice(0, 200);
-			if (timedOut) reject(new CommandError(`timed out after ${timeoutMs} ms: ${what}\n${tail(stdout + stderr)}`, result));
-			else if (code !== 0 && !allowFailure) reject(new CommandError(`exit ${code ?? signal}: ${what}\n${tail(stdout + stderr)}`, result));
+			if (timedOut)
+				reject(
+					new CommandError(
+						`timed out after ${timeoutMs} ms: ${what}\n${tail(stdout + stderr)}`,
+						result,
+					),
+				);
+			else if (code !== 0 && !allowFailure)
+				reject(
+					new CommandError(`exit ${code ?? signal}: ${what}\n${tail(stdout + stderr)}`, result),
+				);
 			else resolve(result);
 		});
 	});

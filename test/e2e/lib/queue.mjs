@@ -12,13 +12,21 @@ import { repoRoot } from './package.mjs';
 import { spawnTracked, stop, tail } from './procs.mjs';
 
 export async function startPostgres() {
-	const child = spawnTracked(process.execPath, [join(repoRoot, 'test', 'support', 'postgres', 'embeddedPostgres.mjs')], { stdio: ['pipe', 'pipe', 'pipe'] });
+	const child = spawnTracked(
+		process.execPath,
+		[join(repoRoot, 'test', 'support', 'postgres', 'embeddedPostgres.mjs')],
+		{ stdio: ['pipe', 'pipe', 'pipe'] },
+	);
 	let errors = '';
 	child.stderr.on('data', (c) => (errors += c));
 	const lines = createInterface({ input: child.stdout });
 	const first = await Promise.race([
 		new Promise((resolve) => lines.once('line', resolve)),
-		new Promise((_, reject) => child.once('exit', (code) => reject(new Error(`embedded postgres exited (${code}): ${tail(errors)}`)))),
+		new Promise((_, reject) =>
+			child.once('exit', (code) =>
+				reject(new Error(`embedded postgres exited (${code}): ${tail(errors)}`)),
+			),
+		),
 		sleep(180_000, undefined, { ref: false }).then(() => {
 			throw new Error('embedded postgres not up after 180 s');
 		}),
@@ -60,18 +68,34 @@ export function redisCommand(port, ...args) {
 
 export async function startRedis(dir) {
 	const port = await freePort();
-	const child = spawnTracked('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir]);
+	const child = spawnTracked('redis-server', [
+		'--port',
+		String(port),
+		'--bind',
+		'127.0.0.1',
+		'--save',
+		'',
+		'--appendonly',
+		'no',
+		'--dir',
+		dir,
+	]);
 	let output = '';
 	child.stdout.on('data', (c) => (output += c));
 	child.stderr.on('data', (c) => (output += c));
 	const until = Date.now() + 30_000;
 	for (;;) {
-		if (child.exitCode !== null) throw new Error(`redis-server exited (${child.exitCode}):\n${tail(output)}`);
+		if (child.exitCode !== null)
+			throw new Error(`redis-server exited (${child.exitCode}):\n${tail(output)}`);
 		if ((await redisCommand(port, 'PING').catch(() => '')) === '+PONG') break;
 		if (Date.now() > until) throw new Error(`redis-server not up after 30 s:\n${tail(output)}`);
 		await sleep(200);
 	}
-	return { port, env: { QUEUE_BULL_REDIS_HOST: '127.0.0.1', QUEUE_BULL_REDIS_PORT: String(port) }, close: () => stop(child, 5000) };
+	return {
+		port,
+		env: { QUEUE_BULL_REDIS_HOST: '127.0.0.1', QUEUE_BULL_REDIS_PORT: String(port) },
+		close: () => stop(child, 5000),
+	};
 }
 
 /** Each request to the next target in turn; `sent[i]` counts what went to target i. */
@@ -83,10 +107,14 @@ export async function startRoundRobin(targets) {
 		for await (const c of req) chunks.push(c);
 		const i = next++ % targets.length;
 		sent[i]++;
-		const upstream = request(new URL(req.url ?? '/', targets[i]), { method: req.method, headers: req.headers }, (answer) => {
-			res.writeHead(answer.statusCode ?? 502, answer.headers);
-			answer.pipe(res);
-		});
+		const upstream = request(
+			new URL(req.url ?? '/', targets[i]),
+			{ method: req.method, headers: req.headers },
+			(answer) => {
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			},
+		);
 		upstream.on('error', () => {
 			if (!res.headersSent) res.writeHead(502).end();
 			else res.destroy();
@@ -94,5 +122,9 @@ export async function startRoundRobin(targets) {
 		upstream.end(Buffer.concat(chunks));
 	});
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return { url: `http://127.0.0.1:${server.address().port}`, sent, close: () => new Promise((resolve) => server.close(() => resolve())) };
+	return {
+		url: `http://127.0.0.1:${server.address().port}`,
+		sent,
+		close: () => new Promise((resolve) => server.close(() => resolve())),
+	};
 }

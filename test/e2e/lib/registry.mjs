@@ -5,7 +5,15 @@
 // on the Node of an n8n install (verdaccio 6 needs Node >= 22; the harness may run on 20).
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,14 +27,20 @@ const MARKER = '.cloudtel-complete';
 
 async function ensureVerdaccio() {
 	const hash = createHash('sha256');
-	for (const file of ['package.json', 'package-lock.json']) hash.update(readFileSync(join(manifestDir, file)));
+	for (const file of ['package.json', 'package-lock.json'])
+		hash.update(readFileSync(join(manifestDir, file)));
 	const final = join(cacheRoot(), `verdaccio-${hash.digest('hex').slice(0, 16)}`);
 	if (existsSync(join(final, MARKER))) return final;
 	const work = `${final}.tmp-${process.pid}`;
 	rmSync(work, { recursive: true, force: true });
 	mkdirSync(work, { recursive: true });
-	for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(manifestDir, file), join(work, file));
-	await run('npm', ['install', '--ignore-scripts', '--no-save', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: work, env: cleanNpmEnv(), timeoutMs: 15 * 60_000, logFile: join(work, 'install.log') });
+	for (const file of ['package.json', 'package-lock.json'])
+		copyFileSync(join(manifestDir, file), join(work, file));
+	await run(
+		'npm',
+		['install', '--ignore-scripts', '--no-save', '--no-audit', '--no-fund', '--loglevel=error'],
+		{ cwd: work, env: cleanNpmEnv(), timeoutMs: 15 * 60_000, logFile: join(work, 'install.log') },
+	);
 	writeFileSync(join(work, MARKER), new Date().toISOString());
 	try {
 		renameSync(work, final);
@@ -39,7 +53,12 @@ async function ensureVerdaccio() {
 
 function upstream() {
 	try {
-		return execFileSync('npm', ['config', 'get', 'registry'], { env: cleanNpmEnv(), encoding: 'utf8' }).trim() || 'https://registry.npmjs.org/';
+		return (
+			execFileSync('npm', ['config', 'get', 'registry'], {
+				env: cleanNpmEnv(),
+				encoding: 'utf8',
+			}).trim() || 'https://registry.npmjs.org/'
+		);
 	} catch {
 		return 'https://registry.npmjs.org/';
 	}
@@ -73,13 +92,24 @@ export async function startRegistry(dir, nodeBin) {
 			'',
 		].join('\n'),
 	);
-	const child = spawnTracked(nodeBin, [join(home, 'node_modules', 'verdaccio', 'bin', 'verdaccio'), '--config', config, '--listen', `127.0.0.1:${port}`], { cwd: dir, env: { ...process.env, HOME: dir } });
+	const child = spawnTracked(
+		nodeBin,
+		[
+			join(home, 'node_modules', 'verdaccio', 'bin', 'verdaccio'),
+			'--config',
+			config,
+			'--listen',
+			`127.0.0.1:${port}`,
+		],
+		{ cwd: dir, env: { ...process.env, HOME: dir } },
+	);
 	let output = '';
 	child.stdout.on('data', (c) => (output += c));
 	child.stderr.on('data', (c) => (output += c));
 	const until = Date.now() + 60_000;
 	for (;;) {
-		if (child.exitCode !== null) throw new Error(`verdaccio exited (${child.exitCode}):\n${tail(output)}`);
+		if (child.exitCode !== null)
+			throw new Error(`verdaccio exited (${child.exitCode}):\n${tail(output)}`);
 		try {
 			if ((await fetch(`${url}/-/ping`)).ok) break;
 		} catch {
@@ -105,11 +135,25 @@ export async function startRegistry(dir, nodeBin) {
 		url,
 		/** `npm publish` of a tarball (a tarball runs no lifecycle scripts). */
 		publish: (tarball) =>
-			run('npm', ['publish', tarball, '--userconfig', npmrc, '--registry', `${url}/`, '--ignore-scripts', '--provenance=false', '--loglevel=error'], {
-				cwd: dir,
-				env: cleanNpmEnv({ CLOUDTEL_PUBLISH_WITHOUT_PROVENANCE: '1' }),
-				timeoutMs: 120_000,
-			}),
+			run(
+				'npm',
+				[
+					'publish',
+					tarball,
+					'--userconfig',
+					npmrc,
+					'--registry',
+					`${url}/`,
+					'--ignore-scripts',
+					'--provenance=false',
+					'--loglevel=error',
+				],
+				{
+					cwd: dir,
+					env: cleanNpmEnv({ CLOUDTEL_PUBLISH_WITHOUT_PROVENANCE: '1' }),
+					timeoutMs: 120_000,
+				},
+			),
 		close: () => stop(child, 5000),
 	};
 }
@@ -120,7 +164,16 @@ export function retagTarball(tarball, version, dir) {
 	mkdirSync(unpacked, { recursive: true });
 	execFileSync('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1']);
 	const manifestPath = join(unpacked, 'package.json');
-	writeFileSync(manifestPath, JSON.stringify({ ...JSON.parse(readFileSync(manifestPath, 'utf8')), version }, null, 2));
-	const [info] = JSON.parse(execFileSync('npm', ['pack', unpacked, '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: dir, env: cleanNpmEnv(), encoding: 'utf8' }));
+	writeFileSync(
+		manifestPath,
+		JSON.stringify({ ...JSON.parse(readFileSync(manifestPath, 'utf8')), version }, null, 2),
+	);
+	const [info] = JSON.parse(
+		execFileSync(
+			'npm',
+			['pack', unpacked, '--json', '--ignore-scripts', '--pack-destination', dir],
+			{ cwd: dir, env: cleanNpmEnv(), encoding: 'utf8' },
+		),
+	);
 	return join(dir, info.filename);
 }

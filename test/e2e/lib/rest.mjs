@@ -2,7 +2,12 @@
 // and the public API's executions list, which is how scenarios see what webhooks started.
 const BROWSER_ID = 'cloudtel-e2e';
 
-export const OWNER = { email: 'owner@cloudtel.test', firstName: 'Cloud', lastName: 'Tel', password: 'CloudTel-dev-1' };
+export const OWNER = {
+	email: 'owner@cloudtel.test',
+	firstName: 'Cloud',
+	lastName: 'Tel',
+	password: 'CloudTel-dev-1',
+};
 
 function cookieOf(res) {
 	const set = res.headers.getSetCookie?.() ?? [];
@@ -23,7 +28,11 @@ export async function setupOwner(baseUrl, owner = OWNER) {
 	const settings = await json(await fetch(`${baseUrl}/rest/settings`, { headers }), 'settings');
 	let res;
 	if (settings.data.userManagement.showSetupOnFirstLoad) {
-		res = await fetch(`${baseUrl}/rest/owner/setup`, { method: 'POST', headers, body: JSON.stringify(owner) });
+		res = await fetch(`${baseUrl}/rest/owner/setup`, {
+			method: 'POST',
+			headers,
+			body: JSON.stringify(owner),
+		});
 	} else {
 		res = await fetch(`${baseUrl}/rest/login`, {
 			method: 'POST',
@@ -45,15 +54,30 @@ export async function createApiKey(baseUrl, cookie) {
 	const scopes = listed.status === 404 ? undefined : (await json(listed, 'api key scopes')).data;
 	if (listed.status === 404) await listed.text();
 	const body = { label: `e2e ${Date.now()}`, ...(scopes ? { scopes } : {}), expiresAt: null };
-	const created = await json(await fetch(`${baseUrl}/rest/api-keys`, { method: 'POST', headers, body: JSON.stringify(body) }), 'create api key');
+	const created = await json(
+		await fetch(`${baseUrl}/rest/api-keys`, {
+			method: 'POST',
+			headers,
+			body: JSON.stringify(body),
+		}),
+		'create api key',
+	);
 	return created.data.rawApiKey;
 }
 
 export function publicApi(baseUrl, apiKey) {
-	const get = async (path) => json(await fetch(`${baseUrl}/api/v1${path}`, { headers: { 'x-n8n-api-key': apiKey } }), `GET /api/v1${path}`);
+	const get = async (path) =>
+		json(
+			await fetch(`${baseUrl}/api/v1${path}`, { headers: { 'x-n8n-api-key': apiKey } }),
+			`GET /api/v1${path}`,
+		);
 	const post = async (path, body) =>
 		json(
-			await fetch(`${baseUrl}/api/v1${path}`, { method: 'POST', headers: { 'x-n8n-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) }),
+			await fetch(`${baseUrl}/api/v1${path}`, {
+				method: 'POST',
+				headers: { 'x-n8n-api-key': apiKey, 'content-type': 'application/json' },
+				body: JSON.stringify(body ?? {}),
+			}),
 			`POST /api/v1${path}`,
 		);
 	return {
@@ -64,7 +88,12 @@ export function publicApi(baseUrl, apiKey) {
 			const out = [];
 			let cursor;
 			do {
-				const query = new URLSearchParams({ workflowId, includeData: 'true', limit: '100', ...(cursor ? { cursor } : {}) });
+				const query = new URLSearchParams({
+					workflowId,
+					includeData: 'true',
+					limit: '100',
+					...(cursor ? { cursor } : {}),
+				});
 				const page = await get(`/executions?${query}`);
 				out.push(...page.data);
 				cursor = page.nextCursor;
@@ -79,5 +108,10 @@ export function publicApi(baseUrl, apiKey) {
 export async function testCredential(baseUrl, cookie, { id, name, type, data }) {
 	const headers = { 'content-type': 'application/json', 'browser-id': BROWSER_ID, cookie };
 	const body = JSON.stringify({ credentials: { id, name, type, data } });
-	return (await json(await fetch(`${baseUrl}/rest/credentials/test`, { method: 'POST', headers, body }), 'credential test')).data;
+	return (
+		await json(
+			await fetch(`${baseUrl}/rest/credentials/test`, { method: 'POST', headers, body }),
+			'credential test',
+		)
+	).data;
 }

@@ -11,7 +11,10 @@ export async function startSandbox(options = {}) {
 	if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
 	const { startSandbox: start } = createRequire(import.meta.url)(entry);
 	const sandbox = await start({ port: 0, host: '127.0.0.1', logger: false, ...options });
-	return Object.assign(sandbox, { control: control(sandbox.url), api: api(sandbox.url, sandbox.demo) });
+	return Object.assign(sandbox, {
+		control: control(sandbox.url),
+		api: api(sandbox.url, sandbox.demo),
+	});
 }
 
 async function call(url, init) {
@@ -39,7 +42,12 @@ function control(base) {
 			const out = [];
 			let token = '';
 			do {
-				const page = (await json('GET', `/messages?${new URLSearchParams({ ...query, ...(token ? { PageToken: token } : {}) })}`)).body;
+				const page = (
+					await json(
+						'GET',
+						`/messages?${new URLSearchParams({ ...query, ...(token ? { PageToken: token } : {}) })}`,
+					)
+				).body;
 				out.push(...page.Messages);
 				token = page.NextPageToken;
 			} while (token);
@@ -52,7 +60,8 @@ function control(base) {
 		clock: (AdvanceSeconds) => json('POST', '/clock', { AdvanceSeconds }),
 		numbers: (body) => json('POST', '/numbers', body),
 		account: (body = {}) => json('POST', '/accounts', body),
-		addProperty: (accountSid, body = {}) => json('POST', `/accounts/${accountSid}/properties`, body),
+		addProperty: (accountSid, body = {}) =>
+			json('POST', `/accounts/${accountSid}/properties`, body),
 	};
 }
 
@@ -62,7 +71,11 @@ function api(base, demo) {
 	return (method, path, body, headers = {}) =>
 		call(`${base}${path}`, {
 			method,
-			headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+			headers: {
+				authorization: auth,
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+				...headers,
+			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 }

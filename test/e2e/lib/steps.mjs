@@ -1,6 +1,13 @@
 // One step of a scenario: a workflow (Manual Trigger, optional input items, the CloudTel
 // node) saved in the line's running n8n and run as the editor runs it.
-import { cloudTel, executionError, items as itemsNode, linear, nodeError, outputOf } from './workflows.mjs';
+import {
+	cloudTel,
+	executionError,
+	items as itemsNode,
+	linear,
+	nodeError,
+	outputOf,
+} from './workflows.mjs';
 
 let counter = 0;
 
@@ -18,7 +25,11 @@ export function ranOperations(ctx) {
  * error outputs (as JSON objects, with the raw items kept), and any node/run error.
  * `credential` ({id, name} of an imported credential) replaces the run's own.
  */
-export async function runCloudTel(ctx, parameters, { input, onError, name = 'CloudTel', timeoutMs, extra, credential = ctx.credential } = {}) {
+export async function runCloudTel(
+	ctx,
+	parameters,
+	{ input, onError, name = 'CloudTel', timeoutMs, extra, credential = ctx.credential } = {},
+) {
 	const nodes = [];
 	if (input) nodes.push(itemsNode('Input', input));
 	nodes.push(cloudTel(name, parameters, { credential, onError, extra }));
@@ -27,7 +38,8 @@ export async function runCloudTel(ctx, parameters, { input, onError, name = 'Clo
 	const execution = await ctx.n8n.execute(wf.id, { timeoutMs });
 	const main = outputOf(execution, name, 0) ?? [];
 	const errors = onError === 'continueErrorOutput' ? (outputOf(execution, name, 1) ?? []) : [];
-	if (execution.status === 'success' && main.some((item) => !item.error)) ranOperations(ctx).add(`${parameters.resource}.${parameters.operation}`);
+	if (execution.status === 'success' && main.some((item) => !item.error))
+		ranOperations(ctx).add(`${parameters.resource}.${parameters.operation}`);
 	return {
 		execution,
 		status: execution.status,

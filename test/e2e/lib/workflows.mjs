@@ -28,16 +28,26 @@ export function node(name, type, typeVersion, parameters = {}, extra = {}) {
 export const manualTrigger = (name = 'Start') => node(name, 'n8n-nodes-base.manualTrigger', 1);
 
 /** A Code node running once for all items; `js` returns the items. */
-export const code = (name, js) => node(name, 'n8n-nodes-base.code', 2, { mode: 'runOnceForAllItems', language: 'javaScript', jsCode: js });
+export const code = (name, js) =>
+	node(name, 'n8n-nodes-base.code', 2, {
+		mode: 'runOnceForAllItems',
+		language: 'javaScript',
+		jsCode: js,
+	});
 
 /** A Code node that emits `items` (plain JSON objects) as its output. */
-export const items = (name, list) => code(name, `return ${JSON.stringify(list)}.map((json) => ({ json }));`);
+export const items = (name, list) =>
+	code(name, `return ${JSON.stringify(list)}.map((json) => ({ json }));`);
 
 /**
  * The CloudTel node. `credential` is {id, name} of an imported cloudTelApi credential;
  * `onError` 'continueErrorOutput' gives it a second (error) output.
  */
-export function cloudTel(name, parameters, { credential, typeVersion = 1, onError, extra = {} } = {}) {
+export function cloudTel(
+	name,
+	parameters,
+	{ credential, typeVersion = 1, onError, extra = {} } = {},
+) {
 	return node(name, nodeType('cloudTel'), typeVersion, parameters, {
 		credentials: { [CREDENTIAL_TYPE]: credential },
 		...(onError ? { onError } : {}),

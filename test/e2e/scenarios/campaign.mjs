@@ -14,11 +14,14 @@ import { repoRoot } from '../lib/package.mjs';
 import { executionError, nodeError, outputOf, workflow } from '../lib/workflows.mjs';
 import { waitFor } from '../lib/waitFor.mjs';
 
-export const title = 'CloudTel Campaign: 10,000 recipients handed to the cloudtel worker, sent paced, reported back once';
+export const title =
+	'CloudTel Campaign: 10,000 recipients handed to the cloudtel worker, sent paced, reported back once';
 
 const COUNT = 10_000;
 const RATE = 1000;
-const TEMPLATE = JSON.parse(readFileSync(join(repoRoot, 'examples', 'n8n-campaign.workflow.json'), 'utf8'));
+const TEMPLATE = JSON.parse(
+	readFileSync(join(repoRoot, 'examples', 'n8n-campaign.workflow.json'), 'utf8'),
+);
 const TRIGGER = 'Campaign finished';
 const CAMPAIGN = 'CloudTel Campaign';
 const TEMPLATE_HOST = 'https://n8n.example.com';
@@ -26,11 +29,14 @@ const SUPPRESSED_AT = 42;
 const INVALID_AT = [17, 5_000, 9_999];
 const numberOf = (i) => `+61412${String(i).padStart(6, '0')}`;
 
-
 /** The template's nodes named, with their connections among them. */
 function fromTemplate(names, change) {
-	const nodes = TEMPLATE.nodes.filter((n) => names.includes(n.name)).map((n) => change(structuredClone(n)));
-	const connections = Object.fromEntries(Object.entries(TEMPLATE.connections).filter(([from]) => names.includes(from)));
+	const nodes = TEMPLATE.nodes
+		.filter((n) => names.includes(n.name))
+		.map((n) => change(structuredClone(n)));
+	const connections = Object.fromEntries(
+		Object.entries(TEMPLATE.connections).filter(([from]) => names.includes(from)),
+	);
 	return workflow(`${TEMPLATE.name}: ${names.join(', ')}`, nodes, connections);
 }
 
@@ -38,7 +44,13 @@ function fromTemplate(names, change) {
 function workerIdle(db) {
 	const d = new Database(db, { readonly: true });
 	try {
-		return d.prepare(`SELECT (SELECT COUNT(*) FROM callback_events WHERE processed_at IS NULL) + (SELECT COUNT(*) FROM forwards WHERE state IN ('pending', 'sending')) AS n`).get().n === 0;
+		return (
+			d
+				.prepare(
+					`SELECT (SELECT COUNT(*) FROM callback_events WHERE processed_at IS NULL) + (SELECT COUNT(*) FROM forwards WHERE state IN ('pending', 'sending')) AS n`,
+				)
+				.get().n === 0
+		);
 	} finally {
 		d.close();
 	}
@@ -71,8 +83,17 @@ export async function run(ctx, test) {
 		fromTemplate(['Start', 'Contacts', CAMPAIGN], (n) => {
 			if (n.name === 'Contacts') n.parameters.jsCode = contactsJs();
 			if (n.name === CAMPAIGN) {
-				Object.assign(n.parameters, { operation, campaignName: name, propertySid: sandbox.demo.PropertySid });
-				Object.assign(n.parameters.options, { from: 'CloudTel', rate: RATE, receipts: false, events: eventsUrl });
+				Object.assign(n.parameters, {
+					operation,
+					campaignName: name,
+					propertySid: sandbox.demo.PropertySid,
+				});
+				Object.assign(n.parameters.options, {
+					from: 'CloudTel',
+					rate: RATE,
+					receipts: false,
+					events: eventsUrl,
+				});
 				n.credentials = { cloudTelWorkerApi: { id: credId, name: 'CloudTel worker' } };
 			}
 			return n;
@@ -88,13 +109,23 @@ export async function run(ctx, test) {
 			await ctx.n8n.importWorkflow(saved[operation]);
 		}
 		const execution = await n8n.execute(saved[operation].id, { timeoutMs: 300_000 });
-		assert.equal(execution.status, 'success', JSON.stringify(nodeError(execution, CAMPAIGN) ?? executionError(execution))?.slice(0, 2000));
+		assert.equal(
+			execution.status,
+			'success',
+			JSON.stringify(nodeError(execution, CAMPAIGN) ?? executionError(execution))?.slice(0, 2000),
+		);
 		return outputOf(execution, CAMPAIGN).map((i) => i.json);
 	};
-	const messagesOf = async () => (await sandbox.control.messages({ PropertySid: sandbox.demo.PropertySid })).filter((m) => String(m.ExternalId ?? '').startsWith(`${name}:`));
+	const messagesOf = async () =>
+		(await sandbox.control.messages({ PropertySid: sandbox.demo.PropertySid })).filter((m) =>
+			String(m.ExternalId ?? '').startsWith(`${name}:`),
+		);
 	const finishedRuns = async () =>
 		(await api.executions(triggerWf.id))
-			.map((e) => ({ event: e.data?.resultData?.runData?.[TRIGGER]?.[0]?.data?.main?.[0]?.[0]?.json, results: e.data?.resultData?.runData?.Results?.[0]?.data?.main?.[0]?.[0]?.json }))
+			.map((e) => ({
+				event: e.data?.resultData?.runData?.[TRIGGER]?.[0]?.data?.main?.[0]?.[0]?.json,
+				results: e.data?.resultData?.runData?.Results?.[0]?.data?.main?.[0]?.[0]?.json,
+			}))
 			.filter((r) => r.event?.Event === 'CampaignFinished' && r.event.campaign === name);
 
 	const up = await test(
@@ -117,17 +148,26 @@ export async function run(ctx, test) {
 		const cred = workerCredential(credId, worker);
 		const good = await ctx.n8n.testCredential(cred);
 		assert.equal(good.status, 'OK', JSON.stringify(good));
-		const bad = await ctx.n8n.testCredential({ ...cred, data: { ...cred.data, apiToken: 'not-the-token-at-all' } });
+		const bad = await ctx.n8n.testCredential({
+			...cred,
+			data: { ...cred.data, apiToken: 'not-the-token-at-all' },
+		});
 		assert.equal(bad.status, 'Error');
 		assert.match(bad.message, /refused the API Token \(401\)/);
 	});
 
-	await test('one number is on the worker\'s suppression list (its STOP reached the worker)', async () => {
+	await test("one number is on the worker's suppression list (its STOP reached the worker)", async () => {
 		const number = numberOf(SUPPRESSED_AT);
-		const sent = await sandbox.api('POST', `/v2/Properties/${sandbox.demo.PropertySid}/Messages`, { To: number, Text: 'Earlier news', WebhookUri: `${worker.callbacks}/replies` });
+		const sent = await sandbox.api('POST', `/v2/Properties/${sandbox.demo.PropertySid}/Messages`, {
+			To: number,
+			Text: 'Earlier news',
+			WebhookUri: `${worker.callbacks}/replies`,
+		});
 		assert.equal(sent.status, 200, JSON.stringify(sent.body));
 		assert.equal((await sandbox.control.reply(number, sent.body.Message.From, 'STOP')).status, 200);
-		await waitFor('the worker to opt the number out', () => worker.lines.some((l) => l.includes('"opted out"') && l.includes(number)));
+		await waitFor('the worker to opt the number out', () =>
+			worker.lines.some((l) => l.includes('"opted out"') && l.includes(number)),
+		);
 	});
 
 	await test('Preview: the dry run of the 10,000 counts 3 invalid and 1 suppressed, and starts nothing', async () => {
@@ -154,19 +194,34 @@ export async function run(ctx, test) {
 		assert.equal(started.counts.recipients, COUNT);
 	});
 
-	await test('with n8n stopped right after Start, the worker goes on sending, paced', async () => {
-		await ctx.n8n.stop();
-		const firstCount = (await messagesOf()).length;
-		assert.ok(firstCount < COUNT - 4, `still sending when n8n stopped (${firstCount} sent)`);
-		const status = await waitFor('the campaign to finish', async () => {
-			const { body } = await worker.api('GET', `/api/campaigns/${name}`);
-			return ['finished', 'cancelled', 'failed'].includes(body?.campaign?.state) && body.campaign;
-		}, { timeoutMs: 240_000, intervalMs: 1000 });
-		assert.equal(status.state, 'finished', JSON.stringify(status));
-		const seconds = (Date.parse(status.finishedAt) - Date.parse(status.startedAt)) / 1000;
-		console.log(`       ${COUNT - 4} messages in ${seconds.toFixed(1)} s at rate ${RATE}/s, n8n stopped throughout`);
-		assert.ok(seconds >= ((COUNT - 4) / RATE) * 0.8, `paced: ${seconds} s for ${COUNT - 4} messages at ${RATE}/s`);
-	}, { timeoutMs: 300_000 });
+	await test(
+		'with n8n stopped right after Start, the worker goes on sending, paced',
+		async () => {
+			await ctx.n8n.stop();
+			const firstCount = (await messagesOf()).length;
+			assert.ok(firstCount < COUNT - 4, `still sending when n8n stopped (${firstCount} sent)`);
+			const status = await waitFor(
+				'the campaign to finish',
+				async () => {
+					const { body } = await worker.api('GET', `/api/campaigns/${name}`);
+					return (
+						['finished', 'cancelled', 'failed'].includes(body?.campaign?.state) && body.campaign
+					);
+				},
+				{ timeoutMs: 240_000, intervalMs: 1000 },
+			);
+			assert.equal(status.state, 'finished', JSON.stringify(status));
+			const seconds = (Date.parse(status.finishedAt) - Date.parse(status.startedAt)) / 1000;
+			console.log(
+				`       ${COUNT - 4} messages in ${seconds.toFixed(1)} s at rate ${RATE}/s, n8n stopped throughout`,
+			);
+			assert.ok(
+				seconds >= ((COUNT - 4) / RATE) * 0.8,
+				`paced: ${seconds} s for ${COUNT - 4} messages at ${RATE}/s`,
+			);
+		},
+		{ timeoutMs: 300_000 },
+	);
 
 	await test('every valid recipient got exactly one message; the suppressed and invalid ones none', async () => {
 		const messages = await messagesOf();
@@ -179,47 +234,92 @@ export async function run(ctx, test) {
 		assert.equal(one.From, 'CloudTel');
 	});
 
-	await test('running the start workflow again sends nobody twice', async () => {
-		// n8n is still stopped (its trigger must see campaign.finished only once it is back):
-		// the same Start workflow runs in an `n8n execute` on its user folder.
-		const [again] = await runCampaign('start', await ctx.cli());
-		assert.equal(again.alreadyStarted, true);
-		assert.equal(again.handedOver, 0);
-		assert.equal(again.state, 'finished');
-		await sleep(2000);
-		assert.equal((await messagesOf()).length, COUNT - 4);
-	}, { timeoutMs: 300_000 });
+	await test(
+		'running the start workflow again sends nobody twice',
+		async () => {
+			// n8n is still stopped (its trigger must see campaign.finished only once it is back):
+			// the same Start workflow runs in an `n8n execute` on its user folder.
+			const [again] = await runCampaign('start', await ctx.cli());
+			assert.equal(again.alreadyStarted, true);
+			assert.equal(again.handedOver, 0);
+			assert.equal(again.state, 'finished');
+			await sleep(2000);
+			assert.equal((await messagesOf()).length, COUNT - 4);
+		},
+		{ timeoutMs: 300_000 },
+	);
 
-	await test('n8n back up: the trigger workflow gets exactly one campaign.finished, with the true counts', async () => {
-		await ctx.n8n.start();
-		const [{ event, results }] = await waitFor('campaign.finished in n8n', async () => {
-			const got = await finishedRuns();
-			return got.length > 0 && got;
-		}, { timeoutMs: 180_000, intervalMs: 2000 }).catch((error) => {
-			// What the worker said of its events, for the one reading the failure.
-			const said = worker.lines.filter((l) => /event|forward|outbox/i.test(l)).slice(-15);
-			throw new Error(`${error.message}\nworker log:\n${said.join('\n')}`);
-		});
-		assert.equal(event.state, 'finished');
-		assert.equal(event.counts.recipients, COUNT);
-		assert.equal(event.counts.accepted, COUNT - 4);
-		assert.equal(event.counts.invalid, 3);
-		assert.equal(event.counts.suppressed, 1);
-		assert.equal(event.counts.pending, 0);
-		assert.deepEqual(results, { campaign: name, state: 'finished', sent: COUNT - 4, suppressed: 1, invalid: 3, rejected: 0 }, "the template's Results node");
-		// The worker has nothing left to send (a repeat would have reached n8n by now), and n8n has
-		// run an event posted after that: a repeat's execution would be listed by then too.
-		await waitFor('the worker to have nothing left to send', () => workerIdle(join(dir, 'cloudtel-worker.db')), { timeoutMs: 60_000, intervalMs: 200 });
-		const mark = `${name}-mark`;
-		const posted = await fetch(eventsUrl, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', 'idempotency-key': `campaign.finished:${mark}` },
-			body: JSON.stringify({ id: `campaign.finished:${mark}`, type: 'campaign.finished', occurredAt: new Date().toISOString(), campaign: mark, data: { state: 'finished', counts: {} } }),
-		});
-		assert.equal(posted.status, 200, await posted.text());
-		await waitFor('the later event in n8n', async () => (await api.executions(triggerWf.id)).some((e) => e.data?.resultData?.runData?.[TRIGGER]?.[0]?.data?.main?.[0]?.[0]?.json?.campaign === mark), { timeoutMs: 60_000, intervalMs: 500 });
-		assert.equal((await finishedRuns()).length, 1, 'exactly one');
-	}, { timeoutMs: 300_000 });
+	await test(
+		'n8n back up: the trigger workflow gets exactly one campaign.finished, with the true counts',
+		async () => {
+			await ctx.n8n.start();
+			const [{ event, results }] = await waitFor(
+				'campaign.finished in n8n',
+				async () => {
+					const got = await finishedRuns();
+					return got.length > 0 && got;
+				},
+				{ timeoutMs: 180_000, intervalMs: 2000 },
+			).catch((error) => {
+				// What the worker said of its events, for the one reading the failure.
+				const said = worker.lines.filter((l) => /event|forward|outbox/i.test(l)).slice(-15);
+				throw new Error(`${error.message}\nworker log:\n${said.join('\n')}`);
+			});
+			assert.equal(event.state, 'finished');
+			assert.equal(event.counts.recipients, COUNT);
+			assert.equal(event.counts.accepted, COUNT - 4);
+			assert.equal(event.counts.invalid, 3);
+			assert.equal(event.counts.suppressed, 1);
+			assert.equal(event.counts.pending, 0);
+			assert.deepEqual(
+				results,
+				{
+					campaign: name,
+					state: 'finished',
+					sent: COUNT - 4,
+					suppressed: 1,
+					invalid: 3,
+					rejected: 0,
+				},
+				"the template's Results node",
+			);
+			// The worker has nothing left to send (a repeat would have reached n8n by now), and n8n has
+			// run an event posted after that: a repeat's execution would be listed by then too.
+			await waitFor(
+				'the worker to have nothing left to send',
+				() => workerIdle(join(dir, 'cloudtel-worker.db')),
+				{ timeoutMs: 60_000, intervalMs: 200 },
+			);
+			const mark = `${name}-mark`;
+			const posted = await fetch(eventsUrl, {
+				method: 'POST',
+				headers: {
+					'content-type': 'application/json',
+					'idempotency-key': `campaign.finished:${mark}`,
+				},
+				body: JSON.stringify({
+					id: `campaign.finished:${mark}`,
+					type: 'campaign.finished',
+					occurredAt: new Date().toISOString(),
+					campaign: mark,
+					data: { state: 'finished', counts: {} },
+				}),
+			});
+			assert.equal(posted.status, 200, await posted.text());
+			await waitFor(
+				'the later event in n8n',
+				async () =>
+					(await api.executions(triggerWf.id)).some(
+						(e) =>
+							e.data?.resultData?.runData?.[TRIGGER]?.[0]?.data?.main?.[0]?.[0]?.json?.campaign ===
+							mark,
+					),
+				{ timeoutMs: 60_000, intervalMs: 500 },
+			);
+			assert.equal((await finishedRuns()).length, 1, 'exactly one');
+		},
+		{ timeoutMs: 300_000 },
+	);
 
 	// The line's n8n runs on for the scenarios after this one, also when a check above failed with it stopped.
 	if (!ctx.n8n.server.server) await ctx.n8n.start();

@@ -10,8 +10,17 @@ export const title = 'Credential test: CloudTel or a plain account of what answe
 export async function run(ctx, test) {
 	const { sandbox } = ctx;
 	const server = ctx.n8n;
-	const data = { baseUrl: sandbox.url, accountSid: sandbox.demo.AccountSid, authToken: sandbox.demo.AuthToken };
-	const check = (changes) => server.testCredential({ ...ctx.credential, type: CREDENTIAL_TYPE, data: { ...data, ...changes } });
+	const data = {
+		baseUrl: sandbox.url,
+		accountSid: sandbox.demo.AccountSid,
+		authToken: sandbox.demo.AuthToken,
+	};
+	const check = (changes) =>
+		server.testCredential({
+			...ctx.credential,
+			type: CREDENTIAL_TYPE,
+			data: { ...data, ...changes },
+		});
 
 	await test('passes for the demo account, also with a Base URL ending in /v2', async () => {
 		assert.equal((await check({})).status, 'OK');
@@ -31,16 +40,25 @@ export async function run(ctx, test) {
 		const closed = `http://127.0.0.1:${await freePort()}`;
 		const refused = await check({ baseUrl: closed });
 		assert.equal(refused.status, 'Error');
-		assert.equal(refused.message, `Could not reach CloudTel (ECONNREFUSED): check the Base URL of the CloudTel API credential (now "${closed}"): it must be the root of the CloudTel API your account uses.`);
+		assert.equal(
+			refused.message,
+			`Could not reach CloudTel (ECONNREFUSED): check the Base URL of the CloudTel API credential (now "${closed}"): it must be the root of the CloudTel API your account uses.`,
+		);
 		const nowhere = await check({ baseUrl: 'http://cloudtel.invalid' });
 		assert.equal(nowhere.status, 'Error');
-		assert.match(nowhere.message, /^Could not reach CloudTel \((ENOTFOUND|EAI_AGAIN)\): check the Base URL .*\(now "http:\/\/cloudtel\.invalid"\)/);
+		assert.match(
+			nowhere.message,
+			/^Could not reach CloudTel \((ENOTFOUND|EAI_AGAIN)\): check the Base URL .*\(now "http:\/\/cloudtel\.invalid"\)/,
+		);
 		const malformed = await check({ baseUrl: 'cloudtel dot example' });
 		assert.equal(malformed.status, 'Error');
-		assert.match(malformed.message, /^Could not reach CloudTel \(.+\): check the Base URL .*\(now "cloudtel dot example"\)/);
+		assert.match(
+			malformed.message,
+			/^Could not reach CloudTel \(.+\): check the Base URL .*\(now "cloudtel dot example"\)/,
+		);
 	});
 
-	await test("keeps the 401 message for a wrong token", async () => {
+	await test('keeps the 401 message for a wrong token', async () => {
 		const result = await check({ authToken: 'wrong' });
 		assert.equal(result.status, 'Error');
 		assert.match(result.message, /Account SID and Auth Token \(401\)/);

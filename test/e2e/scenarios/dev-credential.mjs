@@ -5,11 +5,20 @@ import assert from 'node:assert/strict';
 import { runCloudTel } from '../lib/steps.mjs';
 import { devCredential } from '../lib/workflows.mjs';
 
-export const title = "npm run dev's credential: ready to send; without a Property SID, the error says where to put one";
+export const title =
+	"npm run dev's credential: ready to send; without a Property SID, the error says where to put one";
 
 export async function run(ctx, test) {
 	const { sandbox } = ctx;
-	const send = { resource: 'message', operation: 'send', propertySid: '', from: 'CloudTel', to: '+61412000301', text: 'From the dev credential', options: { DeliveryReceipt: false } };
+	const send = {
+		resource: 'message',
+		operation: 'send',
+		propertySid: '',
+		from: 'CloudTel',
+		to: '+61412000301',
+		text: 'From the dev credential',
+		options: { DeliveryReceipt: false },
+	};
 
 	await test('a Send with its Property SID left empty goes out through the dev credential', async () => {
 		const made = devCredential(sandbox.url, sandbox.demo, 'cloudtelSandboxDevE2e');
@@ -24,6 +33,9 @@ export async function run(ctx, test) {
 		const step = await runCloudTel(ctx, send);
 		assert.equal(step.status, 'error');
 		assert.equal(step.error?.message, 'Invalid Property SID: FIELD_REQUIRED');
-		assert.match(step.error?.description ?? '', /this node's Property SID field, or the Default Property SID of the CloudTel API credential/);
+		assert.match(
+			step.error?.description ?? '',
+			/this node's Property SID field, or the Default Property SID of the CloudTel API credential/,
+		);
 	});
 }

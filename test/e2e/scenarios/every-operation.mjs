@@ -24,7 +24,12 @@ export async function run(ctx, test) {
 				text: 'Ünïcode ✓ text',
 				options: { ExternalId: '={{ $json.id }}', DeliveryReceipt: false },
 			},
-			{ input: [{ to: '+61412340001', id: `${tag}-0` }, { to: '+61412340002', id: `${tag}-1` }] },
+			{
+				input: [
+					{ to: '+61412340001', id: `${tag}-0` },
+					{ to: '+61412340002', id: `${tag}-1` },
+				],
+			},
 		);
 		assert.equal(step.status, 'success', JSON.stringify(step.error));
 		assert.equal(step.items.length, 2);
@@ -49,7 +54,12 @@ export async function run(ctx, test) {
 			resource: 'property',
 			operation: 'update',
 			propertySid: sid,
-			updateFields: { Name: 'After', TimeZone: 'AUS Eastern Standard Time', SmsEnabled: false, MainDomain: 'example.com' },
+			updateFields: {
+				Name: 'After',
+				TimeZone: 'AUS Eastern Standard Time',
+				SmsEnabled: false,
+				MainDomain: 'example.com',
+			},
 		});
 		assert.equal(step.status, 'success', JSON.stringify(step.error));
 		const after = await sandbox.control.property(sid);
@@ -107,13 +117,21 @@ export async function run(ctx, test) {
 		assert.match(addressSid, /^[0-9a-f-]{36}$/);
 		assert.equal(address.Line1, '1 Martin Place');
 		assert.equal(address.Status, 'Approved');
-		const attached = await sandbox.control.numbers({ AccountSid, Number: number, AddressSid: addressSid });
+		const attached = await sandbox.control.numbers({
+			AccountSid,
+			Number: number,
+			AddressSid: addressSid,
+		});
 		assert.equal(attached.status, 201, JSON.stringify(attached.body));
 	});
 
 	await test('Address > Delete while a number relies on it: the provider error reaches n8n (continue on fail)', async () => {
 		assert.ok(addressSid, 'needs the added address');
-		const step = await runCloudTel(ctx, { resource: 'address', operation: 'delete', addressSid }, { onError: 'continueRegularOutput' });
+		const step = await runCloudTel(
+			ctx,
+			{ resource: 'address', operation: 'delete', addressSid },
+			{ onError: 'continueRegularOutput' },
+		);
 		assert.equal(step.status, 'success', JSON.stringify(step.error));
 		assert.equal(step.items.length, 1);
 		const [item] = step.items;
@@ -126,13 +144,19 @@ export async function run(ctx, test) {
 
 	await test('Address > Delete: once no number relies on it, the address is gone', async () => {
 		assert.ok(addressSid, 'needs the added address');
-		const freed = await fetch(`${sandbox.url}/_sandbox/numbers/${encodeURIComponent(number)}`, { method: 'DELETE' });
+		const freed = await fetch(`${sandbox.url}/_sandbox/numbers/${encodeURIComponent(number)}`, {
+			method: 'DELETE',
+		});
 		assert.equal(freed.status, 204);
 		const step = await runCloudTel(ctx, { resource: 'address', operation: 'delete', addressSid });
 		assert.equal(step.status, 'success', JSON.stringify(step.error));
 		assert.equal(step.json[0].AddressSid, addressSid);
 		assert.equal(step.json[0].deleted, true);
-		const again = await sandbox.control.numbers({ AccountSid, Number: number, AddressSid: addressSid });
+		const again = await sandbox.control.numbers({
+			AccountSid,
+			Number: number,
+			AddressSid: addressSid,
+		});
 		assert.notEqual(again.status, 201, 'no number can rely on a deleted address');
 	});
 

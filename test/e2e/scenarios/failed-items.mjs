@@ -7,9 +7,11 @@
 import assert from 'node:assert/strict';
 import { runCloudTel } from '../lib/steps.mjs';
 
-export const title = 'Failed items: code, explanation, field, value and input fields, joined back to contacts';
+export const title =
+	'Failed items: code, explanation, field, value and input fields, joined back to contacts';
 
-const EXPLANATION = /^To must be an E\.164 number: \+ then 8 to 15 digits, the first not 0 \(got "0412 345 678"\)/;
+const EXPLANATION =
+	/^To must be an E\.164 number: \+ then 8 to 15 digits, the first not 0 \(got "0412 345 678"\)/;
 
 function assertFailed(json, { customerId, outcome = 'Sent' }) {
 	assert.equal(json.customerId, customerId, `the input's own fields: ${JSON.stringify(json)}`);
@@ -59,7 +61,12 @@ export async function run(ctx, test) {
 		assert.match(failed.json.Description, EXPLANATION);
 		assert.deepEqual(failed.json.FieldNames, ['To']);
 		assert.deepEqual(failed.json.Errors, [
-			{ FieldName: 'To', ErrorCode: 'INVALID_PHONENUMBER_FORMAT', Message: failed.json.Errors[0].Message, Value: '0412 345 678' },
+			{
+				FieldName: 'To',
+				ErrorCode: 'INVALID_PHONENUMBER_FORMAT',
+				Message: failed.json.Errors[0].Message,
+				Value: '0412 345 678',
+			},
 		]);
 		assert.match(failed.json.Errors[0].Message, EXPLANATION);
 	});
@@ -68,7 +75,15 @@ export async function run(ctx, test) {
 		const ref = `${tag}-retry`;
 		const step = await runCloudTel(
 			ctx,
-			{ resource: 'message', operation: 'send', propertySid: sandbox.demo.PropertySid, from: 'CloudTel', to: '={{ $json.phone }}', text: 'Once', options: { ExternalId: ref, DeliveryReceipt: false } },
+			{
+				resource: 'message',
+				operation: 'send',
+				propertySid: sandbox.demo.PropertySid,
+				from: 'CloudTel',
+				to: '={{ $json.phone }}',
+				text: 'Once',
+				options: { ExternalId: ref, DeliveryReceipt: false },
+			},
 			{
 				input: [
 					{ customerId: 'C-9', phone: '0412 345 678' },
@@ -80,7 +95,9 @@ export async function run(ctx, test) {
 		);
 		assert.equal(step.status, 'success', JSON.stringify(step.error));
 		assert.equal(step.execution.data.resultData.runData.CloudTel.length, 1);
-		const stored = (await sandbox.control.messages({ PropertySid: sandbox.demo.PropertySid })).filter((m) => m.ExternalId === ref);
+		const stored = (
+			await sandbox.control.messages({ PropertySid: sandbox.demo.PropertySid })
+		).filter((m) => m.ExternalId === ref);
 		assert.equal(stored.length, 1, 'sent once');
 		assert.equal(step.items[0].json.customerId, 'C-10');
 		assertFailed(step.errorItems[0].json, { customerId: 'C-9' });

@@ -3,12 +3,17 @@
 import assert from 'node:assert/strict';
 import { bySid, runCloudTel } from '../lib/steps.mjs';
 
-export const title = 'Online Login: Create, Get, Update, Get Many in n8n, checked against the sandbox';
+export const title =
+	'Online Login: Create, Get, Update, Get Many in n8n, checked against the sandbox';
 
 /** The node's output less `CreatedIso`, after checking it is `Created` (Unix seconds) as an ISO date. */
 function readable(json) {
 	const { CreatedIso, ...rest } = json;
-	assert.equal(CreatedIso, new Date(json.Created * 1000).toISOString().replace('.000Z', 'Z'), 'CreatedIso beside Created');
+	assert.equal(
+		CreatedIso,
+		new Date(json.Created * 1000).toISOString().replace('.000Z', 'Z'),
+		'CreatedIso beside Created',
+	);
 	return rest;
 }
 
@@ -45,14 +50,24 @@ export async function run(ctx, test) {
 		assert.equal(login.FirstName, 'Ada');
 		assert.equal(login.LastName, 'Lovelace');
 		assert.equal(login.Enabled, false);
-		assert.deepEqual(login.Permissions, [{ PropertySid: propertySid, Scopes: 'ManageSms,Reporting' }]);
+		assert.deepEqual(login.Permissions, [
+			{ PropertySid: propertySid, Scopes: 'ManageSms,Reporting' },
+		]);
 		assert.deepEqual(readable(out), login, 'n8n output = sandbox state');
-		assert.equal(JSON.stringify(out).includes('Correct-Horse9!'), false, 'no password in the output');
+		assert.equal(
+			JSON.stringify(out).includes('Correct-Horse9!'),
+			false,
+			'no password in the output',
+		);
 	});
 
 	await test('Get: n8n returns the sandbox state of the login', async () => {
 		assert.ok(sid, 'needs the created login');
-		const step = await runCloudTel(ctx, { resource: 'onlineLogin', operation: 'get', onlineLoginSid: bySid(sid) });
+		const step = await runCloudTel(ctx, {
+			resource: 'onlineLogin',
+			operation: 'get',
+			onlineLoginSid: bySid(sid),
+		});
 		assert.equal(step.status, 'success', JSON.stringify(step.error));
 		assert.deepEqual(step.json.map(readable), [await stored(sid)]);
 	});
@@ -90,7 +105,11 @@ export async function run(ctx, test) {
 
 	await test('Get Many: Return All lists every login of the account, as the sandbox holds them', async () => {
 		assert.ok(sid, 'needs the created login');
-		const step = await runCloudTel(ctx, { resource: 'onlineLogin', operation: 'getMany', returnAll: true });
+		const step = await runCloudTel(ctx, {
+			resource: 'onlineLogin',
+			operation: 'getMany',
+			returnAll: true,
+		});
 		assert.equal(step.status, 'success', JSON.stringify(step.error));
 		const list = await sandbox.api('GET', '/v2/OnlineLogins?Results_Count=1000');
 		assert.equal(step.json.length, list.body.TotalCount);

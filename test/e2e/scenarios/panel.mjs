@@ -15,11 +15,18 @@ import { retagTarball, startRegistry } from '../lib/registry.mjs';
 import { setupOwner, testCredential } from '../lib/rest.mjs';
 import { CREDENTIAL_TYPE } from '../lib/workflows.mjs';
 
-export const title = "Community Nodes panel: install and update from a registry through n8n's REST endpoint";
+export const title =
+	"Community Nodes panel: install and update from a registry through n8n's REST endpoint";
 
-const preload = join(dirname(fileURLToPath(import.meta.url)), '..', 'lib', 'customRegistryLicence.mjs');
+const preload = join(
+	dirname(fileURLToPath(import.meta.url)),
+	'..',
+	'lib',
+	'customRegistryLicence.mjs',
+);
 
-const rest = (server, cookie, method, body) => restCall(server, cookie, method, '/rest/community-packages', body);
+const rest = (server, cookie, method, body) =>
+	restCall(server, cookie, method, '/rest/community-packages', body);
 
 async function restCall(server, cookie, method, path, body) {
 	const started = performance.now();
@@ -29,7 +36,9 @@ async function restCall(server, cookie, method, path, body) {
 		body: JSON.stringify(body),
 	});
 	const text = await res.text();
-	console.log(`       ${method} ${path}: HTTP ${res.status} in ${((performance.now() - started) / 1000).toFixed(1)}s`);
+	console.log(
+		`       ${method} ${path}: HTTP ${res.status} in ${((performance.now() - started) / 1000).toFixed(1)}s`,
+	);
 	if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${text.slice(0, 500)}`);
 	const parsed = JSON.parse(text);
 	return parsed.data ?? parsed;
@@ -39,14 +48,21 @@ export async function run(ctx, test) {
 	const dir = join(ctx.root, 'panel');
 	mkdirSync(dir, { recursive: true });
 	const base = packTarball();
-	const version = JSON.parse(readFileSync(join(ctx.n8n.userFolder, '.n8n', 'nodes', 'node_modules', packageName, 'package.json'), 'utf8')).version;
+	const version = JSON.parse(
+		readFileSync(
+			join(ctx.n8n.userFolder, '.n8n', 'nodes', 'node_modules', packageName, 'package.json'),
+			'utf8',
+		),
+	).version;
 	const [major, minor, patch] = version.split('.').map(Number);
 	const next = `${major}.${minor}.${patch + 1}`;
 	let registry;
 	let server;
 	let cookie;
 	const nodesDir = () => join(server.userFolder, '.n8n', 'nodes');
-	const installedVersion = () => JSON.parse(readFileSync(join(nodesDir(), 'node_modules', packageName, 'package.json'), 'utf8')).version;
+	const installedVersion = () =>
+		JSON.parse(readFileSync(join(nodesDir(), 'node_modules', packageName, 'package.json'), 'utf8'))
+			.version;
 
 	try {
 		const up = await test(
@@ -78,7 +94,11 @@ export async function run(ctx, test) {
 				const pkg = await rest(server, cookie, 'POST', { name: packageName });
 				assert.equal(pkg.packageName, packageName);
 				assert.equal(pkg.installedVersion, version);
-				assert.deepEqual(pkg.installedNodes.map((n) => n.type).sort(), [nodeType('cloudTel'), nodeType('cloudTelCampaign'), nodeType('cloudTelTrigger')]);
+				assert.deepEqual(pkg.installedNodes.map((n) => n.type).sort(), [
+					nodeType('cloudTel'),
+					nodeType('cloudTelCampaign'),
+					nodeType('cloudTelTrigger'),
+				]);
 				assert.equal(installedVersion(), version);
 				assert.deepEqual(installedPackages(nodesDir()), [packageName]);
 			},
@@ -87,10 +107,23 @@ export async function run(ctx, test) {
 		if (!installed) return;
 
 		await test("the installed credential passes n8n's credential test against the sandbox", async () => {
-			const data = { baseUrl: ctx.sandbox.url, accountSid: ctx.sandbox.demo.AccountSid, authToken: ctx.sandbox.demo.AuthToken };
+			const data = {
+				baseUrl: ctx.sandbox.url,
+				accountSid: ctx.sandbox.demo.AccountSid,
+				authToken: ctx.sandbox.demo.AuthToken,
+			};
 			// Created as the editor creates one: n8n tests only credentials that exist.
-			const created = await restCall(server, cookie, 'POST', '/rest/credentials', { name: 'CloudTel (panel)', type: CREDENTIAL_TYPE, data });
-			const result = await testCredential(server.url, cookie, { id: created.id, name: created.name, type: CREDENTIAL_TYPE, data });
+			const created = await restCall(server, cookie, 'POST', '/rest/credentials', {
+				name: 'CloudTel (panel)',
+				type: CREDENTIAL_TYPE,
+				data,
+			});
+			const result = await testCredential(server.url, cookie, {
+				id: created.id,
+				name: created.name,
+				type: CREDENTIAL_TYPE,
+				data,
+			});
 			assert.equal(result.status, 'OK', JSON.stringify(result));
 		});
 
@@ -102,7 +135,10 @@ export async function run(ctx, test) {
 				assert.equal(pkg.installedVersion, next);
 				assert.equal(installedVersion(), next);
 				assert.deepEqual(installedPackages(nodesDir()), [packageName]);
-				assert.equal(existsSync(join(nodesDir(), 'node_modules', packageName, packageJsonMain())), true);
+				assert.equal(
+					existsSync(join(nodesDir(), 'node_modules', packageName, packageJsonMain())),
+					true,
+				);
 			},
 			{ timeoutMs: 180_000 },
 		);

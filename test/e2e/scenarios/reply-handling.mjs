@@ -27,7 +27,9 @@ export async function run(ctx, test) {
 		);
 		assert.equal(step.status, 'success', JSON.stringify(step.error));
 		assert.equal(step.json[0].Sent, undefined, JSON.stringify(step.json[0]));
-		const [stored] = (await sandbox.control.messages({ PropertySid: sandbox.demo.PropertySid })).filter((m) => m.ExternalId === ref);
+		const [stored] = (
+			await sandbox.control.messages({ PropertySid: sandbox.demo.PropertySid })
+		).filter((m) => m.ExternalId === ref);
 		assert.ok(stored, 'the message reached the sandbox');
 		assert.equal(stored.WebhookUri, hook);
 		assert.match(stored.From, /^\+\d{8,15}$/, 'from a leased number (the item has no From)');

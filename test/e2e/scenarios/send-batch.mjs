@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { runCloudTel } from '../lib/steps.mjs';
 
-export const title = 'Message: Send Batch from a Code node (25 messages, one invalid number on the error output)';
+export const title =
+	'Message: Send Batch from a Code node (25 messages, one invalid number on the error output)';
 
 const BAD = 13;
 
@@ -35,7 +36,9 @@ export async function run(ctx, test) {
 			{ input, onError: 'continueErrorOutput' },
 		);
 		assert.equal(step.status, 'success', JSON.stringify(step.error));
-		stored = (await sandbox.control.messages({ PropertySid: sandbox.demo.PropertySid })).filter((m) => String(m.ExternalId).startsWith(`${tag}-`));
+		stored = (await sandbox.control.messages({ PropertySid: sandbox.demo.PropertySid })).filter(
+			(m) => String(m.ExternalId).startsWith(`${tag}-`),
+		);
 	});
 
 	await test('25 messages reach the sandbox, with the text and number of their items', async () => {
@@ -69,7 +72,11 @@ export async function run(ctx, test) {
 		assert.equal(item.pairedItem?.item, BAD);
 		// The node's own json reaches the error output on both lines (see failed-items.mjs),
 		// with the input item's fields beside it.
-		assert.equal(item.json.Message, 'Invalid To: INVALID_PHONENUMBER_FORMAT', `names the field: ${JSON.stringify(item.json)}`);
+		assert.equal(
+			item.json.Message,
+			'Invalid To: INVALID_PHONENUMBER_FORMAT',
+			`names the field: ${JSON.stringify(item.json)}`,
+		);
 		assert.equal(item.json.ErrorCode, 'INVALID_PHONENUMBER_FORMAT');
 		assert.deepEqual(item.json.FieldNames, ['To']);
 		assert.equal(item.json.id, input[BAD].id, "the input item's own fields");
@@ -91,20 +98,28 @@ async function runAutoMap(ctx, test) {
 	await test('Map From Input: items carry To, Text, ExternalId and From under their API names', async () => {
 		step = await runCloudTel(
 			ctx,
-			{ resource: 'message', operation: 'sendBatch', propertySid: sandbox.demo.PropertySid, mapping: 'autoMap', options: { DeliveryReceipt: false } },
+			{
+				resource: 'message',
+				operation: 'sendBatch',
+				propertySid: sandbox.demo.PropertySid,
+				mapping: 'autoMap',
+				options: { DeliveryReceipt: false },
+			},
 			{ input, onError: 'continueErrorOutput' },
 		);
 		assert.equal(step.status, 'success', JSON.stringify(step.error));
-		const stored = (await sandbox.control.messages({ PropertySid: sandbox.demo.PropertySid })).filter((m) => String(m.ExternalId).startsWith(`${tag}-`));
-		assert.deepEqual(
-			stored.map((m) => [m.ExternalId, m.To, m.Text]).sort(),
-			[
-				[`${tag}-0`, '+61431000001', 'Auto one'],
-				[`${tag}-1`, '+61431000002', 'Auto two'],
-			],
-		);
+		const stored = (
+			await sandbox.control.messages({ PropertySid: sandbox.demo.PropertySid })
+		).filter((m) => String(m.ExternalId).startsWith(`${tag}-`));
+		assert.deepEqual(stored.map((m) => [m.ExternalId, m.To, m.Text]).sort(), [
+			[`${tag}-0`, '+61431000001', 'Auto one'],
+			[`${tag}-1`, '+61431000002', 'Auto two'],
+		]);
 		assert.equal(stored.find((m) => m.ExternalId === `${tag}-1`).From, 'Bistro');
-		assert.deepEqual(step.items.map((i) => i.pairedItem?.item), [0, 1]);
+		assert.deepEqual(
+			step.items.map((i) => i.pairedItem?.item),
+			[0, 1],
+		);
 		assert.equal(step.errorItems.length, 1);
 		assert.equal(step.errorItems[0].pairedItem?.item, 2);
 		assert.match(step.errorItems[0].json.Message, /\bText\b/);

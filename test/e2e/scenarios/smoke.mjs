@@ -10,6 +10,9 @@ export async function run({ n8n }, test) {
 		await n8n.importWorkflow(wf);
 		const execution = await n8n.execute(wf.id);
 		assert.equal(execution.status, 'success');
-		assert.deepEqual(outputOf(execution, 'Make').map((item) => item.json.i), [1, 2, 3]);
+		assert.deepEqual(
+			outputOf(execution, 'Make').map((item) => item.json.i),
+			[1, 2, 3],
+		);
 	});
 }

@@ -5,11 +5,22 @@ import type { ApiCampaignStore, StoredPage } from '../../../worker/src/storage/a
 import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
 
-const SETTINGS: CampaignSettings = { property: '0b6f1c2e-3d4a-4b5c-8d9e-0f1a2b3c4d5e', text: 'Hi {{first_name}}', receipts: true, replies: true };
+const SETTINGS: CampaignSettings = {
+	property: '0b6f1c2e-3d4a-4b5c-8d9e-0f1a2b3c4d5e',
+	text: 'Hi {{first_name}}',
+	receipts: true,
+	replies: true,
+};
 
 function page(n: number, recipients: Record<string, unknown>[]): StoredPage {
 	const body = JSON.stringify(recipients);
-	return { page: n, hash: `h:${body}`, recipients: recipients.length, columns: [...new Set(recipients.flatMap((r) => Object.keys(r)))], body };
+	return {
+		page: n,
+		hash: `h:${body}`,
+		recipients: recipients.length,
+		columns: [...new Set(recipients.flatMap((r) => Object.keys(r)))],
+		body,
+	};
 }
 
 const cleanup = cleanupAfterEach();
@@ -25,7 +36,12 @@ describe.each(storeBackends())('API campaign store ($name)', (backend) => {
 		const s = await store();
 		const first = await s.create('spring', SETTINGS, 1000);
 		expect(first.created).toBe(true);
-		expect(first.record).toEqual({ name: 'spring', settings: SETTINGS, state: 'draft', createdAt: 1000 });
+		expect(first.record).toEqual({
+			name: 'spring',
+			settings: SETTINGS,
+			state: 'draft',
+			createdAt: 1000,
+		});
 		const again = await s.create('spring', { ...SETTINGS, text: 'other' }, 2000);
 		expect(again.created).toBe(false);
 		expect(again.record.settings.text).toBe(SETTINGS.text);
@@ -37,17 +53,34 @@ describe.each(storeBackends())('API campaign store ($name)', (backend) => {
 		const s = await store();
 		await s.create('spring', SETTINGS, 1000);
 		const p2 = page(2, [{ phone: '+61491570102', first_name: 'Bo', vip: true }]);
-		expect(await s.putPage('spring', p2, 1)).toEqual({ outcome: 'stored', pages: 1, recipients: 1 });
-		expect(await s.putPage('spring', page(1, [{ phone: '+61491570101' }, { phone: '+61491570103' }]), 2)).toEqual({ outcome: 'stored', pages: 2, recipients: 3 });
-		expect(await s.putPage('spring', p2, 3)).toEqual({ outcome: 'unchanged', pages: 2, recipients: 3 });
-		expect(await s.putPage('spring', page(2, [{ phone: '+61491570109' }]), 4)).toEqual({ outcome: 'page_conflict' });
+		expect(await s.putPage('spring', p2, 1)).toEqual({
+			outcome: 'stored',
+			pages: 1,
+			recipients: 1,
+		});
+		expect(
+			await s.putPage('spring', page(1, [{ phone: '+61491570101' }, { phone: '+61491570103' }]), 2),
+		).toEqual({ outcome: 'stored', pages: 2, recipients: 3 });
+		expect(await s.putPage('spring', p2, 3)).toEqual({
+			outcome: 'unchanged',
+			pages: 2,
+			recipients: 3,
+		});
+		expect(await s.putPage('spring', page(2, [{ phone: '+61491570109' }]), 4)).toEqual({
+			outcome: 'page_conflict',
+		});
 		expect(await s.putPage('autumn', p2, 5)).toEqual({ outcome: 'not_found' });
 		expect(await s.pageTotals('spring')).toEqual({ pages: [1, 2], recipients: 3 });
 		expect(await s.pageColumns('spring')).toEqual([['phone'], ['phone', 'first_name', 'vip']]);
 		expect((await s.pagesAfter('spring', 0, 1)).map((p) => p.page)).toEqual([1]);
-		expect((await s.pagesAfter('spring', 1, 10)).map((p) => JSON.parse(p.body) as unknown)).toEqual([[{ phone: '+61491570102', first_name: 'Bo', vip: true }]]);
+		expect((await s.pagesAfter('spring', 1, 10)).map((p) => JSON.parse(p.body) as unknown)).toEqual(
+			[[{ phone: '+61491570102', first_name: 'Bo', vip: true }]],
+		);
 		expect((await s.campaign('spring'))?.source).toBe('pages');
-		expect(await s.putCsv('spring', 'csvhash', [], 6)).toEqual({ outcome: 'other_source', source: 'pages' });
+		expect(await s.putCsv('spring', 'csvhash', [], 6)).toEqual({
+			outcome: 'other_source',
+			source: 'pages',
+		});
 	});
 
 	it('takes no page once started, and moves between states only from the states given', async () => {
@@ -56,14 +89,23 @@ describe.each(storeBackends())('API campaign store ($name)', (backend) => {
 		await s.putPage('spring', page(1, [{ phone: '+61491570101' }]), 1);
 		expect(await s.transition('spring', ['draft'], 'started', 5000)).toBe(true);
 		expect(await s.transition('spring', ['draft'], 'started', 6000)).toBe(false);
-		expect(await s.putPage('spring', page(2, [{ phone: '+61491570102' }]), 7)).toEqual({ outcome: 'started' });
+		expect(await s.putPage('spring', page(2, [{ phone: '+61491570102' }]), 7)).toEqual({
+			outcome: 'started',
+		});
 		expect(await s.transition('spring', ['started'], 'paused', 7000)).toBe(true);
 		expect(await s.pageTotals('spring')).toEqual({ pages: [1], recipients: 1 });
 		expect((await s.campaignsIn(['started'])).map((c) => c.name)).toEqual([]);
 		expect(await s.transition('spring', ['paused'], 'started', 8000)).toBe(true);
 		expect((await s.campaignsIn(['started', 'paused'])).map((c) => c.name)).toEqual(['spring']);
-		expect(await s.transition('spring', ['started', 'paused'], 'failed', 9000, 'the property is gone')).toBe(true);
-		expect(await s.campaign('spring')).toMatchObject({ state: 'failed', startedAt: 5000, finishedAt: 9000, reason: 'the property is gone' });
+		expect(
+			await s.transition('spring', ['started', 'paused'], 'failed', 9000, 'the property is gone'),
+		).toBe(true);
+		expect(await s.campaign('spring')).toMatchObject({
+			state: 'failed',
+			startedAt: 5000,
+			finishedAt: 9000,
+			reason: 'the property is gone',
+		});
 		// At its end the pages go: the ledger has the recipients, and `contact forget` reaches them there.
 		expect(await s.pageTotals('spring')).toEqual({ pages: [], recipients: 0 });
 	});
@@ -72,9 +114,20 @@ describe.each(storeBackends())('API campaign store ($name)', (backend) => {
 		const s = await store();
 		await s.create('csv', SETTINGS, 1000);
 		const pages = [page(1, [{ Phone: '+61491570101' }]), page(2, [{ Phone: '+61491570102' }])];
-		expect(await s.putCsv('csv', 'abc', pages, 1)).toEqual({ outcome: 'stored', pages: 2, recipients: 2 });
-		expect(await s.putCsv('csv', 'abc', pages, 2)).toEqual({ outcome: 'unchanged', pages: 2, recipients: 2 });
+		expect(await s.putCsv('csv', 'abc', pages, 1)).toEqual({
+			outcome: 'stored',
+			pages: 2,
+			recipients: 2,
+		});
+		expect(await s.putCsv('csv', 'abc', pages, 2)).toEqual({
+			outcome: 'unchanged',
+			pages: 2,
+			recipients: 2,
+		});
 		expect(await s.putCsv('csv', 'def', pages, 3)).toEqual({ outcome: 'page_conflict' });
-		expect(await s.putPage('csv', page(3, [{ Phone: '+61491570103' }]), 4)).toEqual({ outcome: 'other_source', source: 'csv' });
+		expect(await s.putPage('csv', page(3, [{ Phone: '+61491570103' }]), 4)).toEqual({
+			outcome: 'other_source',
+			source: 'csv',
+		});
 	});
 });

@@ -16,15 +16,25 @@ async function refuseFinishedEvents(location: DbLocation, refuse: boolean): Prom
 	if (location.kind === 'sqlite') {
 		const db = new Database(location.path);
 		try {
-			db.exec(refuse ? `CREATE TRIGGER refuse_finished BEFORE INSERT ON forwards WHEN NEW.event_key LIKE 'campaign.finished:%' BEGIN SELECT RAISE(ABORT, 'the disk is gone'); END` : 'DROP TRIGGER refuse_finished');
+			db.exec(
+				refuse
+					? `CREATE TRIGGER refuse_finished BEFORE INSERT ON forwards WHEN NEW.event_key LIKE 'campaign.finished:%' BEGIN SELECT RAISE(ABORT, 'the disk is gone'); END`
+					: 'DROP TRIGGER refuse_finished',
+			);
 		} finally {
 			db.close();
 		}
 		return;
 	}
 	if (refuse) {
-		await sql(location.url, `CREATE FUNCTION refuse_finished() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.event_key LIKE 'campaign.finished:%' THEN RAISE EXCEPTION 'the disk is gone'; END IF; RETURN NEW; END $$`);
-		await sql(location.url, 'CREATE TRIGGER refuse_finished BEFORE INSERT ON forwards FOR EACH ROW EXECUTE FUNCTION refuse_finished()');
+		await sql(
+			location.url,
+			`CREATE FUNCTION refuse_finished() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.event_key LIKE 'campaign.finished:%' THEN RAISE EXCEPTION 'the disk is gone'; END IF; RETURN NEW; END $$`,
+		);
+		await sql(
+			location.url,
+			'CREATE TRIGGER refuse_finished BEFORE INSERT ON forwards FOR EACH ROW EXECUTE FUNCTION refuse_finished()',
+		);
 	} else {
 		await sql(location.url, 'DROP TRIGGER refuse_finished ON forwards');
 		await sql(location.url, 'DROP FUNCTION refuse_finished()');
@@ -38,15 +48,38 @@ async function refuseFinishedEvents(location: DbLocation, refuse: boolean): Prom
  */
 describe.each(storeBackends())('cancel of an API campaign not running ($name)', (backend) => {
 	it('moves it and queues its campaign.finished together, or neither', async () => {
-		const { sandbox, driver, location, start, call, idle } = await apiWorkerRig(backend, cleanup, { sandbox: { receiptDelayMs: 60_000 } });
+		const { sandbox, driver, location, start, call, idle } = await apiWorkerRig(backend, cleanup, {
+			sandbox: { receiptDelayMs: 60_000 },
+		});
 		const receiver = await startCatcher(cleanup);
-		const sent = async () => (await driver.messages()).filter((m) => String(m.ExternalId).startsWith('halted:'));
+		const sent = async () =>
+			(await driver.messages()).filter((m) => String(m.ExternalId).startsWith('halted:'));
 
 		let worker = await start();
-		expect((await call('PUT', '/campaigns/halted', { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 2, batchSize: 1, events: `${receiver.url}/hook` })).status).toBe(201);
-		expect((await call('PUT', '/campaigns/halted/pages/1', { recipients: recipients(0, 30, '+614915730') })).status).toBe(200);
+		expect(
+			(
+				await call('PUT', '/campaigns/halted', {
+					property: sandbox.demo.PropertySid,
+					text: 'Hi {{first_name}}',
+					rate: 2,
+					batchSize: 1,
+					events: `${receiver.url}/hook`,
+				})
+			).status,
+		).toBe(201);
+		expect(
+			(
+				await call('PUT', '/campaigns/halted/pages/1', {
+					recipients: recipients(0, 30, '+614915730'),
+				})
+			).status,
+		).toBe(200);
 		expect((await call('POST', '/campaigns/halted/start', { pages: 1 })).status).toBe(202);
-		await until(async () => (await call('GET', '/campaigns/halted')).body.campaign.counts.accepted >= 2, 30_000, 'some sent');
+		await until(
+			async () => (await call('GET', '/campaigns/halted')).body.campaign.counts.accepted >= 2,
+			30_000,
+			'some sent',
+		);
 		expect((await call('POST', '/campaigns/halted/pause')).body.campaign.state).toBe('paused');
 		// Restarted, the worker runs no paused campaign: the cancel is made by the API alone.
 		expect(await worker.stop('SIGTERM')).toBe(0);
@@ -62,9 +95,17 @@ describe.each(storeBackends())('cancel of an API campaign not running ($name)', 
 		const cancelled = await call('POST', '/campaigns/halted/cancel');
 		expect(cancelled.status).toBe(200);
 		expect(cancelled.body.campaign.state).toBe('cancelled');
-		const finished = await until(() => receiver.requests.find((r) => key(r) === 'campaign.finished:halted'), 20_000, 'the finished event');
+		const finished = await until(
+			() => receiver.requests.find((r) => key(r) === 'campaign.finished:halted'),
+			20_000,
+			'the finished event',
+		);
 		const status = (await call('GET', '/campaigns/halted')).body.campaign;
-		expect(finished.body).toMatchObject({ type: 'campaign.finished', campaign: 'halted', data: { state: 'cancelled', reason: 'cancelled through the API' } });
+		expect(finished.body).toMatchObject({
+			type: 'campaign.finished',
+			campaign: 'halted',
+			data: { state: 'cancelled', reason: 'cancelled through the API' },
+		});
 		expect(finished.body.data.counts).toEqual(status.counts);
 		expect(status.counts.cancelled).toBeGreaterThan(0);
 		expect(status.counts.accepted + status.counts.cancelled).toBe(30);

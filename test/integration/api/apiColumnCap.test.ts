@@ -20,38 +20,87 @@ function mismatched(count: number) {
  * 700 x 199 gave a 294 MB file and stalled the worker 23 s. A campaign's pages hold at most
  * 100 distinct columns; a page past it is refused at once, naming the first extra key.
  */
-describe.each(sqlite)('columns across a campaign\'s pages ($name)', (backend) => {
+describe.each(sqlite)("columns across a campaign's pages ($name)", (backend) => {
 	it('700 recipients of 199 keys each: refused too_many_columns in under a second, naming the first extra key; across pages too', async () => {
 		const api = await ApiUnderTest.startWithSandbox(backend, cleanup);
-		expect((await api.call('PUT', '/api/campaigns/wide', { property: api.sandbox.demo.PropertySid, text: 'Hi' })).status).toBe(201);
+		expect(
+			(
+				await api.call('PUT', '/api/campaigns/wide', {
+					property: api.sandbox.demo.PropertySid,
+					text: 'Hi',
+				})
+			).status,
+		).toBe(201);
 		const page = JSON.stringify({ recipients: mismatched(700) });
 		const sentAt = Date.now();
-		const refused = await api.call('PUT', '/api/campaigns/wide/pages/1', page, { 'content-type': 'application/json' });
+		const refused = await api.call('PUT', '/api/campaigns/wide/pages/1', page, {
+			'content-type': 'application/json',
+		});
 		expect(Date.now() - sentAt).toBeLessThan(1_000);
 		expect(refused.status).toBe(400);
-		expect(refused.body.error).toMatchObject({ code: 'too_many_columns', field: 'r0c99', message: expect.stringMatching(/more than 100 distinct columns across its pages, from "r0c99" on/) });
+		expect(refused.body.error).toMatchObject({
+			code: 'too_many_columns',
+			field: 'r0c99',
+			message: expect.stringMatching(
+				/more than 100 distinct columns across its pages, from "r0c99" on/,
+			),
+		});
 		expect((await api.call('GET', '/api/campaigns/wide')).body.campaign.counts.recipients).toBe(0);
 
 		// 60 columns on page 1, 60 others on page 2: the second is the one past 100.
-		const cols = (from: number) => Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`k${from + i}`, 'v']));
-		expect((await api.call('PUT', '/api/campaigns/wide/pages/1', { recipients: [{ phone: '+61491570101', ...cols(0) }] })).status).toBe(200);
-		const second = await api.call('PUT', '/api/campaigns/wide/pages/2', { recipients: [{ phone: '+61491570102', ...cols(60) }] });
+		const cols = (from: number) =>
+			Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`k${from + i}`, 'v']));
+		expect(
+			(
+				await api.call('PUT', '/api/campaigns/wide/pages/1', {
+					recipients: [{ phone: '+61491570101', ...cols(0) }],
+				})
+			).status,
+		).toBe(200);
+		const second = await api.call('PUT', '/api/campaigns/wide/pages/2', {
+			recipients: [{ phone: '+61491570102', ...cols(60) }],
+		});
 		expect(second.body.error).toMatchObject({ code: 'too_many_columns', field: 'k99' });
 		// The same columns again are no new ones.
-		expect((await api.call('PUT', '/api/campaigns/wide/pages/2', { recipients: [{ phone: '+61491570102', ...cols(0) }] })).status).toBe(200);
+		expect(
+			(
+				await api.call('PUT', '/api/campaigns/wide/pages/2', {
+					recipients: [{ phone: '+61491570102', ...cols(0) }],
+				})
+			).status,
+		).toBe(200);
 	});
 
 	it('a body nested a million deep (15 MB) is refused before it is parsed, naming the body, in under a second', async () => {
 		const api = await ApiUnderTest.startWithSandbox(backend, cleanup);
-		expect((await api.call('PUT', '/api/campaigns/deep', { property: api.sandbox.demo.PropertySid, text: 'Hi' })).status).toBe(201);
+		expect(
+			(
+				await api.call('PUT', '/api/campaigns/deep', {
+					property: api.sandbox.demo.PropertySid,
+					text: 'Hi',
+				})
+			).status,
+		).toBe(201);
 		const n = 1_000_000;
 		const page = `{"recipients": ${'[{"a":'.repeat(n / 2)}1${'}]'.repeat(n / 2)}}`;
 		const sentAt = Date.now();
-		const refused = await api.call('PUT', '/api/campaigns/deep/pages/1', page, { 'content-type': 'application/json' });
+		const refused = await api.call('PUT', '/api/campaigns/deep/pages/1', page, {
+			'content-type': 'application/json',
+		});
 		expect(Date.now() - sentAt).toBeLessThan(1_000);
 		expect(refused.status).toBe(400);
-		expect(refused.body.error).toMatchObject({ code: 'invalid', field: 'body', message: expect.stringMatching(/nests objects and arrays more than 32 deep/) });
+		expect(refused.body.error).toMatchObject({
+			code: 'invalid',
+			field: 'body',
+			message: expect.stringMatching(/nests objects and arrays more than 32 deep/),
+		});
 		// A string holding brackets is no nesting.
-		expect((await api.call('PUT', '/api/campaigns/deep/pages/1', { recipients: [{ phone: '+61491570101', note: '[[[['.repeat(20) }] })).status).toBe(200);
+		expect(
+			(
+				await api.call('PUT', '/api/campaigns/deep/pages/1', {
+					recipients: [{ phone: '+61491570101', note: '[[[['.repeat(20) }],
+				})
+			).status,
+		).toBe(200);
 	});
 });

@@ -30,8 +30,22 @@ describe.each(storeBackends())('campaign API events ($name)', (backend) => {
 		// The worker's outbox, on the same database as the API's campaigns.
 		const store = await openDaemonStore(location);
 		const log = new JsonLogger(() => {});
-		const config = workerConfigSchema.parse({ provider: { baseUrl: sandbox.url, accountSid: 'AC', authToken: 't' }, server: { publicUrl: 'http://127.0.0.1:9', secret: 'callback-secret-0123456789' } });
-		const outbox = new ForwardOutbox(store, {}, { ...config.outbox, backoffMs: 50, maxBackoffMs: 200 }, log, undefined, new EventForwarder({ worker: () => undefined, campaignUrl: () => undefined, outboundAllow: () => ['127.0.0.1'] }));
+		const config = workerConfigSchema.parse({
+			provider: { baseUrl: sandbox.url, accountSid: 'AC', authToken: 't' },
+			server: { publicUrl: 'http://127.0.0.1:9', secret: 'callback-secret-0123456789' },
+		});
+		const outbox = new ForwardOutbox(
+			store,
+			{},
+			{ ...config.outbox, backoffMs: 50, maxBackoffMs: 200 },
+			log,
+			undefined,
+			new EventForwarder({
+				worker: () => undefined,
+				campaignUrl: () => undefined,
+				outboundAllow: () => ['127.0.0.1'],
+			}),
+		);
 		const events = new CampaignEvents({ campaigns: [] }, store, () => outbox.kick());
 		const a = await ApiUnderTest.start(sandbox, location, { events });
 		outbox.start();
@@ -41,31 +55,68 @@ describe.each(storeBackends())('campaign API events ($name)', (backend) => {
 			await store.close();
 		});
 
-		const pausesSeen = () => new Set(receiver.requests.map(key).filter((k) => k.startsWith('campaign.paused:news:'))).size;
+		const pausesSeen = () =>
+			new Set(receiver.requests.map(key).filter((k) => k.startsWith('campaign.paused:news:'))).size;
 		const url = `${receiver.url}/hooks/news`;
-		expect((await a.call('PUT', '/api/campaigns/news', { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', rate: 10, batchSize: 1, events: url })).status).toBe(201);
-		expect((await a.call('PUT', '/api/campaigns/news/pages/1', { recipients: [...recipients(0, 20), { phone: 'nope', first_name: 'X' }] })).status).toBe(200);
+		expect(
+			(
+				await a.call('PUT', '/api/campaigns/news', {
+					property: sandbox.demo.PropertySid,
+					text: 'Hi {{first_name}}',
+					rate: 10,
+					batchSize: 1,
+					events: url,
+				})
+			).status,
+		).toBe(201);
+		expect(
+			(
+				await a.call('PUT', '/api/campaigns/news/pages/1', {
+					recipients: [...recipients(0, 20), { phone: 'nope', first_name: 'X' }],
+				})
+			).status,
+		).toBe(200);
 		expect((await a.call('POST', '/api/campaigns/news/start', { pages: 1 })).status).toBe(202);
 		expect((await a.call('POST', '/api/campaigns/news/start', { pages: 1 })).status).toBe(200);
-		await until(async () => (await a.call('GET', '/api/campaigns/news')).body.campaign.counts.accepted >= 3, 20_000, 'some sent');
+		await until(
+			async () => (await a.call('GET', '/api/campaigns/news')).body.campaign.counts.accepted >= 3,
+			20_000,
+			'some sent',
+		);
 		expect((await a.call('POST', '/api/campaigns/news/pause')).status).toBe(200);
 		// A pause of a paused campaign is no new pause.
 		expect((await a.call('POST', '/api/campaigns/news/pause')).status).toBe(200);
 		await until(() => pausesSeen() >= 1, 20_000, 'the first pause announced');
 		expect((await a.call('POST', '/api/campaigns/news/resume')).status).toBe(200);
-		await until(async () => (await a.call('GET', '/api/campaigns/news')).body.campaign.counts.accepted >= 8, 20_000, 'more sent');
+		await until(
+			async () => (await a.call('GET', '/api/campaigns/news')).body.campaign.counts.accepted >= 8,
+			20_000,
+			'more sent',
+		);
 		expect((await a.call('POST', '/api/campaigns/news/pause')).status).toBe(200);
 		await until(() => pausesSeen() >= 2, 20_000, 'the second pause announced');
 		expect((await a.call('POST', '/api/campaigns/news/resume')).status).toBe(200);
-		await until(async () => (await a.call('GET', '/api/campaigns/news')).body.campaign.state === 'finished', 30_000, 'the campaign to finish');
+		await until(
+			async () => (await a.call('GET', '/api/campaigns/news')).body.campaign.state === 'finished',
+			30_000,
+			'the campaign to finish',
+		);
 		const status = (await a.call('GET', '/api/campaigns/news')).body.campaign;
 
-		await until(() => receiver.requests.some((r) => key(r) === 'campaign.finished:news'), 20_000, 'the finished event');
+		await until(
+			() => receiver.requests.some((r) => key(r) === 'campaign.finished:news'),
+			20_000,
+			'the finished event',
+		);
 		// Nothing left in the outbox: no event can follow.
-		await until(async () => {
-			const counts = await store.forwardCounts();
-			return counts.pending === 0 && counts.sending === 0;
-		}, 20_000, 'the outbox empty');
+		await until(
+			async () => {
+				const counts = await store.forwardCounts();
+				return counts.pending === 0 && counts.sending === 0;
+			},
+			20_000,
+			'the outbox empty',
+		);
 		const taken = receiver.requests.slice(1);
 		const keys = taken.map(key);
 		expect(new Set(keys).size).toBe(keys.length);
@@ -82,11 +133,19 @@ describe.each(storeBackends())('campaign API events ($name)', (backend) => {
 		const finished = taken.find((r) => key(r) === 'campaign.finished:news')!.body;
 		expect(finished).toMatchObject({ type: 'campaign.finished', data: { state: 'finished' } });
 		expect(finished.data.counts).toEqual(status.counts);
-		expect(finished.data.counts).toMatchObject({ recipients: 21, accepted: 20, invalid: 1, pending: 0 });
+		expect(finished.data.counts).toMatchObject({
+			recipients: 21,
+			accepted: 20,
+			invalid: 1,
+			pending: 0,
+		});
 		const firstPause = taken.find((r) => key(r) === pauses.sort()[0])!.body;
 		expect(firstPause.type).toBe('campaign.paused');
 		expect(firstPause.data.counts.accepted).toBeGreaterThanOrEqual(3);
 		expect(firstPause.data.counts.accepted).toBeLessThan(20);
-		expect(taken.find((r) => key(r) === 'campaign.started:news')!.body).toMatchObject({ type: 'campaign.started', data: {} });
+		expect(taken.find((r) => key(r) === 'campaign.started:news')!.body).toMatchObject({
+			type: 'campaign.started',
+			data: {},
+		});
 	}, 90_000);
 });

@@ -29,13 +29,22 @@ export async function startCatcher(cleanup: Cleanup): Promise<CallbackCatcher> {
  * `prefix` then that number, zero-padded to a whole mobile number (12 characters, as `+61491570101`).
  */
 export function recipients(from: number, n: number, prefix = '+614915') {
-	return Array.from({ length: n }, (_, i) => ({ phone: `${prefix}${String(from + i).padStart(12 - prefix.length, '0')}`, first_name: `N${from + i}` }));
+	return Array.from({ length: n }, (_, i) => ({
+		phone: `${prefix}${String(from + i).padStart(12 - prefix.length, '0')}`,
+		first_name: `N${from + i}`,
+	}));
 }
 
 export const API_TOKEN = 'api-token-0123456789abcdef';
 
 /** `outboundAllow`: config outbound.allow; by default 127.0.0.1, where the tests' receivers listen. */
-type ApiOptions = { baseUrl?: string; maxCsvBytes?: number; events?: CampaignEvents; outboundAllow?: string[]; campaigns?: Record<string, unknown>[] };
+type ApiOptions = {
+	baseUrl?: string;
+	maxCsvBytes?: number;
+	events?: CampaignEvents;
+	outboundAllow?: string[];
+	campaigns?: Record<string, unknown>[];
+};
 
 /** The campaign API on a fastify of its own (the worker's server mounts the same plugin), over real HTTP. */
 export class ApiUnderTest {
@@ -51,7 +60,11 @@ export class ApiUnderTest {
 	) {}
 
 	/** Over a sandbox of its own, on `backend`'s database; `cleanup` gets what closes both. */
-	static async startWithSandbox(backend: StoreBackend, cleanup: Cleanup, options: ApiOptions = {}): Promise<ApiUnderTest> {
+	static async startWithSandbox(
+		backend: StoreBackend,
+		cleanup: Cleanup,
+		options: ApiOptions = {},
+	): Promise<ApiUnderTest> {
 		const sandbox = await startSandbox({ port: 0 });
 		cleanup.push(() => sandbox.close());
 		const underTest = await ApiUnderTest.start(sandbox, backend.location(), options);
@@ -59,9 +72,17 @@ export class ApiUnderTest {
 		return underTest;
 	}
 
-	static async start(sandbox: RunningSandbox, location: DbLocation, options: ApiOptions = {}): Promise<ApiUnderTest> {
+	static async start(
+		sandbox: RunningSandbox,
+		location: DbLocation,
+		options: ApiOptions = {},
+	): Promise<ApiUnderTest> {
 		const config = workerConfigSchema.parse({
-			provider: { baseUrl: options.baseUrl ?? sandbox.url, accountSid: sandbox.demo.AccountSid, authToken: sandbox.demo.AuthToken },
+			provider: {
+				baseUrl: options.baseUrl ?? sandbox.url,
+				accountSid: sandbox.demo.AccountSid,
+				authToken: sandbox.demo.AuthToken,
+			},
 			db: location.kind === 'sqlite' ? location.path : location.url,
 			server: { publicUrl: 'http://127.0.0.1:9', secret: 'callback-secret-0123456789' },
 			outbound: { allow: options.outboundAllow ?? ['127.0.0.1'] },
@@ -70,18 +91,37 @@ export class ApiUnderTest {
 		const ledger = await openLedger(location);
 		const lines: string[] = [];
 		const log = new JsonLogger((l) => lines.push(l));
-		const api = await CampaignApi.open(config, location, ledger, log, { maxCsvBytes: options.maxCsvBytes, events: options.events });
+		const api = await CampaignApi.open(config, location, ledger, log, {
+			maxCsvBytes: options.maxCsvBytes,
+			events: options.events,
+		});
 		const app = Fastify({ logger: false });
 		// Mounted as the worker's server mounts it: under /api, behind the token.
-		await app.register(apiRoutes({ token: API_TOKEN, routes: [api.routes] }, new RefusalLog(log)), { prefix: '/api' });
+		await app.register(apiRoutes({ token: API_TOKEN, routes: [api.routes] }, new RefusalLog(log)), {
+			prefix: '/api',
+		});
 		await app.listen({ port: 0, host: '127.0.0.1' });
 		const address = app.server.address() as { port: number };
 		api.start();
 		return new ApiUnderTest(lines, `http://127.0.0.1:${address.port}`, sandbox, api, ledger, app);
 	}
 
-	async call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
-		const init: RequestInit = { method, headers: { authorization: `Bearer ${API_TOKEN}`, ...(body !== undefined && typeof body !== 'string' ? { 'content-type': 'application/json' } : {}), ...headers } };
+	async call(
+		method: string,
+		path: string,
+		body?: unknown,
+		headers: Record<string, string> = {},
+	): Promise<{ status: number; body: any; headers: Headers }> {
+		const init: RequestInit = {
+			method,
+			headers: {
+				authorization: `Bearer ${API_TOKEN}`,
+				...(body !== undefined && typeof body !== 'string'
+					? { 'content-type': 'application/json' }
+					: {}),
+				...headers,
+			},
+		};
 		if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
 		const res = await fetch(this.url + path, init);
 		const text = await res.text();

@@ -10,9 +10,11 @@ const sqlite = storeBackends().filter((b) => b.name === 'sqlite');
  * A campaign's `events` URL is the API caller's: the worker POSTs to it, so it may not be
  * made to reach this machine or its networks (SSRF) unless config outbound.allow lists the host.
  */
-describe.each(sqlite)('an API caller\'s events URL ($name)', (backend) => {
+describe.each(sqlite)("an API caller's events URL ($name)", (backend) => {
 	it('is refused 400, naming events, when it points inside, however the address is spelled, or carries credentials; outbound.allow lets a host in', async () => {
-		const api = await ApiUnderTest.startWithSandbox(backend, cleanup, { outboundAllow: ['127.0.0.1:4620', 'n8n.localhost'] });
+		const api = await ApiUnderTest.startWithSandbox(backend, cleanup, {
+			outboundAllow: ['127.0.0.1:4620', 'n8n.localhost'],
+		});
 		const settings = { property: api.sandbox.demo.PropertySid, text: 'Hi {{first_name}}' };
 		const inner: [string, RegExp][] = [
 			['http://169.254.169.254/latest/meta-data/', /link-local address \(169\.254\.169\.254\)/],
@@ -35,11 +37,29 @@ describe.each(sqlite)('an API caller\'s events URL ($name)', (backend) => {
 			const answer = await api.call('PUT', `/api/campaigns/c${i}`, { ...settings, events: url });
 			expect(answer.status, url).toBe(400);
 			expect(answer.body.error.code, url).toBe('invalid');
-			expect(answer.body.error.problems, url).toEqual([{ field: 'events', message: expect.stringMatching(why) }]);
+			expect(answer.body.error.problems, url).toEqual([
+				{ field: 'events', message: expect.stringMatching(why) },
+			]);
 		}
 		// Only the host and port listed; a public address needs no listing.
-		expect((await api.call('PUT', '/api/campaigns/allowed', { ...settings, events: 'http://127.0.0.1:4620/hook' })).status).toBe(201);
-		expect((await api.call('PUT', '/api/campaigns/public', { ...settings, events: 'https://93.184.215.14/hook' })).status).toBe(201);
-		expect((await api.call('GET', '/api/campaigns')).body.campaigns.map((c: { name: string }) => c.name)).toEqual(['allowed', 'public']);
+		expect(
+			(
+				await api.call('PUT', '/api/campaigns/allowed', {
+					...settings,
+					events: 'http://127.0.0.1:4620/hook',
+				})
+			).status,
+		).toBe(201);
+		expect(
+			(
+				await api.call('PUT', '/api/campaigns/public', {
+					...settings,
+					events: 'https://93.184.215.14/hook',
+				})
+			).status,
+		).toBe(201);
+		expect(
+			(await api.call('GET', '/api/campaigns')).body.campaigns.map((c: { name: string }) => c.name),
+		).toEqual(['allowed', 'public']);
 	});
 });

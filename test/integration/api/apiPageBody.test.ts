@@ -9,19 +9,67 @@ const phone = (i: number) => `+614915760${String(i).padStart(2, '0')}`;
 
 /** Bad pages, and the refusal api/workerApi's check words for each: the field, and what it must be. */
 const REFUSED: { body: unknown; field: string; message: string }[] = [
-	{ body: [{ phone: phone(1) }], field: 'body', message: 'body must be a JSON object {"recipients": [...]}' },
-	{ body: { recipients: 'everyone' }, field: 'recipients', message: 'recipients must be an array of objects' },
-	{ body: { recipients: [] }, field: 'recipients', message: 'recipients must hold at least one recipient' },
-	{ body: { recipients: [{ phone: phone(1) }], colour: 'red' }, field: 'colour', message: 'colour is not a field of a page (only "recipients")' },
-	{ body: { recipients: [{ phone: phone(1) }, { phone: { nested: true } }] }, field: 'recipients[1].phone', message: 'recipients[1].phone must be a string, a number, true, false or null (got an object)' },
-	{ body: { recipients: [{ phone: phone(1) }, { phone: phone(2), tags: ['a'] }] }, field: 'recipients[1].tags', message: 'recipients[1].tags must be a string, a number, true, false or null (got an array)' },
-	{ body: { recipients: [{ phone: phone(1) }, null] }, field: 'recipients[1]', message: 'recipients[1] must be an object of column: value' },
-	{ body: { recipients: [{ phone: phone(1) }, [phone(2)]] }, field: 'recipients[1]', message: 'recipients[1] must be an object of column: value' },
-	{ body: { recipients: Array.from({ length: 10_001 }, (_, i) => ({ phone: phone(i % 100) })) }, field: 'recipients', message: 'recipients holds 10001 recipients; a page holds at most 10,000' },
+	{
+		body: [{ phone: phone(1) }],
+		field: 'body',
+		message: 'body must be a JSON object {"recipients": [...]}',
+	},
+	{
+		body: { recipients: 'everyone' },
+		field: 'recipients',
+		message: 'recipients must be an array of objects',
+	},
+	{
+		body: { recipients: [] },
+		field: 'recipients',
+		message: 'recipients must hold at least one recipient',
+	},
+	{
+		body: { recipients: [{ phone: phone(1) }], colour: 'red' },
+		field: 'colour',
+		message: 'colour is not a field of a page (only "recipients")',
+	},
+	{
+		body: { recipients: [{ phone: phone(1) }, { phone: { nested: true } }] },
+		field: 'recipients[1].phone',
+		message: 'recipients[1].phone must be a string, a number, true, false or null (got an object)',
+	},
+	{
+		body: { recipients: [{ phone: phone(1) }, { phone: phone(2), tags: ['a'] }] },
+		field: 'recipients[1].tags',
+		message: 'recipients[1].tags must be a string, a number, true, false or null (got an array)',
+	},
+	{
+		body: { recipients: [{ phone: phone(1) }, null] },
+		field: 'recipients[1]',
+		message: 'recipients[1] must be an object of column: value',
+	},
+	{
+		body: { recipients: [{ phone: phone(1) }, [phone(2)]] },
+		field: 'recipients[1]',
+		message: 'recipients[1] must be an object of column: value',
+	},
+	{
+		body: { recipients: Array.from({ length: 10_001 }, (_, i) => ({ phone: phone(i % 100) })) },
+		field: 'recipients',
+		message: 'recipients holds 10001 recipients; a page holds at most 10,000',
+	},
 	// Past shape: rules of api/workerApi that the schema leaves to it.
-	{ body: { recipients: [{ phone: phone(1) }, {}] }, field: 'recipients[1]', message: 'recipients[1] has no fields' },
-	{ body: { recipients: [{ phone: phone(1), ' ': 'x' }] }, field: 'recipients[0]. ', message: 'recipients[0] has a column name that is blank or longer than 200 characters' },
-	{ body: { recipients: [{ phone: phone(1), note: 'x'.repeat(100_001) }] }, field: 'recipients[0].note', message: 'recipients[0].note is longer than 100,000 characters' },
+	{
+		body: { recipients: [{ phone: phone(1) }, {}] },
+		field: 'recipients[1]',
+		message: 'recipients[1] has no fields',
+	},
+	{
+		body: { recipients: [{ phone: phone(1), ' ': 'x' }] },
+		field: 'recipients[0]. ',
+		message: 'recipients[0] has a column name that is blank or longer than 200 characters',
+	},
+	{
+		body: { recipients: [{ phone: phone(1), note: 'x'.repeat(100_001) }] },
+		field: 'recipients[0].note',
+		message: 'recipients[0].note is longer than 100,000 characters',
+	},
 ];
 
 /**
@@ -33,7 +81,14 @@ describe.each(storeBackends())('a page of recipients over HTTP ($name)', (backen
 	/** The API, with the campaign "pages" the tests put their pages to. */
 	async function api(): Promise<ApiUnderTest> {
 		const a = await ApiUnderTest.startWithSandbox(backend, cleanup);
-		expect((await a.call('PUT', '/api/campaigns/pages', { property: a.sandbox.demo.PropertySid, text: 'Hi' })).status).toBe(201);
+		expect(
+			(
+				await a.call('PUT', '/api/campaigns/pages', {
+					property: a.sandbox.demo.PropertySid,
+					text: 'Hi',
+				})
+			).status,
+		).toBe(201);
 		return a;
 	}
 
@@ -46,9 +101,14 @@ describe.each(storeBackends())('a page of recipients over HTTP ($name)', (backen
 			expect(answer.body.error.problems[0], field).toEqual({ field, message });
 		}
 		// Every problem of a page is named, each in its own words.
-		const two = await a.call('PUT', '/api/campaigns/pages/pages/1', { recipients: [{ phone: phone(1) }, { phone: false, x: { y: 1 } }, 7] });
+		const two = await a.call('PUT', '/api/campaigns/pages/pages/1', {
+			recipients: [{ phone: phone(1) }, { phone: false, x: { y: 1 } }, 7],
+		});
 		expect(two.body.error.problems).toEqual([
-			{ field: 'recipients[1].x', message: 'recipients[1].x must be a string, a number, true, false or null (got an object)' },
+			{
+				field: 'recipients[1].x',
+				message: 'recipients[1].x must be a string, a number, true, false or null (got an object)',
+			},
 			{ field: 'recipients[2]', message: 'recipients[2] must be an object of column: value' },
 		]);
 		// Nothing refused was stored.
@@ -61,18 +121,42 @@ describe.each(storeBackends())('a page of recipients over HTTP ($name)', (backen
 		const page = `{"recipients": [{"phone": "${phone(1)}", "n": 3, "vip": true, "note": null, "proto": "x"}, {"phone": "${phone(2)}", "n": 2.5, "vip": false, "note": ""}]}`;
 		const json = { 'content-type': 'application/json' };
 		const stored = await a.call('PUT', '/api/campaigns/pages/pages/1', page, json);
-		expect(stored).toMatchObject({ status: 200, body: { page: 1, recipients: 2, pages: 1, totalRecipients: 2 } });
-		expect((await a.api.store.pageColumns('pages')).flat().sort()).toEqual(['n', 'note', 'phone', 'proto', 'vip']);
+		expect(stored).toMatchObject({
+			status: 200,
+			body: { page: 1, recipients: 2, pages: 1, totalRecipients: 2 },
+		});
+		expect((await a.api.store.pageColumns('pages')).flat().sort()).toEqual([
+			'n',
+			'note',
+			'phone',
+			'proto',
+			'vip',
+		]);
 		// The same page again is the same page.
-		expect((await a.call('PUT', '/api/campaigns/pages/pages/1', page, json)).body.unchanged).toBe(true);
+		expect((await a.call('PUT', '/api/campaigns/pages/pages/1', page, json)).body.unchanged).toBe(
+			true,
+		);
 	});
 
 	it('describes the page it takes in the OpenAPI document', async () => {
 		const a = await api();
 		const doc = (await a.call('GET', '/api/openapi.json')).body;
-		const schema = doc.paths['/api/campaigns/{name}/pages/{page}'].put.requestBody.content['application/json'].schema;
-		expect(schema).toMatchObject({ type: 'object', required: ['recipients'], additionalProperties: false });
-		expect(schema.properties.recipients).toMatchObject({ type: 'array', minItems: 1, maxItems: 10_000 });
-		expect(schema.properties.recipients.items).toEqual({ type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } });
+		const schema =
+			doc.paths['/api/campaigns/{name}/pages/{page}'].put.requestBody.content['application/json']
+				.schema;
+		expect(schema).toMatchObject({
+			type: 'object',
+			required: ['recipients'],
+			additionalProperties: false,
+		});
+		expect(schema.properties.recipients).toMatchObject({
+			type: 'array',
+			minItems: 1,
+			maxItems: 10_000,
+		});
+		expect(schema.properties.recipients.items).toEqual({
+			type: 'object',
+			additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+		});
 	});
 });

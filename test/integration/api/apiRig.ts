@@ -3,7 +3,14 @@ import type { DbLocation } from '../../../worker/src/storage/dbLocation';
 import type { Cleanup } from '../../support/cleanup';
 import { storeIdle } from '../../support/storeIdle';
 import type { StoreBackend } from '../../support/storeBackends';
-import { ensureBuilt, freePort, SandboxDriver, tempDir, WorkerProcess, writeConfig } from '../daemon/harness';
+import {
+	ensureBuilt,
+	freePort,
+	SandboxDriver,
+	tempDir,
+	WorkerProcess,
+	writeConfig,
+} from '../daemon/harness';
 
 export const API_TOKEN = 'worker-api-token-0123456789';
 export const API_SECRET = 'worker-api-callback-secret-01';
@@ -26,7 +33,12 @@ export interface ApiWorkerRig {
 	 * One request to `/api<path>`: an object body as JSON, a string as `type` (a CSV, say).
 	 * `token` is the Bearer token sent, the worker's unless given.
 	 */
-	call(method: string, path: string, body?: unknown, options?: { token?: string; type?: string }): Promise<ApiAnswer>;
+	call(
+		method: string,
+		path: string,
+		body?: unknown,
+		options?: { token?: string; type?: string },
+	): Promise<ApiAnswer>;
 	/** Starts the worker; `alone`: in one process (no supervisor), so that a SIGKILL leaves no copy holding the port. */
 	start(alone?: boolean): Promise<WorkerProcess>;
 	/** The store holds nothing left to send: every callback processed, no forward pending or under way. */
@@ -40,7 +52,11 @@ export interface ApiWorkerRig {
 export async function apiWorkerRig(
 	backend: StoreBackend,
 	cleanup: Cleanup,
-	options: { sandbox?: SandboxOptions; apiToken?: string | null; config?: Record<string, unknown> } = {},
+	options: {
+		sandbox?: SandboxOptions;
+		apiToken?: string | null;
+		config?: Record<string, unknown>;
+	} = {},
 ): Promise<ApiWorkerRig> {
 	await ensureBuilt();
 	const sandbox = await startSandbox({ port: 0, receiptDelayMs: 60_000, ...options.sandbox });
@@ -51,14 +67,24 @@ export async function apiWorkerRig(
 	const token = options.apiToken === undefined ? API_TOKEN : options.apiToken;
 	const config = writeConfig(tempDir(), {
 		db,
-		server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: API_SECRET, ...(token === null ? {} : { apiToken: token }) },
+		server: {
+			publicUrl: `http://127.0.0.1:${port}`,
+			port,
+			host: '127.0.0.1',
+			secret: API_SECRET,
+			...(token === null ? {} : { apiToken: token }),
+		},
 		// Forwards retried within a test's patience.
 		outbox: { backoffMs: 50, maxBackoffMs: 200 },
 		// The tests' receivers of events listen here.
 		outbound: { allow: ['127.0.0.1'] },
 		...options.config,
 	});
-	const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
+	const env = {
+		CLOUDTEL_BASE_URL: sandbox.url,
+		CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
+		CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
+	};
 	const url = `http://127.0.0.1:${port}/api`;
 	return {
 		sandbox,
@@ -69,14 +95,21 @@ export async function apiWorkerRig(
 		async call(method, path, body, { token: bearer = API_TOKEN, type = 'application/json' } = {}) {
 			const res = await fetch(url + path, {
 				method,
-				headers: { authorization: `Bearer ${bearer}`, ...(body !== undefined ? { 'content-type': type } : {}) },
-				body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+				headers: {
+					authorization: `Bearer ${bearer}`,
+					...(body !== undefined ? { 'content-type': type } : {}),
+				},
+				body:
+					body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
 			});
 			return { status: res.status, body: (await res.json()) as any, headers: res.headers };
 		},
 		idle: () => storeIdle(location),
 		async start(alone = false) {
-			const worker = await WorkerProcess.start(config, { ...env, ...(alone ? { CLOUDTEL_WORKER_SUPERVISOR: '0' } : {}) });
+			const worker = await WorkerProcess.start(config, {
+				...env,
+				...(alone ? { CLOUDTEL_WORKER_SUPERVISOR: '0' } : {}),
+			});
 			cleanup.push(() => worker.stop('SIGKILL'));
 			return worker;
 		},

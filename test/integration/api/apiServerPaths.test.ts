@@ -19,15 +19,32 @@ function headerBomb() {
 
 /** What the API answers names the campaign's recipients, never a file of the server's (beside its database). */
 describe.each(sqlite)('API errors ($name)', (backend) => {
-	it('name no server path: a preview the engine refuses names the recipients\' CSV, not where it is', async () => {
+	it("name no server path: a preview the engine refuses names the recipients' CSV, not where it is", async () => {
 		const api = await ApiUnderTest.startWithSandbox(backend, cleanup);
 		const location = backend.location();
 		const dbDir = location.kind === 'sqlite' ? location.path.replace(/\/[^/]+$/, '') : '';
-		expect((await api.call('PUT', '/api/campaigns/wide', { property: api.sandbox.demo.PropertySid, text: 'Hi' })).status).toBe(201);
+		expect(
+			(
+				await api.call('PUT', '/api/campaigns/wide', {
+					property: api.sandbox.demo.PropertySid,
+					text: 'Hi',
+				})
+			).status,
+		).toBe(201);
 		// Stored as a worker before the column cap took it (the API now refuses it: too_many_columns).
 		const recipients = headerBomb();
 		const body = JSON.stringify(recipients);
-		await api.api.store.putPage('wide', { page: 1, hash: createHash('sha256').update(body).digest('hex'), recipients: recipients.length, columns: unionColumns(recipients.map((r) => Object.keys(r))), body }, Date.now());
+		await api.api.store.putPage(
+			'wide',
+			{
+				page: 1,
+				hash: createHash('sha256').update(body).digest('hex'),
+				recipients: recipients.length,
+				columns: unionColumns(recipients.map((r) => Object.keys(r))),
+				body,
+			},
+			Date.now(),
+		);
 		const preview = await api.call('GET', '/api/campaigns/wide/preview');
 		expect(preview.status).toBe(400);
 		const text = JSON.stringify(preview.body);

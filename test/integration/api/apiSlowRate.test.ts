@@ -13,7 +13,9 @@ const sqlite = storeBackends().filter((b) => b.name === 'sqlite');
 function storedState(path: string, name: string): string {
 	const db = new Database(path, { readonly: true });
 	try {
-		return (db.prepare('SELECT state FROM api_campaigns WHERE name = ?').get(name) as { state: string }).state;
+		return (
+			db.prepare('SELECT state FROM api_campaigns WHERE name = ?').get(name) as { state: string }
+		).state;
 	} finally {
 		db.close();
 	}
@@ -23,19 +25,37 @@ describe.each(sqlite)('a run waiting on a slow rate ($name)', (backend) => {
 	it('refuses a rate under 0.01 and an overflowing price, naming them; at 0.01 a cancel and a SIGTERM end the waiting run at once', async () => {
 		const { sandbox, db, start, call } = await apiWorkerRig(backend, cleanup);
 		const worker = await start();
-		const settings = { property: sandbox.demo.PropertySid, text: 'Hi {{first_name}}', batchSize: 1 };
+		const settings = {
+			property: sandbox.demo.PropertySid,
+			text: 'Hi {{first_name}}',
+			batchSize: 1,
+		};
 		const tooSlow = await call('PUT', '/campaigns/crawl', { ...settings, rate: 1e-7 });
 		expect(tooSlow.status).toBe(400);
 		expect(JSON.stringify(tooSlow.body)).toMatch(/rate/);
 		expect(JSON.stringify(tooSlow.body)).toMatch(/0\.01/);
 
 		for (const name of ['waits', 'stops']) {
-			expect((await call('PUT', `/campaigns/${name}`, { ...settings, rate: 0.01 })).status).toBe(201);
-			expect((await call('PUT', `/campaigns/${name}/pages/1`, { recipients: recipients(0, 3, name === 'waits' ? '+614915730' : '+614915731') })).status).toBe(200);
+			expect((await call('PUT', `/campaigns/${name}`, { ...settings, rate: 0.01 })).status).toBe(
+				201,
+			);
+			expect(
+				(
+					await call('PUT', `/campaigns/${name}/pages/1`, {
+						recipients: recipients(0, 3, name === 'waits' ? '+614915730' : '+614915731'),
+					})
+				).status,
+			).toBe(200);
 			expect((await call('POST', `/campaigns/${name}/start`, { pages: 1 })).status).toBe(202);
 		}
 		// The first message of each goes at once; the next is 100 s away.
-		await until(async () => (await call('GET', '/campaigns/waits')).body.campaign.counts.accepted >= 1 && (await call('GET', '/campaigns/stops')).body.campaign.counts.accepted >= 1, 30_000, 'the first of each sent');
+		await until(
+			async () =>
+				(await call('GET', '/campaigns/waits')).body.campaign.counts.accepted >= 1 &&
+				(await call('GET', '/campaigns/stops')).body.campaign.counts.accepted >= 1,
+			30_000,
+			'the first of each sent',
+		);
 
 		// A price whose cost would overflow to Infinity (shown as null) is refused, named.
 		const overflow = await call('GET', '/campaigns/waits/report?pricePerSegment=1e308');
@@ -44,7 +64,11 @@ describe.each(sqlite)('a run waiting on a slow rate ($name)', (backend) => {
 
 		const cancelAt = Date.now();
 		expect((await call('POST', '/campaigns/waits/cancel')).status).toBe(200);
-		await until(async () => storedState(db, 'waits') === 'cancelled', 2_000, 'the cancel stored as cancelled');
+		await until(
+			async () => storedState(db, 'waits') === 'cancelled',
+			2_000,
+			'the cancel stored as cancelled',
+		);
 		expect(Date.now() - cancelAt).toBeLessThan(2_000);
 
 		const stopAt = Date.now();

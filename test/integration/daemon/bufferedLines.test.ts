@@ -8,7 +8,14 @@ const BUILT = join(ROOT, 'worker/dist/worker/src/daemon/bufferedLines.js');
 beforeAll(ensureBuilt, 180_000);
 
 function run(script: string) {
-	return spawnSync(process.execPath, ['-e', `const { bufferedLines } = require(${JSON.stringify(BUILT)}); const log = bufferedLines((t) => process.stdout.write(t)); ${script}`], { encoding: 'utf8' });
+	return spawnSync(
+		process.execPath,
+		[
+			'-e',
+			`const { bufferedLines } = require(${JSON.stringify(BUILT)}); const log = bufferedLines((t) => process.stdout.write(t)); ${script}`,
+		],
+		{ encoding: 'utf8' },
+	);
 }
 
 describe('the daemon log lines', () => {
@@ -25,10 +32,14 @@ describe('the daemon log lines', () => {
 	});
 
 	it('are all written when the process exits at once: process.exit, or a crash', () => {
-		const exit = run(`log('a\\n'); setImmediate(() => { log('b\\n'); log('c\\n'); process.exit(3); });`);
+		const exit = run(
+			`log('a\\n'); setImmediate(() => { log('b\\n'); log('c\\n'); process.exit(3); });`,
+		);
 		expect(exit.status).toBe(3);
 		expect(exit.stdout).toBe('a\nb\nc\n');
-		const crash = run(`log('before the crash\\n'); setImmediate(() => { log('last words\\n'); throw new Error('boom'); });`);
+		const crash = run(
+			`log('before the crash\\n'); setImmediate(() => { log('last words\\n'); throw new Error('boom'); });`,
+		);
 		expect(crash.status).toBe(1);
 		expect(crash.stdout).toBe('before the crash\nlast words\n');
 		expect(crash.stderr).toMatch(/boom/);

@@ -35,10 +35,29 @@ forward: { n8n: { url: "https://n8n.example.com/webhook/x", headers: { x-cloudte
 		const result = await cli(['worker', '--config', config, '--check']);
 		expect(result.code).toBe(2);
 		const lines = result.stderr;
-		for (const path of ['provider.authToken', 'server.secret', 'server.previousSecret', 'server.reportToken', 'server.apiToken', 'smtp.password', 'replies[0].actions[0].headers.authorization', 'forward.n8n.headers.x-cloudtel-secret']) {
+		for (const path of [
+			'provider.authToken',
+			'server.secret',
+			'server.previousSecret',
+			'server.reportToken',
+			'server.apiToken',
+			'smtp.password',
+			'replies[0].actions[0].headers.authorization',
+			'forward.n8n.headers.x-cloudtel-secret',
+		]) {
 			expect(lines).toContain(`${path}: must be text, not a number`);
 		}
-		for (const secret of [AUTH_TOKEN, SECRET, PREVIOUS, REPORT_TOKEN, API_TOKEN, SMTP_PASSWORD, HEADER, N8N_SECRET]) expect(lines).not.toContain(secret);
+		for (const secret of [
+			AUTH_TOKEN,
+			SECRET,
+			PREVIOUS,
+			REPORT_TOKEN,
+			API_TOKEN,
+			SMTP_PASSWORD,
+			HEADER,
+			N8N_SECRET,
+		])
+			expect(lines).not.toContain(secret);
 	});
 
 	it('a JSON config that does not parse says where, without quoting the text around it', async () => {

@@ -5,7 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { newDatabase, sql } from '../../support/postgres/database';
 import { cli } from '../worker/harness';
-import { ensureBuilt, freePort, SandboxDriver, tempDir, TEST_TICKS_ONLY, until, WorkerProcess, writeConfig } from './harness';
+import {
+	ensureBuilt,
+	freePort,
+	SandboxDriver,
+	tempDir,
+	TEST_TICKS_ONLY,
+	until,
+	WorkerProcess,
+	writeConfig,
+} from './harness';
 
 const DAY_MS = 86_400_000;
 
@@ -45,7 +54,11 @@ const backends = [
 			}
 		},
 	},
-	{ name: 'postgres', db: async () => newDatabase('deleterun'), sql: async (db: string, text: string) => void (await sql(db, text)) },
+	{
+		name: 'postgres',
+		db: async () => newDatabase('deleterun'),
+		sql: async (db: string, text: string) => void (await sql(db, text)),
+	},
 ];
 
 describe.each(backends)('campaign delete of a cron run ($name)', (backend) => {
@@ -54,7 +67,11 @@ describe.each(backends)('campaign delete of a cron run ($name)', (backend) => {
 		const db = await backend.db(dir);
 		writeFileSync(join(dir, 'quick.csv'), numbers(5, 72_000));
 		writeFileSync(join(dir, 'slow.csv'), numbers(30, 73_000));
-		const env = { CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken, CLOUDTEL_CALLBACK_SECRET: 'delete-secret-0123456789' };
+		const env = {
+			CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
+			CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
+			CLOUDTEL_CALLBACK_SECRET: 'delete-secret-0123456789',
+		};
 		const port = await freePort();
 		const config = (cron: string, extra: Record<string, unknown> = {}) =>
 			writeConfig(dir, {
@@ -62,13 +79,27 @@ describe.each(backends)('campaign delete of a cron run ($name)', (backend) => {
 				db,
 				server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1' },
 				campaigns: [
-					{ name: 'quick', cron, csv: 'quick.csv', property: sandbox.demo.PropertySid, text: 'Hi {{Name}}' },
+					{
+						name: 'quick',
+						cron,
+						csv: 'quick.csv',
+						property: sandbox.demo.PropertySid,
+						text: 'Hi {{Name}}',
+					},
 					// About 6 s a run at 5 messages a second.
-					{ name: 'slow', cron, csv: 'slow.csv', property: sandbox.demo.PropertySid, text: 'Hi {{Name}}', rate: 5 },
+					{
+						name: 'slow',
+						cron,
+						csv: 'slow.csv',
+						property: sandbox.demo.PropertySid,
+						text: 'Hi {{Name}}',
+						rate: 5,
+					},
 				],
 				...extra,
 			});
-		const sentBy = async (run: string) => (await driver.messages()).filter((m) => String(m.ExternalId).startsWith(`${run}:`)).length;
+		const sentBy = async (run: string) =>
+			(await driver.messages()).filter((m) => String(m.ExternalId).startsWith(`${run}:`)).length;
 
 		let worker = await WorkerProcess.start(config(TEST_TICKS_ONLY), env);
 		workers.push(worker);
@@ -76,13 +107,33 @@ describe.each(backends)('campaign delete of a cron run ($name)', (backend) => {
 		const first = new Date(Math.floor(Date.now() / 1000) * 1000);
 		worker.tick('quick', first);
 		worker.tick('slow', first);
-		const quick = await worker.waitFor((l) => l.msg === 'campaign summary' && l.campaign === 'quick' && l.stop === 'finished', 15_000, 'a finished quick run');
-		const slow = await worker.waitFor((l) => l.msg === 'campaign start' && String(l.run).startsWith('slow-'), 15_000, 'a slow run');
+		const quick = await worker.waitFor(
+			(l) => l.msg === 'campaign summary' && l.campaign === 'quick' && l.stop === 'finished',
+			15_000,
+			'a finished quick run',
+		);
+		const slow = await worker.waitFor(
+			(l) => l.msg === 'campaign start' && String(l.run).startsWith('slow-'),
+			15_000,
+			'a slow run',
+		);
 		await worker.tickAfterRun('quick', new Date(first.getTime() + 1000));
-		await until(() => worker.count((l) => l.msg === 'campaign summary' && l.campaign === 'quick') >= 2, 15_000, 'a second quick run');
-		await until(async () => (await sentBy(slow.run as string)) >= 3, 15_000, 'some of the slow run sent');
+		await until(
+			() => worker.count((l) => l.msg === 'campaign summary' && l.campaign === 'quick') >= 2,
+			15_000,
+			'a second quick run',
+		);
+		await until(
+			async () => (await sentBy(slow.run as string)) >= 3,
+			15_000,
+			'some of the slow run sent',
+		);
 		expect(await worker.stop('SIGTERM')).toBe(0);
-		expect(worker.count((l) => l.msg === 'campaign summary' && l.run === slow.run && l.stop === 'interrupted')).toBe(1);
+		expect(
+			worker.count(
+				(l) => l.msg === 'campaign summary' && l.run === slow.run && l.stop === 'interrupted',
+			),
+		).toBe(1);
 		const slowSent = await sentBy(slow.run as string);
 		expect(slowSent).toBeLessThan(30);
 
@@ -91,12 +142,33 @@ describe.each(backends)('campaign delete of a cron run ($name)', (backend) => {
 			expect(deleted.code, deleted.stderr).toBe(0);
 		}
 		// A hundred days go by; then someone starts a campaign of its own under the quick run's name.
-		await backend.sql(db, `UPDATE campaign_runs SET started_at = started_at - ${100 * DAY_MS}, finished_at = finished_at - ${100 * DAY_MS}`);
+		await backend.sql(
+			db,
+			`UPDATE campaign_runs SET started_at = started_at - ${100 * DAY_MS}, finished_at = finished_at - ${100 * DAY_MS}`,
+		);
 		writeFileSync(join(dir, 'own.csv'), numbers(4, 74_000));
-		const own = await cli(['campaign', 'run', '--db', db, '--name', quick.run as string, '--csv', join(dir, 'own.csv'), '--text', 'Mine', '--property', sandbox.demo.PropertySid, '--rate', '0'], {
-			...env,
-			CLOUDTEL_BASE_URL: sandbox.url,
-		});
+		const own = await cli(
+			[
+				'campaign',
+				'run',
+				'--db',
+				db,
+				'--name',
+				quick.run as string,
+				'--csv',
+				join(dir, 'own.csv'),
+				'--text',
+				'Mine',
+				'--property',
+				sandbox.demo.PropertySid,
+				'--rate',
+				'0',
+			],
+			{
+				...env,
+				CLOUDTEL_BASE_URL: sandbox.url,
+			},
+		);
 		expect(own.code, own.stderr).toBe(0);
 
 		// The cron far off: anything sent now would be a resume. The worker resumes what it
@@ -104,12 +176,28 @@ describe.each(backends)('campaign delete of a cron run ($name)', (backend) => {
 		worker = await WorkerProcess.start(config(TEST_TICKS_ONLY, { retentionDays: 30 }), env);
 		workers.push(worker);
 		expect(worker.count((l) => l.msg === 'campaign run resumed')).toBe(0);
-		const pruned = await worker.waitFor((l) => l.msg === 'pruned', 10_000, 'the retention pass at start');
+		const pruned = await worker.waitFor(
+			(l) => l.msg === 'pruned',
+			10_000,
+			'the retention pass at start',
+		);
 		expect(pruned.runs).toBeGreaterThan(0);
 		expect(await sentBy(slow.run as string)).toBe(slowSent);
-		const status = await cli(['campaign', 'status', '--db', db, '--name', quick.run as string, '--json']);
+		const status = await cli([
+			'campaign',
+			'status',
+			'--db',
+			db,
+			'--name',
+			quick.run as string,
+			'--json',
+		]);
 		expect(status.code, status.stderr).toBe(0);
-		expect(JSON.parse(status.stdout)).toMatchObject({ total: 4, rows: { accepted: 4 }, spec: { text: 'Mine' } });
+		expect(JSON.parse(status.stdout)).toMatchObject({
+			total: 4,
+			rows: { accepted: 4 },
+			spec: { text: 'Mine' },
+		});
 		expect(await worker.stop('SIGTERM')).toBe(0);
 	}, 90_000);
 });

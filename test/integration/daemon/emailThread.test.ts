@@ -10,12 +10,21 @@ const THREAD = join(ROOT, 'worker/dist/worker/src/daemon/forward/emailThread.js'
 function payload(sid: string): ForwardPayload {
 	return {
 		action: { type: 'forwardEmail', to: ['team@example.com'] },
-		context: { reply: { MessageSid: sid, From: '+61491000001', To: '+61480000001', Text: 'YES please' }, receivedAt: Date.now() },
+		context: {
+			reply: { MessageSid: sid, From: '+61491000001', To: '+61480000001', Text: 'YES please' },
+			receivedAt: Date.now(),
+		},
 	} as unknown as ForwardPayload;
 }
 
 /** A real SMTP server that holds each message's DATA until `release` is called. */
-async function holdingSmtp(): Promise<{ port: number; held: () => number; release: () => void; received: string[]; close: () => Promise<void> }> {
+async function holdingSmtp(): Promise<{
+	port: number;
+	held: () => number;
+	release: () => void;
+	received: string[];
+	close: () => Promise<void>;
+}> {
 	const waiting: (() => void)[] = [];
 	const received: string[] = [];
 	const server = new SMTPServer({
@@ -53,7 +62,11 @@ describe('the e-mail thread', () => {
 	it('sends from its own thread, and a thread that dies hands back what it had under way as a retry, never lost', async () => {
 		const smtp = await holdingSmtp();
 		closing.push(smtp.close);
-		const forwarder = new EmailForwarder({ host: '127.0.0.1', port: smtp.port, allowInsecure: true, from: 'worker@example.com' }, 4, THREAD);
+		const forwarder = new EmailForwarder(
+			{ host: '127.0.0.1', port: smtp.port, allowInsecure: true, from: 'worker@example.com' },
+			4,
+			THREAD,
+		);
 		closing.push(() => forwarder.close());
 
 		const held = forwarder.send(payload('held-1'), { id: 1, key: 'held-1.0.0' });
@@ -71,21 +84,33 @@ describe('the e-mail thread', () => {
 		smtp.release();
 		expect(await again).toEqual({ kind: 'sent' });
 		expect(smtp.received).toHaveLength(2);
-		for (const raw of smtp.received) expect(raw).toMatch(/Message-ID: <held-1\.0\.0@cloudtel-worker>/i);
+		for (const raw of smtp.received)
+			expect(raw).toMatch(/Message-ID: <held-1\.0\.0@cloudtel-worker>/i);
 	});
 
 	it('sends many at once over its pool, each answered with its own outcome', async () => {
 		const smtp = await holdingSmtp();
 		closing.push(smtp.close);
-		const forwarder = new EmailForwarder({ host: '127.0.0.1', port: smtp.port, allowInsecure: true, from: 'worker@example.com' }, 4, THREAD);
+		const forwarder = new EmailForwarder(
+			{ host: '127.0.0.1', port: smtp.port, allowInsecure: true, from: 'worker@example.com' },
+			4,
+			THREAD,
+		);
 		closing.push(() => forwarder.close());
-		const sends = Array.from({ length: 40 }, (_, i) => forwarder.send(payload(`m${i}`), { id: i, key: `m${i}.0.0` }));
+		const sends = Array.from({ length: 40 }, (_, i) =>
+			forwarder.send(payload(`m${i}`), { id: i, key: `m${i}.0.0` }),
+		);
 		const release = setInterval(smtp.release, 5);
 		try {
-			expect(await Promise.all(sends)).toEqual(Array.from({ length: 40 }, () => ({ kind: 'sent' })));
+			expect(await Promise.all(sends)).toEqual(
+				Array.from({ length: 40 }, () => ({ kind: 'sent' })),
+			);
 		} finally {
 			clearInterval(release);
 		}
-		expect(new Set(smtp.received.map((raw) => /MessageSid: (\S+)/.exec(raw.replace(/=\r?\n/g, ''))?.[1])).size).toBe(40);
+		expect(
+			new Set(smtp.received.map((raw) => /MessageSid: (\S+)/.exec(raw.replace(/=\r?\n/g, ''))?.[1]))
+				.size,
+		).toBe(40);
 	});
 });

@@ -4,7 +4,15 @@ import { CallbackCatcher } from '../../support/callbackCatcher';
 import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends, type StoreBackend } from '../../support/storeBackends';
 import { storeIdle } from '../../support/storeIdle';
-import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
+import {
+	ensureBuilt,
+	freePort,
+	SandboxDriver,
+	tempDir,
+	until,
+	WorkerProcess,
+	writeConfig,
+} from './harness';
 
 const SECRET = 'forward-n8n-secret-0123456789';
 const TRIGGER_SECRET = 'trigger-secret';
@@ -16,7 +24,11 @@ const cleanup = cleanupAfterEach();
  * catcher that stands where n8n's trigger is and answers `statuses`; `settings(n8nUrl)` (outbox,
  * forward) complete its config. All of it stopped after the test.
  */
-async function forwardingWorker(backend: StoreBackend, statuses: number[], settings: (n8nUrl: string) => Record<string, unknown>) {
+async function forwardingWorker(
+	backend: StoreBackend,
+	statuses: number[],
+	settings: (n8nUrl: string) => Record<string, unknown>,
+) {
 	await ensureBuilt();
 	const sandbox = await startSandbox({ port: 0, receiptDelayMs: 100 });
 	cleanup.push(() => sandbox.close());
@@ -32,7 +44,11 @@ async function forwardingWorker(backend: StoreBackend, statuses: number[], setti
 		server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET },
 		...settings(n8n.url),
 	});
-	const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
+	const env = {
+		CLOUDTEL_BASE_URL: sandbox.url,
+		CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
+		CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
+	};
 	const worker = await WorkerProcess.start(config, env);
 	cleanup.push(() => worker.stop('SIGKILL'));
 	return { driver, n8n, port, worker, idle: () => storeIdle(location) };
@@ -47,27 +63,58 @@ async function forwardingWorker(backend: StoreBackend, statuses: number[], setti
 describe.each(storeBackends())('forward.n8n ($name)', (backend) => {
 	it('hands each receipt and reply on once, as sent, with its event key, through an n8n outage', async () => {
 		// n8n restarting: 503, then its webhook not registered yet (404), then up.
-		const { driver, n8n, port, idle } = await forwardingWorker(backend, [503, 404, 200], (n8nUrl) => ({
-			outbox: { concurrency: 1, backoffMs: 50, maxBackoffMs: 200 },
-			forward: { n8n: { url: `${n8nUrl}/webhook/trigger-id/cloudtel?secret=${TRIGGER_SECRET}` } },
-		}));
+		const { driver, n8n, port, idle } = await forwardingWorker(
+			backend,
+			[503, 404, 200],
+			(n8nUrl) => ({
+				outbox: { concurrency: 1, backoffMs: 50, maxBackoffMs: 200 },
+				forward: { n8n: { url: `${n8nUrl}/webhook/trigger-id/cloudtel?secret=${TRIGGER_SECRET}` } },
+			}),
+		);
 
 		const base = `http://127.0.0.1:${port}/callbacks/${SECRET}`;
 		const customers = ['+61491570401', '+61491570402', '+61491570403'];
 		const sent: { MessageSid: string; From: string }[] = [];
-		for (const to of customers) sent.push(await driver.send({ To: to, Text: 'Reply to win', DeliveryReceipt: true, DeliveryReceiptWebhookUri: `${base}/receipts`, WebhookUri: `${base}/replies` }));
+		for (const to of customers)
+			sent.push(
+				await driver.send({
+					To: to,
+					Text: 'Reply to win',
+					DeliveryReceipt: true,
+					DeliveryReceiptWebhookUri: `${base}/receipts`,
+					WebhookUri: `${base}/replies`,
+				}),
+			);
 		const replySids: string[] = [];
-		for (const [i, m] of sent.entries()) replySids.push(await driver.reply(customers[i], m.From, `answer ${i}`));
-		const keys = [...sent.map((m) => `receipt:${m.MessageSid}`), ...replySids.map((sid) => `reply:${sid}`)];
+		for (const [i, m] of sent.entries())
+			replySids.push(await driver.reply(customers[i], m.From, `answer ${i}`));
+		const keys = [
+			...sent.map((m) => `receipt:${m.MessageSid}`),
+			...replySids.map((sid) => `reply:${sid}`),
+		];
 		// Answered 200: every request after the first two.
 		const delivered = () => n8n.requests.slice(2);
-		await until(() => new Set(delivered().map((r) => r.headers['idempotency-key'])).size === keys.length, 30_000, 'every callback forwarded to n8n');
+		await until(
+			() => new Set(delivered().map((r) => r.headers['idempotency-key'])).size === keys.length,
+			30_000,
+			'every callback forwarded to n8n',
+		);
 
 		// The provider sends each callback again (a retry whose answer it lost), twice at once.
 		const outbox = await driver.outbox();
 		const callbacks = outbox.Callbacks.filter((c) => c.Url.startsWith(base));
 		expect(callbacks.length).toBeGreaterThanOrEqual(keys.length);
-		await Promise.all(callbacks.flatMap((c) => [0, 1].map(() => fetch(c.Url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(c.Payload) }).then((r) => r.arrayBuffer()))));
+		await Promise.all(
+			callbacks.flatMap((c) =>
+				[0, 1].map(() =>
+					fetch(c.Url, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body: JSON.stringify(c.Payload),
+					}).then((r) => r.arrayBuffer()),
+				),
+			),
+		);
 		// Every copy answered and processed, nothing left to send: a repeat would have reached n8n by now.
 		await until(() => idle(), 20_000, 'the worker to have nothing left to send');
 
@@ -78,26 +125,47 @@ describe.each(storeBackends())('forward.n8n ($name)', (backend) => {
 			expect(r.path).toBe('/webhook/trigger-id/cloudtel');
 			expect(r.query.secret).toBe(TRIGGER_SECRET);
 			const [kind, sid] = String(r.headers['idempotency-key']).split(':');
-			const original = callbacks.find((c) => c.MessageSid === sid && (kind === 'receipt') === (c.Kind === 'DeliveryReceipt'));
+			const original = callbacks.find(
+				(c) => c.MessageSid === sid && (kind === 'receipt') === (c.Kind === 'DeliveryReceipt'),
+			);
 			expect(r.body).toEqual(original.Payload);
 		}
 		// The first two attempts met the outage; what they carried went again, under the same key.
 		expect(n8n.requests.length).toBe(keys.length + 2);
-		for (const refused of n8n.requests.slice(0, 2)) expect(ok.map((r) => r.headers['idempotency-key'])).toContain(refused.headers['idempotency-key']);
+		for (const refused of n8n.requests.slice(0, 2))
+			expect(ok.map((r) => r.headers['idempotency-key'])).toContain(
+				refused.headers['idempotency-key'],
+			);
 	}, 120_000);
 
 	it('gives up on a forward n8n refuses (401, a wrong secret), saying why', async () => {
-		const { driver, n8n, port, worker, idle } = await forwardingWorker(backend, [401], (n8nUrl) => ({
-			outbox: { backoffMs: 50, maxBackoffMs: 200 },
-			forward: { n8n: { url: `${n8nUrl}/webhook/trigger-id/cloudtel`, events: ['receipt'] } },
-		}));
-		const m = await driver.send({ To: '+61491570411', Text: 'Hi', DeliveryReceipt: true, DeliveryReceiptWebhookUri: `http://127.0.0.1:${port}/callbacks/${SECRET}/receipts`, WebhookUri: `http://127.0.0.1:${port}/callbacks/${SECRET}/replies` });
+		const { driver, n8n, port, worker, idle } = await forwardingWorker(
+			backend,
+			[401],
+			(n8nUrl) => ({
+				outbox: { backoffMs: 50, maxBackoffMs: 200 },
+				forward: { n8n: { url: `${n8nUrl}/webhook/trigger-id/cloudtel`, events: ['receipt'] } },
+			}),
+		);
+		const m = await driver.send({
+			To: '+61491570411',
+			Text: 'Hi',
+			DeliveryReceipt: true,
+			DeliveryReceiptWebhookUri: `http://127.0.0.1:${port}/callbacks/${SECRET}/receipts`,
+			WebhookUri: `http://127.0.0.1:${port}/callbacks/${SECRET}/replies`,
+		});
 		await driver.reply('+61491570411', m.From, 'not forwarded: replies are not in events');
-		const failed = await until(() => worker.logs.find((l) => l.msg === 'forward failed'), 20_000, 'the forward to fail');
+		const failed = await until(
+			() => worker.logs.find((l) => l.msg === 'forward failed'),
+			20_000,
+			'the forward to fail',
+		);
 		expect(failed).toMatchObject({ kind: 'n8n', event: `receipt:${m.MessageSid}` });
 		expect(String(failed.reason)).toMatch(/HTTP 401 from n8n/);
 		// The reply processed too, and nothing left to send: neither a retry nor the reply went.
 		await until(() => idle(), 20_000, 'the worker to have nothing left to send');
-		expect(n8n.requests.map((r) => r.headers['idempotency-key'])).toEqual([`receipt:${m.MessageSid}`]);
+		expect(n8n.requests.map((r) => r.headers['idempotency-key'])).toEqual([
+			`receipt:${m.MessageSid}`,
+		]);
 	}, 120_000);
 });

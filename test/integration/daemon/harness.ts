@@ -24,7 +24,11 @@ export function tempDir(): string {
 
 export { freePort };
 
-export async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000, what = 'a condition'): Promise<T> {
+export async function until<T>(
+	check: () => Promise<T | undefined | false> | T | undefined | false,
+	timeoutMs = 15_000,
+	what = 'a condition',
+): Promise<T> {
 	const end = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await check();
@@ -78,7 +82,8 @@ export class SmtpSink {
 			logger: false,
 			onAuth: (auth, _session, callback) => {
 				this.auths.push(auth.username ?? '');
-				if (auth.username === this.user && auth.password === this.password) callback(null, { user: auth.username });
+				if (auth.username === this.user && auth.password === this.password)
+					callback(null, { user: auth.username });
 				else callback(new Error('Invalid username or password'));
 			},
 			onData: (stream, session, callback) => {
@@ -147,7 +152,12 @@ export class WorkerProcess {
 
 	/** With the test control on (see worker/src/daemon/testControl.ts): tick, catchUp and prune work. */
 	static start(configPath: string, env: Record<string, string> = {}): Promise<WorkerProcess> {
-		return WorkerProcess.started(spawn(process.execPath, [CLI, 'worker', '--config', configPath], { env: { ...process.env, CLOUDTEL_TEST_CONTROL: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] }));
+		return WorkerProcess.started(
+			spawn(process.execPath, [CLI, 'worker', '--config', configPath], {
+				env: { ...process.env, CLOUDTEL_TEST_CONTROL: '1', ...env },
+				stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+			}),
+		);
 	}
 
 	/** The campaign's cron tick now (or at `at`, so that two workers run the same tick): its run is `<campaign>-<tick>`. */
@@ -161,11 +171,22 @@ export class WorkerProcess {
 	 */
 	async tickAfterRun(campaign: string, at: Date): Promise<void> {
 		const run = runName(campaign, at);
-		const skipped = (l: LogLine) => l.msg === 'campaign tick skipped: the previous run is still going' && l.tick === at.toISOString();
+		const skipped = (l: LogLine) =>
+			l.msg === 'campaign tick skipped: the previous run is still going' &&
+			l.tick === at.toISOString();
 		for (;;) {
 			const before = this.count(skipped);
 			this.tick(campaign, at);
-			const outcome = await until(() => (this.logs.some((l) => l.run === run) ? 'ran' : this.count(skipped) > before ? 'skipped' : undefined), 15_000, `the tick of ${run}`);
+			const outcome = await until(
+				() =>
+					this.logs.some((l) => l.run === run)
+						? 'ran'
+						: this.count(skipped) > before
+							? 'skipped'
+							: undefined,
+				15_000,
+				`the tick of ${run}`,
+			);
 			if (outcome === 'ran') return;
 		}
 	}
@@ -181,7 +202,10 @@ export class WorkerProcess {
 	}
 
 	private command(message: Record<string, unknown>): void {
-		if (!this.child.send) throw new Error('this worker was started without the test control (WorkerProcess.start gives it)');
+		if (!this.child.send)
+			throw new Error(
+				'this worker was started without the test control (WorkerProcess.start gives it)',
+			);
 		this.child.send(message);
 	}
 
@@ -197,7 +221,11 @@ export class WorkerProcess {
 		return worker;
 	}
 
-	waitFor(predicate: (line: LogLine) => boolean, timeoutMs = 15_000, what = 'a log line'): Promise<LogLine> {
+	waitFor(
+		predicate: (line: LogLine) => boolean,
+		timeoutMs = 15_000,
+		what = 'a log line',
+	): Promise<LogLine> {
 		return until(() => this.logs.find(predicate), timeoutMs, what);
 	}
 
@@ -213,7 +241,10 @@ export class WorkerProcess {
 
 export function writeConfig(dir: string, config: unknown, name = 'worker.config.yaml'): string {
 	const path = join(dir, name);
-	writeFileSync(path, name.endsWith('.json') ? JSON.stringify(config, null, '\t') : YAML.stringify(config));
+	writeFileSync(
+		path,
+		name.endsWith('.json') ? JSON.stringify(config, null, '\t') : YAML.stringify(config),
+	);
 	return path;
 }
 
@@ -221,7 +252,11 @@ export function writeConfig(dir: string, config: unknown, name = 'worker.config.
  * A worker in a folder of its own (its store `worker.db` there) on a free port, against `sandbox`,
  * the account and the callback `secret` given by the environment; `settings` complete its config.
  */
-export async function workerOnSandbox(sandbox: RunningSandbox, secret: string, settings: Record<string, unknown>): Promise<{ dir: string; port: number; worker: WorkerProcess }> {
+export async function workerOnSandbox(
+	sandbox: RunningSandbox,
+	secret: string,
+	settings: Record<string, unknown>,
+): Promise<{ dir: string; port: number; worker: WorkerProcess }> {
 	const dir = tempDir();
 	const port = await freePort();
 	const config = writeConfig(dir, {
@@ -230,7 +265,11 @@ export async function workerOnSandbox(sandbox: RunningSandbox, secret: string, s
 		server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1' },
 		...settings,
 	});
-	const worker = await WorkerProcess.start(config, { CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken, CLOUDTEL_CALLBACK_SECRET: secret });
+	const worker = await WorkerProcess.start(config, {
+		CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
+		CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
+		CLOUDTEL_CALLBACK_SECRET: secret,
+	});
 	return { dir, port, worker };
 }
 
@@ -252,7 +291,11 @@ export class SandboxDriver {
 
 	/** A reply from `from` to the leased number `to`; returns the inbound MessageSid. */
 	async reply(from: string, to: string, text: string): Promise<string> {
-		const res = await fetch(`${this.sandbox.url}/_sandbox/replies`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ From: from, To: to, Text: text }) });
+		const res = await fetch(`${this.sandbox.url}/_sandbox/replies`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ From: from, To: to, Text: text }),
+		});
 		const body = (await res.json()) as { MessageSid: string };
 		if (res.status !== 200) throw new Error(`reply refused: ${res.status} ${JSON.stringify(body)}`);
 		return body.MessageSid;
@@ -260,11 +303,14 @@ export class SandboxDriver {
 
 	/** Sends one message from a leased number, as a campaign of the worker's would. */
 	async send(message: Record<string, unknown>): Promise<any> {
-		const res = await fetch(`${this.sandbox.url}/v2/Properties/${this.sandbox.demo.PropertySid}/Messages`, {
-			method: 'POST',
-			headers: { authorization: this.auth, 'content-type': 'application/json' },
-			body: JSON.stringify(message),
-		});
+		const res = await fetch(
+			`${this.sandbox.url}/v2/Properties/${this.sandbox.demo.PropertySid}/Messages`,
+			{
+				method: 'POST',
+				headers: { authorization: this.auth, 'content-type': 'application/json' },
+				body: JSON.stringify(message),
+			},
+		);
 		const body = (await res.json()) as { Message: any };
 		if (res.status !== 200) throw new Error(`send refused: ${res.status} ${JSON.stringify(body)}`);
 		return body.Message;
@@ -272,6 +318,8 @@ export class SandboxDriver {
 
 	/** Whether every callback attempt for this MessageSid so far was answered 2xx at last. */
 	async callbackDelivered(messageSid: string): Promise<boolean> {
-		return (await this.outbox()).Callbacks.some((c) => c.MessageSid === messageSid && c.Delivered === true);
+		return (await this.outbox()).Callbacks.some(
+			(c) => c.MessageSid === messageSid && c.Delivered === true,
+		);
 	}
 }

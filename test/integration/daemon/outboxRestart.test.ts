@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { openDaemonStore } from '../../../worker/src/storage/openStores';
 import { storeIdle } from '../../support/storeIdle';
-import { ensureBuilt, freePort, SandboxDriver, SmtpSink, tempDir, until, WorkerProcess, writeConfig } from './harness';
+import {
+	ensureBuilt,
+	freePort,
+	SandboxDriver,
+	SmtpSink,
+	tempDir,
+	until,
+	WorkerProcess,
+	writeConfig,
+} from './harness';
 
 const SECRET = 'outbox-secret-0123456789';
 const REPLIES = 24;
@@ -44,13 +53,24 @@ beforeAll(async () => {
 	await smtp.start();
 	dir = tempDir();
 	const port = await freePort();
-	env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
+	env = {
+		CLOUDTEL_BASE_URL: sandbox.url,
+		CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
+		CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
+	};
 	config = writeConfig(
 		dir,
 		{
 			db: 'worker.db',
 			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET },
-			smtp: { host: '127.0.0.1', port: smtp.port, allowInsecure: true, from: 'worker@example.com', user: smtp.user, password: smtp.password },
+			smtp: {
+				host: '127.0.0.1',
+				port: smtp.port,
+				allowInsecure: true,
+				from: 'worker@example.com',
+				user: smtp.user,
+				password: smtp.password,
+			},
 			outbox: { maxAttempts: 500, backoffMs: 50, maxBackoffMs: 300 },
 			replies: [{ actions: [{ type: 'forwardEmail', to: 'team@example.com' }] }],
 		},
@@ -59,7 +79,12 @@ beforeAll(async () => {
 	// What a campaign run of this worker's would have sent: leased numbers, its reply URL.
 	for (let i = 0; i < REPLIES; i++) {
 		const to = `+614915702${String(i).padStart(2, '0')}`;
-		const m = await driver.send({ To: to, Text: 'Reply to win', ExternalId: `promo-20300101T000000Z:${i + 2}`, WebhookUri: `http://127.0.0.1:${port}/callbacks/${SECRET}/replies` });
+		const m = await driver.send({
+			To: to,
+			Text: 'Reply to win',
+			ExternalId: `promo-20300101T000000Z:${i + 2}`,
+			WebhookUri: `http://127.0.0.1:${port}/callbacks/${SECRET}/replies`,
+		});
 		sent.push({ to, leased: m.From });
 	}
 	worker = await WorkerProcess.start(config, env);
@@ -74,7 +99,11 @@ describe('the outbox across an SMTP outage and restarts', () => {
 	it('forwards every reply exactly once while SMTP goes down and up and the worker restarts, gracefully and not', async () => {
 		// SMTP up: forwarded at once.
 		for (let i = 0; i < 4; i++) await reply(i);
-		await until(() => accepted.every((sid) => smtp.about(sid).length === 1), 10_000, 'the first e-mails');
+		await until(
+			() => accepted.every((sid) => smtp.about(sid).length === 1),
+			10_000,
+			'the first e-mails',
+		);
 
 		// SMTP down: replies are still accepted, and wait in the outbox.
 		await smtp.stop();
@@ -89,24 +118,46 @@ describe('the outbox across an SMTP outage and restarts', () => {
 		for (let i = 10; i < 16; i++) await reply(i);
 
 		// A crash in the middle, while forwards are being retried: nothing is lost either.
-		await worker.waitFor((l) => l.msg === 'forward will be retried', 10_000, 'a retry after the restart');
+		await worker.waitFor(
+			(l) => l.msg === 'forward will be retried',
+			10_000,
+			'a retry after the restart',
+		);
 		await worker.stop('SIGKILL');
 		worker = await WorkerProcess.start(config, env);
 		for (let i = 16; i < 20; i++) await reply(i);
 
 		// SMTP back, once the copy after the crash has met the outage too: everything goes, each once.
-		await worker.waitFor((l) => l.msg === 'forward will be retried', 10_000, 'a retry after the crash');
+		await worker.waitFor(
+			(l) => l.msg === 'forward will be retried',
+			10_000,
+			'a retry after the crash',
+		);
 		await smtp.start();
 		for (let i = 20; i < REPLIES; i++) await reply(i);
 		await until(() => accepted.every((sid) => smtp.about(sid).length > 0), 20_000, 'every e-mail');
 		// Nothing left to send: a second e-mail of any reply would have gone by now.
-		await until(() => storeIdle({ kind: 'sqlite', path: join(dir, 'worker.db') }), 20_000, 'the worker to have nothing left to send');
+		await until(
+			() => storeIdle({ kind: 'sqlite', path: join(dir, 'worker.db') }),
+			20_000,
+			'the worker to have nothing left to send',
+		);
 		for (const sid of accepted) expect(smtp.about(sid), sid).toHaveLength(1);
 		expect(smtp.mails).toHaveLength(REPLIES);
-		expect(smtp.mails.every((m) => m.to[0] === 'team@example.com' && m.text.includes('Campaign: promo (row '))).toBe(true);
+		expect(
+			smtp.mails.every(
+				(m) => m.to[0] === 'team@example.com' && m.text.includes('Campaign: promo (row '),
+			),
+		).toBe(true);
 
 		expect(await worker.stop('SIGTERM')).toBe(0);
-		expect(await forwards()).toMatchObject({ sent: REPLIES, pending: 0, sending: 0, failed: 0, uncertain: 0 });
+		expect(await forwards()).toMatchObject({
+			sent: REPLIES,
+			pending: 0,
+			sending: 0,
+			failed: 0,
+			uncertain: 0,
+		});
 	});
 
 	it('marks a forward failed at the attempt limit and reports it', async () => {
@@ -115,20 +166,48 @@ describe('the outbox across an SMTP outage and restarts', () => {
 			dir,
 			{
 				db: 'limited.db',
-				server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET, reportToken: 'outbox-report-token-0123456789' },
-				smtp: { host: '127.0.0.1', port: await freePort(), allowInsecure: true, from: 'worker@example.com' },
+				server: {
+					publicUrl: `http://127.0.0.1:${port}`,
+					port,
+					host: '127.0.0.1',
+					secret: SECRET,
+					reportToken: 'outbox-report-token-0123456789',
+				},
+				smtp: {
+					host: '127.0.0.1',
+					port: await freePort(),
+					allowInsecure: true,
+					from: 'worker@example.com',
+				},
 				outbox: { maxAttempts: 3, backoffMs: 20, maxBackoffMs: 50 },
 				replies: [{ actions: [{ type: 'forwardEmail', to: 'team@example.com' }] }],
 			},
 			'limited.config.yaml',
 		);
-		const m = await driver.send({ To: '+61491570299', Text: 'Reply to win', WebhookUri: `http://127.0.0.1:${port}/callbacks/${SECRET}/replies` });
+		const m = await driver.send({
+			To: '+61491570299',
+			Text: 'Reply to win',
+			WebhookUri: `http://127.0.0.1:${port}/callbacks/${SECRET}/replies`,
+		});
 		worker = await WorkerProcess.start(limited, env);
 		const sid = await driver.reply('+61491570299', m.From, 'anyone there?');
-		const failed = await worker.waitFor((l) => l.msg === 'forward failed', 10_000, 'the failure report');
-		expect(failed).toMatchObject({ level: 'error', kind: 'forwardEmail', replyMessageSid: sid, attempts: 3 });
+		const failed = await worker.waitFor(
+			(l) => l.msg === 'forward failed',
+			10_000,
+			'the failure report',
+		);
+		expect(failed).toMatchObject({
+			level: 'error',
+			kind: 'forwardEmail',
+			replyMessageSid: sid,
+			attempts: 3,
+		});
 		expect(failed.reason).toMatch(/^gave up after 3 attempts; last: (ESOCKET|ECONNECTION)\b/);
-		const health = (await (await fetch(`http://127.0.0.1:${port}/health`, { headers: { authorization: 'Bearer outbox-report-token-0123456789' } })).json()) as any;
+		const health = (await (
+			await fetch(`http://127.0.0.1:${port}/health`, {
+				headers: { authorization: 'Bearer outbox-report-token-0123456789' },
+			})
+		).json()) as any;
 		expect(health.outbox).toMatchObject({ failed: 1, pending: 0 });
 		expect(await worker.stop('SIGTERM')).toBe(0);
 	});

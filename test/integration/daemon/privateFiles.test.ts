@@ -4,7 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { cli } from '../worker/harness';
 import { CallbackCatcher } from '../../support/callbackCatcher';
-import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, workerOnSandbox, writeConfig } from './harness';
+import {
+	ensureBuilt,
+	freePort,
+	SandboxDriver,
+	tempDir,
+	until,
+	WorkerProcess,
+	workerOnSandbox,
+	writeConfig,
+} from './harness';
 
 const SECRET = 'private-files-secret-0123';
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
@@ -17,7 +26,11 @@ beforeAll(async () => {
 	// The umask most systems give: without care, every file would be -rw-r--r--.
 	process.umask(0o022);
 	sandbox = await startSandbox({ port: 0 });
-	env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
+	env = {
+		CLOUDTEL_BASE_URL: sandbox.url,
+		CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
+		CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
+	};
 }, 60_000);
 
 afterAll(async () => {
@@ -30,7 +43,27 @@ describe('files holding personal data are private', () => {
 		writeFileSync(join(dir, 'list.csv'), 'Phone\n+61491570101\n+61491570102\n');
 		const db = join(dir, 'l.db');
 		const out = join(dir, 'out.csv');
-		const run = await cli(['campaign', 'run', '--csv', join(dir, 'list.csv'), '--property', sandbox.demo.PropertySid, '--text', 'Hi', '--from', 'CloudTel', '--db', db, '--name', 'p', '--out', out], env);
+		const run = await cli(
+			[
+				'campaign',
+				'run',
+				'--csv',
+				join(dir, 'list.csv'),
+				'--property',
+				sandbox.demo.PropertySid,
+				'--text',
+				'Hi',
+				'--from',
+				'CloudTel',
+				'--db',
+				db,
+				'--name',
+				'p',
+				'--out',
+				out,
+			],
+			env,
+		);
 		expect(run.code, run.stderr).toBe(0);
 		expect(mode(db)).toBe('600');
 		expect(mode(out)).toBe('600');
@@ -47,8 +80,16 @@ describe('files holding personal data are private', () => {
 	it('the worker keeps its database, -wal and -shm 0600; an existing ledger readable by others is warned about once', async () => {
 		const dir = tempDir();
 		const port = await freePort();
-		const config = writeConfig(dir, { provider: { baseUrl: sandbox.url }, db: 'worker.db', server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1' } });
-		const workerEnv = { CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken, CLOUDTEL_CALLBACK_SECRET: SECRET };
+		const config = writeConfig(dir, {
+			provider: { baseUrl: sandbox.url },
+			db: 'worker.db',
+			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1' },
+		});
+		const workerEnv = {
+			CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
+			CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
+			CLOUDTEL_CALLBACK_SECRET: SECRET,
+		};
 		const db = join(dir, 'worker.db');
 		let worker = await WorkerProcess.start(config, workerEnv);
 		try {
@@ -64,7 +105,9 @@ describe('files holding personal data are private', () => {
 		chmodSync(db, 0o644);
 		worker = await WorkerProcess.start(config, workerEnv);
 		try {
-			const warnings = worker.logs.filter((l) => l.level === 'warn' && String(l.msg).includes('can be read by others'));
+			const warnings = worker.logs.filter(
+				(l) => l.level === 'warn' && String(l.msg).includes('can be read by others'),
+			);
 			expect(warnings).toHaveLength(1);
 			expect(warnings[0].msg).toContain(`${db} can be read by others than its owner (mode 644)`);
 			// Left as its owner set it: a group may have been given it on purpose.
@@ -78,16 +121,28 @@ describe('files holding personal data are private', () => {
 		const bearer = 'Bearer receiver-credential-0123456789';
 		const catcher = await CallbackCatcher.start();
 		const { dir, port, worker } = await workerOnSandbox(sandbox, SECRET, {
-			replies: [{ actions: [{ type: 'post', url: `${catcher.url}/hook`, headers: { authorization: bearer } }] }],
+			replies: [
+				{
+					actions: [
+						{ type: 'post', url: `${catcher.url}/hook`, headers: { authorization: bearer } },
+					],
+				},
+			],
 		});
 		try {
 			const driver = new SandboxDriver(sandbox);
-			const m = await driver.send({ To: '+61491570401', Text: 'Reply to win', WebhookUri: `http://127.0.0.1:${port}/callbacks/${SECRET}/replies` });
+			const m = await driver.send({
+				To: '+61491570401',
+				Text: 'Reply to win',
+				WebhookUri: `http://127.0.0.1:${port}/callbacks/${SECRET}/replies`,
+			});
 			for (let i = 0; i < 5; i++) await driver.reply('+61491570401', m.From, `reply ${i}`);
 			await until(() => catcher.requests.length >= 5, 10_000, 'five forwards');
 			expect(catcher.requests.map((r) => r.headers.authorization)).toEqual(Array(5).fill(bearer));
 			const db = join(dir, 'worker.db');
-			for (const file of [db, `${db}-wal`]) if (existsSync(file)) expect(readFileSync(file).includes('receiver-credential'), file).toBe(false);
+			for (const file of [db, `${db}-wal`])
+				if (existsSync(file))
+					expect(readFileSync(file).includes('receiver-credential'), file).toBe(false);
 		} finally {
 			await worker.stop();
 			await catcher.close();

@@ -4,7 +4,16 @@ import { startSandbox } from '../../../sandbox/src';
 import { CallbackCatcher } from '../../support/callbackCatcher';
 import { cleanupAfterEach } from '../../support/cleanup';
 import { storeIdle } from '../../support/storeIdle';
-import { ensureBuilt, freePort, processAlive, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
+import {
+	ensureBuilt,
+	freePort,
+	processAlive,
+	SandboxDriver,
+	tempDir,
+	until,
+	WorkerProcess,
+	writeConfig,
+} from './harness';
 
 const SECRET = 'reload-n8n-secret-0123456789';
 
@@ -43,9 +52,18 @@ describe('forward.n8n after kill -HUP', () => {
 			forward: { n8n },
 			...more,
 		});
-		const config = writeConfig(dir, settings({ url: `${before.url}/webhook/old/cloudtel?secret=old-secret`, events: ['reply'] }));
+		const config = writeConfig(
+			dir,
+			settings({ url: `${before.url}/webhook/old/cloudtel?secret=old-secret`, events: ['reply'] }),
+		);
 		// CLOUDTEL_PUBLIC_URL is set but the file's publicUrl wins: it is not the environment's.
-		const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken, CLOUDTEL_CALLBACK_SECRET: SECRET, CLOUDTEL_PUBLIC_URL: 'http://elsewhere.example' };
+		const env = {
+			CLOUDTEL_BASE_URL: sandbox.url,
+			CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
+			CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
+			CLOUDTEL_CALLBACK_SECRET: SECRET,
+			CLOUDTEL_PUBLIC_URL: 'http://elsewhere.example',
+		};
 		const worker = await WorkerProcess.start(config, env);
 		cleanup.push(() => worker.stop('SIGKILL'));
 		const pid = worker.child.pid!;
@@ -53,23 +71,50 @@ describe('forward.n8n after kill -HUP', () => {
 
 		const base = `http://127.0.0.1:${port}/callbacks/${SECRET}`;
 		const customer = '+61491570421';
-		const sent = await driver.send({ To: customer, Text: 'Reply to win', WebhookUri: `${base}/replies` });
+		const sent = await driver.send({
+			To: customer,
+			Text: 'Reply to win',
+			WebhookUri: `${base}/replies`,
+		});
 		const first = await driver.reply(customer, sent.From, 'before the reload');
-		await until(() => before.requests.some((r) => r.headers['idempotency-key'] === `reply:${first}`), 20_000, 'the first reply at the old URL');
+		await until(
+			() => before.requests.some((r) => r.headers['idempotency-key'] === `reply:${first}`),
+			20_000,
+			'the first reply at the old URL',
+		);
 
-		const moved = { url: `${after.url}/webhook/new/cloudtel?secret=new-secret`, headers: { 'X-CloudTel-Secret': 'new-header' }, events: ['reply'] };
+		const moved = {
+			url: `${after.url}/webhook/new/cloudtel?secret=new-secret`,
+			headers: { 'X-CloudTel-Secret': 'new-header' },
+			events: ['reply'],
+		};
 		writeConfig(dir, settings(moved));
 		process.kill(pid, 'SIGHUP');
 		await worker.waitFor((l) => l.msg === 'reload done', 60_000, 'the reload');
-		const fromEnvironment = worker.logs.filter((l) => l.msg === 'reload: settings from the environment keep the values the worker was started with; a change to them needs a restart');
+		const fromEnvironment = worker.logs.filter(
+			(l) =>
+				l.msg ===
+				'reload: settings from the environment keep the values the worker was started with; a change to them needs a restart',
+		);
 		expect(fromEnvironment).toHaveLength(1);
 		expect(fromEnvironment[0]).toMatchObject({ level: 'info', part: 'supervisor' });
-		expect([...(fromEnvironment[0].variables as string[])].sort()).toEqual(expect.arrayContaining(['CLOUDTEL_ACCOUNT_SID', 'CLOUDTEL_AUTH_TOKEN', 'CLOUDTEL_BASE_URL', 'CLOUDTEL_CALLBACK_SECRET']));
+		expect([...(fromEnvironment[0].variables as string[])].sort()).toEqual(
+			expect.arrayContaining([
+				'CLOUDTEL_ACCOUNT_SID',
+				'CLOUDTEL_AUTH_TOKEN',
+				'CLOUDTEL_BASE_URL',
+				'CLOUDTEL_CALLBACK_SECRET',
+			]),
+		);
 		expect(fromEnvironment[0].variables).not.toContain('CLOUDTEL_PUBLIC_URL');
 		expect(worker.count((l) => l.msg.startsWith('reload: the spool folder changed'))).toBe(0);
 
 		const second = await driver.reply(customer, sent.From, 'after the reload');
-		await until(() => after.requests.some((r) => r.headers['idempotency-key'] === `reply:${second}`), 20_000, 'the second reply at the new URL');
+		await until(
+			() => after.requests.some((r) => r.headers['idempotency-key'] === `reply:${second}`),
+			20_000,
+			'the second reply at the new URL',
+		);
 		// Nothing left to send: a repeat, or a copy to the old URL, would have arrived by now.
 		await until(() => idle(), 20_000, 'the worker to have nothing left to send');
 
@@ -90,16 +135,40 @@ describe('forward.n8n after kill -HUP', () => {
 		const seen = worker.logs.length;
 		writeConfig(dir, settings(moved, { log: { level: 'warn' }, spool: { dir: `${dir}/spool-b` } }));
 		process.kill(pid, 'SIGHUP');
-		const spoolMoved = await worker.waitFor((l) => l.msg === 'reload: the spool folder changed; callbacks the old copy cannot feed into the store stay in the old folder until a worker that uses it starts', 20_000, 'the spool folder named');
-		expect(spoolMoved).toMatchObject({ level: 'warn', part: 'supervisor', from: `${dir}/spool-a`, to: `${dir}/spool-b` });
+		const spoolMoved = await worker.waitFor(
+			(l) =>
+				l.msg ===
+				'reload: the spool folder changed; callbacks the old copy cannot feed into the store stay in the old folder until a worker that uses it starts',
+			20_000,
+			'the spool folder named',
+		);
+		expect(spoolMoved).toMatchObject({
+			level: 'warn',
+			part: 'supervisor',
+			from: `${dir}/spool-a`,
+			to: `${dir}/spool-b`,
+		});
 		// The new copy has its spool in the new folder, and the old one has closed its own.
-		await until(() => files(`${dir}/spool-b`) === 1 && files(`${dir}/spool-a`) === 0, 30_000, 'the hand-over');
+		await until(
+			() => files(`${dir}/spool-b`) === 1 && files(`${dir}/spool-a`) === 0,
+			30_000,
+			'the hand-over',
+		);
 		const third = await driver.reply(customer, sent.From, 'after the second reload');
-		await until(() => after.requests.some((r) => r.headers['idempotency-key'] === `reply:${third}`), 20_000, 'the third reply at the new URL');
+		await until(
+			() => after.requests.some((r) => r.headers['idempotency-key'] === `reply:${third}`),
+			20_000,
+			'the third reply at the new URL',
+		);
 		await until(() => idle(), 20_000, 'the worker to have nothing left to send');
-		expect(after.requests.map((r) => r.headers['idempotency-key'])).toEqual([`reply:${second}`, `reply:${third}`]);
+		expect(after.requests.map((r) => r.headers['idempotency-key'])).toEqual([
+			`reply:${second}`,
+			`reply:${third}`,
+		]);
 		// The process the user started follows the new level: none of its info lines (reloading, reload done).
-		expect(worker.logs.slice(seen).filter((l) => l.part === 'supervisor' && l.level === 'info')).toEqual([]);
+		expect(
+			worker.logs.slice(seen).filter((l) => l.part === 'supervisor' && l.level === 'info'),
+		).toEqual([]);
 		expect(processAlive(pid)).toBe(true);
 		expect(await worker.stop('SIGTERM')).toBe(0);
 	}, 120_000);

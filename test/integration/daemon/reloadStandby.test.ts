@@ -4,7 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../sandbox/src';
 import { cleanupAfterEach } from '../../support/cleanup';
 import { storeIdle } from '../../support/storeIdle';
-import { ensureBuilt, freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
+import {
+	ensureBuilt,
+	freePort,
+	SandboxDriver,
+	tempDir,
+	until,
+	WorkerProcess,
+	writeConfig,
+} from './harness';
 
 const SECRET = 'reload-standby-secret-0123456789';
 
@@ -39,7 +47,12 @@ async function heldReceiver() {
 		server.closeAllConnections();
 		return new Promise<void>((r) => server.close(() => r()));
 	});
-	return { keys, order, release, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/cloudtel` };
+	return {
+		keys,
+		order,
+		release,
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/cloudtel`,
+	};
 }
 
 /**
@@ -64,16 +77,30 @@ describe('a reload while the running copy finishes a forward', () => {
 			outbox: { backoffMs: 50, maxBackoffMs: 200 },
 			forward: { n8n: { url: n8n.url, events: ['reply'] } },
 		});
-		const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
+		const env = {
+			CLOUDTEL_BASE_URL: sandbox.url,
+			CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
+			CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
+		};
 		const worker = await WorkerProcess.start(config, env);
 		cleanup.push(() => worker.stop('SIGKILL'));
 		const customer = '+61491570431';
-		const sent = await driver.send({ To: customer, Text: 'Reply to win', WebhookUri: `http://127.0.0.1:${port}/callbacks/${SECRET}/replies` });
+		const sent = await driver.send({
+			To: customer,
+			Text: 'Reply to win',
+			WebhookUri: `http://127.0.0.1:${port}/callbacks/${SECRET}/replies`,
+		});
 
 		const first = await driver.reply(customer, sent.From, 'first');
 		await until(() => n8n.keys.length === 1, 20_000, 'the first forward at n8n');
 		process.kill(worker.child.pid!, 'SIGHUP');
-		await worker.waitFor((l) => l.msg === 'reload: the new copy takes callbacks; the old one finishes what it took and exits', 60_000, 'the new copy taking callbacks');
+		await worker.waitFor(
+			(l) =>
+				l.msg ===
+				'reload: the new copy takes callbacks; the old one finishes what it took and exits',
+			60_000,
+			'the new copy taking callbacks',
+		);
 		const second = await driver.reply(customer, sent.From, 'second');
 		// Taken and answered 200 by the new copy, while the old one still waits on n8n; whether
 		// it was forwarded before the old copy could finish is read from the order below.
@@ -84,11 +111,18 @@ describe('a reload while the running copy finishes a forward', () => {
 		await worker.waitFor((l) => l.msg === 'reload done', 30_000, 'the old copy to exit');
 		await until(() => n8n.keys.length >= 2, 20_000, 'the second forward at n8n');
 		// Nothing left to send: a repeat would have come by now.
-		await until(() => storeIdle({ kind: 'sqlite', path: `${dir}/worker.db` }), 20_000, 'the worker to have nothing left to send');
+		await until(
+			() => storeIdle({ kind: 'sqlite', path: `${dir}/worker.db` }),
+			20_000,
+			'the worker to have nothing left to send',
+		);
 		expect(n8n.order).toEqual([`reply:${first}`, 'released', `reply:${second}`]);
 		expect(worker.count((l) => l.msg === 'forward interrupted; sending again')).toBe(0);
 		// The old copy recorded its forward as sent before it exited.
-		expect(worker.logs.find((l) => l.msg === 'worker stopped')).toMatchObject({ reason: 'SIGTERM', outbox: { sending: 0, sent: 1 } });
+		expect(worker.logs.find((l) => l.msg === 'worker stopped')).toMatchObject({
+			reason: 'SIGTERM',
+			outbox: { sending: 0, sent: 1 },
+		});
 		expect(await worker.stop('SIGTERM')).toBe(0);
 	}, 120_000);
 });

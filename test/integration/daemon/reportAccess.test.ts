@@ -21,7 +21,15 @@ let env: Record<string, string>;
 let worker: WorkerProcess | undefined;
 
 function config(server: Record<string, unknown>, name: string): string {
-	return writeConfig(dir, { provider: { baseUrl: sandbox.url }, db: 'worker.db', server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', ...server } }, name);
+	return writeConfig(
+		dir,
+		{
+			provider: { baseUrl: sandbox.url },
+			db: 'worker.db',
+			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', ...server },
+		},
+		name,
+	);
 }
 
 beforeAll(async () => {
@@ -29,9 +37,31 @@ beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0 });
 	dir = tempDir();
 	port = await freePort();
-	env = { CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken, CLOUDTEL_CALLBACK_SECRET: SECRET };
+	env = {
+		CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
+		CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
+		CLOUDTEL_CALLBACK_SECRET: SECRET,
+	};
 	writeFileSync(join(dir, 'list.csv'), 'Phone\n+61491570101\n+61491570102\n');
-	const run = await cli(['campaign', 'run', '--csv', join(dir, 'list.csv'), '--property', sandbox.demo.PropertySid, '--text', 'Hi', '--from', 'CloudTel', '--db', join(dir, 'worker.db'), '--name', 'spring'], { CLOUDTEL_BASE_URL: sandbox.url, ...env });
+	const run = await cli(
+		[
+			'campaign',
+			'run',
+			'--csv',
+			join(dir, 'list.csv'),
+			'--property',
+			sandbox.demo.PropertySid,
+			'--text',
+			'Hi',
+			'--from',
+			'CloudTel',
+			'--db',
+			join(dir, 'worker.db'),
+			'--name',
+			'spring',
+		],
+		{ CLOUDTEL_BASE_URL: sandbox.url, ...env },
+	);
 	expect(run.code, run.stderr).toBe(0);
 }, 120_000);
 
@@ -52,12 +82,18 @@ describe('campaign reports need their own token, and the server its limits', () 
 		expect(link.stderr).toContain('--report-link needs server.reportToken');
 		worker = await WorkerProcess.start(file, env);
 		const url = `http://127.0.0.1:${port}/campaigns`;
-		for (const res of [await fetch(url, { headers: { authorization: `Bearer ${SECRET}` } }), await fetch(`${url}?token=${SECRET}`), await fetch(`${url}/spring.json`, { headers: { authorization: `Bearer ${SECRET}` } })]) {
+		for (const res of [
+			await fetch(url, { headers: { authorization: `Bearer ${SECRET}` } }),
+			await fetch(`${url}?token=${SECRET}`),
+			await fetch(`${url}/spring.json`, { headers: { authorization: `Bearer ${SECRET}` } }),
+		]) {
 			expect(res.status).toBe(404);
 			expect(await res.text()).not.toContain('spring');
 		}
 		// No apiToken either: the campaign API is off, whatever is sent.
-		const api = await fetch(`http://127.0.0.1:${port}/api/campaigns`, { headers: { authorization: `Bearer ${SECRET}` } });
+		const api = await fetch(`http://127.0.0.1:${port}/api/campaigns`, {
+			headers: { authorization: `Bearer ${SECRET}` },
+		});
 		expect(api.status).toBe(404);
 		expect(await api.json()).toMatchObject({ error: { code: 'not_found' } });
 	});
@@ -74,17 +110,29 @@ describe('campaign reports need their own token, and the server its limits', () 
 		const html = await index.text();
 		expect(html).not.toContain(TOKEN);
 		expect(html).toMatch(/href="\/campaigns\/spring\?expires=\d+&amp;signature=[\w-]+"/);
-		for (const res of [index, await fetch(`${url}/spring`, { headers: { authorization: `Bearer ${TOKEN}` } })]) {
-			expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+		for (const res of [
+			index,
+			await fetch(`${url}/spring`, { headers: { authorization: `Bearer ${TOKEN}` } }),
+		]) {
+			expect(res.headers.get('content-security-policy')).toBe(
+				"default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+			);
 			expect(res.headers.get('referrer-policy')).toBe('no-referrer');
 			expect(res.headers.get('x-content-type-options')).toBe('nosniff');
 		}
 
 		// A link for a browser, printed by the CLI from the same config.
-		const printed = await cli(['worker', '--config', file, '--report-link', '--campaign', 'spring', '--minutes', '5'], env);
+		const printed = await cli(
+			['worker', '--config', file, '--report-link', '--campaign', 'spring', '--minutes', '5'],
+			env,
+		);
 		expect(printed.code, printed.stderr).toBe(0);
 		const link = printed.stdout.trim();
-		expect(link).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/campaigns/spring\\?expires=\\d+&signature=[\\w-]+$`));
+		expect(link).toMatch(
+			new RegExp(
+				`^http://127\\.0\\.0\\.1:${port}/campaigns/spring\\?expires=\\d+&signature=[\\w-]+$`,
+			),
+		);
 		expect(link).not.toContain(TOKEN);
 		const page = await fetch(link);
 		expect(page.status).toBe(200);
@@ -106,7 +154,11 @@ describe('campaign reports need their own token, and the server its limits', () 
 				if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text());
 			});
 			await tab.goto(link, { waitUntil: 'load' });
-			const drawn = await tab.evaluate(() => [...document.querySelectorAll('figure.chart svg')].map((svg) => svg.getBoundingClientRect().height));
+			const drawn = await tab.evaluate(() =>
+				[...document.querySelectorAll('figure.chart svg')].map(
+					(svg) => svg.getBoundingClientRect().height,
+				),
+			);
 			expect(drawn.length).toBeGreaterThan(0);
 			for (const height of drawn) expect(height).toBeGreaterThan(50);
 			expect(problems).toEqual([]);
@@ -116,21 +168,44 @@ describe('campaign reports need their own token, and the server its limits', () 
 	});
 
 	it('needs the API token for /api; caps open connections: one beyond maxConnections is answered 503', async () => {
-		worker = await WorkerProcess.start(config({ reportToken: TOKEN, apiToken: API_TOKEN, maxConnections: 20 }, 'capped.yaml'), env);
+		worker = await WorkerProcess.start(
+			config({ reportToken: TOKEN, apiToken: API_TOKEN, maxConnections: 20 }, 'capped.yaml'),
+			env,
+		);
 		// From another address: one address alone meets its own cap (maxConnectionsPerClient) first.
-		const idle: Socket[] = await Promise.all(Array.from({ length: 20 }, () => new Promise<Socket>((resolve) => { const s = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.2' }, () => resolve(s)); })));
+		const idle: Socket[] = await Promise.all(
+			Array.from(
+				{ length: 20 },
+				() =>
+					new Promise<Socket>((resolve) => {
+						const s = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.2' }, () =>
+							resolve(s),
+						);
+					}),
+			),
+		);
 		try {
 			await new Promise((r) => setTimeout(r, 100));
-			const over = await fetch(`http://127.0.0.1:${port}/campaigns`, { headers: { authorization: `Bearer ${TOKEN}` } });
+			const over = await fetch(`http://127.0.0.1:${port}/campaigns`, {
+				headers: { authorization: `Bearer ${TOKEN}` },
+			});
 			expect(over.status).toBe(503);
 		} finally {
 			for (const s of idle) s.destroy();
 		}
 		await new Promise((r) => setTimeout(r, 100));
-		expect((await fetch(`http://127.0.0.1:${port}/campaigns`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+		expect(
+			(
+				await fetch(`http://127.0.0.1:${port}/campaigns`, {
+					headers: { authorization: `Bearer ${TOKEN}` },
+				})
+			).status,
+		).toBe(200);
 		// The campaign API needs its own token: neither the report token nor the callback secret opens it.
 		for (const bearer of [TOKEN, SECRET, undefined]) {
-			const api = await fetch(`http://127.0.0.1:${port}/api/campaigns`, { headers: bearer ? { authorization: `Bearer ${bearer}` } : {} });
+			const api = await fetch(`http://127.0.0.1:${port}/api/campaigns`, {
+				headers: bearer ? { authorization: `Bearer ${bearer}` } : {},
+			});
 			expect(api.status).toBe(401);
 			expect(api.headers.get('www-authenticate')).toBe('Bearer');
 		}

@@ -5,15 +5,36 @@ import { WebhookServer } from '../../../worker/src/daemon/http/webhookServer';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 
 const SECRET = 'slow-clients-secret-0123';
-const reply = (i: number) => ({ MessageSid: `m-${i}`, OriginalMessageSid: 'o-1', AccountSid: 'a', PropertySid: 'p', From: '+61491570101', To: '+61400000001', Text: 'hi', ExternalId: '', Timestamp: 1 });
+const reply = (i: number) => ({
+	MessageSid: `m-${i}`,
+	OriginalMessageSid: 'o-1',
+	AccountSid: 'a',
+	PropertySid: 'p',
+	From: '+61491570101',
+	To: '+61400000001',
+	Text: 'hi',
+	ExternalId: '',
+	Timestamp: 1,
+});
 
 /** One callback on a connection of its own, from 127.0.0.1: its status, or the network error. */
 function callback(port: number, i: number): Promise<number | string> {
 	return new Promise((resolve) => {
-		const req = request({ port, host: '127.0.0.1', localAddress: '127.0.0.1', path: `/callbacks/${SECRET}/replies`, method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
-			res.resume();
-			res.on('end', () => resolve(res.statusCode!));
-		});
+		const req = request(
+			{
+				port,
+				host: '127.0.0.1',
+				localAddress: '127.0.0.1',
+				path: `/callbacks/${SECRET}/replies`,
+				method: 'POST',
+				agent: false,
+				headers: { 'content-type': 'application/json' },
+			},
+			(res) => {
+				res.resume();
+				res.on('end', () => resolve(res.statusCode!));
+			},
+		);
 		req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
 		req.end(JSON.stringify(reply(i)));
 	});
@@ -44,7 +65,11 @@ function slowClients(port: number, from: string, count: number, kind: 'head' | '
 		socket.on('connect', () => {
 			// From its first byte: a wait to be connected (a full listen backlog) is no place held on the server.
 			open.set(socket, Date.now());
-			socket.write(kind === 'head' ? `POST /callbacks/${SECRET}/replies HTTP/1.1\r\nHost: x\r\nX-Slow: ` : `POST /callbacks/${SECRET}/replies HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`);
+			socket.write(
+				kind === 'head'
+					? `POST /callbacks/${SECRET}/replies HTTP/1.1\r\nHost: x\r\nX-Slow: `
+					: `POST /callbacks/${SECRET}/replies HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`,
+			);
 		});
 		socket.on('error', () => undefined);
 		// Reads what it is sent (a 408), so it sees its connection closed.

@@ -38,7 +38,10 @@ async function hungReceiver(): Promise<{ url: string; requests: () => number }> 
 		for (const s of sockets) s.destroy();
 		return new Promise<void>((r) => server.close(() => r()));
 	});
-	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, requests: () => requests };
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+		requests: () => requests,
+	};
 }
 
 describe.each(sqlite)('a slow receiver slows only itself ($name)', (backend) => {
@@ -63,21 +66,66 @@ describe.each(sqlite)('a slow receiver slows only itself ($name)', (backend) => 
 			{},
 			{ maxAttempts: 12, backoffMs: 1000, maxBackoffMs: 600_000, concurrency: 4 },
 			log,
-			new N8nForwarder(() => ({ url: `http://127.0.0.1:${(n8n.address() as AddressInfo).port}/webhook/cloudtel` })),
-			new EventForwarder({ worker: () => undefined, campaignUrl: () => undefined, outboundAllow: () => ['127.0.0.1'] }),
+			new N8nForwarder(() => ({
+				url: `http://127.0.0.1:${(n8n.address() as AddressInfo).port}/webhook/cloudtel`,
+			})),
+			new EventForwarder({
+				worker: () => undefined,
+				campaignUrl: () => undefined,
+				outboundAllow: () => ['127.0.0.1'],
+			}),
 		);
 		outbox.start();
 		closers.push(() => void outbox.stop());
 
 		// Four API campaigns' campaign.started, each to its own events URL, which hangs.
-		const started = (i: number): CampaignEvent => ({ id: `campaign.started:c${i}`, type: 'campaign.started', occurredAt: new Date().toISOString(), campaign: `c${i}`, data: {} });
-		await store.queueForwards(hung.map((h, i) => ({ eventKey: `campaign.started:c${i}`, actionKey: 'event', payload: { action: { type: 'event', to: 'campaign', url: h.url }, event: started(i) } })), Date.now());
+		const started = (i: number): CampaignEvent => ({
+			id: `campaign.started:c${i}`,
+			type: 'campaign.started',
+			occurredAt: new Date().toISOString(),
+			campaign: `c${i}`,
+			data: {},
+		});
+		await store.queueForwards(
+			hung.map((h, i) => ({
+				eventKey: `campaign.started:c${i}`,
+				actionKey: 'event',
+				payload: { action: { type: 'event', to: 'campaign', url: h.url }, event: started(i) },
+			})),
+			Date.now(),
+		);
 		outbox.kick();
-		await until(() => hung.every((h) => h.requests() === 1), 5_000, 'every events URL holding its POST');
+		await until(
+			() => hung.every((h) => h.requests() === 1),
+			5_000,
+			'every events URL holding its POST',
+		);
 
-		const reply: CallbackEvent = { kind: 'reply', data: { MessageSid: 'r-1', OriginalMessageSid: 'o-1', AccountSid: 'a', PropertySid: 'p', From: '+61491570101', To: '+61400000001', Text: 'STOP', ExternalId: '', Timestamp: 1 } } as CallbackEvent;
+		const reply: CallbackEvent = {
+			kind: 'reply',
+			data: {
+				MessageSid: 'r-1',
+				OriginalMessageSid: 'o-1',
+				AccountSid: 'a',
+				PropertySid: 'p',
+				From: '+61491570101',
+				To: '+61400000001',
+				Text: 'STOP',
+				ExternalId: '',
+				Timestamp: 1,
+			},
+		} as CallbackEvent;
 		const queuedAt = Date.now();
-		await store.queueForwards([{ eventKey: 'reply:r-1', actionKey: 'n8n', payload: { action: { type: 'n8n' }, event: reply, receivedAt: queuedAt } }], queuedAt);
+		await store.queueForwards(
+			[
+				{
+					eventKey: 'reply:r-1',
+					actionKey: 'n8n',
+					payload: { action: { type: 'n8n' }, event: reply, receivedAt: queuedAt },
+				},
+			],
+			queuedAt,
+		);
 		outbox.kick();
 		await until(() => arrived.length > 0, 5_000, 'the reply at n8n');
 		expect(arrived[0] - queuedAt).toBeLessThan(1_000);

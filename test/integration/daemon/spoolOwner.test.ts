@@ -29,7 +29,17 @@ function startTicks(pid: number): number {
 const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim().replace(/-/g, '');
 
 function reply(sid: string, accountSid: string): { k: string; e: unknown; t: number } {
-	const data = { MessageSid: sid, AccountSid: accountSid, PropertySid: 'PR0', From: '+61491570441', To: '+61400000441', ExternalId: '', Timestamp: 1_900_000_000, OriginalMessageSid: 'SMoriginal', Text: `answer ${sid}` };
+	const data = {
+		MessageSid: sid,
+		AccountSid: accountSid,
+		PropertySid: 'PR0',
+		From: '+61491570441',
+		To: '+61400000441',
+		ExternalId: '',
+		Timestamp: 1_900_000_000,
+		OriginalMessageSid: 'SMoriginal',
+		Text: `answer ${sid}`,
+	};
 	return { k: `reply:${sid}`, e: { kind: 'reply', data }, t: Date.now() - 60_000 };
 }
 
@@ -38,8 +48,16 @@ function reply(sid: string, accountSid: string): { k: string; e: unknown; t: num
  * zeros of the room it took, in a file named after the worker's pid, the time it made it,
  * its start since boot and the boot.
  */
-function deadWorkersSpool(dir: string, owner: { pid: number; start: number; boot: string }, sids: string[], accountSid: string): string {
-	const path = join(dir, `spool-${owner.pid}-${Date.now() - 120_000}-${owner.start}-${owner.boot}.jsonl`);
+function deadWorkersSpool(
+	dir: string,
+	owner: { pid: number; start: number; boot: string },
+	sids: string[],
+	accountSid: string,
+): string {
+	const path = join(
+		dir,
+		`spool-${owner.pid}-${Date.now() - 120_000}-${owner.start}-${owner.boot}.jsonl`,
+	);
 	const lines = sids.map((sid) => `${JSON.stringify(reply(sid, accountSid))}\n`).join('');
 	writeFileSync(path, Buffer.concat([Buffer.from(lines), Buffer.alloc(4096)]), { mode: 0o600 });
 	return path;
@@ -65,13 +83,23 @@ describe.runIf(process.platform === 'linux')('a dead worker’s spool', () => {
 		// The dead worker's pid, now a sleeping process's that started after the worker had.
 		const reused = sleeper();
 		const deadOwner = { pid: reused.pid!, start: startTicks(reused.pid!) - 100, boot };
-		const reusedPath = deadWorkersSpool(spool, deadOwner, ['SMreused1', 'SMreused2', 'SMreused3'], accountSid);
+		const reusedPath = deadWorkersSpool(
+			spool,
+			deadOwner,
+			['SMreused1', 'SMreused2', 'SMreused3'],
+			accountSid,
+		);
 		// A worker alive and well: its own pid and start.
 		const owner = sleeper();
 		const liveOwner = { pid: owner.pid!, start: startTicks(owner.pid!), boot };
 		const livePath = deadWorkersSpool(spool, liveOwner, ['SMlive1', 'SMlive2'], accountSid);
 		// The same pid and start, but written before the machine last booted.
-		const earlierBoot = deadWorkersSpool(spool, { ...liveOwner, boot: 'f'.repeat(32) }, ['SMboot1'], accountSid);
+		const earlierBoot = deadWorkersSpool(
+			spool,
+			{ ...liveOwner, boot: 'f'.repeat(32) },
+			['SMboot1'],
+			accountSid,
+		);
 
 		const port = await freePort();
 		const config = writeConfig(dir, {
@@ -81,20 +109,37 @@ describe.runIf(process.platform === 'linux')('a dead worker’s spool', () => {
 			spool: { dir: spool },
 			forward: { n8n: { url: `${n8n.url}/webhook/trigger/cloudtel` } },
 		});
-		const env = { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: accountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
+		const env = {
+			CLOUDTEL_BASE_URL: sandbox.url,
+			CLOUDTEL_ACCOUNT_SID: accountSid,
+			CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
+		};
 		const worker = await WorkerProcess.start(config, env);
 		cleanup.push(() => worker.stop('SIGKILL'));
 		const keys = () => n8n.requests.map((r) => String(r.headers['idempotency-key']));
 		/** A spool from an earlier boot, fed at the look the test asks for; resolves once it is forwarded. */
 		const markSpool = async (sid: string) => {
-			const path = deadWorkersSpool(spool, { pid: 1, start: 1, boot: 'e'.repeat(32) }, [sid], accountSid);
+			const path = deadWorkersSpool(
+				spool,
+				{ pid: 1, start: 1, boot: 'e'.repeat(32) },
+				[sid],
+				accountSid,
+			);
 			worker.lookForSpools();
-			await until(() => keys().includes(`reply:${sid}`) && !existsSync(path), 10_000, `the mark ${sid} fed and forwarded`);
+			await until(
+				() => keys().includes(`reply:${sid}`) && !existsSync(path),
+				10_000,
+				`the mark ${sid} fed and forwarded`,
+			);
 			return { keys: [`reply:${sid}`], path };
 		};
 
 		const orphans = ['reply:SMreused1', 'reply:SMreused2', 'reply:SMreused3', 'reply:SMboot1'];
-		await until(() => orphans.every((k) => keys().includes(k)), 20_000, 'the dead workers’ callbacks forwarded');
+		await until(
+			() => orphans.every((k) => keys().includes(k)),
+			20_000,
+			'the dead workers’ callbacks forwarded',
+		);
 		// The mark: another dead worker's spool, fed by a later look, which also finds the live
 		// owner's spool; the outbox sends one at a time, oldest first, so a repeat comes before it.
 		const mark = await markSpool('SMmark1');
@@ -103,16 +148,31 @@ describe.runIf(process.platform === 'linux')('a dead worker’s spool', () => {
 		expect(existsSync(reusedPath)).toBe(false);
 		expect(existsSync(earlierBoot)).toBe(false);
 		expect(existsSync(livePath)).toBe(true);
-		const fed = worker.logs.filter((l) => l.msg === 'callbacks spooled by a process that is gone are in the store');
-		expect(fed.map((l) => [l.spool, l.events]).sort()).toEqual([[reusedPath, 3], [earlierBoot, 1], [mark.path, 1]].sort());
-		for (const r of n8n.requests) expect(r.body.MessageSid).toBe(String(r.headers['idempotency-key']).slice('reply:'.length));
+		const fed = worker.logs.filter(
+			(l) => l.msg === 'callbacks spooled by a process that is gone are in the store',
+		);
+		expect(fed.map((l) => [l.spool, l.events]).sort()).toEqual(
+			[
+				[reusedPath, 3],
+				[earlierBoot, 1],
+				[mark.path, 1],
+			].sort(),
+		);
+		for (const r of n8n.requests)
+			expect(r.body.MessageSid).toBe(String(r.headers['idempotency-key']).slice('reply:'.length));
 
 		// The owner exits without feeding it (as a crash would): its spool is fed now.
 		owner.kill('SIGKILL');
-		await until(() => keys().includes('reply:SMlive1') && keys().includes('reply:SMlive2'), 20_000, 'the spool of the worker that exited');
+		await until(
+			() => keys().includes('reply:SMlive1') && keys().includes('reply:SMlive2'),
+			20_000,
+			'the spool of the worker that exited',
+		);
 		await until(() => !existsSync(livePath), 5_000, 'the spool removed');
 		const lastMarks = (await markSpool('SMmark2')).keys;
-		expect(keys().sort()).toEqual([...orphans, ...marks, 'reply:SMlive1', 'reply:SMlive2', ...lastMarks].sort());
+		expect(keys().sort()).toEqual(
+			[...orphans, ...marks, 'reply:SMlive1', 'reply:SMlive2', ...lastMarks].sort(),
+		);
 		expect(reused.exitCode).toBeNull();
 		expect(await worker.stop('SIGTERM')).toBe(0);
 	}, 120_000);

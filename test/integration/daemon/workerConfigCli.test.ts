@@ -5,19 +5,38 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ensureBuilt, freePort, tempDir, WorkerProcess, writeConfig } from './harness';
 
 const SID = '11111111-1111-4111-8111-111111111111';
-const SECRETS = { CLOUDTEL_ACCOUNT_SID: 'A', CLOUDTEL_AUTH_TOKEN: 'T', CLOUDTEL_CALLBACK_SECRET: '0123456789abcdef' };
+const SECRETS = {
+	CLOUDTEL_ACCOUNT_SID: 'A',
+	CLOUDTEL_AUTH_TOKEN: 'T',
+	CLOUDTEL_CALLBACK_SECRET: '0123456789abcdef',
+};
 
 function campaignConfig(dir: string, campaigns: Record<string, unknown>[], port = 8080) {
 	return writeConfig(dir, {
 		provider: { baseUrl: 'http://127.0.0.1:9' },
 		db: 'worker.db',
 		server: { publicUrl: 'https://worker.example.com', port, host: '127.0.0.1' },
-		campaigns: campaigns.map((c, i) => ({ name: `c${i}`, cron: '0 9 * * 1', timeZone: 'UTC', property: SID, ...c })),
+		campaigns: campaigns.map((c, i) => ({
+			name: `c${i}`,
+			cron: '0 9 * * 1',
+			timeZone: 'UTC',
+			property: SID,
+			...c,
+		})),
 	});
 }
 
 function run(args: string[], env: Record<string, string> = {}) {
-	return spawnSync(process.execPath, [CLI, 'worker', ...args], { encoding: 'utf8', env: { ...process.env, CLOUDTEL_AUTH_TOKEN: '', CLOUDTEL_ACCOUNT_SID: '', CLOUDTEL_BASE_URL: '', ...env } });
+	return spawnSync(process.execPath, [CLI, 'worker', ...args], {
+		encoding: 'utf8',
+		env: {
+			...process.env,
+			CLOUDTEL_AUTH_TOKEN: '',
+			CLOUDTEL_ACCOUNT_SID: '',
+			CLOUDTEL_BASE_URL: '',
+			...env,
+		},
+	});
 }
 
 beforeAll(() => ensureBuilt(), 120_000);
@@ -34,13 +53,23 @@ describe('cloudtel worker --config', () => {
 		expect(result.status).toBe(2);
 		expect(result.stdout).toBe('');
 		expect(result.stderr).toContain(`the config ${file} is not valid:`);
-		for (const path of ['provider.authToken: is required (here, or CLOUDTEL_AUTH_TOKEN in the environment)', 'server.publicUrl:', 'server.secret:', 'campaigns[0].cron:', 'campaigns[0].property:']) {
+		for (const path of [
+			'provider.authToken: is required (here, or CLOUDTEL_AUTH_TOKEN in the environment)',
+			'server.publicUrl:',
+			'server.secret:',
+			'campaigns[0].cron:',
+			'campaigns[0].property:',
+		]) {
 			expect(result.stderr).toContain(path);
 		}
 	});
 
 	it('--check validates a good config (secrets from the environment) and exits 0', () => {
-		const result = run(['--config', 'examples/worker.config.yaml', '--check'], { CLOUDTEL_ACCOUNT_SID: 'A', CLOUDTEL_AUTH_TOKEN: 'T', CLOUDTEL_CALLBACK_SECRET: '0123456789abcdef' });
+		const result = run(['--config', 'examples/worker.config.yaml', '--check'], {
+			CLOUDTEL_ACCOUNT_SID: 'A',
+			CLOUDTEL_AUTH_TOKEN: 'T',
+			CLOUDTEL_CALLBACK_SECRET: '0123456789abcdef',
+		});
 		expect(result.stderr).toBe('');
 		expect(result.stdout).toMatch(/: valid; campaigns: 1, reply rules: 4$/m);
 		expect(result.status).toBe(0);
@@ -50,11 +79,21 @@ describe('cloudtel worker --config', () => {
 		const dir = tempDir();
 		const port = await freePort();
 		const file = writeConfig(dir, {
-			provider: { baseUrl: 'http://127.0.0.1:9', accountSid: 'A', authToken: 'auth-token-in-the-file' },
+			provider: {
+				baseUrl: 'http://127.0.0.1:9',
+				accountSid: 'A',
+				authToken: 'auth-token-in-the-file',
+			},
 			db: 'worker.db',
-			server: { publicUrl: 'https://worker.example.com', port, host: '127.0.0.1', secret: '0123456789abcdef' },
+			server: {
+				publicUrl: 'https://worker.example.com',
+				port,
+				host: '127.0.0.1',
+				secret: '0123456789abcdef',
+			},
 		});
-		const warning = /the config .*worker\.config\.yaml holds secrets .* can be read by others than its owner \(mode 644\): chmod 600 it/;
+		const warning =
+			/the config .*worker\.config\.yaml holds secrets .* can be read by others than its owner \(mode 644\): chmod 600 it/;
 		chmodSync(file, 0o644);
 		const shared = run(['--config', file, '--check']);
 		expect(shared.status).toBe(0);
@@ -62,7 +101,9 @@ describe('cloudtel worker --config', () => {
 		expect(shared.stderr).not.toContain('auth-token-in-the-file');
 		const worker = await WorkerProcess.start(file, {});
 		try {
-			expect((await worker.waitFor((l) => warning.test(String(l.msg)), 5_000, 'the warning')).level).toBe('warn');
+			expect(
+				(await worker.waitFor((l) => warning.test(String(l.msg)), 5_000, 'the warning')).level,
+			).toBe('warn');
 		} finally {
 			await worker.stop();
 		}
@@ -81,7 +122,7 @@ describe('cloudtel worker --config', () => {
 		expect(missing.stderr).toContain('/nonexistent/worker.yaml');
 	});
 
-	it('--check opens each campaign\'s CSV and names what does not fit by config path, never by CLI flag', () => {
+	it("--check opens each campaign's CSV and names what does not fit by config path, never by CLI flag", () => {
 		const dir = tempDir();
 		writeFileSync(join(dir, 'list.csv'), 'Phone,FirstName\n+61491570156,Ann\n');
 		const file = campaignConfig(dir, [
@@ -109,12 +150,25 @@ describe('cloudtel worker --config', () => {
 		const dir = tempDir();
 		const csv = join(dir, 'list.csv');
 		writeFileSync(csv, 'Phone,FirstName\n+61491570156,Ann\n');
-		const file = campaignConfig(dir, [{ csv: 'list.csv', cron: '* * * * * *', text: 'Hi {{FirstName}}' }], await freePort());
+		const file = campaignConfig(
+			dir,
+			[{ csv: 'list.csv', cron: '* * * * * *', text: 'Hi {{FirstName}}' }],
+			await freePort(),
+		);
 		const worker = await WorkerProcess.start(file, SECRETS);
 		try {
 			writeFileSync(csv, 'Phone,Name\n+61491570156,Ann\n');
-			const line = await worker.waitFor((l) => l.msg === 'campaign not run: its config does not fit its CSV', 20_000, 'the tick\'s check');
-			expect(line).toMatchObject({ level: 'error', campaign: 'c0', problem: 'campaigns[0].text: the template uses {{FirstName}}, but the CSV has no such column (columns: Phone, Name)' });
+			const line = await worker.waitFor(
+				(l) => l.msg === 'campaign not run: its config does not fit its CSV',
+				20_000,
+				"the tick's check",
+			);
+			expect(line).toMatchObject({
+				level: 'error',
+				campaign: 'c0',
+				problem:
+					'campaigns[0].text: the template uses {{FirstName}}, but the CSV has no such column (columns: Phone, Name)',
+			});
 			expect(worker.text).not.toContain('--text');
 		} finally {
 			await worker.stop();

@@ -5,7 +5,16 @@ import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { maskPhoneNumbers } from '../../../worker/src/daemon/phoneMask';
 import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
 import { CallbackCatcher } from '../../support/callbackCatcher';
-import { ensureBuilt, freePort, SandboxDriver, SmtpSink, tempDir, until, WorkerProcess, writeConfig } from './harness';
+import {
+	ensureBuilt,
+	freePort,
+	SandboxDriver,
+	SmtpSink,
+	tempDir,
+	until,
+	WorkerProcess,
+	writeConfig,
+} from './harness';
 
 const SECRET = 'callback-secret-0123456789';
 const RECIPIENTS = ['+61491570101', '+61491570102', '+61491570103', '+61491570666'];
@@ -41,7 +50,10 @@ beforeAll(async () => {
 	dir = tempDir();
 	port = await freePort();
 	base = `http://127.0.0.1:${port}`;
-	writeFileSync(join(dir, 'list.csv'), `Phone,Name\n${RECIPIENTS.map((r, i) => `${r},N${i}`).join('\n')}\n`);
+	writeFileSync(
+		join(dir, 'list.csv'),
+		`Phone,Name\n${RECIPIENTS.map((r, i) => `${r},N${i}`).join('\n')}\n`,
+	);
 	// Credentials and secrets come from the environment, as an operator would keep them.
 	env = {
 		CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
@@ -53,12 +65,39 @@ beforeAll(async () => {
 		provider: { baseUrl: sandbox.url },
 		db: 'worker.db',
 		server: { publicUrl: base, port, host: '127.0.0.1', maxBodyBytes: 4096 },
-		smtp: { host: '127.0.0.1', port: smtp.port, allowInsecure: true, from: 'worker@example.com', user: smtp.user },
+		smtp: {
+			host: '127.0.0.1',
+			port: smtp.port,
+			allowInsecure: true,
+			from: 'worker@example.com',
+			user: smtp.user,
+		},
 		outbox: { maxAttempts: 50, backoffMs: 100, maxBackoffMs: 1000 },
-		campaigns: [{ name: 'promo', cron: '*/4 * * * * *', timeZone: 'UTC', csv: 'list.csv', toColumn: 'Phone', property: sandbox.demo.PropertySid, text: 'Hi {{Name}}, reply YES to book' }],
+		campaigns: [
+			{
+				name: 'promo',
+				cron: '*/4 * * * * *',
+				timeZone: 'UTC',
+				csv: 'list.csv',
+				toColumn: 'Phone',
+				property: sandbox.demo.PropertySid,
+				text: 'Hi {{Name}}, reply YES to book',
+			},
+		],
 		replies: [
-			{ name: 'yes', match: { keyword: 'YES', campaign: 'promo' }, actions: [{ type: 'forwardEmail', to: 'bookings@example.com' }, { type: 'post', url: `${catcher.url}/yes`, headers: { 'x-team': 'sales' } }] },
-			{ name: 'call', match: { keyword: 'CALL' }, actions: [{ type: 'forwardSms', to: FORWARD_SMS_TO }] },
+			{
+				name: 'yes',
+				match: { keyword: 'YES', campaign: 'promo' },
+				actions: [
+					{ type: 'forwardEmail', to: 'bookings@example.com' },
+					{ type: 'post', url: `${catcher.url}/yes`, headers: { 'x-team': 'sales' } },
+				],
+			},
+			{
+				name: 'call',
+				match: { keyword: 'CALL' },
+				actions: [{ type: 'forwardSms', to: FORWARD_SMS_TO }],
+			},
 			{ name: 'rest', actions: [{ type: 'forwardEmail', to: 'inbox@example.com' }] },
 		],
 	});
@@ -72,13 +111,19 @@ afterAll(async () => {
 });
 
 describe('cloudtel worker, end to end', () => {
-	it('runs the campaign on its cron; its messages carry this worker\'s receipt and reply URLs; receipts reach the ledger', async () => {
-		const first = await worker.waitFor((l) => l.msg === 'campaign summary', 20_000, 'the first campaign run');
+	it("runs the campaign on its cron; its messages carry this worker's receipt and reply URLs; receipts reach the ledger", async () => {
+		const first = await worker.waitFor(
+			(l) => l.msg === 'campaign summary',
+			20_000,
+			'the first campaign run',
+		);
 		expect(first).toMatchObject({ campaign: 'promo', stop: 'finished', total: 4 });
 		const run = first.run as string;
 		expect(run).toMatch(/^promo-\d{8}T\d{6}Z$/);
 
-		const messages = (await driver.messages()).filter((m) => String(m.ExternalId).startsWith(`${run}:`));
+		const messages = (await driver.messages()).filter((m) =>
+			String(m.ExternalId).startsWith(`${run}:`),
+		);
 		expect(messages.map((m) => m.To).sort()).toEqual([...RECIPIENTS].sort());
 		for (const m of messages) {
 			expect(m.DeliveryReceiptWebhookUri).toBe(`${base}/callbacks/${SECRET}/receipts`);
@@ -90,24 +135,47 @@ describe('cloudtel worker, end to end', () => {
 		try {
 			const rows: { line: number; to?: string }[] = [];
 			for await (const r of ledger.rows(run)) rows.push({ line: r.line, to: r.to });
-			const deliveries = await until(async () => {
-				const all = await Promise.all(rows.map((r) => ledger.delivery(run, r.line)));
-				return all.every(Boolean) ? all : undefined;
-			}, 10_000, 'a delivery receipt for every row');
+			const deliveries = await until(
+				async () => {
+					const all = await Promise.all(rows.map((r) => ledger.delivery(run, r.line)));
+					return all.every(Boolean) ? all : undefined;
+				},
+				10_000,
+				'a delivery receipt for every row',
+			);
 			const byNumber = Object.fromEntries(rows.map((r, i) => [r.to, deliveries[i]!]));
 			expect(byNumber['+61491570101']).toMatchObject({ status: 'Delivered' });
-			expect(byNumber['+61491570666']).toMatchObject({ status: 'Failed', errorCode: 'UNDELIVERABLE' });
+			expect(byNumber['+61491570666']).toMatchObject({
+				status: 'Failed',
+				errorCode: 'UNDELIVERABLE',
+			});
 		} finally {
 			await ledger.close();
 		}
 	});
 
 	it('reroutes replies by the rules: e-mail with the text, sender, campaign and time; SMS through the API; a POST', async () => {
-		const yes = await driver.reply(RECIPIENTS[0], await leasedNumberFor(RECIPIENTS[0]), 'Yes please, Tuesday');
-		const call = await driver.reply(RECIPIENTS[1], await leasedNumberFor(RECIPIENTS[1]), 'call me back');
-		const other = await driver.reply(RECIPIENTS[2], await leasedNumberFor(RECIPIENTS[2]), 'Who is this?');
+		const yes = await driver.reply(
+			RECIPIENTS[0],
+			await leasedNumberFor(RECIPIENTS[0]),
+			'Yes please, Tuesday',
+		);
+		const call = await driver.reply(
+			RECIPIENTS[1],
+			await leasedNumberFor(RECIPIENTS[1]),
+			'call me back',
+		);
+		const other = await driver.reply(
+			RECIPIENTS[2],
+			await leasedNumberFor(RECIPIENTS[2]),
+			'Who is this?',
+		);
 
-		const [booking] = await until(() => (smtp.about(yes).length > 0 ? smtp.about(yes) : undefined), 10_000, 'the YES e-mail');
+		const [booking] = await until(
+			() => (smtp.about(yes).length > 0 ? smtp.about(yes) : undefined),
+			10_000,
+			'the YES e-mail',
+		);
 		expect(booking.to).toEqual(['bookings@example.com']);
 		expect(booking.from).toBe('worker@example.com');
 		expect(booking.text).toContain('Yes please, Tuesday');
@@ -116,17 +184,34 @@ describe('cloudtel worker, end to end', () => {
 		expect(booking.text).toMatch(/Time: \d{4}-\d\d-\d\dT/);
 		expect(booking.text).toMatch(/Subject: SMS reply from \+61491570101 to promo/);
 
-		const posted = await until(() => catcher.requests.find((r) => r.body?.MessageSid === yes), 10_000, 'the POST');
+		const posted = await until(
+			() => catcher.requests.find((r) => r.body?.MessageSid === yes),
+			10_000,
+			'the POST',
+		);
 		expect(posted.path).toBe('/yes');
 		expect(posted.headers['x-team']).toBe('sales');
 		expect(posted.headers['idempotency-key']).toBe(`${yes}.0.1`);
-		expect(posted.body).toMatchObject({ Event: 'reply', From: RECIPIENTS[0], Text: 'Yes please, Tuesday', Campaign: 'promo' });
+		expect(posted.body).toMatchObject({
+			Event: 'reply',
+			From: RECIPIENTS[0],
+			Text: 'Yes please, Tuesday',
+			Campaign: 'promo',
+		});
 
-		const forwarded = await until(async () => (await driver.messages()).find((m) => m.To === FORWARD_SMS_TO), 10_000, 'the SMS forward');
+		const forwarded = await until(
+			async () => (await driver.messages()).find((m) => m.To === FORWARD_SMS_TO),
+			10_000,
+			'the SMS forward',
+		);
 		expect(forwarded.Text).toMatch(/^\+61491570102 replied \(promo, row \d+\): call me back$/);
 		expect(forwarded.ExternalId).toBe(`forward:${call}.1.0`);
 
-		const [inbox] = await until(() => (smtp.about(other).length > 0 ? smtp.about(other) : undefined), 10_000, 'the catch-all e-mail');
+		const [inbox] = await until(
+			() => (smtp.about(other).length > 0 ? smtp.about(other) : undefined),
+			10_000,
+			'the catch-all e-mail',
+		);
 		expect(inbox.to).toEqual(['inbox@example.com']);
 		// The first matching rule decides: the YES reply went to bookings only.
 		expect(smtp.about(yes)).toHaveLength(1);
@@ -136,20 +221,34 @@ describe('cloudtel worker, end to end', () => {
 		const stopped = RECIPIENTS[3];
 		await driver.reply(stopped, await leasedNumberFor(stopped), 'Stop.');
 		// Numbers are masked in the log (log.phoneNumbers: masked, the default).
-		const optedOut = await worker.waitFor((l) => l.msg === 'opted out' && l.from === maskPhoneNumbers(stopped), 10_000, 'the opt-out');
+		const optedOut = await worker.waitFor(
+			(l) => l.msg === 'opted out' && l.from === maskPhoneNumbers(stopped),
+			10_000,
+			'the opt-out',
+		);
 		const ledger = new SqliteLedger(join(dir, 'worker.db'));
 		try {
 			expect(await ledger.isSuppressed(stopped)).toBe(true);
-			const later = await until(() => summaries().find((s) => s.time > optedOut.time && s.stop === 'finished'), 15_000, 'a run after the STOP');
+			const later = await until(
+				() => summaries().find((s) => s.time > optedOut.time && s.stop === 'finished'),
+				15_000,
+				'a run after the STOP',
+			);
 			const run = later.run as string;
-			const sent = (await driver.messages()).filter((m) => String(m.ExternalId).startsWith(`${run}:`)).map((m) => m.To);
+			const sent = (await driver.messages())
+				.filter((m) => String(m.ExternalId).startsWith(`${run}:`))
+				.map((m) => m.To);
 			expect(sent.sort()).toEqual(RECIPIENTS.slice(0, 3).sort());
 			const statuses: Record<string, string> = {};
 			for await (const r of ledger.rows(run)) statuses[r.to!] = r.status;
 			expect(statuses[stopped]).toBe('suppressed');
 
 			await driver.reply(stopped, await leasedNumberFor(stopped), 'Unstop!');
-			await worker.waitFor((l) => l.msg === 'opted in' && l.from === maskPhoneNumbers(stopped), 10_000, 'the opt-in');
+			await worker.waitFor(
+				(l) => l.msg === 'opted in' && l.from === maskPhoneNumbers(stopped),
+				10_000,
+				'the opt-in',
+			);
 			expect(await ledger.isSuppressed(stopped)).toBe(false);
 		} finally {
 			await ledger.close();
@@ -159,35 +258,90 @@ describe('cloudtel worker, end to end', () => {
 	it('refuses or ignores bad callbacks cleanly, and stores a callback once', async () => {
 		const receipts = `${base}/callbacks/${SECRET}/receipts`;
 		const replies = `${base}/callbacks/${SECRET}/replies`;
-		const post = (url: string, body: string, type = 'application/json') => fetch(url, { method: 'POST', headers: { 'content-type': type }, body });
-		const receipt = { MessageSid: '00000000-0000-4000-8000-00000000abcd', AccountSid: sandbox.demo.AccountSid, PropertySid: sandbox.demo.PropertySid, From: '+61400000000', To: '+61491570101', Status: 'Delivered', ErrorCode: '', ExternalId: 'elsewhere:1', Timestamp: 1_900_000_000 };
+		const post = (url: string, body: string, type = 'application/json') =>
+			fetch(url, { method: 'POST', headers: { 'content-type': type }, body });
+		const receipt = {
+			MessageSid: '00000000-0000-4000-8000-00000000abcd',
+			AccountSid: sandbox.demo.AccountSid,
+			PropertySid: sandbox.demo.PropertySid,
+			From: '+61400000000',
+			To: '+61491570101',
+			Status: 'Delivered',
+			ErrorCode: '',
+			ExternalId: 'elsewhere:1',
+			Timestamp: 1_900_000_000,
+		};
 
 		expect((await post(`${base}/callbacks/receipts`, JSON.stringify(receipt))).status).toBe(401);
-		expect((await post(`${base}/callbacks/not-the-secret-at-all/receipts`, JSON.stringify(receipt))).status).toBe(401);
-		expect((await fetch(`${base}/callbacks/${SECRET}/receipts?${new URLSearchParams({ ...receipt, Timestamp: '1' })}`.replace(SECRET, 'x'))).status).toBe(401);
+		expect(
+			(await post(`${base}/callbacks/not-the-secret-at-all/receipts`, JSON.stringify(receipt)))
+				.status,
+		).toBe(401);
+		expect(
+			(
+				await fetch(
+					`${base}/callbacks/${SECRET}/receipts?${new URLSearchParams({ ...receipt, Timestamp: '1' })}`.replace(
+						SECRET,
+						'x',
+					),
+				)
+			).status,
+		).toBe(401);
 		expect((await post(receipts, '{"MessageSid": ')).status).toBe(400);
 		expect((await post(receipts, '[1,2,3]')).status).toBe(400);
 		expect((await post(receipts, JSON.stringify({ ...receipt, MessageSid: '' }))).status).toBe(400);
-		expect((await post(receipts, JSON.stringify({ ...receipt, Status: 'Maybe' }))).status).toBe(400);
-		expect((await post(receipts, JSON.stringify({ ...receipt, Text: 'a reply' }))).status).toBe(400);
+		expect((await post(receipts, JSON.stringify({ ...receipt, Status: 'Maybe' }))).status).toBe(
+			400,
+		);
+		expect((await post(receipts, JSON.stringify({ ...receipt, Text: 'a reply' }))).status).toBe(
+			400,
+		);
 		expect((await fetch(receipts, { method: 'PUT', body: '{}' })).status).toBe(405);
 		const huge = await post(replies, JSON.stringify({ ...receipt, Text: 'x'.repeat(1_000_000) }));
 		expect(huge.status).toBe(413);
 
-		const fresh = await post(receipts, JSON.stringify({ ...receipt, SomethingNew: { nested: true } }));
+		const fresh = await post(
+			receipts,
+			JSON.stringify({ ...receipt, SomethingNew: { nested: true } }),
+		);
 		expect(fresh.status).toBe(200);
 		expect(await fresh.json()).toEqual({ ok: true });
-		const again = await fetch(`${receipts}?${new URLSearchParams({ ...receipt, Timestamp: String(receipt.Timestamp) })}`);
+		const again = await fetch(
+			`${receipts}?${new URLSearchParams({ ...receipt, Timestamp: String(receipt.Timestamp) })}`,
+		);
 		expect(again.status).toBe(200);
 		expect(await again.json()).toEqual({ ok: true, duplicate: true });
-		const form = await post(receipts, new URLSearchParams({ ...receipt, MessageSid: '00000000-0000-4000-8000-00000000abce', Timestamp: '1' }).toString(), 'application/x-www-form-urlencoded');
+		const form = await post(
+			receipts,
+			new URLSearchParams({
+				...receipt,
+				MessageSid: '00000000-0000-4000-8000-00000000abce',
+				Timestamp: '1',
+			}).toString(),
+			'application/x-www-form-urlencoded',
+		);
 		expect(form.status).toBe(200);
-		await worker.waitFor((l) => l.msg === 'delivery receipt for no campaign row' && l.messageSid === receipt.MessageSid, 5000, 'the processed receipt');
+		await worker.waitFor(
+			(l) =>
+				l.msg === 'delivery receipt for no campaign row' && l.messageSid === receipt.MessageSid,
+			5000,
+			'the processed receipt',
+		);
 		// The duplicate's line is logged just after its answer, so it may follow the first one's
 		// processed line; the form receipt, posted after that answer, is processed after it, and
 		// lines come in order (a turn late, through the supervisor's pipe): count once it is in.
-		await worker.waitFor((l) => l.msg === 'delivery receipt for no campaign row' && l.messageSid === '00000000-0000-4000-8000-00000000abce', 5000, 'the form receipt processed');
-		expect(worker.count((l) => l.msg === 'duplicate callback ignored' && l.messageSid === receipt.MessageSid)).toBe(1);
+		await worker.waitFor(
+			(l) =>
+				l.msg === 'delivery receipt for no campaign row' &&
+				l.messageSid === '00000000-0000-4000-8000-00000000abce',
+			5000,
+			'the form receipt processed',
+		);
+		expect(
+			worker.count(
+				(l) => l.msg === 'duplicate callback ignored' && l.messageSid === receipt.MessageSid,
+			),
+		).toBe(1);
 
 		const health = await fetch(`${base}/health`);
 		expect(health.status).toBe(200);
@@ -199,11 +353,20 @@ describe('cloudtel worker, end to end', () => {
 		const text = worker.text;
 		expect(worker.logs.length).toBeGreaterThan(10);
 		expect(worker.stdout).toBe('');
-		for (const secret of [SECRET, sandbox.demo.AuthToken, smtp.password, Buffer.from(`${sandbox.demo.AccountSid}:${sandbox.demo.AuthToken}`).toString('base64')]) {
+		for (const secret of [
+			SECRET,
+			sandbox.demo.AuthToken,
+			smtp.password,
+			Buffer.from(`${sandbox.demo.AccountSid}:${sandbox.demo.AuthToken}`).toString('base64'),
+		]) {
 			expect(text).not.toContain(secret);
 			expect(worker.stderr).not.toContain(secret);
 		}
-		expect(worker.logs.some((l) => l.msg === 'request refused' && l.reason === 'wrong or missing callback secret')).toBe(true);
+		expect(
+			worker.logs.some(
+				(l) => l.msg === 'request refused' && l.reason === 'wrong or missing callback secret',
+			),
+		).toBe(true);
 	});
 
 	it('stops gracefully on SIGTERM and exits 0', async () => {

@@ -43,7 +43,8 @@ function fill(dir: string): string {
 }
 
 const why = canMount();
-if (why && process.env.CI === 'true') throw new Error(`the disk-full test must run under CI (as root, to mount its tmpfs), but ${why}`);
+if (why && process.env.CI === 'true')
+	throw new Error(`the disk-full test must run under CI (as root, to mount its tmpfs), but ${why}`);
 if (why) console.log(`disk full: skipped (${why})`);
 
 beforeAll(async () => {
@@ -63,28 +64,54 @@ afterAll(async () => {
 describe.skipIf(why !== undefined)('a worker whose SQLite disk fills up', () => {
 	it('takes every callback while the disk is full (its spool took its room at start), forwards each once when space is back, and never exits', async () => {
 		// The spool on the same full disk: its room was taken when the worker started.
-		const config = rig.config(join(disk, 'worker.db'), { spool: { dir: join(disk, 'spool'), maxBytes: 1024 * 1024 } });
+		const config = rig.config(join(disk, 'worker.db'), {
+			spool: { dir: join(disk, 'spool'), maxBytes: 1024 * 1024 },
+		});
 		worker = await rig.startWorker(config);
 		const before = await rig.burst(50);
-		await until(async () => (await rig.callbacksDone(before)).delivered === 50, 20_000, 'the first replies');
+		await until(
+			async () => (await rig.callbacksDone(before)).delivered === 50,
+			20_000,
+			'the first replies',
+		);
 		// Forwards in flight when the disk fills: their marks cannot be written for a while.
 		const inFlight = await rig.burst(100);
 		const filler = fill(disk);
 		const during = await rig.burst(300);
-		await until(async () => (await rig.callbacksDone(during)).pending === 0, 30_000, 'the sandbox to be done');
-		expect(await rig.callbacksDone([...inFlight, ...during])).toEqual({ delivered: 400, refused: 0, pending: 0 });
-		const spooling = await worker.waitFor((l) => l.msg === 'spooling callbacks: the store does not take them', 10_000, 'the spooling line');
+		await until(
+			async () => (await rig.callbacksDone(during)).pending === 0,
+			30_000,
+			'the sandbox to be done',
+		);
+		expect(await rig.callbacksDone([...inFlight, ...during])).toEqual({
+			delivered: 400,
+			refused: 0,
+			pending: 0,
+		});
+		const spooling = await worker.waitFor(
+			(l) => l.msg === 'spooling callbacks: the store does not take them',
+			10_000,
+			'the spooling line',
+		);
 		expect(spooling.error).toMatchObject({ code: 'SQLITE_FULL' });
 		// Still there after the store failed: later callbacks are answered 200 too.
 		const after = await rig.burst(10);
-		await until(async () => (await rig.callbacksDone(after)).pending === 0, 30_000, 'the later callbacks answered');
+		await until(
+			async () => (await rig.callbacksDone(after)).pending === 0,
+			30_000,
+			'the later callbacks answered',
+		);
 		expect(await rig.callbacksDone(after)).toEqual({ delivered: 10, refused: 0, pending: 0 });
 		expect(worker.child.exitCode).toBeNull();
 
 		rmSync(filler);
 		const all = [...before, ...inFlight, ...during, ...after];
 		const result = await rig.settle(all, 90_000);
-		expect({ lost: result.lost.length, twice: result.twice, repeats: result.repeats }).toEqual({ lost: 0, twice: [], repeats: 0 });
+		expect({ lost: result.lost.length, twice: result.twice, repeats: result.repeats }).toEqual({
+			lost: 0,
+			twice: [],
+			repeats: 0,
+		});
 		expect(worker.child.exitCode).toBeNull();
 		expect(await worker.stop('SIGTERM')).toBe(0);
 		worker = undefined;

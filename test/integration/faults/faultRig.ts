@@ -1,7 +1,16 @@
 import { afterAll, beforeAll } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { CallbackCatcher } from '../../support/callbackCatcher';
-import { ensureBuilt, freePort, SandboxDriver, SmtpSink, tempDir, until, WorkerProcess, writeConfig } from '../daemon/harness';
+import {
+	ensureBuilt,
+	freePort,
+	SandboxDriver,
+	SmtpSink,
+	tempDir,
+	until,
+	WorkerProcess,
+	writeConfig,
+} from '../daemon/harness';
 
 export const SECRET = 'fault-suite-secret-0123456789';
 export const REPORT_TOKEN = 'fault-suite-report-token-0123';
@@ -46,10 +55,19 @@ export class FaultRig {
 		await this.smtp.start();
 		this.posts = await CallbackCatcher.start();
 		this.port = await freePort();
-		this.env = { CLOUDTEL_BASE_URL: this.sandbox.url, CLOUDTEL_ACCOUNT_SID: this.sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: this.sandbox.demo.AuthToken };
+		this.env = {
+			CLOUDTEL_BASE_URL: this.sandbox.url,
+			CLOUDTEL_ACCOUNT_SID: this.sandbox.demo.AccountSid,
+			CLOUDTEL_AUTH_TOKEN: this.sandbox.demo.AuthToken,
+		};
 		for (let i = 0; i < phones; i++) {
 			const to = `+614915703${String(i).padStart(2, '0')}`;
-			const m = await this.driver.send({ To: to, Text: 'Reply to win', ExternalId: `promo-20300101T000000Z:${i + 2}`, WebhookUri: `http://127.0.0.1:${this.port}/callbacks/${SECRET}/replies` });
+			const m = await this.driver.send({
+				To: to,
+				Text: 'Reply to win',
+				ExternalId: `promo-20300101T000000Z:${i + 2}`,
+				WebhookUri: `http://127.0.0.1:${this.port}/callbacks/${SECRET}/replies`,
+			});
 			this.phones.push({ to, leased: m.From });
 		}
 	}
@@ -59,10 +77,30 @@ export class FaultRig {
 			this.dir,
 			{
 				db,
-				server: { publicUrl: `http://127.0.0.1:${this.port}`, port: this.port, host: '127.0.0.1', secret: SECRET, reportToken: REPORT_TOKEN },
-				smtp: { host: '127.0.0.1', port: this.smtp.port, allowInsecure: true, from: 'worker@example.com', user: this.smtp.user, password: this.smtp.password },
+				server: {
+					publicUrl: `http://127.0.0.1:${this.port}`,
+					port: this.port,
+					host: '127.0.0.1',
+					secret: SECRET,
+					reportToken: REPORT_TOKEN,
+				},
+				smtp: {
+					host: '127.0.0.1',
+					port: this.smtp.port,
+					allowInsecure: true,
+					from: 'worker@example.com',
+					user: this.smtp.user,
+					password: this.smtp.password,
+				},
 				outbox: { maxAttempts: 1000, backoffMs: 50, maxBackoffMs: 500, concurrency: 16 },
-				replies: [{ actions: [{ type: 'forwardEmail', to: 'team@example.com' }, { type: 'post', url: `${this.posts.url}/replies` }] }],
+				replies: [
+					{
+						actions: [
+							{ type: 'forwardEmail', to: 'team@example.com' },
+							{ type: 'post', url: `${this.posts.url}/replies` },
+						],
+					},
+				],
 				...extra,
 			},
 			name,
@@ -75,19 +113,36 @@ export class FaultRig {
 
 	/** A burst of replies, handed to the sandbox at once; returns their MessageSids. */
 	async burst(count: number, text = (i: number) => `reply ${i}`): Promise<string[]> {
-		const replies = Array.from({ length: count }, (_, i) => ({ From: this.phones[i % this.phones.length].to, To: this.phones[i % this.phones.length].leased, Text: text(i) }));
-		const res = await fetch(`${this.sandbox.url}/_sandbox/replies`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Replies: replies }) });
+		const replies = Array.from({ length: count }, (_, i) => ({
+			From: this.phones[i % this.phones.length].to,
+			To: this.phones[i % this.phones.length].leased,
+			Text: text(i),
+		}));
+		const res = await fetch(`${this.sandbox.url}/_sandbox/replies`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ Replies: replies }),
+		});
 		if (res.status !== 200) throw new Error(`burst refused: ${res.status} ${await res.text()}`);
 		return ((await res.json()) as { MessageSids: string[] }).MessageSids;
 	}
 
 	/** Whether the sandbox is done calling back these replies: answered 200, or out of attempts. */
-	async callbacksDone(sids: string[]): Promise<{ delivered: number; refused: number; pending: number }> {
-		const calls = (await this.driver.outbox()).Callbacks as { MessageSid: string; Delivered: boolean; Attempt: number }[];
+	async callbacksDone(
+		sids: string[],
+	): Promise<{ delivered: number; refused: number; pending: number }> {
+		const calls = (await this.driver.outbox()).Callbacks as {
+			MessageSid: string;
+			Delivered: boolean;
+			Attempt: number;
+		}[];
 		const by = new Map<string, { delivered: boolean; attempts: number }>();
 		for (const c of calls) {
 			const seen = by.get(c.MessageSid) ?? { delivered: false, attempts: 0 };
-			by.set(c.MessageSid, { delivered: seen.delivered || c.Delivered, attempts: Math.max(seen.attempts, c.Attempt) });
+			by.set(c.MessageSid, {
+				delivered: seen.delivered || c.Delivered,
+				attempts: Math.max(seen.attempts, c.Attempt),
+			});
 		}
 		let delivered = 0;
 		let refused = 0;
@@ -105,7 +160,13 @@ export class FaultRig {
 	 * tell for a repeat. `repeats`: deliveries of an identity already delivered, which a
 	 * receiver drops by that identity (a crash between an attempt and its mark does that).
 	 */
-	forwarded(sids: string[]): { emailed: number; posted: number; lost: string[]; twice: string[]; repeats: number } {
+	forwarded(sids: string[]): {
+		emailed: number;
+		posted: number;
+		lost: string[];
+		twice: string[];
+		repeats: number;
+	} {
 		const ids = new Map<string, Set<string>>();
 		const wanted = new Set(sids);
 		let deliveries = 0;
@@ -118,16 +179,27 @@ export class FaultRig {
 			set.add(id);
 			ids.set(sid, set);
 		};
-		for (const m of this.smtp.mails) add(/MessageSid: (\S+)/.exec(m.text)?.[1] ?? '', `mail:${/^Message-ID:\s*<([^>]+)>/im.exec(m.raw)?.[1] ?? Math.random()}`);
+		for (const m of this.smtp.mails)
+			add(
+				/MessageSid: (\S+)/.exec(m.text)?.[1] ?? '',
+				`mail:${/^Message-ID:\s*<([^>]+)>/im.exec(m.raw)?.[1] ?? Math.random()}`,
+			);
 		for (const p of this.posts.requests) {
 			const key = String(p.headers['idempotency-key'] ?? Math.random());
 			add(key.split('.')[0], `post:${key}`);
 		}
-		const kinds = (sid: string, kind: string) => [...(ids.get(sid) ?? [])].filter((i) => i.startsWith(kind)).length;
+		const kinds = (sid: string, kind: string) =>
+			[...(ids.get(sid) ?? [])].filter((i) => i.startsWith(kind)).length;
 		const lost = sids.filter((s) => kinds(s, 'mail:') === 0 || kinds(s, 'post:') === 0);
 		const twice = sids.filter((s) => kinds(s, 'mail:') > 1 || kinds(s, 'post:') > 1);
 		const repeats = deliveries - distinct;
-		return { emailed: sids.filter((s) => kinds(s, 'mail:') > 0).length, posted: sids.filter((s) => kinds(s, 'post:') > 0).length, lost, twice, repeats };
+		return {
+			emailed: sids.filter((s) => kinds(s, 'mail:') > 0).length,
+			posted: sids.filter((s) => kinds(s, 'post:') > 0).length,
+			lost,
+			twice,
+			repeats,
+		};
 	}
 
 	/**
@@ -136,17 +208,32 @@ export class FaultRig {
 	 * way, nothing spooled), so any repeat has been delivered by then.
 	 */
 	async settle(sids: string[], timeoutMs = 60_000): Promise<ReturnType<FaultRig['forwarded']>> {
-		await until(() => this.forwarded(sids).lost.length === 0, timeoutMs, 'every reply forwarded').catch(() => undefined);
+		await until(
+			() => this.forwarded(sids).lost.length === 0,
+			timeoutMs,
+			'every reply forwarded',
+		).catch(() => undefined);
 		await until(() => this.idle(), timeoutMs, 'the worker idle').catch(() => undefined);
 		return this.forwarded(sids);
 	}
 
 	/** The worker's /health, with the counts its report token shows, says nothing waits to be sent. */
 	async idle(): Promise<boolean> {
-		const res = await fetch(`http://127.0.0.1:${this.port}/health`, { headers: { authorization: `Bearer ${REPORT_TOKEN}` } }).catch(() => undefined);
+		const res = await fetch(`http://127.0.0.1:${this.port}/health`, {
+			headers: { authorization: `Bearer ${REPORT_TOKEN}` },
+		}).catch(() => undefined);
 		if (res?.status !== 200) return false;
-		const body = (await res.json()) as { eventsWaiting?: number; outbox?: Record<string, number>; spool?: { events: number } };
-		return body.eventsWaiting === 0 && body.spool?.events === 0 && (body.outbox?.pending ?? 0) === 0 && (body.outbox?.sending ?? 0) === 0;
+		const body = (await res.json()) as {
+			eventsWaiting?: number;
+			outbox?: Record<string, number>;
+			spool?: { events: number };
+		};
+		return (
+			body.eventsWaiting === 0 &&
+			body.spool?.events === 0 &&
+			(body.outbox?.pending ?? 0) === 0 &&
+			(body.outbox?.sending ?? 0) === 0
+		);
 	}
 
 	async close(): Promise<void> {

@@ -21,22 +21,28 @@ let pg: StoppablePostgres;
 const closing: { close(): Promise<void> }[] = [];
 
 beforeAll(async () => {
-	
 	pg = await StoppablePostgres.create();
-	
 }, 120_000);
 
 afterAll(async () => {
-	
 	for (const c of closing) await c.close().catch(() => undefined);
-	
+
 	await pg?.close();
 });
 
 /** A beat as WorkerLease makes it, made again while the pool still holds connections the restart broke. */
-const beat = (c: PgCluster) => until(() => c.beat().then(() => true, () => false), 10_000, 'a beat');
+const beat = (c: PgCluster) =>
+	until(
+		() =>
+			c.beat().then(
+				() => true,
+				() => false,
+			),
+		10_000,
+		'a beat',
+	);
 
-describe('two workers\' leases through a Postgres restart', () => {
+describe("two workers' leases through a Postgres restart", () => {
 	it('a worker that sent a forward but could not record it is not reaped for the outage they shared; its outcome is recorded once, nothing is sent again; a worker gone for good still is', async () => {
 		const url = pg.url;
 		const location = dbLocation(url);
@@ -47,12 +53,28 @@ describe('two workers\' leases through a Postgres restart', () => {
 		const worker1 = new PgCluster(await openPostgres(location), 'worker-1');
 		closing.push(store2, store1, worker2, worker1);
 
-		await store2.queueForwards([{ eventKey: 'reply:SM244', actionKey: 'all.0', payload: { action: { type: 'forwardEmail' } } }], Date.now());
+		await store2.queueForwards(
+			[
+				{
+					eventKey: 'reply:SM244',
+					actionKey: 'all.0',
+					payload: { action: { type: 'forwardEmail' } },
+				},
+			],
+			Date.now(),
+		);
 		// Both alive and beating long enough to judge each other.
-		await until(async () => {
-			await Promise.all([worker1.beat(), worker2.beat()]);
-			return (await worker1.reap(STALE_MS)).length === 0 && (await sql(url, 'SELECT id FROM workers')).length === 2;
-		}, 10_000, 'both leases');
+		await until(
+			async () => {
+				await Promise.all([worker1.beat(), worker2.beat()]);
+				return (
+					(await worker1.reap(STALE_MS)).length === 0 &&
+					(await sql(url, 'SELECT id FROM workers')).length === 2
+				);
+			},
+			10_000,
+			'both leases',
+		);
 		const [job] = await store2.claimDue(Date.now(), 10);
 		expect(job).toMatchObject({ state: 'sending', attempts: 1 });
 
@@ -68,16 +90,28 @@ describe('two workers\' leases through a Postgres restart', () => {
 		expect(await worker1.reap(STALE_MS)).toEqual([]);
 		expect(await store1.interruptedForwards()).toEqual([]);
 		// Worker 2's outcome, kept in memory, is recorded when it can be.
-		await until(() => store2.markSent(job.id, Date.now()).then(() => true, () => false), 10_000, 'the outcome recorded');
+		await until(
+			() =>
+				store2.markSent(job.id, Date.now()).then(
+					() => true,
+					() => false,
+				),
+			10_000,
+			'the outcome recorded',
+		);
 		await beat(worker2);
 		expect((await store1.forwards()).map((f) => [f.state, f.attempts])).toEqual([['sent', 1]]);
 
 		// Worker 2 now beats no more: once worker 1 has reached Postgres for a lease's length, it is reaped.
-		const lost = await until(async () => {
-			await worker1.beat();
-			const reaped = await worker1.reap(STALE_MS);
-			return reaped.length > 0 ? reaped : undefined;
-		}, 10_000, 'worker 2 reaped');
+		const lost = await until(
+			async () => {
+				await worker1.beat();
+				const reaped = await worker1.reap(STALE_MS);
+				return reaped.length > 0 ? reaped : undefined;
+			},
+			10_000,
+			'worker 2 reaped',
+		);
 		expect(lost.map((w) => w.id)).toEqual([WORKER_ID]);
 	});
 });

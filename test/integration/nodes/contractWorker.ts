@@ -3,7 +3,13 @@
 // driven by the e2e scenario `campaign` and the worker's API tests.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkCampaignSettings, emptyCampaignCounts, settingDifferences, type CampaignSettings, type CampaignStatus } from '../../../api';
+import {
+	checkCampaignSettings,
+	emptyCampaignCounts,
+	settingDifferences,
+	type CampaignSettings,
+	type CampaignStatus,
+} from '../../../api';
 
 export interface ContractWorker {
 	url: string;
@@ -20,9 +26,13 @@ function send(res: import('node:http').ServerResponse, status: number, body: unk
 	res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
-const err = (code: string, message: string, extra: Record<string, unknown> = {}) => ({ error: { code, message, ...extra } });
+const err = (code: string, message: string, extra: Record<string, unknown> = {}) => ({
+	error: { code, message, ...extra },
+});
 
-export async function contractWorker(token = 'a-token-of-16-chars-or-more'): Promise<ContractWorker> {
+export async function contractWorker(
+	token = 'a-token-of-16-chars-or-more',
+): Promise<ContractWorker> {
 	const campaigns: ContractWorker['campaigns'] = new Map();
 	const log: string[] = [];
 	const failures = new Map<string, { status: number; times: number }>();
@@ -35,49 +45,118 @@ export async function contractWorker(token = 'a-token-of-16-chars-or-more'): Pro
 			const fail = failures.get(path);
 			if (fail && fail.times > 0) {
 				fail.times--;
-				return res.writeHead(fail.status, { 'content-type': 'application/json', 'retry-after': '0' }).end(JSON.stringify(err('invalid', `refused for the test (${fail.status})`)));
+				return res
+					.writeHead(fail.status, { 'content-type': 'application/json', 'retry-after': '0' })
+					.end(JSON.stringify(err('invalid', `refused for the test (${fail.status})`)));
 			}
-			if (req.headers.authorization !== `Bearer ${token}`) return res.writeHead(401, { 'www-authenticate': 'Bearer', 'content-type': 'application/json' }).end(JSON.stringify(err('unauthorized', 'missing or wrong token')));
+			if (req.headers.authorization !== `Bearer ${token}`)
+				return res
+					.writeHead(401, { 'www-authenticate': 'Bearer', 'content-type': 'application/json' })
+					.end(JSON.stringify(err('unauthorized', 'missing or wrong token')));
 			const body = text === '' ? undefined : JSON.parse(text);
-			if (path === '/api/campaigns' && req.method === 'GET') return send(res, 200, { campaigns: [...campaigns.values()].map((c) => ({ name: c.status.name, state: c.status.state })) });
-			const m = /^\/api\/campaigns\/([^/]+)(?:\/(pages)\/(\d+)|\/(start|pause|resume|cancel|report|preview))?$/.exec(path);
+			if (path === '/api/campaigns' && req.method === 'GET')
+				return send(res, 200, {
+					campaigns: [...campaigns.values()].map((c) => ({
+						name: c.status.name,
+						state: c.status.state,
+					})),
+				});
+			const m =
+				/^\/api\/campaigns\/([^/]+)(?:\/(pages)\/(\d+)|\/(start|pause|resume|cancel|report|preview))?$/.exec(
+					path,
+				);
 			if (!m) return send(res, 404, err('not_found', `no route ${path}`));
 			const name = decodeURIComponent(m[1]);
 			const campaign = campaigns.get(name);
 			if (req.method === 'PUT' && !m[2] && !m[4]) {
 				const { settings, problems } = checkCampaignSettings(body);
-				if (!settings) return send(res, 400, err('invalid', problems[0].message, { field: problems[0].field, problems }));
+				if (!settings)
+					return send(
+						res,
+						400,
+						err('invalid', problems[0].message, { field: problems[0].field, problems }),
+					);
 				if (campaign) {
 					const differences = settingDifferences(campaign.status.settings, settings);
-					if (differences.length > 0) return send(res, 409, err('conflict', `campaign "${name}" exists with other settings: ${differences.map((d) => d.setting).join(', ')}`, { differences }));
+					if (differences.length > 0)
+						return send(
+							res,
+							409,
+							err(
+								'conflict',
+								`campaign "${name}" exists with other settings: ${differences.map((d) => d.setting).join(', ')}`,
+								{ differences },
+							),
+						);
 					return send(res, 200, { campaign: campaign.status });
 				}
-				const status: CampaignStatus = { name, state: 'draft', settings: settings as CampaignSettings, createdAt: new Date().toISOString(), counts: emptyCampaignCounts() };
+				const status: CampaignStatus = {
+					name,
+					state: 'draft',
+					settings: settings as CampaignSettings,
+					createdAt: new Date().toISOString(),
+					counts: emptyCampaignCounts(),
+				};
 				campaigns.set(name, { status, pages: new Map() });
 				return send(res, 201, { campaign: status });
 			}
 			if (!campaign) return send(res, 404, err('not_found', `no campaign "${name}"`));
 			if (req.method === 'DELETE' && !m[2] && !m[4]) {
-				if (campaign.status.state === 'sending' || campaign.status.state === 'paused') return send(res, 409, err('conflict', `campaign "${name}" is ${campaign.status.state}: cancel it first, then delete it`));
+				if (campaign.status.state === 'sending' || campaign.status.state === 'paused')
+					return send(
+						res,
+						409,
+						err(
+							'conflict',
+							`campaign "${name}" is ${campaign.status.state}: cancel it first, then delete it`,
+						),
+					);
 				campaigns.delete(name);
 				return send(res, 200, { deleted: { name, state: campaign.status.state } });
 			}
 			if (m[2] === 'pages' && req.method === 'PUT') {
 				const page = Number(m[3]);
 				const content = JSON.stringify(body.recipients);
-				if (campaign.status.state !== 'draft') return send(res, 409, err('started', `campaign "${name}" has started: it takes no more recipients`));
+				if (campaign.status.state !== 'draft')
+					return send(
+						res,
+						409,
+						err('started', `campaign "${name}" has started: it takes no more recipients`),
+					);
 				const before = campaign.pages.get(page);
-				if (before !== undefined && before !== content) return send(res, 409, err('page_conflict', `page ${page} holds other recipients`));
+				if (before !== undefined && before !== content)
+					return send(res, 409, err('page_conflict', `page ${page} holds other recipients`));
 				campaign.pages.set(page, content);
 				const total = [...campaign.pages.values()].reduce((n, p) => n + JSON.parse(p).length, 0);
-				return send(res, 200, { page, recipients: body.recipients.length, pages: campaign.pages.size, totalRecipients: total, ...(before ? { unchanged: true } : {}) });
+				return send(res, 200, {
+					page,
+					recipients: body.recipients.length,
+					pages: campaign.pages.size,
+					totalRecipients: total,
+					...(before ? { unchanged: true } : {}),
+				});
 			}
 			if (m[4] === 'start' && req.method === 'POST') {
 				if (campaign.status.state !== 'draft') return send(res, 200, { campaign: campaign.status });
-				const missing = Array.from({ length: body?.pages ?? 0 }, (_, i) => i + 1).filter((p) => !campaign.pages.has(p));
-				if (missing.length > 0) return send(res, 409, err('pages_missing', `pages missing: ${missing.join(', ')}`, { missing }));
-				const recipients = [...campaign.pages.values()].reduce((n, p) => n + JSON.parse(p).length, 0);
-				campaign.status = { ...campaign.status, state: 'sending', startedAt: new Date().toISOString(), counts: { ...campaign.status.counts, recipients, pending: recipients } };
+				const missing = Array.from({ length: body?.pages ?? 0 }, (_, i) => i + 1).filter(
+					(p) => !campaign.pages.has(p),
+				);
+				if (missing.length > 0)
+					return send(
+						res,
+						409,
+						err('pages_missing', `pages missing: ${missing.join(', ')}`, { missing }),
+					);
+				const recipients = [...campaign.pages.values()].reduce(
+					(n, p) => n + JSON.parse(p).length,
+					0,
+				);
+				campaign.status = {
+					...campaign.status,
+					state: 'sending',
+					startedAt: new Date().toISOString(),
+					counts: { ...campaign.status.counts, recipients, pending: recipients },
+				};
 				return send(res, 202, { campaign: campaign.status });
 			}
 			if ((m[4] === 'pause' || m[4] === 'resume' || m[4] === 'cancel') && req.method === 'POST') {
@@ -86,13 +165,35 @@ export async function contractWorker(token = 'a-token-of-16-chars-or-more'): Pro
 				return send(res, 200, { campaign: campaign.status });
 			}
 			if (m[4] === 'preview') {
-				const all = [...campaign.pages.values()].flatMap((p) => JSON.parse(p) as Record<string, string>[]);
-				const render = (r: Record<string, string>) => campaign.status.settings.text.replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (_m, k: string) => String(r[k]));
-				const samples = all.slice(0, 3).map((r, i) => ({ line: i + 2, recipient: i + 1, to: r.phone, text: render(r), segments: 1 }));
-				return send(res, 200, { recipients: all.length, valid: all.length, invalid: 0, duplicates: 0, suppressed: 0, segments: all.length, messages: all.length, problems: [], samples });
+				const all = [...campaign.pages.values()].flatMap(
+					(p) => JSON.parse(p) as Record<string, string>[],
+				);
+				const render = (r: Record<string, string>) =>
+					campaign.status.settings.text.replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (_m, k: string) =>
+						String(r[k]),
+					);
+				const samples = all.slice(0, 3).map((r, i) => ({
+					line: i + 2,
+					recipient: i + 1,
+					to: r.phone,
+					text: render(r),
+					segments: 1,
+				}));
+				return send(res, 200, {
+					recipients: all.length,
+					valid: all.length,
+					invalid: 0,
+					duplicates: 0,
+					suppressed: 0,
+					segments: all.length,
+					messages: all.length,
+					problems: [],
+					samples,
+				});
 			}
 			if (m[4] === 'report') return send(res, 200, { name, summary: campaign.status.counts });
-			if (req.method === 'GET' && !m[2] && !m[4]) return send(res, 200, { campaign: campaign.status });
+			if (req.method === 'GET' && !m[2] && !m[4])
+				return send(res, 200, { campaign: campaign.status });
 			send(res, 404, err('not_found', 'no route'));
 		});
 	});

@@ -3,7 +3,17 @@
 // `authenticate` and sends the request with fetch, as n8n's helper does with axios.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ICredentialDataDecryptedObject, ICredentialTestFunctions, IDataObject, IExecuteFunctions, IHttpRequestOptions, INodeExecutionData, IWebhookFunctions, IWebhookResponseData, NodeExecutionHint } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestFunctions,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INodeExecutionData,
+	IWebhookFunctions,
+	IWebhookResponseData,
+	NodeExecutionHint,
+} from 'n8n-workflow';
 import { CloudTelApi } from '../../../credentials/CloudTelApi.credentials';
 import { CloudTel } from '../../../nodes/CloudTel/CloudTel.node';
 
@@ -43,20 +53,32 @@ export interface ExecuteOptions {
 	type?: string;
 }
 
-const NODE = { id: 'node-1', name: 'CloudTel', type: 'n8n-nodes-cloudtel.cloudTel', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+const NODE = {
+	id: 'node-1',
+	name: 'CloudTel',
+	type: 'n8n-nodes-cloudtel.cloudTel',
+	typeVersion: 1,
+	position: [0, 0] as [number, number],
+	parameters: {},
+};
 
 const PROPERTIES = new CloudTel().description.properties;
 
 function asRawParameters(params: Record<string, Param>): IDataObject {
 	const out: IDataObject = {};
-	for (const [name, value] of Object.entries(params)) out[name] = (typeof value === 'function' ? '={{ per item }}' : value) as IDataObject[string];
+	for (const [name, value] of Object.entries(params))
+		out[name] = (typeof value === 'function' ? '={{ per item }}' : value) as IDataObject[string];
 	return out;
 }
 
 /** Whether a `@version` condition of displayOptions holds: a listed version, or n8n's `{ _cnd: { gte } }`. */
 function versionShown(values: unknown[] | undefined, typeVersion: number): boolean {
 	if (!values) return true;
-	return values.some((v) => (typeof v === 'number' ? v === typeVersion : typeVersion >= ((v as { _cnd?: { gte?: number } })._cnd?.gte ?? Infinity)));
+	return values.some((v) =>
+		typeof v === 'number'
+			? v === typeVersion
+			: typeVersion >= ((v as { _cnd?: { gte?: number } })._cnd?.gte ?? Infinity),
+	);
 }
 
 /** Like n8n, an unset parameter reads as the default of the property shown for this resource, operation and node version. */
@@ -64,7 +86,11 @@ function defaultOf(params: Record<string, Param>, name: string, typeVersion: num
 	const shown = PROPERTIES.find((p) => {
 		if (p.name !== name) return false;
 		const show = p.displayOptions?.show ?? {};
-		return ['resource', 'operation'].every((key) => !show[key] || (show[key] as unknown[]).includes(params[key])) && versionShown(show['@version'] as unknown[] | undefined, typeVersion);
+		return (
+			['resource', 'operation'].every(
+				(key) => !show[key] || (show[key] as unknown[]).includes(params[key]),
+			) && versionShown(show['@version'] as unknown[] | undefined, typeVersion)
+		);
 	});
 	return shown?.default;
 }
@@ -73,15 +99,29 @@ function lookup(params: Record<string, Param>, name: string): unknown {
 	if (name in params) return params[name];
 	const [head, ...rest] = name.split('.');
 	let value: unknown = params[head];
-	for (const key of rest) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+	for (const key of rest)
+		value =
+			value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
 	return value;
 }
 
 /** n8n's HTTP helper, reduced to the options the nodes use. */
-async function httpRequest(credentials: Credentials, options: IHttpRequestOptions, log: SentRequest[]): Promise<unknown> {
-	const signed = await new CloudTelApi().authenticate(credentials as unknown as ICredentialDataDecryptedObject, options);
+async function httpRequest(
+	credentials: Credentials,
+	options: IHttpRequestOptions,
+	log: SentRequest[],
+): Promise<unknown> {
+	const signed = await new CloudTelApi().authenticate(
+		credentials as unknown as ICredentialDataDecryptedObject,
+		options,
+	);
 	const headers = { ...(signed.headers as Record<string, string>) };
-	const body = signed.body === undefined ? undefined : typeof signed.body === 'string' ? signed.body : JSON.stringify(signed.body);
+	const body =
+		signed.body === undefined
+			? undefined
+			: typeof signed.body === 'string'
+				? signed.body
+				: JSON.stringify(signed.body);
 	const startedAt = Date.now();
 	const response = await fetch(signed.url, { method: signed.method ?? 'GET', headers, body });
 	const answeredAt = Date.now();
@@ -92,15 +132,34 @@ async function httpRequest(credentials: Credentials, options: IHttpRequestOption
 	} catch {
 		// Not JSON: n8n's helper keeps the text as well.
 	}
-	log.push({ method: signed.method ?? 'GET', url: signed.url, headers, body: body === undefined ? undefined : JSON.parse(body), status: response.status, startedAt, answeredAt, retryAfter: response.headers.get('retry-after') ?? undefined });
+	log.push({
+		method: signed.method ?? 'GET',
+		url: signed.url,
+		headers,
+		body: body === undefined ? undefined : JSON.parse(body),
+		status: response.status,
+		startedAt,
+		answeredAt,
+		retryAfter: response.headers.get('retry-after') ?? undefined,
+	});
 	if (!signed.ignoreHttpStatusErrors && response.status >= 400) {
-		throw Object.assign(new Error(`Request failed with status code ${response.status}`), { httpCode: String(response.status), response: { status: response.status, data: parsed } });
+		throw Object.assign(new Error(`Request failed with status code ${response.status}`), {
+			httpCode: String(response.status),
+			response: { status: response.status, data: parsed },
+		});
 	}
 	if (!signed.returnFullResponse) return parsed;
-	return { statusCode: response.status, statusMessage: response.statusText, headers: Object.fromEntries([...(response.headers as unknown as Iterable<[string, string]>)]), body: parsed };
+	return {
+		statusCode: response.status,
+		statusMessage: response.statusText,
+		headers: Object.fromEntries([...(response.headers as unknown as Iterable<[string, string]>)]),
+		body: parsed,
+	};
 }
 
-export function executeContext(options: ExecuteOptions): IExecuteFunctions & { sent: SentRequest[]; hints: NodeExecutionHint[] } {
+export function executeContext(
+	options: ExecuteOptions,
+): IExecuteFunctions & { sent: SentRequest[]; hints: NodeExecutionHint[] } {
 	const items = options.items ?? [{ json: {} }];
 	const typeVersion = options.typeVersion ?? NODE.typeVersion;
 	const sent: SentRequest[] = [];
@@ -111,22 +170,36 @@ export function executeContext(options: ExecuteOptions): IExecuteFunctions & { s
 		addExecutionHints: (...added: NodeExecutionHint[]) => hints.push(...added),
 		getInputData: () => items,
 		// As in n8n, the node's raw parameters: a per-item function stands for an expression.
-		getNode: () => ({ ...NODE, typeVersion, type: options.type ?? NODE.type, parameters: asRawParameters(options.params), onError: options.onError }),
+		getNode: () => ({
+			...NODE,
+			typeVersion,
+			type: options.type ?? NODE.type,
+			parameters: asRawParameters(options.params),
+			onError: options.onError,
+		}),
 		getTimezone: () => options.timezone ?? 'UTC',
-		continueOnFail: () => options.onError === 'continueRegularOutput' || options.onError === 'continueErrorOutput',
+		continueOnFail: () =>
+			options.onError === 'continueRegularOutput' || options.onError === 'continueErrorOutput',
 		getCredentials: async () => ({ ...options.credentials }),
-		getNodeParameter(name: string, itemIndex: number, fallback?: unknown, opts?: { extractValue?: boolean }) {
+		getNodeParameter(
+			name: string,
+			itemIndex: number,
+			fallback?: unknown,
+			opts?: { extractValue?: boolean },
+		) {
 			let value = lookup(options.params, name);
 			if (typeof value === 'function') value = value(itemIndex, items[itemIndex]);
 			// As in n8n, which fills in the defaults of the parameters shown before the node runs.
 			if (value === undefined) value = defaultOf(options.params, name, typeVersion);
 			if (value === undefined && arguments.length >= 3) value = fallback;
 			if (value === undefined) throw new Error(`Could not get parameter "${name}"`);
-			if (opts?.extractValue && value && typeof value === 'object' && '__rl' in value) return (value as unknown as { value: unknown }).value;
+			if (opts?.extractValue && value && typeof value === 'object' && '__rl' in value)
+				return (value as unknown as { value: unknown }).value;
 			return value;
 		},
 		helpers: {
-			httpRequestWithAuthentication: async (_type: string, request: IHttpRequestOptions) => await httpRequest(options.credentials, request, sent),
+			httpRequestWithAuthentication: async (_type: string, request: IHttpRequestOptions) =>
+				await httpRequest(options.credentials, request, sent),
 		},
 	};
 	return ctx as unknown as IExecuteFunctions & { sent: SentRequest[]; hints: NodeExecutionHint[] };
@@ -137,9 +210,14 @@ export function executeContext(options: ExecuteOptions): IExecuteFunctions & { s
  * error output)": items carrying `error` (or a json of only error/message/details) move
  * to a second output.
  */
-export function splitErrorOutput(output: INodeExecutionData[]): { success: INodeExecutionData[]; error: INodeExecutionData[] } {
+export function splitErrorOutput(output: INodeExecutionData[]): {
+	success: INodeExecutionData[];
+	error: INodeExecutionData[];
+} {
 	const isError = (item: INodeExecutionData) =>
-		Boolean(item.error) || (Boolean(item.json.error) && Object.keys(item.json).every((k) => ['error', 'message', 'details'].includes(k)));
+		Boolean(item.error) ||
+		(Boolean(item.json.error) &&
+			Object.keys(item.json).every((k) => ['error', 'message', 'details'].includes(k)));
 	return { success: output.filter((i) => !isError(i)), error: output.filter(isError) };
 }
 
@@ -151,7 +229,11 @@ export function splitErrorOutput(output: INodeExecutionData[]): { success: INode
  * `{error: message}` (normalizeNodeErrors). Also whether Retry On Fail would run the node
  * again: when the first item's `json.error` is set.
  */
-export function asN8nShows(output: INodeExecutionData[], input: INodeExecutionData[], onError?: ExecuteOptions['onError']): { main: INodeExecutionData[]; error: INodeExecutionData[]; wouldRetry: boolean } {
+export function asN8nShows(
+	output: INodeExecutionData[],
+	input: INodeExecutionData[],
+	onError?: ExecuteOptions['onError'],
+): { main: INodeExecutionData[]; error: INodeExecutionData[]; wouldRetry: boolean } {
 	const wouldRetry = ![undefined, null, false].includes(output[0]?.json?.error as never);
 	let main = output;
 	let error: INodeExecutionData[] = [];
@@ -164,7 +246,8 @@ export function asN8nShows(output: INodeExecutionData[], input: INodeExecutionDa
 			return from === undefined ? item : { ...item, json: { ...from.json, ...item.json } };
 		});
 	}
-	const normalize = (item: INodeExecutionData): INodeExecutionData => (item.error !== undefined ? { ...item, json: { error: item.error.message } } : item);
+	const normalize = (item: INodeExecutionData): INodeExecutionData =>
+		item.error !== undefined ? { ...item, json: { error: item.error.message } } : item;
 	return { main: main.map(normalize), error: error.map(normalize), wouldRetry };
 }
 
@@ -211,7 +294,10 @@ function readBody(req: IncomingMessage): Promise<unknown> {
  * the workflow's static data; answers 200 "Workflow was started" when the node leaves the
  * response to n8n (responseMode onReceived).
  */
-export async function webhookServer(node: WebhookNode, params: Record<string, unknown>): Promise<WebhookServer> {
+export async function webhookServer(
+	node: WebhookNode,
+	params: Record<string, unknown>,
+): Promise<WebhookServer> {
 	const calls: WebhookCall[] = [];
 	const staticData: IDataObject = {};
 	// Each server stands for a workflow of its own.
@@ -240,7 +326,11 @@ export async function webhookServer(node: WebhookNode, params: Record<string, un
 			getQueryData: () => query,
 			getBodyData: () => body,
 			getHeaderData: () => req.headers,
-			getNode: () => ({ ...NODE, name: 'CloudTel Trigger', type: 'n8n-nodes-cloudtel.cloudTelTrigger' }),
+			getNode: () => ({
+				...NODE,
+				name: 'CloudTel Trigger',
+				type: 'n8n-nodes-cloudtel.cloudTelTrigger',
+			}),
 			getWorkflowStaticData: () => staticData,
 			getWorkflow: () => workflow,
 			getNodeParameter: (name: string, fallback?: unknown) => lookup(params, name) ?? fallback,
@@ -250,7 +340,12 @@ export async function webhookServer(node: WebhookNode, params: Record<string, un
 			sentBody = { message: 'Workflow was started' };
 			res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(sentBody));
 		}
-		calls.push({ method: req.method ?? '', status, body: sentBody, workflowData: result.workflowData });
+		calls.push({
+			method: req.method ?? '',
+			status,
+			body: sentBody,
+			workflowData: result.workflowData,
+		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
@@ -269,11 +364,21 @@ export async function webhookServer(node: WebhookNode, params: Record<string, un
  * to the options the test uses: json, resolveWithFullResponse, simple: false; a request
  * that gets no answer rejects with the network error, as axios does.
  */
-export async function testCredential(credentials: Credentials): Promise<{ status: 'OK' | 'Error'; message: string }> {
+export async function testCredential(
+	credentials: Credentials,
+): Promise<{ status: 'OK' | 'Error'; message: string }> {
 	const node = new CloudTel();
-	const testedBy = node.description.credentials?.find((c) => c.name === 'cloudTelApi')?.testedBy as string;
+	const testedBy = node.description.credentials?.find((c) => c.name === 'cloudTelApi')
+		?.testedBy as string;
 	const test = node.methods.credentialTest[testedBy as keyof typeof node.methods.credentialTest];
-	const request = async (options: { uri: string; method: string; headers: Record<string, string>; json?: boolean; resolveWithFullResponse?: boolean; simple?: boolean }) => {
+	const request = async (options: {
+		uri: string;
+		method: string;
+		headers: Record<string, string>;
+		json?: boolean;
+		resolveWithFullResponse?: boolean;
+		simple?: boolean;
+	}) => {
 		const response = await fetch(options.uri, { method: options.method, headers: options.headers });
 		const text = await response.text();
 		let body: unknown = text;
@@ -284,10 +389,18 @@ export async function testCredential(credentials: Credentials): Promise<{ status
 				// axios keeps a body that is not JSON as text.
 			}
 		}
-		if (options.simple !== false && !response.ok) throw Object.assign(new Error(`${response.status}`), { statusCode: response.status });
-		return options.resolveWithFullResponse ? { statusCode: response.status, headers: Object.fromEntries(response.headers), body } : body;
+		if (options.simple !== false && !response.ok)
+			throw Object.assign(new Error(`${response.status}`), { statusCode: response.status });
+		return options.resolveWithFullResponse
+			? { statusCode: response.status, headers: Object.fromEntries(response.headers), body }
+			: body;
 	};
 	const context = { helpers: { request } } as unknown as ICredentialTestFunctions;
-	const result = await test.call(context, { id: 'c1', name: 'CloudTel', type: 'cloudTelApi', data: credentials as unknown as ICredentialDataDecryptedObject });
+	const result = await test.call(context, {
+		id: 'c1',
+		name: 'CloudTel',
+		type: 'cloudTelApi',
+		data: credentials as unknown as ICredentialDataDecryptedObject,
+	});
 	return { status: result.status as 'OK' | 'Error', message: result.message };
 }

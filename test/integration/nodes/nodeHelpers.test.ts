@@ -19,7 +19,9 @@ describe('node helpers', () => {
 	});
 
 	it('leaves out what the user left empty', () => {
-		expect(compact({ a: '', b: '  ', c: undefined, d: [], e: 'x', f: false, g: 0, h: [1] })).toEqual({ e: 'x', f: false, g: 0, h: [1] });
+		expect(
+			compact({ a: '', b: '  ', c: undefined, d: [], e: 'x', f: false, g: 0, h: [1] }),
+		).toEqual({ e: 'x', f: false, g: 0, h: [1] });
 	});
 
 	it('checks the secret from the query or the header, exactly', () => {

@@ -17,19 +17,28 @@ export function credentialsFor(sb: RunningSandbox, authToken = sb.demo.AuthToken
 	return { baseUrl: sb.url, accountSid: sb.demo.AccountSid, authToken };
 }
 
-export async function control<T = Record<string, unknown>>(sb: RunningSandbox, method: string, path: string, body?: unknown): Promise<T> {
+export async function control<T = Record<string, unknown>>(
+	sb: RunningSandbox,
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<T> {
 	const response = await fetch(`${sb.url}/_sandbox${path}`, {
 		method,
 		headers: body === undefined ? {} : { 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const text = await response.text();
-	if (!response.ok) throw new Error(`${method} /_sandbox${path} answered ${response.status}: ${text}`);
+	if (!response.ok)
+		throw new Error(`${method} /_sandbox${path} answered ${response.status}: ${text}`);
 	return (text ? JSON.parse(text) : {}) as T;
 }
 
 /** Polls until `check` returns something truthy: callbacks arrive asynchronously. */
-export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 5000): Promise<T> {
+export async function eventually<T>(
+	check: () => Promise<T | undefined> | T | undefined,
+	timeoutMs = 5000,
+): Promise<T> {
 	const until = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await check();

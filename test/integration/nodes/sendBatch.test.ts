@@ -11,11 +11,19 @@ let sb: RunningSandbox;
 sandboxForFile((started) => (sb = started));
 
 /** Input items as a Code node would make them: one row per recipient. */
-function rows(count: number, to: (i: number) => string = (i) => `+6140${String(i).padStart(7, '0')}`): INodeExecutionData[] {
+function rows(
+	count: number,
+	to: (i: number) => string = (i) => `+6140${String(i).padStart(7, '0')}`,
+): INodeExecutionData[] {
 	return Array.from({ length: count }, (_, i) => ({ json: { to: to(i), ref: `row-${i}` } }));
 }
 
-function sendBatch(items: INodeExecutionData[], params: ExecuteOptions['params'] = {}, extra: Partial<ExecuteOptions> = {}, on = sb) {
+function sendBatch(
+	items: INodeExecutionData[],
+	params: ExecuteOptions['params'] = {},
+	extra: Partial<ExecuteOptions> = {},
+	on = sb,
+) {
 	const ctx = executeContext({
 		credentials: credentialsFor(on),
 		items,
@@ -43,13 +51,22 @@ describe('Message: Send Batch', () => {
 		const items = rows(2500);
 		const { ctx, result } = sendBatch(items, { options: resolveOptions(items) });
 		const out = (await result)[0];
-		expect(ctx.sent.map((r) => ((r.body as { Messages: unknown[] }).Messages).length)).toEqual([1000, 1000, 500]);
+		expect(ctx.sent.map((r) => (r.body as { Messages: unknown[] }).Messages.length)).toEqual([
+			1000, 1000, 500,
+		]);
 		expect(out).toHaveLength(2500);
 		out.forEach((item, i) => {
 			expect(item.pairedItem).toEqual({ item: i });
-			expect(item.json).toMatchObject({ To: items[i].json.to, ExternalId: `row-${i}`, Status: 'Processing', MessageSid: expect.any(String) });
+			expect(item.json).toMatchObject({
+				To: items[i].json.to,
+				ExternalId: `row-${i}`,
+				Status: 'Processing',
+				MessageSid: expect.any(String),
+			});
 		});
-		const Messages = await allSandboxMessages<IDataObject>(sb.url, { PropertySid: sb.demo.PropertySid });
+		const Messages = await allSandboxMessages<IDataObject>(sb.url, {
+			PropertySid: sb.demo.PropertySid,
+		});
 		expect(Messages.filter((m) => String(m.ExternalId).startsWith('row-'))).toHaveLength(2500);
 	});
 
@@ -57,19 +74,33 @@ describe('Message: Send Batch', () => {
 		const items = rows(5);
 		const { ctx, result } = sendBatch(items, { batchSize: 2, options: resolveOptions(items) });
 		expect((await result)[0]).toHaveLength(5);
-		expect(ctx.sent.map((r) => ((r.body as { Messages: unknown[] }).Messages).length)).toEqual([2, 2, 1]);
+		expect(ctx.sent.map((r) => (r.body as { Messages: unknown[] }).Messages.length)).toEqual([
+			2, 2, 1,
+		]);
 	});
 
 	it('sends bad items to the error output and the rest in one request', async () => {
-		const items = rows(10, (i) => (i === 3 || i === 7 ? '12345' : `+6141${String(i).padStart(7, '0')}`));
-		const { ctx, result } = sendBatch(items, { options: resolveOptions(items) }, { onError: 'continueErrorOutput' });
+		const items = rows(10, (i) =>
+			i === 3 || i === 7 ? '12345' : `+6141${String(i).padStart(7, '0')}`,
+		);
+		const { ctx, result } = sendBatch(
+			items,
+			{ options: resolveOptions(items) },
+			{ onError: 'continueErrorOutput' },
+		);
 		const out = (await result)[0];
 		expect(ctx.sent).toHaveLength(1);
 		expect((ctx.sent[0].body as { Messages: unknown[] }).Messages).toHaveLength(8);
 		const { success, error } = splitErrorOutput(out);
-		expect(success.map((i) => (i.pairedItem as { item: number }).item)).toEqual([0, 1, 2, 4, 5, 6, 8, 9]);
+		expect(success.map((i) => (i.pairedItem as { item: number }).item)).toEqual([
+			0, 1, 2, 4, 5, 6, 8, 9,
+		]);
 		expect(error.map((i) => i.pairedItem)).toEqual([{ item: 3 }, { item: 7 }]);
-		expect(error[0].json).toMatchObject({ Sent: false, ErrorCode: 'INVALID_PHONENUMBER_FORMAT', FieldNames: ['To'] });
+		expect(error[0].json).toMatchObject({
+			Sent: false,
+			ErrorCode: 'INVALID_PHONENUMBER_FORMAT',
+			FieldNames: ['To'],
+		});
 		expect(error[0].error?.context.itemIndex).toBe(3);
 	});
 
@@ -79,10 +110,16 @@ describe('Message: Send Batch', () => {
 			{ json: { customerId: 'C-2', to: '0412 345 678', ref: 'row-1' } },
 			{ json: { customerId: 'C-3', to: '+61412000103', ref: 'row-2' } },
 		];
-		const { result } = sendBatch(items, { options: resolveOptions(items) }, { onError: 'continueErrorOutput' });
+		const { result } = sendBatch(
+			items,
+			{ options: resolveOptions(items) },
+			{ onError: 'continueErrorOutput' },
+		);
 		const shown = asN8nShows((await result)[0], items, 'continueErrorOutput');
 		expect(shown.wouldRetry).toBe(false);
-		expect(shown.main.map((i) => [i.json.customerId, i.json.ref, typeof i.json.MessageSid])).toEqual([
+		expect(
+			shown.main.map((i) => [i.json.customerId, i.json.ref, typeof i.json.MessageSid]),
+		).toEqual([
 			['C-1', 'row-0', 'string'],
 			['C-3', 'row-2', 'string'],
 		]);
@@ -95,9 +132,17 @@ describe('Message: Send Batch', () => {
 			Sent: false,
 			ErrorCode: 'INVALID_PHONENUMBER_FORMAT',
 			Message: 'Invalid To: INVALID_PHONENUMBER_FORMAT',
-			Description: 'To must be an E.164 number: + then 8 to 15 digits, the first not 0 (got "0412 345 678"). (To, INVALID_PHONENUMBER_FORMAT)',
+			Description:
+				'To must be an E.164 number: + then 8 to 15 digits, the first not 0 (got "0412 345 678"). (To, INVALID_PHONENUMBER_FORMAT)',
 			FieldNames: ['To'],
-			Errors: [{ FieldName: 'To', ErrorCode: 'INVALID_PHONENUMBER_FORMAT', Message: expect.stringMatching(/^To must be an E\.164 number/), Value: '0412 345 678' }],
+			Errors: [
+				{
+					FieldName: 'To',
+					ErrorCode: 'INVALID_PHONENUMBER_FORMAT',
+					Message: expect.stringMatching(/^To must be an E\.164 number/),
+					Value: '0412 345 678',
+				},
+			],
 		});
 	});
 
@@ -106,7 +151,10 @@ describe('Message: Send Batch', () => {
 			{ json: { customerId: 'C-1', to: '+61412000101', ref: 'row-0' } },
 			{ json: { customerId: 'C-2', to: 'nope', ref: 'row-1' } },
 		];
-		const out = (await sendBatch(items, { includeInputFields: false }, { onError: 'continueRegularOutput' }).result)[0];
+		const out = (
+			await sendBatch(items, { includeInputFields: false }, { onError: 'continueRegularOutput' })
+				.result
+		)[0];
 		expect(out[0].json.customerId).toBeUndefined();
 		expect(out[0].json.MessageSid).toEqual(expect.any(String));
 		expect(out[1].json).toMatchObject({ Sent: false, ErrorCode: 'INVALID_PHONENUMBER_FORMAT' });
@@ -114,14 +162,18 @@ describe('Message: Send Batch', () => {
 	});
 
 	it("counts only its own failures in the hint, not an input's own `Sent: false`", async () => {
-		const items: INodeExecutionData[] = [{ json: { to: '+61412000101', ref: 'row-0', Sent: false } }];
+		const items: INodeExecutionData[] = [
+			{ json: { to: '+61412000101', ref: 'row-0', Sent: false } },
+		];
 		const { ctx, result } = sendBatch(items);
 		expect((await result)[0][0].json.MessageSid).toEqual(expect.any(String));
 		expect(ctx.hints).toEqual([]);
 	});
 
 	it("never puts an input's own `error` on the first item, where Retry On Fail would read it", async () => {
-		const items: INodeExecutionData[] = [{ json: { to: '+61412000101', ref: 'row-0', error: 'from an earlier node' } }];
+		const items: INodeExecutionData[] = [
+			{ json: { to: '+61412000101', ref: 'row-0', error: 'from an earlier node' } },
+		];
 		const out = (await sendBatch(items).result)[0];
 		expect(asN8nShows(out, items).wouldRetry).toBe(false);
 		expect(out[0].json).toMatchObject({ ref: 'row-0', MessageSid: expect.any(String) });
@@ -131,28 +183,75 @@ describe('Message: Send Batch', () => {
 		const at = Math.floor(Date.now() / 1000) + 3600;
 		const items: INodeExecutionData[] = [
 			{ json: { To: '+61430000001', Text: 'One', ExternalId: 'auto-0', Extra: 'ignored' } },
-			{ json: { to: '+61430000002', TEXT: 'Two', externalid: 'auto-1', schedule: at, from: 'Bistro' } },
+			{
+				json: {
+					to: '+61430000002',
+					TEXT: 'Two',
+					externalid: 'auto-1',
+					schedule: at,
+					from: 'Bistro',
+				},
+			},
 			{ json: { To: '+61430000003', ExternalId: 'auto-2' } },
-			{ json: { To: '+61430000004', Text: 'Four', ExternalId: 'auto-3', DeliveryReceiptWebhookUri: 'https://hooks.example.com/own' } },
+			{
+				json: {
+					To: '+61430000004',
+					Text: 'Four',
+					ExternalId: 'auto-3',
+					DeliveryReceiptWebhookUri: 'https://hooks.example.com/own',
+				},
+			},
 		];
 		const { ctx, result } = sendBatch(
 			items,
-			{ mapping: 'autoMap', from: 'Ignored', to: 'ignored', text: 'ignored', options: { DeliveryReceiptWebhookUri: 'https://hooks.example.com/default' } },
+			{
+				mapping: 'autoMap',
+				from: 'Ignored',
+				to: 'ignored',
+				text: 'ignored',
+				options: { DeliveryReceiptWebhookUri: 'https://hooks.example.com/default' },
+			},
 			{ onError: 'continueErrorOutput' },
 		);
 		const out = (await result)[0];
 		expect(ctx.sent).toHaveLength(1);
 		expect((ctx.sent[0].body as { Messages: unknown[] }).Messages).toEqual([
-			{ To: '+61430000001', Text: 'One', ExternalId: 'auto-0', DeliveryReceiptWebhookUri: 'https://hooks.example.com/default' },
-			{ To: '+61430000002', Text: 'Two', ExternalId: 'auto-1', Schedule: at, From: 'Bistro', DeliveryReceiptWebhookUri: 'https://hooks.example.com/default' },
-			{ To: '+61430000004', Text: 'Four', ExternalId: 'auto-3', DeliveryReceiptWebhookUri: 'https://hooks.example.com/own' },
+			{
+				To: '+61430000001',
+				Text: 'One',
+				ExternalId: 'auto-0',
+				DeliveryReceiptWebhookUri: 'https://hooks.example.com/default',
+			},
+			{
+				To: '+61430000002',
+				Text: 'Two',
+				ExternalId: 'auto-1',
+				Schedule: at,
+				From: 'Bistro',
+				DeliveryReceiptWebhookUri: 'https://hooks.example.com/default',
+			},
+			{
+				To: '+61430000004',
+				Text: 'Four',
+				ExternalId: 'auto-3',
+				DeliveryReceiptWebhookUri: 'https://hooks.example.com/own',
+			},
 		]);
 		const { success, error } = splitErrorOutput(out);
 		expect(success.map((i) => i.json.ExternalId)).toEqual(['auto-0', 'auto-1', 'auto-3']);
 		expect(error).toHaveLength(1);
-		expect(error[0]).toMatchObject({ pairedItem: { item: 2 }, json: { ErrorCode: 'FIELD_REQUIRED', FieldNames: ['Text'] } });
-		const stored = await allSandboxMessages<IDataObject>(sb.url, { PropertySid: sb.demo.PropertySid });
-		expect(stored.find((m) => m.ExternalId === 'auto-1')).toMatchObject({ Status: 'Scheduled', From: 'Bistro', Text: 'Two' });
+		expect(error[0]).toMatchObject({
+			pairedItem: { item: 2 },
+			json: { ErrorCode: 'FIELD_REQUIRED', FieldNames: ['Text'] },
+		});
+		const stored = await allSandboxMessages<IDataObject>(sb.url, {
+			PropertySid: sb.demo.PropertySid,
+		});
+		expect(stored.find((m) => m.ExternalId === 'auto-1')).toMatchObject({
+			Status: 'Scheduled',
+			From: 'Bistro',
+			Text: 'Two',
+		});
 	});
 
 	it('Map From Input finds the number in Phone or Mobile (any case) as a campaign does, and says what an item without one holds', async () => {
@@ -161,12 +260,20 @@ describe('Message: Send Batch', () => {
 			{ json: { MOBILE: '+61430000012', Text: 'Two', ExternalId: 'pm-1' } },
 			{ json: { cell: '+61430000013', Text: 'Three', ExternalId: 'pm-2' } },
 		];
-		const { ctx, result } = sendBatch(items, { mapping: 'autoMap', from: 'Bistro' }, { onError: 'continueErrorOutput' });
+		const { ctx, result } = sendBatch(
+			items,
+			{ mapping: 'autoMap', from: 'Bistro' },
+			{ onError: 'continueErrorOutput' },
+		);
 		const { success, error } = splitErrorOutput((await result)[0]);
-		expect((ctx.sent[0].body as { Messages: Array<{ To: string }> }).Messages.map((m) => m.To)).toEqual(['+61430000011', '+61430000012']);
+		expect(
+			(ctx.sent[0].body as { Messages: Array<{ To: string }> }).Messages.map((m) => m.To),
+		).toEqual(['+61430000011', '+61430000012']);
 		expect(success.map((i) => i.json.ExternalId)).toEqual(['pm-0', 'pm-1']);
 		expect(error[0].json).toMatchObject({ FieldNames: ['To'] });
-		expect(String(error[0].json.Description)).toMatch(/no field named To, Phone or Mobile \(any case\)\. Its fields: cell, Text, ExternalId\. Rename/);
+		expect(String(error[0].json.Description)).toMatch(
+			/no field named To, Phone or Mobile \(any case\)\. Its fields: cell, Text, ExternalId\. Rename/,
+		);
 	});
 
 	it('Default Country reads numbers written without their country code; an unknown country is refused naming the field', async () => {
@@ -174,13 +281,23 @@ describe('Message: Send Batch', () => {
 			{ json: { phone: '0412 345 678', Text: 'One', ExternalId: 'dc-0' } },
 			{ json: { phone: '+44 7700 900123', Text: 'Two', ExternalId: 'dc-1' } },
 		];
-		const { ctx, result } = sendBatch(items, { mapping: 'autoMap', options: { defaultCountry: 'au' } });
+		const { ctx, result } = sendBatch(items, {
+			mapping: 'autoMap',
+			options: { defaultCountry: 'au' },
+		});
 		const out = (await result)[0];
-		expect((ctx.sent[0].body as { Messages: Array<{ To: string }> }).Messages.map((m) => m.To)).toEqual(['+61412345678', '+447700900123']);
+		expect(
+			(ctx.sent[0].body as { Messages: Array<{ To: string }> }).Messages.map((m) => m.To),
+		).toEqual(['+61412345678', '+447700900123']);
 		expect(out.map((i) => i.json.To)).toEqual(['+61412345678', '+447700900123']);
-		const refused = await sendBatch(items.slice(0, 1), { mapping: 'autoMap', options: { defaultCountry: 'Australia' } }).result.catch((e) => e);
+		const refused = await sendBatch(items.slice(0, 1), {
+			mapping: 'autoMap',
+			options: { defaultCountry: 'Australia' },
+		}).result.catch((e) => e);
 		expect(refused.message).toMatch(/^Invalid Default Country\b/);
-		expect(refused.description).toMatch(/Default Country must be a two-letter country code such as AU or GB \(got "Australia"\)/);
+		expect(refused.description).toMatch(
+			/Default Country must be a two-letter country code such as AU or GB \(got "Australia"\)/,
+		);
 	});
 
 	it('without an error output, the node fails once naming every bad item by its place counted from 1 and a field that tells it apart', async () => {
@@ -202,7 +319,11 @@ describe('Message: Send Batch', () => {
 	it('without Continue On Fail, a bad item stops the node before anything is sent', async () => {
 		const items = rows(4, (i) => (i === 2 ? 'oops' : `+6142${String(i).padStart(7, '0')}`));
 		const { ctx, result } = sendBatch(items, { options: resolveOptions(items) });
-		await expect(result).rejects.toMatchObject({ name: 'NodeOperationError', message: 'Invalid To: INVALID_PHONENUMBER_FORMAT', context: { itemIndex: 2 } });
+		await expect(result).rejects.toMatchObject({
+			name: 'NodeOperationError',
+			message: 'Invalid To: INVALID_PHONENUMBER_FORMAT',
+			context: { itemIndex: 2 },
+		});
 		expect(ctx.sent).toHaveLength(0);
 	});
 
@@ -214,20 +335,41 @@ describe('Message: Send Batch', () => {
 			await control(ahead, 'POST', '/clock', { AdvanceSeconds: 7200 });
 			const items = rows(3);
 			const schedule = new Date(Date.now() - 30 * 60_000).toISOString();
-			const { ctx, result } = sendBatch(items, { options: (i: number) => (i === 1 ? { Schedule: schedule } : {}) }, {}, ahead);
+			const { ctx, result } = sendBatch(
+				items,
+				{ options: (i: number) => (i === 1 ? { Schedule: schedule } : {}) },
+				{},
+				ahead,
+			);
 			const out = (await result)[0];
 			// No error output: the refused message sits in the main output, so n8n shows a hint.
-			expect(ctx.hints).toEqual([{ message: expect.stringMatching(/^1 of 3 messages were not sent/), location: 'outputPane' }]);
+			expect(ctx.hints).toEqual([
+				{
+					message: expect.stringMatching(/^1 of 3 messages were not sent/),
+					location: 'outputPane',
+				},
+			]);
 			expect(out).toHaveLength(3);
 			expect(out[0].json.MessageSid).toEqual(expect.any(String));
 			expect(out[2].json.MessageSid).toEqual(expect.any(String));
 			expect(out[1]).toMatchObject({
 				pairedItem: { item: 1 },
-				json: { ref: 'row-1', Sent: false, ErrorCode: 'SCHEDULE_IN_PAST', FieldNames: ['Schedule'], Errors: [{ FieldName: 'Schedule', ErrorCode: 'SCHEDULE_IN_PAST', Value: expect.any(Number) }] },
+				json: {
+					ref: 'row-1',
+					Sent: false,
+					ErrorCode: 'SCHEDULE_IN_PAST',
+					FieldNames: ['Schedule'],
+					Errors: [
+						{ FieldName: 'Schedule', ErrorCode: 'SCHEDULE_IN_PAST', Value: expect.any(Number) },
+					],
+				},
 			});
 			// Without an error output the item carries no `error`: n8n 2.x would replace its json with {error}.
 			expect(out[1].error).toBeUndefined();
-			expect(asN8nShows(out, items).main[1].json).toMatchObject({ Sent: false, ErrorCode: 'SCHEDULE_IN_PAST' });
+			expect(asN8nShows(out, items).main[1].json).toMatchObject({
+				Sent: false,
+				ErrorCode: 'SCHEDULE_IN_PAST',
+			});
 		} finally {
 			await ahead.close();
 		}
@@ -238,7 +380,12 @@ describe('Message: Send Batch', () => {
 		try {
 			await control(ahead, 'POST', '/clock', { AdvanceSeconds: 7200 });
 			const schedule = new Date(Date.now() - 30 * 60_000).toISOString();
-			const { ctx, result } = sendBatch(rows(2), { options: (i: number) => (i === 1 ? { Schedule: schedule } : {}) }, { onError: 'continueErrorOutput' }, ahead);
+			const { ctx, result } = sendBatch(
+				rows(2),
+				{ options: (i: number) => (i === 1 ? { Schedule: schedule } : {}) },
+				{ onError: 'continueErrorOutput' },
+				ahead,
+			);
 			expect(splitErrorOutput((await result)[0]).error).toHaveLength(1);
 			expect(ctx.hints).toEqual([]);
 		} finally {
@@ -247,29 +394,61 @@ describe('Message: Send Batch', () => {
 	});
 
 	it('groups items by Property and keeps input order', async () => {
-		const { PropertySid } = await control<{ PropertySid: string }>(sb, 'POST', `/accounts/${sb.demo.AccountSid}/properties`, {});
+		const { PropertySid } = await control<{ PropertySid: string }>(
+			sb,
+			'POST',
+			`/accounts/${sb.demo.AccountSid}/properties`,
+			{},
+		);
 		const items = rows(4);
-		const { ctx, result } = sendBatch(items, { propertySid: (i: number) => (i % 2 ? PropertySid : sb.demo.PropertySid), options: resolveOptions(items) });
+		const { ctx, result } = sendBatch(items, {
+			propertySid: (i: number) => (i % 2 ? PropertySid : sb.demo.PropertySid),
+			options: resolveOptions(items),
+		});
 		const out = (await result)[0];
 		expect(ctx.sent.map((r) => r.url.includes(PropertySid))).toEqual([false, true]);
-		expect(out.map((i) => i.json.PropertySid)).toEqual([sb.demo.PropertySid, PropertySid, sb.demo.PropertySid, PropertySid]);
+		expect(out.map((i) => i.json.PropertySid)).toEqual([
+			sb.demo.PropertySid,
+			PropertySid,
+			sb.demo.PropertySid,
+			PropertySid,
+		]);
 	});
 
 	it('fails the node on a whole-request failure before anything was accepted, or fails each item with Continue On Fail', async () => {
-		const { PropertySid } = await control<{ PropertySid: string }>(sb, 'POST', `/accounts/${sb.demo.AccountSid}/properties`, { Active: false });
+		const { PropertySid } = await control<{ PropertySid: string }>(
+			sb,
+			'POST',
+			`/accounts/${sb.demo.AccountSid}/properties`,
+			{ Active: false },
+		);
 		const items = rows(3);
-		await expect(sendBatch(items, { propertySid: PropertySid, options: resolveOptions(items) }).result).rejects.toMatchObject({
+		await expect(
+			sendBatch(items, { propertySid: PropertySid, options: resolveOptions(items) }).result,
+		).rejects.toMatchObject({
 			name: 'NodeApiError',
 			context: { ErrorCode: 'PROPERTY_INACTIVE' },
 		});
-		const out = (await sendBatch(items, { propertySid: PropertySid, options: resolveOptions(items) }, { onError: 'continueRegularOutput' }).result)[0];
+		const out = (
+			await sendBatch(
+				items,
+				{ propertySid: PropertySid, options: resolveOptions(items) },
+				{ onError: 'continueRegularOutput' },
+			).result
+		)[0];
 		expect(out.map((i) => [i.pairedItem, i.json.ErrorCode, i.json.ref])).toEqual([
 			[{ item: 0 }, 'PROPERTY_INACTIVE', 'row-0'],
 			[{ item: 1 }, 'PROPERTY_INACTIVE', 'row-1'],
 			[{ item: 2 }, 'PROPERTY_INACTIVE', 'row-2'],
 		]);
 		// With an error output, each item carries its own copy of the error, with its own index.
-		const routed = (await sendBatch(items, { propertySid: PropertySid, options: resolveOptions(items) }, { onError: 'continueErrorOutput' }).result)[0];
+		const routed = (
+			await sendBatch(
+				items,
+				{ propertySid: PropertySid, options: resolveOptions(items) },
+				{ onError: 'continueErrorOutput' },
+			).result
+		)[0];
 		expect(routed.map((i) => i.error?.context.itemIndex)).toEqual([0, 1, 2]);
 	});
 
@@ -281,7 +460,12 @@ describe('Message: Send Batch', () => {
 			const drain = rows(10, (i) => `+6141${String(i).padStart(7, '0')}`);
 			await sendBatch(drain, { batchSize: 10, options: resolveOptions(drain) }, {}, limited).result;
 			const items = rows(10);
-			const { ctx, result } = sendBatch(items, { batchSize: 5, options: resolveOptions(items) }, {}, limited);
+			const { ctx, result } = sendBatch(
+				items,
+				{ batchSize: 5, options: resolveOptions(items) },
+				{},
+				limited,
+			);
 			const out = (await result)[0];
 			expect(ctx.sent[0].status).toBe(429);
 			ctx.sent.forEach((r, i) => {
@@ -289,13 +473,26 @@ describe('Message: Send Batch', () => {
 				// Each refusal said how long to wait, and the next request waited that long
 				// (timers may fire a millisecond early).
 				expect(Number(r.retryAfter)).toBeGreaterThanOrEqual(1);
-				expect(ctx.sent[i + 1].startedAt - r.answeredAt).toBeGreaterThanOrEqual(Number(r.retryAfter) * 1000 - 2);
+				expect(ctx.sent[i + 1].startedAt - r.answeredAt).toBeGreaterThanOrEqual(
+					Number(r.retryAfter) * 1000 - 2,
+				);
 			});
 			// Both batches of 5 went, each once.
-			expect(ctx.sent.filter((r) => r.status === 200).map((r) => (r.body as { Messages: unknown[] }).Messages.length)).toEqual([5, 5]);
+			expect(
+				ctx.sent
+					.filter((r) => r.status === 200)
+					.map((r) => (r.body as { Messages: unknown[] }).Messages.length),
+			).toEqual([5, 5]);
 			expect(out.every((i) => typeof i.json.MessageSid === 'string')).toBe(true);
-			const sent = await allSandboxMessages<IDataObject>(limited.url, { PropertySid: limited.demo.PropertySid });
-			expect(sent.filter((m) => String(m.To).startsWith('+6140')).map((m) => m.To).sort()).toEqual(items.map((i) => i.json.to).sort());
+			const sent = await allSandboxMessages<IDataObject>(limited.url, {
+				PropertySid: limited.demo.PropertySid,
+			});
+			expect(
+				sent
+					.filter((m) => String(m.To).startsWith('+6140'))
+					.map((m) => m.To)
+					.sort(),
+			).toEqual(items.map((i) => i.json.to).sort());
 		} finally {
 			await limited.close();
 		}

@@ -21,12 +21,17 @@ describe('transport', () => {
 		const server = createServer((_req, res) => {
 			hits++;
 			res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
-			res.end(JSON.stringify({ ResponseStatus: { ErrorCode: 'RATE_LIMITED', Message: 'Slow down.' } }));
+			res.end(
+				JSON.stringify({ ResponseStatus: { ErrorCode: 'RATE_LIMITED', Message: 'Slow down.' } }),
+			);
 		});
 		await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 		try {
 			const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-			const ctx = executeContext({ credentials: { baseUrl, accountSid: 'a', authToken: 'b' }, params: {} });
+			const ctx = executeContext({
+				credentials: { baseUrl, accountSid: 'a', authToken: 'b' },
+				params: {},
+			});
 			await expect(apiRequest.call(ctx, requests.listOnlineLogins(), 4)).rejects.toMatchObject({
 				name: 'NodeApiError',
 				httpCode: '429',
@@ -40,11 +45,16 @@ describe('transport', () => {
 	});
 
 	it('reports a provider that cannot be reached', async () => {
-		const ctx = executeContext({ credentials: { baseUrl: 'http://127.0.0.1:1', accountSid: 'a', authToken: 'b' }, params: {} });
+		const ctx = executeContext({
+			credentials: { baseUrl: 'http://127.0.0.1:1', accountSid: 'a', authToken: 'b' },
+			params: {},
+		});
 		await expect(apiRequest.call(ctx, requests.listOnlineLogins())).rejects.toMatchObject({
 			name: 'NodeApiError',
 			message: expect.stringMatching(/Could not reach CloudTel/),
-			description: expect.stringContaining('Check the Base URL of the CloudTel API credential (now "http://127.0.0.1:1")'),
+			description: expect.stringContaining(
+				'Check the Base URL of the CloudTel API credential (now "http://127.0.0.1:1")',
+			),
 		});
 	});
 });

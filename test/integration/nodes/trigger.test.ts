@@ -13,7 +13,11 @@ let hook: WebhookServer;
 
 beforeAll(async () => {
 	sb = await startSandbox({ port: 0, receiptDelayMs: 20 });
-	hook = await webhookServer(trigger, { events: ['receipt', 'reply'], secret: SECRET, options: {} });
+	hook = await webhookServer(trigger, {
+		events: ['receipt', 'reply'],
+		secret: SECRET,
+		options: {},
+	});
 });
 afterAll(async () => {
 	await sb.close();
@@ -23,7 +27,13 @@ afterAll(async () => {
 async function send(params: IDataObject): Promise<IDataObject> {
 	const ctx = executeContext({
 		credentials: credentialsFor(sb),
-		params: { resource: 'message', operation: 'send', propertySid: sb.demo.PropertySid, text: 'Hello', ...params },
+		params: {
+			resource: 'message',
+			operation: 'send',
+			propertySid: sb.demo.PropertySid,
+			text: 'Hello',
+			...params,
+		},
 	});
 	return (await new CloudTel().execute.call(ctx))[0][0].json;
 }
@@ -32,7 +42,11 @@ function executionsFor(messageSid: unknown) {
 	return hook.calls.filter((c) => c.workflowData?.[0][0].json.MessageSid === messageSid);
 }
 
-async function post(url: string, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) {
+async function post(
+	url: string,
+	body: string,
+	headers: Record<string, string> = { 'content-type': 'application/json' },
+) {
 	const before = hook.calls.length;
 	const response = await fetch(url, { method: 'POST', headers, body });
 	await eventually(() => hook.calls.length > before);
@@ -41,8 +55,14 @@ async function post(url: string, body: string, headers: Record<string, string> =
 
 describe('CloudTel Trigger', () => {
 	it('starts one execution per delivery receipt POSTed to its URL, keeping the raw payload but not the secret', async () => {
-		const message = await send({ from: 'Bistro', to: '+61412000001', options: { DeliveryReceiptWebhookUri: `${hook.url}?secret=${SECRET}`, ExternalId: 'ext-1' } });
-		const [call] = await eventually(() => (executionsFor(message.MessageSid).length ? executionsFor(message.MessageSid) : undefined));
+		const message = await send({
+			from: 'Bistro',
+			to: '+61412000001',
+			options: { DeliveryReceiptWebhookUri: `${hook.url}?secret=${SECRET}`, ExternalId: 'ext-1' },
+		});
+		const [call] = await eventually(() =>
+			executionsFor(message.MessageSid).length ? executionsFor(message.MessageSid) : undefined,
+		);
 		expect(call.method).toBe('POST');
 		expect(call.workflowData).toEqual([
 			[
@@ -73,17 +93,37 @@ describe('CloudTel Trigger', () => {
 		const message = await send({
 			from: 'Bistro',
 			to: '+61412000666',
-			options: { DeliveryReceiptWebhookUri: `${hook.url}?secret=${SECRET}`, DeliveryReceiptWebhookMethod: 'GET' },
+			options: {
+				DeliveryReceiptWebhookUri: `${hook.url}?secret=${SECRET}`,
+				DeliveryReceiptWebhookMethod: 'GET',
+			},
 		});
-		const [call] = await eventually(() => (executionsFor(message.MessageSid).length ? executionsFor(message.MessageSid) : undefined));
+		const [call] = await eventually(() =>
+			executionsFor(message.MessageSid).length ? executionsFor(message.MessageSid) : undefined,
+		);
 		expect(call.method).toBe('GET');
-		expect(call.workflowData?.[0][0].json).toMatchObject({ Event: 'DeliveryReceipt', Status: 'Failed', ErrorCode: 'UNDELIVERABLE', Timestamp: expect.any(Number) });
+		expect(call.workflowData?.[0][0].json).toMatchObject({
+			Event: 'DeliveryReceipt',
+			Status: 'Failed',
+			ErrorCode: 'UNDELIVERABLE',
+			Timestamp: expect.any(Number),
+		});
 	});
 
 	it('starts an execution for a reply to a leased number', async () => {
-		const message = await send({ from: '', to: '+61412000002', replyHandling: { WebhookUri: `${hook.url}?secret=${SECRET}` } });
-		const reply = await control<{ MessageSid: string }>(sb, 'POST', '/replies', { From: '+61412000002', To: message.From, Text: 'Yes please' });
-		const [call] = await eventually(() => (executionsFor(reply.MessageSid).length ? executionsFor(reply.MessageSid) : undefined));
+		const message = await send({
+			from: '',
+			to: '+61412000002',
+			replyHandling: { WebhookUri: `${hook.url}?secret=${SECRET}` },
+		});
+		const reply = await control<{ MessageSid: string }>(sb, 'POST', '/replies', {
+			From: '+61412000002',
+			To: message.From,
+			Text: 'Yes please',
+		});
+		const [call] = await eventually(() =>
+			executionsFor(reply.MessageSid).length ? executionsFor(reply.MessageSid) : undefined,
+		);
 		expect(call.workflowData?.[0][0].json).toMatchObject({
 			Event: 'Reply',
 			MessageSid: reply.MessageSid,
@@ -95,7 +135,11 @@ describe('CloudTel Trigger', () => {
 	});
 
 	it('answers 401 and starts nothing without the right secret', async () => {
-		const message = await send({ from: 'Bistro', to: '+61412000003', options: { DeliveryReceiptWebhookUri: `${hook.url}?secret=wrong` } });
+		const message = await send({
+			from: 'Bistro',
+			to: '+61412000003',
+			options: { DeliveryReceiptWebhookUri: `${hook.url}?secret=wrong` },
+		});
 		const attempts = await eventually(async () => {
 			const { Callbacks } = await control<{ Callbacks: IDataObject[] }>(sb, 'GET', '/outbox');
 			const mine = Callbacks.filter((c) => c.MessageSid === message.MessageSid);
@@ -105,27 +149,47 @@ describe('CloudTel Trigger', () => {
 		expect(hook.calls.filter((c) => c.status === 401).length).toBeGreaterThanOrEqual(1);
 		expect(executionsFor(message.MessageSid)).toHaveLength(0);
 
-		const noSecret = await post(hook.url, JSON.stringify({ MessageSid: 'm-1', Status: 'Delivered' }));
+		const noSecret = await post(
+			hook.url,
+			JSON.stringify({ MessageSid: 'm-1', Status: 'Delivered' }),
+		);
 		expect(noSecret).toMatchObject({ status: 401, call: { workflowData: undefined } });
 	});
 
 	it('takes the secret from a header too', async () => {
-		const { status, call } = await post(hook.url, JSON.stringify({ MessageSid: 'header-1', Status: 'Delivered', Timestamp: 1 }), {
-			'content-type': 'application/json',
-			'x-cloudtel-secret': SECRET,
-		});
+		const { status, call } = await post(
+			hook.url,
+			JSON.stringify({ MessageSid: 'header-1', Status: 'Delivered', Timestamp: 1 }),
+			{
+				'content-type': 'application/json',
+				'x-cloudtel-secret': SECRET,
+			},
+		);
 		expect(status).toBe(200);
-		expect(call.workflowData?.[0][0].json).toMatchObject({ MessageSid: 'header-1', Event: 'DeliveryReceipt' });
+		expect(call.workflowData?.[0][0].json).toMatchObject({
+			MessageSid: 'header-1',
+			Event: 'DeliveryReceipt',
+		});
 	});
 
 	it.each([
 		['a JSON object that is no callback', JSON.stringify({ hello: 'world' }), 'application/json'],
-		['a receipt with an unknown Status', JSON.stringify({ MessageSid: 'x', Status: 'Maybe' }), 'application/json'],
-		['a JSON array', JSON.stringify([{ MessageSid: 'x', Status: 'Delivered' }]), 'application/json'],
+		[
+			'a receipt with an unknown Status',
+			JSON.stringify({ MessageSid: 'x', Status: 'Maybe' }),
+			'application/json',
+		],
+		[
+			'a JSON array',
+			JSON.stringify([{ MessageSid: 'x', Status: 'Delivered' }]),
+			'application/json',
+		],
 		['broken JSON', '{"MessageSid": ', 'application/json'],
 		['plain text', 'MessageSid=x', 'text/plain'],
 	])('answers 400 and starts nothing for %s', async (_name, body, contentType) => {
-		const { status, call } = await post(`${hook.url}?secret=${SECRET}`, body, { 'content-type': contentType });
+		const { status, call } = await post(`${hook.url}?secret=${SECRET}`, body, {
+			'content-type': contentType,
+		});
 		expect(status).toBe(400);
 		expect(call.workflowData).toBeUndefined();
 		expect(call.body).toMatchObject({ ResponseStatus: { ErrorCode: expect.any(String) } });
@@ -135,14 +199,23 @@ describe('CloudTel Trigger', () => {
 		const body = JSON.stringify({ MessageSid: 'repeat-1', Status: 'Delivered', Timestamp: 1 });
 		expect((await post(`${hook.url}?secret=${SECRET}`, body)).call.workflowData).toBeDefined();
 		const again = await post(`${hook.url}?secret=${SECRET}`, body);
-		expect(again).toMatchObject({ status: 200, call: { workflowData: undefined, body: { ignored: 'repeat' } } });
+		expect(again).toMatchObject({
+			status: 200,
+			call: { workflowData: undefined, body: { ignored: 'repeat' } },
+		});
 	});
 
 	it('starts one execution for concurrent repeats, and writes nothing to static data', async () => {
 		const body = JSON.stringify({ MessageSid: 'concurrent-1', Status: 'Delivered', Timestamp: 1 });
 		const before = hook.calls.length;
 		const answers = await Promise.all(
-			Array.from({ length: 10 }, () => fetch(`${hook.url}?secret=${SECRET}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })),
+			Array.from({ length: 10 }, () =>
+				fetch(`${hook.url}?secret=${SECRET}`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body,
+				}),
+			),
 		);
 		expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
 		await eventually(() => hook.calls.length >= before + 10);
@@ -151,9 +224,17 @@ describe('CloudTel Trigger', () => {
 	});
 
 	it('acknowledges events it does not listen to without an execution', async () => {
-		const repliesOnly = await webhookServer(trigger, { events: ['reply'], secret: '', options: {} });
+		const repliesOnly = await webhookServer(trigger, {
+			events: ['reply'],
+			secret: '',
+			options: {},
+		});
 		try {
-			const response = await fetch(repliesOnly.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ MessageSid: 'r', Status: 'Delivered' }) });
+			const response = await fetch(repliesOnly.url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ MessageSid: 'r', Status: 'Delivered' }),
+			});
 			expect(response.status).toBe(200);
 			expect(repliesOnly.calls[0].workflowData).toBeUndefined();
 		} finally {
@@ -164,7 +245,11 @@ describe('CloudTel Trigger', () => {
 	it('has nothing to register with the provider', async () => {
 		const hooks = trigger.webhookMethods.default;
 		const ctx = {} as never;
-		expect([await hooks.checkExists.call(ctx), await hooks.create.call(ctx), await hooks.delete.call(ctx)]).toEqual([true, true, true]);
+		expect([
+			await hooks.checkExists.call(ctx),
+			await hooks.create.call(ctx),
+			await hooks.delete.call(ctx),
+		]).toEqual([true, true, true]);
 		expect(trigger.description.webhooks?.map((w) => [w.httpMethod, w.path])).toEqual([
 			['POST', 'cloudtel'],
 			['GET', 'cloudtel'],

@@ -2,7 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
 import { newDatabase, sql } from '../../support/postgres/database';
 import { ensureBuilt, freePort, writeConfig } from '../daemon/harness';
-import { cli, envFor, numbersCsv, sandboxMessages, startCli, summaryOf, tempDir, waitFor, withSandbox, writeCsv } from '../worker/harness';
+import {
+	cli,
+	envFor,
+	numbersCsv,
+	sandboxMessages,
+	startCli,
+	summaryOf,
+	tempDir,
+	waitFor,
+	withSandbox,
+	writeCsv,
+} from '../worker/harness';
 
 let sandbox: RunningSandbox;
 let db: string;
@@ -18,28 +29,72 @@ describe('campaign commands on Postgres', () => {
 		const dir = tempDir();
 		const csv = writeCsv(dir, 'list.csv', numbersCsv(300) + 'not-a-number,Bad\n');
 		const env = { ...envFor(sandbox), CLOUDTEL_DB: db };
-		const args = ['campaign', 'run', '--csv', csv, '--text', 'Hi {{Name}}', '--property', sandbox.demo.PropertySid, '--name', 'pg1', '--rate', '50'];
+		const args = [
+			'campaign',
+			'run',
+			'--csv',
+			csv,
+			'--text',
+			'Hi {{Name}}',
+			'--property',
+			sandbox.demo.PropertySid,
+			'--name',
+			'pg1',
+			'--rate',
+			'50',
+		];
 		const run = startCli(args, env);
 		let sent = 0;
-		await waitFor(async () => (sent = (await sandboxMessages(sandbox)).filter((m) => m.ExternalId?.startsWith('pg1:')).length) >= 40);
+		await waitFor(
+			async () =>
+				(sent = (await sandboxMessages(sandbox)).filter((m) =>
+					m.ExternalId?.startsWith('pg1:'),
+				).length) >= 40,
+		);
 		const paused = await cli(['campaign', 'pause', '--db', db, '--name', 'pg1']);
 		expect(paused.stdout, paused.stderr).toMatch(/paused campaign pg1: the run \(pid \d+\)/);
-		const status = JSON.parse((await cli(['campaign', 'status', '--name', 'pg1', '--json'], { CLOUDTEL_DB: db })).stdout);
-		expect(status).toMatchObject({ name: 'pg1', paused: true, running: { pid: run.child.pid }, total: 301 });
+		const status = JSON.parse(
+			(await cli(['campaign', 'status', '--name', 'pg1', '--json'], { CLOUDTEL_DB: db })).stdout,
+		);
+		expect(status).toMatchObject({
+			name: 'pg1',
+			paused: true,
+			running: { pid: run.child.pid },
+			total: 301,
+		});
 		expect((await cli(['campaign', 'resume', '--db', db, '--name', 'pg1'])).code).toBe(0);
 		const done = await run.done;
 		expect(done.code, done.stderr).toBe(0);
-		expect(summaryOf(done).rows).toMatchObject({ accepted: 300, invalid: 1, pending: 0, submitting: 0 });
+		expect(summaryOf(done).rows).toMatchObject({
+			accepted: 300,
+			invalid: 1,
+			pending: 0,
+			submitting: 0,
+		});
 		expect(sent).toBeLessThan(300);
-		const messages = (await sandboxMessages(sandbox)).filter((m) => m.ExternalId?.startsWith('pg1:'));
+		const messages = (await sandboxMessages(sandbox)).filter((m) =>
+			m.ExternalId?.startsWith('pg1:'),
+		);
 		expect(new Set(messages.map((m) => m.To)).size).toBe(300);
-		const after = JSON.parse((await cli(['campaign', 'status', '--db', db, '--name', 'pg1', '--json'])).stdout);
-		expect(after).toMatchObject({ phase: 'finished', running: null, rows: { accepted: 300, invalid: 1 }, firstErrors: [{ line: 302 }] });
+		const after = JSON.parse(
+			(await cli(['campaign', 'status', '--db', db, '--name', 'pg1', '--json'])).stdout,
+		);
+		expect(after).toMatchObject({
+			phase: 'finished',
+			running: null,
+			rows: { accepted: 300, invalid: 1 },
+			firstErrors: [{ line: 302 }],
+		});
 		const cancel = await cli(['campaign', 'cancel', '--db', db, '--name', 'pg1']);
 		expect(cancel.code).toBe(1);
 		expect(cancel.stderr).toMatch(/campaign pg1 has finished: there is nothing to cancel/);
 		// The same rows, read by a person with psql.
-		expect(await sql(db, `SELECT status, COUNT(*)::int AS n FROM recipients WHERE campaign = 'pg1' GROUP BY status ORDER BY status`)).toEqual([
+		expect(
+			await sql(
+				db,
+				`SELECT status, COUNT(*)::int AS n FROM recipients WHERE campaign = 'pg1' GROUP BY status ORDER BY status`,
+			),
+		).toEqual([
 			{ status: 'accepted', n: 300 },
 			{ status: 'invalid', n: 1 },
 		]);
@@ -50,37 +105,103 @@ describe('campaign commands on Postgres', () => {
 		const list = numbersCsv(10, 700);
 		const csv = writeCsv(dir, 'edited.csv', list);
 		const env = { ...envFor(sandbox), CLOUDTEL_DB: db };
-		const args = ['campaign', 'run', '--csv', csv, '--text', 'Hi {{Name}}', '--property', sandbox.demo.PropertySid, '--name', 'pgedit'];
+		const args = [
+			'campaign',
+			'run',
+			'--csv',
+			csv,
+			'--text',
+			'Hi {{Name}}',
+			'--property',
+			sandbox.demo.PropertySid,
+			'--name',
+			'pgedit',
+		];
 		expect((await cli(args, env)).code).toBe(0);
-		expect(await sql(db, `SELECT input_bytes::int AS bytes, input_size::int AS size FROM campaigns WHERE name = 'pgedit'`)).toEqual([{ bytes: Buffer.byteLength(list), size: Buffer.byteLength(list) }]);
+		expect(
+			await sql(
+				db,
+				`SELECT input_bytes::int AS bytes, input_size::int AS size FROM campaigns WHERE name = 'pgedit'`,
+			),
+		).toEqual([{ bytes: Buffer.byteLength(list), size: Buffer.byteLength(list) }]);
 		writeCsv(dir, 'edited.csv', list.replace(',N703\n', ',Nell\n'));
 		const r = await cli(args, env);
 		expect(r.code).toBe(1);
-		expect(r.stderr).toMatch(/campaign pgedit: .*edited\.csv has changed since it was imported .*, and 10 messages were sent from it: restore the file as it was to resume, or forget the campaign with `cloudtel campaign delete --force --name pgedit`/);
+		expect(r.stderr).toMatch(
+			/campaign pgedit: .*edited\.csv has changed since it was imported .*, and 10 messages were sent from it: restore the file as it was to resume, or forget the campaign with `cloudtel campaign delete --force --name pgedit`/,
+		);
 	});
 
 	it('cancels a campaign a run left behind: its rows on their way become uncertain and are listed, every one', async () => {
 		const dir = tempDir();
 		const csv = writeCsv(dir, 'list.csv', numbersCsv(50));
 		const env = { ...envFor(sandbox), CLOUDTEL_DB: db };
-		const dry = await cli(['campaign', 'run', '--csv', csv, '--text', 'Hi', '--property', sandbox.demo.PropertySid, '--name', 'pg2', '--dry-run'], env);
+		const dry = await cli(
+			[
+				'campaign',
+				'run',
+				'--csv',
+				csv,
+				'--text',
+				'Hi',
+				'--property',
+				sandbox.demo.PropertySid,
+				'--name',
+				'pg2',
+				'--dry-run',
+			],
+			env,
+		);
 		expect(dry.code, dry.stderr).toBe(0);
 		// A dry run writes nothing, even to Postgres.
 		expect(await sql(db, `SELECT name FROM campaigns WHERE name = 'pg2'`)).toEqual([]);
-		const run = startCli(['campaign', 'run', '--csv', csv, '--text', 'Hi', '--property', sandbox.demo.PropertySid, '--name', 'pg2', '--rate', '5', '--batch-size', '1'], env);
-		await waitFor(async () => (await sandboxMessages(sandbox)).some((m) => m.ExternalId?.startsWith('pg2:')));
+		const run = startCli(
+			[
+				'campaign',
+				'run',
+				'--csv',
+				csv,
+				'--text',
+				'Hi',
+				'--property',
+				sandbox.demo.PropertySid,
+				'--name',
+				'pg2',
+				'--rate',
+				'5',
+				'--batch-size',
+				'1',
+			],
+			env,
+		);
+		await waitFor(async () =>
+			(await sandboxMessages(sandbox)).some((m) => m.ExternalId?.startsWith('pg2:')),
+		);
 		run.child.kill('SIGKILL');
 		await run.done;
 		// As if the run had died with two rows on their way.
-		await sql(db, `INSERT INTO submissions (campaign, chunk, first, last, at) VALUES ('pg2', 1, 40, 41, 0)`);
+		await sql(
+			db,
+			`INSERT INTO submissions (campaign, chunk, first, last, at) VALUES ('pg2', 1, 40, 41, 0)`,
+		);
 		const cancel = await cli(['campaign', 'cancel', '--db', db, '--name', 'pg2']);
 		// The killed run may have had a chunk of its own on its way too.
-		const said = /cancelled campaign pg2: (\d+) rows will not be sent; (\d+) rows a stopped run was submitting are uncertain/.exec(cancel.stdout);
+		const said =
+			/cancelled campaign pg2: (\d+) rows will not be sent; (\d+) rows a stopped run was submitting are uncertain/.exec(
+				cancel.stdout,
+			);
 		expect(said, cancel.stdout + cancel.stderr).not.toBeNull();
-		const status = JSON.parse((await cli(['campaign', 'status', '--db', db, '--name', 'pg2', '--json'])).stdout);
+		const status = JSON.parse(
+			(await cli(['campaign', 'status', '--db', db, '--name', 'pg2', '--json'])).stdout,
+		);
 		expect(status.uncertainLines).toHaveLength(Number(said![2]));
 		expect(status.uncertainLines).toEqual(expect.arrayContaining([40, 41]));
-		expect(status.rows).toMatchObject({ cancelled: Number(said![1]), uncertain: Number(said![2]), pending: 0, submitting: 0 });
+		expect(status.rows).toMatchObject({
+			cancelled: Number(said![1]),
+			uncertain: Number(said![2]),
+			pending: 0,
+			submitting: 0,
+		});
 		expect(status.phase).toBe('cancelled');
 	});
 
@@ -88,20 +209,40 @@ describe('campaign commands on Postgres', () => {
 		const dir = tempDir();
 		const csv = writeCsv(dir, 'list.csv', numbersCsv(10));
 		const env = { ...envFor(sandbox), CLOUDTEL_DB: db };
-		const args = ['campaign', 'run', '--csv', csv, '--property', sandbox.demo.PropertySid, '--name', 'pg3', '--rate', '0', '--text'];
+		const args = [
+			'campaign',
+			'run',
+			'--csv',
+			csv,
+			'--property',
+			sandbox.demo.PropertySid,
+			'--name',
+			'pg3',
+			'--rate',
+			'0',
+			'--text',
+		];
 		expect((await cli([...args, 'Hi {{Nmae}}'], env)).code).toBe(2);
 		const fixed = await cli([...args, 'Hi {{Name}}'], env);
 		expect(fixed.code, fixed.stderr).toBe(0);
 		expect(summaryOf(fixed).rows).toMatchObject({ accepted: 10 });
-		expect((await cli(['campaign', 'delete', '--db', db, '--name', 'pg3'])).stderr).toMatch(/has sent 10 messages .*--force/);
+		expect((await cli(['campaign', 'delete', '--db', db, '--name', 'pg3'])).stderr).toMatch(
+			/has sent 10 messages .*--force/,
+		);
 		const forced = await cli(['campaign', 'delete', '--db', db, '--name', 'pg3', '--force']);
 		expect(forced.code, forced.stderr).toBe(0);
-		expect(await sql(db, `SELECT (SELECT COUNT(*) FROM campaigns WHERE name = 'pg3')::int AS c, (SELECT COUNT(*) FROM recipients WHERE campaign = 'pg3')::int AS r`)).toEqual([{ c: 0, r: 0 }]);
+		expect(
+			await sql(
+				db,
+				`SELECT (SELECT COUNT(*) FROM campaigns WHERE name = 'pg3')::int AS c, (SELECT COUNT(*) FROM recipients WHERE campaign = 'pg3')::int AS r`,
+			),
+		).toEqual([{ c: 0, r: 0 }]);
 	});
 });
 
 describe('a Postgres that cannot be used: one line, exit 1', () => {
-	const run = (url: string, extra: Record<string, string> = {}) => cli(['campaign', 'status', '--db', url, '--name', 'x'], extra);
+	const run = (url: string, extra: Record<string, string> = {}) =>
+		cli(['campaign', 'status', '--db', url, '--name', 'x'], extra);
 	const oneLine = (stderr: string) => {
 		expect(stderr.trim().split('\n')).toHaveLength(1);
 		expect(stderr).not.toMatch(/\n\s+at /);
@@ -118,7 +259,11 @@ describe('a Postgres that cannot be used: one line, exit 1', () => {
 		const port = await freePort();
 		const r = await run(`postgresql://app:s3cret-pw@127.0.0.1:${port}/cloudtel`);
 		expect(r.code).toBe(1);
-		expect(r.stderr).toMatch(new RegExp(`cannot connect to Postgres postgresql://app@127\\.0\\.0\\.1:${port}/cloudtel: connection refused`));
+		expect(r.stderr).toMatch(
+			new RegExp(
+				`cannot connect to Postgres postgresql://app@127\\.0\\.0\\.1:${port}/cloudtel: connection refused`,
+			),
+		);
 		expect(r.stderr).not.toContain('s3cret-pw');
 		oneLine(r.stderr);
 	});
@@ -128,7 +273,9 @@ describe('a Postgres that cannot be used: one line, exit 1', () => {
 		url.password = '';
 		const r = await run(url.toString(), { PGPASSWORD: 'wrong-password' });
 		expect(r.code).toBe(1);
-		expect(r.stderr).toMatch(/refused the login: password authentication failed for user "postgres"/);
+		expect(r.stderr).toMatch(
+			/refused the login: password authentication failed for user "postgres"/,
+		);
 		oneLine(r.stderr);
 	});
 
@@ -144,26 +291,48 @@ describe('a Postgres that cannot be used: one line, exit 1', () => {
 	it('says which rights are missing', async () => {
 		const fresh = await newDatabase('rights');
 		const run = (url: string) => cli(['campaign', 'pause', '--db', url, '--name', 'x']);
-		await sql(fresh, `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'reader') THEN CREATE ROLE reader LOGIN PASSWORD 'reader-pw'; END IF; END $$`);
+		await sql(
+			fresh,
+			`DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'reader') THEN CREATE ROLE reader LOGIN PASSWORD 'reader-pw'; END IF; END $$`,
+		);
 		const url = new URL(fresh);
 		url.username = 'reader';
 		url.password = 'reader-pw';
 		const r = await run(url.toString());
 		expect(r.code).toBe(1);
-		expect(r.stderr).toMatch(/the user lacks the rights cloudtel needs \(permission denied for schema public\)/);
+		expect(r.stderr).toMatch(
+			/the user lacks the rights cloudtel needs \(permission denied for schema public\)/,
+		);
 		oneLine(r.stderr);
 	});
 
 	it('stops a worker that finds a schema newer than itself', async () => {
 		const fresh = await newDatabase('newer');
 		// A command that may write makes the schema; status and report only read.
-		expect((await cli(['campaign', 'pause', '--db', fresh, '--name', 'x'])).stderr).toMatch(/no campaign named x/);
+		expect((await cli(['campaign', 'pause', '--db', fresh, '--name', 'x'])).stderr).toMatch(
+			/no campaign named x/,
+		);
 		await sql(fresh, 'INSERT INTO cloudtel_schema (version, applied_at) VALUES (999, 0)');
 		const dir = tempDir();
-		const config = writeConfig(dir, { provider: { baseUrl: sandbox.url, accountSid: sandbox.demo.AccountSid, authToken: sandbox.demo.AuthToken }, db: fresh, server: { publicUrl: 'http://127.0.0.1:1', port: 0, host: '127.0.0.1', secret: 'callback-secret-0123456789' } });
+		const config = writeConfig(dir, {
+			provider: {
+				baseUrl: sandbox.url,
+				accountSid: sandbox.demo.AccountSid,
+				authToken: sandbox.demo.AuthToken,
+			},
+			db: fresh,
+			server: {
+				publicUrl: 'http://127.0.0.1:1',
+				port: 0,
+				host: '127.0.0.1',
+				secret: 'callback-secret-0123456789',
+			},
+		});
 		const r = await cli(['worker', '--config', config]);
 		expect(r.code).toBe(1);
-		expect(r.stderr).toMatch(/holds cloudtel schema 999, newer than this cloudtel knows \(\d+\): upgrade cloudtel on this machine/);
+		expect(r.stderr).toMatch(
+			/holds cloudtel schema 999, newer than this cloudtel knows \(\d+\): upgrade cloudtel on this machine/,
+		);
 		oneLine(r.stderr);
 	});
 });

@@ -19,7 +19,17 @@ afterEach(async () => {
 
 const receipt = (i: number) => ({
 	kind: 'receipt' as const,
-	data: { MessageSid: `SM${i}`, AccountSid: 'AC1', PropertySid: 'PR1', From: 'Shop', To: '+61491570156', Status: 'Delivered' as const, ErrorCode: '', ExternalId: '', Timestamp: 1_700_000_000 },
+	data: {
+		MessageSid: `SM${i}`,
+		AccountSid: 'AC1',
+		PropertySid: 'PR1',
+		From: 'Shop',
+		To: '+61491570156',
+		Status: 'Delivered' as const,
+		ErrorCode: '',
+		ExternalId: '',
+		Timestamp: 1_700_000_000,
+	},
 });
 
 describe('callbacks stored by two workers sharing Postgres', () => {
@@ -38,11 +48,24 @@ describe('callbacks stored by two workers sharing Postgres', () => {
 					return undefined;
 				},
 			} as unknown as CallbackLedger;
-			processors.push(new CallbackProcessor(store, ledger, [], { kick: () => undefined } as unknown as ForwardOutbox, new JsonLogger(() => undefined)));
+			processors.push(
+				new CallbackProcessor(
+					store,
+					ledger,
+					[],
+					{ kick: () => undefined } as unknown as ForwardOutbox,
+					new JsonLogger(() => undefined),
+				),
+			);
 		}
-		for (let i = 0; i < 300; i++) await stores[i % 2].recordEvent(`receipt:SM${i}`, receipt(i), 1_700_000_000_000 + i);
+		for (let i = 0; i < 300; i++)
+			await stores[i % 2].recordEvent(`receipt:SM${i}`, receipt(i), 1_700_000_000_000 + i);
 		for (const p of processors) p.start();
-		await until(async () => (await stores[0].waitingEvents()) === 0, 30_000, 'every callback processed');
+		await until(
+			async () => (await stores[0].waitingEvents()) === 0,
+			30_000,
+			'every callback processed',
+		);
 		await Promise.all(processors.map((p) => p.idle()));
 		expect(seen).toHaveLength(300);
 		expect(new Set(seen).size).toBe(300);

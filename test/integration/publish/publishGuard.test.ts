@@ -13,8 +13,19 @@ const ROOT = resolve(__dirname, '../../..');
 
 function publish(cwd: string, args: string[] = []) {
 	// Whatever CI this runs in, it is not a publish with an OIDC identity.
-	const env = { ...process.env, ACTIONS_ID_TOKEN_REQUEST_URL: '', CI_JOB_JWT_V2: '', NPM_ID_TOKEN: '', CLOUDTEL_PUBLISH_WITHOUT_PROVENANCE: '' };
-	return spawnSync('npm', ['publish', '--dry-run', ...args], { cwd, env, encoding: 'utf8', timeout: 60_000 });
+	const env = {
+		...process.env,
+		ACTIONS_ID_TOKEN_REQUEST_URL: '',
+		CI_JOB_JWT_V2: '',
+		NPM_ID_TOKEN: '',
+		CLOUDTEL_PUBLISH_WITHOUT_PROVENANCE: '',
+	};
+	return spawnSync('npm', ['publish', '--dry-run', ...args], {
+		cwd,
+		env,
+		encoding: 'utf8',
+		timeout: 60_000,
+	});
 }
 
 describe('a local npm publish', () => {
@@ -22,14 +33,22 @@ describe('a local npm publish', () => {
 		['n8n-nodes-cloudtel', ROOT, [], /no --provenance was given/],
 		['n8n-nodes-cloudtel', ROOT, ['--provenance'], /not a CI run with an OIDC identity/],
 		['@cloudtel/worker', join(ROOT, 'worker'), [], /no --provenance was given/],
-		['@cloudtel/worker', join(ROOT, 'worker'), ['--provenance'], /not a CI run with an OIDC identity/],
-	])('of %s (%s %j) stops before building, saying provenance needs CI', (name, cwd, args, reason) => {
-		const before = statSync(join(ROOT, 'dist')).mtimeMs;
-		const result = publish(cwd, args);
-		expect(result.status).not.toBe(0);
-		expect(result.stderr).toContain(`npm publish of ${name} stopped before building anything`);
-		expect(result.stderr).toMatch(reason);
-		expect(result.stderr).toMatch(/creating a GitHub\s+release/);
-		expect(statSync(join(ROOT, 'dist')).mtimeMs).toBe(before);
-	});
+		[
+			'@cloudtel/worker',
+			join(ROOT, 'worker'),
+			['--provenance'],
+			/not a CI run with an OIDC identity/,
+		],
+	])(
+		'of %s (%s %j) stops before building, saying provenance needs CI',
+		(name, cwd, args, reason) => {
+			const before = statSync(join(ROOT, 'dist')).mtimeMs;
+			const result = publish(cwd, args);
+			expect(result.status).not.toBe(0);
+			expect(result.stderr).toContain(`npm publish of ${name} stopped before building anything`);
+			expect(result.stderr).toMatch(reason);
+			expect(result.stderr).toMatch(/creating a GitHub\s+release/);
+			expect(statSync(join(ROOT, 'dist')).mtimeMs).toBe(before);
+		},
+	);
 });

@@ -13,7 +13,10 @@ describe('authentication and account isolation', () => {
 		['not Basic', 'Bearer abc'],
 		['broken base64', 'Basic !!!'],
 		['no colon', `Basic ${Buffer.from('justuser').toString('base64')}`],
-		['unknown account', `Basic ${Buffer.from('00000000-0000-4000-8000-000000000000:x').toString('base64')}`],
+		[
+			'unknown account',
+			`Basic ${Buffer.from('00000000-0000-4000-8000-000000000000:x').toString('base64')}`,
+		],
 	])('answers 401 with a ResponseStatus for %s', async (_name, auth) => {
 		const r = await sb.call('GET', '/v2/OnlineLogins', undefined, { auth });
 		expect(r.status).toBe(401);
@@ -22,26 +25,50 @@ describe('authentication and account isolation', () => {
 	});
 
 	it('refuses the right account with the wrong token', async () => {
-		const r = await sb.call('GET', '/v2/OnlineLogins', undefined, { auth: sb.authFor(sb.demo.AccountSid, 'wrong') });
+		const r = await sb.call('GET', '/v2/OnlineLogins', undefined, {
+			auth: sb.authFor(sb.demo.AccountSid, 'wrong'),
+		});
 		expect(r.status).toBe(401);
 	});
 
 	it("treats another account's Sids as not found", async () => {
 		const other = await sb.newAccount();
-		const login = await sb.call('POST', `/v2/Properties/${other.PropertySid}/OnlineLogins`, {
-			Email: 'iso@example.com',
-			Password: 'Secret-Pass1!',
-			FirstName: 'I',
-			LastName: 'So',
-			Scopes: 'Manage',
-		}, { auth: other.auth });
+		const login = await sb.call(
+			'POST',
+			`/v2/Properties/${other.PropertySid}/OnlineLogins`,
+			{
+				Email: 'iso@example.com',
+				Password: 'Secret-Pass1!',
+				FirstName: 'I',
+				LastName: 'So',
+				Scopes: 'Manage',
+			},
+			{ auth: other.auth },
+		);
 		expect(login.status).toBe(200);
 		const sid = login.body.OnlineLogin.OnlineLoginSid;
 		expect((await sb.call('GET', `/v2/OnlineLogins/${sid}`)).status).toBe(404);
 		expect((await sb.call('PATCH', `/v2/OnlineLogins/${sid}`, { Enabled: true })).status).toBe(404);
-		expect((await sb.call('PATCH', `/v2/Properties/${other.PropertySid}`, { Name: 'x' })).status).toBe(404);
-		expect((await sb.call('POST', `/v2/Properties/${other.PropertySid}/Messages`, { To: '+61412345678', Text: 'x' })).status).toBe(404);
-		expect((await sb.call('POST', `/v2/Accounts/${other.AccountSid}/Addresses`, { Line1: 'a', City: 'b', CountryCode: 'AU' })).status).toBe(404);
+		expect(
+			(await sb.call('PATCH', `/v2/Properties/${other.PropertySid}`, { Name: 'x' })).status,
+		).toBe(404);
+		expect(
+			(
+				await sb.call('POST', `/v2/Properties/${other.PropertySid}/Messages`, {
+					To: '+61412345678',
+					Text: 'x',
+				})
+			).status,
+		).toBe(404);
+		expect(
+			(
+				await sb.call('POST', `/v2/Accounts/${other.AccountSid}/Addresses`, {
+					Line1: 'a',
+					City: 'b',
+					CountryCode: 'AU',
+				})
+			).status,
+		).toBe(404);
 		const list = await sb.call('GET', '/v2/OnlineLogins');
 		expect(list.body.OnlineLogins.map((l: any) => l.OnlineLoginSid)).not.toContain(sid);
 	});

@@ -7,20 +7,44 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const batch = (body: unknown, options = {}) => sb.call('POST', `/v2/Properties/${sb.demo.PropertySid}/BatchMessages`, body, options);
-const msg = (i: number, extra: Record<string, unknown> = {}) => ({ To: `+614123${String(i).padStart(5, '0')}`, Text: `Hi ${i}`, ExternalId: `c:${i}`, ...extra });
+const batch = (body: unknown, options = {}) =>
+	sb.call('POST', `/v2/Properties/${sb.demo.PropertySid}/BatchMessages`, body, options);
+const msg = (i: number, extra: Record<string, unknown> = {}) => ({
+	To: `+614123${String(i).padStart(5, '0')}`,
+	Text: `Hi ${i}`,
+	ExternalId: `c:${i}`,
+	...extra,
+});
 
 describe('send a batch', () => {
 	it('answers 200 with one element per message, in request order, failures in place', async () => {
-		const r = await batch({ Messages: [msg(1), { To: '0412', Text: 'bad' }, msg(3, { From: 'ACME' }), 'not an object', { Text: '' }] });
+		const r = await batch({
+			Messages: [
+				msg(1),
+				{ To: '0412', Text: 'bad' },
+				msg(3, { From: 'ACME' }),
+				'not an object',
+				{ Text: '' },
+			],
+		});
 		expect(r.status).toBe(200);
 		expect(r.body).toHaveLength(5);
-		expect(r.body[0]).toMatchObject({ To: '+61412300001', ExternalId: 'c:1', Status: 'Processing', Direction: 'Outbound', ErrorCode: '', NumSegments: 1, DeliveryReceipt: true });
+		expect(r.body[0]).toMatchObject({
+			To: '+61412300001',
+			ExternalId: 'c:1',
+			Status: 'Processing',
+			Direction: 'Outbound',
+			ErrorCode: '',
+			NumSegments: 1,
+			DeliveryReceipt: true,
+		});
 		expect(typeof r.body[0].Created).toBe('number');
 		expect(r.body[1]).toEqual({
 			ErrorCode: 'INVALID_PHONENUMBER_FORMAT',
 			Message: expect.stringContaining('E.164'),
-			Errors: [expect.objectContaining({ FieldName: 'To', ErrorCode: 'INVALID_PHONENUMBER_FORMAT' })],
+			Errors: [
+				expect.objectContaining({ FieldName: 'To', ErrorCode: 'INVALID_PHONENUMBER_FORMAT' }),
+			],
 		});
 		expect(r.body[2]).toMatchObject({ From: 'ACME', ExternalId: 'c:3' });
 		expect(r.body[3].ErrorCode).toBe('INVALID_TYPE');
@@ -30,7 +54,9 @@ describe('send a batch', () => {
 	});
 
 	it('takes 1000 messages and refuses 1001 whole', async () => {
-		const ok = await batch({ Messages: Array.from({ length: 1000 }, (_, i) => msg(i, { ExternalId: `k:${i}` })) });
+		const ok = await batch({
+			Messages: Array.from({ length: 1000 }, (_, i) => msg(i, { ExternalId: `k:${i}` })),
+		});
 		expect(ok.status).toBe(200);
 		expect(ok.body.filter((e: any) => e.MessageSid)).toHaveLength(1000);
 		const before = (await sb.messages()).length;
@@ -58,13 +84,20 @@ describe('send a batch', () => {
 	});
 
 	it('accepts only JSON', async () => {
-		const r = await batch(undefined, { raw: 'To=+61412345678', contentType: 'application/x-www-form-urlencoded' });
+		const r = await batch(undefined, {
+			raw: 'To=+61412345678',
+			contentType: 'application/x-www-form-urlencoded',
+		});
 		expect(r.status).toBe(400);
 		expect(r.body.ResponseStatus.ErrorCode).toBe('UNSUPPORTED_MEDIA_TYPE');
 	});
 
 	it('answers 404 for an unknown property even when the envelope is bad', async () => {
-		const r = await sb.call('POST', '/v2/Properties/00000000-0000-4000-8000-000000000000/BatchMessages', { Messages: [] });
+		const r = await sb.call(
+			'POST',
+			'/v2/Properties/00000000-0000-4000-8000-000000000000/BatchMessages',
+			{ Messages: [] },
+		);
 		expect(r.status).toBe(404);
 	});
 });

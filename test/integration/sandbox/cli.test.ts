@@ -11,8 +11,29 @@ beforeAll(ensureBuilt, BUILD_TIMEOUT_MS);
 
 describe('sandbox start-up flags', () => {
 	it('maps every flag of contract.md', () => {
-		const { options, json } = parseSandboxArgs(['--port', '0', '--host', '127.0.0.2', '--latency-ms', '5', '--fail-rate', '0.25', '--rate-limit', '100', '--receipt-delay-ms', '10', '--json']);
-		expect(options).toMatchObject({ port: 0, host: '127.0.0.2', latencyMs: 5, failRate: 0.25, rateLimit: 100, receiptDelayMs: 10 });
+		const { options, json } = parseSandboxArgs([
+			'--port',
+			'0',
+			'--host',
+			'127.0.0.2',
+			'--latency-ms',
+			'5',
+			'--fail-rate',
+			'0.25',
+			'--rate-limit',
+			'100',
+			'--receipt-delay-ms',
+			'10',
+			'--json',
+		]);
+		expect(options).toMatchObject({
+			port: 0,
+			host: '127.0.0.2',
+			latencyMs: 5,
+			failRate: 0.25,
+			rateLimit: 100,
+			receiptDelayMs: 10,
+		});
 		expect(json).toBe(true);
 	});
 
@@ -27,7 +48,11 @@ describe('sandbox start-up flags', () => {
 
 	// Runs the built sandbox, as users do.
 	it('starts as a process on a free port and prints its URL and a demo account', async () => {
-		const child = spawn(process.execPath, [join(root, 'sandbox/dist/sandbox/src/main.js'), '--port', '0', '--json'], { cwd: root });
+		const child = spawn(
+			process.execPath,
+			[join(root, 'sandbox/dist/sandbox/src/main.js'), '--port', '0', '--json'],
+			{ cwd: root },
+		);
 		try {
 			const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
 			const info = JSON.parse(chunk.toString().split('\n')[0]);

@@ -21,14 +21,22 @@ describe('consistency under concurrent requests', () => {
 			),
 		);
 		expect(results.filter((r) => r.status === 200)).toHaveLength(1);
-		expect(results.filter((r) => r.status === 400).every((r) => r.body.ResponseStatus.ErrorCode === 'DUPLICATE_EMAIL')).toBe(true);
+		expect(
+			results
+				.filter((r) => r.status === 400)
+				.every((r) => r.body.ResponseStatus.ErrorCode === 'DUPLICATE_EMAIL'),
+		).toBe(true);
 	});
 
 	it('stores every message of 20 concurrent batches once, each with its own Sid', async () => {
 		await Promise.all(
 			Array.from({ length: 20 }, (_, b) =>
 				sb.call('POST', `/v2/Properties/${sb.demo.PropertySid}/BatchMessages`, {
-					Messages: Array.from({ length: 100 }, (_, i) => ({ To: '+61412345678', Text: 'x', ExternalId: `${b}:${i}` })),
+					Messages: Array.from({ length: 100 }, (_, i) => ({
+						To: '+61412345678',
+						Text: 'x',
+						ExternalId: `${b}:${i}`,
+					})),
 				}),
 			),
 		);

@@ -7,13 +7,21 @@ const TOTAL = 2_345;
 beforeAll(async () => {
 	sb = await SandboxClient.start({ receiptDelayMs: 600_000 });
 	for (let i = 0; i < TOTAL; i += 1000) {
-		const Messages = Array.from({ length: Math.min(1000, TOTAL - i) }, (_, j) => ({ To: '+61412345678', Text: `m${i + j}`, ExternalId: `p:${i + j}` }));
-		expect((await sb.call('POST', `/v2/Properties/${sb.demo.PropertySid}/BatchMessages`, { Messages })).status).toBe(200);
+		const Messages = Array.from({ length: Math.min(1000, TOTAL - i) }, (_, j) => ({
+			To: '+61412345678',
+			Text: `m${i + j}`,
+			ExternalId: `p:${i + j}`,
+		}));
+		expect(
+			(await sb.call('POST', `/v2/Properties/${sb.demo.PropertySid}/BatchMessages`, { Messages }))
+				.status,
+		).toBe(200);
 	}
 });
 afterAll(() => sb.close());
 
-const list = (query: string) => sb.call('GET', `/_sandbox/messages?${query}`, undefined, { auth: null });
+const list = (query: string) =>
+	sb.call('GET', `/_sandbox/messages?${query}`, undefined, { auth: null });
 
 describe('GET /_sandbox/messages, paged as the contract pages lists', () => {
 	it('answers 1000 by default, oldest first, with TotalCount and a NextPageToken to follow', async () => {
@@ -27,7 +35,9 @@ describe('GET /_sandbox/messages, paged as the contract pages lists', () => {
 		const seen: string[] = first.body.Messages.map((m: { ExternalId: string }) => m.ExternalId);
 		let token = first.body.NextPageToken as string;
 		while (token) {
-			const page = await list(`AccountSid=${sb.demo.AccountSid}&PageToken=${encodeURIComponent(token)}`);
+			const page = await list(
+				`AccountSid=${sb.demo.AccountSid}&PageToken=${encodeURIComponent(token)}`,
+			);
 			seen.push(...page.body.Messages.map((m: { ExternalId: string }) => m.ExternalId));
 			token = page.body.NextPageToken;
 		}
@@ -36,7 +46,13 @@ describe('GET /_sandbox/messages, paged as the contract pages lists', () => {
 
 	it('takes Results_Count and Results_Skip; a filter that matches nothing is an empty last page', async () => {
 		const page = await list(`PropertySid=${sb.demo.PropertySid}&Results_Count=7&Results_Skip=2340`);
-		expect(page.body.Messages.map((m: { ExternalId: string }) => m.ExternalId)).toEqual(['p:2340', 'p:2341', 'p:2342', 'p:2343', 'p:2344']);
+		expect(page.body.Messages.map((m: { ExternalId: string }) => m.ExternalId)).toEqual([
+			'p:2340',
+			'p:2341',
+			'p:2342',
+			'p:2343',
+			'p:2344',
+		]);
 		expect(page.body.NextPageToken).toBe('');
 		const none = await list('AccountSid=00000000-0000-4000-8000-000000000000');
 		expect(none.body).toEqual({ Messages: [], TotalCount: 0, NextPageToken: '' });
@@ -51,7 +67,9 @@ describe('GET /_sandbox/messages, paged as the contract pages lists', () => {
 		]) {
 			const r = await list(query);
 			expect(r.status, query).toBe(400);
-			expect(r.body.ResponseStatus.Errors, query).toEqual([expect.objectContaining({ FieldName: field, ErrorCode: code })]);
+			expect(r.body.ResponseStatus.Errors, query).toEqual([
+				expect.objectContaining({ FieldName: field, ErrorCode: code }),
+			]);
 		}
 	});
 

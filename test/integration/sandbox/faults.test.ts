@@ -8,9 +8,15 @@ afterEach(async () => {
 	sb = undefined;
 });
 
-const send = (c: SandboxClient) => c.call('POST', `/v2/Properties/${c.demo.PropertySid}/Messages`, { To: '+61412345678', Text: 'x' });
+const send = (c: SandboxClient) =>
+	c.call('POST', `/v2/Properties/${c.demo.PropertySid}/Messages`, {
+		To: '+61412345678',
+		Text: 'x',
+	});
 const batchOf = (c: SandboxClient, n: number) =>
-	c.call('POST', `/v2/Properties/${c.demo.PropertySid}/BatchMessages`, { Messages: Array.from({ length: n }, () => ({ To: '+61412345678', Text: 'x' })) });
+	c.call('POST', `/v2/Properties/${c.demo.PropertySid}/BatchMessages`, {
+		Messages: Array.from({ length: n }, () => ({ To: '+61412345678', Text: 'x' })),
+	});
 
 describe('fault injection', () => {
 	it('delays every /v2 answer by --latency-ms', async () => {
@@ -35,7 +41,9 @@ describe('fault injection', () => {
 
 	it('fails about the share asked for', async () => {
 		sb = await SandboxClient.start({ failRate: 0.3 });
-		const statuses = await Promise.all(Array.from({ length: 200 }, () => sb!.call('GET', '/v2/OnlineLogins').then((r) => r.status)));
+		const statuses = await Promise.all(
+			Array.from({ length: 200 }, () => sb!.call('GET', '/v2/OnlineLogins').then((r) => r.status)),
+		);
 		const failed = statuses.filter((s) => s === 500).length;
 		expect(failed).toBeGreaterThan(25);
 		expect(failed).toBeLessThan(100);
@@ -63,7 +71,12 @@ describe('rate limit', () => {
 		expect((await send(sb)).status).toBe(429);
 		expect((await sb.call('GET', '/v2/OnlineLogins')).status).toBe(200);
 		const other = await sb.newAccount();
-		const r = await sb.call('POST', `/v2/Properties/${other.PropertySid}/Messages`, { To: '+61412345678', Text: 'x' }, { auth: other.auth });
+		const r = await sb.call(
+			'POST',
+			`/v2/Properties/${other.PropertySid}/Messages`,
+			{ To: '+61412345678', Text: 'x' },
+			{ auth: other.auth },
+		);
 		expect(r.status).toBe(200);
 	});
 
@@ -79,7 +92,10 @@ describe('rate limit', () => {
 describe('bad requests are 4xx, never 5xx', () => {
 	it('answers 413 for a body over the limit', async () => {
 		sb = await SandboxClient.start({ bodyLimit: 1024 });
-		const r = await sb.call('POST', `/v2/Properties/${sb.demo.PropertySid}/Messages`, { To: '+61412345678', Text: 'x'.repeat(2000) });
+		const r = await sb.call('POST', `/v2/Properties/${sb.demo.PropertySid}/Messages`, {
+			To: '+61412345678',
+			Text: 'x'.repeat(2000),
+		});
 		expect(r.status).toBe(413);
 		expect(r.body.ResponseStatus.ErrorCode).toBe('PAYLOAD_TOO_LARGE');
 	});
@@ -103,10 +119,21 @@ describe('bad requests are 4xx, never 5xx', () => {
 
 	it('answers over-long headers with 431 and a ResponseStatus, not a body of its own shape', async () => {
 		sb = await SandboxClient.start();
-		const r = await fetch(`${sb.url}/v2/OnlineLogins`, { headers: { authorization: sb.authFor(sb.demo.AccountSid, sb.demo.AuthToken), 'x-padding': 'a'.repeat(20_000) } });
+		const r = await fetch(`${sb.url}/v2/OnlineLogins`, {
+			headers: {
+				authorization: sb.authFor(sb.demo.AccountSid, sb.demo.AuthToken),
+				'x-padding': 'a'.repeat(20_000),
+			},
+		});
 		expect(r.status).toBe(431);
 		expect(r.headers.get('content-type')).toMatch(/^application\/json/);
-		expect(await r.json()).toEqual({ ResponseStatus: { ErrorCode: 'HEADERS_TOO_LARGE', Message: expect.stringMatching(/headers are larger/), Errors: [] } });
+		expect(await r.json()).toEqual({
+			ResponseStatus: {
+				ErrorCode: 'HEADERS_TOO_LARGE',
+				Message: expect.stringMatching(/headers are larger/),
+				Errors: [],
+			},
+		});
 		// The sandbox is still there for the next request.
 		expect((await send(sb)).status).toBe(200);
 	});
@@ -116,12 +143,16 @@ describe('bad requests are 4xx, never 5xx', () => {
 		const { hostname, port } = new URL(sb.url);
 		const raw = await new Promise<string>((resolve, reject) => {
 			let answer = '';
-			const socket = connect({ host: hostname, port: Number(port) }, () => socket.write('HELLO THERE\r\n\r\n'));
+			const socket = connect({ host: hostname, port: Number(port) }, () =>
+				socket.write('HELLO THERE\r\n\r\n'),
+			);
 			socket.on('data', (d) => (answer += d));
 			socket.on('close', () => resolve(answer));
 			socket.on('error', reject);
 		});
 		expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
-		expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ ResponseStatus: { ErrorCode: 'FormatException' } });
+		expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({
+			ResponseStatus: { ErrorCode: 'FormatException' },
+		});
 	});
 });

@@ -26,44 +26,103 @@ const ROUTES: Array<[string, (s: SandboxClient) => string]> = [
 	['POST', () => '/_sandbox/numbers'],
 ];
 
-const FIELDS = ['To', 'From', 'Text', 'Schedule', 'Messages', 'Email', 'Password', 'Scopes', 'Permissions', 'Type', 'SipTrunkIpAddresses', 'Line1', 'CountryCode', 'AdvanceSeconds', 'MessageSid', 'Status', '__proto__', 'constructor'];
-const jsonValue = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.record({ Messages: fc.array(fc.dictionary(fc.constantFrom(...FIELDS), fc.jsonValue({ maxDepth: 2 })), { maxLength: 5 }) }));
+const FIELDS = [
+	'To',
+	'From',
+	'Text',
+	'Schedule',
+	'Messages',
+	'Email',
+	'Password',
+	'Scopes',
+	'Permissions',
+	'Type',
+	'SipTrunkIpAddresses',
+	'Line1',
+	'CountryCode',
+	'AdvanceSeconds',
+	'MessageSid',
+	'Status',
+	'__proto__',
+	'constructor',
+];
+const jsonValue = fc.oneof(
+	fc.jsonValue({ maxDepth: 3 }),
+	fc.record({
+		Messages: fc.array(fc.dictionary(fc.constantFrom(...FIELDS), fc.jsonValue({ maxDepth: 2 })), {
+			maxLength: 5,
+		}),
+	}),
+);
 const body = fc.oneof(
 	jsonValue.map((v) => JSON.stringify(v)),
-	fc.dictionary(fc.constantFrom(...FIELDS), fc.jsonValue({ maxDepth: 2 })).map((v) => JSON.stringify(v)),
+	fc
+		.dictionary(fc.constantFrom(...FIELDS), fc.jsonValue({ maxDepth: 2 }))
+		.map((v) => JSON.stringify(v)),
 	fc.string({ maxLength: 200 }),
 	fc.constant(''),
 );
-const contentType = fc.constantFrom('application/json', 'application/merge-patch+json', 'text/plain', 'application/json; charset=utf-8', 'multipart/form-data', undefined);
-const auth = fc.oneof(fc.constant('demo'), fc.constant(undefined), fc.string({ maxLength: 40 }).map((s) => `Basic ${s}`), fc.string({ maxLength: 60 }));
+const contentType = fc.constantFrom(
+	'application/json',
+	'application/merge-patch+json',
+	'text/plain',
+	'application/json; charset=utf-8',
+	'multipart/form-data',
+	undefined,
+);
+const auth = fc.oneof(
+	fc.constant('demo'),
+	fc.constant(undefined),
+	fc.string({ maxLength: 40 }).map((s) => `Basic ${s}`),
+	fc.string({ maxLength: 60 }),
+);
 
 describe('fuzz: random bodies, headers and paths', () => {
 	it('never answers 5xx and never stops answering', async () => {
 		await fc.assert(
-			fc.asyncProperty(fc.nat(ROUTES.length - 1), body, contentType, auth, async (i, payload, type, authorization) => {
-				const [method, path] = ROUTES[i];
-				const headers: Record<string, string> = {};
-				if (type) headers['content-type'] = type;
-				if (authorization === 'demo') headers.authorization = sb.authFor(sb.demo.AccountSid, sb.demo.AuthToken);
-				else if (authorization !== undefined) headers.authorization = authorization.replace(/[^\x20-\x7e]/g, '');
-				const r = await fetch(sb.url + path(sb), { method, headers, body: method === 'GET' ? undefined : payload });
-				const text = await r.text();
-				expect(r.status, `${method} ${path(sb)} ${payload} -> ${text}`).toBeLessThan(500);
-				if (r.status >= 400) expect(JSON.parse(text).ResponseStatus.ErrorCode).toEqual(expect.any(String));
-			}),
+			fc.asyncProperty(
+				fc.nat(ROUTES.length - 1),
+				body,
+				contentType,
+				auth,
+				async (i, payload, type, authorization) => {
+					const [method, path] = ROUTES[i];
+					const headers: Record<string, string> = {};
+					if (type) headers['content-type'] = type;
+					if (authorization === 'demo')
+						headers.authorization = sb.authFor(sb.demo.AccountSid, sb.demo.AuthToken);
+					else if (authorization !== undefined)
+						headers.authorization = authorization.replace(/[^\x20-\x7e]/g, '');
+					const r = await fetch(sb.url + path(sb), {
+						method,
+						headers,
+						body: method === 'GET' ? undefined : payload,
+					});
+					const text = await r.text();
+					expect(r.status, `${method} ${path(sb)} ${payload} -> ${text}`).toBeLessThan(500);
+					if (r.status >= 400)
+						expect(JSON.parse(text).ResponseStatus.ErrorCode).toEqual(expect.any(String));
+				},
+			),
 			{ numRuns: 400 },
 		);
-		expect((await sb.call('GET', '/_sandbox/health', undefined, { auth: null })).body).toEqual({ ok: true });
+		expect((await sb.call('GET', '/_sandbox/health', undefined, { auth: null })).body).toEqual({
+			ok: true,
+		});
 	});
 
 	it('answers random paths with 4xx', async () => {
 		await fc.assert(
-			fc.asyncProperty(fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'), fc.webPath(), async (method, path) => {
-				const r = await fetch(sb.url + (path.startsWith('/') ? path : `/${path}`), { method });
-				await r.arrayBuffer();
-				expect(r.status).toBeGreaterThanOrEqual(200);
-				expect(r.status).toBeLessThan(500);
-			}),
+			fc.asyncProperty(
+				fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'),
+				fc.webPath(),
+				async (method, path) => {
+					const r = await fetch(sb.url + (path.startsWith('/') ? path : `/${path}`), { method });
+					await r.arrayBuffer();
+					expect(r.status).toBeGreaterThanOrEqual(200);
+					expect(r.status).toBeLessThan(500);
+				},
+			),
 			{ numRuns: 300 },
 		);
 	});

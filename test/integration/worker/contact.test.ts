@@ -25,7 +25,23 @@ async function history(db: string, open: () => Promise<Ledger>, p: string) {
 	const env = envFor(sandbox);
 	for (const name of [`${p}-spring`, `${p}-summer`]) {
 		const csv = writeCsv(dir, `${name}.csv`, `To,Name\n${ANN},Ann\n${BOB},Bob\n`);
-		const r = await cli(['campaign', 'run', '--csv', csv, '--text', `Hi {{Name}}, the ${name.slice(p.length + 1)} sale`, '--property', sandbox.demo.PropertySid, '--db', db, '--name', name], env);
+		const r = await cli(
+			[
+				'campaign',
+				'run',
+				'--csv',
+				csv,
+				'--text',
+				`Hi {{Name}}, the ${name.slice(p.length + 1)} sale`,
+				'--property',
+				sandbox.demo.PropertySid,
+				'--db',
+				db,
+				'--name',
+				name,
+			],
+			env,
+		);
 		expect(r.code, r.stderr).toBe(0);
 	}
 	const sids = new Map((await sandboxMessages(sandbox)).map((m) => [m.ExternalId, m.MessageSid]));
@@ -34,13 +50,40 @@ async function history(db: string, open: () => Promise<Ledger>, p: string) {
 		// Each a moment after the one before, as callbacks come.
 		const tick = () => new Promise((r) => setTimeout(r, 5));
 		await tick();
-		await ledger.recordDelivery({ messageSid: sids.get(`${p}-spring:2`)!, campaign: `${p}-spring`, line: 2, status: 'Delivered', at: Math.floor(Date.now() / 1000), receivedAt: Date.now() });
+		await ledger.recordDelivery({
+			messageSid: sids.get(`${p}-spring:2`)!,
+			campaign: `${p}-spring`,
+			line: 2,
+			status: 'Delivered',
+			at: Math.floor(Date.now() / 1000),
+			receivedAt: Date.now(),
+		});
 		await tick();
 		// The worker keeps the reply's callback (its text) beside the reply it records.
 		const store = await openDaemonStore(dbLocation(db), ledger);
-		await store.recordEvent('reply:SMreply1', { kind: 'reply', data: { AccountSid: 'AC', MessageSid: 'SMreply1', From: ANN, To: '+61480000001', Text: 'Stop please', OriginalMessageSid: sids.get(`${p}-spring:2`)! } as never }, Date.now());
+		await store.recordEvent(
+			'reply:SMreply1',
+			{
+				kind: 'reply',
+				data: {
+					AccountSid: 'AC',
+					MessageSid: 'SMreply1',
+					From: ANN,
+					To: '+61480000001',
+					Text: 'Stop please',
+					OriginalMessageSid: sids.get(`${p}-spring:2`)!,
+				} as never,
+			},
+			Date.now(),
+		);
 		await store.close();
-		await ledger.recordReply({ campaign: `${p}-spring`, line: 2, messageSid: 'SMreply1', at: Date.now(), optOut: true });
+		await ledger.recordReply({
+			campaign: `${p}-spring`,
+			line: 2,
+			messageSid: 'SMreply1',
+			at: Date.now(),
+			optOut: true,
+		});
 		await tick();
 		await ledger.addSuppression(ANN, 'replied STOP');
 		await tick();
@@ -61,7 +104,8 @@ async function show(db: string, number = ANN): Promise<ContactHistory> {
 
 async function checks(db: string, open: () => Promise<Ledger>, p: string) {
 	const { dir, env } = await history(db, open, p);
-	const sidOf = async (externalId: string) => (await sandboxMessages(sandbox)).find((m) => m.ExternalId === externalId)?.MessageSid;
+	const sidOf = async (externalId: string) =>
+		(await sandboxMessages(sandbox)).find((m) => m.ExternalId === externalId)?.MessageSid;
 	const before = await show(db);
 	expect(before.suppressed?.reason).toBe('replied STOP');
 	expect(before.events.map((e) => [e.kind, e.campaign ?? '', e.status ?? e.detail ?? ''])).toEqual([
@@ -77,14 +121,28 @@ async function checks(db: string, open: () => Promise<Ledger>, p: string) {
 	expect(before.events[0].messageSid).toBe(await sidOf(`${p}-spring:2`));
 	expect(before.events.every((e) => typeof e.at === 'number')).toBe(true);
 	const text = await cli(['contact', 'show', ANN, '--db', db, '--time-zone', 'Australia/Sydney']);
-	expect(text.stdout).toMatch(/^\+61491570156: 7 events; suppressed since \d{4}-\d\d-\d\d \d\d:\d\d UTC\+1[01] \(replied STOP\)\n/);
-	expect(text.stdout).toMatch(/ message +c\d-spring line 2 \(accepted, [\w-]+\): Hi Ann, the spring sale\n/);
+	expect(text.stdout).toMatch(
+		/^\+61491570156: 7 events; suppressed since \d{4}-\d\d-\d\d \d\d:\d\d UTC\+1[01] \(replied STOP\)\n/,
+	);
+	expect(text.stdout).toMatch(
+		/ message +c\d-spring line 2 \(accepted, [\w-]+\): Hi Ann, the spring sale\n/,
+	);
 	expect(before.events[3]).toMatchObject({ kind: 'reply', text: 'Stop please' });
 	expect(text.stdout).toMatch(/ reply +c\d-spring line 2 \(SMreply1, opted out\): Stop please\n/);
 
-	const forget = await cli(['contact', 'forget', '0491 570 156', '--default-country', 'AU', '--db', db]);
+	const forget = await cli([
+		'contact',
+		'forget',
+		'0491 570 156',
+		'--default-country',
+		'AU',
+		'--db',
+		db,
+	]);
 	expect(forget.code, forget.stderr).toBe(0);
-	expect(forget.stdout).toBe(`forgot ${ANN}: 2 rows erased with their texts, receipts and replies (campaigns ${p}-spring, ${p}-summer); 1 stored callback naming it; its opt-out is kept as a one-way hash, so no later campaign texts it\n`);
+	expect(forget.stdout).toBe(
+		`forgot ${ANN}: 2 rows erased with their texts, receipts and replies (campaigns ${p}-spring, ${p}-summer); 1 stored callback naming it; its opt-out is kept as a one-way hash, so no later campaign texts it\n`,
+	);
 	const after = await show(db);
 	expect(after).toEqual({ number: ANN, events: [] });
 	// Bob is untouched.
@@ -92,9 +150,29 @@ async function checks(db: string, open: () => Promise<Ledger>, p: string) {
 	// The suppression still holds for a list that brings Ann back.
 	const autumnName = `${p}-autumn`;
 	const csv = writeCsv(dir, 'autumn.csv', `To,Name\n${ANN},Ann\n${BOB},Bob\n`);
-	const autumn = await cli(['campaign', 'run', '--csv', csv, '--text', 'Hi {{Name}}', '--property', sandbox.demo.PropertySid, '--db', db, '--name', autumnName], env);
+	const autumn = await cli(
+		[
+			'campaign',
+			'run',
+			'--csv',
+			csv,
+			'--text',
+			'Hi {{Name}}',
+			'--property',
+			sandbox.demo.PropertySid,
+			'--db',
+			db,
+			'--name',
+			autumnName,
+		],
+		env,
+	);
 	expect(summaryOf(autumn).rows).toMatchObject({ accepted: 1, suppressed: 1 });
-	expect((await sandboxMessages(sandbox)).filter((m) => m.ExternalId?.startsWith(`${autumnName}:`)).map((m) => m.To)).toEqual([BOB]);
+	expect(
+		(await sandboxMessages(sandbox))
+			.filter((m) => m.ExternalId?.startsWith(`${autumnName}:`))
+			.map((m) => m.To),
+	).toEqual([BOB]);
 }
 
 describe('contact show and forget', () => {

@@ -2,7 +2,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
 import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
-import { cli, envFor, numbersCsv, sandboxMessages, startCli, summaryOf, tempDir, waitFor, withSandbox, writeCsv } from './harness';
+import {
+	cli,
+	envFor,
+	numbersCsv,
+	sandboxMessages,
+	startCli,
+	summaryOf,
+	tempDir,
+	waitFor,
+	withSandbox,
+	writeCsv,
+} from './harness';
 
 describe('campaign pause, resume and cancel', () => {
 	let sandbox: RunningSandbox;
@@ -11,13 +22,29 @@ describe('campaign pause, resume and cancel', () => {
 	});
 	afterAll(async () => sandbox?.close());
 
-	const count = async (name: string) => (await sandboxMessages(sandbox)).filter((m) => m.ExternalId?.startsWith(`${name}:`)).length;
+	const count = async (name: string) =>
+		(await sandboxMessages(sandbox)).filter((m) => m.ExternalId?.startsWith(`${name}:`)).length;
 
 	function begin(name: string, rows: number) {
 		const dir = tempDir();
 		const db = join(dir, 'l.db');
 		const csv = writeCsv(dir, 'c.csv', numbersCsv(rows));
-		const args = ['campaign', 'run', '--csv', csv, '--text', 'Hi {{Name}}', '--property', sandbox.demo.PropertySid, '--db', db, '--name', name, '--rate', '100'];
+		const args = [
+			'campaign',
+			'run',
+			'--csv',
+			csv,
+			'--text',
+			'Hi {{Name}}',
+			'--property',
+			sandbox.demo.PropertySid,
+			'--db',
+			db,
+			'--name',
+			name,
+			'--rate',
+			'100',
+		];
 		const run = startCli(args, envFor(sandbox));
 		let stdout = '';
 		run.child.stdout!.on('data', (d) => (stdout += d));
@@ -27,10 +54,14 @@ describe('campaign pause, resume and cancel', () => {
 	it('pauses a running campaign, which then sends nothing until resumed, and finishes', async () => {
 		const c = begin('p1', 400);
 		await waitFor(async () => (await count('p1')) >= 50);
-		expect((await cli(['campaign', 'pause', '--db', c.db, '--name', 'p1'])).stdout).toMatch(/paused campaign p1: the run \(pid \d+\)/);
+		expect((await cli(['campaign', 'pause', '--db', c.db, '--name', 'p1'])).stdout).toMatch(
+			/paused campaign p1: the run \(pid \d+\)/,
+		);
 		await waitFor(() => c.stdout().includes('"event":"paused"'));
 		const held = await count('p1');
-		const status = JSON.parse((await cli(['campaign', 'status', '--db', c.db, '--name', 'p1', '--json'])).stdout);
+		const status = JSON.parse(
+			(await cli(['campaign', 'status', '--db', c.db, '--name', 'p1', '--json'])).stdout,
+		);
 		expect(status).toMatchObject({ paused: true, running: { pid: c.run.child.pid } });
 		// Another run at the same pace starts and sends its 50 meanwhile: a run still sending would have sent more by then.
 		const mark = await begin('p1mark', 50).run.done;
@@ -60,7 +91,9 @@ describe('campaign pause, resume and cancel', () => {
 		expect(again.code).toBe(4);
 		expect(summaryOf(again).message).toMatch(/cancelled/);
 		expect(await count('c1')).toBe(sent);
-		expect((await cli(['campaign', 'resume', '--db', c.db, '--name', 'c1'])).stderr).toMatch(/cancelled and cannot be resumed/);
+		expect((await cli(['campaign', 'resume', '--db', c.db, '--name', 'c1'])).stderr).toMatch(
+			/cancelled and cannot be resumed/,
+		);
 	});
 
 	it('cancelling a campaign whose run died mid-chunk: that chunk is uncertain, the rest cancelled', async () => {
@@ -68,16 +101,38 @@ describe('campaign pause, resume and cancel', () => {
 		const db = join(dir, 'ledger.db');
 		// The ledger as a SIGKILL leaves it: a chunk marked submitting, its answer never stored.
 		const ledger = new SqliteLedger(db);
-		await ledger.createCampaign({ name: 'k1', csvPath: join(dir, 'list.csv'), propertySid: sandbox.demo.PropertySid, text: 'Hi' });
-		await ledger.importBatch('k1', [2, 3, 4, 5].map((line) => ({ line, to: `+6149157015${line}`, text: 'Hi', segments: 1, status: 'pending' as const })), 5);
+		await ledger.createCampaign({
+			name: 'k1',
+			csvPath: join(dir, 'list.csv'),
+			propertySid: sandbox.demo.PropertySid,
+			text: 'Hi',
+		});
+		await ledger.importBatch(
+			'k1',
+			[2, 3, 4, 5].map((line) => ({
+				line,
+				to: `+6149157015${line}`,
+				text: 'Hi',
+				segments: 1,
+				status: 'pending' as const,
+			})),
+			5,
+		);
 		await ledger.setPhase('k1', 'sending');
 		await ledger.markSubmitting('k1', [2, 3], 1);
 		await ledger.close();
 		const cancel = await cli(['campaign', 'cancel', '--db', db, '--name', 'k1']);
 		expect(cancel.code).toBe(0);
-		expect(cancel.stdout).toMatch(/2 rows will not be sent; 2 rows a stopped run was submitting are uncertain/);
+		expect(cancel.stdout).toMatch(
+			/2 rows will not be sent; 2 rows a stopped run was submitting are uncertain/,
+		);
 		const status = await cli(['campaign', 'status', '--db', db, '--name', 'k1', '--json']);
-		expect(JSON.parse(status.stdout).rows).toMatchObject({ uncertain: 2, cancelled: 2, submitting: 0, pending: 0 });
+		expect(JSON.parse(status.stdout).rows).toMatchObject({
+			uncertain: 2,
+			cancelled: 2,
+			submitting: 0,
+			pending: 0,
+		});
 	});
 
 	it('a campaign paused with no run active waits for resume, then runs to the end', async () => {
@@ -89,7 +144,9 @@ describe('campaign pause, resume and cancel', () => {
 		const refused = await cli(c.args, envFor(sandbox));
 		expect(refused.code).toBe(4);
 		expect(summaryOf(refused).message).toMatch(/is paused/);
-		expect((await cli(['campaign', 'resume', '--db', c.db, '--name', 'p2'])).stdout).toMatch(/no run is active/);
+		expect((await cli(['campaign', 'resume', '--db', c.db, '--name', 'p2'])).stdout).toMatch(
+			/no run is active/,
+		);
 		const done = await cli(c.args, envFor(sandbox));
 		expect(done.code).toBe(0);
 		expect(summaryOf(done).rows).toMatchObject({ accepted: 300, uncertain: 0 });

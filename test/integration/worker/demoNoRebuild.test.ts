@@ -10,7 +10,11 @@ beforeAll(() => ensureBuilt(), 600_000);
 describe('npm run demo', () => {
 	it('starts at once on a built checkout: no build first', () => {
 		const started = Date.now();
-		const r = spawnSync('npm', ['run', 'demo', '--', '--help'], { cwd: ROOT, encoding: 'utf8', timeout: 20_000 });
+		const r = spawnSync('npm', ['run', 'demo', '--', '--help'], {
+			cwd: ROOT,
+			encoding: 'utf8',
+			timeout: 20_000,
+		});
 		expect(r.status, r.stderr).toBe(0);
 		expect(r.stdout + r.stderr).not.toMatch(/build\.mjs|building/);
 		expect(r.stdout).toContain('demo');

@@ -32,7 +32,11 @@ export function writeCsv(dir: string, name: string, text: string): string {
 }
 
 export function envFor(sandbox: RunningSandbox): Record<string, string> {
-	return { CLOUDTEL_BASE_URL: sandbox.url, CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid, CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken };
+	return {
+		CLOUDTEL_BASE_URL: sandbox.url,
+		CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
+		CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
+	};
 }
 
 export interface CliOptions {
@@ -44,8 +48,17 @@ export interface CliOptions {
 }
 
 /** Runs the built CLI as a user would; stdout is not a terminal, so it logs JSON lines. */
-export function startCli(args: string[], env: Record<string, string> = {}, options: CliOptions = {}): { child: ChildProcess; done: Promise<CliResult> } {
-	const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], uid: options.uid, gid: options.gid });
+export function startCli(
+	args: string[],
+	env: Record<string, string> = {},
+	options: CliOptions = {},
+): { child: ChildProcess; done: Promise<CliResult> } {
+	const child = spawn(process.execPath, [CLI, ...args], {
+		env: { ...process.env, ...env },
+		stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+		uid: options.uid,
+		gid: options.gid,
+	});
 	if (options.input !== undefined) child.stdin!.end(options.input);
 	let stdout = '';
 	let stderr = '';
@@ -53,28 +66,41 @@ export function startCli(args: string[], env: Record<string, string> = {}, optio
 	child.stderr!.on('data', (d) => (stderr += d));
 	const done = new Promise<CliResult>((resolveDone) => {
 		child.on('close', (code) => {
-			const events = stdout
-				.split('\n')
-				.flatMap((l) => {
-					try {
-						return l.startsWith('{') ? [JSON.parse(l) as Record<string, unknown>] : [];
-					} catch {
-						return [];
-					}
-				});
+			const events = stdout.split('\n').flatMap((l) => {
+				try {
+					return l.startsWith('{') ? [JSON.parse(l) as Record<string, unknown>] : [];
+				} catch {
+					return [];
+				}
+			});
 			resolveDone({ code, stdout, stderr, events });
 		});
 	});
 	return { child, done };
 }
 
-export function cli(args: string[], env: Record<string, string> = {}, options: CliOptions = {}): Promise<CliResult> {
+export function cli(
+	args: string[],
+	env: Record<string, string> = {},
+	options: CliOptions = {},
+): Promise<CliResult> {
 	return startCli(args, env, options).done;
 }
 
-export function summaryOf(result: CliResult): { rows: Record<string, number>; total: number; exitCode: number; firstErrors: { line: number; code: string; reason: string }[]; uncertainLines: number[]; segments: number; message?: string } {
+export function summaryOf(result: CliResult): {
+	rows: Record<string, number>;
+	total: number;
+	exitCode: number;
+	firstErrors: { line: number; code: string; reason: string }[];
+	uncertainLines: number[];
+	segments: number;
+	message?: string;
+} {
 	const s = result.events.find((e) => e.event === 'summary');
-	if (!s) throw new Error(`no summary; exit ${result.code}\nstdout: ${result.stdout.slice(-2000)}\nstderr: ${result.stderr}`);
+	if (!s)
+		throw new Error(
+			`no summary; exit ${result.code}\nstdout: ${result.stdout.slice(-2000)}\nstderr: ${result.stderr}`,
+		);
 	return s as never;
 }
 
@@ -89,7 +115,10 @@ export interface SandboxMessage {
 }
 
 export async function sandboxMessages(sandbox: RunningSandbox): Promise<SandboxMessage[]> {
-	return allSandboxMessages<SandboxMessage>(sandbox.url, { AccountSid: sandbox.demo.AccountSid, PropertySid: sandbox.demo.PropertySid });
+	return allSandboxMessages<SandboxMessage>(sandbox.url, {
+		AccountSid: sandbox.demo.AccountSid,
+		PropertySid: sandbox.demo.PropertySid,
+	});
 }
 
 export async function withSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
@@ -100,7 +129,9 @@ export async function withSandbox(options: SandboxOptions = {}): Promise<Running
  * A sandbox (withSandbox's) started before the tests of the block this is called in and closed
  * after them: `use` gets it, with the CLI's environment for it, before the first test.
  */
-export function sandboxForTests(use: (started: { sandbox: RunningSandbox; env: Record<string, string> }) => unknown): void {
+export function sandboxForTests(
+	use: (started: { sandbox: RunningSandbox; env: Record<string, string> }) => unknown,
+): void {
 	let sandbox: RunningSandbox | undefined;
 	beforeAll(async () => {
 		sandbox = await withSandbox();
@@ -116,7 +147,11 @@ export function numbersCsv(n: number, start = 0): string {
 	return text;
 }
 
-export function waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs = 20_000, everyMs = 50): Promise<void> {
+export function waitFor(
+	predicate: () => boolean | Promise<boolean>,
+	timeoutMs = 20_000,
+	everyMs = 50,
+): Promise<void> {
 	const until = Date.now() + timeoutMs;
 	return new Promise((resolveWait, reject) => {
 		const tick = async () => {

@@ -3,7 +3,11 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { cli } from './harness';
 
-const VERSION = (JSON.parse(readFileSync(resolve(__dirname, '../../../worker/package.json'), 'utf8')) as { version: string }).version;
+const VERSION = (
+	JSON.parse(readFileSync(resolve(__dirname, '../../../worker/package.json'), 'utf8')) as {
+		version: string;
+	}
+).version;
 
 describe('help everywhere', () => {
 	const cases: [string[], RegExp][] = [
@@ -39,7 +43,17 @@ describe('help everywhere', () => {
 	});
 
 	it('-h given as the value of a flag is that value, not a request for help', async () => {
-		const r = await cli(['campaign', 'run', '--csv', '/nonexistent.csv', '--text', '-h', '--property', 'PR1', '--dry-run']);
+		const r = await cli([
+			'campaign',
+			'run',
+			'--csv',
+			'/nonexistent.csv',
+			'--text',
+			'-h',
+			'--property',
+			'PR1',
+			'--dry-run',
+		]);
 		expect(r.stdout).not.toMatch(/^Usage:/);
 		expect(r.code).not.toBe(0);
 	});

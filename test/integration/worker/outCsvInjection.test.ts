@@ -11,9 +11,25 @@ import { cli, tempDir, writeCsv } from './harness';
 describe('--out in a spreadsheet', () => {
 	it('neutralises cells that would run as formulas, and leaves numbers as they are', async () => {
 		const dir = tempDir();
-		const csv = writeCsv(dir, 'people.csv', 'Name,Phone\n"=HYPERLINK(""http://evil.example"",""x"")",+61491570101\n@SUM(A1),+61491570102\n-2+3+cmd|calc,+61491570103\n-5,+61491570104\n');
+		const csv = writeCsv(
+			dir,
+			'people.csv',
+			'Name,Phone\n"=HYPERLINK(""http://evil.example"",""x"")",+61491570101\n@SUM(A1),+61491570102\n-2+3+cmd|calc,+61491570103\n-5,+61491570104\n',
+		);
 		const out = join(dir, 'out.csv');
-		const run = await cli(['campaign', 'run', '--csv', csv, '--text', '{{Name}}', '--db', join(dir, 'l.db'), '--dry-run', '--out', out]);
+		const run = await cli([
+			'campaign',
+			'run',
+			'--csv',
+			csv,
+			'--text',
+			'{{Name}}',
+			'--db',
+			join(dir, 'l.db'),
+			'--dry-run',
+			'--out',
+			out,
+		]);
 		expect(run.code, run.stderr).toBe(0);
 		const lines = readFileSync(out, 'utf8').trim().split('\n');
 		expect(lines[1]).toBe(`2,+61491570101,valid,,,,"'=HYPERLINK(""http://evil.example"",""x"")",1`);

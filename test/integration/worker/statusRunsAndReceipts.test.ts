@@ -8,10 +8,35 @@ let db: string;
 /** Three accepted rows, with or without a receipt among them. */
 async function sent(ledger: SqliteLedger, name: string, receipt: boolean) {
 	await ledger.createCampaign({ name, csvPath: '/list.csv', propertySid: 'PR1', text: 'Hi' });
-	await ledger.importBatch(name, [2, 3, 4].map((line) => ({ line, to: `+6149157015${line}`, text: 'Hi', segments: 1, status: 'pending' as const })), 4);
+	await ledger.importBatch(
+		name,
+		[2, 3, 4].map((line) => ({
+			line,
+			to: `+6149157015${line}`,
+			text: 'Hi',
+			segments: 1,
+			status: 'pending' as const,
+		})),
+		4,
+	);
 	await ledger.markSubmitting(name, [2, 3, 4], 1);
-	await ledger.settle(name, 1, [2, 3, 4].map((line) => ({ line, status: 'accepted' as const, messageSid: `SM-${name}-${line}` })));
-	if (receipt) await ledger.recordDelivery({ messageSid: `SM-${name}-2`, campaign: name, line: 2, status: 'Delivered', at: Math.floor(Date.now() / 1000) });
+	await ledger.settle(
+		name,
+		1,
+		[2, 3, 4].map((line) => ({
+			line,
+			status: 'accepted' as const,
+			messageSid: `SM-${name}-${line}`,
+		})),
+	);
+	if (receipt)
+		await ledger.recordDelivery({
+			messageSid: `SM-${name}-2`,
+			campaign: name,
+			line: 2,
+			status: 'Delivered',
+			at: Math.floor(Date.now() / 1000),
+		});
 }
 
 beforeAll(async () => {
@@ -29,11 +54,23 @@ describe('campaign status', () => {
 	it("finds a config campaign's cron runs by the campaign's name: lists them latest first and shows the latest", async () => {
 		const r = await cli(['campaign', 'status', '--db', db, '--name', 'weekly-offer']);
 		expect(r.code, r.stderr).toBe(0);
-		expect(r.stdout).toMatch(/^weekly-offer has 2 runs, latest first: weekly-offer-20261204T220000Z, weekly-offer-20261127T220000Z\nCampaign weekly-offer-20261204T220000Z: /);
+		expect(r.stdout).toMatch(
+			/^weekly-offer has 2 runs, latest first: weekly-offer-20261204T220000Z, weekly-offer-20261127T220000Z\nCampaign weekly-offer-20261204T220000Z: /,
+		);
 		const json = await cli(['campaign', 'status', '--db', db, '--name', 'weekly-offer', '--json']);
-		expect(JSON.parse(json.stdout)).toMatchObject({ name: 'weekly-offer-20261204T220000Z', runs: ['weekly-offer-20261204T220000Z', 'weekly-offer-20261127T220000Z'] });
+		expect(JSON.parse(json.stdout)).toMatchObject({
+			name: 'weekly-offer-20261204T220000Z',
+			runs: ['weekly-offer-20261204T220000Z', 'weekly-offer-20261127T220000Z'],
+		});
 		// A run by its own name, as before.
-		const one = await cli(['campaign', 'status', '--db', db, '--name', 'weekly-offer-20261127T220000Z']);
+		const one = await cli([
+			'campaign',
+			'status',
+			'--db',
+			db,
+			'--name',
+			'weekly-offer-20261127T220000Z',
+		]);
 		expect(one.stdout).toMatch(/^Campaign weekly-offer-20261127T220000Z: /);
 	});
 
@@ -44,15 +81,26 @@ describe('campaign status', () => {
 		const del = await cli(['campaign', 'delete', '--db', db, '--name', 'weekly-offer']);
 		expect(del.code).toBe(1);
 		expect(del.stderr).toContain('no campaign named weekly-offer');
-		expect(del.stderr).toContain('its runs: weekly-offer-20261204T220000Z, weekly-offer-20261127T220000Z');
+		expect(del.stderr).toContain(
+			'its runs: weekly-offer-20261204T220000Z, weekly-offer-20261127T220000Z',
+		);
 	});
 
 	it('shows "awaiting receipt" only where receipts came, and otherwise says how to get them', async () => {
-		const withReceipts = await cli(['campaign', 'status', '--db', db, '--name', 'weekly-offer-20261127T220000Z']);
+		const withReceipts = await cli([
+			'campaign',
+			'status',
+			'--db',
+			db,
+			'--name',
+			'weekly-offer-20261127T220000Z',
+		]);
 		expect(withReceipts.stdout).toContain('receipts: delivered 1, failed 0, awaiting receipt 2');
 		const without = await cli(['campaign', 'status', '--db', db, '--name', 'spring']);
 		expect(without.code, without.stderr).toBe(0);
 		expect(without.stdout).not.toContain('awaiting receipt');
-		expect(without.stdout).toContain('receipts: none received; a campaign gets them when sent with --receipt-url pointing at a running `cloudtel worker` on this ledger');
+		expect(without.stdout).toContain(
+			'receipts: none received; a campaign gets them when sent with --receipt-url pointing at a running `cloudtel worker` on this ledger',
+		);
 	});
 });

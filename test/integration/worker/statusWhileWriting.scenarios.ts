@@ -5,7 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
 import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
 import { HoldingProxy } from '../../support/holdingProxy';
-import { cli, envFor, numbersCsv, startCli, summaryOf, tempDir, waitFor, withSandbox, writeCsv } from './harness';
+import {
+	cli,
+	envFor,
+	numbersCsv,
+	startCli,
+	summaryOf,
+	tempDir,
+	waitFor,
+	withSandbox,
+	writeCsv,
+} from './harness';
 
 /** campaign status while a campaign writes, in parts: read in place, read from a copy, and a copy taken while the ledger checkpoints. */
 export function scenarios(part: 'in-place' | 'copy' | 'torn'): void {
@@ -46,12 +56,20 @@ export function scenarios(part: 'in-place' | 'copy' | 'torn'): void {
 	 * ledger is copied. cloudtel creates them all 0600.
 	 */
 	function shareForReading(db: string): void {
-		for (const [file, mode] of [[db, 0o644], [`${db}-wal`, 0o644], [`${db}-shm`, 0o600]] as const) if (existsSync(file)) chmodSync(file, mode);
+		for (const [file, mode] of [
+			[db, 0o644],
+			[`${db}-wal`, 0o644],
+			[`${db}-shm`, 0o600],
+		] as const)
+			if (existsSync(file)) chmodSync(file, mode);
 	}
 
 	function needsRoot(skip: (note?: string) => void): void {
 		if (nobody) return;
-		if (process.env.CI) throw new Error('reading a copy needs a user who may not write beside the ledger: run as root, which reads as nobody');
+		if (process.env.CI)
+			throw new Error(
+				'reading a copy needs a user who may not write beside the ledger: run as root, which reads as nobody',
+			);
 		skip('not root: no user to read a copy as');
 	}
 
@@ -59,111 +77,172 @@ export function scenarios(part: 'in-place' | 'copy' | 'torn'): void {
 		const cases = [
 			{ name: 'read in place', copied: false, rows: 6000, rate: '1500', batchesPerRead: 20 },
 			// Unpaced, so the ledger checkpoints and starts its WAL again many times while it is copied.
-			{ name: 'read from a copy, by a user who may not write beside the ledger', copied: true, rows: 40_000, rate: '0', batchesPerRead: 100 },
+			{
+				name: 'read from a copy, by a user who may not write beside the ledger',
+				copied: true,
+				rows: 40_000,
+				rate: '0',
+				batchesPerRead: 100,
+			},
 		];
 
-		it.for(cases.filter((c) => (c.copied ? 'copy' : 'in-place') === part))('shows one moment of the ledger each time ($name)', { timeout: 180_000 }, async ({ copied, rows: ROWS, rate, batchesPerRead }, { skip }) => {
-			if (copied) needsRoot(skip);
-			// The run may not outrun the reads: the answer to batch n waits for n / batchesPerRead
-			// reads taken mid-run, so every run is read mid-run that often, however fast or slow
-			// the machine, while it goes on writing between them.
-			let midRun = 0;
-			let open = false;
-			const waiting: (() => void)[] = [];
-			const proxy = new HoldingProxy(sandbox.url, () => 'pass', (batch) =>
-				new Promise<void>((release) => {
-					const check = () => (open || midRun >= Math.floor(batch / batchesPerRead) ? release() : waiting.push(check));
-					check();
-				}),
-			);
-			await proxy.start();
-			const readMidRun = () => {
-				midRun++;
-				for (const check of waiting.splice(0)) check();
-			};
-			const dir = tempDir();
-			const csv = writeCsv(dir, 'list.csv', numbersCsv(ROWS));
-			const db = join(dir, 'l.db');
-			const run = startCli(['campaign', 'run', '--csv', csv, '--text', 'Hi {{Name}}', '--property', sandbox.demo.PropertySid, '--db', db, '--name', 'busy', '--rate', rate, '--batch-size', '20'], { ...envFor(sandbox), CLOUDTEL_BASE_URL: proxy.url });
-			let finished = false;
-			void run.done.then(() => (finished = true));
-			if (copied) chmodSync(dir, 0o555);
-			let reads = 0;
-			try {
-				await waitFor(() => finished || existsSync(db), 60_000);
-				while (!finished) {
-					if (copied) shareForReading(db);
-					const r = await cli(['campaign', 'status', '--db', db, '--name', 'busy', '--json'], {}, copied ? nobody : {});
-					// The file can exist a moment before the run has made its tables or its campaign.
-					if (r.code !== 0 && /no campaign named busy|holds no cloudtel tables/.test(r.stderr)) continue;
-					expect(r.code, r.stderr).toBe(0);
-					const s = JSON.parse(r.stdout) as Status;
-					expectOneMoment(s);
-					reads++;
-					if (s.rows.accepted > 0 && s.rows.accepted < ROWS) readMidRun();
+		it.for(cases.filter((c) => (c.copied ? 'copy' : 'in-place') === part))(
+			'shows one moment of the ledger each time ($name)',
+			{ timeout: 180_000 },
+			async ({ copied, rows: ROWS, rate, batchesPerRead }, { skip }) => {
+				if (copied) needsRoot(skip);
+				// The run may not outrun the reads: the answer to batch n waits for n / batchesPerRead
+				// reads taken mid-run, so every run is read mid-run that often, however fast or slow
+				// the machine, while it goes on writing between them.
+				let midRun = 0;
+				let open = false;
+				const waiting: (() => void)[] = [];
+				const proxy = new HoldingProxy(
+					sandbox.url,
+					() => 'pass',
+					(batch) =>
+						new Promise<void>((release) => {
+							const check = () =>
+								open || midRun >= Math.floor(batch / batchesPerRead)
+									? release()
+									: waiting.push(check);
+							check();
+						}),
+				);
+				await proxy.start();
+				const readMidRun = () => {
+					midRun++;
+					for (const check of waiting.splice(0)) check();
+				};
+				const dir = tempDir();
+				const csv = writeCsv(dir, 'list.csv', numbersCsv(ROWS));
+				const db = join(dir, 'l.db');
+				const run = startCli(
+					[
+						'campaign',
+						'run',
+						'--csv',
+						csv,
+						'--text',
+						'Hi {{Name}}',
+						'--property',
+						sandbox.demo.PropertySid,
+						'--db',
+						db,
+						'--name',
+						'busy',
+						'--rate',
+						rate,
+						'--batch-size',
+						'20',
+					],
+					{ ...envFor(sandbox), CLOUDTEL_BASE_URL: proxy.url },
+				);
+				let finished = false;
+				void run.done.then(() => (finished = true));
+				if (copied) chmodSync(dir, 0o555);
+				let reads = 0;
+				try {
+					await waitFor(() => finished || existsSync(db), 60_000);
+					while (!finished) {
+						if (copied) shareForReading(db);
+						const r = await cli(
+							['campaign', 'status', '--db', db, '--name', 'busy', '--json'],
+							{},
+							copied ? nobody : {},
+						);
+						// The file can exist a moment before the run has made its tables or its campaign.
+						if (r.code !== 0 && /no campaign named busy|holds no cloudtel tables/.test(r.stderr))
+							continue;
+						expect(r.code, r.stderr).toBe(0);
+						const s = JSON.parse(r.stdout) as Status;
+						expectOneMoment(s);
+						reads++;
+						if (s.rows.accepted > 0 && s.rows.accepted < ROWS) readMidRun();
+					}
+				} finally {
+					open = true;
+					for (const check of waiting.splice(0)) check();
+					chmodSync(dir, 0o755);
+					if (!finished) run.child.kill('SIGKILL');
+					await run.done;
+					await proxy.close();
 				}
-			} finally {
-				open = true;
-				for (const check of waiting.splice(0)) check();
-				chmodSync(dir, 0o755);
-				if (!finished) run.child.kill('SIGKILL');
-				await run.done;
-				await proxy.close();
-			}
-			const done = await run.done;
-			expect(done.code, done.stderr).toBe(0);
-			expect(summaryOf(done).rows).toMatchObject({ accepted: ROWS });
-			// The last answer waited for this many reads mid-run, each of one moment.
-			expect(midRun).toBeGreaterThanOrEqual(Math.floor((ROWS / 20 - 1) / batchesPerRead));
-			expect(reads).toBeGreaterThanOrEqual(midRun);
-		});
+				const done = await run.done;
+				expect(done.code, done.stderr).toBe(0);
+				expect(summaryOf(done).rows).toMatchObject({ accepted: ROWS });
+				// The last answer waited for this many reads mid-run, each of one moment.
+				expect(midRun).toBeGreaterThanOrEqual(Math.floor((ROWS / 20 - 1) / batchesPerRead));
+				expect(reads).toBeGreaterThanOrEqual(midRun);
+			},
+		);
 	});
 
-	describe.runIf(part === 'torn')('campaign status from a copy while the ledger is checkpointed', () => {
-		// SQLite writes the WAL back into the database and starts it again while the copy is
-		// taken: a database copied before that and a WAL copied after would be two moments.
-		it('never reads a torn copy', async ({ skip }) => {
-			needsRoot(skip);
-			const dir = tempDir();
-			const db = join(dir, 'l.db');
-			const ledger = new SqliteLedger(db);
-			await ledger.createCampaign({ name: 'big', csvPath: '/list.csv', propertySid: 'PR1', text: 'Hi' });
-			const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ line: from + i, to: `+614${String(10_000_000 + from + i).slice(-8)}`, text: 'Hi there, a text of some length to fill pages', segments: 1, status: 'pending' as const }));
-			// Large enough that copying it takes a while.
-			let next = 2;
-			for (let i = 0; i < 40; i++, next += 5000) await ledger.importBatch('big', rows(next, 5000), next + 4999);
-			const checkpointer = new Database(db);
-			chmodSync(dir, 0o555);
-			let writing = true;
-			const writer = (async () => {
-				// A busy run's WAL is written back and started again every few hundred ms at most.
-				for (let restarted = Date.now(); writing; next += 200) {
-					await ledger.importBatch('big', rows(next, 200), next + 199);
-					if (Date.now() - restarted > 200) {
-						checkpointer.pragma('wal_checkpoint(RESTART)');
-						restarted = Date.now();
+	describe.runIf(part === 'torn')(
+		'campaign status from a copy while the ledger is checkpointed',
+		() => {
+			// SQLite writes the WAL back into the database and starts it again while the copy is
+			// taken: a database copied before that and a WAL copied after would be two moments.
+			it('never reads a torn copy', async ({ skip }) => {
+				needsRoot(skip);
+				const dir = tempDir();
+				const db = join(dir, 'l.db');
+				const ledger = new SqliteLedger(db);
+				await ledger.createCampaign({
+					name: 'big',
+					csvPath: '/list.csv',
+					propertySid: 'PR1',
+					text: 'Hi',
+				});
+				const rows = (from: number, n: number) =>
+					Array.from({ length: n }, (_, i) => ({
+						line: from + i,
+						to: `+614${String(10_000_000 + from + i).slice(-8)}`,
+						text: 'Hi there, a text of some length to fill pages',
+						segments: 1,
+						status: 'pending' as const,
+					}));
+				// Large enough that copying it takes a while.
+				let next = 2;
+				for (let i = 0; i < 40; i++, next += 5000)
+					await ledger.importBatch('big', rows(next, 5000), next + 4999);
+				const checkpointer = new Database(db);
+				chmodSync(dir, 0o555);
+				let writing = true;
+				const writer = (async () => {
+					// A busy run's WAL is written back and started again every few hundred ms at most.
+					for (let restarted = Date.now(); writing; next += 200) {
+						await ledger.importBatch('big', rows(next, 200), next + 199);
+						if (Date.now() - restarted > 200) {
+							checkpointer.pragma('wal_checkpoint(RESTART)');
+							restarted = Date.now();
+						}
+						shareForReading(db);
+						// 10,000 rows a second, as a fast run stores its answers.
+						await new Promise((r) => setTimeout(r, 20));
 					}
-					shareForReading(db);
-					// 10,000 rows a second, as a fast run stores its answers.
-					await new Promise((r) => setTimeout(r, 20));
+				})();
+				try {
+					for (let i = 0; i < 25; i++) {
+						const r = await cli(
+							['campaign', 'status', '--db', db, '--name', 'big', '--json'],
+							{},
+							nobody,
+						);
+						expect(r.code, r.stderr).toBe(0);
+						const s = JSON.parse(r.stdout) as Status;
+						// Lines 2 to importedThrough are in (line 1 is the header); none before the first batch.
+						expect(s.total).toBe(Math.max(0, s.importedThrough - 1));
+						expect(s.rows.pending).toBe(s.total);
+					}
+				} finally {
+					writing = false;
+					await writer;
+					checkpointer.close();
+					await ledger.close();
+					chmodSync(dir, 0o755);
 				}
-			})();
-			try {
-				for (let i = 0; i < 25; i++) {
-					const r = await cli(['campaign', 'status', '--db', db, '--name', 'big', '--json'], {}, nobody);
-					expect(r.code, r.stderr).toBe(0);
-					const s = JSON.parse(r.stdout) as Status;
-					// Lines 2 to importedThrough are in (line 1 is the header); none before the first batch.
-					expect(s.total).toBe(Math.max(0, s.importedThrough - 1));
-					expect(s.rows.pending).toBe(s.total);
-				}
-			} finally {
-				writing = false;
-				await writer;
-				checkpointer.close();
-				await ledger.close();
-				chmodSync(dir, 0o755);
-			}
-		}, 180_000);
-	});
+			}, 180_000);
+		},
+	);
 }

@@ -19,7 +19,11 @@ export async function newDatabase(prefix = 'cloudtel'): Promise<string> {
 }
 
 /** Runs one statement against the database at `url`, as a person with psql would. */
-export async function sql<T extends pg.QueryResultRow = pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+export async function sql<T extends pg.QueryResultRow = pg.QueryResultRow>(
+	url: string,
+	text: string,
+	values: unknown[] = [],
+): Promise<T[]> {
 	const client = new pg.Client({ connectionString: url });
 	await client.connect();
 	try {

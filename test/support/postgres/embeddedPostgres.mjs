@@ -32,7 +32,21 @@ const data = join(dir, 'data');
 const pwfile = join(dir, 'pw');
 writeFileSync(pwfile, `${PASSWORD}\n`, { mode: 0o644 });
 if (user) chownSync(pwfile, user.uid, user.gid);
-const init = spawnSync(join(native, 'bin', 'initdb'), ['-D', data, '-U', 'postgres', `--pwfile=${pwfile}`, '--auth=scram-sha-256', '-E', 'UTF8', '--no-sync'], { env, encoding: 'utf8', ...asUser });
+const init = spawnSync(
+	join(native, 'bin', 'initdb'),
+	[
+		'-D',
+		data,
+		'-U',
+		'postgres',
+		`--pwfile=${pwfile}`,
+		'--auth=scram-sha-256',
+		'-E',
+		'UTF8',
+		'--no-sync',
+	],
+	{ env, encoding: 'utf8', ...asUser },
+);
 if (init.status !== 0) fail(`initdb: ${init.error?.message ?? init.stderr}`);
 
 const port = await freePort();
@@ -40,11 +54,28 @@ const port = await freePort();
 // to measure what a user's Postgres does with its default, each commit on disk.
 const fsync = process.env.CLOUDTEL_PG_FSYNC === 'on' ? 'on' : 'off';
 // Three workers and their pools per test, several test files at once.
-const server = spawn(join(native, 'bin', 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', `fsync=${fsync}`], {
-	env,
-	stdio: ['ignore', 'ignore', 'pipe'],
-	...asUser,
-});
+const server = spawn(
+	join(native, 'bin', 'postgres'),
+	[
+		'-D',
+		data,
+		'-p',
+		String(port),
+		'-k',
+		dir,
+		'-c',
+		'listen_addresses=127.0.0.1',
+		'-c',
+		'max_connections=300',
+		'-c',
+		`fsync=${fsync}`,
+	],
+	{
+		env,
+		stdio: ['ignore', 'ignore', 'pipe'],
+		...asUser,
+	},
+);
 let stderr = '';
 let ready = false;
 server.stderr.on('data', (d) => {
@@ -92,4 +123,6 @@ for (let waited = 0; !ready; waited += 50) {
 	if (waited > 60_000) fail(`not ready after 60 s: ${stderr}`);
 	await new Promise((r) => setTimeout(r, 50));
 }
-process.stdout.write(`${JSON.stringify({ url: `postgres://postgres:${PASSWORD}@127.0.0.1:${port}/postgres` })}\n`);
+process.stdout.write(
+	`${JSON.stringify({ url: `postgres://postgres:${PASSWORD}@127.0.0.1:${port}/postgres` })}\n`,
+);

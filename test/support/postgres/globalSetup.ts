@@ -19,11 +19,15 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
 	const removeTemp = runTempDir();
-	const child = spawn(process.execPath, [join(__dirname, 'embeddedPostgres.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+	const child = spawn(process.execPath, [join(__dirname, 'embeddedPostgres.mjs')], {
+		stdio: ['pipe', 'pipe', 'inherit'],
+	});
 	const lines = createInterface({ input: child.stdout });
 	const ready = new Promise<string>((resolve, reject) => {
 		lines.once('line', (line) => resolve((JSON.parse(line) as { url: string }).url));
-		child.once('exit', (code) => reject(new Error(`embedded Postgres exited (${code}) before it was ready`)));
+		child.once('exit', (code) =>
+			reject(new Error(`embedded Postgres exited (${code}) before it was ready`)),
+		);
 	});
 	project.provide('postgresUrl', await ready);
 	return async () => {

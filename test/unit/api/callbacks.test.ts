@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { callbackEventKey, callbackKind, callbackQuery, parseCallback, type DeliveryReceiptCallback, type ReplyCallback } from '../../../api';
+import {
+	callbackEventKey,
+	callbackKind,
+	callbackQuery,
+	parseCallback,
+	type DeliveryReceiptCallback,
+	type ReplyCallback,
+} from '../../../api';
 import { pairs } from './helpers';
 
 const RECEIPT: DeliveryReceiptCallback = {
@@ -28,7 +35,8 @@ const REPLY: ReplyCallback = {
 };
 
 /** What a GET callback looks like once a web server has parsed its query string. */
-const asQuery = (payload: object) => Object.fromEntries(new URLSearchParams(callbackQuery(payload as DeliveryReceiptCallback)));
+const asQuery = (payload: object) =>
+	Object.fromEntries(new URLSearchParams(callbackQuery(payload as DeliveryReceiptCallback)));
 
 describe('parseCallback: delivery receipts', () => {
 	it('reads a JSON (POST) receipt', () => {
@@ -43,19 +51,39 @@ describe('parseCallback: delivery receipts', () => {
 
 	it('reads a Failed receipt with its ErrorCode', () => {
 		const failed = { ...RECEIPT, Status: 'Failed' as const, ErrorCode: 'UNDELIVERABLE' };
-		expect(parseCallback(asQuery(failed))).toEqual({ ok: true, event: { kind: 'receipt', data: failed } });
+		expect(parseCallback(asQuery(failed))).toEqual({
+			ok: true,
+			event: { kind: 'receipt', data: failed },
+		});
 	});
 
 	it('ignores extra fields and fills absent optional ones with empty values', () => {
 		const result = parseCallback({ MessageSid: 'm', Status: 'Delivered', Extra: 'x' });
 		expect(result).toEqual({
 			ok: true,
-			event: { kind: 'receipt', data: { MessageSid: 'm', AccountSid: '', PropertySid: '', From: '', To: '', ExternalId: '', Timestamp: 0, Status: 'Delivered', ErrorCode: '' } },
+			event: {
+				kind: 'receipt',
+				data: {
+					MessageSid: 'm',
+					AccountSid: '',
+					PropertySid: '',
+					From: '',
+					To: '',
+					ExternalId: '',
+					Timestamp: 0,
+					Status: 'Delivered',
+					ErrorCode: '',
+				},
+			},
 		});
 	});
 
 	it('takes the last of repeated query values', () => {
-		const result = parseCallback({ MessageSid: ['a', 'b'], Status: 'Delivered', Timestamp: ['1', '2'] });
+		const result = parseCallback({
+			MessageSid: ['a', 'b'],
+			Status: 'Delivered',
+			Timestamp: ['1', '2'],
+		});
 		expect(result.ok && result.event.data).toMatchObject({ MessageSid: 'b', Timestamp: 2 });
 	});
 
@@ -65,8 +93,16 @@ describe('parseCallback: delivery receipts', () => {
 		['no MessageSid', { ...RECEIPT, MessageSid: '' }, ['MessageSid FIELD_REQUIRED']],
 		['a fractional Timestamp', { ...RECEIPT, Timestamp: 1.5 }, ['Timestamp INVALID_TYPE']],
 		['a negative Timestamp', { ...RECEIPT, Timestamp: -1 }, ['Timestamp INVALID_TYPE']],
-		['an ISO Timestamp', { ...RECEIPT, Timestamp: '2024-01-01T00:00:00Z' }, ['Timestamp INVALID_TYPE']],
-		['all three at once', { ...RECEIPT, MessageSid: undefined, Status: 'Queued', Timestamp: 'soon' }, ['MessageSid FIELD_REQUIRED', 'Status OUT_OF_RANGE', 'Timestamp INVALID_TYPE']],
+		[
+			'an ISO Timestamp',
+			{ ...RECEIPT, Timestamp: '2024-01-01T00:00:00Z' },
+			['Timestamp INVALID_TYPE'],
+		],
+		[
+			'all three at once',
+			{ ...RECEIPT, MessageSid: undefined, Status: 'Queued', Timestamp: 'soon' },
+			['MessageSid FIELD_REQUIRED', 'Status OUT_OF_RANGE', 'Timestamp INVALID_TYPE'],
+		],
 	])('refuses %s, listing every problem', (_label, raw, expected) => {
 		const result = parseCallback(raw);
 		expect(result.ok).toBe(false);
@@ -80,12 +116,18 @@ describe('parseCallback: replies', () => {
 	});
 
 	it('reads a query-string (GET) reply', () => {
-		expect(parseCallback(asQuery(REPLY))).toEqual({ ok: true, event: { kind: 'reply', data: REPLY } });
+		expect(parseCallback(asQuery(REPLY))).toEqual({
+			ok: true,
+			event: { kind: 'reply', data: REPLY },
+		});
 	});
 
 	it('keeps text exactly, emoji and newlines included', () => {
 		const reply = { ...REPLY, Text: 'Yes 👍\nsee you & bye=1' };
-		expect(parseCallback(asQuery(reply))).toEqual({ ok: true, event: { kind: 'reply', data: reply } });
+		expect(parseCallback(asQuery(reply))).toEqual({
+			ok: true,
+			event: { kind: 'reply', data: reply },
+		});
 	});
 
 	it('an empty Text still marks a reply', () => {
@@ -95,8 +137,16 @@ describe('parseCallback: replies', () => {
 
 	it.each([
 		['no From', { ...REPLY, From: '' }, ['From FIELD_REQUIRED']],
-		['no MessageSid and no From', { ...REPLY, MessageSid: '', From: '' }, ['From FIELD_REQUIRED', 'MessageSid FIELD_REQUIRED']],
-		['a bad Timestamp too', { ...REPLY, From: undefined, Timestamp: 'x' }, ['From FIELD_REQUIRED', 'Timestamp INVALID_TYPE']],
+		[
+			'no MessageSid and no From',
+			{ ...REPLY, MessageSid: '', From: '' },
+			['From FIELD_REQUIRED', 'MessageSid FIELD_REQUIRED'],
+		],
+		[
+			'a bad Timestamp too',
+			{ ...REPLY, From: undefined, Timestamp: 'x' },
+			['From FIELD_REQUIRED', 'Timestamp INVALID_TYPE'],
+		],
 	])('refuses %s, listing every problem', (_label, raw, expected) => {
 		const result = parseCallback(raw);
 		expect(result.ok).toBe(false);
@@ -158,7 +208,9 @@ describe('callbackEventKey: a repeated MessageSid + event is a duplicate', () =>
 describe('callbackQuery and parseCallback round-trip', () => {
 	// Well-formed text only: a query string is UTF-8, which cannot carry a lone surrogate.
 	const text = fc.string({ unit: 'grapheme', maxLength: 20 });
-	const nonEmpty = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }).filter((s) => s.trim() !== '');
+	const nonEmpty = fc
+		.string({ unit: 'grapheme', minLength: 1, maxLength: 20 })
+		.filter((s) => s.trim() !== '');
 	const timestamp = fc.integer({ min: 0, max: 99_999_999_999 });
 
 	it('any receipt survives GET encoding', () => {
@@ -175,7 +227,10 @@ describe('callbackQuery and parseCallback round-trip', () => {
 		});
 		fc.assert(
 			fc.property(receipt, (r) => {
-				expect(parseCallback(asQuery(r))).toEqual({ ok: true, event: { kind: 'receipt', data: r } });
+				expect(parseCallback(asQuery(r))).toEqual({
+					ok: true,
+					event: { kind: 'receipt', data: r },
+				});
 				expect(parseCallback(r)).toEqual({ ok: true, event: { kind: 'receipt', data: r } });
 			}),
 		);

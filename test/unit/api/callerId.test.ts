@@ -27,7 +27,9 @@ describe('AU caller IDs: +61, neither shared-rate (+6113) nor toll-free (+611800
 		const v = checkAuCallerId('DefaultCallerId', value);
 		if (code === undefined) expect(v).toBeUndefined();
 		else expect(v).toMatchObject({ FieldName: 'DefaultCallerId', ErrorCode: code });
-		expect(pairs(validateCreateSipTrunk({ ...TRUNK, DefaultCallerId: value }))).toEqual(code ? [`DefaultCallerId ${code}`] : []);
+		expect(pairs(validateCreateSipTrunk({ ...TRUNK, DefaultCallerId: value }))).toEqual(
+			code ? [`DefaultCallerId ${code}`] : [],
+		);
 	});
 
 	it('says why in words', () => {

@@ -37,7 +37,8 @@ describe('e-mail addresses', () => {
 	});
 
 	it('is at most 254 characters', () => {
-		const at = (n: number) => `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(n)}.com`;
+		const at = (n: number) =>
+			`${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(n)}.com`;
 		expect(at(57)).toHaveLength(254);
 		expect(isEmail(at(57))).toBe(true);
 		expect(isEmail(at(58))).toBe(false);

@@ -20,20 +20,35 @@ describe('lease-only fields apply only when From is blank or omitted', () => {
 		expect(validateSendMessage({ ...SEND, From: from, ...LEASE_OPTIONS }, ctx)).toEqual([]);
 	});
 
-	it.each([['+61412345678'], ['CloudTel']])('with From %j every one present is refused on its own field, all at once', (from) => {
-		expect(pairs(validateSendMessage({ ...SEND, From: from, ...LEASE_OPTIONS }, ctx))).toEqual(
-			Object.keys(LEASE_OPTIONS).map((f) => `${f} LEASE_ONLY_FIELD`).sort(),
-		);
-	});
+	it.each([['+61412345678'], ['CloudTel']])(
+		'with From %j every one present is refused on its own field, all at once',
+		(from) => {
+			expect(pairs(validateSendMessage({ ...SEND, From: from, ...LEASE_OPTIONS }, ctx))).toEqual(
+				Object.keys(LEASE_OPTIONS)
+					.map((f) => `${f} LEASE_ONLY_FIELD`)
+					.sort(),
+			);
+		},
+	);
 
-	it.each(Object.entries(LEASE_OPTIONS))('with a non-blank From, %s alone is refused', (field, value) => {
-		expect(pairs(validateSendMessage({ ...SEND, From: 'CloudTel', [field]: value }, ctx))).toEqual([`${field} LEASE_ONLY_FIELD`]);
-	});
+	it.each(Object.entries(LEASE_OPTIONS))(
+		'with a non-blank From, %s alone is refused',
+		(field, value) => {
+			expect(
+				pairs(validateSendMessage({ ...SEND, From: 'CloudTel', [field]: value }, ctx)),
+			).toEqual([`${field} LEASE_ONLY_FIELD`]);
+		},
+	);
 
 	it('an alphanumeric From to +1 is still refused: the sender asked for is not blank', () => {
-		expect(pairs(validateSendMessage({ ...SEND, From: 'CloudTel', To: '+12025550123', WebhookUri: 'https://example.com/r' }, ctx))).toEqual([
-			'WebhookUri LEASE_ONLY_FIELD',
-		]);
+		expect(
+			pairs(
+				validateSendMessage(
+					{ ...SEND, From: 'CloudTel', To: '+12025550123', WebhookUri: 'https://example.com/r' },
+					ctx,
+				),
+			),
+		).toEqual(['WebhookUri LEASE_ONLY_FIELD']);
 	});
 
 	it('a null lease-only field counts as absent outside a patch', () => {
@@ -61,14 +76,22 @@ describe('lease-only fields apply only when From is blank or omitted', () => {
 	});
 
 	it('a bad lease-only value with a non-blank From gets both violations on that field', () => {
-		expect(pairs(validateSendMessage({ ...SEND, From: 'CloudTel', ForwardToSms: '0412' }, ctx))).toEqual([
-			'ForwardToSms INVALID_PHONENUMBER_FORMAT',
-			'ForwardToSms LEASE_ONLY_FIELD',
-		]);
+		expect(
+			pairs(validateSendMessage({ ...SEND, From: 'CloudTel', ForwardToSms: '0412' }, ctx)),
+		).toEqual(['ForwardToSms INVALID_PHONENUMBER_FORMAT', 'ForwardToSms LEASE_ONLY_FIELD']);
 	});
 
 	it('wrong JSON types are refused', () => {
-		const body = { ...SEND, ForwardToSms: 61498765432, ForwardToEmail: ['ops@example.com'], WebhookUri: { href: 'https://x.com' } };
-		expect(pairs(validateSendMessage(body, ctx))).toEqual(['ForwardToEmail INVALID_TYPE', 'ForwardToSms INVALID_TYPE', 'WebhookUri INVALID_TYPE']);
+		const body = {
+			...SEND,
+			ForwardToSms: 61498765432,
+			ForwardToEmail: ['ops@example.com'],
+			WebhookUri: { href: 'https://x.com' },
+		};
+		expect(pairs(validateSendMessage(body, ctx))).toEqual([
+			'ForwardToEmail INVALID_TYPE',
+			'ForwardToSms INVALID_TYPE',
+			'WebhookUri INVALID_TYPE',
+		]);
 	});
 });

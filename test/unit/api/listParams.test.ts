@@ -6,7 +6,10 @@ describe('list online logins: Results_Count 1..1000 (default 50), Results_Skip >
 	it('the default is 50 and the maximum 1000', () => {
 		expect(DEFAULT_PAGE_SIZE).toBe(50);
 		expect(MAX_PAGE_SIZE).toBe(1000);
-		expect(validateListOnlineLogins({})).toEqual({ violations: [], params: { Results_Count: 50, Results_Skip: 0 } });
+		expect(validateListOnlineLogins({})).toEqual({
+			violations: [],
+			params: { Results_Count: 50, Results_Skip: 0 },
+		});
 	});
 
 	it.each([
@@ -62,10 +65,9 @@ describe('list online logins: Results_Count 1..1000 (default 50), Results_Skip >
 	});
 
 	it('reports both bad parameters at once', () => {
-		expect(pairs(validateListOnlineLogins({ Results_Count: '1001', Results_Skip: '-1' }).violations)).toEqual([
-			'Results_Count OUT_OF_RANGE',
-			'Results_Skip OUT_OF_RANGE',
-		]);
+		expect(
+			pairs(validateListOnlineLogins({ Results_Count: '1001', Results_Skip: '-1' }).violations),
+		).toEqual(['Results_Count OUT_OF_RANGE', 'Results_Skip OUT_OF_RANGE']);
 	});
 
 	it('carries PageToken through when given, and drops an empty one', () => {
@@ -78,7 +80,12 @@ describe('list online logins: Results_Count 1..1000 (default 50), Results_Skip >
 	});
 
 	it('reads URLSearchParams-style query objects', () => {
-		const query = Object.fromEntries(new URLSearchParams('Results_Count=10&Results_Skip=20&PageToken=t'));
-		expect(validateListOnlineLogins(query)).toEqual({ violations: [], params: { Results_Count: 10, Results_Skip: 20, PageToken: 't' } });
+		const query = Object.fromEntries(
+			new URLSearchParams('Results_Count=10&Results_Skip=20&PageToken=t'),
+		);
+		expect(validateListOnlineLogins(query)).toEqual({
+			violations: [],
+			params: { Results_Count: 10, Results_Skip: 20, PageToken: 't' },
+		});
 	});
 });

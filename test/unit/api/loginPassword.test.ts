@@ -42,9 +42,12 @@ describe('login passwords: 12+ characters, lower, upper, digit and one of !@#$%^
 		else expect(v).toMatchObject({ FieldName: 'Password', ErrorCode: ErrorCodes.InvalidPassword });
 	});
 
-	it.each([...LOGIN_PASSWORD_SPECIALS].map((c) => [c]))('%s counts as the special character', (c) => {
-		expect(loginPasswordProblems(`Abcdefghij1${c}`)).toEqual([]);
-	});
+	it.each([...LOGIN_PASSWORD_SPECIALS].map((c) => [c]))(
+		'%s counts as the special character',
+		(c) => {
+			expect(loginPasswordProblems(`Abcdefghij1${c}`)).toEqual([]);
+		},
+	);
 
 	it('one violation lists every missing class', () => {
 		const v = checkLoginPassword('Password', 'abc');
@@ -56,10 +59,18 @@ describe('login passwords: 12+ characters, lower, upper, digit and one of !@#$%^
 	});
 
 	it('applies on create and on update', () => {
-		const create = { Email: 'a@example.com', Password: 'Abcdefghi1!', FirstName: 'A', LastName: 'B', Scopes: 'Manage' };
+		const create = {
+			Email: 'a@example.com',
+			Password: 'Abcdefghi1!',
+			FirstName: 'A',
+			LastName: 'B',
+			Scopes: 'Manage',
+		};
 		expect(pairs(validateCreateOnlineLogin(create))).toEqual(['Password INVALID_PASSWORD']);
 		expect(validateCreateOnlineLogin({ ...create, Password: 'Abcdefghij1!' })).toEqual([]);
-		expect(pairs(validateUpdateOnlineLogin({ Password: 'Abcdefghi1!' }))).toEqual(['Password INVALID_PASSWORD']);
+		expect(pairs(validateUpdateOnlineLogin({ Password: 'Abcdefghi1!' }))).toEqual([
+			'Password INVALID_PASSWORD',
+		]);
 		expect(validateUpdateOnlineLogin({ Password: 'Abcdefghij1!' })).toEqual([]);
 	});
 });

@@ -1,6 +1,11 @@
 // The nodes read national numbers by a small table in api/; the worker by libphonenumber-js.
 // Both must put the same calling code before the same digits.
-import { parsePhoneNumberFromString, getCountries, getExampleNumber, type CountryCode } from 'libphonenumber-js/max';
+import {
+	parsePhoneNumberFromString,
+	getCountries,
+	getExampleNumber,
+	type CountryCode,
+} from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/mobile/examples';
 import { describe, expect, it } from 'vitest';
 import { isDialCountry, nationalToE164 } from '../../../api';
@@ -17,7 +22,9 @@ describe('nationalToE164', () => {
 			const theirs = parsePhoneNumberFromString(national, country)?.number;
 			if (theirs === undefined) continue;
 			// Those the table cannot read are left as written, for the number check to refuse.
-			expect(nationalToE164(national, country), `${country} ${national}`).toBe(['AR', 'BY'].includes(country) ? national : theirs);
+			expect(nationalToE164(national, country), `${country} ${national}`).toBe(
+				['AR', 'BY'].includes(country) ? national : theirs,
+			);
 			compared++;
 		}
 		expect(compared).toBeGreaterThan(200);

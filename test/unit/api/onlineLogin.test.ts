@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { UPDATE_ONLINE_LOGIN_FIELDS, validateCreateOnlineLogin, validateUpdateOnlineLogin } from '../../../api';
+import {
+	UPDATE_ONLINE_LOGIN_FIELDS,
+	validateCreateOnlineLogin,
+	validateUpdateOnlineLogin,
+} from '../../../api';
 import { ACCOUNT_SID, pairs } from './helpers';
 
-const CREATE = { Email: 'ada@example.com', Password: 'Abcdefghij1!', FirstName: 'Ada', LastName: 'Lovelace', Scopes: 'Manage,Reporting' };
+const CREATE = {
+	Email: 'ada@example.com',
+	Password: 'Abcdefghij1!',
+	FirstName: 'Ada',
+	LastName: 'Lovelace',
+	Scopes: 'Manage,Reporting',
+};
 
 describe('create online login', () => {
 	it('accepts a full request, with or without Enabled', () => {
@@ -19,7 +29,17 @@ describe('create online login', () => {
 			'Password FIELD_REQUIRED',
 			'Scopes FIELD_REQUIRED',
 		]);
-		expect(pairs(validateCreateOnlineLogin({ Email: ' ', Password: '', FirstName: '', LastName: '\t', Scopes: '' }))).toEqual([
+		expect(
+			pairs(
+				validateCreateOnlineLogin({
+					Email: ' ',
+					Password: '',
+					FirstName: '',
+					LastName: '\t',
+					Scopes: '',
+				}),
+			),
+		).toEqual([
 			'Email FIELD_REQUIRED',
 			'FirstName FIELD_REQUIRED',
 			'LastName FIELD_REQUIRED',
@@ -29,7 +49,17 @@ describe('create online login', () => {
 	});
 
 	it('reports every bad field at once', () => {
-		expect(pairs(validateCreateOnlineLogin({ ...CREATE, Email: 'ada', Password: 'short', Scopes: 'Manage,Root', Enabled: 'yes' }))).toEqual([
+		expect(
+			pairs(
+				validateCreateOnlineLogin({
+					...CREATE,
+					Email: 'ada',
+					Password: 'short',
+					Scopes: 'Manage,Root',
+					Enabled: 'yes',
+				}),
+			),
+		).toEqual([
 			'Email INVALID_EMAIL',
 			'Enabled INVALID_TYPE',
 			'Password INVALID_PASSWORD',
@@ -46,17 +76,31 @@ describe('create online login', () => {
 		['Enabled', 'true'],
 		['Enabled', 1],
 	])('%s = %j is INVALID_TYPE', (field, value) => {
-		expect(pairs(validateCreateOnlineLogin({ ...CREATE, [field]: value }))).toEqual([`${field} INVALID_TYPE`]);
+		expect(pairs(validateCreateOnlineLogin({ ...CREATE, [field]: value }))).toEqual([
+			`${field} INVALID_TYPE`,
+		]);
 	});
 
 	it('Permissions is not part of create (Scopes is, for the property in the path)', () => {
-		expect(validateCreateOnlineLogin({ ...CREATE, Permissions: [{ AccountSid: ACCOUNT_SID, Scopes: 'Manage' }] })).toEqual([]);
+		expect(
+			validateCreateOnlineLogin({
+				...CREATE,
+				Permissions: [{ AccountSid: ACCOUNT_SID, Scopes: 'Manage' }],
+			}),
+		).toEqual([]);
 	});
 });
 
 describe('update online login (merge patch)', () => {
 	it('has exactly the six updatable fields', () => {
-		expect([...UPDATE_ONLINE_LOGIN_FIELDS].sort()).toEqual(['Email', 'Enabled', 'FirstName', 'LastName', 'Password', 'Permissions']);
+		expect([...UPDATE_ONLINE_LOGIN_FIELDS].sort()).toEqual([
+			'Email',
+			'Enabled',
+			'FirstName',
+			'LastName',
+			'Password',
+			'Permissions',
+		]);
 	});
 
 	it.each([

@@ -25,12 +25,16 @@ describe('E.164: + then 8 to 15 digits, the first not 0', () => {
 		expect(isE164(value)).toBe(valid);
 		const v = checkE164('To', value);
 		if (valid) expect(v).toBeUndefined();
-		else expect(v).toMatchObject({ FieldName: 'To', ErrorCode: ErrorCodes.InvalidPhoneNumberFormat });
+		else
+			expect(v).toMatchObject({ FieldName: 'To', ErrorCode: ErrorCodes.InvalidPhoneNumberFormat });
 	});
 
-	it.each([12345678901, null, undefined, ['+61412345678'], { n: '+61412345678' }])('a non-string (%j) is never E.164', (value) => {
-		expect(isE164(value)).toBe(false);
-	});
+	it.each([12345678901, null, undefined, ['+61412345678'], { n: '+61412345678' }])(
+		'a non-string (%j) is never E.164',
+		(value) => {
+			expect(isE164(value)).toBe(false);
+		},
+	);
 
 	it('names the field and quotes the value in the message', () => {
 		expect(checkE164('ForwardToSms', '0412')?.Message).toMatch(/ForwardToSms.*"0412"/);
@@ -47,11 +51,18 @@ describe('E.164: + then 8 to 15 digits, the first not 0', () => {
 });
 
 describe('E.164 properties', () => {
-	const digits = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
+	const digits = (min: number, max: number) =>
+		fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
 	const first = fc.constantFrom(...'123456789');
 
 	it('any + , a digit 1-9 and 7..14 more digits validates', () => {
-		fc.assert(fc.property(first, digits(7, 14), (d, rest) => isE164(`+${d}${rest}`) && checkE164('To', `+${d}${rest}`) === undefined));
+		fc.assert(
+			fc.property(
+				first,
+				digits(7, 14),
+				(d, rest) => isE164(`+${d}${rest}`) && checkE164('To', `+${d}${rest}`) === undefined,
+			),
+		);
 	});
 
 	it('a leading 0 digit never validates', () => {
@@ -59,7 +70,13 @@ describe('E.164 properties', () => {
 	});
 
 	it('too few (1..7) or too many (16..30) digits never validate', () => {
-		fc.assert(fc.property(first, fc.oneof(digits(0, 6), digits(15, 29)), (d, rest) => !isE164(`+${d}${rest}`)));
+		fc.assert(
+			fc.property(
+				first,
+				fc.oneof(digits(0, 6), digits(15, 29)),
+				(d, rest) => !isE164(`+${d}${rest}`),
+			),
+		);
 	});
 
 	it('without the + nothing validates', () => {

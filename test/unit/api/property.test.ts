@@ -5,7 +5,15 @@ import { pairs } from './helpers';
 describe('update property (merge patch)', () => {
 	it('has exactly the seven updatable fields', () => {
 		expect([...UPDATE_PROPERTY_FIELDS].sort()).toEqual(
-			['Active', 'CallRecordingEnabled', 'IntegrationsEnabled', 'MainDomain', 'Name', 'SmsEnabled', 'TimeZone'].sort(),
+			[
+				'Active',
+				'CallRecordingEnabled',
+				'IntegrationsEnabled',
+				'MainDomain',
+				'Name',
+				'SmsEnabled',
+				'TimeZone',
+			].sort(),
 		);
 	});
 

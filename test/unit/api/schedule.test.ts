@@ -36,7 +36,9 @@ describe('schedule window: at most 14 days ahead, under 1 hour in the past', () 
 		const v = checkSchedule('Schedule', NOW + offset, NOW);
 		if (code === undefined) expect(v).toBeUndefined();
 		else expect(v).toMatchObject({ FieldName: 'Schedule', ErrorCode: code });
-		expect(pairs(validateSendMessage({ ...SEND, Schedule: NOW + offset }, ctx))).toEqual(code ? [`Schedule ${code}`] : []);
+		expect(pairs(validateSendMessage({ ...SEND, Schedule: NOW + offset }, ctx))).toEqual(
+			code ? [`Schedule ${code}`] : [],
+		);
 	});
 
 	it('a future schedule is deferred; now, a past one or none is sent at once', () => {
@@ -53,7 +55,9 @@ describe('schedule window: at most 14 days ahead, under 1 hour in the past', () 
 		[true, 'a boolean'],
 		[[NOW], 'an array'],
 	])('Schedule %j (%s) is INVALID_TYPE', (schedule, _label) => {
-		expect(pairs(validateSendMessage({ ...SEND, Schedule: schedule }, ctx))).toEqual(['Schedule INVALID_TYPE']);
+		expect(pairs(validateSendMessage({ ...SEND, Schedule: schedule }, ctx))).toEqual([
+			'Schedule INVALID_TYPE',
+		]);
 	});
 
 	it('Schedule null is the same as absent outside a patch', () => {

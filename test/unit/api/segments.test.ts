@@ -18,13 +18,22 @@ describe('segment sizes', () => {
 describe('GSM-7 alphabet', () => {
 	it('has 127 basic characters (128 less the escape), each costing one septet', () => {
 		expect([...GSM_BASIC]).toHaveLength(127);
-		for (const c of GSM_BASIC) expect(countSegments(c), JSON.stringify(c)).toEqual({ encoding: 'GSM-7', units: 1, segments: 1 });
+		for (const c of GSM_BASIC)
+			expect(countSegments(c), JSON.stringify(c)).toEqual({
+				encoding: 'GSM-7',
+				units: 1,
+				segments: 1,
+			});
 	});
 
 	it.each(GSM_EXTENSION.map((c) => [c]))('extension character %j costs two septets', (c) => {
 		expect(countSegments(c)).toEqual({ encoding: 'GSM-7', units: 2, segments: 1 });
 		expect(countSegments(c.repeat(80))).toEqual({ encoding: 'GSM-7', units: 160, segments: 1 });
-		expect(countSegments(c.repeat(80) + 'a')).toEqual({ encoding: 'GSM-7', units: 161, segments: 2 });
+		expect(countSegments(c.repeat(80) + 'a')).toEqual({
+			encoding: 'GSM-7',
+			units: 161,
+			segments: 2,
+		});
 	});
 
 	it.each(['ç', 'á', 'ê', '`', 'ж', 'ő', '\t', '\u00a0', '’', '“', EMOJI, '\uD83D'])(
@@ -51,7 +60,13 @@ describe('countSegments, both sides of every bound', () => {
 		['152 + € fits one part (154 septets, one segment)', a(152) + '€', 'GSM-7', 154, 1],
 		['152 + € + 7: the pair moves to part 2', a(152) + '€' + a(7), 'GSM-7', 161, 2],
 		['152 + € + 151 = 305 septets in 152 | 153', a(152) + '€' + a(151), 'GSM-7', 305, 2],
-		['152 + € + 152 = 306 septets, but the pair cannot split: 3', a(152) + '€' + a(152), 'GSM-7', 306, 3],
+		[
+			'152 + € + 152 = 306 septets, but the pair cannot split: 3',
+			a(152) + '€' + a(152),
+			'GSM-7',
+			306,
+			3,
+		],
 		['153 + € + 151 = 306 septets in 153 | 153', a(153) + '€' + a(151), 'GSM-7', 306, 2],
 		['€ x 153 = 306 septets, 76 pairs a part: 3', '€'.repeat(153), 'GSM-7', 306, 3],
 		['70 UCS-2', zh(70), 'UCS-2', 70, 1],
@@ -65,7 +80,13 @@ describe('countSegments, both sides of every bound', () => {
 		['68 + emoji = 70 units', zh(68) + EMOJI, 'UCS-2', 70, 1],
 		['69 + emoji = 71 units', zh(69) + EMOJI, 'UCS-2', 71, 2],
 		['66 + emoji + 65 = 133 units in 66 | 67', zh(66) + EMOJI + zh(65), 'UCS-2', 133, 2],
-		['66 + emoji + 66 = 134 units, but the pair cannot split: 3', zh(66) + EMOJI + zh(66), 'UCS-2', 134, 3],
+		[
+			'66 + emoji + 66 = 134 units, but the pair cannot split: 3',
+			zh(66) + EMOJI + zh(66),
+			'UCS-2',
+			134,
+			3,
+		],
 		['67 + emoji + 65 = 134 units in 67 | 67', zh(67) + EMOJI + zh(65), 'UCS-2', 134, 2],
 		['160 GSM + one UCS-2 character', a(160) + 'ж', 'UCS-2', 161, 3],
 		['€ in UCS-2 is one unit', zh(69) + '€', 'UCS-2', 70, 1],
@@ -88,11 +109,24 @@ describe('segment properties', () => {
 	const text = fc.string({ unit, maxLength: 400, size: 'max' });
 	const gsmUnit = fc.oneof(fc.constantFrom(...GSM_BASIC), fc.constantFrom(...GSM_EXTENSION));
 	const gsmText = fc.string({ unit: gsmUnit, maxLength: 600, size: 'max' });
-	const multiPartGsm = fc.string({ unit: gsmUnit, minLength: GSM_SINGLE + 1, maxLength: 1600, size: 'max' });
-	const multiPartUcs2 = fc.tuple(fc.string({ unit, minLength: UCS2_SINGLE, maxLength: 800, size: 'max' }), nonGsm).map(([s, c]) => s + c);
+	const multiPartGsm = fc.string({
+		unit: gsmUnit,
+		minLength: GSM_SINGLE + 1,
+		maxLength: 1600,
+		size: 'max',
+	});
+	const multiPartUcs2 = fc
+		.tuple(fc.string({ unit, minLength: UCS2_SINGLE, maxLength: 800, size: 'max' }), nonGsm)
+		.map(([s, c]) => s + c);
 
 	it('appending characters never decreases the segment count', () => {
-		fc.assert(fc.property(text, text, (s, more) => countSegments(s + more).segments >= countSegments(s).segments));
+		fc.assert(
+			fc.property(
+				text,
+				text,
+				(s, more) => countSegments(s + more).segments >= countSegments(s).segments,
+			),
+		);
 	});
 
 	it('appending one character at a time never decreases it either', () => {
@@ -137,7 +171,7 @@ describe('segment properties', () => {
 			fc.property(text, (s) => {
 				const { encoding, units, segments } = countSegments(s);
 				const limit = encoding === 'GSM-7' ? GSM_SINGLE : UCS2_SINGLE;
-				return (segments === 1) === (units <= limit);
+				return (segments === 1) === units <= limit;
 			}),
 		);
 	});

@@ -23,9 +23,18 @@ describe('validateSendMessage', () => {
 	});
 
 	it('requires To and Text, and reports both', () => {
-		expect(pairs(validateSendMessage({}, ctx))).toEqual(['Text FIELD_REQUIRED', 'To FIELD_REQUIRED']);
-		expect(pairs(validateSendMessage({ To: '', Text: '' }, ctx))).toEqual(['Text FIELD_REQUIRED', 'To FIELD_REQUIRED']);
-		expect(pairs(validateSendMessage({ To: null, Text: null }, ctx))).toEqual(['Text FIELD_REQUIRED', 'To FIELD_REQUIRED']);
+		expect(pairs(validateSendMessage({}, ctx))).toEqual([
+			'Text FIELD_REQUIRED',
+			'To FIELD_REQUIRED',
+		]);
+		expect(pairs(validateSendMessage({ To: '', Text: '' }, ctx))).toEqual([
+			'Text FIELD_REQUIRED',
+			'To FIELD_REQUIRED',
+		]);
+		expect(pairs(validateSendMessage({ To: null, Text: null }, ctx))).toEqual([
+			'Text FIELD_REQUIRED',
+			'To FIELD_REQUIRED',
+		]);
 	});
 
 	it('a To that is not E.164 is INVALID_PHONENUMBER_FORMAT on To, as the provider says', () => {
@@ -68,12 +77,17 @@ describe('validateSendMessage', () => {
 		['DeliveryReceipt', 1],
 		['ExternalId', 17],
 	])('%s = %j is INVALID_TYPE', (field, value) => {
-		expect(pairs(validateSendMessage({ ...SEND, [field]: value }, ctx))).toEqual([`${field} INVALID_TYPE`]);
+		expect(pairs(validateSendMessage({ ...SEND, [field]: value }, ctx))).toEqual([
+			`${field} INVALID_TYPE`,
+		]);
 	});
 
-	it.each([[null], [[SEND]], ['{"To":"+61412345678"}'], [42]])('a body that is not an object (%j) is one INVALID_TYPE', (body) => {
-		expect(pairs(validateSendMessage(body, ctx))).toEqual([' INVALID_TYPE']);
-	});
+	it.each([[null], [[SEND]], ['{"To":"+61412345678"}'], [42]])(
+		'a body that is not an object (%j) is one INVALID_TYPE',
+		(body) => {
+			expect(pairs(validateSendMessage(body, ctx))).toEqual([' INVALID_TYPE']);
+		},
+	);
 
 	it('extra fields are tolerated in a send (not a merge patch)', () => {
 		expect(validateSendMessage({ ...SEND, Unknown: 1 }, ctx)).toEqual([]);

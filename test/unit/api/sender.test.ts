@@ -55,9 +55,15 @@ describe('sender kinds: E.164, alphanumeric, leased', () => {
 		expect(isAlphanumericSender(['A'])).toBe(false);
 	});
 
-	it.each(['Abcdefghijkl', '12345', 'Cloud-Tel', '+0412345678'])('checkSender refuses %j with INVALID_SENDER_ID on the field', (value) => {
-		expect(checkSender('From', value)).toMatchObject({ FieldName: 'From', ErrorCode: ErrorCodes.InvalidSenderId });
-	});
+	it.each(['Abcdefghijkl', '12345', 'Cloud-Tel', '+0412345678'])(
+		'checkSender refuses %j with INVALID_SENDER_ID on the field',
+		(value) => {
+			expect(checkSender('From', value)).toMatchObject({
+				FieldName: 'From',
+				ErrorCode: ErrorCodes.InvalidSenderId,
+			});
+		},
+	);
 
 	it.each(['+61412345678', 'CloudTel', ''])('checkSender accepts %j', (value) => {
 		expect(checkSender('From', value)).toBeUndefined();
@@ -66,8 +72,13 @@ describe('sender kinds: E.164, alphanumeric, leased', () => {
 	it('ForwardFromSms takes E.164 or alphanumeric, never blank', () => {
 		expect(checkForwardSender('ForwardFromSms', '+61412345678')).toBeUndefined();
 		expect(checkForwardSender('ForwardFromSms', 'Support')).toBeUndefined();
-		expect(checkForwardSender('ForwardFromSms', '')).toMatchObject({ FieldName: 'ForwardFromSms', ErrorCode: ErrorCodes.InvalidSenderId });
-		expect(checkForwardSender('ForwardFromSms', 'Abcdefghijkl')).toMatchObject({ ErrorCode: ErrorCodes.InvalidSenderId });
+		expect(checkForwardSender('ForwardFromSms', '')).toMatchObject({
+			FieldName: 'ForwardFromSms',
+			ErrorCode: ErrorCodes.InvalidSenderId,
+		});
+		expect(checkForwardSender('ForwardFromSms', 'Abcdefghijkl')).toMatchObject({
+			ErrorCode: ErrorCodes.InvalidSenderId,
+		});
 	});
 
 	it('any 1..11 of A-Z a-z 0-9 space with a letter validates', () => {
@@ -117,7 +128,12 @@ describe('From inside a send', () => {
 		expect(pairs(validateSendMessage({ ...SEND, From: from }, ctx))).toEqual(expected);
 	});
 
-	it.each([[61412345678], [true], [['CloudTel']], [{ Id: 'CloudTel' }]])('From %j (not a string) is INVALID_TYPE', (from) => {
-		expect(pairs(validateSendMessage({ ...SEND, From: from }, ctx))).toEqual(['From INVALID_TYPE']);
-	});
+	it.each([[61412345678], [true], [['CloudTel']], [{ Id: 'CloudTel' }]])(
+		'From %j (not a string) is INVALID_TYPE',
+		(from) => {
+			expect(pairs(validateSendMessage({ ...SEND, From: from }, ctx))).toEqual([
+				'From INVALID_TYPE',
+			]);
+		},
+	);
 });

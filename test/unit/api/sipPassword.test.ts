@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCodes, SIP_PASSWORD_MIN_LENGTH, checkSipPassword, sipPasswordProblems } from '../../../api';
+import {
+	ErrorCodes,
+	SIP_PASSWORD_MIN_LENGTH,
+	checkSipPassword,
+	sipPasswordProblems,
+} from '../../../api';
 
 const LENGTH = 'needs at least 10 characters';
 const LOWER = 'needs a lower-case letter';
@@ -39,7 +44,10 @@ describe('SIP passwords: 10+ characters, lower, upper, digit, special, no charac
 		const v = checkSipPassword('SipTrunkCredentials.Password', password);
 		if (problems.length === 0) expect(v).toBeUndefined();
 		else {
-			expect(v).toMatchObject({ FieldName: 'SipTrunkCredentials.Password', ErrorCode: ErrorCodes.InvalidPassword });
+			expect(v).toMatchObject({
+				FieldName: 'SipTrunkCredentials.Password',
+				ErrorCode: ErrorCodes.InvalidPassword,
+			});
 			for (const p of problems) expect(v?.Message).toContain(p);
 		}
 	});

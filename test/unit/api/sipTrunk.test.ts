@@ -2,8 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { SipTrunkType, validateCreateSipTrunk } from '../../../api';
 import { pairs } from './helpers';
 
-const IP_TRUNK = { Name: 'Main', DefaultCallerId: '+61212345678', Type: 0, SipTrunkIpAddresses: [{ IpAddress: '8.8.8.0/24' }] };
-const AUTH_TRUNK = { Name: 'Main', DefaultCallerId: '+61212345678', Type: 1, SipTrunkCredentials: { Realm: 'sip.example.com', Password: 'Abcdefgh1!' } };
+const IP_TRUNK = {
+	Name: 'Main',
+	DefaultCallerId: '+61212345678',
+	Type: 0,
+	SipTrunkIpAddresses: [{ IpAddress: '8.8.8.0/24' }],
+};
+const AUTH_TRUNK = {
+	Name: 'Main',
+	DefaultCallerId: '+61212345678',
+	Type: 1,
+	SipTrunkCredentials: { Realm: 'sip.example.com', Password: 'Abcdefgh1!' },
+};
 
 describe('create SIP trunk', () => {
 	it('the two types are 0 (IP to IP) and 1 (Authenticated)', () => {
@@ -25,7 +35,11 @@ describe('create SIP trunk', () => {
 	});
 
 	it('requires Name, DefaultCallerId and Type, all at once', () => {
-		expect(pairs(validateCreateSipTrunk({}))).toEqual(['DefaultCallerId FIELD_REQUIRED', 'Name FIELD_REQUIRED', 'Type FIELD_REQUIRED']);
+		expect(pairs(validateCreateSipTrunk({}))).toEqual([
+			'DefaultCallerId FIELD_REQUIRED',
+			'Name FIELD_REQUIRED',
+			'Type FIELD_REQUIRED',
+		]);
 		expect(pairs(validateCreateSipTrunk({ Name: '  ', DefaultCallerId: '', Type: null }))).toEqual([
 			'DefaultCallerId FIELD_REQUIRED',
 			'Name FIELD_REQUIRED',
@@ -47,9 +61,21 @@ describe('create SIP trunk', () => {
 describe('Type 0 / Type 1 conditions', () => {
 	it.each([
 		['Type 0 with one address', IP_TRUNK, []],
-		['Type 0 with no addresses field', { ...IP_TRUNK, SipTrunkIpAddresses: undefined }, ['SipTrunkIpAddresses FIELD_REQUIRED']],
-		['Type 0 with an empty list', { ...IP_TRUNK, SipTrunkIpAddresses: [] }, ['SipTrunkIpAddresses FIELD_REQUIRED']],
-		['Type 0 with null', { ...IP_TRUNK, SipTrunkIpAddresses: null }, ['SipTrunkIpAddresses FIELD_REQUIRED']],
+		[
+			'Type 0 with no addresses field',
+			{ ...IP_TRUNK, SipTrunkIpAddresses: undefined },
+			['SipTrunkIpAddresses FIELD_REQUIRED'],
+		],
+		[
+			'Type 0 with an empty list',
+			{ ...IP_TRUNK, SipTrunkIpAddresses: [] },
+			['SipTrunkIpAddresses FIELD_REQUIRED'],
+		],
+		[
+			'Type 0 with null',
+			{ ...IP_TRUNK, SipTrunkIpAddresses: null },
+			['SipTrunkIpAddresses FIELD_REQUIRED'],
+		],
 		[
 			'Type 0 with credentials too',
 			{ ...IP_TRUNK, SipTrunkCredentials: AUTH_TRUNK.SipTrunkCredentials },
@@ -61,12 +87,24 @@ describe('Type 0 / Type 1 conditions', () => {
 			['SipTrunkCredentials INVALID_TRUNK_TYPE', 'SipTrunkIpAddresses FIELD_REQUIRED'],
 		],
 		['Type 1 with credentials', AUTH_TRUNK, []],
-		['Type 1 without credentials', { ...AUTH_TRUNK, SipTrunkCredentials: undefined }, ['SipTrunkCredentials FIELD_REQUIRED']],
+		[
+			'Type 1 without credentials',
+			{ ...AUTH_TRUNK, SipTrunkCredentials: undefined },
+			['SipTrunkCredentials FIELD_REQUIRED'],
+		],
 		['Type 1 with an empty address list', { ...AUTH_TRUNK, SipTrunkIpAddresses: [] }, []],
-		['Type 1 with addresses too', { ...AUTH_TRUNK, SipTrunkIpAddresses: [{ IpAddress: '8.8.8.8' }] }, ['SipTrunkIpAddresses INVALID_TRUNK_TYPE']],
+		[
+			'Type 1 with addresses too',
+			{ ...AUTH_TRUNK, SipTrunkIpAddresses: [{ IpAddress: '8.8.8.8' }] },
+			['SipTrunkIpAddresses INVALID_TRUNK_TYPE'],
+		],
 		[
 			'Type 1 with addresses and no credentials',
-			{ ...AUTH_TRUNK, SipTrunkCredentials: undefined, SipTrunkIpAddresses: [{ IpAddress: '8.8.8.8' }] },
+			{
+				...AUTH_TRUNK,
+				SipTrunkCredentials: undefined,
+				SipTrunkIpAddresses: [{ IpAddress: '8.8.8.8' }],
+			},
 			['SipTrunkCredentials FIELD_REQUIRED', 'SipTrunkIpAddresses INVALID_TRUNK_TYPE'],
 		],
 	])('%s', (_label, body, expected) => {
@@ -78,23 +116,46 @@ describe('nested fields are named with their path', () => {
 	it.each([
 		['Realm missing', { Password: 'Abcdefgh1!' }, ['SipTrunkCredentials.Realm FIELD_REQUIRED']],
 		['Password missing', { Realm: 'r' }, ['SipTrunkCredentials.Password FIELD_REQUIRED']],
-		['Password 9 characters', { Realm: 'r', Password: 'Abcdefg1!' }, ['SipTrunkCredentials.Password INVALID_PASSWORD']],
+		[
+			'Password 9 characters',
+			{ Realm: 'r', Password: 'Abcdefg1!' },
+			['SipTrunkCredentials.Password INVALID_PASSWORD'],
+		],
 		['Password 10 characters', { Realm: 'r', Password: 'Abcdefgh1!' }, []],
-		['Password tripled', { Realm: 'r', Password: 'Abcdefff1!' }, ['SipTrunkCredentials.Password INVALID_PASSWORD']],
-		['both wrong types', { Realm: 1, Password: true }, ['SipTrunkCredentials.Password INVALID_TYPE', 'SipTrunkCredentials.Realm INVALID_TYPE']],
+		[
+			'Password tripled',
+			{ Realm: 'r', Password: 'Abcdefff1!' },
+			['SipTrunkCredentials.Password INVALID_PASSWORD'],
+		],
+		[
+			'both wrong types',
+			{ Realm: 1, Password: true },
+			['SipTrunkCredentials.Password INVALID_TYPE', 'SipTrunkCredentials.Realm INVALID_TYPE'],
+		],
 	])('credentials: %s', (_label, credentials, expected) => {
-		expect(pairs(validateCreateSipTrunk({ ...AUTH_TRUNK, SipTrunkCredentials: credentials }))).toEqual(expected);
+		expect(
+			pairs(validateCreateSipTrunk({ ...AUTH_TRUNK, SipTrunkCredentials: credentials })),
+		).toEqual(expected);
 	});
 
 	it.each([
 		['an array', [{ Realm: 'r', Password: 'Abcdefgh1!' }]],
 		['a string', 'r:Abcdefgh1!'],
 	])('credentials as %s is INVALID_TYPE', (_label, credentials) => {
-		expect(pairs(validateCreateSipTrunk({ ...AUTH_TRUNK, SipTrunkCredentials: credentials }))).toEqual(['SipTrunkCredentials INVALID_TYPE']);
+		expect(
+			pairs(validateCreateSipTrunk({ ...AUTH_TRUNK, SipTrunkCredentials: credentials })),
+		).toEqual(['SipTrunkCredentials INVALID_TYPE']);
 	});
 
 	it('every bad address is reported with its index', () => {
-		const ips = [{ IpAddress: '8.8.8.0/24' }, { IpAddress: '8.8.8.0/23' }, { IpAddress: '10.0.0.1' }, {}, '1.1.1.1', { IpAddress: 8 }];
+		const ips = [
+			{ IpAddress: '8.8.8.0/24' },
+			{ IpAddress: '8.8.8.0/23' },
+			{ IpAddress: '10.0.0.1' },
+			{},
+			'1.1.1.1',
+			{ IpAddress: 8 },
+		];
 		expect(pairs(validateCreateSipTrunk({ ...IP_TRUNK, SipTrunkIpAddresses: ips }))).toEqual([
 			'SipTrunkIpAddresses[1].IpAddress INVALID_IP_ADDRESS',
 			'SipTrunkIpAddresses[2].IpAddress INVALID_IP_ADDRESS',
@@ -105,15 +166,22 @@ describe('nested fields are named with their path', () => {
 	});
 
 	it('addresses as an object, not an array, is INVALID_TYPE (and Type 0 then has none)', () => {
-		expect(pairs(validateCreateSipTrunk({ ...IP_TRUNK, SipTrunkIpAddresses: { IpAddress: '8.8.8.8' } }))).toEqual([
-			'SipTrunkIpAddresses FIELD_REQUIRED',
-			'SipTrunkIpAddresses INVALID_TYPE',
-		]);
+		expect(
+			pairs(validateCreateSipTrunk({ ...IP_TRUNK, SipTrunkIpAddresses: { IpAddress: '8.8.8.8' } })),
+		).toEqual(['SipTrunkIpAddresses FIELD_REQUIRED', 'SipTrunkIpAddresses INVALID_TYPE']);
 	});
 
 	it('every bad allowed country is reported with its index', () => {
-		const countries = [{ CountryCode: 'AU' }, { CountryCode: 'au' }, { CountryCode: 'AUS' }, { Country: 'NZ' }, 'NZ'];
-		expect(pairs(validateCreateSipTrunk({ ...IP_TRUNK, SipTrunkAllowedCountries: countries }))).toEqual([
+		const countries = [
+			{ CountryCode: 'AU' },
+			{ CountryCode: 'au' },
+			{ CountryCode: 'AUS' },
+			{ Country: 'NZ' },
+			'NZ',
+		];
+		expect(
+			pairs(validateCreateSipTrunk({ ...IP_TRUNK, SipTrunkAllowedCountries: countries })),
+		).toEqual([
 			'SipTrunkAllowedCountries[1].CountryCode INVALID_COUNTRY_CODE',
 			'SipTrunkAllowedCountries[2].CountryCode INVALID_COUNTRY_CODE',
 			'SipTrunkAllowedCountries[3].CountryCode FIELD_REQUIRED',
@@ -162,7 +230,10 @@ describe('every violation of a trunk at once', () => {
 		]);
 	});
 
-	it.each([[null], [[IP_TRUNK]], ['trunk']])('a body that is not an object (%j) is one INVALID_TYPE', (body) => {
-		expect(pairs(validateCreateSipTrunk(body))).toEqual([' INVALID_TYPE']);
-	});
+	it.each([[null], [[IP_TRUNK]], ['trunk']])(
+		'a body that is not an object (%j) is one INVALID_TYPE',
+		(body) => {
+			expect(pairs(validateCreateSipTrunk(body))).toEqual([' INVALID_TYPE']);
+		},
+	);
 });

@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { countSegments, GSM7_EQUIVALENTS, isGsm7, nonGsm7Characters, smartEncode } from '../../../api';
+import {
+	countSegments,
+	GSM7_EQUIVALENTS,
+	isGsm7,
+	nonGsm7Characters,
+	smartEncode,
+} from '../../../api';
 
 describe('smart encoding', () => {
 	it('replaces typographic quotes, dashes, the ellipsis and odd spaces with GSM-7, and makes a UCS-2 text GSM-7', () => {
-		const text = 'Hi Ann, it\u2019s \u201Cready\u201D \u2013 pick up 9\u00A0am\u2026 see you \u2014 Bob';
+		const text =
+			'Hi Ann, it\u2019s \u201Cready\u201D \u2013 pick up 9\u00A0am\u2026 see you \u2014 Bob';
 		expect(countSegments(text).encoding).toBe('UCS-2');
 		const smart = smartEncode(text);
 		expect(smart).toBe('Hi Ann, it\'s "ready" - pick up 9 am... see you - Bob');
@@ -25,7 +32,10 @@ describe('smart encoding', () => {
 	});
 
 	it('names the characters outside GSM-7, once each, emoji whole', () => {
-		expect(nonGsm7Characters('it\u2019s \u2019 ok \uD83D\uDE00!')).toEqual(['\u2019', '\uD83D\uDE00']);
+		expect(nonGsm7Characters('it\u2019s \u2019 ok \uD83D\uDE00!')).toEqual([
+			'\u2019',
+			'\uD83D\uDE00',
+		]);
 		expect(nonGsm7Characters('plain [GSM] \u20AC')).toEqual([]);
 	});
 });

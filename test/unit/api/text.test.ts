@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ErrorCodes, TEXT_MAX_CHARACTERS, characterCount, checkText, unsendableCharacter, validateSendMessage } from '../../../api';
+import {
+	ErrorCodes,
+	TEXT_MAX_CHARACTERS,
+	characterCount,
+	checkText,
+	unsendableCharacter,
+	validateSendMessage,
+} from '../../../api';
 import { SEND, ctx, pairs } from './helpers';
 
 const EMOJI = '😀';
@@ -54,7 +61,12 @@ describe('Text: 1 to 1600 characters (code points)', () => {
 	});
 
 	it('characterCount equals the number of code points of well-formed text', () => {
-		fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (s) => characterCount(s) === [...s].length));
+		fc.assert(
+			fc.property(
+				fc.string({ unit: 'binary', maxLength: 200 }),
+				(s) => characterCount(s) === [...s].length,
+			),
+		);
 	});
 });
 
@@ -62,22 +74,64 @@ describe('Text: characters no message can carry', () => {
 	it.each([
 		['NUL alone', '\u0000', 1, 'a NUL character (U+0000)'],
 		['NUL inside', 'Hi\u0000there', 3, 'a NUL character (U+0000)'],
-		['a lone high surrogate at the end', 'Hi \uD83D', 4, 'a lone surrogate (U+D83D, half of a character)'],
-		['a lone low surrogate first', '\uDE00 hi', 1, 'a lone surrogate (U+DE00, half of a character)'],
-		['a high surrogate before a letter', `${EMOJI}\uD83Dx`, 2, 'a lone surrogate (U+D83D, half of a character)'],
-		['two high surrogates', '\uD83D\uD83D\uDE00', 1, 'a lone surrogate (U+D83D, half of a character)'],
+		[
+			'a lone high surrogate at the end',
+			'Hi \uD83D',
+			4,
+			'a lone surrogate (U+D83D, half of a character)',
+		],
+		[
+			'a lone low surrogate first',
+			'\uDE00 hi',
+			1,
+			'a lone surrogate (U+DE00, half of a character)',
+		],
+		[
+			'a high surrogate before a letter',
+			`${EMOJI}\uD83Dx`,
+			2,
+			'a lone surrogate (U+D83D, half of a character)',
+		],
+		[
+			'two high surrogates',
+			'\uD83D\uD83D\uDE00',
+			1,
+			'a lone surrogate (U+D83D, half of a character)',
+		],
 	])('refuses %s, saying what and where', (_label, text, at, what) => {
 		expect(unsendableCharacter(text)).toEqual({ at, what });
-		expect(checkText('Text', text)).toEqual({ FieldName: 'Text', ErrorCode: ErrorCodes.InvalidCharacter, Message: `Text has ${what} at character ${at}, which no message can carry.` });
-		expect(pairs(validateSendMessage({ ...SEND, Text: text }, ctx))).toEqual(['Text INVALID_CHARACTER']);
+		expect(checkText('Text', text)).toEqual({
+			FieldName: 'Text',
+			ErrorCode: ErrorCodes.InvalidCharacter,
+			Message: `Text has ${what} at character ${at}, which no message can carry.`,
+		});
+		expect(pairs(validateSendMessage({ ...SEND, Text: text }, ctx))).toEqual([
+			'Text INVALID_CHARACTER',
+		]);
 	});
 
-	it.each([['emoji', `${EMOJI} ok`], ['family emoji', '👩‍👩‍👧'], ['other control characters', 'a\tb\nc\u0001'], ['U+FFFD', '\uFFFD']])('accepts %s', (_label, text) => {
+	it.each([
+		['emoji', `${EMOJI} ok`],
+		['family emoji', '👩‍👩‍👧'],
+		['other control characters', 'a\tb\nc\u0001'],
+		['U+FFFD', '\uFFFD'],
+	])('accepts %s', (_label, text) => {
 		expect(checkText('Text', text)).toBeUndefined();
 	});
 
 	it('accepts every well-formed text without NUL, refuses every text with one', () => {
-		fc.assert(fc.property(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 100 }), (s) => unsendableCharacter(s.replace(/\0/g, '')) === undefined));
-		fc.assert(fc.property(fc.string({ maxLength: 50 }), fc.string({ maxLength: 50 }), (a, b) => unsendableCharacter(`${a}\0${b}`) !== undefined));
+		fc.assert(
+			fc.property(
+				fc.string({ unit: 'grapheme', minLength: 1, maxLength: 100 }),
+				(s) => unsendableCharacter(s.replace(/\0/g, '')) === undefined,
+			),
+		);
+		fc.assert(
+			fc.property(
+				fc.string({ maxLength: 50 }),
+				fc.string({ maxLength: 50 }),
+				(a, b) => unsendableCharacter(`${a}\0${b}`) !== undefined,
+			),
+		);
 	});
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCodes, WINDOWS_TIME_ZONES, checkWindowsTimeZone, ianaForWindowsTimeZone, isWindowsTimeZone } from '../../../api';
+import {
+	ErrorCodes,
+	WINDOWS_TIME_ZONES,
+	checkWindowsTimeZone,
+	ianaForWindowsTimeZone,
+	isWindowsTimeZone,
+} from '../../../api';
 
 describe('Windows time zone IDs (the CLDR windowsZones list)', () => {
 	it('holds the whole CLDR list of 139 IDs', () => {
@@ -75,7 +81,10 @@ describe('Windows time zone IDs (the CLDR windowsZones list)', () => {
 	])('%j is not (%s)', (id) => {
 		expect(isWindowsTimeZone(id)).toBe(false);
 		expect(ianaForWindowsTimeZone(id)).toBeUndefined();
-		expect(checkWindowsTimeZone('TimeZone', id)).toMatchObject({ FieldName: 'TimeZone', ErrorCode: ErrorCodes.InvalidTimeZone });
+		expect(checkWindowsTimeZone('TimeZone', id)).toMatchObject({
+			FieldName: 'TimeZone',
+			ErrorCode: ErrorCodes.InvalidTimeZone,
+		});
 	});
 
 	it('every IANA zone it maps to is known to Intl, so clocks can use it', () => {

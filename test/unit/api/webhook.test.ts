@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCodes, checkWebhookMethod, checkWebhookUri, isWebhookUri, normaliseWebhookMethod, validateSendMessage } from '../../../api';
+import {
+	ErrorCodes,
+	checkWebhookMethod,
+	checkWebhookUri,
+	isWebhookUri,
+	normaliseWebhookMethod,
+	validateSendMessage,
+} from '../../../api';
 import { SEND, ctx, pairs } from './helpers';
 
 describe('webhook URIs: absolute http or https URLs', () => {
@@ -46,23 +53,42 @@ describe('webhook methods: POST or GET, default POST', () => {
 		if (method === undefined) return;
 		const v = checkWebhookMethod('WebhookMethod', method);
 		if (normalised) expect(v).toBeUndefined();
-		else expect(v).toMatchObject({ FieldName: 'WebhookMethod', ErrorCode: ErrorCodes.InvalidMethod });
+		else
+			expect(v).toMatchObject({ FieldName: 'WebhookMethod', ErrorCode: ErrorCodes.InvalidMethod });
 	});
 });
 
 describe('delivery-receipt webhook fields in a send', () => {
 	it('takes a URI and a method with any sender', () => {
-		const body = { ...SEND, From: 'CloudTel', DeliveryReceipt: true, DeliveryReceiptWebhookUri: 'https://example.com/r', DeliveryReceiptWebhookMethod: 'GET' };
+		const body = {
+			...SEND,
+			From: 'CloudTel',
+			DeliveryReceipt: true,
+			DeliveryReceiptWebhookUri: 'https://example.com/r',
+			DeliveryReceiptWebhookMethod: 'GET',
+		};
 		expect(validateSendMessage(body, ctx)).toEqual([]);
 	});
 
 	it('reports a bad URI and a bad method together', () => {
-		const body = { ...SEND, DeliveryReceiptWebhookUri: 'ftp://x', DeliveryReceiptWebhookMethod: 'PUT' };
-		expect(pairs(validateSendMessage(body, ctx))).toEqual(['DeliveryReceiptWebhookMethod INVALID_METHOD', 'DeliveryReceiptWebhookUri INVALID_URI']);
+		const body = {
+			...SEND,
+			DeliveryReceiptWebhookUri: 'ftp://x',
+			DeliveryReceiptWebhookMethod: 'PUT',
+		};
+		expect(pairs(validateSendMessage(body, ctx))).toEqual([
+			'DeliveryReceiptWebhookMethod INVALID_METHOD',
+			'DeliveryReceiptWebhookUri INVALID_URI',
+		]);
 	});
 
 	it('refuses wrong JSON types', () => {
-		const body = { ...SEND, DeliveryReceipt: 'true', DeliveryReceiptWebhookUri: 42, DeliveryReceiptWebhookMethod: ['POST'] };
+		const body = {
+			...SEND,
+			DeliveryReceipt: 'true',
+			DeliveryReceiptWebhookUri: 42,
+			DeliveryReceiptWebhookMethod: ['POST'],
+		};
 		expect(pairs(validateSendMessage(body, ctx))).toEqual([
 			'DeliveryReceipt INVALID_TYPE',
 			'DeliveryReceiptWebhookMethod INVALID_TYPE',

@@ -30,23 +30,36 @@ describe('worker API: pages', () => {
 		expect(parsePageNumber('1')).toBe(1);
 		expect(parsePageNumber('100000')).toBe(100000);
 		expect(parsePageNumber(7)).toBe(7);
-		for (const bad of ['0', '100001', '-1', '1.5', 'x', '', '01e2', 2.5]) expect(parsePageNumber(bad)).toBeUndefined();
+		for (const bad of ['0', '100001', '-1', '1.5', 'x', '', '01e2', 2.5])
+			expect(parsePageNumber(bad)).toBeUndefined();
 		expect(checkPageNumber('0')?.message).toMatch(/1 to 100000/);
 	});
 
 	it('takes flat recipients of strings, numbers, booleans and null', () => {
-		expect(checkRecipientPage({ recipients: [{ phone: '+61412345678', first_name: 'Ann', n: 3, vip: true, note: null }] })).toEqual([]);
+		expect(
+			checkRecipientPage({
+				recipients: [{ phone: '+61412345678', first_name: 'Ann', n: 3, vip: true, note: null }],
+			}),
+		).toEqual([]);
 	});
 
 	it('names the recipient and field of a nested value', () => {
-		const problems = checkRecipientPage({ recipients: [{ phone: '+61412345678' }, { phone: '+61412345679', tags: ['a'] }] });
-		expect(problems).toEqual([{ field: 'recipients[1].tags', message: expect.stringMatching(/an array/) }]);
+		const problems = checkRecipientPage({
+			recipients: [{ phone: '+61412345678' }, { phone: '+61412345679', tags: ['a'] }],
+		});
+		expect(problems).toEqual([
+			{ field: 'recipients[1].tags', message: expect.stringMatching(/an array/) },
+		]);
 	});
 
 	it('refuses a page of more than 10,000, an empty page, a non-object and unknown fields', () => {
 		const big = Array.from({ length: MAX_PAGE_RECIPIENTS + 1 }, () => ({ phone: '+61412345678' }));
 		expect(checkRecipientPage({ recipients: big })[0].message).toMatch(/at most 10,000/);
-		expect(checkRecipientPage({ recipients: Array.from({ length: MAX_PAGE_RECIPIENTS }, () => ({ phone: '1' })) })).toEqual([]);
+		expect(
+			checkRecipientPage({
+				recipients: Array.from({ length: MAX_PAGE_RECIPIENTS }, () => ({ phone: '1' })),
+			}),
+		).toEqual([]);
 		expect(checkRecipientPage({ recipients: [] })[0].field).toBe('recipients');
 		expect(checkRecipientPage([])[0].field).toBe('body');
 		expect(checkRecipientPage({ recipients: ['+614'] })[0].field).toBe('recipients[0]');
@@ -56,24 +69,79 @@ describe('worker API: pages', () => {
 
 describe('worker API: settings', () => {
 	it('keeps one form of the same meaning, with the defaults filled in', () => {
-		const a = checkCampaignSettings({ property: PROPERTY, text: 'Hi {{first_name}}', defaultCountry: 'au', schedule: '2026-11-25T20:00:00+11:00' });
+		const a = checkCampaignSettings({
+			property: PROPERTY,
+			text: 'Hi {{first_name}}',
+			defaultCountry: 'au',
+			schedule: '2026-11-25T20:00:00+11:00',
+		});
 		expect(a.problems).toEqual([]);
-		expect(a.settings).toEqual({ property: PROPERTY, text: 'Hi {{first_name}}', defaultCountry: 'AU', schedule: '2026-11-25T09:00:00.000Z', receipts: true, replies: true });
-		const b = checkCampaignSettings({ property: PROPERTY, text: 'Hi {{first_name}}', defaultCountry: 'AU', schedule: '2026-11-25T09:00:00Z', receipts: true, from: '' });
+		expect(a.settings).toEqual({
+			property: PROPERTY,
+			text: 'Hi {{first_name}}',
+			defaultCountry: 'AU',
+			schedule: '2026-11-25T09:00:00.000Z',
+			receipts: true,
+			replies: true,
+		});
+		const b = checkCampaignSettings({
+			property: PROPERTY,
+			text: 'Hi {{first_name}}',
+			defaultCountry: 'AU',
+			schedule: '2026-11-25T09:00:00Z',
+			receipts: true,
+			from: '',
+		});
 		expect(settingDifferences(a.settings!, b.settings!)).toEqual([]);
 	});
 
 	it('names every bad setting', () => {
-		const { problems, settings } = checkCampaignSettings({ text: ' ', from: '12', rate: -1, batchSize: 1001, sendWindow: '9-5', schedule: 'tomorrow', events: 'ftp://x', timeZone: 'Mars/Base', colour: 'red' });
+		const { problems, settings } = checkCampaignSettings({
+			text: ' ',
+			from: '12',
+			rate: -1,
+			batchSize: 1001,
+			sendWindow: '9-5',
+			schedule: 'tomorrow',
+			events: 'ftp://x',
+			timeZone: 'Mars/Base',
+			colour: 'red',
+		});
 		expect(settings).toBeUndefined();
-		expect(problems.map((p) => p.field).sort()).toEqual(['batchSize', 'colour', 'events', 'from', 'property', 'rate', 'schedule', 'sendWindow', 'text', 'timeZone']);
+		expect(problems.map((p) => p.field).sort()).toEqual([
+			'batchSize',
+			'colour',
+			'events',
+			'from',
+			'property',
+			'rate',
+			'schedule',
+			'sendWindow',
+			'text',
+			'timeZone',
+		]);
 	});
 
 	it('wants a zone for a send window, and replies only from a leased number', () => {
-		expect(checkCampaignSettings({ property: PROPERTY, text: 'x', sendWindow: '09:00-20:00' }).problems[0].field).toBe('sendWindow');
-		expect(checkCampaignSettings({ property: PROPERTY, text: 'x', sendWindow: '09:00-20:00', timeZone: 'AUS Eastern Standard Time' }).problems).toEqual([]);
-		expect(checkCampaignSettings({ property: PROPERTY, text: 'x', from: 'ACME', replies: true }).problems[0].field).toBe('replies');
-		expect(checkCampaignSettings({ property: PROPERTY, text: 'x', from: 'ACME' }).settings?.replies).toBe(false);
+		expect(
+			checkCampaignSettings({ property: PROPERTY, text: 'x', sendWindow: '09:00-20:00' })
+				.problems[0].field,
+		).toBe('sendWindow');
+		expect(
+			checkCampaignSettings({
+				property: PROPERTY,
+				text: 'x',
+				sendWindow: '09:00-20:00',
+				timeZone: 'AUS Eastern Standard Time',
+			}).problems,
+		).toEqual([]);
+		expect(
+			checkCampaignSettings({ property: PROPERTY, text: 'x', from: 'ACME', replies: true })
+				.problems[0].field,
+		).toBe('replies');
+		expect(
+			checkCampaignSettings({ property: PROPERTY, text: 'x', from: 'ACME' }).settings?.replies,
+		).toBe(false);
 	});
 
 	it('lists the differences setting by setting', () => {

@@ -13,7 +13,20 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 function reply(sid: string, text: string): CallbackEvent {
-	return { kind: 'reply', data: { MessageSid: sid, OriginalMessageSid: 'o', AccountSid: 'a', PropertySid: 'p', From: '+61491570101', To: '+61400000001', Text: text, ExternalId: '', Timestamp: 1 } } as CallbackEvent;
+	return {
+		kind: 'reply',
+		data: {
+			MessageSid: sid,
+			OriginalMessageSid: 'o',
+			AccountSid: 'a',
+			PropertySid: 'p',
+			From: '+61491570101',
+			To: '+61400000001',
+			Text: text,
+			ExternalId: '',
+			Timestamp: 1,
+		},
+	} as CallbackEvent;
 }
 
 /** A store that is down until told otherwise, and remembers what it took, in order. */
@@ -37,7 +50,12 @@ describe('the callback intake', () => {
 		dirs.push(dir);
 		const { store, taken, up } = fakeStore();
 		const lines: any[] = [];
-		const intake = await CallbackIntake.open(store, join(dir, 'spool'), 64 * 1024, new JsonLogger((l) => lines.push(JSON.parse(l))));
+		const intake = await CallbackIntake.open(
+			store,
+			join(dir, 'spool'),
+			64 * 1024,
+			new JsonLogger((l) => lines.push(JSON.parse(l))),
+		);
 		const processor = { passes: 0, kick: () => undefined };
 		intake.start(processor);
 		expect(intake.sendingMayGo()).toBe(true);
@@ -48,10 +66,17 @@ describe('the callback intake', () => {
 		const [file] = readdirSync(join(dir, 'spool'));
 		expect(statSync(join(dir, 'spool', file)).mode & 0o777).toBe(0o600);
 		expect(statSync(join(dir, 'spool', file)).size).toBe(64 * 1024);
-		expect(lines.some((l) => l.msg === 'spooling callbacks: the store does not take them')).toBe(true);
+		expect(lines.some((l) => l.msg === 'spooling callbacks: the store does not take them')).toBe(
+			true,
+		);
 
 		up();
-		const ended = await vi.waitFor(() => lines.find((l) => l.msg === 'spooling ended: every spooled callback is in the store') ?? Promise.reject(new Error('not yet')), { timeout: 5_000, interval: 10 });
+		const ended = await vi.waitFor(
+			() =>
+				lines.find((l) => l.msg === 'spooling ended: every spooled callback is in the store') ??
+				Promise.reject(new Error('not yet')),
+			{ timeout: 5_000, interval: 10 },
+		);
 		expect(ended).toMatchObject({ events: 2 });
 		expect(taken).toEqual(['reply:1', 'reply:2']);
 		// Fed, but not yet processed: sending still waits for the processor's next pass.
@@ -69,7 +94,12 @@ describe('the callback intake', () => {
 		dirs.push(dir);
 		const spool = join(dir, 'spool');
 		const first = fakeStore();
-		const a = await CallbackIntake.open(first.store, spool, 64 * 1024, new JsonLogger(() => undefined));
+		const a = await CallbackIntake.open(
+			first.store,
+			spool,
+			64 * 1024,
+			new JsonLogger(() => undefined),
+		);
 		await a.take('reply:9', reply('9', 'STOP'), 9);
 		// The process dies: its file stays, named after a pid that is gone.
 		const [file] = readdirSync(spool);
@@ -78,16 +108,29 @@ describe('the callback intake', () => {
 		rmSync(join(spool, file));
 		const second = fakeStore();
 		second.up();
-		const b = await CallbackIntake.open(second.store, spool, 64 * 1024, new JsonLogger(() => undefined));
+		const b = await CallbackIntake.open(
+			second.store,
+			spool,
+			64 * 1024,
+			new JsonLogger(() => undefined),
+		);
 		expect(b.sendingMayGo()).toBe(false);
 		b.start({ passes: 0, kick: () => undefined });
 		// Fed, then removed: the file goes once everything in it is in the store.
-		await vi.waitFor(() => expect(readdirSync(spool).some((f) => f.startsWith('spool-999999-'))).toBe(false), { timeout: 5_000, interval: 10 });
+		await vi.waitFor(
+			() => expect(readdirSync(spool).some((f) => f.startsWith('spool-999999-'))).toBe(false),
+			{ timeout: 5_000, interval: 10 },
+		);
 		expect(second.taken).toEqual(['reply:9']);
 		await b.close(0);
 
 		const tiny = fakeStore();
-		const c = await CallbackIntake.open(tiny.store, join(dir, 'tiny'), 64 * 1024, new JsonLogger(() => undefined));
+		const c = await CallbackIntake.open(
+			tiny.store,
+			join(dir, 'tiny'),
+			64 * 1024,
+			new JsonLogger(() => undefined),
+		);
 		const big = reply('x', 'y'.repeat(40_000));
 		await c.take('reply:x1', big, 1);
 		await expect(c.take('reply:x2', big, 2)).rejects.toThrow(/spool .* is full/);
@@ -97,13 +140,27 @@ describe('the callback intake', () => {
 	it('holds a campaign’s next rows while the gate is shut', async () => {
 		let open = false;
 		const calls: string[] = [];
-		const ledger = { peekPending: async () => (calls.push('peek'), []), counts: async () => (calls.push('counts'), {}) } as unknown as Ledger;
+		const ledger = {
+			peekPending: async () => (calls.push('peek'), []),
+			counts: async () => (calls.push('counts'), {}),
+		} as unknown as Ledger;
 		const lines: string[] = [];
-		const gated = gatedLedger(ledger, () => open, new JsonLogger((l) => lines.push(JSON.parse(l).msg)), new AbortController().signal);
+		const gated = gatedLedger(
+			ledger,
+			() => open,
+			new JsonLogger((l) => lines.push(JSON.parse(l).msg)),
+			new AbortController().signal,
+		);
 		await gated.counts('c');
 		const peek = gated.peekPending('c', 10);
 		// The gate says it holds the rows: it does so before it would ask for them.
-		await vi.waitFor(() => expect(lines).toContain('sending waits: callbacks received while the store was down are being taken in first'), { timeout: 5_000, interval: 10 });
+		await vi.waitFor(
+			() =>
+				expect(lines).toContain(
+					'sending waits: callbacks received while the store was down are being taken in first',
+				),
+			{ timeout: 5_000, interval: 10 },
+		);
 		expect(calls).toEqual(['counts']);
 		open = true;
 		await peek;

@@ -29,7 +29,13 @@ describe('the callback processor after a store outage', () => {
 	it('a kick from the intake (storeAnswers) ends the back-off at once; an ordinary kick waits for it', async () => {
 		vi.useFakeTimers();
 		const { store, seen, up } = downStore();
-		const processor = new CallbackProcessor(store, {} as CallbackLedger, [], { kick: () => undefined } as unknown as ForwardOutbox, new JsonLogger(() => undefined));
+		const processor = new CallbackProcessor(
+			store,
+			{} as CallbackLedger,
+			[],
+			{ kick: () => undefined } as unknown as ForwardOutbox,
+			new JsonLogger(() => undefined),
+		);
 		processor.start();
 		// Failures back off 250, 500, 1,000, 2,000, 4,000 ms: six looks after 7.75 s.
 		for (const ms of [250, 500, 1000, 2000, 4000]) {

@@ -5,16 +5,28 @@ import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import type { CampaignConfig } from '../../../worker/src/config/workerConfigSchema';
 import { runName } from '../../../worker/src/daemon/replies/runName';
 
-const campaign = { name: 'weekly', cron: '0 9 * * 1', csv: 'x.csv', property: 'p', text: 't', receipts: true } as CampaignConfig;
+const campaign = {
+	name: 'weekly',
+	cron: '0 9 * * 1',
+	csv: 'x.csv',
+	property: 'p',
+	text: 't',
+	receipts: true,
+} as CampaignConfig;
 
 describe('the campaign scheduler', () => {
 	it('runs one tick of a campaign at a time; a tick meanwhile is skipped and logged', async () => {
 		const lines: string[] = [];
 		const runs: { run: string; signal: AbortSignal; finish: (end: RunEnd) => void }[] = [];
 		const runner = {
-			run: (_c: CampaignConfig, run: string, signal: AbortSignal) => new Promise<RunEnd>((finish) => runs.push({ run, signal, finish })),
+			run: (_c: CampaignConfig, run: string, signal: AbortSignal) =>
+				new Promise<RunEnd>((finish) => runs.push({ run, signal, finish })),
 		} as unknown as CampaignRunner;
-		const scheduler = new CampaignScheduler([campaign], runner, new JsonLogger((l) => lines.push(l)));
+		const scheduler = new CampaignScheduler(
+			[campaign],
+			runner,
+			new JsonLogger((l) => lines.push(l)),
+		);
 		expect(scheduler.tick(campaign, new Date('2030-01-07T09:00:00Z'))).toBe(true);
 		expect(scheduler.tick(campaign, new Date('2030-01-14T09:00:00Z'))).toBe(false);
 		expect(runs.map((r) => r.run)).toEqual(['weekly-20300107T090000Z']);
@@ -33,15 +45,24 @@ describe('the campaign scheduler', () => {
 });
 
 describe('missed cron ticks', () => {
-	const hourly = { ...campaign, name: 'hourly', cron: '0 * * * *', timeZone: 'UTC' } as CampaignConfig;
+	const hourly = {
+		...campaign,
+		name: 'hourly',
+		cron: '0 * * * *',
+		timeZone: 'UTC',
+	} as CampaignConfig;
 	// The hour is the test's clock's, not the machine's: no run falls across an hour's boundary.
-	beforeEach(() => void vi.useFakeTimers({ toFake: ['Date'], now: new Date('2030-01-07T09:30:00Z') }));
+	beforeEach(
+		() => void vi.useFakeTimers({ toFake: ['Date'], now: new Date('2030-01-07T09:30:00Z') }),
+	);
 	afterEach(() => void vi.useRealTimers());
 
 	function rig(runs: string[], firstStartedAt: number | undefined, config: CampaignConfig) {
 		const lines: any[] = [];
 		const started: string[] = [];
-		const runner = { run: async (_c: CampaignConfig, run: string) => (started.push(run), 'finished' as RunEnd) } as unknown as CampaignRunner;
+		const runner = {
+			run: async (_c: CampaignConfig, run: string) => (started.push(run), 'finished' as RunEnd),
+		} as unknown as CampaignRunner;
 		let fail = false;
 		const store = {
 			runsSince: async () => {
@@ -49,7 +70,12 @@ describe('missed cron ticks', () => {
 				return { runs, firstStartedAt };
 			},
 		};
-		const scheduler = new CampaignScheduler([config], runner, new JsonLogger((l) => lines.push(JSON.parse(l))), store);
+		const scheduler = new CampaignScheduler(
+			[config],
+			runner,
+			new JsonLogger((l) => lines.push(JSON.parse(l))),
+			store,
+		);
 		return { scheduler, lines, started, failing: (v: boolean) => (fail = v) };
 	}
 
@@ -65,13 +91,22 @@ describe('missed cron ticks', () => {
 		await scheduler.stop();
 		expect(started).toEqual([runName('hourly', lastHour())]);
 		const caught = lines.find((l) => l.msg === 'campaign tick caught up');
-		expect(caught).toMatchObject({ campaign: 'hourly', tick: lastHour().toISOString(), catchUp: '24h' });
+		expect(caught).toMatchObject({
+			campaign: 'hourly',
+			tick: lastHour().toISOString(),
+			catchUp: '24h',
+		});
 		expect(lines.filter((l) => l.msg === 'campaign tick missed and skipped')).toHaveLength(10);
-		expect(lines.find((l) => l.msg === 'campaign ticks missed and skipped')).toMatchObject({ more: 13 });
+		expect(lines.find((l) => l.msg === 'campaign ticks missed and skipped')).toMatchObject({
+			more: 13,
+		});
 	});
 
 	it('runs nothing for a tick that has its run, for catchUp none (logging the skip), or for a campaign that never ran before the tick', async () => {
-		const ran = rig([runName('hourly', lastHour())], Date.now() - 86_400_000, { ...hourly, catchUp: '2h' } as CampaignConfig);
+		const ran = rig([runName('hourly', lastHour())], Date.now() - 86_400_000, {
+			...hourly,
+			catchUp: '2h',
+		} as CampaignConfig);
 		ran.scheduler.start();
 		await ran.scheduler.lookForMissed();
 		await ran.scheduler.stop();
@@ -84,8 +119,15 @@ describe('missed cron ticks', () => {
 		await none.scheduler.lookForMissed();
 		await none.scheduler.stop();
 		expect(none.started).toEqual([]);
-		expect(none.lines.filter((l) => l.msg === 'campaign tick missed and skipped').every((l) => l.why === 'catchUp is none')).toBe(true);
-		expect(none.lines.find((l) => l.msg === 'campaign ticks missed and skipped')).toMatchObject({ to: lastHour().toISOString(), why: 'catchUp is none' });
+		expect(
+			none.lines
+				.filter((l) => l.msg === 'campaign tick missed and skipped')
+				.every((l) => l.why === 'catchUp is none'),
+		).toBe(true);
+		expect(none.lines.find((l) => l.msg === 'campaign ticks missed and skipped')).toMatchObject({
+			to: lastHour().toISOString(),
+			why: 'catchUp is none',
+		});
 
 		const fresh = rig([], undefined, hourly);
 		fresh.scheduler.start();
@@ -107,17 +149,26 @@ describe('missed cron ticks', () => {
 			await new Promise((r) => setTimeout(r, 10));
 			await scheduler.stop();
 			expect(started).toEqual([runName('often', latest)]);
-			expect(lines.find((l) => l.msg === 'campaign tick caught up')).toMatchObject({ tick: latest.toISOString() });
+			expect(lines.find((l) => l.msg === 'campaign tick caught up')).toMatchObject({
+				tick: latest.toISOString(),
+			});
 		}
 	});
 
 	it('a store that does not answer is logged once and asked again; the tick is caught up once it answers', async () => {
-		const { scheduler, lines, started, failing } = rig([], Date.now() - 86_400_000, { ...hourly, catchUp: '90m' } as CampaignConfig);
+		const { scheduler, lines, started, failing } = rig([], Date.now() - 86_400_000, {
+			...hourly,
+			catchUp: '90m',
+		} as CampaignConfig);
 		failing(true);
 		scheduler.start();
 		await scheduler.lookForMissed();
 		await scheduler.lookForMissed();
-		expect(lines.filter((l) => l.msg === 'cannot look for missed ticks: the store does not answer; trying again')).toHaveLength(1);
+		expect(
+			lines.filter(
+				(l) => l.msg === 'cannot look for missed ticks: the store does not answer; trying again',
+			),
+		).toHaveLength(1);
 		expect(started).toEqual([]);
 		failing(false);
 		await scheduler.lookForMissed();

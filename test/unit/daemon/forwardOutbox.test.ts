@@ -13,9 +13,29 @@ const config = { maxAttempts: 4, backoffMs: 10, maxBackoffMs: 40, concurrency: 2
 const lines: string[] = [];
 const log = new JsonLogger((l) => lines.push(l));
 
-function payload(sid: string, type: 'forwardEmail' | 'forwardSms' = 'forwardEmail'): ForwardPayload {
-	const action = type === 'forwardEmail' ? { type, to: ['a@example.com'] } : { type, to: '+61491570156' };
-	return { action, context: { reply: { MessageSid: sid, OriginalMessageSid: 'o', AccountSid: 'a', PropertySid: 'p', From: '+61491570001', To: '+61400000001', Text: 'hi', ExternalId: '', Timestamp: 0 }, receivedAt: 0 } } as ForwardPayload;
+function payload(
+	sid: string,
+	type: 'forwardEmail' | 'forwardSms' = 'forwardEmail',
+): ForwardPayload {
+	const action =
+		type === 'forwardEmail' ? { type, to: ['a@example.com'] } : { type, to: '+61491570156' };
+	return {
+		action,
+		context: {
+			reply: {
+				MessageSid: sid,
+				OriginalMessageSid: 'o',
+				AccountSid: 'a',
+				PropertySid: 'p',
+				From: '+61491570001',
+				To: '+61400000001',
+				Text: 'hi',
+				ExternalId: '',
+				Timestamp: 0,
+			},
+			receivedAt: 0,
+		},
+	} as ForwardPayload;
 }
 
 /** Answers from a script, then `sent`; records every attempt. */
@@ -58,7 +78,10 @@ describe.each(backends)('the forward outbox ($name)', (backend) => {
 			{ kind: 'retry', reason: 'ECONNECTION: SMTP down' },
 		]);
 		const outbox = new ForwardOutbox(s, { forwardEmail: email }, config, log);
-		await s.completeEvents([{ key: 'reply:m1', forwards: [{ actionKey: '0.0', payload: payload('m1') }] }], Date.now());
+		await s.completeEvents(
+			[{ key: 'reply:m1', forwards: [{ actionKey: '0.0', payload: payload('m1') }] }],
+			Date.now(),
+		);
 		outbox.start();
 		await until(async () => (await s.forwardCounts()).sent === 1);
 		expect(email.attempts).toEqual(['m1', 'm1', 'm1']);
@@ -68,20 +91,31 @@ describe.each(backends)('the forward outbox ($name)', (backend) => {
 
 	it('gives up at the attempt limit, marks the forward failed and reports it', async () => {
 		const s = await store();
-		const email = new ScriptedForwarder(Array.from({ length: 10 }, () => ({ kind: 'retry' as const, reason: 'ECONNECTION: down' })));
+		const email = new ScriptedForwarder(
+			Array.from({ length: 10 }, () => ({ kind: 'retry' as const, reason: 'ECONNECTION: down' })),
+		);
 		const outbox = new ForwardOutbox(s, { forwardEmail: email }, config, log);
-		await s.completeEvents([{ key: 'reply:m2', forwards: [{ actionKey: '0.0', payload: payload('m2') }] }], Date.now());
+		await s.completeEvents(
+			[{ key: 'reply:m2', forwards: [{ actionKey: '0.0', payload: payload('m2') }] }],
+			Date.now(),
+		);
 		outbox.start();
 		await until(async () => (await s.forwardCounts()).failed === 1);
 		expect(email.attempts).toHaveLength(config.maxAttempts);
-		expect((await s.forwards())[0].lastError).toMatch(/gave up after 4 attempts; last: ECONNECTION/);
-		expect(lines.some((l) => l.includes('"forward failed"') && l.includes('"replyMessageSid":"m2"'))).toBe(true);
+		expect((await s.forwards())[0].lastError).toMatch(
+			/gave up after 4 attempts; last: ECONNECTION/,
+		);
+		expect(
+			lines.some((l) => l.includes('"forward failed"') && l.includes('"replyMessageSid":"m2"')),
+		).toBe(true);
 		await outbox.stop();
 	});
 
-	it('fails at once what will never go, and queues one event\'s forwards only once', async () => {
+	it("fails at once what will never go, and queues one event's forwards only once", async () => {
 		const s = await store();
-		const email = new ScriptedForwarder([{ kind: 'failed', reason: 'EENVELOPE 550: no such mailbox' }]);
+		const email = new ScriptedForwarder([
+			{ kind: 'failed', reason: 'EENVELOPE 550: no such mailbox' },
+		]);
 		const outbox = new ForwardOutbox(s, { forwardEmail: email }, config, log);
 		const forwards = [{ actionKey: '0.0', payload: payload('m3') }];
 		await s.completeEvents([{ key: 'reply:m3', forwards: forwards }], Date.now());
@@ -94,8 +128,14 @@ describe.each(backends)('the forward outbox ($name)', (backend) => {
 
 	it('after a crash mid-attempt, sends an e-mail again but never an SMS', async () => {
 		const before = await store();
-		await before.completeEvents([{ key: 'reply:e', forwards: [{ actionKey: '0.0', payload: payload('e') }] }], Date.now());
-		await before.completeEvents([{ key: 'reply:s', forwards: [{ actionKey: '0.0', payload: payload('s', 'forwardSms') }] }], Date.now());
+		await before.completeEvents(
+			[{ key: 'reply:e', forwards: [{ actionKey: '0.0', payload: payload('e') }] }],
+			Date.now(),
+		);
+		await before.completeEvents(
+			[{ key: 'reply:s', forwards: [{ actionKey: '0.0', payload: payload('s', 'forwardSms') }] }],
+			Date.now(),
+		);
 		expect(await before.claimDue(Date.now(), 10)).toHaveLength(2);
 		await before.close();
 
@@ -108,7 +148,12 @@ describe.each(backends)('the forward outbox ($name)', (backend) => {
 		await until(async () => (await after.forwardCounts()).sent === 1);
 		expect(email.attempts).toEqual(['e']);
 		expect(sms.attempts).toEqual([]);
-		expect(await after.forwardCounts()).toMatchObject({ sent: 1, uncertain: 1, pending: 0, sending: 0 });
+		expect(await after.forwardCounts()).toMatchObject({
+			sent: 1,
+			uncertain: 1,
+			pending: 0,
+			sending: 0,
+		});
 		await outbox.stop();
 	});
 
@@ -127,11 +172,19 @@ describe.each(backends)('the forward outbox ($name)', (backend) => {
 		};
 		// A store that fails between the claim and the put-back (Postgres restarting, say).
 		s.putBack = async () => {
-			throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+			throw Object.assign(new Error('terminating connection due to administrator command'), {
+				code: '57P01',
+			});
 		};
 		const outbox = new ForwardOutbox(s, { forwardEmail: held }, { ...config, concurrency: 1 }, log);
-		await s.completeEvents([{ key: 'reply:a', forwards: [{ actionKey: '0.0', payload: payload('a') }] }], Date.now());
-		await s.completeEvents([{ key: 'reply:b', forwards: [{ actionKey: '0.0', payload: payload('b') }] }], Date.now());
+		await s.completeEvents(
+			[{ key: 'reply:a', forwards: [{ actionKey: '0.0', payload: payload('a') }] }],
+			Date.now(),
+		);
+		await s.completeEvents(
+			[{ key: 'reply:b', forwards: [{ actionKey: '0.0', payload: payload('b') }] }],
+			Date.now(),
+		);
 		outbox.start();
 		// b is claimed once a is slow and e-mail has no room: it may not wait for a restart.
 		await until(async () => sent.includes('b'));
@@ -152,8 +205,14 @@ describe.each(backends)('the forward outbox ($name)', (backend) => {
 			close: async () => {},
 		};
 		const outbox = new ForwardOutbox(s, { forwardEmail: slow }, { ...config, concurrency: 1 }, log);
-		await s.completeEvents([{ key: 'reply:a', forwards: [{ actionKey: '0.0', payload: payload('a') }] }], Date.now());
-		await s.completeEvents([{ key: 'reply:b', forwards: [{ actionKey: '0.0', payload: payload('b') }] }], Date.now());
+		await s.completeEvents(
+			[{ key: 'reply:a', forwards: [{ actionKey: '0.0', payload: payload('a') }] }],
+			Date.now(),
+		);
+		await s.completeEvents(
+			[{ key: 'reply:b', forwards: [{ actionKey: '0.0', payload: payload('b') }] }],
+			Date.now(),
+		);
 		outbox.start();
 		await until(async () => (await s.forwardCounts()).sending === 1);
 		const stopped = outbox.stop();

@@ -12,8 +12,15 @@ describe('group commit', () => {
 		db.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
 		const insert = db.prepare('INSERT INTO t VALUES (?)');
 		const group = new GroupCommit(db);
-		const results = await Promise.allSettled(['a', 'b', 'a', 'c'].map((k) => group.run(() => insert.run(k).changes)));
-		expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+		const results = await Promise.allSettled(
+			['a', 'b', 'a', 'c'].map((k) => group.run(() => insert.run(k).changes)),
+		);
+		expect(results.map((r) => r.status)).toEqual([
+			'fulfilled',
+			'fulfilled',
+			'rejected',
+			'fulfilled',
+		]);
 		expect(db.prepare('SELECT k FROM t ORDER BY k').pluck().all()).toEqual(['a', 'b', 'c']);
 		db.close();
 	});
@@ -72,7 +79,9 @@ describe('group commit', () => {
 		db.exec('CREATE TABLE t (k TEXT)');
 		// Not in WAL mode: there is no WAL file to sync.
 		const group = new GroupCommit(db, new WalSync(join(dir, 'x.db')));
-		await expect(group.run(() => db.prepare('INSERT INTO t VALUES (1)').run())).rejects.toThrow(/ENOENT/);
+		await expect(group.run(() => db.prepare('INSERT INTO t VALUES (1)').run())).rejects.toThrow(
+			/ENOENT/,
+		);
 		db.close();
 	});
 });

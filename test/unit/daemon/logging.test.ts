@@ -10,7 +10,10 @@ import { Redactor } from '../../../worker/src/daemon/redactor';
 describe('structured logs', () => {
 	const secret = 'cb-secret-"quoted"/x';
 	const lines: string[] = [];
-	const log = new JsonLogger((l) => lines.push(l), new Redactor([secret, 'auth-token-1234', undefined, '']));
+	const log = new JsonLogger(
+		(l) => lines.push(l),
+		new Redactor([secret, 'auth-token-1234', undefined, '']),
+	);
 
 	it('write one JSON object per line with time, level and message', () => {
 		log.child({ part: 'test' }).info('hello', { n: 1 });
@@ -24,7 +27,11 @@ describe('structured logs', () => {
 		log.warn('oops', {
 			password: 'whatever',
 			authToken: 'auth-token-1234',
-			error: new Error('connect to http://x/callbacks/' + encodeURIComponent(secret) + '/replies failed with auth-token-1234'),
+			error: new Error(
+				'connect to http://x/callbacks/' +
+					encodeURIComponent(secret) +
+					'/replies failed with auth-token-1234',
+			),
 			url: callbackUrl('https://w.example.com/', secret, 'replies'),
 			nested: { text: `the secret is ${secret}` },
 		});
@@ -40,24 +47,41 @@ describe('structured logs', () => {
 describe('phone numbers in logs', () => {
 	it('are masked wherever they appear, unless log.phoneNumbers is full', () => {
 		const masked: string[] = [];
-		new JsonLogger((l) => masked.push(l)).info('reply', { from: '+61410000103', error: new Error('cannot text +14155550123 now'), messageSid: '0f1e2d3c-0000-4000-8000-000000000001', at: 1700000000123 });
+		new JsonLogger((l) => masked.push(l)).info('reply', {
+			from: '+61410000103',
+			error: new Error('cannot text +14155550123 now'),
+			messageSid: '0f1e2d3c-0000-4000-8000-000000000001',
+			at: 1700000000123,
+		});
 		expect(masked[0]).toContain('"from":"+6141****103"');
 		expect(masked[0]).toContain('cannot text +1415****123 now');
 		expect(masked[0]).toContain('1700000000123');
 		expect(masked[0]).toContain('0f1e2d3c-0000-4000-8000-000000000001');
 		const full: string[] = [];
-		new JsonLogger((l) => full.push(l), undefined, {}, { level: 'info', phoneNumbers: 'full' }).info('reply', { from: '+61410000103' });
+		new JsonLogger(
+			(l) => full.push(l),
+			undefined,
+			{},
+			{ level: 'info', phoneNumbers: 'full' },
+		).info('reply', { from: '+61410000103' });
 		expect(full[0]).toContain('"from":"+61410000103"');
 		expect(maskPhoneNumbers('+12345678')).toBe('+1****678');
 	});
 
-	it('are masked in a campaign row error\'s reason too, where the number is quoted as the row had it', () => {
-		const reason = 'Phone: "0412 345 4029 9" is not a valid phone number; To: "+61 412 345 678" neither';
+	it("are masked in a campaign row error's reason too, where the number is quoted as the row had it", () => {
+		const reason =
+			'Phone: "0412 345 4029 9" is not a valid phone number; To: "+61 412 345 678" neither';
 		const masked: string[] = [];
 		new LogReporter(new JsonLogger((l) => masked.push(l))).rowError(7, 'INVALID_NUMBER', reason);
-		expect(JSON.parse(masked[0]).reason).toBe('Phone: "04** *** **29 9" is not a valid phone number; To: "+61 *** *** 678" neither');
+		expect(JSON.parse(masked[0]).reason).toBe(
+			'Phone: "04** *** **29 9" is not a valid phone number; To: "+61 *** *** 678" neither',
+		);
 		const full: string[] = [];
-		new LogReporter(new JsonLogger((l) => full.push(l), undefined, {}, { level: 'info', phoneNumbers: 'full' }), undefined, 'full').rowError(7, 'INVALID_NUMBER', reason);
+		new LogReporter(
+			new JsonLogger((l) => full.push(l), undefined, {}, { level: 'info', phoneNumbers: 'full' }),
+			undefined,
+			'full',
+		).rowError(7, 'INVALID_NUMBER', reason);
 		expect(JSON.parse(full[0]).reason).toBe(reason);
 	});
 
@@ -65,7 +89,12 @@ describe('phone numbers in logs', () => {
 		const lines: string[] = [];
 		new JsonLogger((l) => lines.push(l)).debug('client went away mid-request');
 		expect(lines).toEqual([]);
-		new JsonLogger((l) => lines.push(l), undefined, {}, { level: 'debug', phoneNumbers: 'masked' }).debug('client went away mid-request');
+		new JsonLogger(
+			(l) => lines.push(l),
+			undefined,
+			{},
+			{ level: 'debug', phoneNumbers: 'masked' },
+		).debug('client went away mid-request');
 		expect(lines).toHaveLength(1);
 	});
 });
@@ -78,7 +107,8 @@ describe('refused requests', () => {
 		vi.useFakeTimers();
 		const lines: Record<string, unknown>[] = [];
 		const refusals = new RefusalLog(new JsonLogger((l) => lines.push(JSON.parse(l))), 100);
-		for (let i = 0; i < 50; i++) refusals.refused('wrong or missing callback secret', { route: 'replies' });
+		for (let i = 0; i < 50; i++)
+			refusals.refused('wrong or missing callback secret', { route: 'replies' });
 		refusals.refused('no such path');
 		expect(lines.map((l) => [l.msg, l.reason, l.count])).toEqual([
 			['request refused', 'wrong or missing callback secret', 1],
@@ -88,10 +118,14 @@ describe('refused requests', () => {
 		expect(lines).toHaveLength(2);
 		vi.advanceTimersByTime(1);
 		// 49 more in the first window; none of the other reason, which says nothing.
-		expect(lines.slice(2).map((l) => [l.msg, l.reason, l.count])).toEqual([['requests refused', 'wrong or missing callback secret', 49]]);
+		expect(lines.slice(2).map((l) => [l.msg, l.reason, l.count])).toEqual([
+			['requests refused', 'wrong or missing callback secret', 49],
+		]);
 		refusals.refused('wrong or missing callback secret');
 		refusals.flush();
-		expect(lines.slice(3).map((l) => [l.msg, l.reason, l.count])).toEqual([['requests refused', 'wrong or missing callback secret', 1]]);
+		expect(lines.slice(3).map((l) => [l.msg, l.reason, l.count])).toEqual([
+			['requests refused', 'wrong or missing callback secret', 1],
+		]);
 	});
 });
 

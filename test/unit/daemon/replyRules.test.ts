@@ -2,12 +2,30 @@ import { describe, expect, it } from 'vitest';
 import type { ReplyCallback } from '../../../api';
 import type { ReplyRule } from '../../../worker/src/config/workerConfigSchema';
 import { matchRules } from '../../../worker/src/daemon/replies/matchRules';
-import { optOutMatcher, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from '../../../worker/src/config/optOutKeywords';
+import {
+	optOutMatcher,
+	OPT_IN_KEYWORDS,
+	OPT_OUT_KEYWORDS,
+} from '../../../worker/src/config/optOutKeywords';
 import { replyContext } from '../../../worker/src/daemon/replies/replyContext';
 import { readExternalId, runName } from '../../../worker/src/daemon/replies/runName';
 
-function reply(Text: string, From = '+61491570156', ExternalId = 'weekly-20300101T090000Z:7'): ReplyCallback {
-	return { MessageSid: 'm1', OriginalMessageSid: 'o1', AccountSid: 'a', PropertySid: 'p', From, To: '+61400000001', Text, ExternalId, Timestamp: 1_900_000_000 };
+function reply(
+	Text: string,
+	From = '+61491570156',
+	ExternalId = 'weekly-20300101T090000Z:7',
+): ReplyCallback {
+	return {
+		MessageSid: 'm1',
+		OriginalMessageSid: 'o1',
+		AccountSid: 'a',
+		PropertySid: 'p',
+		From,
+		To: '+61400000001',
+		Text,
+		ExternalId,
+		Timestamp: 1_900_000_000,
+	};
 }
 
 const email = (to: string) => ({ type: 'forwardEmail' as const, to: [to] });
@@ -54,8 +72,10 @@ describe('opt-out keywords', () => {
 	});
 
 	it('every built-in keyword works in any case, punctuation around it', () => {
-		for (const k of OPT_OUT_KEYWORDS) expect(intent(` ${k.toLowerCase()}!`)).toEqual({ intent: 'optOut', keyword: k });
-		for (const k of OPT_IN_KEYWORDS) expect(intent(`${k.toLowerCase()}.`)).toEqual({ intent: 'optIn', keyword: k });
+		for (const k of OPT_OUT_KEYWORDS)
+			expect(intent(` ${k.toLowerCase()}!`)).toEqual({ intent: 'optOut', keyword: k });
+		for (const k of OPT_IN_KEYWORDS)
+			expect(intent(`${k.toLowerCase()}.`)).toEqual({ intent: 'optIn', keyword: k });
 	});
 
 	it('takes keywords from the config besides the built-in ones, words and phrases alike', () => {
@@ -64,7 +84,10 @@ describe('opt-out keywords', () => {
 		expect(extended('arret!')).toEqual({ intent: 'optOut', keyword: 'ARRET' });
 		expect(extended('No more, thanks')).toEqual({ intent: 'optOut', keyword: 'NO MORE' });
 		expect(extended('no')).toBeUndefined();
-		expect(extended('Resume messages please')).toEqual({ intent: 'optIn', keyword: 'RESUME MESSAGES' });
+		expect(extended('Resume messages please')).toEqual({
+			intent: 'optIn',
+			keyword: 'RESUME MESSAGES',
+		});
 		expect(extended('stop.')?.intent).toBe('optOut');
 	});
 });
@@ -74,8 +97,16 @@ describe('run names and ExternalIds', () => {
 		const run = runName('weekly', new Date('2030-01-01T09:00:00.123Z'));
 		expect(run).toBe('weekly-20300101T090000Z');
 		expect(readExternalId(`${run}:12`)).toEqual({ campaign: 'weekly', run, row: 12 });
-		expect(readExternalId('plain-campaign:3')).toEqual({ campaign: 'plain-campaign', run: 'plain-campaign', row: 3 });
-		expect(readExternalId('two-part-20300101T090000Z:3')).toEqual({ campaign: 'two-part', run: 'two-part-20300101T090000Z', row: 3 });
+		expect(readExternalId('plain-campaign:3')).toEqual({
+			campaign: 'plain-campaign',
+			run: 'plain-campaign',
+			row: 3,
+		});
+		expect(readExternalId('two-part-20300101T090000Z:3')).toEqual({
+			campaign: 'two-part',
+			run: 'two-part-20300101T090000Z',
+			row: 3,
+		});
 		expect(readExternalId('')).toBeUndefined();
 		expect(readExternalId('forward:abc.0.1')).toBeUndefined();
 	});
@@ -89,7 +120,10 @@ describe('reply rules', () => {
 		rule({}, 'inbox@example.com'),
 	];
 	const to = (text: string, from?: string, externalId?: string) =>
-		matchRules(rules, replyContext(reply(text, from, externalId), 0)).map((m) => [m.key, (m.action as { to: string[] }).to[0]]);
+		matchRules(rules, replyContext(reply(text, from, externalId), 0)).map((m) => [
+			m.key,
+			(m.action as { to: string[] }).to[0],
+		]);
 
 	it('takes the first rule that matches; a keyword is the first word, in any case', () => {
 		expect(to('yes please!')).toEqual([['0.0', 'bookings@example.com']]);
@@ -98,7 +132,9 @@ describe('reply rules', () => {
 	});
 
 	it('needs every condition of a rule: a keyword from another campaign falls through', () => {
-		expect(to('YES', undefined, 'monthly-20300101T090000Z:1')).toEqual([['3.0', 'inbox@example.com']]);
+		expect(to('YES', undefined, 'monthly-20300101T090000Z:1')).toEqual([
+			['3.0', 'inbox@example.com'],
+		]);
 		expect(to('YES', undefined, '')).toEqual([['3.0', 'inbox@example.com']]);
 	});
 
@@ -117,6 +153,11 @@ describe('reply rules', () => {
 	});
 
 	it('a bare pattern ignores case', () => {
-		expect(matchRules([rule({ regex: '^hello' }, 'x@example.com')], replyContext(reply('HELLO there'), 0))).toHaveLength(1);
+		expect(
+			matchRules(
+				[rule({ regex: '^hello' }, 'x@example.com')],
+				replyContext(reply('HELLO there'), 0),
+			),
+		).toHaveLength(1);
 	});
 });

@@ -13,13 +13,25 @@ beforeAll(async () => {
 	ledger = new SqliteLedger(join(mkdtempSync(join(tmpdir(), 'cloudtel-routes-')), 'l.db'));
 	for (const name of ['promo.json', 'spring']) {
 		await ledger.createCampaign({ name, csvPath: '/x.csv', propertySid: 'PR1', text: 'Hi' });
-		await ledger.importBatch(name, [{ line: 2, to: '+61491570156', text: 'Hi', segments: 1, status: 'pending' }], 2);
+		await ledger.importBatch(
+			name,
+			[{ line: 2, to: '+61491570156', text: 'Hi', segments: 1, status: 'pending' }],
+			2,
+		);
 	}
 });
 afterAll(async () => ledger?.close());
 
 const get = (path: string, accept = '*/*') =>
-	reportRoute({ method: 'GET', headers: { authorization: `Bearer ${TOKEN}`, accept } } as unknown as IncomingMessage, new URL(`http://worker${path}`), TOKEN, ledger);
+	reportRoute(
+		{
+			method: 'GET',
+			headers: { authorization: `Bearer ${TOKEN}`, accept },
+		} as unknown as IncomingMessage,
+		new URL(`http://worker${path}`),
+		TOKEN,
+		ledger,
+	);
 
 describe('report routes', () => {
 	it('serve any valid campaign name, one ending in .json too', async () => {
@@ -31,13 +43,18 @@ describe('report routes', () => {
 		expect((JSON.parse(accepted!.body) as { campaign: string }).campaign).toBe('promo.json');
 	});
 
-	it('keep NAME.json as NAME\'s JSON, and list every campaign', async () => {
+	it("keep NAME.json as NAME's JSON, and list every campaign", async () => {
 		const spring = await get('/campaigns/spring.json');
 		expect(spring?.type).toBe('application/json');
 		expect((JSON.parse(spring!.body) as { campaign: string }).campaign).toBe('spring');
 		const list = await get('/campaigns.json');
-		const listed = (JSON.parse(list!.body) as { campaigns: { name: string; report: string }[] }).campaigns.map((c) => ({ name: c.name, report: c.report }));
-		expect(listed).toEqual([{ name: 'promo.json', report: '/campaigns/promo.json' }, { name: 'spring', report: '/campaigns/spring' }]);
+		const listed = (
+			JSON.parse(list!.body) as { campaigns: { name: string; report: string }[] }
+		).campaigns.map((c) => ({ name: c.name, report: c.report }));
+		expect(listed).toEqual([
+			{ name: 'promo.json', report: '/campaigns/promo.json' },
+			{ name: 'spring', report: '/campaigns/spring' },
+		]);
 		expect((await get('/campaigns/nope.json'))?.status).toBe(404);
 		expect(await get('/campaignsx')).toBeUndefined();
 	});

@@ -38,7 +38,9 @@ function campaign(fields: Record<string, unknown> = {}): string {
 
 describe('worker config', () => {
 	it('names the path of every problem, all at once', () => {
-		const out = problems(`${BASE}campaigns:\n${campaign()}${campaign({ name: 'd' })}${campaign({ name: 'e', cron: '61 * * * *', timeZone: 'Mars/Olympus' })}`);
+		const out = problems(
+			`${BASE}campaigns:\n${campaign()}${campaign({ name: 'd' })}${campaign({ name: 'e', cron: '61 * * * *', timeZone: 'Mars/Olympus' })}`,
+		);
 		expect(out).toEqual([
 			expect.stringMatching(/^campaigns\[2\]\.cron: must be a cron expression/),
 			expect.stringMatching(/^campaigns\[2\]\.timeZone: must be an IANA time zone/),
@@ -46,36 +48,60 @@ describe('worker config', () => {
 	});
 
 	it('refuses unknown settings by their path, as typos', () => {
-		expect(problems(`${BASE}campaigns:\n${campaign({ crn: 'x' })}`)).toEqual(['campaigns[0].crn: is not a setting here (a typo?)']);
+		expect(problems(`${BASE}campaigns:\n${campaign({ crn: 'x' })}`)).toEqual([
+			'campaigns[0].crn: is not a setting here (a typo?)',
+		]);
 		expect(problems(`${BASE}smpt: {}`)).toEqual(['smpt: is not a setting here (a typo?)']);
 	});
 
 	it('says which environment variable can supply a missing credential', () => {
 		const out = problems(`server: { publicUrl: "https://w.example.com" }`);
-		expect(out).toContain('provider.authToken: is required (here, or CLOUDTEL_AUTH_TOKEN in the environment)');
-		expect(out).toContain('provider.baseUrl: is required (here, or CLOUDTEL_BASE_URL in the environment)');
-		expect(out).toContain('server.secret: is required (here, or CLOUDTEL_CALLBACK_SECRET in the environment)');
+		expect(out).toContain(
+			'provider.authToken: is required (here, or CLOUDTEL_AUTH_TOKEN in the environment)',
+		);
+		expect(out).toContain(
+			'provider.baseUrl: is required (here, or CLOUDTEL_BASE_URL in the environment)',
+		);
+		expect(out).toContain(
+			'server.secret: is required (here, or CLOUDTEL_CALLBACK_SECRET in the environment)',
+		);
 	});
 
 	it('takes credentials and secrets from the environment; the file wins', () => {
-		const config = loadWorkerConfig(write(`provider: { accountSid: FROMFILE }\nserver: { publicUrl: "https://w.example.com" }\nsmtp: { host: mail, from: a@example.com, user: u }`), {
-			CLOUDTEL_BASE_URL: 'http://127.0.0.1:1',
-			CLOUDTEL_ACCOUNT_SID: 'FROMENV',
-			CLOUDTEL_AUTH_TOKEN: 'tokenvalue',
-			CLOUDTEL_CALLBACK_SECRET: 'a-secret-of-16-chars',
-			CLOUDTEL_SMTP_PASSWORD: 'pw',
+		const config = loadWorkerConfig(
+			write(
+				`provider: { accountSid: FROMFILE }\nserver: { publicUrl: "https://w.example.com" }\nsmtp: { host: mail, from: a@example.com, user: u }`,
+			),
+			{
+				CLOUDTEL_BASE_URL: 'http://127.0.0.1:1',
+				CLOUDTEL_ACCOUNT_SID: 'FROMENV',
+				CLOUDTEL_AUTH_TOKEN: 'tokenvalue',
+				CLOUDTEL_CALLBACK_SECRET: 'a-secret-of-16-chars',
+				CLOUDTEL_SMTP_PASSWORD: 'pw',
+			},
+		);
+		expect(config.provider).toEqual({
+			baseUrl: 'http://127.0.0.1:1',
+			accountSid: 'FROMFILE',
+			authToken: 'tokenvalue',
 		});
-		expect(config.provider).toEqual({ baseUrl: 'http://127.0.0.1:1', accountSid: 'FROMFILE', authToken: 'tokenvalue' });
 		expect(config.server.secret).toBe('a-secret-of-16-chars');
 		expect(config.smtp?.password).toBe('pw');
 	});
 
 	it('takes an API token of 16 characters or more, from the file or CLOUDTEL_API_TOKEN, and refuses a shorter one without printing it', () => {
 		expect(loadWorkerConfig(write(BASE)).server.apiToken).toBeUndefined();
-		expect(loadWorkerConfig(write(BASE), { CLOUDTEL_API_TOKEN: 'api-token-0123456789' }).server.apiToken).toBe('api-token-0123456789');
-		const base = BASE.replace('secret: "0123456789abcdef"', 'secret: "0123456789abcdef", apiToken: "short-token"');
+		expect(
+			loadWorkerConfig(write(BASE), { CLOUDTEL_API_TOKEN: 'api-token-0123456789' }).server.apiToken,
+		).toBe('api-token-0123456789');
+		const base = BASE.replace(
+			'secret: "0123456789abcdef"',
+			'secret: "0123456789abcdef", apiToken: "short-token"',
+		);
 		const out = problems(base);
-		expect(out).toEqual([expect.stringMatching(/^server\.apiToken: must be at least 16 characters/)]);
+		expect(out).toEqual([
+			expect.stringMatching(/^server\.apiToken: must be at least 16 characters/),
+		]);
 		expect(out.join('\n')).not.toContain('short-token');
 	});
 
@@ -86,7 +112,15 @@ describe('worker config', () => {
 
 	it('reads JSON too, and paths relative to the config file', () => {
 		const config = loadWorkerConfig(
-			write(JSON.stringify({ provider: { baseUrl: 'http://127.0.0.1:1', accountSid: 'A', authToken: 'T' }, server: { publicUrl: 'http://w.example.com', secret: '0123456789abcdef' }, db: 'w.db', campaigns: [{ name: 'c', cron: '* * * * *', csv: 'list.csv', property: SID, text: 'x' }] }), 'json'),
+			write(
+				JSON.stringify({
+					provider: { baseUrl: 'http://127.0.0.1:1', accountSid: 'A', authToken: 'T' },
+					server: { publicUrl: 'http://w.example.com', secret: '0123456789abcdef' },
+					db: 'w.db',
+					campaigns: [{ name: 'c', cron: '* * * * *', csv: 'list.csv', property: SID, text: 'x' }],
+				}),
+				'json',
+			),
 		);
 		expect(config.db).toBe(join(dir, 'w.db'));
 		expect(config.campaigns[0].csv).toBe(join(dir, 'list.csv'));
@@ -112,11 +146,15 @@ describe('worker config', () => {
 			'replies[0].actions[1].type: must be one of forwardSms, forwardEmail, post, optOut',
 			'replies[1].actions: must list at least one action',
 		]);
-		expect(problems(`${BASE}replies:\n  - actions: [{ type: forwardEmail, to: a@example.com }]\n`)).toEqual(['replies[0].actions[0]: forwards by e-mail, so the config needs an smtp section']);
+		expect(
+			problems(`${BASE}replies:\n  - actions: [{ type: forwardEmail, to: a@example.com }]\n`),
+		).toEqual(['replies[0].actions[0]: forwards by e-mail, so the config needs an smtp section']);
 	});
 
 	it('refuses what the provider would: replies to a fixed sender, two campaigns of one name', () => {
-		const out = problems(`${BASE}campaigns:\n${campaign({ from: 'SHOP', replies: true })}${campaign({ sendWindow: '09:00-17:00' })}`);
+		const out = problems(
+			`${BASE}campaigns:\n${campaign({ from: 'SHOP', replies: true })}${campaign({ sendWindow: '09:00-17:00' })}`,
+		);
 		expect(out).toEqual([
 			expect.stringMatching(/^campaigns\[0\]\.replies: replies come only to a leased sender/),
 			'campaigns[1].name: "c" is already the name of campaigns[0]',
@@ -126,7 +164,12 @@ describe('worker config', () => {
 
 	it('accepts the example config, whose database is in the home directory, not beside it in examples/', () => {
 		const examples = join(__dirname, '../../../examples');
-		const config = loadWorkerConfig(join(examples, 'worker.config.yaml'), { HOME: '/home/marketing', CLOUDTEL_ACCOUNT_SID: 'A', CLOUDTEL_AUTH_TOKEN: 'T', CLOUDTEL_CALLBACK_SECRET: '0123456789abcdef' });
+		const config = loadWorkerConfig(join(examples, 'worker.config.yaml'), {
+			HOME: '/home/marketing',
+			CLOUDTEL_ACCOUNT_SID: 'A',
+			CLOUDTEL_AUTH_TOKEN: 'T',
+			CLOUDTEL_CALLBACK_SECRET: '0123456789abcdef',
+		});
 		expect(config.db).toBe('/home/marketing/cloudtel-worker.db');
 		expect(config.campaigns[0].csv).toBe(join(examples, 'demo-campaign.csv'));
 		expect(config.campaigns.map((c) => c.name)).toEqual(['weekly-offer']);
@@ -161,20 +204,49 @@ ${campaign({ receipts: 'yes', batchSize: 0 })}replies:
 	it('keeps server.maxConnectionsPerClient (64 by default) within maxConnections', () => {
 		expect(loadWorkerConfig(write(BASE), {}).server.maxConnectionsPerClient).toBe(64);
 		// A lower maxConnections alone lowers the default with it: such a config loaded before.
-		expect(loadWorkerConfig(write(BASE.replace('secret: "0123456789abcdef"', 'secret: "0123456789abcdef", maxConnections: 4')), {}).server.maxConnectionsPerClient).toBe(4);
-		expect(problems(BASE.replace('secret: "0123456789abcdef"', 'secret: "0123456789abcdef", maxConnections: 32, maxConnectionsPerClient: 33'))).toEqual(['server.maxConnectionsPerClient: must be at most maxConnections (32)']);
+		expect(
+			loadWorkerConfig(
+				write(
+					BASE.replace(
+						'secret: "0123456789abcdef"',
+						'secret: "0123456789abcdef", maxConnections: 4',
+					),
+				),
+				{},
+			).server.maxConnectionsPerClient,
+		).toBe(4);
+		expect(
+			problems(
+				BASE.replace(
+					'secret: "0123456789abcdef"',
+					'secret: "0123456789abcdef", maxConnections: 32, maxConnectionsPerClient: 33',
+				),
+			),
+		).toEqual(['server.maxConnectionsPerClient: must be at most maxConnections (32)']);
 	});
 
 	it('takes rate 0 as no limit, as campaign run --rate 0 does, and refuses a negative rate', () => {
-		expect(loadWorkerConfig(write(`${BASE}campaigns:\n${campaign({ rate: 0 })}`), {}).campaigns[0].rate).toBe(0);
-		expect(problems(`${BASE}campaigns:\n${campaign({ rate: -5 })}`)).toEqual(['campaigns[0].rate: must be 0 (no limit) or from 0.01 to 1,000,000 messages a second']);
+		expect(
+			loadWorkerConfig(write(`${BASE}campaigns:\n${campaign({ rate: 0 })}`), {}).campaigns[0].rate,
+		).toBe(0);
+		expect(problems(`${BASE}campaigns:\n${campaign({ rate: -5 })}`)).toEqual([
+			'campaigns[0].rate: must be 0 (no limit) or from 0.01 to 1,000,000 messages a second',
+		]);
 		// One message in four months, on a timer Node cannot hold: a typo.
-		expect(problems(`${BASE}campaigns:\n${campaign({ rate: 1e-7 })}`)).toEqual(['campaigns[0].rate: must be 0 (no limit) or from 0.01 to 1,000,000 messages a second']);
-		expect(loadWorkerConfig(write(`${BASE}campaigns:\n${campaign({ rate: 0.01 })}`), {}).campaigns[0].rate).toBe(0.01);
+		expect(problems(`${BASE}campaigns:\n${campaign({ rate: 1e-7 })}`)).toEqual([
+			'campaigns[0].rate: must be 0 (no limit) or from 0.01 to 1,000,000 messages a second',
+		]);
+		expect(
+			loadWorkerConfig(write(`${BASE}campaigns:\n${campaign({ rate: 0.01 })}`), {}).campaigns[0]
+				.rate,
+		).toBe(0.01);
 	});
 
 	it('adds opt-out and opt-in keywords to the built-in ones, refusing one that is both', () => {
-		const config = loadWorkerConfig(write(`${BASE}optOut: { keywords: [ARRET, "no more"], optInKeywords: [RESUME] }`), {});
+		const config = loadWorkerConfig(
+			write(`${BASE}optOut: { keywords: [ARRET, "no more"], optInKeywords: [RESUME] }`),
+			{},
+		);
 		expect(config.optOut).toEqual({ keywords: ['ARRET', 'no more'], optInKeywords: ['RESUME'] });
 		expect(loadWorkerConfig(write(BASE), {}).optOut).toEqual({ keywords: [], optInKeywords: [] });
 		expect(problems(`${BASE}optOut: { optInKeywords: [RESUME, "..."] }`)).toEqual([
@@ -189,37 +261,72 @@ ${campaign({ receipts: 'yes', batchSize: 0 })}replies:
 
 describe('worker config: db', () => {
 	it('takes a Postgres URL as it is, from the config or from CLOUDTEL_DB, and a SQLite file beside the config', () => {
-		expect(loadWorkerConfig(write(`${BASE}db: "postgresql://app:pw@db.internal:5433/cloudtel"`), {}).db).toBe('postgresql://app:pw@db.internal:5433/cloudtel');
-		expect(loadWorkerConfig(write(BASE), { CLOUDTEL_DB: 'postgres://app@db.internal/cloudtel' }).db).toBe('postgres://app@db.internal/cloudtel');
-		expect(loadWorkerConfig(write(`${BASE}db: mine.db`), { CLOUDTEL_DB: 'postgres://app@db.internal/cloudtel' }).db).toBe(join(dir, 'mine.db'));
+		expect(
+			loadWorkerConfig(write(`${BASE}db: "postgresql://app:pw@db.internal:5433/cloudtel"`), {}).db,
+		).toBe('postgresql://app:pw@db.internal:5433/cloudtel');
+		expect(
+			loadWorkerConfig(write(BASE), { CLOUDTEL_DB: 'postgres://app@db.internal/cloudtel' }).db,
+		).toBe('postgres://app@db.internal/cloudtel');
+		expect(
+			loadWorkerConfig(write(`${BASE}db: mine.db`), {
+				CLOUDTEL_DB: 'postgres://app@db.internal/cloudtel',
+			}).db,
+		).toBe(join(dir, 'mine.db'));
 		expect(loadWorkerConfig(write(BASE), {}).db).toBe(join(dir, 'cloudtel.db'));
 	});
 
 	it('names a malformed Postgres URL at db', () => {
-		expect(problems(`${BASE}db: "postgres://app@:5432/x"`)).toEqual([expect.stringMatching(/^db: not a valid Postgres URL/)]);
-		expect(problems(`${BASE}db: "postgres://app@db.internal:99999/x"`)).toEqual([expect.stringMatching(/^db: .*not a valid Postgres URL|^db: the Postgres URL's port/)]);
+		expect(problems(`${BASE}db: "postgres://app@:5432/x"`)).toEqual([
+			expect.stringMatching(/^db: not a valid Postgres URL/),
+		]);
+		expect(problems(`${BASE}db: "postgres://app@db.internal:99999/x"`)).toEqual([
+			expect.stringMatching(/^db: .*not a valid Postgres URL|^db: the Postgres URL's port/),
+		]);
 	});
 
-	it('takes a campaign\'s encoding and smart encoding, as campaign run does, and names a wrong encoding', () => {
-		const config = loadWorkerConfig(write(`${BASE}campaigns:\n${campaign({ encoding: 'windows-1252', smartEncoding: true })}`), {});
-		expect(configuredSpec(config.campaigns[0], 'c-1')).toMatchObject({ encoding: 'windows-1252', smartEncoding: true });
-		expect(problems(`${BASE}campaigns:\n${campaign({ encoding: 'ebcdic' })}`).join('\n')).toMatch(/campaigns\[0\]\.encoding/);
+	it("takes a campaign's encoding and smart encoding, as campaign run does, and names a wrong encoding", () => {
+		const config = loadWorkerConfig(
+			write(`${BASE}campaigns:\n${campaign({ encoding: 'windows-1252', smartEncoding: true })}`),
+			{},
+		);
+		expect(configuredSpec(config.campaigns[0], 'c-1')).toMatchObject({
+			encoding: 'windows-1252',
+			smartEncoding: true,
+		});
+		expect(problems(`${BASE}campaigns:\n${campaign({ encoding: 'ebcdic' })}`).join('\n')).toMatch(
+			/campaigns\[0\]\.encoding/,
+		);
 	});
 	it('events: a URL, headers and the types it takes, every problem named by its path, never a secret value', () => {
-		const ok = loadWorkerConfig(write(`${BASE}events: { url: "https://n8n.example.com/webhook/x/cloudtel?secret=s3cret", headers: { X-CloudTel-Secret: abc } }\ncampaigns:\n${campaign({ events: 'https://n8n.example.com/webhook/y' })}`), {});
-		expect(ok.events).toEqual({ url: 'https://n8n.example.com/webhook/x/cloudtel?secret=s3cret', headers: { 'X-CloudTel-Secret': 'abc' }, types: ['campaign.started', 'campaign.finished', 'campaign.paused', 'reply', 'optout'] });
+		const ok = loadWorkerConfig(
+			write(
+				`${BASE}events: { url: "https://n8n.example.com/webhook/x/cloudtel?secret=s3cret", headers: { X-CloudTel-Secret: abc } }\ncampaigns:\n${campaign({ events: 'https://n8n.example.com/webhook/y' })}`,
+			),
+			{},
+		);
+		expect(ok.events).toEqual({
+			url: 'https://n8n.example.com/webhook/x/cloudtel?secret=s3cret',
+			headers: { 'X-CloudTel-Secret': 'abc' },
+			types: ['campaign.started', 'campaign.finished', 'campaign.paused', 'reply', 'optout'],
+		});
 		expect(ok.campaigns[0].events).toBe('https://n8n.example.com/webhook/y');
-		const out = problems(`${BASE}events: { url: "ftp://x?secret=hidden-value", types: [reply, receipt], colour: red }\ncampaigns:\n${campaign({ events: 'not a url' })}`);
+		const out = problems(
+			`${BASE}events: { url: "ftp://x?secret=hidden-value", types: [reply, receipt], colour: red }\ncampaigns:\n${campaign({ events: 'not a url' })}`,
+		);
 		expect(out).toEqual(
 			expect.arrayContaining([
 				expect.stringMatching(/^events\.url: /),
-				expect.stringMatching(/^events\.types\[1\]: must be one of campaign\.started, campaign\.finished, campaign\.paused, reply, optout/),
+				expect.stringMatching(
+					/^events\.types\[1\]: must be one of campaign\.started, campaign\.finished, campaign\.paused, reply, optout/,
+				),
 				'events.colour: is not a setting here (a typo?)',
 				expect.stringMatching(/^campaigns\[0\]\.events: /),
 			]),
 		);
 		expect(out.join('\n')).not.toContain('hidden-value');
 		expect(out.join('\n')).not.toContain('not a url');
-		expect(problems(`${BASE}events: { url: "https://n8n.example.com/w", types: [] }`)).toEqual([expect.stringMatching(/^events\.types: must name at least one of/)]);
+		expect(problems(`${BASE}events: { url: "https://n8n.example.com/w", types: [] }`)).toEqual([
+			expect.stringMatching(/^events\.types: must name at least one of/),
+		]);
 	});
 });

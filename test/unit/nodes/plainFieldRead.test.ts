@@ -8,17 +8,42 @@ import { describe, expect, it } from 'vitest';
 import { parameterReader } from '../../../nodes/CloudTel/actions/common/parameterReader';
 import { plainFieldPath } from '../../../nodes/CloudTel/actions/common/plainFieldRead';
 
-const NODE = { id: 'n1', name: 'CloudTel', type: 'n8n-nodes-cloudtel.cloudTel', typeVersion: 1, position: [0, 0] as [number, number] };
+const NODE = {
+	id: 'n1',
+	name: 'CloudTel',
+	type: 'n8n-nodes-cloudtel.cloudTel',
+	typeVersion: 1,
+	position: [0, 0] as [number, number],
+};
 const nodeType = { description: { properties: [] } };
-const nodeTypes = { getByName: () => nodeType, getByNameAndVersion: () => nodeType, getKnownTypes: () => ({}) };
+const nodeTypes = {
+	getByName: () => nodeType,
+	getByNameAndVersion: () => nodeType,
+	getKnownTypes: () => ({}),
+};
 
 /** n8n's evaluation, and a context whose getNodeParameter is exactly that, counting calls. */
 function n8nLike(parameters: INodeParameters, items: INodeExecutionData[]) {
 	// Workflow replaces its nodes' parameters by those the node type declares: give it a copy.
 	const node = { ...NODE, parameters: structuredClone(parameters) };
-	const workflow = new Workflow({ id: 'w1', nodes: [node], connections: {}, active: false, nodeTypes: nodeTypes as never });
+	const workflow = new Workflow({
+		id: 'w1',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: nodeTypes as never,
+	});
 	const evaluate = (name: string, itemIndex: number, fallback?: unknown) =>
-		workflow.expression.getParameterValue(parameters[name] ?? (fallback as never), null, 0, itemIndex, node.name, items, 'manual', {});
+		workflow.expression.getParameterValue(
+			parameters[name] ?? (fallback as never),
+			null,
+			0,
+			itemIndex,
+			node.name,
+			items,
+			'manual',
+			{},
+		);
 	let evaluations = 0;
 	const ctx = {
 		getNode: () => ({ ...NODE, parameters: structuredClone(parameters) }),
@@ -31,7 +56,26 @@ function n8nLike(parameters: INodeParameters, items: INodeExecutionData[]) {
 	return { ctx, evaluate, evaluations: () => evaluations };
 }
 
-const KEYS = ['To', 'Text', 'a', 'b', 'x_1', '$y', 'with space', 'dash-ed', 'br}}ace', 'toString', 'constructor', '__proto__', 'prototype', 'mainModule', 'hasOwnProperty', 'length', '0', ''];
+const KEYS = [
+	'To',
+	'Text',
+	'a',
+	'b',
+	'x_1',
+	'$y',
+	'with space',
+	'dash-ed',
+	'br}}ace',
+	'toString',
+	'constructor',
+	'__proto__',
+	'prototype',
+	'mainModule',
+	'hasOwnProperty',
+	'length',
+	'0',
+	'',
+];
 const key = fc.constantFrom(...KEYS);
 const leaf = fc.oneof(
 	fc.string(),
@@ -52,36 +96,66 @@ const space = fc.constantFrom('', ' ', '  ', '\n', '\t');
 const keys = fc.array(key, { minLength: 1, maxLength: 3 });
 /** One way of writing a path of keys: `.key` where it is an identifier, or `["key"]`, `[ 'key' ]`. */
 const written = (path: string[]) =>
-	fc.tuple(...path.map(() => fc.tuple(fc.boolean(), fc.constantFrom('"', "'"), space, space))).map((steps) =>
-		steps.map(([dot, q, s1, s2], i) => (dot && /^[A-Za-z_$][\w$]*$/.test(path[i]) ? `.${path[i]}` : `[${s1}${q}${path[i]}${q}${s2}]`)).join(''),
-	);
+	fc
+		.tuple(...path.map(() => fc.tuple(fc.boolean(), fc.constantFrom('"', "'"), space, space)))
+		.map((steps) =>
+			steps
+				.map(([dot, q, s1, s2], i) =>
+					dot && /^[A-Za-z_$][\w$]*$/.test(path[i])
+						? `.${path[i]}`
+						: `[${s1}${q}${path[i]}${q}${s2}]`,
+				)
+				.join(''),
+		);
 /** Plain reads, and near misses that must be evaluated: a method call, text around, other roots. */
 const expressionFor = (p: string) =>
 	fc.oneof(
 		{ weight: 4, arbitrary: fc.tuple(space, space).map(([s1, s2]) => `={{${s1}$json${p}${s2}}}`) },
-		fc.constantFrom(' x', '.toUpperCase()', ' + ""', '?.To', ' || "none"').map((tail) => `={{ $json${p}${tail} }}`),
-		fc.constantFrom('={{ $input.item.json', '={{ $("CloudTel").item.json').map((head) => `${head}${p} }}`),
+		fc
+			.constantFrom(' x', '.toUpperCase()', ' + ""', '?.To', ' || "none"')
+			.map((tail) => `={{ $json${p}${tail} }}`),
+		fc
+			.constantFrom('={{ $input.item.json', '={{ $("CloudTel").item.json')
+			.map((head) => `${head}${p} }}`),
 		fc.constantFrom(`Hi {{ $json${p} }}!`, `={{ $json${p} }}\n`, `={{ $json${p} }}{{ $json${p} }}`),
 	);
 
 /** Items, some of which hold a value (often a string) at the path. */
-function plant(json: Record<string, unknown>, path: string[], value: unknown): Record<string, unknown> {
+function plant(
+	json: Record<string, unknown>,
+	path: string[],
+	value: unknown,
+): Record<string, unknown> {
 	const root = structuredClone(json);
 	let at: Record<string, unknown> = root;
 	path.slice(0, -1).forEach((k) => {
 		// Own properties only: `__proto__` must become a key, never a way into Object.prototype.
 		const own = Object.prototype.hasOwnProperty.call(at, k) ? at[k] : undefined;
-		if (typeof own !== 'object' || own === null || Array.isArray(own)) Object.defineProperty(at, k, { value: {}, enumerable: true, writable: true, configurable: true });
+		if (typeof own !== 'object' || own === null || Array.isArray(own))
+			Object.defineProperty(at, k, {
+				value: {},
+				enumerable: true,
+				writable: true,
+				configurable: true,
+			});
 		at = at[k] as Record<string, unknown>;
 	});
-	Object.defineProperty(at, path[path.length - 1], { value, enumerable: true, writable: true, configurable: true });
+	Object.defineProperty(at, path[path.length - 1], {
+		value,
+		enumerable: true,
+		writable: true,
+		configurable: true,
+	});
 	return root;
 }
 const scenario = keys.chain((path) =>
 	fc.tuple(
 		fc.constant(path),
 		written(path).chain(expressionFor),
-		fc.array(fc.tuple(json, fc.option(fc.oneof({ weight: 3, arbitrary: fc.string() }, leaf), { freq: 3 })), { minLength: 1, maxLength: 4 }),
+		fc.array(
+			fc.tuple(json, fc.option(fc.oneof({ weight: 3, arbitrary: fc.string() }, leaf), { freq: 3 })),
+			{ minLength: 1, maxLength: 4 },
+		),
 	),
 );
 
@@ -91,7 +165,14 @@ describe('plain field reads', () => {
 		expect(plainFieldPath('={{ $json["To"] }}')).toEqual(['To']);
 		expect(plainFieldPath("={{$json['a'].b}}")).toEqual(['a', 'b']);
 		expect(plainFieldPath('={{ $json.a.b }}')).toEqual(['a', 'b']);
-		for (const other of ['={{ $json.To }} ', '={{ $json.To.trim() }}', '={{ $json }}', '{{ $json.To }}', '={{ $json["a\\"b"] }}', '={{ $json.To }}{{ $json.Text }}']) {
+		for (const other of [
+			'={{ $json.To }} ',
+			'={{ $json.To.trim() }}',
+			'={{ $json }}',
+			'{{ $json.To }}',
+			'={{ $json["a\\"b"] }}',
+			'={{ $json.To }}{{ $json.Text }}',
+		]) {
 			expect(plainFieldPath(other), other).toBeUndefined();
 		}
 	});
@@ -100,7 +181,9 @@ describe('plain field reads', () => {
 		let direct = 0;
 		fc.assert(
 			fc.property(scenario, ([path, raw, objects]) => {
-				const items = objects.map(([j, planted]) => ({ json: (planted === null ? j : plant(j, path, planted)) as INodeExecutionData['json'] }));
+				const items = objects.map(([j, planted]) => ({
+					json: (planted === null ? j : plant(j, path, planted)) as INodeExecutionData['json'],
+				}));
 				const { ctx, evaluate, evaluations } = n8nLike({ to: raw }, items);
 				const read = parameterReader<unknown>(ctx, 'to', '');
 				for (let i = 0; i < items.length; i++) {
@@ -123,8 +206,15 @@ describe('plain field reads', () => {
 	});
 
 	it('in a collection, read every plain field directly and evaluate when any is in doubt', () => {
-		const items = [{ json: { id: 'e-1', uri: 'https://n8n.example.com/webhook/x' } }, { json: { id: 7, uri: 'https://n8n.example.com/webhook/y' } }];
-		const options = { ExternalId: '={{ $json.id }}', DeliveryReceiptWebhookUri: '={{ $json["uri"] }}', DeliveryReceipt: true };
+		const items = [
+			{ json: { id: 'e-1', uri: 'https://n8n.example.com/webhook/x' } },
+			{ json: { id: 7, uri: 'https://n8n.example.com/webhook/y' } },
+		];
+		const options = {
+			ExternalId: '={{ $json.id }}',
+			DeliveryReceiptWebhookUri: '={{ $json["uri"] }}',
+			DeliveryReceipt: true,
+		};
 		const { ctx, evaluate, evaluations } = n8nLike({ options }, items);
 		const read = parameterReader<unknown>(ctx, 'options', {});
 		expect(read(0)).toEqual(evaluate('options', 0));

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_REMEMBERED, REMEMBER_MS, rememberedCount, seenBefore } from '../../../nodes/CloudTelTrigger/seenCallbacks';
+import {
+	MAX_REMEMBERED,
+	REMEMBER_MS,
+	rememberedCount,
+	seenBefore,
+} from '../../../nodes/CloudTelTrigger/seenCallbacks';
 
 describe("the trigger's record of recent callbacks", () => {
 	it('reports a repeat of the same trigger, not of another trigger', () => {

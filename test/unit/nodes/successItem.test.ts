@@ -17,13 +17,25 @@ const UNIX_SECONDS = new Set(['Created', 'Schedule', 'Timestamp']);
  */
 function reference(json: IDataObject): IDataObject {
 	let found = false;
-	for (const key of Object.keys(json)) if (UNIX_SECONDS.has(key) && typeof json[key] === 'number') found = true;
+	for (const key of Object.keys(json))
+		if (UNIX_SECONDS.has(key) && typeof json[key] === 'number') found = true;
 	if (!found) return json;
 	const out: IDataObject = {};
 	for (const [key, value] of Object.entries(json)) {
-		if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+		if (key === '__proto__')
+			Object.defineProperty(out, key, {
+				value,
+				enumerable: true,
+				writable: true,
+				configurable: true,
+			});
 		else out[key] = value;
-		if (UNIX_SECONDS.has(key) && typeof value === 'number' && Number.isFinite(value) && !(`${key}Iso` in json)) {
+		if (
+			UNIX_SECONDS.has(key) &&
+			typeof value === 'number' &&
+			Number.isFinite(value) &&
+			!(`${key}Iso` in json)
+		) {
 			out[`${key}Iso`] = new Date(value * 1000).toISOString().replace('.000Z', 'Z');
 		}
 	}
@@ -38,24 +50,56 @@ function referenceItem(input: IDataObject, json: IDataObject, withInput: boolean
 
 function ctxFor(items: INodeExecutionData[], includeInputFields: boolean): IExecuteFunctions {
 	return {
-		getNode: () => ({ id: 'n1', name: 'CloudTel', type: 'cloudTel', typeVersion: 1, position: [0, 0], parameters: {} }),
+		getNode: () => ({
+			id: 'n1',
+			name: 'CloudTel',
+			type: 'cloudTel',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		}),
 		getInputData: () => items,
-		getNodeParameter: (name: string, _i: number, fallback: unknown) => (name === 'includeInputFields' ? includeInputFields : fallback),
+		getNodeParameter: (name: string, _i: number, fallback: unknown) =>
+			name === 'includeInputFields' ? includeInputFields : fallback,
 	} as unknown as IExecuteFunctions;
 }
 
-const KEYS = ['To', 'Text', 'MessageSid', 'Status', 'Created', 'CreatedIso', 'Schedule', 'ScheduleIso', 'Timestamp', 'TimestampIso', 'error', 'Sent', 'ref', '__proto__', 'toString', ''];
+const KEYS = [
+	'To',
+	'Text',
+	'MessageSid',
+	'Status',
+	'Created',
+	'CreatedIso',
+	'Schedule',
+	'ScheduleIso',
+	'Timestamp',
+	'TimestampIso',
+	'error',
+	'Sent',
+	'ref',
+	'__proto__',
+	'toString',
+	'',
+];
 // Seconds from before 1970 to past 2100, a few repeated (a batch shares its second), and
 // numbers that are no date.
-const seconds = fc.oneof(fc.integer({ min: -1e9, max: 5e9 }), fc.constantFrom(1764018000, 1764018001, 0, NaN, Infinity, 1.5));
+const seconds = fc.oneof(
+	fc.integer({ min: -1e9, max: 5e9 }),
+	fc.constantFrom(1764018000, 1764018001, 0, NaN, Infinity, 1.5),
+);
 const value = fc.oneof(seconds, fc.string(), fc.boolean(), fc.constant(null));
 /** Objects as JSON.parse makes them: an own `__proto__` key is a field. */
-const object = fc.array(fc.tuple(fc.constantFrom(...KEYS), value), { maxLength: 12 }).map((pairs) => JSON.parse(JSON.stringify(Object.fromEntries(pairs))) as IDataObject);
+const object = fc
+	.array(fc.tuple(fc.constantFrom(...KEYS), value), { maxLength: 12 })
+	.map((pairs) => JSON.parse(JSON.stringify(Object.fromEntries(pairs))) as IDataObject);
 /** JSON drops NaN and Infinity: put them back, as an answer read otherwise could hold them. */
-const withOddNumbers = fc.tuple(object, fc.constantFrom('Created', 'Schedule', 'Timestamp'), seconds).map(([o, k, v]) => {
-	o[k] = v;
-	return o;
-});
+const withOddNumbers = fc
+	.tuple(object, fc.constantFrom('Created', 'Schedule', 'Timestamp'), seconds)
+	.map(([o, k, v]) => {
+		o[k] = v;
+		return o;
+	});
 const json = fc.oneof(object, withOddNumbers);
 
 describe('an item sent or created', () => {
@@ -89,6 +133,13 @@ describe('an item sent or created', () => {
 	it('dates each of many answers by its own second, whatever came before', () => {
 		const times = [1764018000, 1764018000, 1764018001, 0, 1764018000, -1];
 		const out = times.map((Created) => withReadableDates({ Created }).CreatedIso);
-		expect(out).toEqual(['2025-11-24T21:00:00Z', '2025-11-24T21:00:00Z', '2025-11-24T21:00:01Z', '1970-01-01T00:00:00Z', '2025-11-24T21:00:00Z', '1969-12-31T23:59:59Z']);
+		expect(out).toEqual([
+			'2025-11-24T21:00:00Z',
+			'2025-11-24T21:00:00Z',
+			'2025-11-24T21:00:01Z',
+			'1970-01-01T00:00:00Z',
+			'2025-11-24T21:00:00Z',
+			'1969-12-31T23:59:59Z',
+		]);
 	});
 });

@@ -10,16 +10,26 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(__dirname, '../../..');
 
 function relativeLinks(markdown: string): string[] {
-	const targets = [...markdown.matchAll(/\]\(([^)\s]+)[^)]*\)/g), ...markdown.matchAll(/\b(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+	const targets = [
+		...markdown.matchAll(/\]\(([^)\s]+)[^)]*\)/g),
+		...markdown.matchAll(/\b(?:src|href)="([^"]+)"/g),
+	].map((m) => m[1]);
 	return targets.filter((t) => !/^(https?:|mailto:|#)/.test(t));
 }
 
 describe("the packages' READMEs", () => {
-	it.each(['README.md', 'worker/README.md'])('%s links only to absolute URLs and its own anchors', (file) => {
-		expect(relativeLinks(readFileSync(join(ROOT, file), 'utf8'))).toEqual([]);
-	});
+	it.each(['README.md', 'worker/README.md'])(
+		'%s links only to absolute URLs and its own anchors',
+		(file) => {
+			expect(relativeLinks(readFileSync(join(ROOT, file), 'utf8'))).toEqual([]);
+		},
+	);
 
 	it('a relative link or image is caught', () => {
-		expect(relativeLinks('see [x](docs/x.md) and ![y](img.png) <img src="z.png"> [ok](https://a.b/c) [top](#top)')).toEqual(['docs/x.md', 'img.png', 'z.png']);
+		expect(
+			relativeLinks(
+				'see [x](docs/x.md) and ![y](img.png) <img src="z.png"> [ok](https://a.b/c) [top](#top)',
+			),
+		).toEqual(['docs/x.md', 'img.png', 'z.png']);
 	});
 });

@@ -17,7 +17,10 @@ import { readBack } from '../../fixtures/ledgerRelease/readBack.mjs';
  * numbered migrations: this is what says nobody's ledger is lost on the way.
  */
 const fixtures = join(__dirname, '../../fixtures/ledgerRelease');
-const expected = JSON.parse(readFileSync(join(fixtures, 'expected.json'), 'utf8')) as { sqlite: unknown; postgres: { spring: { counts: { sendableSegments: number } } } };
+const expected = JSON.parse(readFileSync(join(fixtures, 'expected.json'), 'utf8')) as {
+	sqlite: unknown;
+	postgres: { spring: { counts: { sendableSegments: number } } };
+};
 // The one change of figure: the release's Postgres ledger left rows on their way (status
 // submitting) out of the segments that would be sent, its SQLite ledger counted them (11).
 // One model now counts them on both, as the interface says: every row that would be sent.
@@ -38,7 +41,9 @@ describe('a ledger made by an earlier release', () => {
 		}
 		// Moved by numbered steps from the release's schema 7, each recorded, as on Postgres.
 		const db = new Database(path);
-		expect(db.prepare('SELECT version FROM cloudtel_schema ORDER BY version').pluck().all()).toEqual([7, 8]);
+		expect(
+			db.prepare('SELECT version FROM cloudtel_schema ORDER BY version').pluck().all(),
+		).toEqual([7, 8]);
 		db.close();
 	});
 
@@ -48,7 +53,9 @@ describe('a ledger made by an earlier release', () => {
 		const ledger = new PgLedger(await openPostgres(dbLocation(url)));
 		try {
 			expect(await readBack(ledger)).toEqual(expected.postgres);
-			expect(await sql(url, 'SELECT version FROM cloudtel_schema WHERE version > 5 ORDER BY version')).toEqual([{ version: 6 }, { version: 7 }, { version: 8 }]);
+			expect(
+				await sql(url, 'SELECT version FROM cloudtel_schema WHERE version > 5 ORDER BY version'),
+			).toEqual([{ version: 6 }, { version: 7 }, { version: 8 }]);
 		} finally {
 			await ledger.close();
 		}

@@ -10,7 +10,17 @@ const backends = storeBackends();
 async function ledgerWithRows(lines: number[], where: DbLocation | string): Promise<Ledger> {
 	const ledger = typeof where === 'string' ? new SqliteLedger(where) : await openLedger(where);
 	await ledger.createCampaign({ name: 'c1', csvPath: '/list.csv', propertySid: 'PR1', text: 'Hi' });
-	await ledger.importBatch('c1', lines.map((line) => ({ line, to: `+614915701${String(line).padStart(2, '0')}`, text: 'Hi', segments: 1, status: 'pending' as const })), Math.max(...lines));
+	await ledger.importBatch(
+		'c1',
+		lines.map((line) => ({
+			line,
+			to: `+614915701${String(line).padStart(2, '0')}`,
+			text: 'Hi',
+			segments: 1,
+			status: 'pending' as const,
+		})),
+		Math.max(...lines),
+	);
 	return ledger;
 }
 
@@ -24,7 +34,13 @@ describe.each(backends)('ledger ($name): marking a chunk submitting', (backend) 
 	it('marks exactly the lines of the chunk', async () => {
 		const ledger = await ledgerWithRows([2, 3, 5, 6, 7], backend.location());
 		await ledger.markSubmitting('c1', [2, 3, 5], 1);
-		expect(await statuses(ledger)).toEqual({ 2: 'submitting', 3: 'submitting', 5: 'submitting', 6: 'pending', 7: 'pending' });
+		expect(await statuses(ledger)).toEqual({
+			2: 'submitting',
+			3: 'submitting',
+			5: 'submitting',
+			6: 'pending',
+			7: 'pending',
+		});
 		await ledger.close();
 	});
 
@@ -32,15 +48,24 @@ describe.each(backends)('ledger ($name): marking a chunk submitting', (backend) 
 		const ledger = await ledgerWithRows([2, 3, 4, 5], backend.location());
 		await ledger.markSubmitting('c1', [3], 1);
 		// Line 3 is taken: lines 2 to 5 still hold three pending rows, but 4 is not in the chunk.
-		await expect(ledger.markSubmitting('c1', [2, 3, 5], 2)).rejects.toThrow(/row 3 of c1 is no longer pending/);
-		expect(await statuses(ledger)).toEqual({ 2: 'pending', 3: 'submitting', 4: 'pending', 5: 'pending' });
+		await expect(ledger.markSubmitting('c1', [2, 3, 5], 2)).rejects.toThrow(
+			/row 3 of c1 is no longer pending/,
+		);
+		expect(await statuses(ledger)).toEqual({
+			2: 'pending',
+			3: 'submitting',
+			4: 'pending',
+			5: 'pending',
+		});
 		await ledger.close();
 	});
 
 	it('marks nothing over a range another chunk is submitting', async () => {
 		const ledger = await ledgerWithRows([2, 3, 4, 5], backend.location());
 		await ledger.markSubmitting('c1', [4, 5], 1);
-		await expect(ledger.markSubmitting('c1', [2, 3, 4, 5], 2)).rejects.toThrow(/row 4 of c1 is no longer pending/);
+		await expect(ledger.markSubmitting('c1', [2, 3, 4, 5], 2)).rejects.toThrow(
+			/row 4 of c1 is no longer pending/,
+		);
 		expect((await ledger.counts('c1')).rows).toMatchObject({ pending: 2, submitting: 2 });
 		await ledger.close();
 	});
@@ -53,7 +78,12 @@ describe.each(backends)('ledger ($name): marking a chunk submitting', (backend) 
 			{ line: 3, status: 'rejected', errorCode: 'INVALID_PHONENUMBER_FORMAT', message: 'bad' },
 		]);
 		expect(await statuses(ledger)).toEqual({ 2: 'accepted', 3: 'rejected', 4: 'pending' });
-		expect((await ledger.counts('c1')).rows).toMatchObject({ accepted: 1, rejected: 1, pending: 1, submitting: 0 });
+		expect((await ledger.counts('c1')).rows).toMatchObject({
+			accepted: 1,
+			rejected: 1,
+			pending: 1,
+			submitting: 0,
+		});
 		// Nothing is left to recover.
 		expect(await ledger.recoverSubmitting('c1')).toBe(0);
 		await ledger.close();
@@ -79,8 +109,18 @@ describe.each(backends)('ledger ($name): marking a chunk submitting', (backend) 
 		// The process dies here: no settle, no close.
 		const again = await openLedger(backend.location());
 		expect(await again.recoverSubmitting('c1')).toBe(3);
-		expect(await statuses(again)).toEqual({ 2: 'uncertain', 3: 'uncertain', 4: 'pending', 5: 'uncertain', 6: 'pending' });
-		expect((await again.counts('c1')).rows).toMatchObject({ uncertain: 3, pending: 2, submitting: 0 });
+		expect(await statuses(again)).toEqual({
+			2: 'uncertain',
+			3: 'uncertain',
+			4: 'pending',
+			5: 'uncertain',
+			6: 'pending',
+		});
+		expect((await again.counts('c1')).rows).toMatchObject({
+			uncertain: 3,
+			pending: 2,
+			submitting: 0,
+		});
 		await first.close();
 		await again.close();
 	});
@@ -107,8 +147,18 @@ describe.each(backends)('ledger ($name): marking a chunk submitting', (backend) 
 			{ line: 4, status: 'uncertain', message: 'answer lost: getaddrinfo ENOTFOUND x_y' },
 			{ line: 5, status: 'uncertain', message: 'answer lost: getaddrinfo ENOTFOUND xzy' },
 		]);
-		expect(await ledger.requeueUncertainWith('c1', ['answer lost: connect ECONNREFUSED', 'answer lost: getaddrinfo ENOTFOUND x_'])).toBe(2);
-		expect(await statuses(ledger)).toEqual({ 2: 'pending', 3: 'uncertain', 4: 'pending', 5: 'uncertain' });
+		expect(
+			await ledger.requeueUncertainWith('c1', [
+				'answer lost: connect ECONNREFUSED',
+				'answer lost: getaddrinfo ENOTFOUND x_',
+			]),
+		).toBe(2);
+		expect(await statuses(ledger)).toEqual({
+			2: 'pending',
+			3: 'uncertain',
+			4: 'pending',
+			5: 'uncertain',
+		});
 		await ledger.close();
 	});
 
@@ -127,7 +177,11 @@ describe.each(backends)('ledger ($name): marking a chunk submitting', (backend) 
 
 	it('flags at send time the rows whose number joined the suppression list after the import, and only those', async () => {
 		const ledger = await ledgerWithRows([2, 3, 4], backend.location());
-		expect((await ledger.peekPending('c1', 10)).map((r) => r.suppressed)).toEqual([false, false, false]);
+		expect((await ledger.peekPending('c1', 10)).map((r) => r.suppressed)).toEqual([
+			false,
+			false,
+			false,
+		]);
 		await ledger.addSuppression('+61491570103', 'STOP');
 		expect((await ledger.peekPending('c1', 10)).map((r) => [r.line, r.suppressed])).toEqual([
 			[2, false],
@@ -135,7 +189,11 @@ describe.each(backends)('ledger ($name): marking a chunk submitting', (backend) 
 			[4, false],
 		]);
 		await ledger.removeSuppression('+61491570103');
-		expect((await ledger.peekPending('c1', 10)).map((r) => r.suppressed)).toEqual([false, false, false]);
+		expect((await ledger.peekPending('c1', 10)).map((r) => r.suppressed)).toEqual([
+			false,
+			false,
+			false,
+		]);
 		await ledger.close();
 	});
 

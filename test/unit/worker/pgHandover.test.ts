@@ -1,13 +1,19 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lostConnection, newPool, transaction } from '../../../worker/src/storage/postgres/pgDatabase';
+import {
+	lostConnection,
+	newPool,
+	transaction,
+} from '../../../worker/src/storage/postgres/pgDatabase';
 
 /**
  * A Postgres that speaks just enough of the wire protocol: it trusts every login and answers
  * every simple query with an empty result, except that `answer` may append more to one
  * answer, in the same write, so the client parses both from one packet.
  */
-function fakePostgres(afterAnswer: (query: string, connection: number) => Buffer | undefined): Promise<{ server: Server; port: number; queries: string[] }> {
+function fakePostgres(
+	afterAnswer: (query: string, connection: number) => Buffer | undefined,
+): Promise<{ server: Server; port: number; queries: string[] }> {
 	const queries: string[] = [];
 	let connections = 0;
 	const server = createServer((socket: Socket) => {
@@ -33,12 +39,22 @@ function fakePostgres(afterAnswer: (query: string, connection: number) => Buffer
 				const query = body.toString('utf8').replace(/\0$/, '');
 				queries.push(query);
 				const extra = afterAnswer(query, connection);
-				socket.write(Buffer.concat([message('C', cstring(query.split(' ')[0])), message('Z', Buffer.from('I')), extra ?? Buffer.alloc(0)]));
+				socket.write(
+					Buffer.concat([
+						message('C', cstring(query.split(' ')[0])),
+						message('Z', Buffer.from('I')),
+						extra ?? Buffer.alloc(0),
+					]),
+				);
 				if (extra) socket.end();
 			}
 		});
 	});
-	return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port, queries })));
+	return new Promise((resolve) =>
+		server.listen(0, '127.0.0.1', () =>
+			resolve({ server, port: (server.address() as { port: number }).port, queries }),
+		),
+	);
 }
 
 function message(type: string, body: Buffer): Buffer {
@@ -53,7 +69,16 @@ function cstring(s: string): Buffer {
 	return Buffer.from(`${s}\0`);
 }
 /** What a server shutting down sends each session: FATAL 57P01. */
-const ADMIN_SHUTDOWN = message('E', Buffer.concat([cstring('SFATAL'), cstring('VFATAL'), cstring('C57P01'), cstring('Mterminating connection due to administrator command'), Buffer.from([0])]));
+const ADMIN_SHUTDOWN = message(
+	'E',
+	Buffer.concat([
+		cstring('SFATAL'),
+		cstring('VFATAL'),
+		cstring('C57P01'),
+		cstring('Mterminating connection due to administrator command'),
+		Buffer.from([0]),
+	]),
+);
 
 const servers: Server[] = [];
 afterEach(() => {
@@ -62,9 +87,14 @@ afterEach(() => {
 
 describe('a Postgres connection handed from one caller to the next', () => {
 	it('a shutdown error in the same packet as the answer reaches no one, ends nothing, and the next caller sees a lost connection it can retry', async () => {
-		const fake = await fakePostgres((query, connection) => (query === 'SELECT 1' && connection === 1 ? ADMIN_SHUTDOWN : undefined));
+		const fake = await fakePostgres((query, connection) =>
+			query === 'SELECT 1' && connection === 1 ? ADMIN_SHUTDOWN : undefined,
+		);
 		servers.push(fake.server);
-		const pool = newPool({ connectionString: `postgres://cloudtel@127.0.0.1:${fake.port}/cloudtel`, max: 1 });
+		const pool = newPool({
+			connectionString: `postgres://cloudtel@127.0.0.1:${fake.port}/cloudtel`,
+			max: 1,
+		});
 		// In the worker, an error no one hears ends the process (crashHandler.ts).
 		const uncaught: unknown[] = [];
 		const hear = (error: unknown) => uncaught.push(error);
@@ -82,7 +112,9 @@ describe('a Postgres connection handed from one caller to the next', () => {
 			expect(failed).toBeInstanceOf(Error);
 			expect(lostConnection(failed)).toBe(true);
 			// The broken connection was thrown away: the retry gets a new one and its work is done.
-			await expect(transaction(pool, (client) => client.query('SELECT 3'))).resolves.toMatchObject({ command: 'SELECT' });
+			await expect(transaction(pool, (client) => client.query('SELECT 3'))).resolves.toMatchObject({
+				command: 'SELECT',
+			});
 			expect(fake.queries.slice(-3)).toEqual(['BEGIN', 'SELECT 3', 'COMMIT']);
 			expect(uncaught).toEqual([]);
 		} finally {

@@ -8,8 +8,20 @@ describe('report figures', () => {
 	it('takes p50 and p95 from a histogram in tenths of a second, by nearest rank', () => {
 		expect(receiptPercentiles([])).toBeUndefined();
 		// 100 receipts: 50 at 0.3 s, 45 at 1.2 s, 5 at 9.9 s.
-		expect(receiptPercentiles([{ tenths: 99, count: 5 }, { tenths: 3, count: 50 }, { tenths: 12, count: 45 }])).toEqual({ p50: 0.3, p95: 1.2, receipts: 100 });
-		expect(receiptPercentiles([{ tenths: 3, count: 50 }, { tenths: 12, count: 44 }, { tenths: 99, count: 6 }])).toEqual({ p50: 0.3, p95: 9.9, receipts: 100 });
+		expect(
+			receiptPercentiles([
+				{ tenths: 99, count: 5 },
+				{ tenths: 3, count: 50 },
+				{ tenths: 12, count: 45 },
+			]),
+		).toEqual({ p50: 0.3, p95: 1.2, receipts: 100 });
+		expect(
+			receiptPercentiles([
+				{ tenths: 3, count: 50 },
+				{ tenths: 12, count: 44 },
+				{ tenths: 99, count: 6 },
+			]),
+		).toEqual({ p50: 0.3, p95: 9.9, receipts: 100 });
 	});
 
 	it('picks the narrowest easy bucket that keeps a span within 60 buckets', () => {
@@ -25,11 +37,16 @@ describe('report figures', () => {
 	// The README's promise: at most 60 buckets, whatever the span and wherever it starts
 	// (the ledger groups by `at / width * width`, so a span rarely starts on a boundary).
 	it('never needs more than 60 buckets, for any span from any start', () => {
-		const buckets = (from: number, to: number, width: number) => Math.floor(to / width) - Math.floor(from / width) + 1;
+		const buckets = (from: number, to: number, width: number) =>
+			Math.floor(to / width) - Math.floor(from / width) + 1;
 		fc.assert(
-			fc.property(fc.integer({ min: 0, max: 4_000_000_000 }), fc.integer({ min: 0, max: 300 * 365 * 86_400 }), (from, span) => {
-				expect(buckets(from, from + span, timeBucket(span))).toBeLessThanOrEqual(60);
-			}),
+			fc.property(
+				fc.integer({ min: 0, max: 4_000_000_000 }),
+				fc.integer({ min: 0, max: 300 * 365 * 86_400 }),
+				(from, span) => {
+					expect(buckets(from, from + span, timeBucket(span))).toBeLessThanOrEqual(60);
+				},
+			),
 			{ numRuns: 5000 },
 		);
 		// Worst placements: a span just inside a width's limit, starting a second before a boundary.

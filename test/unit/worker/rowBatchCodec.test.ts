@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { decodeRows, decodeVerdicts, encodeRows, encodeVerdicts, forEachRow, VerdictEncoder } from '../../../worker/src/rows/rowBatchCodec';
+import {
+	decodeRows,
+	decodeVerdicts,
+	encodeRows,
+	encodeVerdicts,
+	forEachRow,
+	VerdictEncoder,
+} from '../../../worker/src/rows/rowBatchCodec';
 import type { RowInput, RowVerdict } from '../../../worker/src/rows/rowRules';
 
 describe('rows and verdicts between threads', () => {
@@ -16,9 +23,20 @@ describe('rows and verdicts between threads', () => {
 	it('gives back the same verdicts, accepted with and without text and zone, and refused', () => {
 		const verdicts: RowVerdict[] = [
 			{ line: 2, ok: true, to: '+61491570156', text: 'Hi Ann', segments: 1, timeZone: undefined },
-			{ line: 3, ok: false, code: 'INVALID_NUMBER', reason: 'Phone: "x" is not a valid phone number' },
+			{
+				line: 3,
+				ok: false,
+				code: 'INVALID_NUMBER',
+				reason: 'Phone: "x" is not a valid phone number',
+			},
 			{ line: 4, ok: true, to: '+61491570157', segments: 2, timeZone: 'Australia/Sydney' },
-			{ line: 6, ok: false, code: 'EMPTY_VALUE', reason: 'column Name is empty', to: '+61491570158' },
+			{
+				line: 6,
+				ok: false,
+				code: 'EMPTY_VALUE',
+				reason: 'column Name is empty',
+				to: '+61491570158',
+			},
 			{ line: 7, ok: true, to: '+61491570159', text: 'ж'.repeat(80), segments: 2, timeZone: 'UTC' },
 		];
 		const back = decodeVerdicts(encodeVerdicts(verdicts));
@@ -34,7 +52,16 @@ describe('rows and verdicts between threads', () => {
 			{ line: 7, fields: ['+61491570157', 'multi\nline'] },
 		];
 		const judge = (r: RowInput): RowVerdict =>
-			r.fields[0] === 'bad' ? { line: r.line, ok: false, code: 'INVALID_NUMBER', reason: `${r.fields[1]}: bad` } : { line: r.line, ok: true, to: r.fields[0], text: `Hi ${r.fields[1]}`, segments: 1, timeZone: undefined };
+			r.fields[0] === 'bad'
+				? { line: r.line, ok: false, code: 'INVALID_NUMBER', reason: `${r.fields[1]}: bad` }
+				: {
+						line: r.line,
+						ok: true,
+						to: r.fields[0],
+						text: `Hi ${r.fields[1]}`,
+						segments: 1,
+						timeZone: undefined,
+					};
 		const seen: RowInput[] = [];
 		const encoder = new VerdictEncoder(rows.length);
 		forEachRow(encodeRows(rows), (row) => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { getCountries, getCountryCallingCode, getExampleNumber, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import {
+	getCountries,
+	getCountryCallingCode,
+	getExampleNumber,
+	parsePhoneNumberFromString,
+	type CountryCode,
+} from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/mobile/examples';
 import { NumberSet } from '../../../worker/src/rows/numberSet';
 import { PhoneNormalizer } from '../../../worker/src/rows/phoneNormalizer';
@@ -38,7 +44,12 @@ describe('phone normalisation', () => {
 			}
 			// Valid numbers with their trunk prefix kept after the calling code (+61 0491 ...),
 			// which the full parse forgives: the shortcut for invalid numbers must not refuse them.
-			if (example) inputs.push(`+${code}0${example.nationalNumber}`, `+${code}1${example.nationalNumber}`, `+${code}8${example.nationalNumber}`);
+			if (example)
+				inputs.push(
+					`+${code}0${example.nationalNumber}`,
+					`+${code}1${example.nationalNumber}`,
+					`+${code}8${example.nationalNumber}`,
+				);
 			for (const e164 of inputs) {
 				const full = parsePhoneNumberFromString(e164);
 				const expected = full && full.isValid() ? full.number : undefined;
@@ -59,7 +70,13 @@ describe('phone normalisation', () => {
 			const example = getExampleNumber(country as CountryCode, examples);
 			if (!example) continue;
 			const national = `0${example.nationalNumber}`;
-			for (const raw of [national, national.slice(0, -1), national + '1', `${national.slice(0, 4)} ${national.slice(4)}`, `00${example.nationalNumber}`]) {
+			for (const raw of [
+				national,
+				national.slice(0, -1),
+				national + '1',
+				`${national.slice(0, 4)} ${national.slice(4)}`,
+				`00${example.nationalNumber}`,
+			]) {
 				const full = parsePhoneNumberFromString(raw, country as CountryCode);
 				const expected = full && full.isValid() ? full.number : undefined;
 				const got = phones.normalize(raw);
@@ -68,11 +85,20 @@ describe('phone normalisation', () => {
 			}
 		}
 		// Fixed lines, and AU's carrier-selection prefix 1831, which the fast path must leave alone.
-		const fixed: Array<[string, string]> = [['AU', '02 9374 4000'], ['AU', '0183 1291 570 156'], ['GB', '020 7946 0958'], ['DE', '030 1234567'], ['FR', '01 23 45 67 89'], ['NZ', '09 123 4567']];
+		const fixed: Array<[string, string]> = [
+			['AU', '02 9374 4000'],
+			['AU', '0183 1291 570 156'],
+			['GB', '020 7946 0958'],
+			['DE', '030 1234567'],
+			['FR', '01 23 45 67 89'],
+			['NZ', '09 123 4567'],
+		];
 		for (const [country, raw] of fixed) {
 			const full = parsePhoneNumberFromString(raw, country as CountryCode);
 			const got = new PhoneNormalizer(country).normalize(raw);
-			expect('e164' in got ? got.e164 : undefined, `${country} ${raw}`).toBe(full && full.isValid() ? full.number : undefined);
+			expect('e164' in got ? got.e164 : undefined, `${country} ${raw}`).toBe(
+				full && full.isValid() ? full.number : undefined,
+			);
 		}
 		expect(compared).toBeGreaterThan(1000);
 	});
@@ -83,16 +109,35 @@ describe('phone normalisation', () => {
 		expect(au.normalize('(04) 9157-0156')).toEqual({ e164: '+61491570156' });
 		expect(au.normalize('+61 491 570 156')).toEqual({ e164: '+61491570156' });
 		expect(au.normalize('12345')).toEqual({ error: '"12345" is not a valid phone number for AU' });
-		expect(new PhoneNormalizer().normalize('0491 570 156')).toEqual({ error: expect.stringMatching(/no --default-country/) });
+		expect(new PhoneNormalizer().normalize('0491 570 156')).toEqual({
+			error: expect.stringMatching(/no --default-country/),
+		});
 		expect(() => new PhoneNormalizer('XX')).toThrow(/two-letter/);
 	});
 });
 
 describe('row validation', () => {
-	const rules = { campaign: 'c1', header: ['Phone', 'Name', 'Zone'], toIndex: 0, text: 'Hi {{Name}}', defaultCountry: 'AU', wantText: true };
+	const rules = {
+		campaign: 'c1',
+		header: ['Phone', 'Name', 'Zone'],
+		toIndex: 0,
+		text: 'Hi {{Name}}',
+		defaultCountry: 'AU',
+		wantText: true,
+	};
 	it('accepts a good row with its E.164 number, text and segments', () => {
-		const v = new RowValidator(rules).validate({ line: 2, fields: ['0491570156', 'Ann', ''] }, 1_700_000_000);
-		expect(v).toEqual({ line: 2, ok: true, to: '+61491570156', text: 'Hi Ann', segments: 1, timeZone: undefined });
+		const v = new RowValidator(rules).validate(
+			{ line: 2, fields: ['0491570156', 'Ann', ''] },
+			1_700_000_000,
+		);
+		expect(v).toEqual({
+			line: 2,
+			ok: true,
+			to: '+61491570156',
+			text: 'Hi Ann',
+			segments: 1,
+			timeZone: undefined,
+		});
 	});
 	it('names the problem of each bad row', () => {
 		const r = new RowValidator({ ...rules, timeZoneIndex: 2 });
@@ -105,10 +150,21 @@ describe('row validation', () => {
 			r.validate({ line: 8, fields: ['0491570156', 'Ann\u0000', 'UTC'] }, 0),
 			r.validate({ line: 9, fields: ['0491570156', '\uD83D', 'UTC'] }, 0),
 		].map((v) => (v.ok ? 'ok' : v.code));
-		expect(codes).toEqual(['FIELD_COUNT', 'INVALID_NUMBER', 'EMPTY_VALUE', 'INVALID_TIME_ZONE', 'INVALID_TEXT_LENGTH', 'INVALID_CHARACTER', 'INVALID_CHARACTER']);
+		expect(codes).toEqual([
+			'FIELD_COUNT',
+			'INVALID_NUMBER',
+			'EMPTY_VALUE',
+			'INVALID_TIME_ZONE',
+			'INVALID_TEXT_LENGTH',
+			'INVALID_CHARACTER',
+			'INVALID_CHARACTER',
+		]);
 	});
 	it('counts segments with api/', () => {
-		const v = new RowValidator(rules).validate({ line: 2, fields: ['0491570156', 'ж'.repeat(80), ''] }, 0);
+		const v = new RowValidator(rules).validate(
+			{ line: 2, fields: ['0491570156', 'ж'.repeat(80), ''] },
+			0,
+		);
 		expect(v.ok && v.segments).toBe(2);
 	});
 });
@@ -116,7 +172,8 @@ describe('row validation', () => {
 describe('number set', () => {
 	it('finds duplicates across growth', () => {
 		const s = new NumberSet(4);
-		for (let i = 0; i < 10_000; i++) expect(s.add(`+614915${String(i).padStart(5, '0')}`)).toBe(true);
+		for (let i = 0; i < 10_000; i++)
+			expect(s.add(`+614915${String(i).padStart(5, '0')}`)).toBe(true);
 		expect(s.add('+61491500042')).toBe(false);
 		expect(s.has('+61491599999')).toBe(false);
 		expect(s.size).toBe(10_000);
@@ -148,12 +205,36 @@ describe('number set', () => {
 });
 
 describe('batch answers', () => {
-	const msg = (id: string, ext: string) => ({ MessageSid: id, AccountSid: 'a', PropertySid: 'p', From: 'x', To: '+1', Text: 't', ExternalId: ext });
+	const msg = (id: string, ext: string) => ({
+		MessageSid: id,
+		AccountSid: 'a',
+		PropertySid: 'p',
+		From: 'x',
+		To: '+1',
+		Text: 't',
+		ExternalId: ext,
+	});
 	it('pairs elements with rows in order: accepted and rejected', () => {
-		const rows = settleAnswer('c', [2, 3], [msg('m1', 'c:2'), { ErrorCode: 'INVALID_PHONENUMBER_FORMAT', Message: 'To is bad.', Errors: [{ FieldName: 'To' }] }]);
+		const rows = settleAnswer(
+			'c',
+			[2, 3],
+			[
+				msg('m1', 'c:2'),
+				{
+					ErrorCode: 'INVALID_PHONENUMBER_FORMAT',
+					Message: 'To is bad.',
+					Errors: [{ FieldName: 'To' }],
+				},
+			],
+		);
 		expect(rows).toEqual([
 			{ line: 2, status: 'accepted', messageSid: 'm1' },
-			{ line: 3, status: 'rejected', errorCode: 'INVALID_PHONENUMBER_FORMAT', message: 'To is bad.' },
+			{
+				line: 3,
+				status: 'rejected',
+				errorCode: 'INVALID_PHONENUMBER_FORMAT',
+				message: 'To is bad.',
+			},
 		]);
 	});
 	it('matches by ExternalId when the answer is out of step, and marks the rest uncertain', () => {

@@ -32,11 +32,31 @@ function sqliteTables(path: string): { columns: Record<string, Column[]>; indexe
 	const db = new Database(path, { readonly: true });
 	try {
 		const columns: Record<string, Column[]> = {};
-		for (const table of db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).pluck().all() as string[]) {
-			const info = db.prepare(`SELECT name, type, "notnull", pk FROM pragma_table_info(?)`).all(table) as { name: string; type: string; notnull: number; pk: number }[];
-			columns[table] = info.map((c) => ({ name: c.name, type: c.type, notNull: c.notnull === 1 || c.pk > 0, key: c.pk > 0 })).sort((a, b) => a.name.localeCompare(b.name));
+		for (const table of db
+			.prepare(
+				`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`,
+			)
+			.pluck()
+			.all() as string[]) {
+			const info = db
+				.prepare(`SELECT name, type, "notnull", pk FROM pragma_table_info(?)`)
+				.all(table) as { name: string; type: string; notnull: number; pk: number }[];
+			columns[table] = info
+				.map((c) => ({
+					name: c.name,
+					type: c.type,
+					notNull: c.notnull === 1 || c.pk > 0,
+					key: c.pk > 0,
+				}))
+				.sort((a, b) => a.name.localeCompare(b.name));
 		}
-		const indexes = (db.prepare(`SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name`).all() as { name: string; tbl_name: string; sql: string }[]).map((i) => ({
+		const indexes = (
+			db
+				.prepare(
+					`SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name`,
+				)
+				.all() as { name: string; tbl_name: string; sql: string }[]
+		).map((i) => ({
 			name: i.name,
 			columns: `${i.tbl_name} (${(db.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').pluck().all(i.name) as string[]).join(', ')})`,
 			where: / WHERE (.*)$/s.exec(i.sql)?.[1] ?? '',
@@ -48,18 +68,38 @@ function sqliteTables(path: string): { columns: Record<string, Column[]>; indexe
 }
 
 /** The same of a Postgres database. */
-async function postgresTables(url: string): Promise<{ columns: Record<string, Column[]>; indexes: Index[] }> {
-	const rows = await sql<{ table_name: string; column_name: string; data_type: string; is_nullable: string; key: boolean }>(
+async function postgresTables(
+	url: string,
+): Promise<{ columns: Record<string, Column[]>; indexes: Index[] }> {
+	const rows = await sql<{
+		table_name: string;
+		column_name: string;
+		data_type: string;
+		is_nullable: string;
+		key: boolean;
+	}>(
 		url,
 		`SELECT c.table_name, c.column_name, c.data_type, c.is_nullable, EXISTS (SELECT 1 FROM information_schema.key_column_usage k JOIN information_schema.table_constraints t USING (constraint_name, table_name)
 			WHERE t.constraint_type = 'PRIMARY KEY' AND k.table_name = c.table_name AND k.column_name = c.column_name) AS key
 		 FROM information_schema.columns c WHERE c.table_schema = 'public' ORDER BY c.table_name, c.column_name`,
 	);
 	const columns: Record<string, Column[]> = {};
-	for (const r of rows) (columns[r.table_name] ??= []).push({ name: r.column_name, type: r.data_type, notNull: r.is_nullable === 'NO', key: r.key });
+	for (const r of rows)
+		(columns[r.table_name] ??= []).push({
+			name: r.column_name,
+			type: r.data_type,
+			notNull: r.is_nullable === 'NO',
+			key: r.key,
+		});
 	for (const list of Object.values(columns)) list.sort((a, b) => a.name.localeCompare(b.name));
-	const indexes = (await sql<{ indexname: string; indexdef: string }>(url, `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' AND indexname NOT LIKE '%_pkey' AND indexname NOT LIKE '%_key' ORDER BY indexname`)).map((i) => {
-		const [, table, cols, where] = /ON public\.(\w+) USING btree \(([^)]*)\)(?: WHERE \((.*)\))?$/.exec(i.indexdef)!;
+	const indexes = (
+		await sql<{ indexname: string; indexdef: string }>(
+			url,
+			`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' AND indexname NOT LIKE '%_pkey' AND indexname NOT LIKE '%_key' ORDER BY indexname`,
+		)
+	).map((i) => {
+		const [, table, cols, where] =
+			/ON public\.(\w+) USING btree \(([^)]*)\)(?: WHERE \((.*)\))?$/.exec(i.indexdef)!;
 		return { name: i.indexname, columns: `${table} (${cols})`, where: where ?? '' };
 	});
 	return { columns, indexes };
@@ -82,17 +122,31 @@ describe('the schema, written once', () => {
 	it('makes the same tables and columns in a new SQLite file and a new Postgres database', async () => {
 		const lite = sqliteTables(await freshSqlite());
 		const pg = await postgresTables(await freshPostgres());
-		expect(Object.keys(lite.columns).sort()).toEqual(Object.keys(pg.columns).filter((t) => !SHARED_ONLY.includes(t)));
+		expect(Object.keys(lite.columns).sort()).toEqual(
+			Object.keys(pg.columns).filter((t) => !SHARED_ONLY.includes(t)),
+		);
 		expect(Object.keys(lite.columns)).toContain('api_pages');
 		expect(Object.keys(lite.columns)).toContain('forwards');
 		// Of the same type, as each backend stores it: SQLite's INTEGER is 64 bits, and holds booleans as 0 and 1.
-		const asSqlite: Record<string, string> = { bigint: 'INTEGER', integer: 'INTEGER', boolean: 'INTEGER', text: 'TEXT' };
-		for (const table of Object.keys(lite.columns)) expect(lite.columns[table], table).toEqual(pg.columns[table].map((c) => ({ ...c, type: asSqlite[c.type] ?? c.type })));
+		const asSqlite: Record<string, string> = {
+			bigint: 'INTEGER',
+			integer: 'INTEGER',
+			boolean: 'INTEGER',
+			text: 'TEXT',
+		};
+		for (const table of Object.keys(lite.columns))
+			expect(lite.columns[table], table).toEqual(
+				pg.columns[table].map((c) => ({ ...c, type: asSqlite[c.type] ?? c.type })),
+			);
 		// The same indexes too, but for Postgres's pending rows (SQLite reads them in key order).
 		const liteIndexes = lite.indexes.map((i) => i.name);
-		expect(liteIndexes).toEqual(pg.indexes.map((i) => i.name).filter((name) => name !== 'recipients_pending'));
+		expect(liteIndexes).toEqual(
+			pg.indexes.map((i) => i.name).filter((name) => name !== 'recipients_pending'),
+		);
 		// Each stamped with this version.
-		expect(await sql(await freshPostgres(), 'SELECT version FROM cloudtel_schema')).toEqual([{ version: SCHEMA_VERSION }]);
+		expect(await sql(await freshPostgres(), 'SELECT version FROM cloudtel_schema')).toEqual([
+			{ version: SCHEMA_VERSION },
+		]);
 	});
 
 	it('upgrades a release SQLite file to what a new file holds', async () => {
@@ -140,10 +194,18 @@ describe('the schema, written once', () => {
 describe('a database holding tables of the same names, not made by cloudtel', () => {
 	it('is refused, and left unchanged', async () => {
 		const url = await newDatabase('foreign');
-		await sql(url, `CREATE TABLE campaigns (id SERIAL PRIMARY KEY, title TEXT); INSERT INTO campaigns (title) VALUES ('theirs')`);
-		const location = dbLocation(url) as Extract<ReturnType<typeof dbLocation>, { kind: 'postgres' }>;
+		await sql(
+			url,
+			`CREATE TABLE campaigns (id SERIAL PRIMARY KEY, title TEXT); INSERT INTO campaigns (title) VALUES ('theirs')`,
+		);
+		const location = dbLocation(url) as Extract<
+			ReturnType<typeof dbLocation>,
+			{ kind: 'postgres' }
+		>;
 		await expect(openPostgres(location)).rejects.toThrow(/campaigns.*already exists/);
-		expect(await sql(url, `SELECT tablename FROM pg_tables WHERE schemaname = 'public'`)).toEqual([{ tablename: 'campaigns' }]);
+		expect(await sql(url, `SELECT tablename FROM pg_tables WHERE schemaname = 'public'`)).toEqual([
+			{ tablename: 'campaigns' },
+		]);
 		expect(await sql(url, 'SELECT title FROM campaigns')).toEqual([{ title: 'theirs' }]);
 	});
 });
@@ -179,9 +241,15 @@ describe('a file or database older than the release', () => {
 		// A development build's schema 4: the release's migrations before its fifth.
 		const script = readFileSync(join(release, 'postgres.sql'), 'utf8');
 		await sql(url, script.slice(0, script.indexOf('-- migration 5')));
-		await sql(url, 'INSERT INTO cloudtel_schema (version, applied_at) SELECT v, 0 FROM generate_series(1, 4) v');
+		await sql(
+			url,
+			'INSERT INTO cloudtel_schema (version, applied_at) SELECT v, 0 FROM generate_series(1, 4) v',
+		);
 		const before = await postgresTables(url);
-		const location = dbLocation(url) as Extract<ReturnType<typeof dbLocation>, { kind: 'postgres' }>;
+		const location = dbLocation(url) as Extract<
+			ReturnType<typeof dbLocation>,
+			{ kind: 'postgres' }
+		>;
 		for (const readonly of [false, true]) {
 			await expect(openPostgres(location, { readonly })).rejects.toThrow(
 				`Postgres ${location.shown} holds cloudtel schema 4, made by a development build before the first release (schema 5): this cloudtel cannot upgrade it and left it unchanged. Finish or export its campaigns with the build that made it, or start a new ledger elsewhere`,
@@ -198,6 +266,8 @@ describe('a file newer than this build', () => {
 		const db = new Database(path);
 		db.exec('INSERT INTO cloudtel_schema (version, applied_at) VALUES (999, 0)');
 		db.close();
-		expect(() => new SqliteLedger(path)).toThrow(`the ledger ${path} holds cloudtel schema 999, newer than this cloudtel knows (${SCHEMA_VERSION}): upgrade cloudtel on this machine`);
+		expect(() => new SqliteLedger(path)).toThrow(
+			`the ledger ${path} holds cloudtel schema 999, newer than this cloudtel knows (${SCHEMA_VERSION}): upgrade cloudtel on this machine`,
+		);
 	});
 });

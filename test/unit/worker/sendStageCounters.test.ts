@@ -19,7 +19,13 @@ afterEach(() => {
 	for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const silent: Reporter = { event: () => undefined, rowError: () => undefined, progress: () => undefined, summary: () => undefined, close: () => undefined };
+const silent: Reporter = {
+	event: () => undefined,
+	rowError: () => undefined,
+	progress: () => undefined,
+	summary: () => undefined,
+	close: () => undefined,
+};
 
 /** A provider that accepts every message it is given, and counts them. */
 function acceptingClient() {
@@ -27,7 +33,14 @@ function acceptingClient() {
 	const client = {
 		send: async (_property: string, messages: { To: string }[]) => {
 			sent.push(...messages.map((m) => m.To));
-			return { kind: 'answered', results: messages.map((_, i) => ({ MessageSid: `SM${sent.length}-${i}`, Status: 'accepted', Segments: 1 })) };
+			return {
+				kind: 'answered',
+				results: messages.map((_, i) => ({
+					MessageSid: `SM${sent.length}-${i}`,
+					Status: 'accepted',
+					Segments: 1,
+				})),
+			};
 		},
 	} as unknown as BatchClient;
 	return { client, sent };
@@ -37,12 +50,34 @@ function acceptingClient() {
 async function campaignWithLateStops(ledger: Ledger): Promise<void> {
 	await ledger.createCampaign({ name: 'c1', csvPath: '/list.csv', propertySid: 'PR1', text: 'Hi' });
 	const lines = [2, 3, 4, 5, 6, 7];
-	await ledger.importBatch('c1', lines.map((line) => ({ line, to: `+6149157015${line}`, text: 'Hi', segments: 1, status: 'pending' as const })), 7);
+	await ledger.importBatch(
+		'c1',
+		lines.map((line) => ({
+			line,
+			to: `+6149157015${line}`,
+			text: 'Hi',
+			segments: 1,
+			status: 'pending' as const,
+		})),
+		7,
+	);
 	await ledger.addSuppression('+61491570153', 'replied STOP');
 	await ledger.addSuppression('+61491570156', 'replied STOP');
 }
 
-const stage = (ledger: Ledger, client: BatchClient) => ({ campaign: 'c1', propertySid: 'PR1', timing: {}, ledger, client, bucket: new TokenBucket(0, 2), chunkSize: 2, concurrency: 2, total: 6, reporter: silent, controlPollMs: 0 });
+const stage = (ledger: Ledger, client: BatchClient) => ({
+	campaign: 'c1',
+	propertySid: 'PR1',
+	timing: {},
+	ledger,
+	client,
+	bucket: new TokenBucket(0, 2),
+	chunkSize: 2,
+	concurrency: 2,
+	total: 6,
+	reporter: silent,
+	controlPollMs: 0,
+});
 
 /** The send rate the summary reports is `sent` over the stage's seconds: suppressed rows are not messages sent. */
 describe('send stage counters: sent counts only rows the provider answered for, never rows suppressed on the way', () => {
@@ -57,7 +92,11 @@ describe('send stage counters: sent counts only rows the provider answered for, 
 			expect(result.stop).toBe('finished');
 			expect(sent).toHaveLength(4);
 			expect(result).toMatchObject({ sent: 4, suppressed: 2 });
-			expect((await ledger.counts('c1')).rows).toMatchObject({ accepted: 4, suppressed: 2, pending: 0 });
+			expect((await ledger.counts('c1')).rows).toMatchObject({
+				accepted: 4,
+				suppressed: 2,
+				pending: 0,
+			});
 		} finally {
 			await ledger.close();
 		}
@@ -72,7 +111,11 @@ describe('send stage counters: sent counts only rows the provider answered for, 
 			expect(result.stop).toBe('finished');
 			expect(sent).toHaveLength(4);
 			expect(result).toMatchObject({ sent: 4, suppressed: 2 });
-			expect((await ledger.counts('c1')).rows).toMatchObject({ accepted: 4, suppressed: 2, pending: 0 });
+			expect((await ledger.counts('c1')).rows).toMatchObject({
+				accepted: 4,
+				suppressed: 2,
+				pending: 0,
+			});
 		} finally {
 			await ledger.close();
 		}

@@ -36,7 +36,11 @@ class SlowDiskLedger extends SqliteLedger {
 	) {
 		super(path);
 	}
-	override async markSubmittingCommitted(name: string, lines: number[], chunk: number): Promise<{ durable: Promise<void> }> {
+	override async markSubmittingCommitted(
+		name: string,
+		lines: number[],
+		chunk: number,
+	): Promise<{ durable: Promise<void> }> {
 		const { durable } = await super.markSubmittingCommitted(name, lines, chunk);
 		this.committed++;
 		return { durable: durable.then(this.fsync).then(() => void this.onDisk++) };
@@ -48,7 +52,17 @@ async function ledgerIn(make: (path: string) => SqliteLedger): Promise<SqliteLed
 	dirs.push(dir);
 	const ledger = make(join(dir, 'ledger.db'));
 	await ledger.createCampaign({ name: 'c1', csvPath: '/list.csv', propertySid: 'PR1', text: 'Hi' });
-	await ledger.importBatch('c1', [2, 3, 4].map((line) => ({ line, to: `+6149157015${line}`, text: 'Hi', segments: 1, status: 'pending' as const })), 4);
+	await ledger.importBatch(
+		'c1',
+		[2, 3, 4].map((line) => ({
+			line,
+			to: `+6149157015${line}`,
+			text: 'Hi',
+			segments: 1,
+			status: 'pending' as const,
+		})),
+		4,
+	);
 	return ledger;
 }
 
@@ -66,29 +80,49 @@ const stageOf = (ledger: SqliteLedger, client: BatchClient) => ({
 	controlPollMs: 0,
 });
 
-const silent: Reporter = { event: () => undefined, rowError: () => undefined, progress: () => undefined, summary: () => undefined, close: () => undefined };
+const silent: Reporter = {
+	event: () => undefined,
+	rowError: () => undefined,
+	progress: () => undefined,
+	summary: () => undefined,
+	close: () => undefined,
+};
 
 describe('send stage: each request after its submitting mark is on disk', () => {
 	it('ends the run with a fatal error after a few refusals, sends nothing and leaves every row pending', async () => {
 		const ledger = (await ledgerIn((path) => new FullDiskLedger(path))) as FullDiskLedger;
 		let requests = 0;
-		const client = { send: async () => (requests++, { kind: 'answered', results: [] }) } as unknown as BatchClient;
+		const client = {
+			send: async () => (requests++, { kind: 'answered', results: [] }),
+		} as unknown as BatchClient;
 		const result = await sendStage(stageOf(ledger, client));
 		expect(result.stop).toBe('failed');
 		expect(result.fatal?.message).toMatch(/could not record rows as submitting: SQLITE_FULL/);
 		expect(ledger.marks).toBe(5);
 		expect(requests).toBe(0);
-		expect((await ledger.counts('c1')).rows).toMatchObject({ pending: 3, submitting: 0, accepted: 0 });
+		expect((await ledger.counts('c1')).rows).toMatchObject({
+			pending: 3,
+			submitting: 0,
+			accepted: 0,
+		});
 		await ledger.close();
 	});
 
 	it('sends no request before its submitting mark is on disk, yet marks the next chunk meanwhile', async () => {
-		const ledger = (await ledgerIn((path) => new SlowDiskLedger(path, () => new Promise((r) => setTimeout(r, 30))))) as SlowDiskLedger;
+		const ledger = (await ledgerIn(
+			(path) => new SlowDiskLedger(path, () => new Promise((r) => setTimeout(r, 30))),
+		)) as SlowDiskLedger;
 		const atSend: [committed: number, onDisk: number][] = [];
 		const client = {
 			send: async (_: string, messages: { ExternalId: string }[]) => {
 				atSend.push([ledger.committed, ledger.onDisk]);
-				return { kind: 'answered', results: messages.map((m, i) => ({ MessageSid: `SM${m.ExternalId}${i}`, ExternalId: m.ExternalId })) };
+				return {
+					kind: 'answered',
+					results: messages.map((m, i) => ({
+						MessageSid: `SM${m.ExternalId}${i}`,
+						ExternalId: m.ExternalId,
+					})),
+				};
 			},
 		} as unknown as BatchClient;
 		const result = await sendStage(stageOf(ledger, client));
@@ -98,19 +132,34 @@ describe('send stage: each request after its submitting mark is on disk', () => 
 			[2, 1],
 			[2, 2],
 		]);
-		expect((await ledger.counts('c1')).rows).toMatchObject({ accepted: 3, pending: 0, submitting: 0 });
+		expect((await ledger.counts('c1')).rows).toMatchObject({
+			accepted: 3,
+			pending: 0,
+			submitting: 0,
+		});
 		await ledger.close();
 	});
 
 	it('sends nothing of a chunk whose mark could not reach the disk: its rows are pending again and the run stops, naming the cause', async () => {
-		const ledger = await ledgerIn((path) => new SlowDiskLedger(path, () => Promise.reject(new Error('EIO: i/o error, fsync'))));
+		const ledger = await ledgerIn(
+			(path) => new SlowDiskLedger(path, () => Promise.reject(new Error('EIO: i/o error, fsync'))),
+		);
 		let requests = 0;
-		const client = { send: async () => (requests++, { kind: 'answered', results: [] }) } as unknown as BatchClient;
+		const client = {
+			send: async () => (requests++, { kind: 'answered', results: [] }),
+		} as unknown as BatchClient;
 		const result = await sendStage(stageOf(ledger, client));
 		expect(result.stop).toBe('failed');
-		expect(result.fatal?.message).toMatch(/could not write the rows being submitted to disk: EIO: i\/o error, fsync; nothing of them was sent/);
+		expect(result.fatal?.message).toMatch(
+			/could not write the rows being submitted to disk: EIO: i\/o error, fsync; nothing of them was sent/,
+		);
 		expect(requests).toBe(0);
-		expect((await ledger.counts('c1')).rows).toMatchObject({ pending: 3, submitting: 0, accepted: 0, uncertain: 0 });
+		expect((await ledger.counts('c1')).rows).toMatchObject({
+			pending: 3,
+			submitting: 0,
+			accepted: 0,
+			uncertain: 0,
+		});
 		await ledger.close();
 	});
 });

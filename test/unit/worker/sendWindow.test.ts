@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { insideWindow, nextWindowOpening, parseSendWindow } from '../../../worker/src/schedule/sendWindow';
+import {
+	insideWindow,
+	nextWindowOpening,
+	parseSendWindow,
+} from '../../../worker/src/schedule/sendWindow';
 import { SendTimes, waitUntil } from '../../../worker/src/schedule/sendTime';
 import { localSecondOfDay, resolveTimeZone } from '../../../worker/src/schedule/timeZone';
 
@@ -31,21 +35,32 @@ describe('send windows', () => {
 	it('finds the next opening in the zone', () => {
 		const w = parseSendWindow('09:00-20:00');
 		// 23:00 in Sydney (UTC+11 in January): next 09:00 local is 22:00 UTC.
-		expect(nextWindowOpening(utc('2025-01-15T12:00:00Z'), w, 'Australia/Sydney')).toBe(utc('2025-01-15T22:00:00Z'));
+		expect(nextWindowOpening(utc('2025-01-15T12:00:00Z'), w, 'Australia/Sydney')).toBe(
+			utc('2025-01-15T22:00:00Z'),
+		);
 		// Inside already: now.
-		expect(nextWindowOpening(utc('2025-01-15T00:00:00Z'), w, 'Australia/Sydney')).toBe(utc('2025-01-15T00:00:00Z'));
+		expect(nextWindowOpening(utc('2025-01-15T00:00:00Z'), w, 'Australia/Sydney')).toBe(
+			utc('2025-01-15T00:00:00Z'),
+		);
 	});
 	it('lands on the local opening across a daylight-saving change', () => {
 		const w = parseSendWindow('09:00-20:00');
 		// Sydney leaves DST on 2025-04-06 at 03:00 local; from 21:00 local the day before, the
 		// opening is 09:00 AEST (UTC+10) = 23:00 UTC.
-		expect(nextWindowOpening(utc('2025-04-05T10:00:00Z'), w, 'Australia/Sydney')).toBe(utc('2025-04-05T23:00:00Z'));
+		expect(nextWindowOpening(utc('2025-04-05T10:00:00Z'), w, 'Australia/Sydney')).toBe(
+			utc('2025-04-05T23:00:00Z'),
+		);
 		// New York springs forward on 2025-03-09: 09:00 EDT is 13:00 UTC.
-		expect(nextWindowOpening(utc('2025-03-09T03:00:00Z'), w, 'America/New_York')).toBe(utc('2025-03-09T13:00:00Z'));
+		expect(nextWindowOpening(utc('2025-03-09T03:00:00Z'), w, 'America/New_York')).toBe(
+			utc('2025-03-09T13:00:00Z'),
+		);
 	});
 	it('turns a window and --schedule into the Schedule field, and waits beyond 14 days', () => {
 		const now = utc('2025-01-15T12:00:00Z');
-		const times = new SendTimes({ window: parseSendWindow('09:00-20:00'), timeZone: 'Australia/Sydney' }, now);
+		const times = new SendTimes(
+			{ window: parseSendWindow('09:00-20:00'), timeZone: 'Australia/Sydney' },
+			now,
+		);
 		expect(times.scheduleFor()).toBe(utc('2025-01-15T22:00:00Z'));
 		expect(times.scheduleFor('Europe/London')).toBeUndefined();
 		expect(new SendTimes({ schedule: now - 60 }, now).scheduleFor()).toBeUndefined();

@@ -24,7 +24,17 @@ async function ledger(): Promise<PgLedger> {
 async function campaign(name: string, lines: number): Promise<PgLedger> {
 	const l = await ledger();
 	await l.createCampaign({ name, csvPath: '/list.csv', propertySid: 'PR1', text: 'Hi' });
-	await l.importBatch(name, Array.from({ length: lines }, (_, i) => ({ line: i + 2, to: `+61491${String(i).padStart(6, '0')}`, text: 'Hi', segments: 1, status: 'pending' as const })), lines + 1);
+	await l.importBatch(
+		name,
+		Array.from({ length: lines }, (_, i) => ({
+			line: i + 2,
+			to: `+61491${String(i).padStart(6, '0')}`,
+			text: 'Hi',
+			segments: 1,
+			status: 'pending' as const,
+		})),
+		lines + 1,
+	);
 	return l;
 }
 
@@ -42,7 +52,9 @@ describe('the ledger shared by several workers (postgres)', () => {
 					const c = await l.claimChunk('s1', 25);
 					suppressed += c.suppressed;
 					if (c.rows.length === 0 && c.suppressed === 0) return;
-					expect(c.rows.map((r) => r.line)).toEqual([...c.rows.map((r) => r.line)].sort((a, b) => a - b));
+					expect(c.rows.map((r) => r.line)).toEqual(
+						[...c.rows.map((r) => r.line)].sort((a, b) => a - b),
+					);
 					if (c.rows.length > 0) chunks++;
 					claimed.push(...c.rows.map((r) => r.line));
 				}
@@ -51,7 +63,11 @@ describe('the ledger shared by several workers (postgres)', () => {
 		expect(claimed).toHaveLength(499);
 		expect(new Set(claimed).size).toBe(499);
 		expect(suppressed).toBe(1);
-		expect((await first.counts('s1')).rows).toMatchObject({ submitting: 499, suppressed: 1, pending: 0 });
+		expect((await first.counts('s1')).rows).toMatchObject({
+			submitting: 499,
+			suppressed: 1,
+			pending: 0,
+		});
 		// Claims racing each other may find rows locked and take fewer than 25: one submission
 		// per chunk handed out, however they fell.
 		expect(chunks).toBeGreaterThanOrEqual(Math.ceil(499 / 25));
@@ -78,12 +94,23 @@ describe('the ledger shared by several workers (postgres)', () => {
 		expect((await l.claimChunk('s4', 5)).rows.map((r) => r.line)).toEqual([8, 9, 10, 11]);
 		expect((await l.counts('s4')).rows).toMatchObject({ submitting: 8, accepted: 2, pending: 0 });
 		// Each chunk settles exactly its own rows.
-		await l.settle('s4', b.chunk, [5, 6, 7].map((line) => ({ line, status: 'accepted' as const, messageSid: `SM-s4-${line}` })));
+		await l.settle(
+			's4',
+			b.chunk,
+			[5, 6, 7].map((line) => ({ line, status: 'accepted' as const, messageSid: `SM-s4-${line}` })),
+		);
 		await l.settle('s4', again.chunk, [{ line: 3, status: 'accepted', messageSid: 'SM-s4-3' }]);
 		expect((await l.counts('s4')).rows).toMatchObject({ submitting: 4, accepted: 6, pending: 0 });
 		const sids: Record<number, string | undefined> = {};
 		for await (const r of l.rows('s4', ['accepted'])) sids[r.line] = r.messageSid;
-		expect(sids).toEqual({ 2: 'SM-s4-2', 3: 'SM-s4-3', 4: 'SM-s4-4', 5: 'SM-s4-5', 6: 'SM-s4-6', 7: 'SM-s4-7' });
+		expect(sids).toEqual({
+			2: 'SM-s4-2',
+			3: 'SM-s4-3',
+			4: 'SM-s4-4',
+			5: 'SM-s4-5',
+			6: 'SM-s4-6',
+			7: 'SM-s4-7',
+		});
 		expect(await l.sentTo('SM-s4-3')).toBe('+61491000001');
 	});
 
@@ -111,7 +138,7 @@ describe('the ledger shared by several workers (postgres)', () => {
 		expect(await b.pace('other', 10, 10)).toBeLessThan(1);
 	});
 
-	it('settles a lost worker\'s chunks once its lease runs out: uncertain, or accepted where a receipt came; live workers\' chunks untouched', async () => {
+	it("settles a lost worker's chunks once its lease runs out: uncertain, or accepted where a receipt came; live workers' chunks untouched", async () => {
 		const l = await campaign('s3', 6);
 		const cluster = new PgCluster(await openPostgres(dbLocation(url)));
 		open.push(cluster);
@@ -119,8 +146,17 @@ describe('the ledger shared by several workers (postgres)', () => {
 		const lost = await l.claimChunk('s3', 3);
 		// The second chunk was taken by a worker that has since died: its lease is 10 s old.
 		await sql(url, `UPDATE submissions SET worker = 'dead-worker' WHERE chunk = $1`, [lost.chunk]);
-		await sql(url, `INSERT INTO workers (id, host, pid, started_at, heartbeat_at) VALUES ('dead-worker', 'elsewhere', 1, 0, (extract(epoch FROM clock_timestamp()) * 1000)::bigint - 10000)`);
-		await l.recordDelivery({ messageSid: 'SM-5', campaign: 's3', line: 5, status: 'Delivered', at: 1 });
+		await sql(
+			url,
+			`INSERT INTO workers (id, host, pid, started_at, heartbeat_at) VALUES ('dead-worker', 'elsewhere', 1, 0, (extract(epoch FROM clock_timestamp()) * 1000)::bigint - 10000)`,
+		);
+		await l.recordDelivery({
+			messageSid: 'SM-5',
+			campaign: 's3',
+			line: 5,
+			status: 'Delivered',
+			at: 1,
+		});
 		await l.stampCallbacksIn('dead-worker');
 		// A lease is judged only once the judge has itself reached Postgres for a lease's length (300 ms here).
 		let reaped: Awaited<ReturnType<PgCluster['reap']>> = [];
@@ -148,8 +184,17 @@ describe('the ledger shared by several workers (postgres)', () => {
 		expect(await cluster.reap(300)).toEqual([]);
 		const statuses: Record<number, string> = {};
 		for await (const r of l.rows('s3')) statuses[r.line] = r.status;
-		expect(statuses).toEqual({ 2: 'submitting', 3: 'submitting', 4: 'uncertain', 5: 'accepted', 6: 'uncertain', 7: 'pending' });
-		expect(await sql(url, `SELECT worker FROM submissions WHERE campaign = 's3'`)).toEqual([{ worker: WORKER_ID }]);
+		expect(statuses).toEqual({
+			2: 'submitting',
+			3: 'submitting',
+			4: 'uncertain',
+			5: 'accepted',
+			6: 'uncertain',
+			7: 'pending',
+		});
+		expect(await sql(url, `SELECT worker FROM submissions WHERE campaign = 's3'`)).toEqual([
+			{ worker: WORKER_ID },
+		]);
 		expect(mine.rows.map((r) => r.line)).toEqual([2, 3]);
 	});
 	it('settles a receipt whichever worker indexed its answer: two workers taking receipts of one answer at once both find their rows, as does a START', async () => {
@@ -159,11 +204,21 @@ describe('the ledger shared by several workers (postgres)', () => {
 		for (let chunk = 1; chunk <= 40; chunk++) {
 			const lines = [chunk * 2, chunk * 2 + 1];
 			await a.markSubmitting('s5', lines, chunk);
-			await a.settle('s5', chunk, lines.map((line) => ({ line, status: 'accepted' as const, messageSid: `SM${line}` })));
+			await a.settle(
+				's5',
+				chunk,
+				lines.map((line) => ({ line, status: 'accepted' as const, messageSid: `SM${line}` })),
+			);
 			// The first receipts of an answer, at two workers at once: both look the answer up, one indexes it.
 			const found = await Promise.all([
 				a.recordDelivery({ messageSid: `SM${lines[0]}`, status: 'Delivered', at: 1_700_000_000 }),
-				chunk % 2 ? b.recordDelivery({ messageSid: `SM${lines[1]}`, status: 'Delivered', at: 1_700_000_000 }) : b.sentTo(`SM${lines[1]}`),
+				chunk % 2
+					? b.recordDelivery({
+							messageSid: `SM${lines[1]}`,
+							status: 'Delivered',
+							at: 1_700_000_000,
+						})
+					: b.sentTo(`SM${lines[1]}`),
 			]);
 			if (!found[0]) missed.push(`SM${lines[0]}`);
 			if (!found[1]) missed.push(`SM${lines[1]}`);

@@ -25,9 +25,23 @@ function open(journal: 'wal' | 'delete') {
 describe('the SQLite adapter', () => {
 	it('runs steps in one transaction, a step chosen from the rows the ones before changed', async () => {
 		const { db } = open('wal');
-		const insert = ['INSERT INTO t (k, v) VALUES ($1, $2) ON CONFLICT (k) DO NOTHING', 'a', 1] as const;
-		expect(await db.write([insert, ([made]) => (made === 1 ? ['UPDATE t SET v = 2 WHERE k = $1', 'a'] : undefined)])).toEqual([1, 1]);
-		expect(await db.write([insert, ([made]) => (made === 1 ? ['UPDATE t SET v = 3 WHERE k = $1', 'a'] : undefined)])).toEqual([0, 0]);
+		const insert = [
+			'INSERT INTO t (k, v) VALUES ($1, $2) ON CONFLICT (k) DO NOTHING',
+			'a',
+			1,
+		] as const;
+		expect(
+			await db.write([
+				insert,
+				([made]) => (made === 1 ? ['UPDATE t SET v = 2 WHERE k = $1', 'a'] : undefined),
+			]),
+		).toEqual([1, 1]);
+		expect(
+			await db.write([
+				insert,
+				([made]) => (made === 1 ? ['UPDATE t SET v = 3 WHERE k = $1', 'a'] : undefined),
+			]),
+		).toEqual([0, 0]);
 		expect(await db.run(all('SELECT k, v FROM t'))).toEqual([{ k: 'a', v: 2 }]);
 		await db.close();
 	});

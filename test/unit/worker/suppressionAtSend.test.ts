@@ -24,7 +24,13 @@ afterEach(async () => {
 	for (const l of open.splice(0)) await l.close();
 });
 
-const silent: Reporter = { event: () => undefined, rowError: () => undefined, progress: () => undefined, summary: () => undefined, close: () => undefined };
+const silent: Reporter = {
+	event: () => undefined,
+	rowError: () => undefined,
+	progress: () => undefined,
+	summary: () => undefined,
+	close: () => undefined,
+};
 const number = (line: number) => `+6149157015${line}`;
 const STOPPED = number(3);
 
@@ -37,12 +43,25 @@ async function ledgerAt(backend: StoreBackend): Promise<Ledger> {
 async function campaign(backend: StoreBackend): Promise<Ledger> {
 	const ledger = await ledgerAt(backend);
 	await ledger.createCampaign({ name: 'c1', csvPath: '/list.csv', propertySid: 'PR1', text: 'Hi' });
-	await ledger.importBatch('c1', [2, 3, 4].map((line) => ({ line, to: number(line), text: 'Hi', segments: 1, status: 'pending' as const })), 4);
+	await ledger.importBatch(
+		'c1',
+		[2, 3, 4].map((line) => ({
+			line,
+			to: number(line),
+			text: 'Hi',
+			segments: 1,
+			status: 'pending' as const,
+		})),
+		4,
+	);
 	return ledger;
 }
 
 /** A provider that answers every message, after `first` has answered the first request. */
-function provider(first?: () => Promise<BatchOutcome | undefined>): { client: BatchClient; sent: string[] } {
+function provider(first?: () => Promise<BatchOutcome | undefined>): {
+	client: BatchClient;
+	sent: string[];
+} {
 	const sent: string[] = [];
 	let calls = 0;
 	const client = {
@@ -50,7 +69,13 @@ function provider(first?: () => Promise<BatchOutcome | undefined>): { client: Ba
 			const early = calls++ === 0 ? await first?.() : undefined;
 			if (early) return early;
 			sent.push(...messages.map((m) => m.To));
-			return { kind: 'answered', results: messages.map((m) => ({ MessageSid: `SM${m.To}`, ExternalId: m.ExternalId })) as never };
+			return {
+				kind: 'answered',
+				results: messages.map((m) => ({
+					MessageSid: `SM${m.To}`,
+					ExternalId: m.ExternalId,
+				})) as never,
+			};
 		},
 	} as unknown as BatchClient;
 	return { client, sent };
@@ -91,7 +116,7 @@ async function statuses(ledger: Ledger): Promise<Record<number, string>> {
 }
 
 describe.each(backends)('a STOP answered while a chunk waits to leave ($name)', (backend) => {
-	it('is honoured when it came while the chunk\'s mark waited (an outage): the number is not sent, its row is suppressed', async () => {
+	it("is honoured when it came while the chunk's mark waited (an outage): the number is not sent, its row is suppressed", async () => {
 		const ledger = await campaign(backend);
 		const worker = await ledgerAt(backend);
 		// The mark is committed but the store holds the request back, as an outage would.
@@ -121,19 +146,22 @@ describe.each(backends)('a STOP answered while a chunk waits to leave ($name)', 
 		expect((await ledger.counts('c1')).rows).toMatchObject({ submitting: 0, pending: 0 });
 	});
 
-	it.runIf(backend.name === 'postgres')('is honoured by workers sending together: a chunk claimed before the STOP leaves without the number', async () => {
-		const ledger = await campaign(backend);
-		const worker = await ledgerAt(backend);
-		const shared = ledger as unknown as SharedLedger;
-		const { client, sent } = provider(async () => {
-			await worker.addSuppression(STOPPED, 'replied STOP');
-			return { kind: 'retry', status: 503, reason: 'HTTP 503' };
-		});
-		const result = await sendStage({ ...stage(ledger, client), chunks: claimedChunks(shared) });
-		expect(sent).toEqual([number(2), number(4)]);
-		expect(result).toMatchObject({ stop: 'finished', sent: 2, suppressed: 1 });
-		expect(await statuses(ledger)).toEqual({ 2: 'accepted', 3: 'suppressed', 4: 'accepted' });
-	});
+	it.runIf(backend.name === 'postgres')(
+		'is honoured by workers sending together: a chunk claimed before the STOP leaves without the number',
+		async () => {
+			const ledger = await campaign(backend);
+			const worker = await ledgerAt(backend);
+			const shared = ledger as unknown as SharedLedger;
+			const { client, sent } = provider(async () => {
+				await worker.addSuppression(STOPPED, 'replied STOP');
+				return { kind: 'retry', status: 503, reason: 'HTTP 503' };
+			});
+			const result = await sendStage({ ...stage(ledger, client), chunks: claimedChunks(shared) });
+			expect(sent).toEqual([number(2), number(4)]);
+			expect(result).toMatchObject({ stop: 'finished', sent: 2, suppressed: 1 });
+			expect(await statuses(ledger)).toEqual({ 2: 'accepted', 3: 'suppressed', 4: 'accepted' });
+		},
+	);
 
 	it('waits for the callbacks a worker took while the store was down: a STOP among them, taken in meanwhile, is honoured', async () => {
 		const ledger = await campaign(backend);
@@ -146,7 +174,10 @@ describe.each(backends)('a STOP answered while a chunk waits to leave ($name)', 
 			event: (name) => {
 				events.push(name);
 				// The worker feeds its spool (the STOP) and processes it, then says so.
-				if (name === 'callbacks-waiting') void worker.addSuppression(STOPPED, 'replied STOP').then(() => worker.stampCallbacksIn('w1'));
+				if (name === 'callbacks-waiting')
+					void worker
+						.addSuppression(STOPPED, 'replied STOP')
+						.then(() => worker.stampCallbacksIn('w1'));
 			},
 		};
 		const { client, sent } = provider();
@@ -163,13 +194,19 @@ describe.each(backends)('a STOP answered while a chunk waits to leave ($name)', 
 		await ageStamps(backend, 20_000);
 		const events: string[] = [];
 		const { client, sent } = provider();
-		const result = await sendStage({ ...stage(ledger, client), reporter: { ...silent, event: (name) => void events.push(name) }, callbacksWaitMs: 300 });
+		const result = await sendStage({
+			...stage(ledger, client),
+			reporter: { ...silent, event: (name) => void events.push(name) },
+			callbacksWaitMs: 300,
+		});
 		expect(events).toEqual(['callbacks-waiting', 'callbacks-gave-up', 'callbacks-in']);
 		expect(sent).toEqual([number(2), number(3), number(4)]);
 		expect(result).toMatchObject({ stop: 'finished', sent: 3 });
 		// A fresh stamp holds nothing.
 		await worker.stampCallbacksIn('alive');
-		expect((await ledger.callbacksStamps()).find((s) => s.worker === 'alive')!.ageMs).toBeLessThan(1000);
+		expect((await ledger.callbacksStamps()).find((s) => s.worker === 'alive')!.ageMs).toBeLessThan(
+			1000,
+		);
 	});
 
 	it('does not wait for a worker on this host whose process is gone: its spool waits for the next start', async () => {
@@ -178,10 +215,15 @@ describe.each(backends)('a STOP answered while a chunk waits to leave ($name)', 
 		const dead = spawnSync(process.execPath, ['-e', '0']).pid;
 		await worker.stampCallbacksIn('killed', { host: hostname(), pid: dead });
 		await ageStamps(backend, 20_000);
-		expect(await ledger.callbacksStamps()).toEqual([{ worker: 'killed', host: hostname(), pid: dead, ageMs: expect.any(Number) }]);
+		expect(await ledger.callbacksStamps()).toEqual([
+			{ worker: 'killed', host: hostname(), pid: dead, ageMs: expect.any(Number) },
+		]);
 		const events: string[] = [];
 		const { client, sent } = provider();
-		await sendStage({ ...stage(ledger, client), reporter: { ...silent, event: (name) => void events.push(name) } });
+		await sendStage({
+			...stage(ledger, client),
+			reporter: { ...silent, event: (name) => void events.push(name) },
+		});
 		expect(events).toEqual([]);
 		expect(sent).toEqual([number(2), number(3), number(4)]);
 	});

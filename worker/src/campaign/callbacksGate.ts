@@ -42,13 +42,28 @@ export class CallbacksGate {
 				const since = this.oldSince.get(s.worker) ?? now;
 				this.oldSince.set(s.worker, since);
 				if (now - since < this.waitMs) holding.push(s.worker);
-				else if (waitedFor.includes(s.worker)) this.reporter.event('callbacks-gave-up', { worker: s.worker, waitedMs: Math.round(now - since) }, `sending goes on: worker ${s.worker} has not said its callbacks are in for ${Math.round((now - since) / 1000)} s`);
+				else if (waitedFor.includes(s.worker))
+					this.reporter.event(
+						'callbacks-gave-up',
+						{ worker: s.worker, waitedMs: Math.round(now - since) },
+						`sending goes on: worker ${s.worker} has not said its callbacks are in for ${Math.round((now - since) / 1000)} s`,
+					);
 			}
 			if (holding.length === 0 || this.signal?.aborted) {
-				if (waitedFor.length > 0) this.reporter.event('callbacks-in', { workers: waitedFor }, 'sending goes on: the callbacks workers took while the store was down are in');
+				if (waitedFor.length > 0)
+					this.reporter.event(
+						'callbacks-in',
+						{ workers: waitedFor },
+						'sending goes on: the callbacks workers took while the store was down are in',
+					);
 				return;
 			}
-			if (waitedFor.length === 0) this.reporter.event('callbacks-waiting', { workers: holding }, `sending waits: callbacks a worker took while the store was down (a STOP among them) are being taken in first, for at most ${this.waitMs / 1000} s`);
+			if (waitedFor.length === 0)
+				this.reporter.event(
+					'callbacks-waiting',
+					{ workers: holding },
+					`sending waits: callbacks a worker took while the store was down (a STOP among them) are being taken in first, for at most ${this.waitMs / 1000} s`,
+				);
 			waitedFor = [...new Set([...waitedFor, ...holding])];
 			await sleep(LOOK_EVERY_MS, this.signal);
 		}

@@ -6,7 +6,10 @@ import type { Ledger } from '../storage/ledger';
  * `cloudtel campaign status` (rows by state, then what receipts and replies said). Rows
  * being submitting count as pending: their answer is not in yet.
  */
-export async function campaignCounts(ledger: Pick<Ledger, 'counts' | 'deliveryCounts'>, name: string): Promise<CampaignCounts> {
+export async function campaignCounts(
+	ledger: Pick<Ledger, 'counts' | 'deliveryCounts'>,
+	name: string,
+): Promise<CampaignCounts> {
 	const { rows, total } = await ledger.counts(name);
 	const delivery = await ledger.deliveryCounts(name);
 	return {

@@ -23,8 +23,13 @@ export function campaignTiming(spec: CampaignSpec): Timing {
 			throw new SettingError('sendWindow', detail, `--send-window ${detail}`);
 		}
 		if (!timing.timeZone && spec.timeZoneColumn === undefined) {
-			const detail = 'needs the time zone it is in: give the time zone (the property\'s, Windows or IANA) or the time zone column';
-			throw new SettingError('sendWindow', detail, "--send-window needs the time zone it is in: give --time-zone (the property's, Windows or IANA) or --time-zone-column");
+			const detail =
+				"needs the time zone it is in: give the time zone (the property's, Windows or IANA) or the time zone column";
+			throw new SettingError(
+				'sendWindow',
+				detail,
+				"--send-window needs the time zone it is in: give --time-zone (the property's, Windows or IANA) or --time-zone-column",
+			);
 		}
 	}
 	return timing;

@@ -25,18 +25,29 @@ export function columnProblems(header: string[], spec: CampaignSpec): SettingErr
 	return readColumns(header, spec).problems;
 }
 
-function readColumns(header: string[], spec: CampaignSpec): { map: ColumnMap; problems: SettingError[] } {
+function readColumns(
+	header: string[],
+	spec: CampaignSpec,
+): { map: ColumnMap; problems: SettingError[] } {
 	const list = header.join(', ');
 	const problems: SettingError[] = [];
 	let toIndex: number;
 	let guessed: string | undefined;
 	if (spec.toColumn !== undefined) {
 		toIndex = toColumnIndex(header, spec.toColumn);
-		if (toIndex < 0) problems.push(new SettingError('toColumn', `${spec.toColumn} is not a column of ${spec.csvPath} (columns: ${list})`, `--to-column ${spec.toColumn} is not a column of ${spec.csvPath} (columns: ${list})`));
+		if (toIndex < 0)
+			problems.push(
+				new SettingError(
+					'toColumn',
+					`${spec.toColumn} is not a column of ${spec.csvPath} (columns: ${list})`,
+					`--to-column ${spec.toColumn} is not a column of ${spec.csvPath} (columns: ${list})`,
+				),
+			);
 	} else {
 		toIndex = toColumnIndex(header, undefined);
 		if (toIndex >= 0) guessed = header[toIndex];
-		if (toIndex < 0) problems.push(
+		if (toIndex < 0)
+			problems.push(
 				new SettingError(
 					'toColumn',
 					`${spec.csvPath} has no column named To, Phone or Mobile: say which one holds the numbers (columns: ${list})`,
@@ -47,7 +58,14 @@ function readColumns(header: string[], spec: CampaignSpec): { map: ColumnMap; pr
 	let timeZoneIndex: number | undefined;
 	if (spec.timeZoneColumn !== undefined) {
 		timeZoneIndex = columnIndex(header, spec.timeZoneColumn);
-		if (timeZoneIndex < 0) problems.push(new SettingError('timeZoneColumn', `${spec.timeZoneColumn} is not a column of ${spec.csvPath} (columns: ${list})`, `--time-zone-column ${spec.timeZoneColumn} is not a column of ${spec.csvPath} (columns: ${list})`));
+		if (timeZoneIndex < 0)
+			problems.push(
+				new SettingError(
+					'timeZoneColumn',
+					`${spec.timeZoneColumn} is not a column of ${spec.csvPath} (columns: ${list})`,
+					`--time-zone-column ${spec.timeZoneColumn} is not a column of ${spec.csvPath} (columns: ${list})`,
+				),
+			);
 	}
 	try {
 		compileTemplate(spec.text, header);

@@ -21,7 +21,13 @@ export interface DryRunForecast {
 	smartEncoding: { on: boolean; messages: number; segmentsSaved: number; costSaved?: number };
 	countries: { country: string; messages: number }[];
 	/** When the last message should go out, from the rate, the schedule, the send window and the zones. */
-	finish?: { at: string; local: string; zone: string; handOffSeconds: number; heldByWindow: boolean };
+	finish?: {
+		at: string;
+		local: string;
+		zone: string;
+		handOffSeconds: number;
+		heldByWindow: boolean;
+	};
 }
 
 const EXAMPLES = 3;
@@ -51,11 +57,14 @@ export class ForecastTally {
 			this.ucs2Messages++;
 			this.ucs2Segments += row.segments;
 			for (const c of row.ucs2) this.characters.set(c, (this.characters.get(c) ?? 0) + 1);
-			if (this.examples.length < EXAMPLES) this.examples.push({ line: row.line, characters: row.ucs2 });
+			if (this.examples.length < EXAMPLES)
+				this.examples.push({ line: row.line, characters: row.ucs2 });
 		}
 		if (row.otherSegments !== undefined && row.otherSegments !== row.segments) {
 			this.smartMessages++;
-			this.smartSaved += this.smartEncoding ? row.otherSegments - row.segments : row.segments - row.otherSegments;
+			this.smartSaved += this.smartEncoding
+				? row.otherSegments - row.segments
+				: row.segments - row.otherSegments;
 		}
 		const prefix = row.to!.slice(0, 6);
 		const group = this.prefixes.get(prefix);
@@ -64,21 +73,46 @@ export class ForecastTally {
 		this.lastByZone.set(row.timeZone ?? '', index);
 	}
 
-	forecast(options: { pricePerSegment?: number; rate: number; timing: Timing; now: number }): DryRunForecast {
+	forecast(options: {
+		pricePerSegment?: number;
+		rate: number;
+		timing: Timing;
+		now: number;
+	}): DryRunForecast {
 		const price = options.pricePerSegment;
-		const money = (segments: number) => (price === undefined ? undefined : Math.round(segments * price * 10_000) / 10_000);
+		const money = (segments: number) =>
+			price === undefined ? undefined : Math.round(segments * price * 10_000) / 10_000;
 		const characters = [...this.characters]
 			.sort((a, b) => b[1] - a[1])
 			.slice(0, CHARACTERS)
-			.map(([character, messages]) => ({ character, codePoint: [...character].map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' '), messages }));
+			.map(([character, messages]) => ({
+				character,
+				codePoint: [...character]
+					.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`)
+					.join(' '),
+				messages,
+			}));
 		return {
 			messages: this.messages,
 			segments: this.segments,
 			pricePerSegment: price,
 			estimatedCost: money(this.segments),
-			ucs2: { messages: this.ucs2Messages, segments: this.ucs2Segments, characters, examples: this.examples },
-			smartEncoding: { on: this.smartEncoding, messages: this.smartMessages, segmentsSaved: this.smartSaved, costSaved: money(this.smartSaved) },
-			countries: failuresByCountry([...this.prefixes.values()]).map((c) => ({ country: c.country, messages: c.count })),
+			ucs2: {
+				messages: this.ucs2Messages,
+				segments: this.ucs2Segments,
+				characters,
+				examples: this.examples,
+			},
+			smartEncoding: {
+				on: this.smartEncoding,
+				messages: this.smartMessages,
+				segmentsSaved: this.smartSaved,
+				costSaved: money(this.smartSaved),
+			},
+			countries: failuresByCountry([...this.prefixes.values()]).map((c) => ({
+				country: c.country,
+				messages: c.count,
+			})),
 			finish: this.messages > 0 ? this.finish(options) : undefined,
 		};
 	}
@@ -88,7 +122,15 @@ export class ForecastTally {
 	 * one handed outside its zone's send window goes out when the window next opens there.
 	 * Both only move later along the list, so each zone's last row decides its finish.
 	 */
-	private finish({ rate, timing, now }: { rate: number; timing: Timing; now: number }): DryRunForecast['finish'] {
+	private finish({
+		rate,
+		timing,
+		now,
+	}: {
+		rate: number;
+		timing: Timing;
+		now: number;
+	}): DryRunForecast['finish'] {
 		const start = Math.max(now, timing.schedule ?? 0);
 		const handedAt = (index: number) => start + (rate > 0 ? Math.ceil(index / rate) : 0);
 		let at = handedAt(this.messages - 1);
@@ -108,6 +150,12 @@ export class ForecastTally {
 				}
 			}
 		}
-		return { at: new Date(at * 1000).toISOString(), local: localTime(at, zone), zone, handOffSeconds: rate > 0 ? Math.ceil(this.messages / rate) : 0, heldByWindow };
+		return {
+			at: new Date(at * 1000).toISOString(),
+			local: localTime(at, zone),
+			zone,
+			handOffSeconds: rate > 0 ? Math.ceil(this.messages / rate) : 0,
+			heldByWindow,
+		};
 	}
 }

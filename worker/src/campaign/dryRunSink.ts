@@ -34,11 +34,20 @@ export class DryRunSink implements RowSink {
 				const examples = this.tally.examples.length;
 				this.tally.add(r);
 				// A UCS-2 example is shown with its text, rendered again here for the few shown.
-				if (this.tally.examples.length > examples) this.tally.examples[examples].text = r.text ?? this.render(r.line, items)?.text;
+				if (this.tally.examples.length > examples)
+					this.tally.examples[examples].text = r.text ?? this.render(r.line, items)?.text;
 			}
 			if (this.out) {
 				const valid = r.status === 'pending';
-				await this.out.write({ line: r.line, to: r.to, status: valid ? 'valid' : r.status, errorCode: r.errorCode, message: r.message, text: valid ? r.text : undefined, segments: valid ? r.segments : undefined });
+				await this.out.write({
+					line: r.line,
+					to: r.to,
+					status: valid ? 'valid' : r.status,
+					errorCode: r.errorCode,
+					message: r.message,
+					text: valid ? r.text : undefined,
+					segments: valid ? r.segments : undefined,
+				});
 			}
 		}
 	}
@@ -48,10 +57,15 @@ export class DryRunSink implements RowSink {
 		if (v) this.preview.push(v);
 	}
 
-	private render(line: number, items: CsvItem[]): { line: number; to: string; text: string; segments: number } | undefined {
+	private render(
+		line: number,
+		items: CsvItem[],
+	): { line: number; to: string; text: string; segments: number } | undefined {
 		const item = items.find((i) => i.line === line);
 		if (!item || !('fields' in item)) return undefined;
 		const v = this.previewer.validate(item, this.now());
-		return v.ok && v.text !== undefined ? { line, to: v.to, text: v.text, segments: v.segments } : undefined;
+		return v.ok && v.text !== undefined
+			? { line, to: v.to, text: v.text, segments: v.segments }
+			: undefined;
 	}
 }

@@ -33,7 +33,11 @@ export async function inputChange(path: string, mark: InputMark): Promise<string
  */
 export async function fileMarkHash(path: string, bytes: number): Promise<string | undefined> {
 	if (bytes === 0) return createHash('sha256').digest('hex');
-	const { hash, read } = await hashOf(createReadStream(path, { start: 0, end: bytes - 1 }), bytes, true);
+	const { hash, read } = await hashOf(
+		createReadStream(path, { start: 0, end: bytes - 1 }),
+		bytes,
+		true,
+	);
 	return read === bytes ? hash : undefined;
 }
 
@@ -47,8 +51,16 @@ async function stdinChange(mark: InputMark): Promise<string | undefined> {
 }
 
 function hashOf(stream: Readable, bytes: number): Promise<string>;
-function hashOf(stream: Readable, bytes: number, counted: true): Promise<{ hash: string; read: number }>;
-async function hashOf(stream: Readable, bytes: number, counted = false): Promise<string | { hash: string; read: number }> {
+function hashOf(
+	stream: Readable,
+	bytes: number,
+	counted: true,
+): Promise<{ hash: string; read: number }>;
+async function hashOf(
+	stream: Readable,
+	bytes: number,
+	counted = false,
+): Promise<string | { hash: string; read: number }> {
 	const hasher = createHash('sha256');
 	let read = 0;
 	for await (const chunk of stream as AsyncIterable<Buffer>) {
@@ -62,7 +74,15 @@ async function hashOf(stream: Readable, bytes: number, counted = false): Promise
 }
 
 function describe(file: { size: number; mtimeMs?: number }): string {
-	return `${count(file.size)} bytes` + (file.mtimeMs !== undefined ? `, modified ${new Date(file.mtimeMs).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}` : '');
+	return (
+		`${count(file.size)} bytes` +
+		(file.mtimeMs !== undefined
+			? `, modified ${new Date(file.mtimeMs)
+					.toISOString()
+					.replace('T', ' ')
+					.replace(/\.\d+Z$/, ' UTC')}`
+			: '')
+	);
 }
 
 function count(n: number): string {

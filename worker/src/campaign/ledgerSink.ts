@@ -8,7 +8,12 @@ export class LedgerSink implements RowSink {
 		private readonly campaign: string,
 	) {}
 
-	async accept(rows: ImportRow[], throughLine: number, _items: unknown, input?: InputMark): Promise<void> {
+	async accept(
+		rows: ImportRow[],
+		throughLine: number,
+		_items: unknown,
+		input?: InputMark,
+	): Promise<void> {
 		await this.ledger.importBatch(this.campaign, rows, throughLine, input);
 	}
 }

@@ -28,7 +28,10 @@ class LocalTaker implements ChunkTaker {
 		const rows = await ledger.peekPending(campaign, this.c.chunkSize, this.cursor);
 		const suppressed = rows.filter((r) => r.suppressed);
 		if (suppressed.length > 0) {
-			await ledger.markSuppressed(campaign, suppressed.map((r) => r.line));
+			await ledger.markSuppressed(
+				campaign,
+				suppressed.map((r) => r.line),
+			);
 			this.suppressed += suppressed.length;
 			return 'again';
 		}
@@ -38,7 +41,11 @@ class LocalTaker implements ChunkTaker {
 			return 'again';
 		}
 		let whole = true;
-		const taken = await this.c.bucket.take(rows.length, async (ms) => void (whole = await this.c.pace(ms)), () => !whole || signal?.aborted === true);
+		const taken = await this.c.bucket.take(
+			rows.length,
+			async (ms) => void (whole = await this.c.pace(ms)),
+			() => !whole || signal?.aborted === true,
+		);
 		// Stopped, paused or cancelled while it waited: the send loop looks at why.
 		if (!taken) return 'changed';
 		const chunk = this.chunkNo++;
@@ -51,7 +58,12 @@ class LocalTaker implements ChunkTaker {
 			// Cancelled (or otherwise changed) under us by another process: look again. A ledger
 			// that refuses again and again (a full disk, say) ends the run instead of a busy loop;
 			// nothing of this chunk was sent.
-			if (++this.markFailures >= MAX_MARK_FAILURES) throw new FatalError(`the ledger could not record rows as submitting: ${(error as Error).message}`, 1, { cause: error });
+			if (++this.markFailures >= MAX_MARK_FAILURES)
+				throw new FatalError(
+					`the ledger could not record rows as submitting: ${(error as Error).message}`,
+					1,
+					{ cause: error },
+				);
 			return 'changed';
 		}
 		// Kept for the chunk's request, which waits for it: not an unhandled rejection meanwhile.

@@ -36,7 +36,14 @@ export async function checkOutPath(path: string): Promise<void> {
 		if (!existed) await rm(path, { force: true });
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
-		const why = code === 'ENOENT' ? 'its directory does not exist' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'permission denied' : (error as Error).message;
+		const why =
+			code === 'ENOENT'
+				? 'its directory does not exist'
+				: code === 'EISDIR'
+					? 'it is a directory'
+					: code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+						? 'permission denied'
+						: (error as Error).message;
 		throw new UsageError(`--out ${path} cannot be written: ${why}`);
 	}
 }
@@ -58,7 +65,9 @@ export class OutFile {
 	async write(row: OutLine): Promise<void> {
 		if (this.failure) throw new FatalError(`cannot write ${this.path}: ${this.failure.message}`);
 		const text = this.withText ? `,${cell(row.text)},${cell(row.segments)}` : '';
-		const ok = this.stream.write(`${row.line},${cell(row.to)},${cell(row.status)},${cell(row.messageSid)},${cell(row.errorCode)},${cell(row.message)}${text}\n`);
+		const ok = this.stream.write(
+			`${row.line},${cell(row.to)},${cell(row.status)},${cell(row.messageSid)},${cell(row.errorCode)},${cell(row.message)}${text}\n`,
+		);
 		if (!ok) await once(this.stream, 'drain');
 	}
 

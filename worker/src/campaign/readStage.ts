@@ -10,7 +10,12 @@ import type { RowProblem } from './campaignSummary';
 
 /** Where judged rows go: the ledger for a run, counters and --out for a dry run. */
 export interface RowSink {
-	accept(rows: ImportRow[], throughLine: number, items: CsvItem[], input?: InputMark): Promise<void>;
+	accept(
+		rows: ImportRow[],
+		throughLine: number,
+		items: CsvItem[],
+		input?: InputMark,
+	): Promise<void>;
 }
 
 export interface ReadStageInput {
@@ -52,14 +57,24 @@ export async function readStage(input: ReadStageInput): Promise<ReadStageResult>
 	let rows = 0;
 	let warnings = 0;
 	let lastProgress = 0;
-	const queue: { items: CsvItem[]; bytes: number; input?: InputMark; verdicts: Promise<RowVerdict[]> }[] = [];
+	const queue: {
+		items: CsvItem[];
+		bytes: number;
+		input?: InputMark;
+		verdicts: Promise<RowVerdict[]>;
+	}[] = [];
 
 	const problem = (line: number, code: string, reason: string, to?: string) => {
 		reporter.rowError(line, code, reason);
 		if (firstErrors.length < FIRST_ERRORS) firstErrors.push({ line, code, reason, to });
 	};
 
-	const drain = async (entry: { items: CsvItem[]; bytes: number; input?: InputMark; verdicts: Promise<RowVerdict[]> }) => {
+	const drain = async (entry: {
+		items: CsvItem[];
+		bytes: number;
+		input?: InputMark;
+		verdicts: Promise<RowVerdict[]>;
+	}) => {
 		const verdicts = await entry.verdicts;
 		const out: ImportRow[] = [];
 		let v = 0;
@@ -67,23 +82,62 @@ export async function readStage(input: ReadStageInput): Promise<ReadStageResult>
 		for (const item of entry.items) {
 			if (isCsvError(item)) {
 				const where = item.endLine > item.line ? ` (lines ${item.line}-${item.endLine})` : '';
-				out.push({ line: item.line, segments: 0, status: 'invalid', errorCode: RowErrors.CsvMalformed, message: item.error + where });
+				out.push({
+					line: item.line,
+					segments: 0,
+					status: 'invalid',
+					errorCode: RowErrors.CsvMalformed,
+					message: item.error + where,
+				});
 				problem(item.line, RowErrors.CsvMalformed, item.error + where);
 				through = Math.max(through, item.endLine);
 				continue;
 			}
 			through = Math.max(through, item.line);
-			if (item.warning !== undefined && ++warnings <= FIRST_WARNINGS) reporter.event('csv-warning', { line: item.line, warning: item.warning }, `line ${item.line}: ${item.warning}`);
+			if (item.warning !== undefined && ++warnings <= FIRST_WARNINGS)
+				reporter.event(
+					'csv-warning',
+					{ line: item.line, warning: item.warning },
+					`line ${item.line}: ${item.warning}`,
+				);
 			const verdict = verdicts[v++];
 			if (!verdict.ok) {
-				out.push({ line: verdict.line, to: verdict.to, segments: 0, status: 'invalid', errorCode: verdict.code, message: verdict.reason });
+				out.push({
+					line: verdict.line,
+					to: verdict.to,
+					segments: 0,
+					status: 'invalid',
+					errorCode: verdict.code,
+					message: verdict.reason,
+				});
 				problem(verdict.line, verdict.code, verdict.reason, verdict.to);
 			} else if (suppressed.has(verdict.to)) {
-				out.push({ line: verdict.line, to: verdict.to, segments: verdict.segments, status: 'suppressed', errorCode: RowErrors.Suppressed, message: 'the number is on the suppression list' });
+				out.push({
+					line: verdict.line,
+					to: verdict.to,
+					segments: verdict.segments,
+					status: 'suppressed',
+					errorCode: RowErrors.Suppressed,
+					message: 'the number is on the suppression list',
+				});
 			} else if (!seen.add(verdict.to)) {
-				out.push({ line: verdict.line, to: verdict.to, segments: verdict.segments, status: 'duplicate', errorCode: RowErrors.Duplicate, message: 'an earlier row has the same number' });
+				out.push({
+					line: verdict.line,
+					to: verdict.to,
+					segments: verdict.segments,
+					status: 'duplicate',
+					errorCode: RowErrors.Duplicate,
+					message: 'an earlier row has the same number',
+				});
 			} else {
-				const row: ImportRow = { line: verdict.line, to: verdict.to, text: verdict.text, segments: verdict.segments, status: 'pending', timeZone: verdict.timeZone };
+				const row: ImportRow = {
+					line: verdict.line,
+					to: verdict.to,
+					text: verdict.text,
+					segments: verdict.segments,
+					status: 'pending',
+					timeZone: verdict.timeZone,
+				};
 				if (verdict.ucs2 !== undefined) row.ucs2 = verdict.ucs2;
 				if (verdict.otherSegments !== undefined) row.otherSegments = verdict.otherSegments;
 				out.push(row);
@@ -96,9 +150,19 @@ export async function readStage(input: ReadStageInput): Promise<ReadStageResult>
 			lastProgress = now;
 			// Rows per byte up to the batch just drained, scaled to the file: batches in flight
 			// to the validators are not counted on one side only, so the figure holds steady.
-			const total = entry.bytes > 0 && csv.size > 0 ? Math.max(rows, Math.round((rows * csv.size) / Math.min(csv.size, entry.bytes))) : rows;
+			const total =
+				entry.bytes > 0 && csv.size > 0
+					? Math.max(rows, Math.round((rows * csv.size) / Math.min(csv.size, entry.bytes)))
+					: rows;
 			const rate = rows / Math.max(0.001, (now - started) / 1000);
-			reporter.progress({ stage: 'read', done: rows, total, rate, etaSeconds: rate > 0 ? (total - rows) / rate : undefined, unit: 'rows' });
+			reporter.progress({
+				stage: 'read',
+				done: rows,
+				total,
+				rate,
+				etaSeconds: rate > 0 ? (total - rows) / rate : undefined,
+				unit: 'rows',
+			});
 		}
 	};
 
@@ -108,16 +172,23 @@ export async function readStage(input: ReadStageInput): Promise<ReadStageResult>
 			interrupted = true;
 			break;
 		}
-		const items = input.importedThrough > 0 ? batch.filter((i) => i.line > input.importedThrough) : batch;
+		const items =
+			input.importedThrough > 0 ? batch.filter((i) => i.line > input.importedThrough) : batch;
 		if (items.length === 0) continue;
 		const records = items.filter((i) => !isCsvError(i)) as RowInput[];
-		const verdicts = records.length > 0 ? input.judge.judge(records, input.now()) : Promise.resolve([]);
+		const verdicts =
+			records.length > 0 ? input.judge.judge(records, input.now()) : Promise.resolve([]);
 		// Keep the rejection for the drain that awaits it, not the unhandled-rejection hook.
 		verdicts.catch(() => undefined);
 		queue.push({ items, bytes, input: inputMark, verdicts });
 		if (queue.length >= input.inFlight) await drain(queue.shift()!);
 	}
 	while (queue.length > 0) await drain(queue.shift()!);
-	if (warnings > FIRST_WARNINGS) reporter.event('csv-warnings', { count: warnings }, `${warnings} lines in all have a quote inside an unquoted field, read as a character`);
+	if (warnings > FIRST_WARNINGS)
+		reporter.event(
+			'csv-warnings',
+			{ count: warnings },
+			`${warnings} lines in all have a quote inside an unquoted field, read as a character`,
+		);
 	return { rows, firstErrors, warnings, interrupted };
 }

@@ -1,9 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { hostname, availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { BATCH_MAX_MESSAGES, checkSchedule as checkScheduleRule, ErrorCodes, isBlank, validateSendMessage } from '../../../api';
+import {
+	BATCH_MAX_MESSAGES,
+	checkSchedule as checkScheduleRule,
+	ErrorCodes,
+	isBlank,
+	validateSendMessage,
+} from '../../../api';
 import { openCsv, STDIN, type CsvSource } from '../csv/openCsv';
-import { FINAL_STATUSES, ROW_STATUSES, sentRows, type CampaignRecord, type Ledger, type RowStatus, type RunOwner } from '../storage/ledger';
+import {
+	FINAL_STATUSES,
+	ROW_STATUSES,
+	sentRows,
+	type CampaignRecord,
+	type Ledger,
+	type RowStatus,
+	type RunOwner,
+} from '../storage/ledger';
 import { ownerIsAlive } from '../storage/ownerIsAlive';
 import { DEFAULT_BACKOFF } from '../pacing/backoff';
 import { TokenBucket } from '../pacing/tokenBucket';
@@ -84,7 +98,10 @@ const THREADS_FROM_BYTES = 4 * 1024 * 1024;
  * pending, invalid, duplicate or suppressed), send (paced batches), settle (the answers
  * stored, --out and the summary). The CLI and the cron daemon both call this.
  */
-export async function runCampaign(options: RunCampaignOptions, deps: RunCampaignDeps): Promise<CampaignSummary> {
+export async function runCampaign(
+	options: RunCampaignOptions,
+	deps: RunCampaignDeps,
+): Promise<CampaignSummary> {
 	checkSettings(options);
 	if (options.outPath !== undefined) await checkOutPath(options.outPath);
 	const started = performance.now();
@@ -95,10 +112,18 @@ export async function runCampaign(options: RunCampaignOptions, deps: RunCampaign
 	const timing = campaignTiming(spec);
 	if (!stored || replaces) checkSchedule(spec.schedule);
 	checkFrom(spec.from);
-	if (options.callbacks?.WebhookUri !== undefined && !isBlank(spec.from)) throw new SettingError('replyUrl', `needs a leased sender: the provider calls back replies only to messages sent without --from (campaign ${name} sends from ${spec.from})`, `--reply-url needs a leased sender: the provider calls back replies only to messages sent without --from (campaign ${name} sends from ${spec.from})`);
+	if (options.callbacks?.WebhookUri !== undefined && !isBlank(spec.from))
+		throw new SettingError(
+			'replyUrl',
+			`needs a leased sender: the provider calls back replies only to messages sent without --from (campaign ${name} sends from ${spec.from})`,
+			`--reply-url needs a leased sender: the provider calls back replies only to messages sent without --from (campaign ${name} sends from ${spec.from})`,
+		);
 	if (options.dryRun) return dryRun(spec, options, deps, started);
 	if (!ledger) throw new UsageError('a run needs a ledger (--db)');
-	if (!options.provider) throw new UsageError('a run needs the provider: set CLOUDTEL_BASE_URL, CLOUDTEL_ACCOUNT_SID and CLOUDTEL_AUTH_TOKEN');
+	if (!options.provider)
+		throw new UsageError(
+			'a run needs the provider: set CLOUDTEL_BASE_URL, CLOUDTEL_ACCOUNT_SID and CLOUDTEL_AUTH_TOKEN',
+		);
 
 	const restart = stored && !replaces ? await checkInput(spec, stored, ledger) : undefined;
 	const client = new BatchClient(options.provider, options.concurrency);
@@ -110,26 +135,50 @@ export async function runCampaign(options: RunCampaignOptions, deps: RunCampaign
 		await preflight(client, spec.propertySid);
 		if (replaces) {
 			await ledger.deleteCampaign(name);
-			reporter.event('replaced', { campaign: name, changed: replaces }, `campaign ${name} had sent nothing: it starts again with the new settings (${replaces.join('; ')})`);
+			reporter.event(
+				'replaced',
+				{ campaign: name, changed: replaces },
+				`campaign ${name} had sent nothing: it starts again with the new settings (${replaces.join('; ')})`,
+			);
 		}
 		if (restart) {
 			await ledger.deleteCampaign(name);
-			reporter.event('reimport', { campaign: name, change: restart }, `${restart}; campaign ${name} had sent nothing: its import starts again from the first line`);
+			reporter.event(
+				'reimport',
+				{ campaign: name, change: restart },
+				`${restart}; campaign ${name} had sent nothing: its import starts again from the first line`,
+			);
 		}
 		const resumed = stored !== undefined && !replaces && !restart;
 		let record = resumed ? stored : await ledger.createCampaign(spec);
 		const other = await ledger.claim(name, owner, STALE_OWNER_MS);
-		if (other && !deps.chunks?.together) throw new FatalError(`campaign ${name} is already running (pid ${other.pid} on ${other.host}); a second run would race it`);
+		if (other && !deps.chunks?.together)
+			throw new FatalError(
+				`campaign ${name} is already running (pid ${other.pid} on ${other.host}); a second run would race it`,
+			);
 		if (other) {
 			const joined = await joinRun(ledger, name, owner, deps.signal);
 			record = joined.record;
 			claimed = joined.claimed;
 		} else claimed = true;
 		if (claimed) {
-			heartbeat = setInterval(() => void ledger.heartbeat(name, owner).catch(() => undefined), HEARTBEAT_MS);
+			heartbeat = setInterval(
+				() => void ledger.heartbeat(name, owner).catch(() => undefined),
+				HEARTBEAT_MS,
+			);
 			heartbeat.unref();
 		}
-		reporter.event('start', { campaign: name, csv: spec.csvPath, property: spec.propertySid, resumed, phase: record.phase }, `${resumed ? 'resuming' : 'starting'} campaign ${name} (${spec.csvPath})`);
+		reporter.event(
+			'start',
+			{
+				campaign: name,
+				csv: spec.csvPath,
+				property: spec.propertySid,
+				resumed,
+				phase: record.phase,
+			},
+			`${resumed ? 'resuming' : 'starting'} campaign ${name} (${spec.csvPath})`,
+		);
 		const stop = await stages(spec, timing, record, options, deps, ledger, client);
 		return await settleStage(spec, options, deps, ledger, stop, started);
 	} finally {
@@ -143,27 +192,55 @@ export async function runCampaign(options: RunCampaignOptions, deps: RunCampaign
  * A worker joining a run another worker holds: it waits while that one imports the CSV,
  * and takes the import over if that one dies (its heartbeat stops) before the end.
  */
-async function joinRun(ledger: Ledger, name: string, owner: RunOwner, signal?: AbortSignal): Promise<{ record: CampaignRecord; claimed: boolean }> {
+async function joinRun(
+	ledger: Ledger,
+	name: string,
+	owner: RunOwner,
+	signal?: AbortSignal,
+): Promise<{ record: CampaignRecord; claimed: boolean }> {
 	for (;;) {
 		const record = (await ledger.campaign(name))!;
 		if (record.phase !== 'importing' || signal?.aborted) return { record, claimed: false };
-		if ((await ledger.claim(name, owner, STALE_OWNER_MS)) === undefined) return { record: (await ledger.campaign(name))!, claimed: true };
+		if ((await ledger.claim(name, owner, STALE_OWNER_MS)) === undefined)
+			return { record: (await ledger.campaign(name))!, claimed: true };
 		await sleep(JOIN_POLL_MS, signal);
 	}
 }
 
 function checkSettings(options: RunCampaignOptions): void {
-	if (options.spec.text !== undefined && options.spec.text.trim() === '') throw new SettingError('text', 'is empty: give the message to send, such as "Hi {{Name}}"', '--text is empty: give the message to send, such as --text "Hi {{Name}}"');
+	if (options.spec.text !== undefined && options.spec.text.trim() === '')
+		throw new SettingError(
+			'text',
+			'is empty: give the message to send, such as "Hi {{Name}}"',
+			'--text is empty: give the message to send, such as --text "Hi {{Name}}"',
+		);
 	// Throws a SettingError naming the setting.
 	if (options.spec.defaultCountry !== undefined) new PhoneNormalizer(options.spec.defaultCountry);
-	if (!/^[A-Za-z0-9._-]{1,64}$/.test(options.spec.name)) throw setting('name', `must be 1 to 64 letters, digits, dots, dashes or underscores: it goes into every ExternalId (got "${options.spec.name}")`);
-	if (!(options.rate >= 0)) throw setting('rate', `must be a number of messages per second, 0 for no limit (got ${options.rate})`);
-	if (!Number.isInteger(options.batchSize) || options.batchSize < 1 || options.batchSize > BATCH_MAX_MESSAGES) throw setting('batchSize', `must be 1 to ${BATCH_MAX_MESSAGES} (got ${options.batchSize})`);
-	if (!Number.isInteger(options.concurrency) || options.concurrency < 1 || options.concurrency > 64) throw setting('concurrency', `must be 1 to 64 (got ${options.concurrency})`);
+	if (!/^[A-Za-z0-9._-]{1,64}$/.test(options.spec.name))
+		throw setting(
+			'name',
+			`must be 1 to 64 letters, digits, dots, dashes or underscores: it goes into every ExternalId (got "${options.spec.name}")`,
+		);
+	if (!(options.rate >= 0))
+		throw setting(
+			'rate',
+			`must be a number of messages per second, 0 for no limit (got ${options.rate})`,
+		);
+	if (
+		!Number.isInteger(options.batchSize) ||
+		options.batchSize < 1 ||
+		options.batchSize > BATCH_MAX_MESSAGES
+	)
+		throw setting('batchSize', `must be 1 to ${BATCH_MAX_MESSAGES} (got ${options.batchSize})`);
+	if (!Number.isInteger(options.concurrency) || options.concurrency < 1 || options.concurrency > 64)
+		throw setting('concurrency', `must be 1 to 64 (got ${options.concurrency})`);
 }
 
 /** The CLI's words for these have always been `--rate must be ...`, without a colon. */
-function setting(name: 'name' | 'rate' | 'batchSize' | 'concurrency', detail: string): SettingError {
+function setting(
+	name: 'name' | 'rate' | 'batchSize' | 'concurrency',
+	detail: string,
+): SettingError {
 	return new SettingError(name, detail, `${SETTING_FLAG[name]} ${detail}`);
 }
 
@@ -172,22 +249,38 @@ function setting(name: 'name' | 'rate' | 'batchSize' | 'concurrency', detail: st
  * stored ones are refused once something was sent (a resume must send what the first run
  * would have); before that, the campaign simply starts again with them (`replaces`).
  */
-async function resolveSpec(options: RunCampaignOptions, stored: CampaignRecord | undefined, ledger: Ledger | undefined): Promise<{ spec: CampaignSpec; replaces?: string[] }> {
+async function resolveSpec(
+	options: RunCampaignOptions,
+	stored: CampaignRecord | undefined,
+	ledger: Ledger | undefined,
+): Promise<{ spec: CampaignSpec; replaces?: string[] }> {
 	const name = options.spec.name;
 	const csvPath = options.spec.csvPath;
-	const given = { ...options.spec, csvPath: csvPath === undefined || csvPath === STDIN ? csvPath : resolve(csvPath) };
+	const given = {
+		...options.spec,
+		csvPath: csvPath === undefined || csvPath === STDIN ? csvPath : resolve(csvPath),
+	};
 	if (stored) {
 		const conflicts = specConflicts(stored.spec, given);
 		if (conflicts.length === 0) return { spec: stored.spec };
 		const sent = ledger ? sentRows((await ledger.counts(name)).rows) : 0;
 		if (sent > 0) {
-			throw new UsageError(`campaign ${name} already exists in this ledger with other settings, and has sent ${sent} messages: ${conflicts.join('; ')}. Run it again without them to resume it, pick a new --name, or forget it with \`cloudtel campaign delete --force\``);
+			throw new UsageError(
+				`campaign ${name} already exists in this ledger with other settings, and has sent ${sent} messages: ${conflicts.join('; ')}. Run it again without them to resume it, pick a new --name, or forget it with \`cloudtel campaign delete --force\``,
+			);
 		}
-		if (stored.owner && ownerIsAlive(stored.owner, STALE_OWNER_MS)) throw new FatalError(`campaign ${name} is already running (pid ${stored.owner.pid} on ${stored.owner.host}); a second run would race it`);
+		if (stored.owner && ownerIsAlive(stored.owner, STALE_OWNER_MS))
+			throw new FatalError(
+				`campaign ${name} is already running (pid ${stored.owner.pid} on ${stored.owner.host}); a second run would race it`,
+			);
 		const changed = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
 		return { spec: { ...stored.spec, ...changed }, replaces: conflicts };
 	}
-	const missing = [given.csvPath === undefined && '--csv', given.text === undefined && '--text', !options.dryRun && given.propertySid === undefined && '--property'].filter(Boolean);
+	const missing = [
+		given.csvPath === undefined && '--csv',
+		given.text === undefined && '--text',
+		!options.dryRun && given.propertySid === undefined && '--property',
+	].filter(Boolean);
 	if (missing.length > 0) throw new UsageError(`a new campaign needs ${missing.join(', ')}`);
 	return { spec: { ...given, propertySid: given.propertySid ?? '' } as CampaignSpec };
 }
@@ -199,21 +292,33 @@ async function resolveSpec(options: RunCampaignOptions, stored: CampaignRecord |
  * nothing imports again; one that has sent is refused. Returns why it imports again.
  * Standard input cannot be compared before it is read: an import under way reads it anew.
  */
-async function checkInput(spec: CampaignSpec, stored: CampaignRecord, ledger: Ledger): Promise<string | undefined> {
-	if (stored.phase === 'importing' && spec.csvPath === STDIN && stored.importedThrough > 0) return 'standard input cannot be compared with what the import read before';
+async function checkInput(
+	spec: CampaignSpec,
+	stored: CampaignRecord,
+	ledger: Ledger,
+): Promise<string | undefined> {
+	if (stored.phase === 'importing' && spec.csvPath === STDIN && stored.importedThrough > 0)
+		return 'standard input cannot be compared with what the import read before';
 	if (!stored.input) return undefined;
 	const change = await inputChange(spec.csvPath, stored.input);
 	if (change === undefined) return undefined;
 	const name = spec.name;
 	const sent = sentRows((await ledger.counts(name)).rows);
 	if (sent > 0) {
-		throw new FatalError(`campaign ${name}: ${change}, and ${sent.toLocaleString('en-US')} messages were sent from it: restore the file as it was to resume, or forget the campaign with \`cloudtel campaign delete --force --name ${name}\` and start anew`);
+		throw new FatalError(
+			`campaign ${name}: ${change}, and ${sent.toLocaleString('en-US')} messages were sent from it: restore the file as it was to resume, or forget the campaign with \`cloudtel campaign delete --force --name ${name}\` and start anew`,
+		);
 	}
-	if (stored.owner && ownerIsAlive(stored.owner, STALE_OWNER_MS)) throw new FatalError(`campaign ${name} is already running (pid ${stored.owner.pid} on ${stored.owner.host}); a second run would race it`);
+	if (stored.owner && ownerIsAlive(stored.owner, STALE_OWNER_MS))
+		throw new FatalError(
+			`campaign ${name} is already running (pid ${stored.owner.pid} on ${stored.owner.host}); a second run would race it`,
+		);
 	if (spec.csvPath === STDIN) {
 		// Its first bytes are read now: the import could not start from them. Nothing was sent.
 		await ledger.deleteCampaign(name);
-		throw new FatalError(`campaign ${name}: ${change}; nothing was sent, so its rows are forgotten: run the same command again to import it anew`);
+		throw new FatalError(
+			`campaign ${name}: ${change}; nothing was sent, so its rows are forgotten: run the same command again to import it anew`,
+		);
 	}
 	return change;
 }
@@ -229,13 +334,20 @@ function checkSchedule(schedule: number | undefined): void {
 	if (bad?.ErrorCode !== ErrorCodes.ScheduleInPast) return;
 	// The rule's words after the field it names: `is an hour or more in the past`.
 	const past = `${bad.Message.replace(/^--schedule /, '').replace(/\.$/, '')} (${new Date(schedule * 1000).toISOString()}): give a time to come`;
-	throw new SettingError('schedule', `${past}, or leave it out to send now`, `--schedule ${past}, or leave --schedule out to send now`);
+	throw new SettingError(
+		'schedule',
+		`${past}, or leave it out to send now`,
+		`--schedule ${past}, or leave --schedule out to send now`,
+	);
 }
 
 /** A bad --from would fail every row: say so once, before reading anything. */
 function checkFrom(from: string | undefined): void {
 	if (from === undefined) return;
-	const bad = validateSendMessage({ From: from, To: '+61491570156', Text: 'x' }, { now: Math.floor(Date.now() / 1000) }).filter((v) => v.FieldName === 'From');
+	const bad = validateSendMessage(
+		{ From: from, To: '+61491570156', Text: 'x' },
+		{ now: Math.floor(Date.now() / 1000) },
+	).filter((v) => v.FieldName === 'From');
 	if (bad.length > 0) throw new SettingError('from', bad[0].Message);
 }
 
@@ -247,10 +359,17 @@ function checkFrom(from: string | undefined): void {
 async function preflight(client: BatchClient, propertySid: string): Promise<void> {
 	for (let attempt = 1; attempt <= 5; attempt++) {
 		const outcome = await client.send(propertySid, []);
-		if (outcome.kind === 'refused' && (outcome.status === 401 || outcome.status === 403 || outcome.status === 404)) throw refusal(outcome.status, outcome.detail, propertySid);
+		if (
+			outcome.kind === 'refused' &&
+			(outcome.status === 401 || outcome.status === 403 || outcome.status === 404)
+		)
+			throw refusal(outcome.status, outcome.detail, propertySid);
 		if (outcome.kind === 'answered' || outcome.kind === 'refused') return;
 		if (outcome.kind === 'unsent') throw unreachable(outcome.reason);
-		if (outcome.kind === 'lost') throw new FatalError(`the provider did not answer a test request (${outcome.reason}); nothing was sent: check --base-url (CLOUDTEL_BASE_URL), then run again`);
+		if (outcome.kind === 'lost')
+			throw new FatalError(
+				`the provider did not answer a test request (${outcome.reason}); nothing was sent: check --base-url (CLOUDTEL_BASE_URL), then run again`,
+			);
 		if (attempt === 5) {
 			if (outcome.status === 0) throw unreachable(outcome.reason);
 			return;
@@ -266,8 +385,17 @@ function threadsFor(options: RunCampaignOptions, csv: CsvSource): number {
 	return csv.size >= THREADS_FROM_BYTES ? Math.max(1, Math.min(4, availableParallelism() - 1)) : 0;
 }
 
-async function prepareRead(spec: CampaignSpec, options: RunCampaignOptions, timing: Timing, wantText: boolean) {
-	const csv = await openCsv(spec.csvPath, { delimiter: spec.delimiter, encoding: spec.encoding, hash: !options.dryRun });
+async function prepareRead(
+	spec: CampaignSpec,
+	options: RunCampaignOptions,
+	timing: Timing,
+	wantText: boolean,
+) {
+	const csv = await openCsv(spec.csvPath, {
+		delimiter: spec.delimiter,
+		encoding: spec.encoding,
+		hash: !options.dryRun,
+	});
 	const columns = mapColumns(csv.header, spec);
 	const rules: RowRules = {
 		campaign: spec.name,
@@ -291,14 +419,42 @@ async function loadNumbers(source: AsyncIterable<string> | undefined): Promise<N
 	return set;
 }
 
-async function runRead(spec: CampaignSpec, options: RunCampaignOptions, deps: RunCampaignDeps, timing: Timing, sink: (rules: RowRules) => RowSink, importedThrough: number, seen: NumberSet, wantText: boolean) {
-	const { csv, rules, threads, columns, judge } = await prepareRead(spec, options, timing, wantText);
+async function runRead(
+	spec: CampaignSpec,
+	options: RunCampaignOptions,
+	deps: RunCampaignDeps,
+	timing: Timing,
+	sink: (rules: RowRules) => RowSink,
+	importedThrough: number,
+	seen: NumberSet,
+	wantText: boolean,
+) {
+	const { csv, rules, threads, columns, judge } = await prepareRead(
+		spec,
+		options,
+		timing,
+		wantText,
+	);
 	const theSink = sink(rules);
 	try {
 		const suppressed = await SuppressionList.load(deps.ledger?.suppressions());
 		const toColumn = csv.header[columns.toIndex];
-		const picked = columns.guessed !== undefined ? `, numbers from column ${toColumn} (no --to-column given)` : '';
-		deps.reporter.event('read', { csv: spec.csvPath, delimiter: csv.delimiter, columns: csv.header, toColumn, toColumnGuessed: columns.guessed !== undefined, threads }, `reading ${spec.csvPath} (${csv.header.length} columns, delimiter ${JSON.stringify(csv.delimiter)}${picked})`);
+		const picked =
+			columns.guessed !== undefined
+				? `, numbers from column ${toColumn} (no --to-column given)`
+				: '';
+		deps.reporter.event(
+			'read',
+			{
+				csv: spec.csvPath,
+				delimiter: csv.delimiter,
+				columns: csv.header,
+				toColumn,
+				toColumnGuessed: columns.guessed !== undefined,
+				threads,
+			},
+			`reading ${spec.csvPath} (${csv.header.length} columns, delimiter ${JSON.stringify(csv.delimiter)}${picked})`,
+		);
 		const result = await readStage({
 			csv,
 			judge,
@@ -317,12 +473,26 @@ async function runRead(spec: CampaignSpec, options: RunCampaignOptions, deps: Ru
 	}
 }
 
-async function dryRun(spec: CampaignSpec, options: RunCampaignOptions, deps: RunCampaignDeps, started: number): Promise<CampaignSummary> {
+async function dryRun(
+	spec: CampaignSpec,
+	options: RunCampaignOptions,
+	deps: RunCampaignDeps,
+	started: number,
+): Promise<CampaignSummary> {
 	const out = options.outPath ? new OutFile(options.outPath, true) : undefined;
 	try {
 		const timing = campaignTiming(spec);
 		// Texts cross from the validator threads only for --out, which writes each one.
-		const result = await runRead(spec, options, deps, timing, (rules) => new DryRunSink(rules, out, () => Math.floor(Date.now() / 1000)), 0, new NumberSet(), out !== undefined);
+		const result = await runRead(
+			spec,
+			options,
+			deps,
+			timing,
+			(rules) => new DryRunSink(rules, out, () => Math.floor(Date.now() / 1000)),
+			0,
+			new NumberSet(),
+			out !== undefined,
+		);
 		const sink = result.sink as DryRunSink;
 		const total = ROW_STATUSES.reduce((n, s) => n + sink.rows[s], 0);
 		const summary: CampaignSummary = {
@@ -336,7 +506,12 @@ async function dryRun(spec: CampaignSpec, options: RunCampaignOptions, deps: Run
 			firstErrors: result.firstErrors,
 			uncertainLines: [],
 			preview: sink.preview,
-			forecast: sink.tally.forecast({ pricePerSegment: options.pricePerSegment, rate: options.rate, timing, now: Math.floor(Date.now() / 1000) }),
+			forecast: sink.tally.forecast({
+				pricePerSegment: options.pricePerSegment,
+				rate: options.rate,
+				timing,
+				now: Math.floor(Date.now() / 1000),
+			}),
 			exitCode: result.interrupted ? ExitCodes.Interrupted : ExitCodes.Finished,
 		};
 		deps.reporter.summary(summary);
@@ -346,15 +521,34 @@ async function dryRun(spec: CampaignSpec, options: RunCampaignOptions, deps: Run
 	}
 }
 
-async function stages(spec: CampaignSpec, timing: Timing, record: CampaignRecord, options: RunCampaignOptions, deps: RunCampaignDeps, ledger: Ledger, client: BatchClient): Promise<{ stop: StopReason; sendRate?: number; fatal?: FatalError }> {
+async function stages(
+	spec: CampaignSpec,
+	timing: Timing,
+	record: CampaignRecord,
+	options: RunCampaignOptions,
+	deps: RunCampaignDeps,
+	ledger: Ledger,
+	client: BatchClient,
+): Promise<{ stop: StopReason; sendRate?: number; fatal?: FatalError }> {
 	const { reporter, signal } = deps;
 	const name = spec.name;
 	if (record.phase === 'cancelled') return { stop: 'cancelled' };
 	if (record.paused && !options.waitWhilePaused) return { stop: 'paused' };
 
 	if (record.phase === 'importing') {
-		const seen = await loadNumbers(record.importedThrough > 0 ? ledger.campaignNumbers(name) : undefined);
-		const read = await runRead(spec, options, deps, timing, () => new LedgerSink(ledger, name), record.importedThrough, seen, true);
+		const seen = await loadNumbers(
+			record.importedThrough > 0 ? ledger.campaignNumbers(name) : undefined,
+		);
+		const read = await runRead(
+			spec,
+			options,
+			deps,
+			timing,
+			() => new LedgerSink(ledger, name),
+			record.importedThrough,
+			seen,
+			true,
+		);
 		if (read.interrupted) return { stop: 'interrupted' };
 		await ledger.setPhase(name, 'sending');
 	} else if (record.phase === 'finished') {
@@ -366,20 +560,38 @@ async function stages(spec: CampaignSpec, timing: Timing, record: CampaignRecord
 	if (recovered > 0) {
 		const lines: number[] = [];
 		for await (const r of ledger.rows(name, ['uncertain'], 1000)) lines.push(r.line);
-		reporter.event('uncertain', { lines, count: recovered }, `${recovered} rows were being submitted when the last run stopped: they are uncertain and will not be sent again unless you ask with --resend-uncertain`);
+		reporter.event(
+			'uncertain',
+			{ lines, count: recovered },
+			`${recovered} rows were being submitted when the last run stopped: they are uncertain and will not be sent again unless you ask with --resend-uncertain`,
+		);
 	}
 	// The preflight has had an answer from the provider: rows an older version marked
 	// uncertain after an error that proves their request never left can go now.
 	const neverLeft = await ledger.requeueUncertainWith(name, NEVER_SENT_LOST_MESSAGES);
-	if (neverLeft > 0) reporter.event('requeued', { count: neverLeft }, `${neverLeft} rows marked uncertain by an earlier run never left (their request failed before reaching the provider): they are pending again`);
+	if (neverLeft > 0)
+		reporter.event(
+			'requeued',
+			{ count: neverLeft },
+			`${neverLeft} rows marked uncertain by an earlier run never left (their request failed before reaching the provider): they are pending again`,
+		);
 	if (options.resendUncertain) {
 		const n = await ledger.requeueUncertain(name);
-		if (n > 0) reporter.event('resend-uncertain', { count: n }, `${n} uncertain rows will be sent again (--resend-uncertain)`);
+		if (n > 0)
+			reporter.event(
+				'resend-uncertain',
+				{ count: n },
+				`${n} uncertain rows will be sent again (--resend-uncertain)`,
+			);
 	}
 
 	const wait = waitUntil(timing);
 	if (wait !== undefined && wait * 1000 > Date.now()) {
-		reporter.event('wait', { until: new Date(wait * 1000).toISOString() }, `--schedule is more than 14 days ahead: waiting until ${new Date(wait * 1000).toISOString()} to hand the messages to the provider`);
+		reporter.event(
+			'wait',
+			{ until: new Date(wait * 1000).toISOString() },
+			`--schedule is more than 14 days ahead: waiting until ${new Date(wait * 1000).toISOString()} to hand the messages to the provider`,
+		);
 		while (wait * 1000 > Date.now()) {
 			if (signal?.aborted) return { stop: 'interrupted' };
 			const c = await ledger.campaign(name);
@@ -389,7 +601,10 @@ async function stages(spec: CampaignSpec, timing: Timing, record: CampaignRecord
 	}
 
 	const counts = await ledger.counts(name);
-	const chunkSize = options.rate > 0 ? Math.min(options.batchSize, Math.max(1, Math.ceil(options.rate / 10))) : options.batchSize;
+	const chunkSize =
+		options.rate > 0
+			? Math.min(options.batchSize, Math.max(1, Math.ceil(options.rate / 10)))
+			: options.batchSize;
 	const bucket = new TokenBucket(options.rate, chunkSize);
 	const result = await sendStage({
 		campaign: name,
@@ -407,24 +622,47 @@ async function stages(spec: CampaignSpec, timing: Timing, record: CampaignRecord
 		callbacks: options.callbacks,
 		chunks,
 		rate: options.rate,
-		backoff: options.retries === undefined ? undefined : { ...DEFAULT_BACKOFF, maxAttempts: Math.floor(options.retries) + 1 },
+		backoff:
+			options.retries === undefined
+				? undefined
+				: { ...DEFAULT_BACKOFF, maxAttempts: Math.floor(options.retries) + 1 },
 	});
 	if (result.stop === 'cancelled') await ledger.cancelPending(name);
 	if (result.stop === 'finished') await ledger.setPhase(name, 'finished');
-	return { stop: result.stop, sendRate: result.seconds > 0 ? result.sent / result.seconds : undefined, fatal: result.fatal };
+	return {
+		stop: result.stop,
+		sendRate: result.seconds > 0 ? result.sent / result.seconds : undefined,
+		fatal: result.fatal,
+	};
 }
 
-async function settleStage(spec: CampaignSpec, options: RunCampaignOptions, deps: RunCampaignDeps, ledger: Ledger, outcome: { stop: StopReason; sendRate?: number; fatal?: FatalError }, started: number): Promise<CampaignSummary> {
+async function settleStage(
+	spec: CampaignSpec,
+	options: RunCampaignOptions,
+	deps: RunCampaignDeps,
+	ledger: Ledger,
+	outcome: { stop: StopReason; sendRate?: number; fatal?: FatalError },
+	started: number,
+): Promise<CampaignSummary> {
 	const name = spec.name;
 	const counts = await ledger.counts(name);
 	const firstErrors: RowProblem[] = [];
-	for await (const r of ledger.rows(name, ['invalid', 'rejected'], 10)) firstErrors.push({ line: r.line, code: r.errorCode ?? '', reason: r.message ?? '', to: r.to });
+	for await (const r of ledger.rows(name, ['invalid', 'rejected'], 10))
+		firstErrors.push({ line: r.line, code: r.errorCode ?? '', reason: r.message ?? '', to: r.to });
 	const uncertainLines: number[] = [];
 	for await (const r of ledger.rows(name, ['uncertain'], 1000)) uncertainLines.push(r.line);
 	if (options.outPath) {
 		const out = new OutFile(options.outPath);
 		try {
-			for await (const r of ledger.rows(name)) await out.write({ line: r.line, to: r.to, status: r.status, messageSid: r.messageSid, errorCode: r.errorCode, message: r.message });
+			for await (const r of ledger.rows(name))
+				await out.write({
+					line: r.line,
+					to: r.to,
+					status: r.status,
+					messageSid: r.messageSid,
+					errorCode: r.errorCode,
+					message: r.message,
+				});
 		} finally {
 			await out.close();
 		}
@@ -434,19 +672,28 @@ async function settleStage(spec: CampaignSpec, options: RunCampaignOptions, deps
 	let stop = outcome.stop;
 	if (stop === 'finished' && open > 0) stop = 'failed';
 	const exitCode =
-		stop === 'failed' ? ExitCodes.Fatal
-		: stop === 'interrupted' ? ExitCodes.Interrupted
-		: stop === 'paused' || stop === 'cancelled' || stop === 'waiting' ? ExitCodes.Stopped
-		: counts.rows.uncertain > 0 ? ExitCodes.Uncertain
-		: ExitCodes.Finished;
+		stop === 'failed'
+			? ExitCodes.Fatal
+			: stop === 'interrupted'
+				? ExitCodes.Interrupted
+				: stop === 'paused' || stop === 'cancelled' || stop === 'waiting'
+					? ExitCodes.Stopped
+					: counts.rows.uncertain > 0
+						? ExitCodes.Uncertain
+						: ExitCodes.Finished;
 	const message =
 		outcome.fatal?.message ??
-		(stop === 'paused' ? `campaign ${name} is paused: \`cloudtel campaign resume\` it, then run it again`
-		: stop === 'cancelled' ? `campaign ${name} was cancelled`
-		: stop === 'interrupted' ? `interrupted: run the same command again to resume campaign ${name}`
-		: stop === 'failed' ? `${open} rows are still pending: run again to resume`
-		: counts.rows.uncertain > 0 ? `${counts.rows.uncertain} rows are uncertain (their request may have reached the provider); check them, then run again with --resend-uncertain to send them anyway`
-		: undefined);
+		(stop === 'paused'
+			? `campaign ${name} is paused: \`cloudtel campaign resume\` it, then run it again`
+			: stop === 'cancelled'
+				? `campaign ${name} was cancelled`
+				: stop === 'interrupted'
+					? `interrupted: run the same command again to resume campaign ${name}`
+					: stop === 'failed'
+						? `${open} rows are still pending: run again to resume`
+						: counts.rows.uncertain > 0
+							? `${counts.rows.uncertain} rows are uncertain (their request may have reached the provider); check them, then run again with --resend-uncertain to send them anyway`
+							: undefined);
 	const summary: CampaignSummary = {
 		campaign: name,
 		dryRun: false,

@@ -29,21 +29,33 @@ const MAX_RATE_LIMITED_ATTEMPTS = 60;
  * One chunk's request, retried while the provider fails it, and its answer settled.
  * Returns the fatal error that ends the run, if its outcome is one.
  */
-export async function sendChunk(input: ChunkRequest, { chunk, rows, durable }: Chunk, messages: SendMessageRequest[], settleChunk: (chunk: number, rows: SettledRow[]) => Promise<void>, fatal: () => FatalError | undefined): Promise<FatalError | undefined> {
+export async function sendChunk(
+	input: ChunkRequest,
+	{ chunk, rows, durable }: Chunk,
+	messages: SendMessageRequest[],
+	settleChunk: (chunk: number, rows: SettledRow[]) => Promise<void>,
+	fatal: () => FatalError | undefined,
+): Promise<FatalError | undefined> {
 	const { campaign, bucket, signal } = input;
 	const policy = input.backoff ?? DEFAULT_BACKOFF;
 	let lines = rows.map((r) => r.line);
 	// Rows whose number was suppressed while the chunk waited: settled with the rest, never sent.
 	const held: SettledRow[] = [];
 	const settle = (c: number, settled: SettledRow[]) => settleChunk(c, [...settled, ...held]);
-	const backToPending = () => settle(chunk, lines.map((line) => ({ line, status: 'pending' })));
+	const backToPending = () =>
+		settle(
+			chunk,
+			lines.map((line) => ({ line, status: 'pending' })),
+		);
 	/** The last look before the request leaves, after any wait (the disk, an outage, a retry): a STOP answered meanwhile is honoured. */
 	const holdSuppressed = async () => {
 		if (!input.suppressedAmong) return;
 		const now = await input.suppressedAmong(messages.map((m) => m.To));
 		if (now.size === 0) return;
 		const keep = messages.map((m) => !now.has(m.To));
-		held.push(...lines.filter((_, i) => !keep[i]).map((line) => ({ line, status: 'suppressed' as const })));
+		held.push(
+			...lines.filter((_, i) => !keep[i]).map((line) => ({ line, status: 'suppressed' as const })),
+		);
 		lines = lines.filter((_, i) => keep[i]);
 		messages = messages.filter((_, i) => keep[i]);
 	};
@@ -53,7 +65,11 @@ export async function sendChunk(input: ChunkRequest, { chunk, rows, durable }: C
 		} catch (error) {
 			// The mark may not be on disk: nothing of this chunk leaves, its rows are pending again.
 			await backToPending();
-			return new FatalError(`the ledger could not write the rows being submitted to disk: ${(error as Error).message}; nothing of them was sent`, 1, { cause: error });
+			return new FatalError(
+				`the ledger could not write the rows being submitted to disk: ${(error as Error).message}; nothing of them was sent`,
+				1,
+				{ cause: error },
+			);
 		}
 	}
 	for (let attempt = 1; ; attempt++) {
@@ -62,12 +78,25 @@ export async function sendChunk(input: ChunkRequest, { chunk, rows, durable }: C
 		} catch (error) {
 			// The list cannot be read: nothing of this chunk leaves unchecked, its rows are pending again.
 			await backToPending();
-			return new FatalError(`the suppression list could not be read before sending: ${(error as Error).message}; the rows not sent stay pending: run again to resume`, 1, { cause: error });
+			return new FatalError(
+				`the suppression list could not be read before sending: ${(error as Error).message}; the rows not sent stay pending: run again to resume`,
+				1,
+				{ cause: error },
+			);
 		}
 		if (messages.length === 0) return void (await settle(chunk, []));
 		const outcome = await input.client.send(input.propertySid, messages);
-		if (outcome.kind === 'answered') return void (await settle(chunk, settleAnswer(campaign, lines, outcome.results)));
-		if (outcome.kind === 'lost') return void (await settle(chunk, lines.map((line) => ({ line, status: 'uncertain', message: `answer lost: ${outcome.reason}` }))));
+		if (outcome.kind === 'answered')
+			return void (await settle(chunk, settleAnswer(campaign, lines, outcome.results)));
+		if (outcome.kind === 'lost')
+			return void (await settle(
+				chunk,
+				lines.map((line) => ({
+					line,
+					status: 'uncertain',
+					message: `answer lost: ${outcome.reason}`,
+				})),
+			));
 		if (outcome.kind === 'unsent') {
 			await backToPending();
 			return unreachable(outcome.reason);
@@ -78,30 +107,58 @@ export async function sendChunk(input: ChunkRequest, { chunk, rows, durable }: C
 			return refusal(outcome.status, outcome.detail, input.propertySid);
 		}
 		const limited = outcome.status === 429;
-		if (attempt >= (limited ? MAX_RATE_LIMITED_ATTEMPTS : policy.maxAttempts) || signal?.aborted || fatal()) {
+		if (
+			attempt >= (limited ? MAX_RATE_LIMITED_ATTEMPTS : policy.maxAttempts) ||
+			signal?.aborted ||
+			fatal()
+		) {
 			await backToPending();
 			if (signal?.aborted) return undefined;
-			return new FatalError(`the provider kept failing (${outcome.reason}, ${attempt} attempts); the rows not sent stay pending: run again to resume`);
+			return new FatalError(
+				`the provider kept failing (${outcome.reason}, ${attempt} attempts); the rows not sent stay pending: run again to resume`,
+			);
 		}
 		const delay = outcome.retryAfterMs ?? backoffDelay(attempt, policy);
 		if (limited) bucket.block(delay);
-		input.reporter.event('retry', { lines: [lines[0], lines[lines.length - 1]], attempt, status: outcome.status, reason: outcome.reason, delayMs: delay }, `${outcome.reason}: attempt ${attempt} failed; retrying ${rows.length} messages in ${(delay / 1000).toFixed(1)} s`);
+		input.reporter.event(
+			'retry',
+			{
+				lines: [lines[0], lines[lines.length - 1]],
+				attempt,
+				status: outcome.status,
+				reason: outcome.reason,
+				delayMs: delay,
+			},
+			`${outcome.reason}: attempt ${attempt} failed; retrying ${rows.length} messages in ${(delay / 1000).toFixed(1)} s`,
+		);
 		await sleep(delay, signal);
-		if (limited) await bucket.take(rows.length, (ms) => sleep(ms, signal), () => signal?.aborted === true);
+		if (limited)
+			await bucket.take(
+				rows.length,
+				(ms) => sleep(ms, signal),
+				() => signal?.aborted === true,
+			);
 	}
 }
 
 /** The fatal error for a request that provably never left: its rows are still pending. */
 export function unreachable(reason: string): FatalError {
-	return new FatalError(`cannot reach the provider (${reason}): no byte of the request left, so its rows stay pending; check --base-url (CLOUDTEL_BASE_URL), then run again to resume`);
+	return new FatalError(
+		`cannot reach the provider (${reason}): no byte of the request left, so its rows stay pending; check --base-url (CLOUDTEL_BASE_URL), then run again to resume`,
+	);
 }
 
 /** The fatal error for an answer that refused a whole request. */
 export function refusal(status: number, detail: string, propertySid: string): FatalError {
-	if (status === 401) return new FatalError(`the provider refused the credentials (HTTP 401, ${detail}): check CLOUDTEL_ACCOUNT_SID and CLOUDTEL_AUTH_TOKEN`);
+	if (status === 401)
+		return new FatalError(
+			`the provider refused the credentials (HTTP 401, ${detail}): check CLOUDTEL_ACCOUNT_SID and CLOUDTEL_AUTH_TOKEN`,
+		);
 	if (status === 404) {
 		const unknown = `the provider does not know property ${propertySid} in this account (HTTP 404, ${detail})`;
 		return new SettingError('propertySid', unknown, `${unknown}: check --property`, 1);
 	}
-	return new FatalError(`the provider refused the batch (HTTP ${status}, ${detail}); no row of it was sent`);
+	return new FatalError(
+		`the provider refused the batch (HTTP ${status}, ${detail}); no row of it was sent`,
+	);
 }

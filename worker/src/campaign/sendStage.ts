@@ -27,7 +27,10 @@ export interface SendStageInput extends ChunkRequest {
 	/** How long sending waits for a worker's callbacks taken in an outage (CallbacksGate); a test's shorter. */
 	callbacksWaitMs?: number;
 	/** Where the provider calls back about each message: the worker daemon's webhooks. */
-	callbacks?: Pick<SendMessageRequest, 'DeliveryReceiptWebhookUri' | 'DeliveryReceiptWebhookMethod' | 'WebhookUri' | 'WebhookMethod'>;
+	callbacks?: Pick<
+		SendMessageRequest,
+		'DeliveryReceiptWebhookUri' | 'DeliveryReceiptWebhookMethod' | 'WebhookUri' | 'WebhookMethod'
+	>;
 }
 
 export interface SendStageResult {
@@ -66,7 +69,12 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 		rate: input.rate ?? 0,
 		pollMs,
 		signal,
-		inflight: { get size() { return inflight.size; }, one: () => Promise.race(inflight) },
+		inflight: {
+			get size() {
+				return inflight.size;
+			},
+			one: () => Promise.race(inflight),
+		},
 		pace: async (ms) => {
 			// Looks at the controls (every pollMs at most) while it waits, so a cancel or a pause ends the wait at once.
 			const until = performance.now() + ms;
@@ -95,16 +103,28 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 		lastProgress = now;
 		const done = sent + taker.suppressed + heldBack;
 		const rate = sent / Math.max(0.001, (now - started) / 1000);
-		reporter.progress({ stage: 'send', done, total: input.total, rate, etaSeconds: rate > 0 ? (input.total - done) / rate : undefined, unit: 'messages' });
+		reporter.progress({
+			stage: 'send',
+			done,
+			total: input.total,
+			rate,
+			etaSeconds: rate > 0 ? (input.total - done) / rate : undefined,
+			unit: 'messages',
+		});
 	};
 
 	const settle = async (chunk: number, rows: SettledRow[]) => {
 		await ledger.settle(campaign, chunk, rows);
-		for (const r of rows) if (r.status === 'suppressed') heldBack++;
-		else if (r.status !== 'pending') sent++;
+		for (const r of rows)
+			if (r.status === 'suppressed') heldBack++;
+			else if (r.status !== 'pending') sent++;
 		const uncertain = rows.filter((r) => r.status === 'uncertain');
 		if (uncertain.length > 0) {
-			reporter.event('uncertain', { lines: uncertain.map((r) => r.line), reason: uncertain[0].message }, `${uncertain.length} rows are uncertain: ${uncertain[0].message}`);
+			reporter.event(
+				'uncertain',
+				{ lines: uncertain.map((r) => r.line), reason: uncertain[0].message },
+				`${uncertain.length} rows are uncertain: ${uncertain[0].message}`,
+			);
 		}
 		progress();
 	};
@@ -114,7 +134,13 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 			await callbacksIn.wait();
 			return ledger.suppressedAmong(numbers);
 		};
-		const send = sendChunk({ suppressedAmong, ...input }, chunk, buildMessages(input, chunk.rows), settle, () => fatal);
+		const send = sendChunk(
+			{ suppressedAmong, ...input },
+			chunk,
+			buildMessages(input, chunk.rows),
+			settle,
+			() => fatal,
+		);
 		const p: Promise<void> = send
 			.then((error) => {
 				fatal ??= error;
@@ -146,7 +172,12 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 				await Promise.race(inflight);
 				continue;
 			}
-			if (!pausedReported) reporter.event('paused', { campaign }, `paused: \`cloudtel campaign resume\` continues, \`cloudtel campaign cancel\` stops`);
+			if (!pausedReported)
+				reporter.event(
+					'paused',
+					{ campaign },
+					`paused: \`cloudtel campaign resume\` continues, \`cloudtel campaign cancel\` stops`,
+				);
 			pausedReported = true;
 			await sleep(pollMs, signal);
 			continue;
@@ -174,13 +205,24 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 	}
 	await Promise.all(inflight);
 	progress(true);
-	return { stop: fatal ? 'failed' : stop, sent, suppressed: taker.suppressed + heldBack, seconds: (performance.now() - started) / 1000, fatal };
+	return {
+		stop: fatal ? 'failed' : stop,
+		sent,
+		suppressed: taker.suppressed + heldBack,
+		seconds: (performance.now() - started) / 1000,
+		fatal,
+	};
 }
 
 function buildMessages(input: SendStageInput, rows: PendingRow[]): SendMessageRequest[] {
 	const times = new SendTimes(input.timing, Math.floor(Date.now() / 1000));
 	return rows.map((r) => {
-		const m: SendMessageRequest = { ...input.callbacks, To: r.to, Text: r.text, ExternalId: externalId(input.campaign, r.line) };
+		const m: SendMessageRequest = {
+			...input.callbacks,
+			To: r.to,
+			Text: r.text,
+			ExternalId: externalId(input.campaign, r.line),
+		};
 		if (input.from !== undefined) m.From = input.from;
 		const schedule = times.scheduleFor(r.timeZone);
 		if (schedule !== undefined) m.Schedule = schedule;

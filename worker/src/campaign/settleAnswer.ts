@@ -7,14 +7,24 @@ import { externalId } from '../rows/externalId';
  * the contract; when the answer disagrees (a different count, an ExternalId out of place)
  * elements are matched by ExternalId, and a row no element answers for is uncertain.
  */
-export function settleAnswer(campaign: string, lines: number[], results: BatchResultItem[]): SettledRow[] {
-	const inOrder = results.length === lines.length && results.every((r, i) => !isMessage(r) || !r.ExternalId || r.ExternalId === externalId(campaign, lines[i]));
+export function settleAnswer(
+	campaign: string,
+	lines: number[],
+	results: BatchResultItem[],
+): SettledRow[] {
+	const inOrder =
+		results.length === lines.length &&
+		results.every(
+			(r, i) => !isMessage(r) || !r.ExternalId || r.ExternalId === externalId(campaign, lines[i]),
+		);
 	if (inOrder) return lines.map((line, i) => settleOne(line, results[i]));
 	const byId = new Map<string, BatchResultItem>();
 	for (const r of results) if (isMessage(r) && r.ExternalId) byId.set(r.ExternalId, r);
 	return lines.map((line) => {
 		const r = byId.get(externalId(campaign, line));
-		return r ? settleOne(line, r) : { line, status: 'uncertain', message: 'the batch answer did not account for this message' };
+		return r
+			? settleOne(line, r)
+			: { line, status: 'uncertain', message: 'the batch answer did not account for this message' };
 	});
 }
 
@@ -22,8 +32,18 @@ function settleOne(line: number, r: BatchResultItem): SettledRow {
 	if (isMessage(r)) return { line, status: 'accepted', messageSid: r.MessageSid };
 	if (isBatchErrorItem(r)) {
 		const fields = (r.Errors ?? []).map((e) => e.FieldName).filter((f) => f);
-		const tail = fields.length > 0 && !r.Message.includes(fields[0]) ? ` (fields: ${fields.join(', ')})` : '';
-		return { line, status: 'rejected', errorCode: r.ErrorCode, message: (r.Message || r.ErrorCode) + tail };
+		const tail =
+			fields.length > 0 && !r.Message.includes(fields[0]) ? ` (fields: ${fields.join(', ')})` : '';
+		return {
+			line,
+			status: 'rejected',
+			errorCode: r.ErrorCode,
+			message: (r.Message || r.ErrorCode) + tail,
+		};
 	}
-	return { line, status: 'uncertain', message: `the batch answer for this message is neither a message nor an error: ${JSON.stringify(r).slice(0, 200)}` };
+	return {
+		line,
+		status: 'uncertain',
+		message: `the batch answer for this message is neither a message nor an error: ${JSON.stringify(r).slice(0, 200)}`,
+	};
 }

@@ -15,12 +15,30 @@ export interface CampaignReport {
 	 * what receipts and replies said. `uncertain` beside `sent`: messages whose answer was
 	 * lost, which may or may not have gone out.
 	 */
-	funnel: { rows: number; valid: number; sent: number; uncertain: number; delivered: number; failed: number; replied: number; optedOut: number };
+	funnel: {
+		rows: number;
+		valid: number;
+		sent: number;
+		uncertain: number;
+		delivered: number;
+		failed: number;
+		replied: number;
+		optedOut: number;
+	};
 	statuses: StatusCounts;
 	/** Every state a row is in that is not plain sent, with what it means for a person. */
 	rowStates: { state: RowStatus; count: number; meaning: string }[];
 	/** What was sent, from whom, when; times also in `timeZone` as a person there reads them. */
-	details: { text: string; from: string; timeZone: string; start: string | null; end: string | null; startLocal: string | null; endLocal: string | null; generatedLocal: string };
+	details: {
+		text: string;
+		from: string;
+		timeZone: string;
+		start: string | null;
+		end: string | null;
+		startLocal: string | null;
+		endLocal: string | null;
+		generatedLocal: string;
+	};
 	/**
 	 * Whether delivery receipts came: only a run with a --receipt-url (or the worker's cron
 	 * campaigns) gets them, and without any the receipt figures would only say "awaiting".
@@ -57,7 +75,8 @@ export const STATE_MEANINGS: Partial<Record<RowStatus, string>> = {
 	suppressed: 'not sent: the number opted out (on the suppression list)',
 	cancelled: 'not sent: the campaign was cancelled before their turn',
 	rejected: 'refused by the provider (its ErrorCode says why)',
-	uncertain: "may have been sent: the provider's answer was lost; sent again only with --resend-uncertain",
+	uncertain:
+		"may have been sent: the provider's answer was lost; sent again only with --resend-uncertain",
 	pending: 'not sent yet',
 	submitting: 'on their way to the provider',
 };
@@ -66,16 +85,25 @@ export const STATE_MEANINGS: Partial<Record<RowStatus, string>> = {
  * Every empty bucket between the first and the last, as zero: a line drawn straight across a
  * quiet minute would say something was sent in it.
  */
-function filled<T extends { at: number }>(buckets: T[], width: number, zero: (at: number) => T): T[] {
+function filled<T extends { at: number }>(
+	buckets: T[],
+	width: number,
+	zero: (at: number) => T,
+): T[] {
 	if (buckets.length === 0) return [];
 	const byAt = new Map(buckets.map((b) => [b.at, b]));
 	const out: T[] = [];
-	for (let at = buckets[0].at; at <= buckets[buckets.length - 1].at; at += width) out.push(byAt.get(at) ?? zero(at));
+	for (let at = buckets[0].at; at <= buckets[buckets.length - 1].at; at += width)
+		out.push(byAt.get(at) ?? zero(at));
 	return out;
 }
 
 /** Reads counts and buckets, never the rows: as fast on a million-row campaign as the database's GROUP BYs. */
-export async function readCampaignReport(ledger: LedgerReader, name: string, options: { pricePerSegment?: number } = {}): Promise<CampaignReport> {
+export async function readCampaignReport(
+	ledger: LedgerReader,
+	name: string,
+	options: { pricePerSegment?: number } = {},
+): Promise<CampaignReport> {
 	const record = await ledger.campaign(name);
 	if (!record) throw new Error(`no campaign named ${name}`);
 	const counts = await ledger.counts(name);
@@ -84,7 +112,10 @@ export async function readCampaignReport(ledger: LedgerReader, name: string, opt
 	const bucketSeconds = timeBucket(span ? span.to - span.from : 0);
 	const figures = await ledger.reportFigures(name, bucketSeconds);
 	const price = options.pricePerSegment;
-	const zone = (record.spec.timeZone && resolveTimeZone(record.spec.timeZone)) || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+	const zone =
+		(record.spec.timeZone && resolveTimeZone(record.spec.timeZone)) ||
+		Intl.DateTimeFormat().resolvedOptions().timeZone ||
+		'UTC';
 	const now = Date.now();
 	return {
 		campaign: name,
@@ -101,7 +132,16 @@ export async function readCampaignReport(ledger: LedgerReader, name: string, opt
 			generatedLocal: localTime(Math.floor(now / 1000), zone),
 		},
 		receipts: delivery.delivered + delivery.failed > 0,
-		rowStates: (Object.keys(STATE_MEANINGS) as RowStatus[]).filter((s) => counts.rows[s] > 0).map((state) => ({ state, count: counts.rows[state], meaning: state === 'invalid' ? `${STATE_MEANINGS.invalid!} (\`cloudtel campaign status --name ${name}\` lists them with their lines and reasons)` : STATE_MEANINGS[state]! })),
+		rowStates: (Object.keys(STATE_MEANINGS) as RowStatus[])
+			.filter((s) => counts.rows[s] > 0)
+			.map((state) => ({
+				state,
+				count: counts.rows[state],
+				meaning:
+					state === 'invalid'
+						? `${STATE_MEANINGS.invalid!} (\`cloudtel campaign status --name ${name}\` lists them with their lines and reasons)`
+						: STATE_MEANINGS[state]!,
+			})),
 		funnel: {
 			rows: counts.total,
 			valid: counts.total - counts.rows.invalid,
@@ -120,8 +160,15 @@ export async function readCampaignReport(ledger: LedgerReader, name: string, opt
 		failuresByCountry: failuresByCountry(figures.failuresByPrefix),
 		timeline: {
 			bucketSeconds,
-			sends: filled(figures.sends, bucketSeconds, (at) => ({ at, count: 0 })).map((b) => ({ at: iso(b.at), count: b.count })),
-			deliveries: filled(figures.deliveries, bucketSeconds, (at) => ({ at, delivered: 0, failed: 0 })).map((b) => ({ at: iso(b.at), delivered: b.delivered, failed: b.failed })),
+			sends: filled(figures.sends, bucketSeconds, (at) => ({ at, count: 0 })).map((b) => ({
+				at: iso(b.at),
+				count: b.count,
+			})),
+			deliveries: filled(figures.deliveries, bucketSeconds, (at) => ({
+				at,
+				delivered: 0,
+				failed: 0,
+			})).map((b) => ({ at: iso(b.at), delivered: b.delivered, failed: b.failed })),
 		},
 		receiptSeconds: receiptPercentiles(figures.receiptTenths) ?? null,
 		sendTimes: {
@@ -133,7 +180,8 @@ export async function readCampaignReport(ledger: LedgerReader, name: string, opt
 			sent: counts.acceptedSegments,
 			pricePerSegment: price ?? null,
 			// Rounded to a millionth: prices per segment are often fractions of a cent.
-			estimatedCost: price === undefined ? null : Math.round(counts.acceptedSegments * price * 1e6) / 1e6,
+			estimatedCost:
+				price === undefined ? null : Math.round(counts.acceptedSegments * price * 1e6) / 1e6,
 		},
 	};
 }

@@ -3,7 +3,9 @@
  * of a second (the ledger counts; nothing is read row by row). Nearest rank: the smallest
  * time at or below which that share of the receipts falls.
  */
-export function receiptPercentiles(histogram: { tenths: number; count: number }[]): { p50: number; p95: number; receipts: number } | undefined {
+export function receiptPercentiles(
+	histogram: { tenths: number; count: number }[],
+): { p50: number; p95: number; receipts: number } | undefined {
 	const total = histogram.reduce((n, b) => n + b.count, 0);
 	if (total === 0) return undefined;
 	const sorted = [...histogram].sort((x, y) => x.tenths - y.tenths);

@@ -20,7 +20,13 @@ export const MAX_WIDTH = 480;
 const HEIGHT = 280;
 const FONT = 14;
 const number = (v: number) => v.toLocaleString('en-US');
-const COLORS = { sent: '#3867d6', delivered: '#20bf6b', failed: '#eb3b5a', uncertain: '#f7b731', other: '#8854d0' };
+const COLORS = {
+	sent: '#3867d6',
+	delivered: '#20bf6b',
+	failed: '#eb3b5a',
+	uncertain: '#f7b731',
+	other: '#8854d0',
+};
 
 /**
  * Apache ECharts rendered to SVG here, in Node (its server-side renderer): the page gets
@@ -30,7 +36,11 @@ const COLORS = { sent: '#3867d6', delivered: '#20bf6b', failed: '#eb3b5a', uncer
 function svg(option: echarts.EChartsOption, height = HEIGHT): string {
 	const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: WIDTH, height });
 	try {
-		chart.setOption({ animation: false, textStyle: { fontFamily: 'system-ui, sans-serif', fontSize: FONT }, ...option });
+		chart.setOption({
+			animation: false,
+			textStyle: { fontFamily: 'system-ui, sans-serif', fontSize: FONT },
+			...option,
+		});
 		return chart.renderToSVGString();
 	} finally {
 		chart.dispose();
@@ -41,13 +51,26 @@ function bars(labels: string[], values: number[], color: string | string[]): ech
 	return {
 		grid: { left: 8, right: 48, top: 8, bottom: 8, containLabel: true },
 		// One number format everywhere: 20,000 on the bars as on the axis.
-		xAxis: { type: 'value', minInterval: 1, splitNumber: 3, axisLabel: { fontSize: FONT, formatter: number, hideOverlap: true, margin: 12 } },
+		xAxis: {
+			type: 'value',
+			minInterval: 1,
+			splitNumber: 3,
+			axisLabel: { fontSize: FONT, formatter: number, hideOverlap: true, margin: 12 },
+		},
 		yAxis: { type: 'category', data: labels, inverse: true, axisLabel: { fontSize: FONT } },
 		series: [
 			{
 				type: 'bar',
-				data: values.map((value, i) => ({ value, itemStyle: { color: Array.isArray(color) ? color[i] : color } })),
-				label: { show: true, position: 'right', fontSize: FONT, formatter: (p: { value: unknown }) => number(Number(p.value)) },
+				data: values.map((value, i) => ({
+					value,
+					itemStyle: { color: Array.isArray(color) ? color[i] : color },
+				})),
+				label: {
+					show: true,
+					position: 'right',
+					fontSize: FONT,
+					formatter: (p: { value: unknown }) => number(Number(p.value)),
+				},
 				barMaxWidth: 28,
 			},
 		],
@@ -61,15 +84,7 @@ export function reportCharts(r: CampaignReport): RenderedChart[] {
 		// The section's heading already says Funnel.
 		title: 'Rows at each stage',
 		empty: 'No rows yet.',
-		svg:
-			f.rows === 0
-				? undefined
-				: svg(
-						bars(
-							...funnelBars(r),
-						),
-						40 + 34 * funnelBars(r)[0].length,
-					),
+		svg: f.rows === 0 ? undefined : svg(bars(...funnelBars(r)), 40 + 34 * funnelBars(r)[0].length),
 	};
 	const t = r.timeline;
 	const axis = timeAxis(r);
@@ -85,14 +100,40 @@ export function reportCharts(r: CampaignReport): RenderedChart[] {
 						legend: { top: 0, textStyle: { fontSize: FONT } },
 						// Buckets as categories, each one there, the empty ones as zero; labels every
 						// `interval` buckets, as many as fit side by side without touching.
-						xAxis: { type: 'category', data: axis.labels, axisLabel: { fontSize: FONT, interval: axis.interval, hideOverlap: true, margin: 12 }, axisTick: { alignWithLabel: true } },
-						yAxis: { type: 'value', minInterval: 1, splitNumber: 3, axisLabel: { fontSize: FONT, formatter: number } },
+						xAxis: {
+							type: 'category',
+							data: axis.labels,
+							axisLabel: { fontSize: FONT, interval: axis.interval, hideOverlap: true, margin: 12 },
+							axisTick: { alignWithLabel: true },
+						},
+						yAxis: {
+							type: 'value',
+							minInterval: 1,
+							splitNumber: 3,
+							axisLabel: { fontSize: FONT, formatter: number },
+						},
 						series: [
-							{ name: 'Sent', type: 'bar', color: COLORS.sent, data: axis.keys.map((k) => axis.sends.get(k) ?? 0), barMaxWidth: 24 },
+							{
+								name: 'Sent',
+								type: 'bar',
+								color: COLORS.sent,
+								data: axis.keys.map((k) => axis.sends.get(k) ?? 0),
+								barMaxWidth: 24,
+							},
 							...(r.receipts
 								? [
-										{ name: 'Delivered', type: 'line' as const, color: COLORS.delivered, data: axis.keys.map((k) => axis.delivered.get(k) ?? 0) },
-										{ name: 'Failed', type: 'line' as const, color: COLORS.failed, data: axis.keys.map((k) => axis.failed.get(k) ?? 0) },
+										{
+											name: 'Delivered',
+											type: 'line' as const,
+											color: COLORS.delivered,
+											data: axis.keys.map((k) => axis.delivered.get(k) ?? 0),
+										},
+										{
+											name: 'Failed',
+											type: 'line' as const,
+											color: COLORS.failed,
+											data: axis.keys.map((k) => axis.failed.get(k) ?? 0),
+										},
 									]
 								: []),
 						],
@@ -102,13 +143,33 @@ export function reportCharts(r: CampaignReport): RenderedChart[] {
 		id: 'errorCodes',
 		title: 'Failed deliveries by ErrorCode',
 		empty: 'No failed deliveries.',
-		svg: r.failuresByErrorCode.length === 0 ? undefined : svg(bars(r.failuresByErrorCode.map((e) => e.errorCode || '(none)'), r.failuresByErrorCode.map((e) => e.count), COLORS.failed), chartHeight(r.failuresByErrorCode.length)),
+		svg:
+			r.failuresByErrorCode.length === 0
+				? undefined
+				: svg(
+						bars(
+							r.failuresByErrorCode.map((e) => e.errorCode || '(none)'),
+							r.failuresByErrorCode.map((e) => e.count),
+							COLORS.failed,
+						),
+						chartHeight(r.failuresByErrorCode.length),
+					),
 	};
 	const countries: RenderedChart = {
 		id: 'countries',
 		title: "Failed deliveries by the recipient's country",
 		empty: 'No failed deliveries.',
-		svg: r.failuresByCountry.length === 0 ? undefined : svg(bars(r.failuresByCountry.map((c) => c.country), r.failuresByCountry.map((c) => c.count), COLORS.failed), chartHeight(r.failuresByCountry.length)),
+		svg:
+			r.failuresByCountry.length === 0
+				? undefined
+				: svg(
+						bars(
+							r.failuresByCountry.map((c) => c.country),
+							r.failuresByCountry.map((c) => c.count),
+							COLORS.failed,
+						),
+						chartHeight(r.failuresByCountry.length),
+					),
 	};
 	return [funnel, timeline, errorCodes, countries];
 }
@@ -119,7 +180,9 @@ function funnelBars(r: CampaignReport): [string[], number[], string[]] {
 		['Rows', f.rows, COLORS.other],
 		['Valid', f.valid, COLORS.other],
 		['Sent', f.sent, COLORS.sent],
-		...(f.uncertain > 0 ? [['Uncertain', f.uncertain, COLORS.uncertain] as [string, number, string]] : []),
+		...(f.uncertain > 0
+			? [['Uncertain', f.uncertain, COLORS.uncertain] as [string, number, string]]
+			: []),
 		...(r.receipts
 			? [
 					['Delivered', f.delivered, COLORS.delivered] as [string, number, string],
@@ -145,16 +208,28 @@ function timeAxis(r: CampaignReport) {
 	const failed = new Map(t.deliveries.map((b) => [Date.parse(b.at), b.failed]));
 	const all = [...sends.keys(), ...delivered.keys()];
 	const keys: number[] = [];
-	if (all.length > 0) for (let at = Math.min(...all); at <= Math.max(...all); at += w) keys.push(at);
+	if (all.length > 0)
+		for (let at = Math.min(...all); at <= Math.max(...all); at += w) keys.push(at);
 	const format = new Intl.DateTimeFormat('en-GB', {
 		timeZone: r.details.timeZone,
 		hourCycle: 'h23',
-		...(t.bucketSeconds >= 86_400 ? { day: 'numeric', month: 'short' } : t.bucketSeconds < 60 ? { hour: '2-digit', minute: '2-digit', second: '2-digit' } : { hour: '2-digit', minute: '2-digit' }),
+		...(t.bucketSeconds >= 86_400
+			? { day: 'numeric', month: 'short' }
+			: t.bucketSeconds < 60
+				? { hour: '2-digit', minute: '2-digit', second: '2-digit' }
+				: { hour: '2-digit', minute: '2-digit' }),
 	});
 	const labels = keys.map((k) => format.format(k));
 	const widest = Math.max(0, ...labels.map(labelWidth));
 	const fit = Math.max(1, Math.floor(PLOT_WIDTH / widest));
-	return { keys, labels, sends, delivered, failed, interval: Math.max(0, Math.ceil(keys.length / fit) - 1) };
+	return {
+		keys,
+		labels,
+		sends,
+		delivered,
+		failed,
+		interval: Math.max(0, Math.ceil(keys.length / fit) - 1),
+	};
 }
 
 function chartHeight(bars: number): number {

@@ -6,13 +6,20 @@ const number = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits:
 
 function rowStates(r: CampaignReport): string {
 	if (r.rowStates.length === 0) return '';
-	const rows = r.rowStates.map((s) => `<tr><th scope="row">${escape(s.state)}</th><td data-figure="statuses.${s.state}" data-value="${s.count}">${number(s.count)}</td><td class="meaning">${escape(s.meaning)}</td></tr>`).join('');
+	const rows = r.rowStates
+		.map(
+			(s) =>
+				`<tr><th scope="row">${escape(s.state)}</th><td data-figure="statuses.${s.state}" data-value="${s.count}">${number(s.count)}</td><td class="meaning">${escape(s.meaning)}</td></tr>`,
+		)
+		.join('');
 	return `<table class="states"><caption>Rows not simply sent</caption><tbody>${rows}</tbody></table>`;
 }
 
 function details(r: CampaignReport): string {
 	const d = r.details;
-	const when = d.startLocal ? `${escape(d.startLocal)} to ${escape(d.endLocal!)}` : 'nothing sent yet';
+	const when = d.startLocal
+		? `${escape(d.startLocal)} to ${escape(d.endLocal!)}`
+		: 'nothing sent yet';
 	return `<dl class="details"><dt>Text</dt><dd class="text">${escape(d.text)}</dd><dt>From</dt><dd>${escape(d.from)}</dd><dt>Sent</dt><dd>${when} <span class="zone">(${escape(d.timeZone)})</span></dd></dl>`;
 }
 
@@ -23,7 +30,12 @@ function figure(path: string, value: number, label: string): string {
 
 function table(title: string, key: string, rows: { name: string; count: number }[]): string {
 	if (rows.length === 0) return '';
-	const body = rows.map((r) => `<tr><th scope="row">${escape(r.name || '(none)')}</th><td data-figure="${escape(`${key}.${r.name}`)}" data-value="${r.count}">${number(r.count)}</td></tr>`).join('');
+	const body = rows
+		.map(
+			(r) =>
+				`<tr><th scope="row">${escape(r.name || '(none)')}</th><td data-figure="${escape(`${key}.${r.name}`)}" data-value="${r.count}">${number(r.count)}</td></tr>`,
+		)
+		.join('');
 	return `<table><caption>${escape(title)}</caption><tbody>${body}</tbody></table>`;
 }
 
@@ -42,8 +54,8 @@ export function reportHtml(r: CampaignReport): string {
 	const receipt = !r.receipts
 		? '<p class="note">No delivery receipt came: receipts go only to a <code>--receipt-url</code> (a running <code>cloudtel worker</code>).</p>'
 		: r.receiptSeconds
-		? `<dl class="figures">${figure('receiptSeconds.p50', r.receiptSeconds.p50, 'Send to receipt, p50 (s)')}${figure('receiptSeconds.p95', r.receiptSeconds.p95, 'Send to receipt, p95 (s)')}</dl>`
-		: '<p class="empty">No receipt yet.</p>';
+			? `<dl class="figures">${figure('receiptSeconds.p50', r.receiptSeconds.p50, 'Send to receipt, p50 (s)')}${figure('receiptSeconds.p95', r.receiptSeconds.p95, 'Send to receipt, p95 (s)')}</dl>`
+			: '<p class="empty">No receipt yet.</p>';
 	const sendTimes =
 		r.sendTimes.fromRequest > 0
 			? `<p class="note" data-figure="sendTimes.fromRequest" data-value="${r.sendTimes.fromRequest}">${r.sendTimes.fromRequest} of the ${r.funnel.sent} messages sent had their answer lost and were accepted by their receipt: they are timed from when their request left, the others from the answer accepting them.</p>`
@@ -56,12 +68,20 @@ export function reportHtml(r: CampaignReport): string {
 	const failures = `<div class="grid">
 <section>
 <h2>Failures by ErrorCode</h2>
-${table('Failed deliveries', 'failuresByErrorCode', r.failuresByErrorCode.map((e) => ({ name: e.errorCode, count: e.count })))}
+${table(
+	'Failed deliveries',
+	'failuresByErrorCode',
+	r.failuresByErrorCode.map((e) => ({ name: e.errorCode, count: e.count })),
+)}
 ${chart('errorCodes')}
 </section>
 <section>
 <h2>Failures by country</h2>
-${table('Failed deliveries', 'failuresByCountry', r.failuresByCountry.map((c) => ({ name: c.country, count: c.count })))}
+${table(
+	'Failed deliveries',
+	'failuresByCountry',
+	r.failuresByCountry.map((c) => ({ name: c.country, count: c.count })),
+)}
 ${chart('countries')}
 </section>
 </div>

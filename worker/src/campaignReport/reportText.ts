@@ -1,7 +1,8 @@
 import type { CampaignReport } from './campaignReport';
 
 const n = (x: number) => x.toLocaleString('en-US');
-const list = (items: { name: string; count: number }[]) => (items.length === 0 ? 'none' : items.map((i) => `${i.name || '(none)'} ${n(i.count)}`).join(', '));
+const list = (items: { name: string; count: number }[]) =>
+	items.length === 0 ? 'none' : items.map((i) => `${i.name || '(none)'} ${n(i.count)}`).join(', ');
 
 /** The report for a terminal: the same figures as --json, a line each, times where the campaign is. */
 export function reportText(r: CampaignReport): string {
@@ -11,7 +12,9 @@ export function reportText(r: CampaignReport): string {
 		`Campaign ${r.campaign}: ${r.phase}`,
 		`  text: ${d.text}`,
 		`  from: ${d.from}`,
-		d.startLocal ? `  sent from ${d.startLocal} to ${d.endLocal} (${d.timeZone})` : '  nothing sent yet',
+		d.startLocal
+			? `  sent from ${d.startLocal} to ${d.endLocal} (${d.timeZone})`
+			: '  nothing sent yet',
 		`  funnel: rows ${n(f.rows)}, valid ${n(f.valid)}, sent ${n(f.sent)}` +
 			(f.uncertain > 0 ? `, uncertain ${n(f.uncertain)}` : '') +
 			(r.receipts ? `, delivered ${n(f.delivered)}, failed ${n(f.failed)}` : '') +
@@ -23,10 +26,23 @@ export function reportText(r: CampaignReport): string {
 			`  awaiting receipt ${n(r.awaitingReceipt)}`,
 			`  failures by ErrorCode: ${list(r.failuresByErrorCode.map((e) => ({ name: e.errorCode, count: e.count })))}`,
 			`  failures by country: ${list(r.failuresByCountry.map((c) => ({ name: c.country, count: c.count })))}`,
-			r.receiptSeconds ? `  send to receipt: p50 ${r.receiptSeconds.p50} s, p95 ${r.receiptSeconds.p95} s (${n(r.receiptSeconds.receipts)} receipts)` : '  send to receipt: no receipt yet',
+			r.receiptSeconds
+				? `  send to receipt: p50 ${r.receiptSeconds.p50} s, p95 ${r.receiptSeconds.p95} s (${n(r.receiptSeconds.receipts)} receipts)`
+				: '  send to receipt: no receipt yet',
 		);
-	} else lines.push('  no delivery receipt came: receipts go only to a --receipt-url (a running `cloudtel worker`)');
-	if (r.sendTimes.fromRequest > 0) lines.push(`  send times: ${n(r.sendTimes.fromAnswer)} from the answer accepting them, ${n(r.sendTimes.fromRequest)} from when their request left (answer lost, accepted by their receipt)`);
-	lines.push(`  segments sent ${n(r.segments.sent)}` + (r.segments.estimatedCost === null ? '' : `, estimated cost ${n(r.segments.estimatedCost)} at ${r.segments.pricePerSegment} per segment`));
+	} else
+		lines.push(
+			'  no delivery receipt came: receipts go only to a --receipt-url (a running `cloudtel worker`)',
+		);
+	if (r.sendTimes.fromRequest > 0)
+		lines.push(
+			`  send times: ${n(r.sendTimes.fromAnswer)} from the answer accepting them, ${n(r.sendTimes.fromRequest)} from when their request left (answer lost, accepted by their receipt)`,
+		);
+	lines.push(
+		`  segments sent ${n(r.segments.sent)}` +
+			(r.segments.estimatedCost === null
+				? ''
+				: `, estimated cost ${n(r.segments.estimatedCost)} at ${r.segments.pricePerSegment} per segment`),
+	);
 	return lines.join('\n') + '\n';
 }

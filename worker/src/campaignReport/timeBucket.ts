@@ -1,7 +1,25 @@
 const DAY = 86_400;
 
 /** Bucket widths a person reads easily, in seconds: up to a year, then whole years. */
-const WIDTHS = [1, 5, 10, 30, 60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600, DAY, 7 * DAY, 30 * DAY, 90 * DAY, 365 * DAY];
+const WIDTHS = [
+	1,
+	5,
+	10,
+	30,
+	60,
+	300,
+	900,
+	1800,
+	3600,
+	3 * 3600,
+	6 * 3600,
+	12 * 3600,
+	DAY,
+	7 * DAY,
+	30 * DAY,
+	90 * DAY,
+	365 * DAY,
+];
 
 /**
  * The narrowest easy width that cuts the span into at most `most` buckets. Buckets start

@@ -19,24 +19,34 @@ export async function campaignReportCommand(argv: string[]): Promise<number> {
 			args: argv,
 			strict: true,
 			allowPositionals: false,
-			options: { db: { type: 'string' }, name: { type: 'string' }, html: { type: 'string' }, json: { type: 'boolean' }, 'price-per-segment': { type: 'string' } },
+			options: {
+				db: { type: 'string' },
+				name: { type: 'string' },
+				html: { type: 'string' },
+				json: { type: 'boolean' },
+				'price-per-segment': { type: 'string' },
+			},
 		}));
 	} catch (error) {
 		throw new UsageError((error as Error).message);
 	}
-	if (!values.name) throw new UsageError(`campaign report needs --name (and --db, default ${DEFAULT_DB})`);
+	if (!values.name)
+		throw new UsageError(`campaign report needs --name (and --db, default ${DEFAULT_DB})`);
 	const price = values['price-per-segment'];
 	const pricePerSegment = parsePrice(price);
-	if (values.html !== undefined && values.html.trim() === '') throw new UsageError('--html needs the path of the file to write');
+	if (values.html !== undefined && values.html.trim() === '')
+		throw new UsageError('--html needs the path of the file to write');
 	const db = dbLocation(dbSetting(values.db));
 	const dbPath = db.kind === 'postgres' ? db.shown : db.path;
-	if (db.kind === 'sqlite' && !existsSync(db.path)) throw new FatalError(`no ledger at ${dbPath}: give the --db the campaign ran with`);
+	if (db.kind === 'sqlite' && !existsSync(db.path))
+		throw new FatalError(`no ledger at ${dbPath}: give the --db the campaign ran with`);
 	// Read only where it must be: a Postgres role may only SELECT, and its schema is the
 	// workers' to upgrade; a SQLite ledger the user may not write to (or beside). A SQLite
 	// ledger of their own is upgraded, should it be older, as any command would.
 	const ledger = await openLedger(db, { readonly: db.kind === 'postgres' || !writable(db.path) });
 	try {
-		if (!(await ledger.campaign(values.name))) throw new FatalError(`no campaign named ${values.name} in ${dbPath}`);
+		if (!(await ledger.campaign(values.name)))
+			throw new FatalError(`no campaign named ${values.name} in ${dbPath}`);
 		const report = await readCampaignReport(ledger, values.name, { pricePerSegment });
 		if (values.html !== undefined) {
 			// Written beside, then renamed: a browser or a mail never picks up half a report. The

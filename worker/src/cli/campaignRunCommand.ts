@@ -26,7 +26,8 @@ export function dbSetting(flag: string | undefined): string {
 export async function campaignRunCommand(argv: string[]): Promise<number> {
 	const { values } = parseFlags(argv);
 	const csv = values.csv;
-	if (csv === STDIN && !values.name) throw new UsageError('--csv - reads standard input: give the campaign a --name');
+	if (csv === STDIN && !values.name)
+		throw new UsageError('--csv - reads standard input: give the campaign a --name');
 	const name = values.name ?? (csv ? defaultName(csv) : undefined);
 	if (!name) throw new UsageError('give --name (or --csv, whose file name names a new campaign)');
 	const spec: Partial<CampaignSpec> & { name: string } = {
@@ -55,30 +56,52 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 	const onLost = (waitedMs: number, error: Error): void => {
 		if (waitedMs > 0 && waiting) return;
 		waiting = true;
-		reporter.event('db-retry', { error: error.message.split('\n')[0], limitSeconds: DB_OUTAGE_LIMIT_MS / 1000 }, `the connection to Postgres was lost (${error.message.split('\n')[0]}); waiting up to ${DB_OUTAGE_LIMIT_MS / 1000} s for it to answer`);
+		reporter.event(
+			'db-retry',
+			{ error: error.message.split('\n')[0], limitSeconds: DB_OUTAGE_LIMIT_MS / 1000 },
+			`the connection to Postgres was lost (${error.message.split('\n')[0]}); waiting up to ${DB_OUTAGE_LIMIT_MS / 1000} s for it to answer`,
+		);
 	};
-	const ledger: Ledger | undefined = !dryRun || db.kind === 'postgres' || existsSync(db.path) ? await openRunLedger(db, onLost) : undefined;
+	const ledger: Ledger | undefined =
+		!dryRun || db.kind === 'postgres' || existsSync(db.path)
+			? await openRunLedger(db, onLost)
+			: undefined;
 	const interrupt = interruptSignal(reporter);
 	try {
 		const baseUrl = values['base-url'] ?? process.env.CLOUDTEL_BASE_URL;
 		const accountSid = values['account-sid'] ?? process.env.CLOUDTEL_ACCOUNT_SID;
 		const authToken = values['auth-token'] ?? process.env.CLOUDTEL_AUTH_TOKEN;
-		const missing = [!baseUrl && 'CLOUDTEL_BASE_URL (--base-url)', !accountSid && 'CLOUDTEL_ACCOUNT_SID (--account-sid)', !authToken && 'CLOUDTEL_AUTH_TOKEN (--auth-token)'].filter(Boolean);
-		if (!dryRun && missing.length > 0) throw new UsageError(`the provider's address and credentials are missing: set ${missing.join(', ')}`);
+		const missing = [
+			!baseUrl && 'CLOUDTEL_BASE_URL (--base-url)',
+			!accountSid && 'CLOUDTEL_ACCOUNT_SID (--account-sid)',
+			!authToken && 'CLOUDTEL_AUTH_TOKEN (--auth-token)',
+		].filter(Boolean);
+		if (!dryRun && missing.length > 0)
+			throw new UsageError(
+				`the provider's address and credentials are missing: set ${missing.join(', ')}`,
+			);
 		const badUrl = dryRun ? undefined : baseUrlProblem(baseUrl!);
 		if (badUrl) throw new UsageError(`--base-url (CLOUDTEL_BASE_URL) ${badUrl}`);
 		const summary = await runCampaign(
 			{
 				spec,
-				provider: dryRun ? undefined : { baseUrl: baseUrl!, accountSid: accountSid!, authToken: authToken! },
+				provider: dryRun
+					? undefined
+					: { baseUrl: baseUrl!, accountSid: accountSid!, authToken: authToken! },
 				rate: parseRateFlag(values.rate),
 				batchSize: parseNumberFlag('--batch-size', values['batch-size'], RUN_DEFAULTS.batchSize),
 				concurrency: parseNumberFlag('--concurrency', values.concurrency, RUN_DEFAULTS.concurrency),
 				dryRun,
 				resendUncertain: values['resend-uncertain'] ?? false,
 				outPath: values.out,
-				retries: values.retries === undefined ? undefined : parseNumberFlag('--retries', values.retries, 7),
-				threads: values.threads === undefined ? undefined : parseNumberFlag('--threads', values.threads, 0),
+				retries:
+					values.retries === undefined
+						? undefined
+						: parseNumberFlag('--retries', values.retries, 7),
+				threads:
+					values.threads === undefined
+						? undefined
+						: parseNumberFlag('--threads', values.threads, 0),
 				callbacks: callbacksFrom(values['receipt-url'], values['reply-url']),
 				pricePerSegment: parsePrice(values['price-per-segment']),
 			},
@@ -101,7 +124,8 @@ const NUMBER_FLAGS = new Set(['--rate', '--batch-size', '--concurrency', '--thre
 function joinNegativeNumbers(argv: string[]): string[] {
 	const out: string[] = [];
 	for (let i = 0; i < argv.length; i++) {
-		if (NUMBER_FLAGS.has(argv[i]) && /^-[\d.]/.test(argv[i + 1] ?? '')) out.push(`${argv[i]}=${argv[++i]}`);
+		if (NUMBER_FLAGS.has(argv[i]) && /^-[\d.]/.test(argv[i + 1] ?? ''))
+			out.push(`${argv[i]}=${argv[++i]}`);
 		else out.push(argv[i]);
 	}
 	return out;
@@ -156,20 +180,36 @@ function parseFlags(argv: string[]) {
  * receipts against their rows. Not part of the campaign: a resume may give another URL.
  */
 function callbacksFrom(receiptUrl: string | undefined, replyUrl: string | undefined) {
-	for (const [flag, url] of [['--receipt-url', receiptUrl], ['--reply-url', replyUrl]] as const) {
-		if (url !== undefined && !isWebhookUri(url)) throw new UsageError(`${flag} must be an absolute http or https URL, such as http://worker.example:8080/callbacks/SECRET/receipts (got "${url}")`);
+	for (const [flag, url] of [
+		['--receipt-url', receiptUrl],
+		['--reply-url', replyUrl],
+	] as const) {
+		if (url !== undefined && !isWebhookUri(url))
+			throw new UsageError(
+				`${flag} must be an absolute http or https URL, such as http://worker.example:8080/callbacks/SECRET/receipts (got "${url}")`,
+			);
 	}
 	if (receiptUrl === undefined && replyUrl === undefined) return undefined;
-	return { ...(receiptUrl !== undefined ? { DeliveryReceiptWebhookUri: receiptUrl } : {}), ...(replyUrl !== undefined ? { WebhookUri: replyUrl } : {}) };
+	return {
+		...(receiptUrl !== undefined ? { DeliveryReceiptWebhookUri: receiptUrl } : {}),
+		...(replyUrl !== undefined ? { WebhookUri: replyUrl } : {}),
+	};
 }
 
 function defaultName(csv: string): string {
-	return basename(csv, extname(csv)).replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 64) || 'campaign';
+	return (
+		basename(csv, extname(csv))
+			.replace(/[^A-Za-z0-9._-]+/g, '-')
+			.slice(0, 64) || 'campaign'
+	);
 }
 
 function parseSchedule(value: string): number {
 	const ms = Date.parse(value);
-	if (Number.isNaN(ms)) throw new UsageError(`--schedule must be an ISO 8601 time such as 2030-05-01T09:00:00+10:00 (got "${value}")`);
+	if (Number.isNaN(ms))
+		throw new UsageError(
+			`--schedule must be an ISO 8601 time such as 2030-05-01T09:00:00+10:00 (got "${value}")`,
+		);
 	return Math.floor(ms / 1000);
 }
 
@@ -177,12 +217,16 @@ function parseEncoding(value: string): string | undefined {
 	const name = value.toLowerCase();
 	// UTF-8 is what a file without --encoding is read as: the spec keeps no setting for it.
 	if (name === 'utf-8' || name === 'utf8') return undefined;
-	if (!(name in SINGLE_BYTE_ENCODINGS)) throw new UsageError(`--encoding must be windows-1252 (Excel's "CSV (Comma delimited)") or latin1; UTF-8 and UTF-16 with a BOM are read without it (got "${value}")`);
+	if (!(name in SINGLE_BYTE_ENCODINGS))
+		throw new UsageError(
+			`--encoding must be windows-1252 (Excel's "CSV (Comma delimited)") or latin1; UTF-8 and UTF-16 with a BOM are read without it (got "${value}")`,
+		);
 	return name;
 }
 
 function parseDelimiter(value: string): string {
 	const d = value === '\\t' || value.toLowerCase() === 'tab' ? '\t' : value;
-	if (d.length !== 1) throw new UsageError(`--delimiter must be one character, or "tab" (got "${value}")`);
+	if (d.length !== 1)
+		throw new UsageError(`--delimiter must be one character, or "tab" (got "${value}")`);
 	return d;
 }

@@ -29,8 +29,10 @@ export async function readStatus(ledger: LedgerReader, name: string): Promise<Ca
 	// Every one: a person checks each uncertain line before sending it again.
 	for await (const r of ledger.rows(name, ['uncertain'])) uncertainLines.push(r.line);
 	const firstErrors: CampaignStatus['firstErrors'] = [];
-	for await (const r of ledger.rows(name, ['invalid', 'rejected'], 10)) firstErrors.push({ line: r.line, code: r.errorCode ?? '', reason: r.message ?? '' });
-	const live = record.owner && ownerIsAlive(record.owner, STALE_OWNER_MS) ? record.owner : undefined;
+	for await (const r of ledger.rows(name, ['invalid', 'rejected'], 10))
+		firstErrors.push({ line: r.line, code: r.errorCode ?? '', reason: r.message ?? '' });
+	const live =
+		record.owner && ownerIsAlive(record.owner, STALE_OWNER_MS) ? record.owner : undefined;
 	return {
 		name,
 		phase: record.phase,
@@ -50,13 +52,25 @@ export async function readStatus(ledger: LedgerReader, name: string): Promise<Ca
 }
 
 export function formatStatus(s: CampaignStatus): string {
-	const lines = [`Campaign ${s.name}: ${s.phase}${s.paused ? ' (paused)' : ''}${s.running ? `, running as pid ${s.running.pid} on ${s.running.host}` : ', no run active'}`];
+	const lines = [
+		`Campaign ${s.name}: ${s.phase}${s.paused ? ' (paused)' : ''}${s.running ? `, running as pid ${s.running.pid} on ${s.running.host}` : ', no run active'}`,
+	];
 	lines.push(`  csv ${s.spec.csvPath}, property ${s.spec.propertySid}`);
-	lines.push(`  rows ${s.total}: ` + Object.entries(s.rows).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', '));
+	lines.push(
+		`  rows ${s.total}: ` +
+			Object.entries(s.rows)
+				.filter(([, n]) => n > 0)
+				.map(([k, n]) => `${k} ${n}`)
+				.join(', '),
+	);
 	lines.push(`  segments accepted ${s.acceptedSegments}`);
 	// No receipt at all most often means none was asked for: "awaiting" would promise what never comes.
 	const noReceipts = s.delivery.delivered + s.delivery.failed === 0;
-	lines.push(noReceipts && s.rows.accepted > 0 ? '  receipts: none received; a campaign gets them when sent with --receipt-url pointing at a running `cloudtel worker` on this ledger (a config or API campaign asks for them itself)' : `  receipts: ${formatDelivery(s.delivery)}`);
+	lines.push(
+		noReceipts && s.rows.accepted > 0
+			? '  receipts: none received; a campaign gets them when sent with --receipt-url pointing at a running `cloudtel worker` on this ledger (a config or API campaign asks for them itself)'
+			: `  receipts: ${formatDelivery(s.delivery)}`,
+	);
 	lines.push(`  replies ${s.delivery.replied}, opted out ${s.delivery.optedOut}`);
 	// Every one, as ranges: thousands of uncertain rows stay one short line.
 	if (s.uncertainLines.length > 0) lines.push(`  uncertain lines: ${lineRanges(s.uncertainLines)}`);

@@ -19,7 +19,8 @@ import { loadSandbox } from './sandboxModule';
  * from dist/worker/src/cli that is dist/examples; from the sources, the repository's examples/.
  */
 export const DEMO_CSV = join(__dirname, '..', '..', '..', 'examples', 'demo-campaign.csv');
-export const DEMO_TEXT = 'Hi {{FirstName}}, your {{Store}} order is ready for pickup. Show code {{Code}} at the counter.';
+export const DEMO_TEXT =
+	'Hi {{FirstName}}, your {{Store}} order is ready for pickup. Show code {{Code}} at the counter.';
 
 /** How long the demo waits for the last receipts once every row is sent. */
 const RECEIPT_TIMEOUT_MS = 20_000;
@@ -44,7 +45,11 @@ account is needed; nothing leaves this machine.
 export async function demoCommand(argv: string[]): Promise<number> {
 	let values;
 	try {
-		({ values } = parseArgs({ args: argv, strict: true, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }));
+		({ values } = parseArgs({
+			args: argv,
+			strict: true,
+			options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+		}));
 	} catch (error) {
 		throw new UsageError((error as Error).message);
 	}
@@ -63,11 +68,26 @@ export async function demoCommand(argv: string[]): Promise<number> {
 	let receiver: DemoReceiver | undefined;
 	try {
 		receiver = await startDemoReceiver(dbPath, ledger, sandbox.demo.AccountSid);
-		reporter.event('demo', { sandbox: sandbox.url, property: sandbox.demo.PropertySid }, `sandbox running at ${sandbox.url}; sending ${DEMO_CSV} from property ${sandbox.demo.PropertySid}`);
+		reporter.event(
+			'demo',
+			{ sandbox: sandbox.url, property: sandbox.demo.PropertySid },
+			`sandbox running at ${sandbox.url}; sending ${DEMO_CSV} from property ${sandbox.demo.PropertySid}`,
+		);
 		const summary = await runCampaign(
 			{
-				spec: { name: 'demo', csvPath: DEMO_CSV, propertySid: sandbox.demo.PropertySid, text: DEMO_TEXT, from: 'CloudTel', defaultCountry: 'AU' },
-				provider: { baseUrl: sandbox.url, accountSid: sandbox.demo.AccountSid, authToken: sandbox.demo.AuthToken },
+				spec: {
+					name: 'demo',
+					csvPath: DEMO_CSV,
+					propertySid: sandbox.demo.PropertySid,
+					text: DEMO_TEXT,
+					from: 'CloudTel',
+					defaultCountry: 'AU',
+				},
+				provider: {
+					baseUrl: sandbox.url,
+					accountSid: sandbox.demo.AccountSid,
+					authToken: sandbox.demo.AuthToken,
+				},
 				rate: 500,
 				batchSize: 100,
 				concurrency: RUN_DEFAULTS.concurrency,
@@ -78,12 +98,19 @@ export async function demoCommand(argv: string[]): Promise<number> {
 		);
 		reporter.event('demo-out', { out: outPath }, `every row's outcome: ${outPath}`);
 		if (summary.exitCode !== 0) return summary.exitCode;
-		reporter.event('receipts-waiting', { timeoutSeconds: RECEIPT_TIMEOUT_MS / 1000 }, `waiting up to ${RECEIPT_TIMEOUT_MS / 1000} s for the delivery receipts`);
+		reporter.event(
+			'receipts-waiting',
+			{ timeoutSeconds: RECEIPT_TIMEOUT_MS / 1000 },
+			`waiting up to ${RECEIPT_TIMEOUT_MS / 1000} s for the delivery receipts`,
+		);
 		const delivery = await awaitReceipts(ledger, 'demo', interrupt.signal);
 		reporter.event(
 			'receipts',
 			{ ...delivery },
-			`receipts: ${formatDelivery(delivery)}` + (delivery.awaitingReceipt > 0 ? ` (gave up waiting after ${RECEIPT_TIMEOUT_MS / 1000} s)` : ''),
+			`receipts: ${formatDelivery(delivery)}` +
+				(delivery.awaitingReceipt > 0
+					? ` (gave up waiting after ${RECEIPT_TIMEOUT_MS / 1000} s)`
+					: ''),
 		);
 		return summary.exitCode;
 	} finally {
@@ -97,7 +124,11 @@ export async function demoCommand(argv: string[]): Promise<number> {
 }
 
 /** Until no accepted row awaits its receipt, the timeout passes or the user interrupts. */
-async function awaitReceipts(ledger: Ledger, name: string, signal: AbortSignal): Promise<DeliveryCounts> {
+async function awaitReceipts(
+	ledger: Ledger,
+	name: string,
+	signal: AbortSignal,
+): Promise<DeliveryCounts> {
 	const until = Date.now() + RECEIPT_TIMEOUT_MS;
 	for (;;) {
 		const counts = await ledger.deliveryCounts(name);

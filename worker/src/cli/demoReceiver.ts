@@ -17,10 +17,19 @@ export interface DemoReceiver {
  * processor), started in-process on a loopback port for the demo: its receipts reach the
  * ledger exactly as a `cloudtel worker`'s would. No reply rules, so nothing is forwarded.
  */
-export async function startDemoReceiver(dbPath: string, ledger: Ledger, accountSid: string): Promise<DemoReceiver> {
+export async function startDemoReceiver(
+	dbPath: string,
+	ledger: Ledger,
+	accountSid: string,
+): Promise<DemoReceiver> {
 	const log = new JsonLogger(() => undefined);
 	const store = await openDaemonStore({ kind: 'sqlite', path: dbPath });
-	const outbox = new ForwardOutbox(store, {}, { maxAttempts: 1, backoffMs: 1000, maxBackoffMs: 1000, concurrency: 1 }, log);
+	const outbox = new ForwardOutbox(
+		store,
+		{},
+		{ maxAttempts: 1, backoffMs: 1000, maxBackoffMs: 1000, concurrency: 1 },
+		log,
+	);
 	const processor = new CallbackProcessor(store, ledger, [], outbox, log);
 	processor.start();
 	const secret = randomBytes(16).toString('hex');

@@ -10,7 +10,11 @@ export function interruptSignal(reporter: Reporter): { signal: AbortSignal; disp
 		if (controller.signal.aborted) {
 			process.exit(130);
 		}
-		reporter.event('interrupt', { signal: name }, `${name}: finishing the batches in flight (again to quit at once)`);
+		reporter.event(
+			'interrupt',
+			{ signal: name },
+			`${name}: finishing the batches in flight (again to quit at once)`,
+		);
 		controller.abort();
 	};
 	process.on('SIGINT', onSignal);

@@ -4,7 +4,8 @@ import { RUN_DEFAULTS, UsageError } from '../errors';
 export function parseNumberFlag(flag: string, value: string | undefined, fallback: number): number {
 	if (value === undefined) return fallback;
 	const n = Number(value);
-	if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`${flag} must be a number, 0 or more (got "${value}")`);
+	if (value.trim() === '' || !Number.isFinite(n) || n < 0)
+		throw new UsageError(`${flag} must be a number, 0 or more (got "${value}")`);
 	return n;
 }
 
@@ -21,6 +22,9 @@ export function parsePrice(value: string | undefined): number | undefined {
 	if (value === undefined) return undefined;
 	const n = Number(value);
 	// A price past the cap would make the cost Infinity (shown as null): refused like a typo.
-	if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > MAX_PRICE_PER_SEGMENT) throw new UsageError(`--price-per-segment must be a number from 0 to ${MAX_PRICE_PER_SEGMENT.toLocaleString('en-US')}, such as 0.045 (got "${value}")`);
+	if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > MAX_PRICE_PER_SEGMENT)
+		throw new UsageError(
+			`--price-per-segment must be a number from 0 to ${MAX_PRICE_PER_SEGMENT.toLocaleString('en-US')}, such as 0.045 (got "${value}")`,
+		);
 	return n;
 }

@@ -5,7 +5,14 @@ import { join } from 'node:path';
  * CLI may start it. The campaign engine still reaches it only over HTTP.
  */
 export interface SandboxModule {
-	startSandbox(options: { port?: number; host?: string; rateLimit?: number; failRate?: number; latencyMs?: number; receiptDelayMs?: number }): Promise<{
+	startSandbox(options: {
+		port?: number;
+		host?: string;
+		rateLimit?: number;
+		failRate?: number;
+		latencyMs?: number;
+		receiptDelayMs?: number;
+	}): Promise<{
 		url: string;
 		demo: { AccountSid: string; AuthToken: string; PropertySid: string };
 		close(): Promise<void>;
@@ -27,6 +34,8 @@ export function loadSandbox(): SandboxModule {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		return require(SANDBOX_PATH) as SandboxModule;
 	} catch (error) {
-		throw new Error(`the sandbox is not built: run \`npm run build\` first (${(error as Error).message})`);
+		throw new Error(
+			`the sandbox is not built: run \`npm run build\` first (${(error as Error).message})`,
+		);
 	}
 }

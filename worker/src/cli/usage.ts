@@ -76,7 +76,10 @@ A campaign's report: what was sent, what reached people, what it cost.
   -h, --help               this help
 `;
 
-const controlUsage = (action: string, what: string) => `Usage: cloudtel campaign ${action} --name NAME [--db FILE|URL]
+const controlUsage = (
+	action: string,
+	what: string,
+) => `Usage: cloudtel campaign ${action} --name NAME [--db FILE|URL]
 
 ${what}
 
@@ -86,9 +89,15 @@ ${what}
 `;
 
 export const CONTROL_USAGE: Record<'pause' | 'resume' | 'cancel' | 'delete', string> = {
-	pause: controlUsage('pause', 'Stops sending after the batches in flight; a run active on it waits.'),
+	pause: controlUsage(
+		'pause',
+		'Stops sending after the batches in flight; a run active on it waits.',
+	),
 	resume: controlUsage('resume', 'Lets a paused campaign send again.'),
-	cancel: controlUsage('cancel', 'Stops the campaign for good: its rows not yet sent will never be.'),
+	cancel: controlUsage(
+		'cancel',
+		'Stops the campaign for good: its rows not yet sent will never be.',
+	),
 	delete: `Usage: cloudtel campaign delete --name NAME [--db FILE|URL] [--force]
 
 Forgets a campaign and frees its name. A campaign that has sent needs --force: a new

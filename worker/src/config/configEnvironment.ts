@@ -38,5 +38,7 @@ export function applyEnvironment(raw: Record<string, unknown>, env: NodeJS.Proce
 
 /** The variable that could have supplied the setting at `path`, if any. */
 export function environmentFor(path: readonly PropertyKey[]): string | undefined {
-	return CONFIG_ENVIRONMENT.find((e) => e.path.length === path.length && e.path.every((p, i) => p === path[i]))?.variable;
+	return CONFIG_ENVIRONMENT.find(
+		(e) => e.path.length === path.length && e.path.every((p, i) => p === path[i]),
+	)?.variable;
 }

@@ -17,6 +17,7 @@ export function configFileExposure(path: string, secrets: readonly string[]): st
 	}
 	// A secret the environment supplies is not the file's, whatever else the file happens to contain.
 	const fromEnvironment = new Set(Object.values(process.env));
-	if (!secrets.some((s) => s.length > 0 && !fromEnvironment.has(s) && text.includes(s))) return undefined;
+	if (!secrets.some((s) => s.length > 0 && !fromEnvironment.has(s) && text.includes(s)))
+		return undefined;
 	return `the config ${path} holds secrets (the AuthToken, the callback secret, tokens or passwords) and can be read by others than its owner (mode ${mode.toString(8).padStart(3, '0')}): chmod 600 it, or give the secrets in the environment`;
 }

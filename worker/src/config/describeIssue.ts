@@ -18,15 +18,25 @@ const EXPECTED: Record<string, string> = {
  */
 export function isSecretPath(path: readonly PropertyKey[]): boolean {
 	const at = path.map((p) => (typeof p === 'number' ? '#' : String(p))).join('.');
-	return /^(provider\.authToken|server\.(secret|previousSecret|reportToken|apiToken)|smtp\.password|db|replies\.#\.actions\.#\.headers\..+|forward\.n8n\.(url|headers\..+)|events\.(url|headers\..+)|campaigns\.#\.events)$/.test(at);
+	return /^(provider\.authToken|server\.(secret|previousSecret|reportToken|apiToken)|smtp\.password|db|replies\.#\.actions\.#\.headers\..+|forward\.n8n\.(url|headers\..+)|events\.(url|headers\..+)|campaigns\.#\.events)$/.test(
+		at,
+	);
 }
 
 function kindOf(value: unknown, secret = false): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'a list';
 	if (typeof value === 'object') return 'a mapping';
-	if (secret) return typeof value === 'string' ? 'this text' : typeof value === 'number' ? 'a number' : typeof value === 'boolean' ? 'true or false' : typeof value;
-	if (typeof value === 'string') return `text (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)})`;
+	if (secret)
+		return typeof value === 'string'
+			? 'this text'
+			: typeof value === 'number'
+				? 'a number'
+				: typeof value === 'boolean'
+					? 'true or false'
+					: typeof value;
+	if (typeof value === 'string')
+		return `text (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)})`;
 	if (typeof value === 'number') return `the number ${value}`;
 	if (typeof value === 'boolean') return String(value);
 	return typeof value;
@@ -41,15 +51,24 @@ export function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
 	return v;
 }
 
-function bound(issue: { origin?: string; inclusive?: boolean }, limit: unknown, side: 'least' | 'most'): string {
+function bound(
+	issue: { origin?: string; inclusive?: boolean },
+	limit: unknown,
+	side: 'least' | 'most',
+): string {
 	const n = Number(limit);
 	switch (issue.origin) {
 		case 'string':
-			return side === 'least' ? (n <= 1 ? 'must not be empty' : `must be at least ${n} characters`) : `must be at most ${n} characters`;
+			return side === 'least'
+				? n <= 1
+					? 'must not be empty'
+					: `must be at least ${n} characters`
+				: `must be at most ${n} characters`;
 		case 'array':
 			return side === 'least' ? `must list at least ${n}` : `must list at most ${n}`;
 		default:
-			if (issue.inclusive === false) return side === 'least' ? `must be more than ${n}` : `must be less than ${n}`;
+			if (issue.inclusive === false)
+				return side === 'least' ? `must be more than ${n}` : `must be less than ${n}`;
 			return `must be ${side === 'least' ? 'at least' : 'at most'} ${n}`;
 	}
 }
@@ -74,7 +93,8 @@ function explain(issue: z.core.$ZodIssue, raw: unknown, path: readonly PropertyK
 		case 'invalid_union': {
 			// One value or a list of them (oneOrMany): say what one value must be.
 			const one = issue.errors[0]?.[0];
-			if (one?.code === 'invalid_type') return `must be ${EXPECTED[one.expected] ?? one.expected} or a list of them, not ${kindOf(value, secret)}`;
+			if (one?.code === 'invalid_type')
+				return `must be ${EXPECTED[one.expected] ?? one.expected} or a list of them, not ${kindOf(value, secret)}`;
 			return `is not valid here (${kindOf(value, secret)})`;
 		}
 		default:
@@ -88,9 +108,14 @@ function explain(issue: z.core.$ZodIssue, raw: unknown, path: readonly PropertyK
  */
 function flatten(issue: z.core.$ZodIssue, raw: unknown): z.core.$ZodIssue[] {
 	if (issue.code !== 'invalid_union' || !Array.isArray(valueAt(raw, issue.path))) return [issue];
-	const listBranch = issue.errors.find((branch) => branch.length > 0 && !(branch[0].code === 'invalid_type' && branch[0].path.length === 0));
+	const listBranch = issue.errors.find(
+		(branch) =>
+			branch.length > 0 && !(branch[0].code === 'invalid_type' && branch[0].path.length === 0),
+	);
 	if (!listBranch) return [issue];
-	return listBranch.flatMap((sub) => flatten({ ...sub, path: [...issue.path, ...sub.path] } as z.core.$ZodIssue, raw));
+	return listBranch.flatMap((sub) =>
+		flatten({ ...sub, path: [...issue.path, ...sub.path] } as z.core.$ZodIssue, raw),
+	);
 }
 
 /**
@@ -111,7 +136,10 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[], raw: unknown
 		if (lines.has(at)) continue;
 		if (valueAt(raw, issue.path) === undefined && issue.code === 'invalid_type') {
 			const variable = environmentFor(issue.path);
-			lines.set(at, `${at}: is required${variable ? ` (here, or ${variable} in the environment)` : ''}`);
+			lines.set(
+				at,
+				`${at}: is required${variable ? ` (here, or ${variable} in the environment)` : ''}`,
+			);
 		} else lines.set(at, `${at}: ${explain(issue, raw, issue.path)}`);
 	}
 	return [...lines.values()];

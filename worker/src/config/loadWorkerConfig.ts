@@ -32,7 +32,9 @@ function parseText(file: string, source: string): unknown {
  * V8 quotes in some messages: that text may be a secret.
  */
 function jsonProblem(source: string, error: Error): string {
-	const what = error.message.replace(/,\s*(\.\.\.)?".*$/s, '').replace(/\s*in JSON at position \d+.*$/s, '');
+	const what = error.message
+		.replace(/,\s*(\.\.\.)?".*$/s, '')
+		.replace(/\s*in JSON at position \d+.*$/s, '');
 	const at = /at position (\d+)/.exec(error.message);
 	if (!at) return `not valid JSON: ${what}`;
 	const before = source.slice(0, Number(at[1]));
@@ -64,15 +66,30 @@ const REQUIRED_FROM_ENVIRONMENT: Record<string, string> = {
  * environment (a systemd EnvironmentFile): the config as it would load, and the required
  * settings it leaves to variables that are not set here, each as `path (VARIABLE)`.
  */
-export function loadWorkerConfigForCheck(file: string, env: NodeJS.ProcessEnv = process.env): { config: WorkerConfig; unset: string[] } {
+export function loadWorkerConfigForCheck(
+	file: string,
+	env: NodeJS.ProcessEnv = process.env,
+): { config: WorkerConfig; unset: string[] } {
 	const { raw } = loadRaw(file);
 	const unset = CONFIG_ENVIRONMENT.filter(({ path, variable }) => {
 		if (!(variable in REQUIRED_FROM_ENVIRONMENT) || (env[variable] ?? '') !== '') return false;
 		const section = raw[path[0]];
-		return typeof section !== 'object' || section === null || (section as Record<string, unknown>)[path[1]] === undefined;
+		return (
+			typeof section !== 'object' ||
+			section === null ||
+			(section as Record<string, unknown>)[path[1]] === undefined
+		);
 	});
-	const filled = { ...env, ...Object.fromEntries(unset.map(({ variable }) => [variable, REQUIRED_FROM_ENVIRONMENT[variable]])) };
-	return { config: loadParsed(file, filled), unset: unset.map(({ path, variable }) => `${path.join('.')} (${variable})`) };
+	const filled = {
+		...env,
+		...Object.fromEntries(
+			unset.map(({ variable }) => [variable, REQUIRED_FROM_ENVIRONMENT[variable]]),
+		),
+	};
+	return {
+		config: loadParsed(file, filled),
+		unset: unset.map(({ path, variable }) => `${path.join('.')} (${variable})`),
+	};
 }
 
 function loadRaw(file: string): { raw: Record<string, unknown> } {
@@ -83,7 +100,8 @@ function loadRaw(file: string): { raw: Record<string, unknown> } {
 		throw new ConfigError(file, [`cannot be read: ${(error as Error).message}`]);
 	}
 	const raw = parseText(file, source) ?? {};
-	if (typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(file, ['(top level): must be a mapping of settings']);
+	if (typeof raw !== 'object' || Array.isArray(raw))
+		throw new ConfigError(file, ['(top level): must be a mapping of settings']);
 	return { raw: raw as Record<string, unknown> };
 }
 
@@ -91,14 +109,16 @@ function loadParsed(file: string, env: NodeJS.ProcessEnv): WorkerConfig {
 	const { raw } = loadRaw(file);
 	applyEnvironment(raw as Record<string, unknown>, env);
 	// CLOUDTEL_DB keeps a Postgres password out of the config file.
-	if ((raw as Record<string, unknown>).db === undefined && env.CLOUDTEL_DB) (raw as Record<string, unknown>).db = env.CLOUDTEL_DB;
+	if ((raw as Record<string, unknown>).db === undefined && env.CLOUDTEL_DB)
+		(raw as Record<string, unknown>).db = env.CLOUDTEL_DB;
 	const parsed = workerConfigSchema.safeParse(raw);
 	if (!parsed.success) throw new ConfigError(file, describeIssues(parsed.error.issues, raw));
 	const config = parsed.data;
 	const base = dirname(resolve(file));
 	const home = env.HOME || homedir();
 	// `~/` is the user's home, so a config kept beside its CSVs need not keep its database there too.
-	const path = (p: string) => (p === '~' || p.startsWith('~/') ? join(home, p.slice(1)) : resolve(base, p));
+	const path = (p: string) =>
+		p === '~' || p.startsWith('~/') ? join(home, p.slice(1)) : resolve(base, p);
 	if (!isPostgresUrl(config.db)) config.db = path(config.db);
 	for (const c of config.campaigns) c.csv = path(c.csv);
 	return config;
@@ -109,7 +129,10 @@ function loadParsed(file: string, env: NodeJS.ProcessEnv): WorkerConfig {
  * out), by name. A running worker's environment is the one it was started with: a reload
  * reads the file again, never these.
  */
-export function settingsFromEnvironment(file: string, env: NodeJS.ProcessEnv = process.env): string[] {
+export function settingsFromEnvironment(
+	file: string,
+	env: NodeJS.ProcessEnv = process.env,
+): string[] {
 	let raw: unknown;
 	try {
 		raw = parseText(file, readFileSync(file, 'utf8')) ?? {};
@@ -120,9 +143,15 @@ export function settingsFromEnvironment(file: string, env: NodeJS.ProcessEnv = p
 	const top = raw as Record<string, unknown>;
 	const given = (path: readonly string[]) => {
 		const section = top[path[0]];
-		return typeof section === 'object' && section !== null && (section as Record<string, unknown>)[path[1]] !== undefined;
+		return (
+			typeof section === 'object' &&
+			section !== null &&
+			(section as Record<string, unknown>)[path[1]] !== undefined
+		);
 	};
-	const used = CONFIG_ENVIRONMENT.filter((e) => env[e.variable] !== undefined && env[e.variable] !== '' && !given(e.path)).map((e) => e.variable);
+	const used = CONFIG_ENVIRONMENT.filter(
+		(e) => env[e.variable] !== undefined && env[e.variable] !== '' && !given(e.path),
+	).map((e) => e.variable);
 	if (top.db === undefined && env.CLOUDTEL_DB) used.push('CLOUDTEL_DB');
 	return used;
 }

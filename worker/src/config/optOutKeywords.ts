@@ -5,7 +5,16 @@ import { beginsWith, replyWords } from './replyWords';
  * Matched at the start of the reply, punctuation dropped, in any case: "Stop.", "STOP ALL",
  * "Unsubscribe me" and "opt-out" opt out; "please don't stop" does not.
  */
-export const OPT_OUT_KEYWORDS: readonly string[] = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'END', 'QUIT', 'CANCEL', 'OPTOUT', 'OPT OUT'];
+export const OPT_OUT_KEYWORDS: readonly string[] = [
+	'STOP',
+	'STOPALL',
+	'UNSUBSCRIBE',
+	'END',
+	'QUIT',
+	'CANCEL',
+	'OPTOUT',
+	'OPT OUT',
+];
 
 /** The replies that put a sender back. */
 export const OPT_IN_KEYWORDS: readonly string[] = ['START', 'UNSTOP'];
@@ -30,10 +39,20 @@ export function keywordWords(keyword: string): string[] {
  * The built-in lists, plus the config's. The longest keyword is tried first, so a phrase
  * a config adds is not shadowed by a shorter keyword it begins with.
  */
-export function optOutMatcher(extra: Partial<OptOutKeywords> = {}): (text: string) => OptOutIntent | undefined {
+export function optOutMatcher(
+	extra: Partial<OptOutKeywords> = {},
+): (text: string) => OptOutIntent | undefined {
 	const entries = [
-		...[...OPT_OUT_KEYWORDS, ...(extra.optOut ?? [])].map((keyword) => ({ intent: 'optOut' as const, keyword, words: keywordWords(keyword) })),
-		...[...OPT_IN_KEYWORDS, ...(extra.optIn ?? [])].map((keyword) => ({ intent: 'optIn' as const, keyword, words: keywordWords(keyword) })),
+		...[...OPT_OUT_KEYWORDS, ...(extra.optOut ?? [])].map((keyword) => ({
+			intent: 'optOut' as const,
+			keyword,
+			words: keywordWords(keyword),
+		})),
+		...[...OPT_IN_KEYWORDS, ...(extra.optIn ?? [])].map((keyword) => ({
+			intent: 'optIn' as const,
+			keyword,
+			words: keywordWords(keyword),
+		})),
 	].sort((a, b) => b.words.length - a.words.length);
 	return (text) => {
 		const words = replyWords(text);

@@ -5,7 +5,9 @@
 export function compileReplyPattern(source: string): RegExp | undefined {
 	const literal = /^\/(.*)\/([dgimsuvy]*)$/s.exec(source);
 	try {
-		return literal ? new RegExp(literal[1], literal[2].replace(/[gy]/g, '')) : new RegExp(source, 'i');
+		return literal
+			? new RegExp(literal[1], literal[2].replace(/[gy]/g, ''))
+			: new RegExp(source, 'i');
 	} catch {
 		return undefined;
 	}

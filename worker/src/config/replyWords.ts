@@ -11,5 +11,7 @@ export function replyWords(text: string): string[] {
 
 /** Whether the reply begins with these words ("STOP ALL" begins with STOP; "please stop" does not). */
 export function beginsWith(words: readonly string[], keyword: readonly string[]): boolean {
-	return keyword.length > 0 && keyword.length <= words.length && keyword.every((w, i) => words[i] === w);
+	return (
+		keyword.length > 0 && keyword.length <= words.length && keyword.every((w, i) => words[i] === w)
+	);
 }

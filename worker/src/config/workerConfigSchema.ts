@@ -1,7 +1,20 @@
 import { dbLocation, isPostgresUrl } from '../storage/dbLocation';
 import cron from 'node-cron';
 import { z } from 'zod';
-import { BATCH_MAX_MESSAGES, CAMPAIGN_EVENT_TYPES, campaignRateProblem, isBlank, isE164, isEmail, isSid, isWebhookUri, MIN_API_TOKEN_LENGTH, senderKind, checkForwardSender, type CampaignEventType } from '../../../api';
+import {
+	BATCH_MAX_MESSAGES,
+	CAMPAIGN_EVENT_TYPES,
+	campaignRateProblem,
+	isBlank,
+	isE164,
+	isEmail,
+	isSid,
+	isWebhookUri,
+	MIN_API_TOKEN_LENGTH,
+	senderKind,
+	checkForwardSender,
+	type CampaignEventType,
+} from '../../../api';
 import { parseSendWindow } from '../schedule/sendWindow';
 import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
 
@@ -13,24 +26,38 @@ import { allowEntry } from './outboundAllow';
 
 /** One value or a list of them; always a list after parsing. */
 function oneOrMany<T extends z.ZodType>(item: T) {
-	return z.union([item, z.array(item).min(1)]).transform((v) => (Array.isArray(v) ? v : [v]) as z.output<T>[]);
+	return z
+		.union([item, z.array(item).min(1)])
+		.transform((v) => (Array.isArray(v) ? v : [v]) as z.output<T>[]);
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const text = z.string().trim().min(1, 'must not be blank');
-const e164 = z.string().refine(isE164, 'must be an E.164 number: + then 8 to 15 digits, the first not 0');
+const e164 = z
+	.string()
+	.refine(isE164, 'must be an E.164 number: + then 8 to 15 digits, the first not 0');
 const email = z.string().refine(isEmail, 'must be an e-mail address');
 const httpUrl = z.string().refine(isWebhookUri, 'must be an absolute http or https URL');
 const sid = z.string().refine(isSid, 'must be a Sid (a lower-case UUID)');
 const port = z.number().int().min(0).max(65535);
-const timeZone = z.string().refine((v) => resolveTimeZone(v) !== undefined, 'must be an IANA time zone (such as "Australia/Sydney") or a Windows time zone ID');
+const timeZone = z
+	.string()
+	.refine(
+		(v) => resolveTimeZone(v) !== undefined,
+		'must be an IANA time zone (such as "Australia/Sydney") or a Windows time zone ID',
+	);
 
 /**
  * A campaign's runs are named `<campaign>-<tick>` (17 characters of tick), and a run's
  * name goes into every ExternalId, where the engine allows 64 letters, digits, dots,
  * dashes and underscores.
  */
-const campaignName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,46}$/, 'must be 1 to 47 letters, digits, "_", "." or "-", starting with a letter or digit');
+const campaignName = z
+	.string()
+	.regex(
+		/^[A-Za-z0-9][A-Za-z0-9_.-]{0,46}$/,
+		'must be 1 to 47 letters, digits, "_", "." or "-", starting with a letter or digit',
+	);
 
 const provider = z.strictObject({
 	baseUrl: httpUrl,
@@ -38,30 +65,59 @@ const provider = z.strictObject({
 	authToken: text,
 });
 
-const server = z.strictObject({
-	publicUrl: httpUrl,
-	port: port.default(8080),
-	host: z.string().default('0.0.0.0'),
-	/** The secret in the callback URLs of every message sent from now on. */
-	secret: z.string().min(16, 'must be at least 16 characters: it is all that stands between the internet and your suppression list'),
-	/** The secret before the last rotation, still taken from callbacks of messages sent with it (README: Security). */
-	previousSecret: z.string().min(16, 'must be at least 16 characters, as secret').optional(),
-	/** Opens the campaign reports (GET /campaigns); without it, the worker serves no report. */
-	reportToken: z.string().min(16, 'must be at least 16 characters: it opens every campaign report').optional(),
-	/** Opens the campaign API (/api/...); without it, every /api path is 404. */
-	apiToken: z.string().min(MIN_API_TOKEN_LENGTH, `must be at least ${MIN_API_TOKEN_LENGTH} characters: it creates, starts and cancels campaigns`).optional(),
-	/** The largest CSV one `PUT /api/campaigns/{name}/csv` may send; pages of JSON are the way for more. */
-	apiMaxCsvBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).default(64 * 1024 * 1024),
-	/** Callbacks are a few hundred bytes; anything near this is not one. */
-	maxBodyBytes: z.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
-	/** Open connections at once; one more is answered 503 and closed. */
-	maxConnections: z.number().int().min(1).max(1_000_000).default(1024),
-	/**
-	 * Open connections at once from one address; one more is closed at once, so one address
-	 * cannot take them all. By default 64, or maxConnections when that is lower.
-	 */
-	maxConnectionsPerClient: z.number().int().min(1).max(1_000_000).optional(),
-}).transform((s) => ({ ...s, maxConnectionsPerClient: s.maxConnectionsPerClient ?? Math.min(64, s.maxConnections) }));
+const server = z
+	.strictObject({
+		publicUrl: httpUrl,
+		port: port.default(8080),
+		host: z.string().default('0.0.0.0'),
+		/** The secret in the callback URLs of every message sent from now on. */
+		secret: z
+			.string()
+			.min(
+				16,
+				'must be at least 16 characters: it is all that stands between the internet and your suppression list',
+			),
+		/** The secret before the last rotation, still taken from callbacks of messages sent with it (README: Security). */
+		previousSecret: z.string().min(16, 'must be at least 16 characters, as secret').optional(),
+		/** Opens the campaign reports (GET /campaigns); without it, the worker serves no report. */
+		reportToken: z
+			.string()
+			.min(16, 'must be at least 16 characters: it opens every campaign report')
+			.optional(),
+		/** Opens the campaign API (/api/...); without it, every /api path is 404. */
+		apiToken: z
+			.string()
+			.min(
+				MIN_API_TOKEN_LENGTH,
+				`must be at least ${MIN_API_TOKEN_LENGTH} characters: it creates, starts and cancels campaigns`,
+			)
+			.optional(),
+		/** The largest CSV one `PUT /api/campaigns/{name}/csv` may send; pages of JSON are the way for more. */
+		apiMaxCsvBytes: z
+			.number()
+			.int()
+			.min(1024)
+			.max(1024 * 1024 * 1024)
+			.default(64 * 1024 * 1024),
+		/** Callbacks are a few hundred bytes; anything near this is not one. */
+		maxBodyBytes: z
+			.number()
+			.int()
+			.min(1024)
+			.max(10 * 1024 * 1024)
+			.default(64 * 1024),
+		/** Open connections at once; one more is answered 503 and closed. */
+		maxConnections: z.number().int().min(1).max(1_000_000).default(1024),
+		/**
+		 * Open connections at once from one address; one more is closed at once, so one address
+		 * cannot take them all. By default 64, or maxConnections when that is lower.
+		 */
+		maxConnectionsPerClient: z.number().int().min(1).max(1_000_000).optional(),
+	})
+	.transform((s) => ({
+		...s,
+		maxConnectionsPerClient: s.maxConnectionsPerClient ?? Math.min(64, s.maxConnections),
+	}));
 
 const smtp = z.strictObject({
 	host: text,
@@ -86,7 +142,12 @@ const outbox = z.strictObject({
 	maxAttempts: z.number().int().min(1).max(1000).default(12),
 	// A day at most: a timer holds at most 2^31 - 1 ms (about 24.8 days), and a forward waits no longer than that is any use.
 	backoffMs: z.number().int().min(10).max(DAY_MS).default(1000),
-	maxBackoffMs: z.number().int().min(10).max(DAY_MS).default(10 * 60 * 1000),
+	maxBackoffMs: z
+		.number()
+		.int()
+		.min(10)
+		.max(DAY_MS)
+		.default(10 * 60 * 1000),
 	concurrency: z.number().int().min(1).max(64).default(4),
 });
 
@@ -95,12 +156,22 @@ const spool = z.strictObject({
 	/** A folder of its own; by default beside the SQLite file, or under ~/.cloudtel/spool for Postgres. */
 	dir: text.optional(),
 	/** Taken on the disk at start, so a disk that fills up later cannot refuse a callback. */
-	maxBytes: z.number().int().min(64 * 1024).max(1024 * 1024 * 1024).default(8 * 1024 * 1024),
+	maxBytes: z
+		.number()
+		.int()
+		.min(64 * 1024)
+		.max(1024 * 1024 * 1024)
+		.default(8 * 1024 * 1024),
 });
 
 const campaign = z.strictObject({
 	name: campaignName,
-	cron: z.string().refine((v) => cron.validate(v), 'must be a cron expression such as "0 9 * * 1" (minute hour day month weekday, an optional seconds field first)'),
+	cron: z
+		.string()
+		.refine(
+			(v) => cron.validate(v),
+			'must be a cron expression such as "0 9 * * 1" (minute hour day month weekday, an optional seconds field first)',
+		),
 	/** The zone the cron expression is read in; the send window's too, unless timeZoneColumn. */
 	timeZone: timeZone.optional(),
 	/**
@@ -116,10 +187,16 @@ const campaign = z.strictObject({
 	text: text,
 	from: z
 		.string()
-		.refine((v) => senderKind(v) !== undefined, 'must be an E.164 number, an alphanumeric ID of 1 to 11 characters, or blank for a leased number')
+		.refine(
+			(v) => senderKind(v) !== undefined,
+			'must be an E.164 number, an alphanumeric ID of 1 to 11 characters, or blank for a leased number',
+		)
 		.optional(),
 	toColumn: text.optional(),
-	defaultCountry: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code').optional(),
+	defaultCountry: z
+		.string()
+		.regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code')
+		.optional(),
 	timeZoneColumn: text.optional(),
 	/** The CSV's code page when it is not UTF-8, as `campaign run --encoding`. */
 	encoding: z.enum(ENCODING_NAMES).optional(),
@@ -137,10 +214,13 @@ const campaign = z.strictObject({
 		}, 'must look like 09:00-20:00')
 		.optional(),
 	/** Messages per second; 0 for no limit, as `campaign run --rate 0`. */
-	rate: z.number().superRefine((v, ctx) => {
-		const problem = campaignRateProblem(v);
-		if (problem) ctx.addIssue({ code: 'custom', message: problem });
-	}).optional(),
+	rate: z
+		.number()
+		.superRefine((v, ctx) => {
+			const problem = campaignRateProblem(v);
+			if (problem) ctx.addIssue({ code: 'custom', message: problem });
+		})
+		.optional(),
 	batchSize: z.number().int().min(1).max(BATCH_MAX_MESSAGES).optional(),
 	/** Ask for delivery receipts at this worker's receipt URL. */
 	receipts: z.boolean().default(true),
@@ -157,36 +237,46 @@ const match = z.strictObject({
 	keyword: oneOrMany(text).optional(),
 	regex: z
 		.string()
-		.refine((v) => compileReplyPattern(v) !== undefined, 'must be a regular expression, bare or as /pattern/flags')
+		.refine(
+			(v) => compileReplyPattern(v) !== undefined,
+			'must be a regular expression, bare or as /pattern/flags',
+		)
 		.optional(),
 	campaign: oneOrMany(text).optional(),
 	sender: oneOrMany(e164).optional(),
 });
 
-const action = z.discriminatedUnion('type', [
-	z.strictObject({
-		type: z.literal('forwardSms'),
-		to: e164,
-		from: z
-			.string()
-			.refine((v) => checkForwardSender('from', v) === undefined, 'must be an E.164 number or an alphanumeric ID of 1 to 11 characters')
-			.optional(),
-		/** Defaults to the property the reply came in on. */
-		property: sid.optional(),
-	}),
-	z.strictObject({
-		type: z.literal('forwardEmail'),
-		to: oneOrMany(email),
-		from: email.optional(),
-		subject: text.optional(),
-	}),
-	z.strictObject({
-		type: z.literal('post'),
-		url: httpUrl,
-		headers: z.record(z.string(), z.string()).optional(),
-	}),
-	z.strictObject({ type: z.literal('optOut') }),
-], { error: 'must be one of forwardSms, forwardEmail, post, optOut' });
+const action = z.discriminatedUnion(
+	'type',
+	[
+		z.strictObject({
+			type: z.literal('forwardSms'),
+			to: e164,
+			from: z
+				.string()
+				.refine(
+					(v) => checkForwardSender('from', v) === undefined,
+					'must be an E.164 number or an alphanumeric ID of 1 to 11 characters',
+				)
+				.optional(),
+			/** Defaults to the property the reply came in on. */
+			property: sid.optional(),
+		}),
+		z.strictObject({
+			type: z.literal('forwardEmail'),
+			to: oneOrMany(email),
+			from: email.optional(),
+			subject: text.optional(),
+		}),
+		z.strictObject({
+			type: z.literal('post'),
+			url: httpUrl,
+			headers: z.record(z.string(), z.string()).optional(),
+		}),
+		z.strictObject({ type: z.literal('optOut') }),
+	],
+	{ error: 'must be one of forwardSms, forwardEmail, post, optOut' },
+);
 
 /**
  * `forward.n8n`: every receipt and reply (or the `events` named) handed on, once each, to the
@@ -198,7 +288,10 @@ const forward = z.strictObject({
 		.strictObject({
 			url: httpUrl,
 			headers: z.record(z.string(), z.string()).optional(),
-			events: z.array(z.enum(['receipt', 'reply'], { error: 'must be receipt or reply' })).min(1, 'must name receipt, reply or both').default(['receipt', 'reply']),
+			events: z
+				.array(z.enum(['receipt', 'reply'], { error: 'must be receipt or reply' }))
+				.min(1, 'must name receipt, reply or both')
+				.default(['receipt', 'reply']),
 		})
 		.optional(),
 });
@@ -213,7 +306,11 @@ const events = z.strictObject({
 	url: httpUrl,
 	headers: z.record(z.string(), z.string()).optional(),
 	types: z
-		.array(z.enum(CAMPAIGN_EVENT_TYPES as [CampaignEventType, ...CampaignEventType[]], { error: `must be one of ${CAMPAIGN_EVENT_TYPES.join(', ')}` }))
+		.array(
+			z.enum(CAMPAIGN_EVENT_TYPES as [CampaignEventType, ...CampaignEventType[]], {
+				error: `must be one of ${CAMPAIGN_EVENT_TYPES.join(', ')}`,
+			}),
+		)
 		.min(1, `must name at least one of ${CAMPAIGN_EVENT_TYPES.join(', ')}`)
 		.default([...CAMPAIGN_EVENT_TYPES]),
 });
@@ -224,7 +321,16 @@ const events = z.strictObject({
  * say. URLs in this config are the operator's and are not checked.
  */
 const outbound = z.strictObject({
-	allow: z.array(z.string().refine((v) => allowEntry(v) !== undefined, 'must be a host or host:port, such as 127.0.0.1:5678, [::1]:5678 or n8n.internal')).default([]),
+	allow: z
+		.array(
+			z
+				.string()
+				.refine(
+					(v) => allowEntry(v) !== undefined,
+					'must be a host or host:port, such as 127.0.0.1:5678, [::1]:5678 or n8n.internal',
+				),
+		)
+		.default([]),
 });
 
 /** A keyword of one or more words; punctuation does not count, as it does not in replies. */
@@ -268,52 +374,119 @@ export const workerConfigSchema = z
 			try {
 				dbLocation(config.db, 'db');
 			} catch (error) {
-				ctx.addIssue({ code: 'custom', path: ['db'], message: (error as Error).message.replace(/^db: /, '') });
+				ctx.addIssue({
+					code: 'custom',
+					path: ['db'],
+					message: (error as Error).message.replace(/^db: /, ''),
+				});
 			}
 		}
 		const seen = new Map<string, number>();
 		config.campaigns.forEach((c, i) => {
 			const first = seen.get(c.name);
-			if (first !== undefined) ctx.addIssue({ code: 'custom', path: ['campaigns', i, 'name'], message: `"${c.name}" is already the name of campaigns[${first}]` });
+			if (first !== undefined)
+				ctx.addIssue({
+					code: 'custom',
+					path: ['campaigns', i, 'name'],
+					message: `"${c.name}" is already the name of campaigns[${first}]`,
+				});
 			else seen.set(c.name, i);
-			if (c.sendWindow !== undefined && c.timeZone === undefined && c.timeZoneColumn === undefined) {
-				ctx.addIssue({ code: 'custom', path: ['campaigns', i, 'sendWindow'], message: 'needs the time zone it is in: give timeZone or timeZoneColumn' });
+			if (
+				c.sendWindow !== undefined &&
+				c.timeZone === undefined &&
+				c.timeZoneColumn === undefined
+			) {
+				ctx.addIssue({
+					code: 'custom',
+					path: ['campaigns', i, 'sendWindow'],
+					message: 'needs the time zone it is in: give timeZone or timeZoneColumn',
+				});
 			}
 			if (c.replies === true && !isBlank(c.from)) {
-				ctx.addIssue({ code: 'custom', path: ['campaigns', i, 'replies'], message: 'replies come only to a leased sender: leave out from, or set replies to false' });
+				ctx.addIssue({
+					code: 'custom',
+					path: ['campaigns', i, 'replies'],
+					message: 'replies come only to a leased sender: leave out from, or set replies to false',
+				});
 			}
 		});
 		config.replies.forEach((r, i) => {
 			r.actions.forEach((a, j) => {
-				if (a.type === 'forwardEmail' && !config.smtp) ctx.addIssue({ code: 'custom', path: ['replies', i, 'actions', j], message: 'forwards by e-mail, so the config needs an smtp section' });
+				if (a.type === 'forwardEmail' && !config.smtp)
+					ctx.addIssue({
+						code: 'custom',
+						path: ['replies', i, 'actions', j],
+						message: 'forwards by e-mail, so the config needs an smtp section',
+					});
 			});
 		});
-		const optOutWords = new Map([...OPT_OUT_KEYWORDS, ...config.optOut.keywords].map((k) => [keywordWords(k).join(' '), k]));
-		const optInWords = new Map([...OPT_IN_KEYWORDS, ...config.optOut.optInKeywords].map((k) => [keywordWords(k).join(' '), k]));
+		const optOutWords = new Map(
+			[...OPT_OUT_KEYWORDS, ...config.optOut.keywords].map((k) => [keywordWords(k).join(' '), k]),
+		);
+		const optInWords = new Map(
+			[...OPT_IN_KEYWORDS, ...config.optOut.optInKeywords].map((k) => [
+				keywordWords(k).join(' '),
+				k,
+			]),
+		);
 		config.optOut.keywords.forEach((k, i) => {
 			const clash = optInWords.get(keywordWords(k).join(' '));
-			if (clash !== undefined) ctx.addIssue({ code: 'custom', path: ['optOut', 'keywords', i], message: `"${k}" is also an opt-in keyword ("${clash}")` });
+			if (clash !== undefined)
+				ctx.addIssue({
+					code: 'custom',
+					path: ['optOut', 'keywords', i],
+					message: `"${k}" is also an opt-in keyword ("${clash}")`,
+				});
 		});
 		config.optOut.optInKeywords.forEach((k, i) => {
 			const clash = optOutWords.get(keywordWords(k).join(' '));
-			if (clash !== undefined) ctx.addIssue({ code: 'custom', path: ['optOut', 'optInKeywords', i], message: `"${k}" is also an opt-out keyword ("${clash}")` });
+			if (clash !== undefined)
+				ctx.addIssue({
+					code: 'custom',
+					path: ['optOut', 'optInKeywords', i],
+					message: `"${k}" is also an opt-out keyword ("${clash}")`,
+				});
 		});
 		if (config.smtp?.allowInsecure && !isLoopback(config.smtp.host)) {
-			ctx.addIssue({ code: 'custom', path: ['smtp', 'allowInsecure'], message: `is for a relay on this machine (localhost, 127.0.0.1, ::1), not ${config.smtp.host}: use secure, or a server that offers STARTTLS` });
+			ctx.addIssue({
+				code: 'custom',
+				path: ['smtp', 'allowInsecure'],
+				message: `is for a relay on this machine (localhost, 127.0.0.1, ::1), not ${config.smtp.host}: use secure, or a server that offers STARTTLS`,
+			});
 		}
 		if (config.server.maxConnectionsPerClient > config.server.maxConnections) {
-			ctx.addIssue({ code: 'custom', path: ['server', 'maxConnectionsPerClient'], message: `must be at most maxConnections (${config.server.maxConnections})` });
+			ctx.addIssue({
+				code: 'custom',
+				path: ['server', 'maxConnectionsPerClient'],
+				message: `must be at most maxConnections (${config.server.maxConnections})`,
+			});
 		}
-		if (config.server.previousSecret !== undefined && config.server.previousSecret === config.server.secret) {
-			ctx.addIssue({ code: 'custom', path: ['server', 'previousSecret'], message: 'is the same as secret: after a rotation it is the old one' });
+		if (
+			config.server.previousSecret !== undefined &&
+			config.server.previousSecret === config.server.secret
+		) {
+			ctx.addIssue({
+				code: 'custom',
+				path: ['server', 'previousSecret'],
+				message: 'is the same as secret: after a rotation it is the old one',
+			});
 		}
 		if (config.smtp && (config.smtp.user === undefined) !== (config.smtp.password === undefined)) {
-			ctx.addIssue({ code: 'custom', path: ['smtp', config.smtp.user === undefined ? 'user' : 'password'], message: 'user and password go together' });
+			ctx.addIssue({
+				code: 'custom',
+				path: ['smtp', config.smtp.user === undefined ? 'user' : 'password'],
+				message: 'user and password go together',
+			});
 		}
 	});
 
 function isLoopback(host: string): boolean {
-	return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+	return (
+		host === 'localhost' ||
+		host === '::1' ||
+		host === '[::1]' ||
+		/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+	);
 }
 
 export type WorkerConfig = z.output<typeof workerConfigSchema>;

@@ -4,7 +4,12 @@ import { isUtf8 } from 'node:buffer';
 // Null prototype: the key is the user's flag, and `--encoding constructor` must be refused
 // as unknown, not found on Object.prototype.
 export const SINGLE_BYTE_ENCODINGS: Readonly<Record<string, string>> = Object.freeze(
-	Object.assign(Object.create(null) as Record<string, string>, { 'windows-1252': 'windows-1252', cp1252: 'windows-1252', latin1: 'windows-1252', 'iso-8859-1': 'windows-1252' }),
+	Object.assign(Object.create(null) as Record<string, string>, {
+		'windows-1252': 'windows-1252',
+		cp1252: 'windows-1252',
+		latin1: 'windows-1252',
+		'iso-8859-1': 'windows-1252',
+	}),
 );
 
 /** A byte UTF-8 cannot read: where it is, for a message that names the line. */
@@ -62,7 +67,8 @@ export class CsvDecoder {
 		if (head[0] === 0xff && head[1] === 0xfe) return this.use('utf-16le', head, 2);
 		if (head[0] === 0xfe && head[1] === 0xff) return this.use('utf-16be', head, 2);
 		if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return this.use('utf-8', head, 3);
-		if (this.given !== undefined) return this.use(SINGLE_BYTE_ENCODINGS[this.given.toLowerCase()] ?? this.given, head, 0);
+		if (this.given !== undefined)
+			return this.use(SINGLE_BYTE_ENCODINGS[this.given.toLowerCase()] ?? this.given, head, 0);
 		return this.use('utf-8', head, 0);
 	}
 
@@ -70,7 +76,8 @@ export class CsvDecoder {
 		this.encoding = encoding;
 		// UTF-8 is decoded here (checked, and faster); the others by TextDecoder, which ignores
 		// the BOM already taken off.
-		if (encoding !== 'utf-8') this.decoder = new TextDecoder(encoding, { fatal: true, ignoreBOM: true });
+		if (encoding !== 'utf-8')
+			this.decoder = new TextDecoder(encoding, { fatal: true, ignoreBOM: true });
 		this.offset = bom;
 		return head.subarray(bom);
 	}
@@ -81,7 +88,9 @@ export class CsvDecoder {
 				return this.decoder.decode(chunk, { stream: !end });
 			} catch {
 				// Only UTF-16 can fail here: a lone surrogate, or an odd byte at the end.
-				throw new Error(`it starts with a ${this.encoding!.toUpperCase()} byte order mark but is not valid ${this.encoding!.toUpperCase()}`);
+				throw new Error(
+					`it starts with a ${this.encoding!.toUpperCase()} byte order mark but is not valid ${this.encoding!.toUpperCase()}`,
+				);
 			}
 		}
 		const data = this.carry ? Buffer.concat([this.carry, chunk]) : chunk;
@@ -113,7 +122,16 @@ function firstBadByte(data: Buffer, cut: number): number {
 	let i = 0;
 	while (i < cut) {
 		const b = data[i];
-		const size = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+		const size =
+			b < 0x80
+				? 1
+				: b >= 0xc2 && b <= 0xdf
+					? 2
+					: b >= 0xe0 && b <= 0xef
+						? 3
+						: b >= 0xf0 && b <= 0xf4
+							? 4
+							: 0;
 		if (size === 0 || i + size > cut || !isUtf8(data.subarray(i, i + size))) return i;
 		i += size;
 	}

@@ -46,7 +46,8 @@ export class CsvRecordParser {
 	/** The line the text pushed ends on: where a byte that could not be decoded is. */
 	lineAtEnd(): number {
 		let line = this.line;
-		for (let i = this.buf.indexOf('\n', this.pos); i >= 0; i = this.buf.indexOf('\n', i + 1)) line++;
+		for (let i = this.buf.indexOf('\n', this.pos); i >= 0; i = this.buf.indexOf('\n', i + 1))
+			line++;
 		return line;
 	}
 
@@ -93,7 +94,10 @@ export class CsvRecordParser {
 		let strayQuote = 0;
 		for (;;) {
 			const column = fields.length + 1;
-			if (p - start > this.maxRecord) return this.fail(`the row is longer than the maximum of ${this.maxRecord.toLocaleString('en-US')} characters`);
+			if (p - start > this.maxRecord)
+				return this.fail(
+					`the row is longer than the maximum of ${this.maxRecord.toLocaleString('en-US')} characters`,
+				);
 			if (buf.charCodeAt(p) === QUOTE) {
 				let value = '';
 				let from = p + 1;
@@ -171,12 +175,19 @@ export class CsvRecordParser {
 		this.line += 1 + newlines;
 		if (fields.length === 1 && fields[0] === '') return undefined;
 		this.header ??= fields;
-		if (strayQuote > 0) return { line, fields, warning: `${this.columnName(strayQuote)} has a quote inside it that does not start it: read as a character (${JSON.stringify(fields[strayQuote - 1])})` };
+		if (strayQuote > 0)
+			return {
+				line,
+				fields,
+				warning: `${this.columnName(strayQuote)} has a quote inside it that does not start it: read as a character (${JSON.stringify(fields[strayQuote - 1])})`,
+			};
 		return { line, fields };
 	}
 
 	private tooLong(column: number): CsvItem {
-		return this.fail(`${this.columnName(column)} is longer than the maximum of ${this.maxField.toLocaleString('en-US')} characters`);
+		return this.fail(
+			`${this.columnName(column)} is longer than the maximum of ${this.maxField.toLocaleString('en-US')} characters`,
+		);
 	}
 
 	/** The record at `pos` is bad: its first line is reported, and reading resumes at the next line. */

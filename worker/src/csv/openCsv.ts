@@ -56,7 +56,9 @@ export function isStdin(path: string): boolean {
 	return path === STDIN || STDIN_PATHS.has(path);
 }
 
-async function openStream(path: string): Promise<{ stream: Readable; size: number; mtimeMs?: number }> {
+async function openStream(
+	path: string,
+): Promise<{ stream: Readable; size: number; mtimeMs?: number }> {
 	if (isStdin(path)) return { stream: process.stdin, size: 0 };
 	let size = 0;
 	let mtimeMs: number | undefined;
@@ -72,7 +74,14 @@ async function openStream(path: string): Promise<{ stream: Readable; size: numbe
 }
 
 function unreadable(path: string, error: NodeJS.ErrnoException): FatalError {
-	const why = error.code === 'ENOENT' ? 'no such file' : error.code === 'EACCES' ? 'permission denied' : error.code === 'EISDIR' ? 'it is a directory, not a file' : error.message;
+	const why =
+		error.code === 'ENOENT'
+			? 'no such file'
+			: error.code === 'EACCES'
+				? 'permission denied'
+				: error.code === 'EISDIR'
+					? 'it is a directory, not a file'
+					: error.message;
 	return new FatalError(`cannot read the CSV file ${path}: ${why}`);
 }
 
@@ -103,7 +112,13 @@ export async function openCsv(path: string, options: CsvOptions = {}): Promise<C
 	}
 }
 
-async function readHeader(path: string, options: CsvOptions, stream: Readable, file: { size: number; mtimeMs?: number }, close: () => void): Promise<CsvSource> {
+async function readHeader(
+	path: string,
+	options: CsvOptions,
+	stream: Readable,
+	file: { size: number; mtimeMs?: number },
+	close: () => void,
+): Promise<CsvSource> {
 	const { size, mtimeMs } = file;
 	const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
 	const decoder = new CsvDecoder(options.encoding);
@@ -157,13 +172,18 @@ async function readHeader(path: string, options: CsvOptions, stream: Readable, f
 	while (!ended && sample.length < SNIFF_CHARS && !HEADER_LINE.test(sample)) sample += await read();
 	sample = sample.replace(/^\ufeff/, '');
 	const firstBreak = /[\r\n]/.exec(sample);
-	if (firstBreak?.[0] === '\r' && sample[firstBreak.index + 1] !== '\n' && (firstBreak.index + 1 < sample.length || ended)) {
+	if (
+		firstBreak?.[0] === '\r' &&
+		sample[firstBreak.index + 1] !== '\n' &&
+		(firstBreak.index + 1 < sample.length || ended)
+	) {
 		crLines = true;
 		sample = sample.replaceAll('\r', '\n');
 	}
 	const sepLine = SEP_LINE.exec(sample);
 	if (sepLine) sample = sample.slice(sepLine[0].length);
-	const sep = options.delimiter ?? sepLine?.[1] ?? sniffDelimiter(sample.replace(/^[\ufeff\s]+/, ''));
+	const sep =
+		options.delimiter ?? sepLine?.[1] ?? sniffDelimiter(sample.replace(/^[\ufeff\s]+/, ''));
 	const parser = new CsvRecordParser(sep);
 	reading.parser = parser;
 	if (sepLine) parser.startAt(2);
@@ -188,24 +208,41 @@ async function readHeader(path: string, options: CsvOptions, stream: Readable, f
 		return true;
 	};
 
-	if (!(await more())) throw new FatalError(`the CSV file ${path} is empty: it needs a header line and rows`);
+	if (!(await more()))
+		throw new FatalError(`the CSV file ${path} is empty: it needs a header line and rows`);
 	const first = pending.shift()!;
-	if (isCsvError(first)) throw new FatalError(`the header of ${path} (line ${first.line}) cannot be read: ${first.error}`);
+	if (isCsvError(first))
+		throw new FatalError(
+			`the header of ${path} (line ${first.line}) cannot be read: ${first.error}`,
+		);
 	const header = first.fields.map((h, i) => printable(h.trim()) || `column ${i + 1}`);
 	checkHeader(header, path, first.line);
 	parser.header = header;
 
-	const toBytes = (chars: number) => (decodedChars > 0 ? Math.round(chars * (bytes / decodedChars)) : 0);
+	const toBytes = (chars: number) =>
+		decodedChars > 0 ? Math.round(chars * (bytes / decodedChars)) : 0;
 	async function* batches(): AsyncGenerator<CsvBatch> {
 		while (await more()) {
 			const total = pending.length;
 			const items = pending.splice(0, BATCH);
 			const through = pendingFrom + ((pendingTo - pendingFrom) * items.length) / total;
 			pendingFrom = through;
-			yield { items, bytes: toBytes(through), input: hasher ? { bytes, hash: hasher.copy().digest('hex'), size, mtimeMs } : undefined };
+			yield {
+				items,
+				bytes: toBytes(through),
+				input: hasher ? { bytes, hash: hasher.copy().digest('hex'), size, mtimeMs } : undefined,
+			};
 		}
 	}
-	return { header, delimiter: sep, encoding: decoder.encoding ?? 'utf-8', size, mtimeMs, batches: batches(), close };
+	return {
+		header,
+		delimiter: sep,
+		encoding: decoder.encoding ?? 'utf-8',
+		size,
+		mtimeMs,
+		batches: batches(),
+		close,
+	};
 }
 
 function notUtf8(path: string, bad: BadByte, line: number): FatalError {
@@ -221,7 +258,10 @@ function checkHeader(header: string[], path: string, line: number): void {
 	const seen = new Map<string, number>();
 	header.forEach((name, i) => {
 		const earlier = seen.get(name);
-		if (earlier !== undefined) throw new FatalError(`the header of ${path} (line ${line}) names column ${earlier + 1} and column ${i + 1} both "${name}": rename one of them`);
+		if (earlier !== undefined)
+			throw new FatalError(
+				`the header of ${path} (line ${line}) names column ${earlier + 1} and column ${i + 1} both "${name}": rename one of them`,
+			);
 		seen.set(name, i);
 	});
 }

@@ -102,13 +102,20 @@ export class CallbackProcessor {
 					this.retryTimer.unref();
 					return;
 				}
-				if (this.failures > 0) this.log.info('callback processing goes on: the store answers again', { failures: this.failures });
+				if (this.failures > 0)
+					this.log.info('callback processing goes on: the store answers again', {
+						failures: this.failures,
+					});
 				this.failures = 0;
 				this.passes++;
 			})
 			.catch((error: Error) => {
 				const delay = Math.min(RETRY_MAX_MS, RETRY_MS * 2 ** this.failures);
-				if (this.failures === 0) this.log.error('callback processing failed; the event stays stored and is tried again shortly', { error, delayMs: delay });
+				if (this.failures === 0)
+					this.log.error(
+						'callback processing failed; the event stays stored and is tried again shortly',
+						{ error, delayMs: delay },
+					);
 				this.failures++;
 				this.retryTimer = setTimeout(() => {
 					this.retryTimer = undefined;
@@ -146,9 +153,16 @@ export class CallbackProcessor {
 	}
 
 	private async process(stored: StoredEvent): Promise<Forward[]> {
-		const forwards = stored.event.kind === 'receipt' ? (await this.receipt(stored.event.data, stored.receivedAt), []) : await this.reply(stored.event.data, stored.receivedAt);
+		const forwards =
+			stored.event.kind === 'receipt'
+				? (await this.receipt(stored.event.data, stored.receivedAt), [])
+				: await this.reply(stored.event.data, stored.receivedAt);
 		// Queued in the transaction that marks the event done, as a reply rule's forwards are.
-		if (this.n8n?.events.includes(stored.event.kind)) forwards.push({ actionKey: 'n8n', payload: { action: { type: 'n8n' }, event: stored.event, receivedAt: stored.receivedAt } });
+		if (this.n8n?.events.includes(stored.event.kind))
+			forwards.push({
+				actionKey: 'n8n',
+				payload: { action: { type: 'n8n' }, event: stored.event, receivedAt: stored.receivedAt },
+			});
 		return forwards;
 	}
 
@@ -164,11 +178,26 @@ export class CallbackProcessor {
 			receivedAt,
 		});
 		if (row) {
-			this.log.debug('delivery receipt', { campaign: row.campaign, row: row.line, messageSid: receipt.MessageSid, status: receipt.Status, errorCode: receipt.ErrorCode || undefined });
+			this.log.debug('delivery receipt', {
+				campaign: row.campaign,
+				row: row.line,
+				messageSid: receipt.MessageSid,
+				status: receipt.Status,
+				errorCode: receipt.ErrorCode || undefined,
+			});
 			this.countReceipt(row.campaign, receipt.Status === 'Delivered');
-			if (row.resolved) this.log.info('uncertain row resolved by its receipt: it was sent', { campaign: row.campaign, row: row.line, messageSid: receipt.MessageSid });
-		}
-		else this.log.warn('delivery receipt for no campaign row', { messageSid: receipt.MessageSid, externalId: receipt.ExternalId, status: receipt.Status });
+			if (row.resolved)
+				this.log.info('uncertain row resolved by its receipt: it was sent', {
+					campaign: row.campaign,
+					row: row.line,
+					messageSid: receipt.MessageSid,
+				});
+		} else
+			this.log.warn('delivery receipt for no campaign row', {
+				messageSid: receipt.MessageSid,
+				externalId: receipt.ExternalId,
+				status: receipt.Status,
+			});
 	}
 
 	private countReceipt(campaign: string, delivered: boolean): void {
@@ -180,15 +209,24 @@ export class CallbackProcessor {
 			this.summaryTimer = undefined;
 			const campaigns = Object.fromEntries(this.receiptCounts);
 			this.receiptCounts = new Map();
-			const total = (k: 'delivered' | 'failed') => Object.values(campaigns).reduce((n, c) => n + c[k], 0);
-			this.log.info('delivery receipts', { delivered: total('delivered'), failed: total('failed'), campaigns, seconds: RECEIPT_SUMMARY_MS / 1000 });
+			const total = (k: 'delivered' | 'failed') =>
+				Object.values(campaigns).reduce((n, c) => n + c[k], 0);
+			this.log.info('delivery receipts', {
+				delivered: total('delivered'),
+				failed: total('failed'),
+				campaigns,
+				seconds: RECEIPT_SUMMARY_MS / 1000,
+			});
 		}, RECEIPT_SUMMARY_MS);
 		this.summaryTimer.unref();
 	}
 
 	/** Whether the reply answers a message this ledger sent to its sender. */
 	private async answersOurs(reply: ReplyCallback): Promise<boolean> {
-		return reply.OriginalMessageSid !== '' && (await this.ledger.sentTo(reply.OriginalMessageSid)) === reply.From;
+		return (
+			reply.OriginalMessageSid !== '' &&
+			(await this.ledger.sentTo(reply.OriginalMessageSid)) === reply.From
+		);
 	}
 
 	private async reply(reply: ReplyCallback, receivedAt: number): Promise<Forward[]> {
@@ -198,16 +236,39 @@ export class CallbackProcessor {
 		if (found?.intent === 'optOut') {
 			// Always honoured, erring toward not texting; one answering no message of ours is said so.
 			await this.ledger.addSuppression(reply.From, `replied ${found.keyword}`);
-			if (await this.answersOurs(reply)) this.log.info('opted out', { from: reply.From, campaign: context.campaign, keyword: found.keyword });
-			else this.log.warn('opted out', { from: reply.From, keyword: found.keyword, originalMessageSid: reply.OriginalMessageSid, originalUnknown: 'the message replied to is not one this ledger sent to the number' });
+			if (await this.answersOurs(reply))
+				this.log.info('opted out', {
+					from: reply.From,
+					campaign: context.campaign,
+					keyword: found.keyword,
+				});
+			else
+				this.log.warn('opted out', {
+					from: reply.From,
+					keyword: found.keyword,
+					originalMessageSid: reply.OriginalMessageSid,
+					originalUnknown: 'the message replied to is not one this ledger sent to the number',
+				});
 		} else if (found?.intent === 'optIn') {
 			// Only a reply to a message we sent to that very number puts it back: the callback
 			// URL's secret is in every message, and whoever holds it could opt anyone in.
 			if (await this.answersOurs(reply)) {
 				const removed = await this.ledger.removeSuppression(reply.From);
-				this.log.info('opted in', { from: reply.From, campaign: context.campaign, keyword: found.keyword, wasSuppressed: removed });
+				this.log.info('opted in', {
+					from: reply.From,
+					campaign: context.campaign,
+					keyword: found.keyword,
+					wasSuppressed: removed,
+				});
 			} else {
-				this.log.warn('opt-in not acted on: the message replied to is not one this ledger sent to the number', { from: reply.From, originalMessageSid: reply.OriginalMessageSid, keyword: found.keyword });
+				this.log.warn(
+					'opt-in not acted on: the message replied to is not one this ledger sent to the number',
+					{
+						from: reply.From,
+						originalMessageSid: reply.OriginalMessageSid,
+						keyword: found.keyword,
+					},
+				);
 			}
 		}
 		const matched = matchRules(this.rules, context);
@@ -217,23 +278,56 @@ export class CallbackProcessor {
 		for (const m of matched) {
 			if (m.action.type === 'optOut') {
 				if (intent !== 'optIn') {
-					await this.ledger.addSuppression(reply.From, `reply rule ${this.rules[m.rule].name ?? m.rule}`);
+					await this.ledger.addSuppression(
+						reply.From,
+						`reply rule ${this.rules[m.rule].name ?? m.rule}`,
+					);
 					optedOut = true;
 					optOutRule ??= String(this.rules[m.rule].name ?? m.rule);
 				}
-				this.log.info('opted out by rule', { from: reply.From, rule: this.rules[m.rule].name ?? m.rule });
-			} else forwards.push({ actionKey: m.key, payload: { action: queued(m.action as ForwardAction), context } });
+				this.log.info('opted out by rule', {
+					from: reply.From,
+					rule: this.rules[m.rule].name ?? m.rule,
+				});
+			} else
+				forwards.push({
+					actionKey: m.key,
+					payload: { action: queued(m.action as ForwardAction), context },
+				});
 		}
 		// The run is the ledger's campaign: its row counts the reply in the report.
 		if (context.run !== undefined && context.row !== undefined) {
-			await this.ledger.recordReply({ campaign: context.run, line: context.row, messageSid: reply.MessageSid, at: receivedAt, optOut: optedOut });
+			await this.ledger.recordReply({
+				campaign: context.run,
+				line: context.row,
+				messageSid: reply.MessageSid,
+				at: receivedAt,
+				optOut: optedOut,
+			});
 		}
 		if (this.events) {
 			// A rule's opt-out has no keyword of ours: the reply's first word stands for it.
-			const keyword = found?.intent === 'optOut' ? found.keyword : (reply.Text.trim().split(/\s+/)[0] ?? '').toUpperCase();
-			forwards.push(...(await this.events.replyForwards(context, optedOut ? { keyword, ...(found?.intent === 'optOut' ? {} : { rule: optOutRule }) } : undefined)));
+			const keyword =
+				found?.intent === 'optOut'
+					? found.keyword
+					: (reply.Text.trim().split(/\s+/)[0] ?? '').toUpperCase();
+			forwards.push(
+				...(await this.events.replyForwards(
+					context,
+					optedOut
+						? { keyword, ...(found?.intent === 'optOut' ? {} : { rule: optOutRule }) }
+						: undefined,
+				)),
+			);
 		}
-		this.log.info('reply', { messageSid: reply.MessageSid, from: reply.From, campaign: context.campaign, row: context.row, rules: [...new Set(matched.map((m) => m.rule))], forwards: forwards.length });
+		this.log.info('reply', {
+			messageSid: reply.MessageSid,
+			from: reply.From,
+			campaign: context.campaign,
+			row: context.row,
+			rules: [...new Set(matched.map((m) => m.rule))],
+			forwards: forwards.length,
+		});
 		return forwards;
 	}
 }

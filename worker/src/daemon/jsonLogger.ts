@@ -56,11 +56,19 @@ export class JsonLogger implements Logger {
 
 	private log(level: LogLevel, msg: string, fields: LogFields = {}): void {
 		if (RANK[level] < RANK[this.settings.level]) return;
-		const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...this.base, ...fields }, (key, value: unknown) => {
-			if (SECRET_KEY.test(key) && value !== undefined && value !== '') return '[redacted]';
-			if (value instanceof Error) return { name: value.name, message: value.message, code: (value as { code?: unknown }).code };
-			return value;
-		});
+		const line = JSON.stringify(
+			{ time: new Date().toISOString(), level, msg, ...this.base, ...fields },
+			(key, value: unknown) => {
+				if (SECRET_KEY.test(key) && value !== undefined && value !== '') return '[redacted]';
+				if (value instanceof Error)
+					return {
+						name: value.name,
+						message: value.message,
+						code: (value as { code?: unknown }).code,
+					};
+				return value;
+			},
+		);
 		const text = this.redactor.redact(line);
 		this.write((this.settings.phoneNumbers === 'full' ? text : maskPhoneNumbers(text)) + '\n');
 	}

@@ -10,7 +10,9 @@ export class Redactor {
 	constructor(secrets: readonly (string | undefined)[]) {
 		// Very short values would blank ordinary words; the config refuses such secrets anyway.
 		const values = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4);
-		this.forms = [...new Set(values.flatMap((s) => [s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s)]))].sort((a, b) => b.length - a.length);
+		this.forms = [
+			...new Set(values.flatMap((s) => [s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s)])),
+		].sort((a, b) => b.length - a.length);
 	}
 
 	redact(text: string): string {

@@ -30,7 +30,10 @@ export class Retention {
 	) {}
 
 	start(): void {
-		const run = () => void this.prune(Date.now()).catch((error: Error) => this.log.error('pruning failed; trying again in an hour', { error }));
+		const run = () =>
+			void this.prune(Date.now()).catch((error: Error) =>
+				this.log.error('pruning failed; trying again in an hour', { error }),
+			);
 		run();
 		this.timer = setInterval(run, PRUNE_EVERY_MS);
 		this.timer.unref();
@@ -40,14 +43,25 @@ export class Retention {
 		if (this.timer) clearInterval(this.timer);
 	}
 
-	async prune(now: number): Promise<{ events: number; forwards: number; runs: number; apiCampaigns: number }> {
+	async prune(
+		now: number,
+	): Promise<{ events: number; forwards: number; runs: number; apiCampaigns: number }> {
 		const before = now - this.days * DAY_MS;
 		// Deleting a run's campaign takes its record too, in the same transaction.
 		const runs = await this.store.finishedRunsBefore(before);
 		for (const run of runs) await this.ledger.deleteCampaign(run);
 		const left = await this.store.prune(before);
-		const pruned = { ...left, runs: runs.length + left.runs, apiCampaigns: await this.pruneApiCampaigns(before) };
-		if (pruned.events + pruned.forwards + pruned.runs + pruned.apiCampaigns > 0) this.log.info('pruned', { ...pruned, olderThan: new Date(before).toISOString(), retentionDays: this.days });
+		const pruned = {
+			...left,
+			runs: runs.length + left.runs,
+			apiCampaigns: await this.pruneApiCampaigns(before),
+		};
+		if (pruned.events + pruned.forwards + pruned.runs + pruned.apiCampaigns > 0)
+			this.log.info('pruned', {
+				...pruned,
+				olderThan: new Date(before).toISOString(),
+				retentionDays: this.days,
+			});
 		return pruned;
 	}
 

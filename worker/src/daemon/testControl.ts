@@ -13,14 +13,22 @@ export const TEST_CONTROL_ENV = 'CLOUDTEL_TEST_CONTROL';
  * `prune`: the retention pass, due hourly, now. `spools`: the look for spools of processes
  * that are gone, due every few seconds, now.
  */
-export type TestCommand = { cloudtelTest: 'tick'; campaign: string; at?: string } | { cloudtelTest: 'catchUp' } | { cloudtelTest: 'prune' } | { cloudtelTest: 'spools' };
+export type TestCommand =
+	| { cloudtelTest: 'tick'; campaign: string; at?: string }
+	| { cloudtelTest: 'catchUp' }
+	| { cloudtelTest: 'prune' }
+	| { cloudtelTest: 'spools' };
 
 export function testControlOn(): boolean {
 	return process.env[TEST_CONTROL_ENV] === '1' && typeof process.send === 'function';
 }
 
 function isTestCommand(m: unknown): m is TestCommand {
-	return typeof m === 'object' && m !== null && typeof (m as { cloudtelTest?: unknown }).cloudtelTest === 'string';
+	return (
+		typeof m === 'object' &&
+		m !== null &&
+		typeof (m as { cloudtelTest?: unknown }).cloudtelTest === 'string'
+	);
 }
 
 /**

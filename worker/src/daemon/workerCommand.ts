@@ -4,7 +4,11 @@ import { ExitCodes } from '../campaign/exitCodes';
 import { FatalError, UsageError } from '../errors';
 import { ConfigError } from '../config/configError';
 import { configFileExposure } from '../config/configFileExposure';
-import { loadWorkerConfig, loadWorkerConfigForCheck, settingsFromEnvironment } from '../config/loadWorkerConfig';
+import {
+	loadWorkerConfig,
+	loadWorkerConfigForCheck,
+	settingsFromEnvironment,
+} from '../config/loadWorkerConfig';
 import type { WorkerConfig } from '../config/workerConfigSchema';
 import { isPostgresUrl } from '../storage/dbLocation';
 import { setPrivateFileWarnings } from '../storage/privateFile';
@@ -16,7 +20,12 @@ import { JsonLogger } from './jsonLogger';
 import { Redactor } from './redactor';
 import { WorkerDaemon } from './workerDaemon';
 import cluster from 'node:cluster';
-import { BEGIN, STANDBY_ENV, STORE_AWAY_EXIT, WorkerSupervisor } from './supervisor/workerSupervisor';
+import {
+	BEGIN,
+	STANDBY_ENV,
+	STORE_AWAY_EXIT,
+	WorkerSupervisor,
+} from './supervisor/workerSupervisor';
 import { HANDED_PORT_ENV, takeHandedConnections } from './supervisor/connectionHandover';
 import { takeTestCommands } from './testControl';
 
@@ -39,14 +48,26 @@ const STOP_DEADLINE_MS = 60_000;
 
 /** Every secret the config holds, and the Basic header made of two of them. */
 export function configSecrets(config: WorkerConfig): string[] {
-	const dbPassword = isPostgresUrl(config.db) ? decodeURIComponent(new URL(config.db).password) : '';
-	const headerValues = config.replies.flatMap((r) => r.actions.flatMap((a) => (a.type === 'post' ? Object.values(a.headers ?? {}) : [])));
+	const dbPassword = isPostgresUrl(config.db)
+		? decodeURIComponent(new URL(config.db).password)
+		: '';
+	const headerValues = config.replies.flatMap((r) =>
+		r.actions.flatMap((a) => (a.type === 'post' ? Object.values(a.headers ?? {}) : [])),
+	);
 	// The n8n trigger's secret, in its URL's query or a header.
 	const n8n = config.forward.n8n;
-	const n8nSecrets = n8n ? [...new URL(n8n.url).searchParams.values(), ...Object.values(n8n.headers ?? {})] : [];
+	const n8nSecrets = n8n
+		? [...new URL(n8n.url).searchParams.values(), ...Object.values(n8n.headers ?? {})]
+		: [];
 	// An events URL's secret, likewise (the CloudTel Trigger's), and those of campaigns' own URLs.
-	const eventUrls = [...(config.events ? [config.events.url] : []), ...config.campaigns.flatMap((c) => (c.events ? [c.events] : []))];
-	const eventSecrets = [...eventUrls.flatMap((u) => [...new URL(u).searchParams.values()]), ...Object.values(config.events?.headers ?? {})];
+	const eventUrls = [
+		...(config.events ? [config.events.url] : []),
+		...config.campaigns.flatMap((c) => (c.events ? [c.events] : [])),
+	];
+	const eventSecrets = [
+		...eventUrls.flatMap((u) => [...new URL(u).searchParams.values()]),
+		...Object.values(config.events?.headers ?? {}),
+	];
 	return [
 		config.provider.authToken,
 		config.server.secret,
@@ -55,7 +76,9 @@ export function configSecrets(config: WorkerConfig): string[] {
 		config.server.apiToken ?? '',
 		config.smtp?.password ?? '',
 		dbPassword,
-		basicAuthorization(config.provider.accountSid, config.provider.authToken).slice('Basic '.length),
+		basicAuthorization(config.provider.accountSid, config.provider.authToken).slice(
+			'Basic '.length,
+		),
 		...headerValues,
 		...n8nSecrets,
 		...eventSecrets,
@@ -65,9 +88,15 @@ export function configSecrets(config: WorkerConfig): string[] {
 /** A signed link to the reports at the worker's public URL (see reportLinks). */
 function reportLink(config: WorkerConfig, campaign: string | undefined, minutes = '60'): string {
 	const token = config.server.reportToken;
-	if (token === undefined) throw new UsageError('--report-link needs server.reportToken (or CLOUDTEL_REPORT_TOKEN): the worker serves no report without it');
+	if (token === undefined)
+		throw new UsageError(
+			'--report-link needs server.reportToken (or CLOUDTEL_REPORT_TOKEN): the worker serves no report without it',
+		);
 	const n = Number(minutes);
-	if (!/^\d+$/.test(minutes) || n < 1 || n > 7 * 24 * 60) throw new UsageError(`--minutes must be a whole number of minutes from 1 to ${7 * 24 * 60} (got "${minutes}")`);
+	if (!/^\d+$/.test(minutes) || n < 1 || n > 7 * 24 * 60)
+		throw new UsageError(
+			`--minutes must be a whole number of minutes from 1 to ${7 * 24 * 60} (got "${minutes}")`,
+		);
 	const path = campaign === undefined ? '/campaigns' : `/campaigns/${encodeURIComponent(campaign)}`;
 	return `${config.server.publicUrl.replace(/\/+$/, '')}${signReportPath(token, path, Math.floor(Date.now() / 1000) + n * 60)}`;
 }
@@ -85,13 +114,27 @@ export async function workerCommand(argv: string[]): Promise<number> {
 }
 
 async function workerOrSupervisor(argv: string[]): Promise<number> {
-	let values: { config?: string; check?: boolean; help?: boolean; 'report-link'?: boolean; campaign?: string; minutes?: string };
+	let values: {
+		config?: string;
+		check?: boolean;
+		help?: boolean;
+		'report-link'?: boolean;
+		campaign?: string;
+		minutes?: string;
+	};
 	try {
 		({ values } = parseArgs({
 			args: argv,
 			strict: true,
 			allowPositionals: false,
-			options: { config: { type: 'string' }, check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, 'report-link': { type: 'boolean' }, campaign: { type: 'string' }, minutes: { type: 'string' } },
+			options: {
+				config: { type: 'string' },
+				check: { type: 'boolean' },
+				help: { type: 'boolean', short: 'h' },
+				'report-link': { type: 'boolean' },
+				campaign: { type: 'string' },
+				minutes: { type: 'string' },
+			},
 		}));
 	} catch (error) {
 		throw new UsageError((error as Error).message);
@@ -100,25 +143,37 @@ async function workerOrSupervisor(argv: string[]): Promise<number> {
 		process.stdout.write(WORKER_USAGE);
 		return 0;
 	}
-	if (!values.config) throw new UsageError('cloudtel worker needs --config FILE (YAML or JSON; see examples/worker.config.yaml)');
-	const { config, unset } = values.check ? loadWorkerConfigForCheck(values.config) : { config: loadWorkerConfig(values.config), unset: [] };
+	if (!values.config)
+		throw new UsageError(
+			'cloudtel worker needs --config FILE (YAML or JSON; see examples/worker.config.yaml)',
+		);
+	const { config, unset } = values.check
+		? loadWorkerConfigForCheck(values.config)
+		: { config: loadWorkerConfig(values.config), unset: [] };
 	if (values['report-link']) {
 		process.stdout.write(reportLink(config, values.campaign, values.minutes) + '\n');
 		return 0;
 	}
-	if (values.campaign !== undefined || values.minutes !== undefined) throw new UsageError('--campaign and --minutes go with --report-link');
+	if (values.campaign !== undefined || values.minutes !== undefined)
+		throw new UsageError('--campaign and --minutes go with --report-link');
 	// A CSV that does not fit its campaign would fail at every tick: found now instead.
 	const csvProblems = await checkCampaignCsvs(config.campaigns);
 	if (csvProblems.length > 0) throw new ConfigError(values.config, csvProblems);
 	const exposed = configFileExposure(values.config, configSecrets(config));
 	if (values.check) {
 		if (exposed) process.stderr.write(`cloudtel: warning: ${exposed}\n`);
-		process.stdout.write(`${values.config}: valid; campaigns: ${config.campaigns.length}, reply rules: ${config.replies.length}\n`);
-		if (unset.length > 0) process.stdout.write(`to start, the worker needs these from its environment, not set in this one: ${unset.join(', ')}\n`);
+		process.stdout.write(
+			`${values.config}: valid; campaigns: ${config.campaigns.length}, reply rules: ${config.replies.length}\n`,
+		);
+		if (unset.length > 0)
+			process.stdout.write(
+				`to start, the worker needs these from its environment, not set in this one: ${unset.join(', ')}\n`,
+			);
 		return 0;
 	}
 	const write = bufferedLines((text) => process.stdout.write(text));
-	const logFor = (c: WorkerConfig) => new JsonLogger(write, new Redactor(configSecrets(c)), {}, c.log);
+	const logFor = (c: WorkerConfig) =>
+		new JsonLogger(write, new Redactor(configSecrets(c)), {}, c.log);
 	const log = logFor(config);
 	// Once, by the process the user started (its copies load the same file).
 	if (exposed && !cluster.isWorker) log.warn(exposed);
@@ -139,7 +194,12 @@ async function workerOrSupervisor(argv: string[]): Promise<number> {
 			(c) => {
 				// Secrets only add up: a line of the old copy's may still carry one the new config dropped.
 				for (const secret of configSecrets(c)) supervisorSecrets.add(secret);
-				return new JsonLogger(write, new Redactor([...supervisorSecrets]), { part: 'supervisor' }, c.log);
+				return new JsonLogger(
+					write,
+					new Redactor([...supervisorSecrets]),
+					{ part: 'supervisor' },
+					c.log,
+				);
 			},
 			() => settingsFromEnvironment(path),
 		).run();
@@ -150,9 +210,14 @@ async function workerOrSupervisor(argv: string[]): Promise<number> {
 /** The worker itself: in a copy the supervisor started, or on its own with CLOUDTEL_WORKER_SUPERVISOR=0. */
 async function runWorker(config: WorkerConfig, log: JsonLogger): Promise<number> {
 	const handed = cluster.isWorker ? process.env[HANDED_PORT_ENV] : undefined;
-	const daemon = await WorkerDaemon.start(config, log, { standby: cluster.isWorker && process.env[STANDBY_ENV] === '1', handedPort: handed !== undefined ? Number(handed) : undefined }).catch((error: Error) => {
+	const daemon = await WorkerDaemon.start(config, log, {
+		standby: cluster.isWorker && process.env[STANDBY_ENV] === '1',
+		handedPort: handed !== undefined ? Number(handed) : undefined,
+	}).catch((error: Error) => {
 		// A copy whose database is away says so by its exit code: the supervisor waits it out.
-		throw cluster.isWorker && isStoreFault(error) ? new FatalError(error.message, STORE_AWAY_EXIT, { cause: error }) : error;
+		throw cluster.isWorker && isStoreFault(error)
+			? new FatalError(error.message, STORE_AWAY_EXIT, { cause: error })
+			: error;
 	});
 	if (cluster.isWorker) {
 		// The supervisor holds the socket: connections come from it once this copy says it is ready.
@@ -180,7 +245,10 @@ async function runWorker(config: WorkerConfig, log: JsonLogger): Promise<number>
 			// Also keeps the process alive while it stops: work that never settles must not
 			// let it slip away silently with exit code 0.
 			const deadline = setTimeout(() => {
-				log.error('stopping took too long; exiting with work under way', { signal: name, afterMs: STOP_DEADLINE_MS });
+				log.error('stopping took too long; exiting with work under way', {
+					signal: name,
+					afterMs: STOP_DEADLINE_MS,
+				});
 				process.exit(ExitCodes.Fatal);
 			}, STOP_DEADLINE_MS);
 			daemon.stop(name).then(

@@ -78,7 +78,11 @@ export class WorkerDaemon {
 	 * what it took; forwards cut off mid-attempt are then not mistaken for a crash's.
 	 */
 	/** `handedPort`: the supervisor listens on it and hands over connections (serve); else the worker listens itself. */
-	static async start(config: WorkerConfig, log: JsonLogger, options: { standby?: boolean; handedPort?: number } = {}): Promise<WorkerDaemon> {
+	static async start(
+		config: WorkerConfig,
+		log: JsonLogger,
+		options: { standby?: boolean; handedPort?: number } = {},
+	): Promise<WorkerDaemon> {
 		const location = dbLocation(config.db, 'db');
 		const ledger = await openLedger(location);
 		let store: DaemonStore;
@@ -91,14 +95,22 @@ export class WorkerDaemon {
 		const outbox = new ForwardOutbox(
 			store,
 			{
-				forwardEmail: config.smtp ? new EmailForwarder(config.smtp, config.outbox.concurrency) : undefined,
-				forwardSms: new SmsForwarder(new BatchClient(config.provider, config.outbox.concurrency, 30_000)),
+				forwardEmail: config.smtp
+					? new EmailForwarder(config.smtp, config.outbox.concurrency)
+					: undefined,
+				forwardSms: new SmsForwarder(
+					new BatchClient(config.provider, config.outbox.concurrency, 30_000),
+				),
 				post: new PostForwarder((actionKey, url) => postHeaders(config.replies, actionKey, url)),
 			},
 			config.outbox,
 			log.child({ part: 'outbox' }),
 			config.forward.n8n ? new N8nForwarder(() => config.forward.n8n) : undefined,
-			new EventForwarder({ worker: () => config.events, campaignUrl: (name) => config.campaigns.find((c) => c.name === name)?.events, outboundAllow: () => config.outbound.allow }),
+			new EventForwarder({
+				worker: () => config.events,
+				campaignUrl: (name) => config.campaigns.find((c) => c.name === name)?.events,
+				outboundAllow: () => config.outbound.allow,
+			}),
 		);
 		const events = new CampaignEvents(config, store, () => outbox.kick());
 		// Several workers: this one's lease is taken before anything else, so the others never
@@ -111,11 +123,31 @@ export class WorkerDaemon {
 			await Promise.allSettled([outbox.stop(), store.close(), ledger.close(), cluster?.close()]);
 			throw error;
 		}
-		const intake = await CallbackIntake.open(store, spoolDir(config.spool.dir, location), config.spool.maxBytes, log.child({ part: 'spool' }));
-		const processor = new CallbackProcessor(store, ledger, config.replies, outbox, log.child({ part: 'callbacks' }), config.optOut, config.forward.n8n, events);
+		const intake = await CallbackIntake.open(
+			store,
+			spoolDir(config.spool.dir, location),
+			config.spool.maxBytes,
+			log.child({ part: 'spool' }),
+		);
+		const processor = new CallbackProcessor(
+			store,
+			ledger,
+			config.replies,
+			outbox,
+			log.child({ part: 'callbacks' }),
+			config.optOut,
+			config.forward.n8n,
+			events,
+		);
 		const scheduler = new CampaignScheduler(
 			config.campaigns,
-			new CampaignRunner(config, store, log.child({ part: 'campaigns' }), () => intake.sendingMayGo(), events),
+			new CampaignRunner(
+				config,
+				store,
+				log.child({ part: 'campaigns' }),
+				() => intake.sendingMayGo(),
+				events,
+			),
 			log.child({ part: 'cron' }),
 			store,
 		);
@@ -124,9 +156,19 @@ export class WorkerDaemon {
 		// through it finish even if the token is taken out of the config.
 		let api: CampaignApi;
 		try {
-			api = await CampaignApi.open(config, location, ledger, log.child({ part: 'api' }), { sendingMayGo: () => intake.sendingMayGo(), maxCsvBytes: config.server.apiMaxCsvBytes, events });
+			api = await CampaignApi.open(config, location, ledger, log.child({ part: 'api' }), {
+				sendingMayGo: () => intake.sendingMayGo(),
+				maxCsvBytes: config.server.apiMaxCsvBytes,
+				events,
+			});
 		} catch (error) {
-			await Promise.allSettled([outbox.stop(), intake.close(0), store.close(), ledger.close(), cluster?.leave().then(() => cluster?.close())]);
+			await Promise.allSettled([
+				outbox.stop(),
+				intake.close(0),
+				store.close(),
+				ledger.close(),
+				cluster?.leave().then(() => cluster?.close()),
+			]);
 			throw error;
 		}
 		const health = new HealthCheck({
@@ -143,7 +185,10 @@ export class WorkerDaemon {
 			host: config.server.host,
 			port: config.server.port,
 			handedPort: options.handedPort,
-			secrets: [config.server.secret, ...(config.server.previousSecret !== undefined ? [config.server.previousSecret] : [])],
+			secrets: [
+				config.server.secret,
+				...(config.server.previousSecret !== undefined ? [config.server.previousSecret] : []),
+			],
 			accountSid: config.provider.accountSid,
 			maxBodyBytes: config.server.maxBodyBytes,
 			maxConnections: config.server.maxConnections,
@@ -161,16 +206,51 @@ export class WorkerDaemon {
 		try {
 			port = await server.listen();
 		} catch (error) {
-			await Promise.allSettled([outbox.stop(), intake.close(0), api.close(), store.close(), ledger.close(), cluster?.leave().then(() => cluster?.close())]);
+			await Promise.allSettled([
+				outbox.stop(),
+				intake.close(0),
+				api.close(),
+				store.close(),
+				ledger.close(),
+				cluster?.leave().then(() => cluster?.close()),
+			]);
 			throw error;
 		}
-		const retention = new Retention(store, ledger, config.retentionDays, log.child({ part: 'retention' }), { store: api.store, dir: api.dir });
-		const daemon = new WorkerDaemon(port, store, ledger, server, processor, outbox, scheduler, log, cluster, retention, intake, config, location.kind === 'postgres' ? location.shown : location.path, events, api);
+		const retention = new Retention(
+			store,
+			ledger,
+			config.retentionDays,
+			log.child({ part: 'retention' }),
+			{ store: api.store, dir: api.dir },
+		);
+		const daemon = new WorkerDaemon(
+			port,
+			store,
+			ledger,
+			server,
+			processor,
+			outbox,
+			scheduler,
+			log,
+			cluster,
+			retention,
+			intake,
+			config,
+			location.kind === 'postgres' ? location.shown : location.path,
+			events,
+			api,
+		);
 		if (!options.standby) await daemon.begin();
 		else {
 			// Its lease kept alive meanwhile, so the running copy does not take it for lost.
-			daemon.standbyBeat = setInterval(() => void cluster?.beat().catch(() => undefined), LEASE_BEAT_MS);
-			log.info('worker copy taking callbacks; it takes over the rest when the running copy has finished', { port });
+			daemon.standbyBeat = setInterval(
+				() => void cluster?.beat().catch(() => undefined),
+				LEASE_BEAT_MS,
+			);
+			log.info(
+				'worker copy taking callbacks; it takes over the rest when the running copy has finished',
+				{ port },
+			);
 		}
 		return daemon;
 	}
@@ -181,7 +261,9 @@ export class WorkerDaemon {
 		this.begun = true;
 		if (this.standbyBeat) clearInterval(this.standbyBeat);
 		await this.outbox.recover();
-		this.lease = this.cluster && new WorkerLease(this.cluster, this.outbox, this.processor, this.log.child({ part: 'lease' }));
+		this.lease =
+			this.cluster &&
+			new WorkerLease(this.cluster, this.outbox, this.processor, this.log.child({ part: 'lease' }));
 		this.lease?.start();
 		this.retention.start();
 		this.intake.start(this.processor);
@@ -202,7 +284,13 @@ export class WorkerDaemon {
 		this.scheduler.start();
 		this.api.start();
 		const config = this.config;
-		this.log.info('worker started', { port: this.port, publicUrl: config.server.publicUrl, campaigns: config.campaigns.map((c) => c.name), replyRules: config.replies.length, db: this.shownDb });
+		this.log.info('worker started', {
+			port: this.port,
+			publicUrl: config.server.publicUrl,
+			campaigns: config.campaigns.map((c) => c.name),
+			replyRules: config.replies.length,
+			db: this.shownDb,
+		});
 	}
 
 	/** The test suite's command (see testControl): a tick, a catch-up look, a prune or a look for spools, now. */
@@ -210,10 +298,16 @@ export class WorkerDaemon {
 		const log = this.log.child({ part: 'test control' });
 		if (command.cloudtelTest === 'catchUp') void this.scheduler.lookForMissed();
 		else if (command.cloudtelTest === 'spools') this.intake.lookForOrphans();
-		else if (command.cloudtelTest === 'prune') void this.retention.prune(Date.now()).catch((error: Error) => log.error('pruning failed', { error }));
+		else if (command.cloudtelTest === 'prune')
+			void this.retention
+				.prune(Date.now())
+				.catch((error: Error) => log.error('pruning failed', { error }));
 		else if (command.cloudtelTest === 'tick') {
 			const campaign = this.config.campaigns.find((c) => c.name === command.campaign);
-			const at = command.at !== undefined ? new Date(command.at) : new Date(Math.floor(Date.now() / 1000) * 1000);
+			const at =
+				command.at !== undefined
+					? new Date(command.at)
+					: new Date(Math.floor(Date.now() / 1000) * 1000);
 			if (!campaign) return log.error('no such campaign to tick', { campaign: command.campaign });
 			log.info('tick fired', { campaign: campaign.name, tick: at.toISOString() });
 			this.scheduler.tick(campaign, at);
@@ -224,10 +318,18 @@ export class WorkerDaemon {
 	private async resumeRuns(config: WorkerConfig): Promise<void> {
 		for (const run of await this.store.unfinishedRuns()) {
 			const campaign = config.campaigns.find((c) => c.name === run.campaign);
-			if (campaign && !this.scheduler.isRunning(campaign.name)) this.scheduler.resume(campaign, run.run);
+			if (campaign && !this.scheduler.isRunning(campaign.name))
+				this.scheduler.resume(campaign, run.run);
 			else if (!campaign) {
-				await this.store.finishRun(run.run, 'abandoned: the campaign is no longer in the config', Date.now());
-				this.log.warn('campaign run abandoned: the campaign is no longer in the config', { campaign: run.campaign, run: run.run });
+				await this.store.finishRun(
+					run.run,
+					'abandoned: the campaign is no longer in the config',
+					Date.now(),
+				);
+				this.log.warn('campaign run abandoned: the campaign is no longer in the config', {
+					campaign: run.campaign,
+					run: run.run,
+				});
 			}
 		}
 	}
@@ -242,16 +344,34 @@ export class WorkerDaemon {
 			this.log.info('worker stopping', { reason });
 			if (this.standbyBeat) clearInterval(this.standbyBeat);
 			this.retention.stop();
-			await Promise.all([this.server.close(), this.scheduler.stop(), this.api.stop(), this.outbox.stop()]);
+			await Promise.all([
+				this.server.close(),
+				this.scheduler.stop(),
+				this.api.stop(),
+				this.outbox.stop(),
+			]);
 			// What the spool holds goes into the store now if it can; else it waits in the file.
 			await this.intake.close();
 			await this.processor.idle();
 			if (this.callbacksStamp) clearInterval(this.callbacksStamp);
 			// Stopped with everything it took in the store (or its spool, fed by the next start or another worker's orphan feed).
 			await this.ledger.dropCallbacksStamp(WORKER_ID).catch(() => undefined);
-			if (!this.lease && this.cluster) await this.cluster.leave().then(() => this.cluster?.close()).catch(() => undefined);
-			await this.lease?.stop().catch((error: Error) => this.log.error('leaving the cluster failed; the others take this worker for lost in a few seconds', { error }));
-			const counts = await this.store.forwardCounts().catch(() => 'unknown: the store does not answer');
+			if (!this.lease && this.cluster)
+				await this.cluster
+					.leave()
+					.then(() => this.cluster?.close())
+					.catch(() => undefined);
+			await this.lease
+				?.stop()
+				.catch((error: Error) =>
+					this.log.error(
+						'leaving the cluster failed; the others take this worker for lost in a few seconds',
+						{ error },
+					),
+				);
+			const counts = await this.store
+				.forwardCounts()
+				.catch(() => 'unknown: the store does not answer');
 			await this.api.close();
 			await this.store.close();
 			await this.ledger.close();

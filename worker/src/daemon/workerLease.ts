@@ -28,7 +28,9 @@ export class WorkerLease {
 	start(): void {
 		this.timer = setInterval(() => {
 			this.beating ??= this.beat()
-				.catch((error: Error) => this.log.error('lease renewal failed; trying again at the next beat', { error }))
+				.catch((error: Error) =>
+					this.log.error('lease renewal failed; trying again at the next beat', { error }),
+				)
 				.finally(() => (this.beating = undefined));
 		}, LEASE_BEAT_MS);
 	}
@@ -38,14 +40,17 @@ export class WorkerLease {
 		const lost = await this.cluster.reap(LEASE_STALE_MS);
 		for (const w of lost) {
 			const uncertain = w.rows.filter((r) => r.status === 'uncertain');
-			this.log.warn('worker lost: its lease ran out; the rows it had on their way are uncertain, the rest of its share is taken by the workers left', {
-				worker: w.id,
-				host: w.host,
-				pid: w.pid,
-				uncertain: uncertain.length,
-				resolvedByReceipt: w.rows.length - uncertain.length,
-				uncertainRows: uncertain.slice(0, 100),
-			});
+			this.log.warn(
+				'worker lost: its lease ran out; the rows it had on their way are uncertain, the rest of its share is taken by the workers left',
+				{
+					worker: w.id,
+					host: w.host,
+					pid: w.pid,
+					uncertain: uncertain.length,
+					resolvedByReceipt: w.rows.length - uncertain.length,
+					uncertainRows: uncertain.slice(0, 100),
+				},
+			);
 		}
 		if (lost.length > 0) {
 			await this.outbox.recover();

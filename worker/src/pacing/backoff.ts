@@ -11,7 +11,11 @@ export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 250, maxMs: 30_000, maxA
  * Exponential back-off with full jitter: senders that failed together do not all come back
  * at the same moment.
  */
-export function backoffDelay(attempt: number, policy: BackoffPolicy, random: () => number = Math.random): number {
+export function backoffDelay(
+	attempt: number,
+	policy: BackoffPolicy,
+	random: () => number = Math.random,
+): number {
 	const ceiling = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));
 	return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }

@@ -47,7 +47,11 @@ export class TokenBucket {
 	}
 
 	/** Waits for `n` tokens and takes them; false, taking none, once `stopped` says so (a stop, a cancel): its sleeps end early then, and looping on would spin. */
-	async take(n: number, sleep: (ms: number) => Promise<void>, stopped: () => boolean = () => false): Promise<boolean> {
+	async take(
+		n: number,
+		sleep: (ms: number) => Promise<void>,
+		stopped: () => boolean = () => false,
+	): Promise<boolean> {
 		for (;;) {
 			if (stopped()) return false;
 			const wait = this.delayFor(n);

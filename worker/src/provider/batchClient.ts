@@ -1,5 +1,12 @@
 import type { Agent } from 'undici';
-import { basicAuthorization, joinUrl, readResponseStatus, requests, retryAfterMs, type SendMessageRequest } from '../../../api';
+import {
+	basicAuthorization,
+	joinUrl,
+	readResponseStatus,
+	requests,
+	retryAfterMs,
+	type SendMessageRequest,
+} from '../../../api';
 import type { BatchOutcome } from './batchOutcome';
 import { neverSent } from './neverSent';
 
@@ -8,7 +15,6 @@ export interface ProviderConfig {
 	accountSid: string;
 	authToken: string;
 }
-
 
 /**
  * undici, loaded with the first client: a dry run sends nothing, and undici's modules were
@@ -34,7 +40,13 @@ export class BatchClient {
 		connections: number,
 		timeoutMs = 60_000,
 	) {
-		this.agent = new (undici().Agent)({ connections, keepAliveTimeout: 10_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: 10_000 } });
+		this.agent = new (undici().Agent)({
+			connections,
+			keepAliveTimeout: 10_000,
+			headersTimeout: timeoutMs,
+			bodyTimeout: timeoutMs,
+			connect: { timeout: 10_000 },
+		});
 		this.authorization = basicAuthorization(config.accountSid, config.authToken);
 	}
 
@@ -47,7 +59,11 @@ export class BatchClient {
 			const res = await undici().request(joinUrl(this.config.baseUrl, call.path), {
 				method: call.method,
 				dispatcher: this.agent,
-				headers: { authorization: this.authorization, 'content-type': 'application/json', accept: 'application/json' },
+				headers: {
+					authorization: this.authorization,
+					'content-type': 'application/json',
+					accept: 'application/json',
+				},
 				body: JSON.stringify(call.body),
 			});
 			status = res.statusCode;
@@ -68,18 +84,41 @@ export class BatchClient {
 		} catch {
 			body = undefined;
 		}
-		if (status === 429) return { kind: 'retry', status, reason: 'HTTP 429: rate limited', retryAfterMs: retryAfterMs(retryAfter) };
+		if (status === 429)
+			return {
+				kind: 'retry',
+				status,
+				reason: 'HTTP 429: rate limited',
+				retryAfterMs: retryAfterMs(retryAfter),
+			};
 		if (status >= 200 && status < 300) {
 			if (Array.isArray(body)) return { kind: 'answered', results: body };
 			const error = readResponseStatus(body);
-			if (error) return { kind: 'refused', status, error, detail: `${error.ErrorCode}: ${error.Message}` };
-			return { kind: 'lost', reason: `HTTP ${status} with a body that is not a batch answer: ${text.slice(0, 200)}` };
+			if (error)
+				return { kind: 'refused', status, error, detail: `${error.ErrorCode}: ${error.Message}` };
+			return {
+				kind: 'lost',
+				reason: `HTTP ${status} with a body that is not a batch answer: ${text.slice(0, 200)}`,
+			};
 		}
 		// A gateway timeout speaks for a proxy, not the provider: the batch may have gone through.
 		if (status === 504) return { kind: 'lost', reason: 'HTTP 504: gateway timeout' };
-		if (status >= 500) return { kind: 'retry', status, reason: `HTTP ${status}`, retryAfterMs: retryAfterMs(retryAfter) };
+		if (status >= 500)
+			return {
+				kind: 'retry',
+				status,
+				reason: `HTTP ${status}`,
+				retryAfterMs: retryAfterMs(retryAfter),
+			};
 		const error = readResponseStatus(body);
-		return { kind: 'refused', status, error, detail: error ? `${error.ErrorCode}: ${error.Message}` : `HTTP ${status}: ${text.slice(0, 200)}` };
+		return {
+			kind: 'refused',
+			status,
+			error,
+			detail: error
+				? `${error.ErrorCode}: ${error.Message}`
+				: `HTTP ${status}: ${text.slice(0, 200)}`,
+		};
 	}
 
 	async close(): Promise<void> {

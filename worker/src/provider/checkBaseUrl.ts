@@ -6,6 +6,7 @@ export function baseUrlProblem(value: string): string | undefined {
 	} catch {
 		return `is not a URL (got "${value}"): give the provider's address, such as https://api.example.com`;
 	}
-	if (url.protocol !== 'http:' && url.protocol !== 'https:') return `must start with http:// or https:// (got "${value}")`;
+	if (url.protocol !== 'http:' && url.protocol !== 'https:')
+		return `must start with http:// or https:// (got "${value}")`;
 	return undefined;
 }

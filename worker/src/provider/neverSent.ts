@@ -4,7 +4,15 @@
  * request are pending, never uncertain. A reset, a timeout or a closed socket after the
  * connection was up is not here: the request may have been written and processed.
  */
-const UNREACHABLE = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ECONNABORTED'];
+const UNREACHABLE = [
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'UND_ERR_CONNECT_TIMEOUT',
+	'ECONNABORTED',
+];
 /** These will not mend by waiting: a wrong address or a TLS mismatch. */
 const MISADDRESSED = [
 	'ERR_INVALID_URL',
@@ -32,7 +40,10 @@ const MISADDRESSED = [
 
 export type NeverSent = 'unreachable' | 'misaddressed';
 
-const KINDS = new Map<string, NeverSent>([...UNREACHABLE.map((c) => [c, 'unreachable'] as const), ...MISADDRESSED.map((c) => [c, 'misaddressed'] as const)]);
+const KINDS = new Map<string, NeverSent>([
+	...UNREACHABLE.map((c) => [c, 'unreachable'] as const),
+	...MISADDRESSED.map((c) => [c, 'misaddressed'] as const),
+]);
 
 /** Whether an error code proves the request never left, and whether waiting could mend it. */
 export function neverSent(code: string): NeverSent | undefined {
@@ -44,4 +55,6 @@ export function neverSent(code: string): NeverSent | undefined {
  * codes: they were settled uncertain with the message `answer lost: CODE: ...`. A resume
  * puts such rows back to pending, once the provider has answered.
  */
-export const NEVER_SENT_LOST_MESSAGES: readonly string[] = [...KINDS.keys()].map((code) => `answer lost: ${code}: `);
+export const NEVER_SENT_LOST_MESSAGES: readonly string[] = [...KINDS.keys()].map(
+	(code) => `answer lost: ${code}: `,
+);

@@ -55,7 +55,15 @@ export class JsonReporter implements Reporter {
 		const now = performance.now();
 		if (now - this.lastProgress < this.progressEveryMs) return;
 		this.lastProgress = now;
-		this.emit({ event: 'progress', stage: p.stage, done: p.done, total: p.total, unit: p.unit, rate: Math.round(p.rate * 10) / 10, etaSeconds: p.etaSeconds === undefined ? undefined : Math.round(p.etaSeconds) });
+		this.emit({
+			event: 'progress',
+			stage: p.stage,
+			done: p.done,
+			total: p.total,
+			unit: p.unit,
+			rate: Math.round(p.rate * 10) / 10,
+			etaSeconds: p.etaSeconds === undefined ? undefined : Math.round(p.etaSeconds),
+		});
 	}
 
 	summary(s: CampaignSummary): void {

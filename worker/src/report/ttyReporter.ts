@@ -40,7 +40,8 @@ export class TtyReporter implements Reporter {
 	rowError(line: number, code: string, reason: string): void {
 		this.rowErrors++;
 		if (this.rowErrors <= ROW_ERRORS_SHOWN) this.line(`line ${line}: ${code}: ${reason}`);
-		else if (this.rowErrors === ROW_ERRORS_SHOWN + 1) this.line('more row errors follow: the summary counts them and --out lists every one');
+		else if (this.rowErrors === ROW_ERRORS_SHOWN + 1)
+			this.line('more row errors follow: the summary counts them and --out lists every one');
 	}
 
 	progress(p: Progress): void {
@@ -51,7 +52,10 @@ export class TtyReporter implements Reporter {
 		const width = 30;
 		const fraction = p.total > 0 ? Math.min(1, p.done / p.total) : 0;
 		const filled = Math.round(fraction * width);
-		const eta = p.etaSeconds === undefined || !Number.isFinite(p.etaSeconds) ? '--' : formatDuration(p.etaSeconds);
+		const eta =
+			p.etaSeconds === undefined || !Number.isFinite(p.etaSeconds)
+				? '--'
+				: formatDuration(p.etaSeconds);
 		const label = p.stage === 'read' ? 'reading' : p.stage === 'send' ? 'sending' : 'waiting';
 		this.bar = `${label.padEnd(8)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${p.done}/${p.total} ${p.unit}  ${p.rate.toFixed(0)}/s  ETA ${eta}`;
 		this.err.write('\r\x1b[2K' + this.bar);

@@ -18,7 +18,9 @@ export function compilePhonePatternsOnce(): void {
 	} catch {
 		return;
 	}
-	const original = helper.default as ((text: string, pattern: string) => boolean) & { compiled?: true };
+	const original = helper.default as ((text: string, pattern: string) => boolean) & {
+		compiled?: true;
+	};
 	if (typeof original !== 'function' || original.compiled) return;
 	const patterns = new Map<string, RegExp>();
 	const matchesEntirely = (text: string | undefined, pattern: string): boolean => {

@@ -6,11 +6,15 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
  * number of each group is taken for all of it, so a million failures cost a few hundred
  * look-ups, not a million.
  */
-export function failuresByCountry(groups: { sample: string; count: number }[]): { country: string; count: number }[] {
+export function failuresByCountry(
+	groups: { sample: string; count: number }[],
+): { country: string; count: number }[] {
 	const byCountry = new Map<string, number>();
 	for (const g of groups) {
 		const country = parsePhoneNumberFromString(g.sample)?.country ?? 'unknown';
 		byCountry.set(country, (byCountry.get(country) ?? 0) + g.count);
 	}
-	return [...byCountry].map(([country, count]) => ({ country, count })).sort((x, y) => y.count - x.count || x.country.localeCompare(y.country));
+	return [...byCountry]
+		.map(([country, count]) => ({ country, count }))
+		.sort((x, y) => y.count - x.count || x.country.localeCompare(y.country));
 }

@@ -15,7 +15,10 @@ export class NumberSet {
 	constructor(initialCapacity = 1 << 16) {
 		let cap = MIN_SHARD;
 		while (cap * SHARDS * MAX_LOAD < initialCapacity) cap <<= 1;
-		this.shards = Array.from({ length: SHARDS }, () => ({ table: new Float64Array(cap), count: 0 }));
+		this.shards = Array.from({ length: SHARDS }, () => ({
+			table: new Float64Array(cap),
+			count: 0,
+		}));
 	}
 
 	get size(): number {

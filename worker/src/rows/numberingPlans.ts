@@ -14,7 +14,18 @@ export interface PlanAccessors {
 }
 
 /** The order libphonenumber-js's getNumberType tries them in; any match makes a number valid. */
-const TYPES = ['FIXED_LINE', 'MOBILE', 'PREMIUM_RATE', 'TOLL_FREE', 'SHARED_COST', 'VOIP', 'PERSONAL_NUMBER', 'PAGER', 'UAN', 'VOICEMAIL'];
+const TYPES = [
+	'FIXED_LINE',
+	'MOBILE',
+	'PREMIUM_RATE',
+	'TOLL_FREE',
+	'SHARED_COST',
+	'VOIP',
+	'PERSONAL_NUMBER',
+	'PAGER',
+	'UAN',
+	'VOICEMAIL',
+];
 
 export interface CallingCodePlans {
 	/** The countries sharing the calling code, the main one (whose plan an E.164 number is judged by) first. */
@@ -24,7 +35,8 @@ export interface CallingCodePlans {
 }
 
 const all = new Metadata(metadata as unknown as ConstructorParameters<typeof Metadata>[0]);
-const codes = (metadata as unknown as { country_calling_codes: Record<string, CountryCode[]> }).country_calling_codes;
+const codes = (metadata as unknown as { country_calling_codes: Record<string, CountryCode[]> })
+	.country_calling_codes;
 const byCallingCode = new Map<string, CallingCodePlans | null>();
 const validators = new Map<CountryCode, ((national: string) => boolean) | null>();
 
@@ -33,7 +45,9 @@ export function planOf(country: CountryCode): PlanAccessors | undefined {
 	try {
 		all.selectNumberingPlan(country);
 		const plan = all.numberingPlan as unknown as PlanAccessors;
-		return typeof plan.nationalPrefixForParsing === 'function' && typeof plan.type === 'function' ? plan : undefined;
+		return typeof plan.nationalPrefixForParsing === 'function' && typeof plan.type === 'function'
+			? plan
+			: undefined;
 	} catch {
 		return undefined;
 	}
@@ -44,9 +58,12 @@ export function callingCodePlans(code: string): CallingCodePlans | undefined {
 	let plans = byCallingCode.get(code);
 	if (plans === undefined) {
 		const countries = codes[code];
-		const main = Array.isArray(countries) && countries.length > 0 ? planOf(countries[0]) : undefined;
+		const main =
+			Array.isArray(countries) && countries.length > 0 ? planOf(countries[0]) : undefined;
 		const pattern = main?.nationalPrefixForParsing();
-		plans = main ? { countries, prefixForParsing: pattern ? new RegExp(`^(?:${pattern})`) : null } : null;
+		plans = main
+			? { countries, prefixForParsing: pattern ? new RegExp(`^(?:${pattern})`) : null }
+			: null;
 		byCallingCode.set(code, plans);
 	}
 	return plans ?? undefined;
@@ -81,7 +98,9 @@ function compile(country: CountryCode): ((national: string) => boolean) | null {
 		}
 		return (national) => {
 			if (!general.test(national)) return false;
-			for (const t of types) if ((!t.lengths || t.lengths.includes(national.length)) && t.pattern.test(national)) return true;
+			for (const t of types)
+				if ((!t.lengths || t.lengths.includes(national.length)) && t.pattern.test(national))
+					return true;
 			return false;
 		};
 	} catch {

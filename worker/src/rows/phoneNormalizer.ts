@@ -1,4 +1,9 @@
-import { PhoneNumber, isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import {
+	PhoneNumber,
+	isSupportedCountry,
+	parsePhoneNumberFromString,
+	type CountryCode,
+} from 'libphonenumber-js/max';
 import metadata from 'libphonenumber-js/max/metadata';
 import { compilePhonePatternsOnce } from './compiledPatterns';
 import { planOf, splitCallingCode, validatorFor, type CallingCodeSplit } from './numberingPlans';
@@ -36,7 +41,12 @@ export class PhoneNormalizer {
 	constructor(defaultCountry?: string) {
 		if (defaultCountry !== undefined && defaultCountry !== '') {
 			const cc = defaultCountry.toUpperCase();
-			if (!isSupportedCountry(cc)) throw new SettingError('defaultCountry', `must be a two-letter country code such as AU or GB (got "${defaultCountry}")`, `--default-country must be a two-letter country code such as AU or GB (got "${defaultCountry}")`);
+			if (!isSupportedCountry(cc))
+				throw new SettingError(
+					'defaultCountry',
+					`must be a two-letter country code such as AU or GB (got "${defaultCountry}")`,
+					`--default-country must be a two-letter country code such as AU or GB (got "${defaultCountry}")`,
+				);
 			this.defaultCountry = cc;
 			this.national = plainNationalPrefix(cc);
 		}
@@ -59,18 +69,29 @@ export class PhoneNormalizer {
 			const split = splitCallingCode(compact);
 			const fast = fastE164(compact, split);
 			if (fast) return { e164: fast };
-			if (split && invalidWithoutFullParse(split)) return { error: `"${trimmed}" is not a valid phone number` };
-		} else if (this.national && NATIONAL.test(compact) && this.national.stripsOnlyTheZero(compact)) {
+			if (split && invalidWithoutFullParse(split))
+				return { error: `"${trimmed}" is not a valid phone number` };
+		} else if (
+			this.national &&
+			NATIONAL.test(compact) &&
+			this.national.stripsOnlyTheZero(compact)
+		) {
 			const e164 = `+${this.national.callingCode}${compact.slice(1)}`;
 			const fast = fastE164(e164, splitCallingCode(e164));
 			if (fast) return { e164: fast };
 		}
-		const parsed = parsePhoneNumberFromString(trimmed, this.defaultCountry ? { defaultCountry: this.defaultCountry } : undefined);
+		const parsed = parsePhoneNumberFromString(
+			trimmed,
+			this.defaultCountry ? { defaultCountry: this.defaultCountry } : undefined,
+		);
 		if (parsed && parsed.isValid()) return { e164: parsed.number };
 		if (!parsed && !trimmed.startsWith('+') && !this.defaultCountry) {
-			return { error: `"${trimmed}" is not in international format (+ and country code) and no --default-country was given` };
+			return {
+				error: `"${trimmed}" is not in international format (+ and country code) and no --default-country was given`,
+			};
 		}
-		const where = this.defaultCountry && !trimmed.startsWith('+') ? ` for ${this.defaultCountry}` : '';
+		const where =
+			this.defaultCountry && !trimmed.startsWith('+') ? ` for ${this.defaultCountry}` : '';
 		return { error: `"${trimmed}" is not a valid phone number${where}` };
 	}
 }
@@ -90,7 +111,8 @@ interface NationalPrefix {
 function plainNationalPrefix(country: CountryCode): NationalPrefix | undefined {
 	const plan = planOf(country);
 	// A libphonenumber-js without these accessors: every national number takes the full parse.
-	if (!plan || plan.nationalPrefix() !== '0' || plan.nationalPrefixTransformRule()) return undefined;
+	if (!plan || plan.nationalPrefix() !== '0' || plan.nationalPrefixTransformRule())
+		return undefined;
 	const forParsing = new RegExp(`^(?:${plan.nationalPrefixForParsing() ?? '0'})`);
 	return {
 		callingCode: plan.callingCode(),
@@ -114,7 +136,8 @@ const MAX_COUNTRIES_TO_TRY = 3;
  * in doubt.
  */
 function invalidWithoutFullParse({ plans, national }: CallingCodeSplit): boolean {
-	if (plans.prefixForParsing?.test(national) || plans.countries.length > MAX_COUNTRIES_TO_TRY) return false;
+	if (plans.prefixForParsing?.test(national) || plans.countries.length > MAX_COUNTRIES_TO_TRY)
+		return false;
 	return plans.countries.slice(1).every((country) => {
 		const valid = validatorFor(country);
 		return valid !== undefined && !valid(national);
@@ -122,7 +145,10 @@ function invalidWithoutFullParse({ plans, national }: CallingCodeSplit): boolean
 }
 
 // The class libphonenumber-js/max exports is the core one: it takes the metadata itself.
-const PhoneNumberWithMetadata = PhoneNumber as unknown as new (e164: string, meta: unknown) => PhoneNumber;
+const PhoneNumberWithMetadata = PhoneNumber as unknown as new (
+	e164: string,
+	meta: unknown,
+) => PhoneNumber;
 
 /** An E.164 number judged by the main country of its calling code, as libphonenumber-js's PhoneNumber would judge it. */
 function fastE164(compact: string, split: CallingCodeSplit | undefined): string | undefined {

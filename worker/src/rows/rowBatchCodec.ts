@@ -37,7 +37,10 @@ export function encodeRows(rows: readonly RowInput[]): EncodedRows {
 
 /** The typed arrays move to the other thread instead of being copied. */
 export function transferOf(encoded: EncodedRows | EncodedVerdicts): ArrayBuffer[] {
-	const arrays = 'counts' in encoded ? [encoded.lines, encoded.counts, encoded.lengths] : [encoded.lines, encoded.segments, encoded.other, encoded.lengths];
+	const arrays =
+		'counts' in encoded
+			? [encoded.lines, encoded.counts, encoded.lengths]
+			: [encoded.lines, encoded.segments, encoded.other, encoded.lengths];
 	return arrays.map((a) => a.buffer as ArrayBuffer);
 }
 
@@ -133,7 +136,13 @@ export class VerdictEncoder {
 	}
 
 	done(): EncodedVerdicts {
-		return { lines: this.lines, segments: this.segments, other: this.other, lengths: this.lengths, text: this.parts.join('') };
+		return {
+			lines: this.lines,
+			segments: this.segments,
+			other: this.other,
+			lengths: this.lengths,
+			text: this.parts.join(''),
+		};
 	}
 }
 
@@ -153,9 +162,22 @@ export function decodeVerdicts(encoded: EncodedVerdicts): RowVerdict[] {
 		const third = take(lengths[i * STRINGS + 2]);
 		const ucs2 = take(lengths[i * STRINGS + 3]);
 		if (segments[i] === REFUSED) {
-			out[i] = to === undefined ? { line: lines[i], ok: false, code: third!, reason: second! } : { line: lines[i], ok: false, code: third!, reason: second!, to };
+			out[i] =
+				to === undefined
+					? { line: lines[i], ok: false, code: third!, reason: second! }
+					: { line: lines[i], ok: false, code: third!, reason: second!, to };
 		} else {
-			const v: RowVerdict = second === undefined ? { line: lines[i], ok: true, to: to!, segments: segments[i], timeZone: third } : { line: lines[i], ok: true, to: to!, text: second, segments: segments[i], timeZone: third };
+			const v: RowVerdict =
+				second === undefined
+					? { line: lines[i], ok: true, to: to!, segments: segments[i], timeZone: third }
+					: {
+							line: lines[i],
+							ok: true,
+							to: to!,
+							text: second,
+							segments: segments[i],
+							timeZone: third,
+						};
 			if (ucs2 !== undefined) v.ucs2 = ucs2;
 			if (other[i] >= 0) v.otherSegments = other[i];
 			out[i] = v;

@@ -55,7 +55,13 @@ class ThreadPoolJudge implements RowJudge {
 			// thread holds ~10 MB alive and had let ~35 MB of dead rows pile up. 256 MB is far
 			// above what a batch can hold (its records come from one 32 KB read, or one record
 			// of at most 1,000,000 characters).
-			const worker = new Worker(script, { workerData: rules, resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: THREAD_OLD_GENERATION_MB } });
+			const worker = new Worker(script, {
+				workerData: rules,
+				resourceLimits: {
+					maxYoungGenerationSizeMb: 8,
+					maxOldGenerationSizeMb: THREAD_OLD_GENERATION_MB,
+				},
+			});
 			worker.on('message', (msg: { id: number; verdicts?: EncodedVerdicts; error?: string }) => {
 				const job = this.jobs.get(msg.id);
 				if (!job) return;
@@ -80,7 +86,10 @@ class ThreadPoolJudge implements RowJudge {
 		return new Promise((resolve, reject) => {
 			this.jobs.set(id, { resolve, reject });
 			const encoded = encodeRows(rows);
-			this.workers[id % this.workers.length].postMessage({ id, rows: encoded, now }, transferOf(encoded));
+			this.workers[id % this.workers.length].postMessage(
+				{ id, rows: encoded, now },
+				transferOf(encoded),
+			);
 		});
 	}
 

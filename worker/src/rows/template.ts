@@ -53,11 +53,18 @@ export class TemplateError extends Error {}
 function checkBraces(source: string): void {
 	const rest = source.replace(PLACEHOLDER, (m) => ' '.repeat(m.length));
 	const empty = /\{\{\s*\}\}/.exec(rest);
-	if (empty) throw new TemplateError(`the template has an empty placeholder ${JSON.stringify(empty[0])} at character ${empty.index + 1}: write {{Column}} with a column's name`);
+	if (empty)
+		throw new TemplateError(
+			`the template has an empty placeholder ${JSON.stringify(empty[0])} at character ${empty.index + 1}: write {{Column}} with a column's name`,
+		);
 	const open = rest.indexOf('{{');
-	if (open >= 0) throw new TemplateError(`the placeholder that opens at character ${open + 1} ("${source.slice(open, open + 20)}") is never closed with }}`);
+	if (open >= 0)
+		throw new TemplateError(
+			`the placeholder that opens at character ${open + 1} ("${source.slice(open, open + 20)}") is never closed with }}`,
+		);
 	const close = rest.indexOf('}}');
-	if (close >= 0) throw new TemplateError(`the template has "}}" at character ${close + 1} with no {{ before it`);
+	if (close >= 0)
+		throw new TemplateError(`the template has "}}" at character ${close + 1} with no {{ before it`);
 }
 
 export class MissingColumnsError extends TemplateError {
@@ -65,7 +72,9 @@ export class MissingColumnsError extends TemplateError {
 		readonly missing: string[],
 		readonly header: readonly string[],
 	) {
-		super(`the template uses ${missing.map((c) => `{{${c}}}`).join(', ')}, but the CSV has no such column (columns: ${header.join(', ') || 'none'})`);
+		super(
+			`the template uses ${missing.map((c) => `{{${c}}}`).join(', ')}, but the CSV has no such column (columns: ${header.join(', ') || 'none'})`,
+		);
 	}
 }
 
@@ -75,7 +84,10 @@ export { columnIndex };
 export type RenderResult = { text: string } | { emptyColumns: string[] };
 
 /** A missing or blank value is an error, never a silent blank in someone's message. */
-export function renderTemplate(template: CompiledTemplate, fields: readonly string[]): RenderResult {
+export function renderTemplate(
+	template: CompiledTemplate,
+	fields: readonly string[],
+): RenderResult {
 	let text = '';
 	let empty: string[] | undefined;
 	for (const part of template.parts) {

@@ -23,7 +23,9 @@ export function parseSendWindow(value: string): SendWindow {
 }
 
 export function insideWindow(secondOfDay: number, w: SendWindow): boolean {
-	return w.start < w.end ? secondOfDay >= w.start && secondOfDay < w.end : secondOfDay >= w.start || secondOfDay < w.end;
+	return w.start < w.end
+		? secondOfDay >= w.start && secondOfDay < w.end
+		: secondOfDay >= w.start || secondOfDay < w.end;
 }
 
 /**
@@ -40,7 +42,8 @@ export function nextWindowOpening(from: number, w: SendWindow, iana: string): nu
 		if (insideWindow(here, w)) {
 			// Landed past the opening because the offset changed on the way: step back to it.
 			const back = (here - w.start + DAY) % DAY;
-			if (back > 0 && t - back >= from && localSecondOfDay(t - back, iana) === w.start) return t - back;
+			if (back > 0 && t - back >= from && localSecondOfDay(t - back, iana) === w.start)
+				return t - back;
 			return t;
 		}
 		t += (w.start - here + DAY) % DAY;

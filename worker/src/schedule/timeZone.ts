@@ -6,7 +6,13 @@ function formatter(iana: string): Intl.DateTimeFormat | null {
 	let f = formatters.get(iana);
 	if (f === undefined) {
 		try {
-			f = new Intl.DateTimeFormat('en-GB', { timeZone: iana, hourCycle: 'h23', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+			f = new Intl.DateTimeFormat('en-GB', {
+				timeZone: iana,
+				hourCycle: 'h23',
+				hour: '2-digit',
+				minute: '2-digit',
+				second: '2-digit',
+			});
 		} catch {
 			f = null;
 		}

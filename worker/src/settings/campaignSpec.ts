@@ -50,7 +50,10 @@ export function specConflicts(stored: CampaignSpec, given: Partial<CampaignSpec>
 	const out: string[] = [];
 	for (const key of SPEC_KEYS) {
 		const v = given[key];
-		if (v !== undefined && v !== stored[key]) out.push(`${SPEC_FLAG[key]} (stored: ${JSON.stringify(stored[key] ?? null)}, given: ${JSON.stringify(v)})`);
+		if (v !== undefined && v !== stored[key])
+			out.push(
+				`${SPEC_FLAG[key]} (stored: ${JSON.stringify(stored[key] ?? null)}, given: ${JSON.stringify(v)})`,
+			);
 	}
 	return out;
 }

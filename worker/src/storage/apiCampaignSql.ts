@@ -6,7 +6,8 @@
 /** `state` among a comma-separated list: one parameter, the same text on both backends. */
 const IN_STATES = (param: string) => `(',' || ${param} || ',' LIKE '%,' || state || ',%')`;
 
-const COLUMNS = 'name, settings, state, source, csv_hash, created_at, started_at, finished_at, reason';
+const COLUMNS =
+	'name, settings, state, source, csv_hash, created_at, started_at, finished_at, reason';
 
 export const API_CAMPAIGN_SQL = {
 	insert: `INSERT INTO api_campaigns (name, settings, state, created_at, updated_at) VALUES ($1, $2, 'draft', $3, $3) ON CONFLICT (name) DO NOTHING`,
@@ -20,14 +21,17 @@ export const API_CAMPAIGN_SQL = {
 	takeForPages: `UPDATE api_campaigns SET source = 'pages', updated_at = $2 WHERE name = $1 AND state = 'draft' AND (source IS NULL OR source = 'pages')`,
 	/** The same for a CSV, only while none is stored. */
 	takeForCsv: `UPDATE api_campaigns SET source = 'csv', csv_hash = $2, updated_at = $3 WHERE name = $1 AND state = 'draft' AND source IS NULL`,
-	insertPage: 'INSERT INTO api_pages (campaign, page, hash, recipients, columns, body, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (campaign, page) DO NOTHING',
+	insertPage:
+		'INSERT INTO api_pages (campaign, page, hash, recipients, columns, body, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (campaign, page) DO NOTHING',
 	pageHash: 'SELECT hash FROM api_pages WHERE campaign = $1 AND page = $2',
-	totals: 'SELECT COUNT(*) AS pages, COALESCE(SUM(recipients), 0) AS recipients FROM api_pages WHERE campaign = $1',
+	totals:
+		'SELECT COUNT(*) AS pages, COALESCE(SUM(recipients), 0) AS recipients FROM api_pages WHERE campaign = $1',
 	pageNumbers: 'SELECT page FROM api_pages WHERE campaign = $1 ORDER BY page',
 	pageColumns: 'SELECT columns FROM api_pages WHERE campaign = $1 ORDER BY page',
 	dropPages: 'DELETE FROM api_pages WHERE campaign = $1',
 	rewritePage: 'UPDATE api_pages SET body = $3 WHERE campaign = $1 AND page = $2',
-	pagesAfter: 'SELECT page, body FROM api_pages WHERE campaign = $1 AND page > $2 ORDER BY page LIMIT $3',
+	pagesAfter:
+		'SELECT page, body FROM api_pages WHERE campaign = $1 AND page > $2 ORDER BY page LIMIT $3',
 	// The start time is the first start's; the finish time each final state's. Going (again) or
 	// finished, the reason is the one given or none: a passing fault's is not kept.
 	transition: `UPDATE api_campaigns SET state = $1, updated_at = $2,

@@ -9,7 +9,14 @@ import type { KeyedForward } from './daemonStore';
  * `cancelled` in the write that queues its campaign.finished, made by that run once its
  * batches in flight settle, or by whichever worker takes it up after a crash.
  */
-export type ApiCampaignState = 'draft' | 'started' | 'paused' | 'cancelling' | 'finished' | 'cancelled' | 'failed';
+export type ApiCampaignState =
+	| 'draft'
+	| 'started'
+	| 'paused'
+	| 'cancelling'
+	| 'finished'
+	| 'cancelled'
+	| 'failed';
 
 export interface ApiCampaignRecord {
 	name: string;
@@ -50,7 +57,11 @@ export type PutPageOutcome =
  */
 export interface ApiCampaignStore {
 	/** Creates it as a draft; an existing one is returned as it is, `created` false. */
-	create(name: string, settings: CampaignSettings, at: number): Promise<{ created: boolean; record: ApiCampaignRecord }>;
+	create(
+		name: string,
+		settings: CampaignSettings,
+		at: number,
+	): Promise<{ created: boolean; record: ApiCampaignRecord }>;
 	campaign(name: string): Promise<ApiCampaignRecord | undefined>;
 	list(): Promise<{ name: string; state: ApiCampaignState }[]>;
 	/** Stores a page of a draft, idempotently by number: the same content again is `unchanged`, other content a `page_conflict`. */
@@ -67,14 +78,25 @@ export interface ApiCampaignStore {
 	 */
 	rewritePage(name: string, page: number, body: string): Promise<boolean>;
 	/** Up to `limit` pages after `afterPage`, in page order. */
-	pagesAfter(name: string, afterPage: number, limit: number): Promise<{ page: number; body: string }[]>;
+	pagesAfter(
+		name: string,
+		afterPage: number,
+		limit: number,
+	): Promise<{ page: number; body: string }[]>;
 	/**
 	 * Moves a campaign from one of `from` to `to` in one conditional statement; false when
 	 * it was in no state of `from` (another call or worker moved it first). `events` (the
 	 * campaign event announcing the move) are queued in the same transaction when it moved.
 	 * A move to a final state drops the campaign's pages (the ledger has its recipients).
 	 */
-	transition(name: string, from: readonly ApiCampaignState[], to: ApiCampaignState, at: number, reason?: string, events?: readonly KeyedForward[]): Promise<boolean>;
+	transition(
+		name: string,
+		from: readonly ApiCampaignState[],
+		to: ApiCampaignState,
+		at: number,
+		reason?: string,
+		events?: readonly KeyedForward[],
+	): Promise<boolean>;
 	/** The campaigns that ended (finished, cancelled or failed) before this time (Unix ms), the oldest first: retention's to prune. */
 	endedBefore(before: number): Promise<string[]>;
 	/** Deletes an ended campaign's record and whatever pages it left; false when there was none (or it has not ended). */

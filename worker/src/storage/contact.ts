@@ -48,5 +48,7 @@ export function isForgottenKey(entry: string): boolean {
 
 /** Events in time order; a message never sent last. */
 export function inTimeOrder(events: ContactEvent[]): ContactEvent[] {
-	return events.sort((a, b) => (a.at ?? Number.MAX_SAFE_INTEGER) - (b.at ?? Number.MAX_SAFE_INTEGER));
+	return events.sort(
+		(a, b) => (a.at ?? Number.MAX_SAFE_INTEGER) - (b.at ?? Number.MAX_SAFE_INTEGER),
+	);
 }

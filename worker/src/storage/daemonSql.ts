@@ -10,10 +10,14 @@ import type { Dialect, Write } from './work';
  */
 export function daemonSql(dialect: Dialect) {
 	const shared = dialect.name === 'postgres';
-	const orphaned = shared ? ' AND (worker IS NULL OR NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = forwards.worker))' : '';
+	const orphaned = shared
+		? ' AND (worker IS NULL OR NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = forwards.worker))'
+		: '';
 	return {
-		insertEvent: 'INSERT INTO callback_events (event_key, kind, payload, received_at) VALUES ($1, $2, $3, $4) ON CONFLICT (event_key) DO NOTHING',
-		unprocessed: 'SELECT event_key, payload, received_at FROM callback_events WHERE processed_at IS NULL ORDER BY received_at LIMIT $1',
+		insertEvent:
+			'INSERT INTO callback_events (event_key, kind, payload, received_at) VALUES ($1, $2, $3, $4) ON CONFLICT (event_key) DO NOTHING',
+		unprocessed:
+			'SELECT event_key, payload, received_at FROM callback_events WHERE processed_at IS NULL ORDER BY received_at LIMIT $1',
 		waiting: 'SELECT COUNT(*) AS n FROM callback_events WHERE processed_at IS NULL',
 		// `WHERE true`: SQLite reads an ON CONFLICT after INSERT ... SELECT only behind a WHERE.
 		insertForwards: `INSERT INTO forwards (event_key, action_key, kind, payload, state, next_at, created_at, updated_at)
@@ -34,10 +38,13 @@ export function daemonSql(dialect: Dialect) {
 		putBack: `UPDATE forwards SET state = 'pending', attempts = attempts - 1, next_at = $1, updated_at = $2${shared ? ', worker = NULL' : ''} WHERE id = $3 AND state = 'sending'`,
 		counts: 'SELECT state, COUNT(*) AS n FROM forwards GROUP BY state',
 		all: 'SELECT * FROM forwards ORDER BY id',
-		startRun: 'INSERT INTO campaign_runs (run, campaign, started_at) VALUES ($1, $2, $3) ON CONFLICT (run) DO NOTHING',
+		startRun:
+			'INSERT INTO campaign_runs (run, campaign, started_at) VALUES ($1, $2, $3) ON CONFLICT (run) DO NOTHING',
 		finishRun: 'UPDATE campaign_runs SET finished_at = $1, outcome = $2 WHERE run = $3',
-		finishOpenRun: 'UPDATE campaign_runs SET finished_at = $1, outcome = $2 WHERE run = $3 AND finished_at IS NULL',
-		unfinishedRuns: 'SELECT run, campaign, started_at FROM campaign_runs WHERE finished_at IS NULL ORDER BY started_at',
+		finishOpenRun:
+			'UPDATE campaign_runs SET finished_at = $1, outcome = $2 WHERE run = $3 AND finished_at IS NULL',
+		unfinishedRuns:
+			'SELECT run, campaign, started_at FROM campaign_runs WHERE finished_at IS NULL ORDER BY started_at',
 		runsSince: 'SELECT run FROM campaign_runs WHERE campaign = $1 AND started_at >= $2',
 		firstRun: 'SELECT MIN(started_at) AS at FROM campaign_runs WHERE campaign = $1',
 		finishedRunsBefore: 'SELECT run FROM campaign_runs WHERE finished_at < $1 ORDER BY finished_at',
@@ -51,7 +58,16 @@ export function daemonSql(dialect: Dialect) {
  * Forwards queued as a step of another store's write (an API campaign's state change and
  * the event announcing it, together); one already queued under its keys is left as it is.
  */
-export function queueForwardsWrite(dialect: Dialect, forwards: readonly KeyedForward[], at: number): Write {
-	const rows = forwards.map((f) => [f.eventKey, f.actionKey, f.payload.action.type, JSON.stringify(f.payload)]);
+export function queueForwardsWrite(
+	dialect: Dialect,
+	forwards: readonly KeyedForward[],
+	at: number,
+): Write {
+	const rows = forwards.map((f) => [
+		f.eventKey,
+		f.actionKey,
+		f.payload.action.type,
+		JSON.stringify(f.payload),
+	]);
 	return [daemonSql(dialect).insertForwards, JSON.stringify(rows), at];
 }

@@ -112,7 +112,10 @@ export interface RunStore {
 	finishRun(run: string, outcome: string, at: number, events?: KeyedForward[]): Promise<void>;
 	unfinishedRuns(): Promise<CampaignRun[]>;
 	/** The names of a campaign's runs started at or after `since` (Unix ms), and when its first known run started. */
-	runsSince(campaign: string, since: number): Promise<{ runs: string[]; firstStartedAt: number | undefined }>;
+	runsSince(
+		campaign: string,
+		since: number,
+	): Promise<{ runs: string[]; firstStartedAt: number | undefined }>;
 }
 
 /**

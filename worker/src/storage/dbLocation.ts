@@ -1,7 +1,9 @@
 import { FatalError } from '../errors';
 
 /** Where the worker keeps its state: a SQLite file, or a Postgres database shared by several workers. */
-export type DbLocation = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; shown: string };
+export type DbLocation =
+	| { kind: 'sqlite'; path: string }
+	| { kind: 'postgres'; url: string; shown: string };
 
 const POSTGRES = /^postgres(ql)?:\/\//i;
 
@@ -20,10 +22,16 @@ export function dbLocation(db: string, setting = '--db'): DbLocation {
 	try {
 		url = new URL(db);
 	} catch {
-		throw new FatalError(`${setting}: not a valid Postgres URL (expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE)`);
+		throw new FatalError(
+			`${setting}: not a valid Postgres URL (expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE)`,
+		);
 	}
-	if (!url.hostname) throw new FatalError(`${setting}: the Postgres URL names no host (expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE)`);
-	if (url.port && !(Number(url.port) > 0 && Number(url.port) < 65536)) throw new FatalError(`${setting}: the Postgres URL's port ${url.port} is not a port number`);
+	if (!url.hostname)
+		throw new FatalError(
+			`${setting}: the Postgres URL names no host (expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE)`,
+		);
+	if (url.port && !(Number(url.port) > 0 && Number(url.port) < 65536))
+		throw new FatalError(`${setting}: the Postgres URL's port ${url.port} is not a port number`);
 	return { kind: 'postgres', url: db, shown: withoutPassword(url) };
 }
 

@@ -6,12 +6,30 @@ import type { ContactHistory, ForgetResult } from './contact';
  * way (recorded, durably, before the request leaves); `uncertain` is a submitting row
  * whose answer never came back.
  */
-export const ROW_STATUSES = ['pending', 'submitting', 'accepted', 'rejected', 'uncertain', 'invalid', 'duplicate', 'suppressed', 'cancelled'] as const;
+export const ROW_STATUSES = [
+	'pending',
+	'submitting',
+	'accepted',
+	'rejected',
+	'uncertain',
+	'invalid',
+	'duplicate',
+	'suppressed',
+	'cancelled',
+] as const;
 
 export type RowStatus = (typeof ROW_STATUSES)[number];
 
 /** Statuses nothing will change any more without a person asking (--resend-uncertain). */
-export const FINAL_STATUSES: readonly RowStatus[] = ['accepted', 'rejected', 'uncertain', 'invalid', 'duplicate', 'suppressed', 'cancelled'];
+export const FINAL_STATUSES: readonly RowStatus[] = [
+	'accepted',
+	'rejected',
+	'uncertain',
+	'invalid',
+	'duplicate',
+	'suppressed',
+	'cancelled',
+];
 
 export type CampaignPhase = 'importing' | 'sending' | 'finished' | 'cancelled';
 
@@ -186,7 +204,12 @@ export interface LedgerReader {
 	campaignNames(): Promise<string[]>;
 	counts(name: string): Promise<CampaignCounts>;
 	/** Rows in line order, those of `statuses` only when given, after line `afterLine` when given. */
-	rows(name: string, statuses?: RowStatus[], limit?: number, afterLine?: number): AsyncIterable<LedgerRow>;
+	rows(
+		name: string,
+		statuses?: RowStatus[],
+		limit?: number,
+		afterLine?: number,
+	): AsyncIterable<LedgerRow>;
 	deliveryCounts(name: string): Promise<DeliveryCounts>;
 	delivery(name: string, line: number): Promise<DeliveryRecord | undefined>;
 	/** The first and last moment (Unix seconds) a message of the campaign was sent or a receipt came; undefined before any. */
@@ -241,7 +264,12 @@ export interface Ledger extends LedgerReader, CallbackLedger {
 	/** Forgets the campaign and everything stored about it (a cron run's record included), in one transaction. */
 	deleteCampaign(name: string): Promise<void>;
 	/** Adds rows and moves the import mark (and the input mark, given) in one transaction, so a crash never splits them. */
-	importBatch(name: string, rows: ImportRow[], throughLine: number, input?: InputMark): Promise<void>;
+	importBatch(
+		name: string,
+		rows: ImportRow[],
+		throughLine: number,
+		input?: InputMark,
+	): Promise<void>;
 	/** Numbers already in the campaign, to find duplicates when an import resumes. */
 	campaignNumbers(name: string): AsyncIterable<string>;
 	/**
@@ -271,7 +299,11 @@ export interface Ledger extends LedgerReader, CallbackLedger {
 	 * sent twice), and the sender meanwhile marks its next chunk (on Postgres, whose commits
 	 * are on disk when made, `durable` is resolved already).
 	 */
-	markSubmittingCommitted(name: string, lines: number[], chunk: number): Promise<{ durable: Promise<void> }>;
+	markSubmittingCommitted(
+		name: string,
+		lines: number[],
+		chunk: number,
+	): Promise<{ durable: Promise<void> }>;
 	/** The answer for a chunk, in one transaction: its rows' outcomes, and the chunk no longer submitting. */
 	settle(name: string, chunk: number, rows: SettledRow[]): Promise<void>;
 	cancelPending(name: string): Promise<number>;

@@ -39,9 +39,24 @@ export function campaignRecord(row: CampaignDbRow | undefined): CampaignRecord |
 		phase: row.phase,
 		paused: row.paused === 1 || row.paused === true,
 		importedThrough: row.imported_through,
-		input: row.input_hash ? { bytes: row.input_bytes ?? 0, hash: row.input_hash, size: row.input_size ?? 0, mtimeMs: row.input_mtime ?? undefined } : undefined,
+		input: row.input_hash
+			? {
+					bytes: row.input_bytes ?? 0,
+					hash: row.input_hash,
+					size: row.input_size ?? 0,
+					mtimeMs: row.input_mtime ?? undefined,
+				}
+			: undefined,
 		createdAt: row.created_at,
 		updatedAt: row.updated_at,
-		owner: row.owner_token !== null ? { pid: row.owner_pid ?? 0, host: row.owner_host ?? '', token: row.owner_token, heartbeatAt: row.heartbeat_at ?? undefined } : undefined,
+		owner:
+			row.owner_token !== null
+				? {
+						pid: row.owner_pid ?? 0,
+						host: row.owner_host ?? '',
+						token: row.owner_token,
+						heartbeatAt: row.heartbeat_at ?? undefined,
+					}
+				: undefined,
 	};
 }

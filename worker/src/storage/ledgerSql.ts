@@ -10,13 +10,16 @@ export const CANCELLED = 'the campaign was cancelled before this row was sent';
 const RECIPIENT = 'line, to_number, text, segments, status, error_code, message, message_sid';
 /** A row and whether its number is on the suppression list, for the send path (raw). */
 const SENDABLE = 'r.line, r.to_number, r.text, r.segments, r.time_zone';
-const SUPPRESSED_NOW = 'CASE WHEN (SELECT EXISTS (SELECT 1 FROM suppressions)) THEN EXISTS (SELECT 1 FROM suppressions s WHERE s.number = r.to_number) ELSE false END';
+const SUPPRESSED_NOW =
+	'CASE WHEN (SELECT EXISTS (SELECT 1 FROM suppressions)) THEN EXISTS (SELECT 1 FROM suppressions s WHERE s.number = r.to_number) ELSE false END';
 /** A JSON array of [line, status, MessageSid, ErrorCode, message] rows. */
 const settled = (d: Dialect) =>
 	`SELECT CAST(v.value ->> 0 AS INTEGER) AS line, v.value ->> 1 AS status, v.value ->> 2 AS sid, v.value ->> 3 AS code, v.value ->> 4 AS msg FROM ${d.jsonRows('$2', 'v')}`;
-const lines = (d: Dialect, param: string) => `SELECT CAST(l.value AS INTEGER) FROM ${d.jsonTexts(param, 'l')}`;
+const lines = (d: Dialect, param: string) =>
+	`SELECT CAST(l.value AS INTEGER) FROM ${d.jsonTexts(param, 'l')}`;
 /** When the answer that accepted a row was stored: the answer starting nearest before it (answers_by_line). */
-const answerAt = (campaign: string, line: string) => `(SELECT a.at FROM answers a WHERE a.campaign = ${campaign} AND a.first <= ${line} AND a.last >= ${line} ORDER BY a.first DESC LIMIT 1)`;
+const answerAt = (campaign: string, line: string) =>
+	`(SELECT a.at FROM answers a WHERE a.campaign = ${campaign} AND a.first <= ${line} AND a.last >= ${line} ORDER BY a.first DESC LIMIT 1)`;
 
 /**
  * Every statement of the ledger, for one backend. Written once in Postgres's dialect where
@@ -31,7 +34,8 @@ export function ledgerSql(d: Dialect) {
 		release: `UPDATE campaigns SET owner_pid = NULL, owner_host = NULL, owner_token = NULL, heartbeat_at = NULL WHERE name = $1 AND owner_token = $2`,
 		setPhase: `UPDATE campaigns SET phase = $1, updated_at = $2 WHERE name = $3`,
 		setPaused: `UPDATE campaigns SET paused = $1, updated_at = $2 WHERE name = $3`,
-		deleteFrom: (table: string) => `DELETE FROM ${table} WHERE ${table === 'campaigns' ? 'name' : table === 'campaign_runs' ? 'run' : 'campaign'} = $1`,
+		deleteFrom: (table: string) =>
+			`DELETE FROM ${table} WHERE ${table === 'campaigns' ? 'name' : table === 'campaign_runs' ? 'run' : 'campaign'} = $1`,
 		// Answer ids are reused once the last ones are gone (SQLite): the MessageSid index must not think itself past answers yet to come.
 		clampIndexedThrough: `UPDATE meta SET value = (SELECT COALESCE(MAX(id), 0) FROM answers) WHERE key = 'sids_indexed_through' AND CAST(value AS BIGINT) > (SELECT COALESCE(MAX(id), 0) FROM answers)`,
 		insertRows: `INSERT INTO recipients (campaign, line, to_number, text, segments, status, error_code, message, time_zone)

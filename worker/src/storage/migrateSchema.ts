@@ -14,7 +14,11 @@ const ONLY_READ = '(campaign status and report only read)';
 
 /** The last version applied; before cloudtel_schema (SQLite releases), meta's 'schema'; undefined where none. */
 function* version(d: Dialect): Work<number | undefined> {
-	if (yield* get(d.tableExists, 'cloudtel_schema')) return (yield* get<{ v: number | null }>('SELECT MAX(version) AS v FROM cloudtel_schema'))!.v ?? undefined;
+	if (yield* get(d.tableExists, 'cloudtel_schema'))
+		return (
+			(yield* get<{ v: number | null }>('SELECT MAX(version) AS v FROM cloudtel_schema'))!.v ??
+			undefined
+		);
 	if (!(yield* get(d.tableExists, 'meta'))) return undefined;
 	const v = yield* get<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema'`);
 	return v === undefined ? undefined : Number(v.value);
@@ -23,7 +27,10 @@ function* version(d: Dialect): Work<number | undefined> {
 /** Refuses what this build cannot open: a newer schema, or a development build's older than the release. */
 function refuseUnknown(d: Dialect, v: number | undefined, where: string): void {
 	if (v === undefined) return;
-	if (v > SCHEMA_VERSION) throw new FatalError(`${where} holds cloudtel schema ${v}, newer than this cloudtel knows (${SCHEMA_VERSION}): upgrade cloudtel on this machine`);
+	if (v > SCHEMA_VERSION)
+		throw new FatalError(
+			`${where} holds cloudtel schema ${v}, newer than this cloudtel knows (${SCHEMA_VERSION}): upgrade cloudtel on this machine`,
+		);
 	const release = UPGRADES[d.name].release;
 	if (v < release) {
 		throw new FatalError(
@@ -42,8 +49,13 @@ export function* checkSchema(d: Dialect, where: string, readonly: boolean): Work
 	refuseUnknown(d, v, where);
 	if (v === SCHEMA_VERSION) return false;
 	if (!readonly) return true;
-	if (v === undefined) throw new FatalError(`${where} holds no cloudtel tables: no campaign has run there yet ${ONLY_READ}`);
-	throw new FatalError(`${where} holds cloudtel schema ${v}, older than this cloudtel's (${SCHEMA_VERSION}): start \`cloudtel worker\` or a \`cloudtel campaign run\` on it once to upgrade it ${ONLY_READ}`);
+	if (v === undefined)
+		throw new FatalError(
+			`${where} holds no cloudtel tables: no campaign has run there yet ${ONLY_READ}`,
+		);
+	throw new FatalError(
+		`${where} holds cloudtel schema ${v}, older than this cloudtel's (${SCHEMA_VERSION}): start \`cloudtel worker\` or a \`cloudtel campaign run\` on it once to upgrade it ${ONLY_READ}`,
+	);
 }
 
 /**
@@ -55,7 +67,12 @@ export function* migrateSchema(d: Dialect, where: string): Work<void> {
 	const v = yield* version(d);
 	refuseUnknown(d, v, where);
 	if (v === SCHEMA_VERSION) return;
-	const record = (version: number) => run('INSERT INTO cloudtel_schema (version, applied_at) VALUES ($1, $2) ON CONFLICT (version) DO NOTHING', version, Date.now());
+	const record = (version: number) =>
+		run(
+			'INSERT INTO cloudtel_schema (version, applied_at) VALUES ($1, $2) ON CONFLICT (version) DO NOTHING',
+			version,
+			Date.now(),
+		);
 	if (v === undefined) {
 		yield* run(schemaSql(d));
 		yield* record(SCHEMA_VERSION);
@@ -68,5 +85,8 @@ export function* migrateSchema(d: Dialect, where: string): Work<void> {
 		// A SQLite release file had no cloudtel_schema (its version was meta's) until a step made it.
 		yield* record(v);
 	}
-	yield* run(`INSERT INTO meta (key, value) VALUES ('schema', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, String(SCHEMA_VERSION));
+	yield* run(
+		`INSERT INTO meta (key, value) VALUES ('schema', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+		String(SCHEMA_VERSION),
+	);
 }

@@ -18,8 +18,13 @@ import { SqliteLedger } from './sqlite/sqliteLedger';
  * `readonly` (campaign status, report) writes nothing, schema included: a SQLite file
  * the user may not write to, a Postgres role that may only SELECT.
  */
-export async function openLedger(location: DbLocation, options: { readonly?: boolean } = {}): Promise<Ledger> {
-	return location.kind === 'postgres' ? new PgLedger(await openPostgres(location, options)) : new SqliteLedger(location.path, options);
+export async function openLedger(
+	location: DbLocation,
+	options: { readonly?: boolean } = {},
+): Promise<Ledger> {
+	return location.kind === 'postgres'
+		? new PgLedger(await openPostgres(location, options))
+		: new SqliteLedger(location.path, options);
 }
 
 /**
@@ -27,7 +32,10 @@ export async function openLedger(location: DbLocation, options: { readonly?: boo
  * (a call lost with its connection is made again, `onLost` told of each wait), so a run
  * waits for its database rather than failing; a SQLite file has no connection to lose.
  */
-export async function openRunLedger(location: DbLocation, onLost: (waitedMs: number, error: Error) => void): Promise<Ledger> {
+export async function openRunLedger(
+	location: DbLocation,
+	onLost: (waitedMs: number, error: Error) => void,
+): Promise<Ledger> {
 	const ledger = await openLedger(location);
 	return location.kind === 'postgres' ? ridingOutRestarts(ledger, onLost) : ledger;
 }
@@ -41,7 +49,11 @@ export async function openDaemonStore(location: DbLocation, ledger?: Ledger): Pr
 export async function sqlDbBeside(location: DbLocation, ledger?: Ledger): Promise<SqlDb> {
 	if (location.kind === 'postgres') return new PgDb(await openPostgres(location));
 	const lent = ledger instanceof SqliteLedger ? ledger.connection() : undefined;
-	return new SqliteDb(lent ?? openDatabase(location.path, "the worker's database"), location.path, !lent);
+	return new SqliteDb(
+		lent ?? openDatabase(location.path, "the worker's database"),
+		location.path,
+		!lent,
+	);
 }
 
 /** The leases of the workers sharing a Postgres; none for a SQLite file, which one worker has to itself. */

@@ -1,4 +1,12 @@
-import { closeSync, constants, createWriteStream, openSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
+import {
+	closeSync,
+	constants,
+	createWriteStream,
+	openSync,
+	statSync,
+	writeFileSync,
+	type WriteStream,
+} from 'node:fs';
 
 /**
  * Files holding personal data (the ledger and its -wal and -shm, --out, --html, the spool)
@@ -8,7 +16,8 @@ import { closeSync, constants, createWriteStream, openSync, statSync, writeFileS
 export const PRIVATE_MODE = 0o600;
 
 /** Where a warning about a shared file goes: stderr, or the daemon's log once it runs. */
-let warnSink: (message: string) => void = (message) => process.stderr.write(`cloudtel: warning: ${message}\n`);
+let warnSink: (message: string) => void = (message) =>
+	process.stderr.write(`cloudtel: warning: ${message}\n`);
 const warned = new Set<string>();
 
 export function setPrivateFileWarnings(sink: (message: string) => void): void {
@@ -21,7 +30,9 @@ export function setPrivateFileWarnings(sink: (message: string) => void): void {
  */
 export function ensurePrivateFile(path: string): boolean {
 	try {
-		closeSync(openSync(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, PRIVATE_MODE));
+		closeSync(
+			openSync(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, PRIVATE_MODE),
+		);
 		return true;
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -54,5 +65,7 @@ export function warnIfShared(path: string, what: string): void {
 	}
 	if ((mode & 0o077) === 0) return;
 	warned.add(path);
-	warnSink(`${what} ${path} can be read by others than its owner (mode ${mode.toString(8).padStart(3, '0')}); it holds phone numbers and message texts: chmod 600 it`);
+	warnSink(
+		`${what} ${path} can be read by others than its owner (mode ${mode.toString(8).padStart(3, '0')}); it holds phone numbers and message texts: chmod 600 it`,
+	);
 }

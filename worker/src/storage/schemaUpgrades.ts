@@ -10,7 +10,8 @@ export interface SchemaStep {
 /** A column an older table lacks; none where the file has no such table yet (schemaSql makes it whole). */
 function* addColumn(table: string, column: string, type: string): Work<void> {
 	const columns = yield* all<{ name: string }>(`SELECT name FROM pragma_table_info('${table}')`);
-	if (columns.length > 0 && !columns.some((c) => c.name === column)) yield* run(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+	if (columns.length > 0 && !columns.some((c) => c.name === column))
+		yield* run(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
 }
 
 /**
@@ -19,34 +20,37 @@ function* addColumn(table: string, column: string, type: string): Work<void> {
  * build's and is refused (migrateSchema.ts), so no step starts below the release. Append;
  * never edit one that has shipped.
  */
-export const UPGRADES: Record<Dialect['name'], { release: number; steps: readonly SchemaStep[] }> = {
-	sqlite: {
-		release: 7,
-		steps: [
-			{
-				version: 8,
-				// The one data model with Postgres: the worker that sent a chunk or attempts a
-				// forward; the daemon's indexes as Postgres's (partial: only what is due); the
-				// daemon's and API campaigns' tables, where the file has none yet. Release files
-				// keep recipients.chunk, unused since schema 3, rather than be rewritten. What is
-				// missing is made as schema.ts has it now, so a later step must expect its tables
-				// in either form (as addColumn does).
-				*work() {
-					yield* run('DROP INDEX IF EXISTS callback_events_unprocessed; DROP INDEX IF EXISTS forwards_due;');
-					yield* addColumn('submissions', 'worker', 'TEXT');
-					yield* addColumn('forwards', 'worker', 'TEXT');
-					yield* run(schemaSql(SQLITE, true));
+export const UPGRADES: Record<Dialect['name'], { release: number; steps: readonly SchemaStep[] }> =
+	{
+		sqlite: {
+			release: 7,
+			steps: [
+				{
+					version: 8,
+					// The one data model with Postgres: the worker that sent a chunk or attempts a
+					// forward; the daemon's indexes as Postgres's (partial: only what is due); the
+					// daemon's and API campaigns' tables, where the file has none yet. Release files
+					// keep recipients.chunk, unused since schema 3, rather than be rewritten. What is
+					// missing is made as schema.ts has it now, so a later step must expect its tables
+					// in either form (as addColumn does).
+					*work() {
+						yield* run(
+							'DROP INDEX IF EXISTS callback_events_unprocessed; DROP INDEX IF EXISTS forwards_due;',
+						);
+						yield* addColumn('submissions', 'worker', 'TEXT');
+						yield* addColumn('forwards', 'worker', 'TEXT');
+						yield* run(schemaSql(SQLITE, true));
+					},
 				},
-			},
-		],
-	},
-	postgres: {
-		release: 5,
-		steps: [
-			{
-				version: 6,
-				work: () =>
-					run(`
+			],
+		},
+		postgres: {
+			release: 5,
+			steps: [
+				{
+					version: 6,
+					work: () =>
+						run(`
 -- Campaigns made through the worker's API (/api/campaigns) and their recipients, in pages
 -- kept here so that any worker on this database can run them.
 CREATE TABLE api_campaigns (
@@ -72,11 +76,11 @@ CREATE TABLE api_pages (
 	PRIMARY KEY (campaign, page)
 );
 `),
-			},
-			{
-				version: 7,
-				work: () =>
-					run(`
+				},
+				{
+					version: 7,
+					work: () =>
+						run(`
 -- One data model with SQLite's: a chunk on its way is a submission, a range of lines whose
 -- pending rows are submitting (no status nor chunk written on each row, twice per send);
 -- an answer's MessageSids are one row of answers per chunk, indexed by MessageSid in
@@ -124,19 +128,19 @@ DROP INDEX recipients_submitting;
 DROP INDEX recipients_by_message_sid;
 ALTER TABLE recipients DROP COLUMN chunk, DROP COLUMN sent_at;
 `),
-			},
-			{
-				version: 8,
-				// The one data model with SQLite's (schema.ts): the indexes and the nullable send
-				// time it has.
-				work: () =>
-					run(`
+				},
+				{
+					version: 8,
+					// The one data model with SQLite's (schema.ts): the indexes and the nullable send
+					// time it has.
+					work: () =>
+						run(`
 CREATE INDEX deliveries_by_status ON deliveries (campaign, status, error_code);
 DROP INDEX recipients_attempted;
 CREATE INDEX recipients_attempted ON recipients (campaign, attempted_at) WHERE attempted_at IS NOT NULL;
 ALTER TABLE submissions ALTER COLUMN at DROP NOT NULL;
 `),
-			},
-		],
-	},
-};
+				},
+			],
+		},
+	};

@@ -1,6 +1,14 @@
 import type { CampaignSettings } from '../../../api';
 import { API_CAMPAIGN_SQL as SQL } from './apiCampaignSql';
-import { apiCampaignRecord, type ApiCampaignRecord, type ApiCampaignRow, type ApiCampaignState, type ApiCampaignStore, type PutPageOutcome, type StoredPage } from './apiCampaignStore';
+import {
+	apiCampaignRecord,
+	type ApiCampaignRecord,
+	type ApiCampaignRow,
+	type ApiCampaignState,
+	type ApiCampaignStore,
+	type PutPageOutcome,
+	type StoredPage,
+} from './apiCampaignStore';
 import { queueForwardsWrite } from './daemonSql';
 import type { KeyedForward } from './daemonStore';
 import { all, type SqlDb, type Write } from './work';
@@ -16,7 +24,11 @@ const FINAL = new Set<ApiCampaignState>(['finished', 'cancelled', 'failed']);
 export class SqlApiCampaignStore implements ApiCampaignStore {
 	constructor(private readonly db: SqlDb) {}
 
-	async create(name: string, settings: CampaignSettings, at: number): Promise<{ created: boolean; record: ApiCampaignRecord }> {
+	async create(
+		name: string,
+		settings: CampaignSettings,
+		at: number,
+	): Promise<{ created: boolean; record: ApiCampaignRecord }> {
 		const [changed] = await this.db.write([[SQL.insert, name, JSON.stringify(settings), at]]);
 		return { created: changed === 1, record: (await this.campaign(name))! };
 	}
@@ -27,11 +39,16 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 	}
 
 	async list(): Promise<{ name: string; state: ApiCampaignState }[]> {
-		return (await this.db.run(all<{ name: string; state: ApiCampaignState }>(SQL.list))).map((r) => ({ name: r.name, state: r.state }));
+		return (await this.db.run(all<{ name: string; state: ApiCampaignState }>(SQL.list))).map(
+			(r) => ({ name: r.name, state: r.state }),
+		);
 	}
 
 	async putPage(name: string, page: StoredPage, at: number): Promise<PutPageOutcome> {
-		const [taken, inserted] = await this.db.write([[SQL.takeForPages, name, at], (changed) => (changed[0] === 1 ? this.insert(name, page, at) : undefined)]);
+		const [taken, inserted] = await this.db.write([
+			[SQL.takeForPages, name, at],
+			(changed) => (changed[0] === 1 ? this.insert(name, page, at) : undefined),
+		]);
 		if (taken !== 1) return this.refusal(name, 'pages');
 		if (inserted !== 1) {
 			const [stored] = await this.db.run(all<{ hash: string }>(SQL.pageHash, name, page.page));
@@ -40,16 +57,39 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 		return { outcome: inserted === 1 ? 'stored' : 'unchanged', ...(await this.totals(name)) };
 	}
 
-	async putCsv(name: string, csvHash: string, pages: StoredPage[], at: number): Promise<PutPageOutcome> {
-		const [taken] = await this.db.write([[SQL.takeForCsv, name, csvHash, at], ...pages.map((p) => (changed: readonly number[]) => (changed[0] === 1 ? this.insert(name, p, at) : undefined))]);
+	async putCsv(
+		name: string,
+		csvHash: string,
+		pages: StoredPage[],
+		at: number,
+	): Promise<PutPageOutcome> {
+		const [taken] = await this.db.write([
+			[SQL.takeForCsv, name, csvHash, at],
+			...pages.map(
+				(p) => (changed: readonly number[]) =>
+					changed[0] === 1 ? this.insert(name, p, at) : undefined,
+			),
+		]);
 		if (taken === 1) return { outcome: 'stored', ...(await this.totals(name)) };
 		const record = await this.campaign(name);
-		if (record?.source === 'csv' && record.state === 'draft') return record.csvHash === csvHash ? { outcome: 'unchanged', ...(await this.totals(name)) } : { outcome: 'page_conflict' };
+		if (record?.source === 'csv' && record.state === 'draft')
+			return record.csvHash === csvHash
+				? { outcome: 'unchanged', ...(await this.totals(name)) }
+				: { outcome: 'page_conflict' };
 		return this.refusal(name, 'csv');
 	}
 
 	private insert(name: string, p: StoredPage, at: number): Write {
-		return [SQL.insertPage, name, p.page, p.hash, p.recipients, JSON.stringify(p.columns), p.body, at];
+		return [
+			SQL.insertPage,
+			name,
+			p.page,
+			p.hash,
+			p.recipients,
+			JSON.stringify(p.columns),
+			p.body,
+			at,
+		];
 	}
 
 	/** Why a draft could not be taken for recipients of this kind. */
@@ -57,7 +97,10 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 		const record = await this.campaign(name);
 		if (!record) return { outcome: 'not_found' };
 		if (record.state !== 'draft') return { outcome: 'started' };
-		return { outcome: 'other_source', source: record.source ?? (source === 'pages' ? 'csv' : 'pages') };
+		return {
+			outcome: 'other_source',
+			source: record.source ?? (source === 'pages' ? 'csv' : 'pages'),
+		};
 	}
 
 	private async totals(name: string): Promise<{ pages: number; recipients: number }> {
@@ -66,15 +109,23 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 	}
 
 	async pageTotals(name: string): Promise<{ pages: number[]; recipients: number }> {
-		const pages = (await this.db.run(all<{ page: number }>(SQL.pageNumbers, name))).map((r) => r.page);
+		const pages = (await this.db.run(all<{ page: number }>(SQL.pageNumbers, name))).map(
+			(r) => r.page,
+		);
 		return { pages, recipients: (await this.totals(name)).recipients };
 	}
 
 	async pageColumns(name: string): Promise<string[][]> {
-		return (await this.db.run(all<{ columns: string }>(SQL.pageColumns, name))).map((r) => JSON.parse(r.columns) as string[]);
+		return (await this.db.run(all<{ columns: string }>(SQL.pageColumns, name))).map(
+			(r) => JSON.parse(r.columns) as string[],
+		);
 	}
 
-	async pagesAfter(name: string, afterPage: number, limit: number): Promise<{ page: number; body: string }[]> {
+	async pagesAfter(
+		name: string,
+		afterPage: number,
+		limit: number,
+	): Promise<{ page: number; body: string }[]> {
 		return this.db.run(all<{ page: number; body: string }>(SQL.pagesAfter, name, afterPage, limit));
 	}
 
@@ -84,11 +135,21 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 		return changed === 1;
 	}
 
-	async transition(name: string, from: readonly ApiCampaignState[], to: ApiCampaignState, at: number, reason?: string, events: readonly KeyedForward[] = []): Promise<boolean> {
+	async transition(
+		name: string,
+		from: readonly ApiCampaignState[],
+		to: ApiCampaignState,
+		at: number,
+		reason?: string,
+		events: readonly KeyedForward[] = [],
+	): Promise<boolean> {
 		const [changed] = await this.db.write([
 			[SQL.transition, to, at, reason ?? null, name, from.join(',')],
 			// The event announcing the change, queued only by the write that made it.
-			([moved]) => (moved === 1 && events.length > 0 ? queueForwardsWrite(this.db.dialect, events, at) : undefined),
+			([moved]) =>
+				moved === 1 && events.length > 0
+					? queueForwardsWrite(this.db.dialect, events, at)
+					: undefined,
 			// At its end the pages go: the ledger holds the recipients from the import on, and
 			// `contact forget` erases a number there; the pages would keep it.
 			([moved]) => (moved === 1 && FINAL.has(to) ? [SQL.dropPages, name] : undefined),
@@ -102,17 +163,25 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 
 	async remove(name: string): Promise<boolean> {
 		// The pages only if the record goes: a campaign not ended keeps them.
-		const [removed] = await this.db.write([[SQL.removeEnded, name], ([gone]) => (gone === 1 ? [SQL.dropPages, name] : undefined)]);
+		const [removed] = await this.db.write([
+			[SQL.removeEnded, name],
+			([gone]) => (gone === 1 ? [SQL.dropPages, name] : undefined),
+		]);
 		return removed === 1;
 	}
 
 	async removeDraft(name: string): Promise<boolean> {
-		const [removed] = await this.db.write([[SQL.removeDraft, name], ([gone]) => (gone === 1 ? [SQL.dropPages, name] : undefined)]);
+		const [removed] = await this.db.write([
+			[SQL.removeDraft, name],
+			([gone]) => (gone === 1 ? [SQL.dropPages, name] : undefined),
+		]);
 		return removed === 1;
 	}
 
 	async campaignsIn(states: readonly ApiCampaignState[]): Promise<ApiCampaignRecord[]> {
-		return (await this.db.run(all<ApiCampaignRow>(SQL.inStates, states.join(',')))).map(apiCampaignRecord);
+		return (await this.db.run(all<ApiCampaignRow>(SQL.inStates, states.join(',')))).map(
+			apiCampaignRecord,
+		);
 	}
 
 	async close(): Promise<void> {

@@ -1,5 +1,15 @@
 import type { CallbackEvent } from '../../../api';
-import { FORWARD_STATES, type CampaignRun, type CompletedEvent, type DaemonStore, type ForwardJob, type ForwardState, type KeyedForward, type StoredEvent, type StoredPayload } from './daemonStore';
+import {
+	FORWARD_STATES,
+	type CampaignRun,
+	type CompletedEvent,
+	type DaemonStore,
+	type ForwardJob,
+	type ForwardState,
+	type KeyedForward,
+	type StoredEvent,
+	type StoredPayload,
+} from './daemonStore';
 import { daemonSql, queueForwardsWrite } from './daemonSql';
 import { all, type SqlDb } from './work';
 import { WORKER_ID } from './workerId';
@@ -43,23 +53,38 @@ export class SqlDaemonStore implements DaemonStore {
 	}
 
 	async recordEvent(key: string, event: CallbackEvent, receivedAt: number): Promise<boolean> {
-		const [changed] = await this.db.write([[this.sql.insertEvent, key, event.kind, JSON.stringify(event), receivedAt]], 'synced');
+		const [changed] = await this.db.write(
+			[[this.sql.insertEvent, key, event.kind, JSON.stringify(event), receivedAt]],
+			'synced',
+		);
 		return changed === 1;
 	}
 
 	async unprocessedEvents(limit: number): Promise<StoredEvent[]> {
-		const rows = await this.db.run(all<{ event_key: string; payload: string; received_at: number }>(this.sql.unprocessed, limit));
-		return rows.map((r) => ({ key: r.event_key, event: JSON.parse(r.payload) as CallbackEvent, receivedAt: r.received_at }));
+		const rows = await this.db.run(
+			all<{ event_key: string; payload: string; received_at: number }>(this.sql.unprocessed, limit),
+		);
+		return rows.map((r) => ({
+			key: r.event_key,
+			event: JSON.parse(r.payload) as CallbackEvent,
+			receivedAt: r.received_at,
+		}));
 	}
 
 	async completeEvents(events: CompletedEvent[], at: number): Promise<void> {
 		if (events.length === 0) return;
-		const forwards = events.flatMap(({ key, forwards }) => forwards.map((f) => ({ ...f, eventKey: key })));
-		await this.db.write([queueForwardsWrite(this.db.dialect, forwards, at), [this.sql.processed, JSON.stringify(events.map((e) => [e.key])), at]]);
+		const forwards = events.flatMap(({ key, forwards }) =>
+			forwards.map((f) => ({ ...f, eventKey: key })),
+		);
+		await this.db.write([
+			queueForwardsWrite(this.db.dialect, forwards, at),
+			[this.sql.processed, JSON.stringify(events.map((e) => [e.key])), at],
+		]);
 	}
 
 	async queueForwards(forwards: KeyedForward[], at: number): Promise<void> {
-		if (forwards.length > 0) await this.db.write([queueForwardsWrite(this.db.dialect, forwards, at)]);
+		if (forwards.length > 0)
+			await this.db.write([queueForwardsWrite(this.db.dialect, forwards, at)]);
 	}
 
 	async waitingEvents(): Promise<number> {
@@ -71,7 +96,9 @@ export class SqlDaemonStore implements DaemonStore {
 	}
 
 	async claimDue(now: number, limit: number): Promise<ForwardJob[]> {
-		const rows = await this.db.run(all<ForwardRow>(this.sql.claim, Date.now(), WORKER_ID, now, limit));
+		const rows = await this.db.run(
+			all<ForwardRow>(this.sql.claim, Date.now(), WORKER_ID, now, limit),
+		);
 		const jobs = rows.map(forwardJob).sort((a, b) => a.nextAt - b.nextAt || a.id - b.id);
 		// The claim is committed; on disk before an SMS goes.
 		if (jobs.some((job) => job.payload.action.type === 'forwardSms')) await this.db.sync();
@@ -111,8 +138,12 @@ export class SqlDaemonStore implements DaemonStore {
 	}
 
 	async forwardCounts(): Promise<Record<ForwardState, number>> {
-		const out = Object.fromEntries(FORWARD_STATES.map((s) => [s, 0])) as Record<ForwardState, number>;
-		for (const r of await this.db.run(all<{ state: ForwardState; n: number }>(this.sql.counts))) out[r.state] = r.n;
+		const out = Object.fromEntries(FORWARD_STATES.map((s) => [s, 0])) as Record<
+			ForwardState,
+			number
+		>;
+		for (const r of await this.db.run(all<{ state: ForwardState; n: number }>(this.sql.counts)))
+			out[r.state] = r.n;
 		return out;
 	}
 
@@ -124,29 +155,56 @@ export class SqlDaemonStore implements DaemonStore {
 		// Several workers join one run: the one whose insert makes it queues its events.
 		await this.db.write([
 			[this.sql.startRun, run.run, run.campaign, run.startedAt],
-			([made]) => (made === 1 && events.length > 0 ? queueForwardsWrite(this.db.dialect, events, run.startedAt) : undefined),
+			([made]) =>
+				made === 1 && events.length > 0
+					? queueForwardsWrite(this.db.dialect, events, run.startedAt)
+					: undefined,
 		]);
 	}
 
-	async finishRun(run: string, outcome: string, at: number, events: KeyedForward[] = []): Promise<void> {
+	async finishRun(
+		run: string,
+		outcome: string,
+		at: number,
+		events: KeyedForward[] = [],
+	): Promise<void> {
 		await this.db.write([
 			[this.sql.finishOpenRun, at, outcome, run],
-			([closed]) => (closed !== 1 ? [this.sql.finishRun, at, outcome, run] : events.length > 0 ? queueForwardsWrite(this.db.dialect, events, at) : undefined),
+			([closed]) =>
+				closed !== 1
+					? [this.sql.finishRun, at, outcome, run]
+					: events.length > 0
+						? queueForwardsWrite(this.db.dialect, events, at)
+						: undefined,
 		]);
 	}
 
 	async unfinishedRuns(): Promise<CampaignRun[]> {
-		const rows = await this.db.run(all<{ run: string; campaign: string; started_at: number }>(this.sql.unfinishedRuns));
+		const rows = await this.db.run(
+			all<{ run: string; campaign: string; started_at: number }>(this.sql.unfinishedRuns),
+		);
 		return rows.map((r) => ({ run: r.run, campaign: r.campaign, startedAt: r.started_at }));
 	}
 
-	async runsSince(campaign: string, since: number): Promise<{ runs: string[]; firstStartedAt: number | undefined }> {
-		const runs = (await this.db.run(all<{ run: string }>(this.sql.runsSince, campaign, since))).map((r) => r.run);
-		return { runs, firstStartedAt: (await this.db.run(all<{ at: number | null }>(this.sql.firstRun, campaign)))[0].at ?? undefined };
+	async runsSince(
+		campaign: string,
+		since: number,
+	): Promise<{ runs: string[]; firstStartedAt: number | undefined }> {
+		const runs = (await this.db.run(all<{ run: string }>(this.sql.runsSince, campaign, since))).map(
+			(r) => r.run,
+		);
+		return {
+			runs,
+			firstStartedAt:
+				(await this.db.run(all<{ at: number | null }>(this.sql.firstRun, campaign)))[0].at ??
+				undefined,
+		};
 	}
 
 	async finishedRunsBefore(before: number): Promise<string[]> {
-		return (await this.db.run(all<{ run: string }>(this.sql.finishedRunsBefore, before))).map((r) => r.run);
+		return (await this.db.run(all<{ run: string }>(this.sql.finishedRunsBefore, before))).map(
+			(r) => r.run,
+		);
 	}
 
 	async prune(before: number): Promise<{ events: number; forwards: number; runs: number }> {

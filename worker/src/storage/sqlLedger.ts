@@ -1,5 +1,11 @@
 import type { CampaignSpec } from '../settings/campaignSpec';
-import { forgottenKey, inTimeOrder, type ContactEvent, type ContactHistory, type ForgetResult } from './contact';
+import {
+	forgottenKey,
+	inTimeOrder,
+	type ContactEvent,
+	type ContactHistory,
+	type ForgetResult,
+} from './contact';
 import { ownerIsAlive } from './ownerIsAlive';
 import { campaignRecord, type CampaignDbRow, type RecipientDbRow } from './ledgerDbRows';
 import {
@@ -22,7 +28,14 @@ import {
 	type SettledRow,
 	type CallbacksStamp,
 } from './ledger';
-import { ANSWER_LOST, CALLBACKS_IN, CANCELLED, SUPPRESSED, ledgerSql, type LedgerSql } from './ledgerSql';
+import {
+	ANSWER_LOST,
+	CALLBACKS_IN,
+	CANCELLED,
+	SUPPRESSED,
+	ledgerSql,
+	type LedgerSql,
+} from './ledgerSql';
 import { all, get, raw, run, type SqlDb, type TxMode, type Work } from './work';
 import { WORKER_ID } from './workerId';
 
@@ -34,7 +47,14 @@ const INDEX_PAGE = 100;
 const ANSWERS_LOCK = 'cloudtel:answers';
 
 /** A pending row as the send path reads it: line, to, text, segments, time zone, suppressed. */
-type SendableRow = [line: number, to: string, text: string, segments: number, timeZone: string | null, suppressed: number | boolean];
+type SendableRow = [
+	line: number,
+	to: string,
+	text: string,
+	segments: number,
+	timeZone: string | null,
+	suppressed: number | boolean,
+];
 
 interface Submission {
 	chunk: number;
@@ -44,8 +64,22 @@ interface Submission {
 	at: number | null;
 }
 
-export function pendingRow([line, to, text, segments, timeZone, suppressed]: SendableRow): PendingRow {
-	return { line, to, text, segments, timeZone: timeZone ?? undefined, suppressed: suppressed === 1 || suppressed === true };
+export function pendingRow([
+	line,
+	to,
+	text,
+	segments,
+	timeZone,
+	suppressed,
+]: SendableRow): PendingRow {
+	return {
+		line,
+		to,
+		text,
+		segments,
+		timeZone: timeZone ?? undefined,
+		suppressed: suppressed === 1 || suppressed === true,
+	};
 }
 
 /** An answer's accepted messages as the ledger stores them: [line, MessageSid] in line order. */
@@ -56,14 +90,22 @@ type SidPairs = [line: number, messageSid: string][];
  * `uncertain`, never pending, or `accepted` where their receipt has come. Returns the rows
  * it settled, and drops the chunk.
  */
-export function* recoverChunk(q: LedgerSql, campaign: string, c: Submission, message = ANSWER_LOST): Work<{ line: number; status: 'accepted' | 'uncertain' }[]> {
+export function* recoverChunk(
+	q: LedgerSql,
+	campaign: string,
+	c: Submission,
+	message = ANSWER_LOST,
+): Work<{ line: number; status: 'accepted' | 'uncertain' }[]> {
 	const range = [campaign, c.first, c.last, c.at ?? null];
 	yield* run(q.timeRecovered, ...range);
 	yield* run(q.indexRecovered, campaign, c.first, c.last);
 	const accepted = yield* all<{ line: number }>(q.resolveRecovered, ...range);
 	const uncertain = yield* all<{ line: number }>(q.recover, ...range, message);
 	yield* run(q.dropSubmission, campaign, c.chunk);
-	return [...accepted.map((r) => ({ line: r.line, status: 'accepted' as const })), ...uncertain.map((r) => ({ line: r.line, status: 'uncertain' as const }))];
+	return [
+		...accepted.map((r) => ({ line: r.line, status: 'accepted' as const })),
+		...uncertain.map((r) => ({ line: r.line, status: 'uncertain' as const })),
+	];
 }
 
 /**
@@ -98,7 +140,8 @@ export class SqlLedger implements Ledger {
 		return this.tx(function* (q) {
 			if (q.lock) yield* run(q.lock, `campaign:${name}`);
 			const current = campaignRecord(yield* get<CampaignDbRow>(q.campaign, name))?.owner;
-			if (current && current.token !== owner.token && ownerIsAlive(current, staleMs)) return current;
+			if (current && current.token !== owner.token && ownerIsAlive(current, staleMs))
+				return current;
 			yield* run(q.setOwner, owner.pid, owner.host, owner.token, Date.now(), name);
 			return undefined;
 		});
@@ -123,27 +166,57 @@ export class SqlLedger implements Ledger {
 	async deleteCampaign(name: string): Promise<void> {
 		const shared = this.db.dialect.name === 'postgres' ? ['pacing'] : [];
 		await this.tx(function* (q) {
-			for (const table of ['recipients', 'submissions', 'deliveries', 'answers', 'message_sids', 'replies', ...shared, 'campaigns']) yield* run(q.deleteFrom(table), name);
+			for (const table of [
+				'recipients',
+				'submissions',
+				'deliveries',
+				'answers',
+				'message_sids',
+				'replies',
+				...shared,
+				'campaigns',
+			])
+				yield* run(q.deleteFrom(table), name);
 			// A cron run's record (in a SQLite file once a worker has used it): left behind, a
 			// restart would send the run again from its first row, and retention would take a new
 			// campaign of the same name.
-			if (yield* get(q.tableExists, 'campaign_runs')) yield* run(q.deleteFrom('campaign_runs'), name);
+			if (yield* get(q.tableExists, 'campaign_runs'))
+				yield* run(q.deleteFrom('campaign_runs'), name);
 			yield* run(q.clampIndexedThrough);
 		});
 	}
 
-	async importBatch(name: string, rows: ImportRow[], throughLine: number, input?: InputMark): Promise<void> {
-		const json = JSON.stringify(rows.map((r) => [r.line, r.to ?? null, r.text ?? null, r.segments, r.status, r.errorCode ?? null, r.message ?? null, r.timeZone ?? null]));
+	async importBatch(
+		name: string,
+		rows: ImportRow[],
+		throughLine: number,
+		input?: InputMark,
+	): Promise<void> {
+		const json = JSON.stringify(
+			rows.map((r) => [
+				r.line,
+				r.to ?? null,
+				r.text ?? null,
+				r.segments,
+				r.status,
+				r.errorCode ?? null,
+				r.message ?? null,
+				r.timeZone ?? null,
+			]),
+		);
 		await this.tx(function* (q) {
 			if (rows.length > 0) yield* run(q.insertRows, name, json);
 			yield* run(q.setImported, throughLine, Date.now(), name);
-			if (input) yield* run(q.setInput, input.bytes, input.hash, input.size, input.mtimeMs ?? null, name);
+			if (input)
+				yield* run(q.setInput, input.bytes, input.hash, input.size, input.mtimeMs ?? null, name);
 		});
 	}
 
 	async *campaignNumbers(name: string): AsyncIterable<string> {
 		for (let after = 0; ; ) {
-			const page = await this.db.run(all<{ line: number; to_number: string }>(this.q.numbers, name, after, PAGE));
+			const page = await this.db.run(
+				all<{ line: number; to_number: string }>(this.q.numbers, name, after, PAGE),
+			);
 			for (const r of page) yield r.to_number;
 			if (page.length < PAGE) return;
 			after = page[page.length - 1].line;
@@ -153,7 +226,8 @@ export class SqlLedger implements Ledger {
 	async recoverSubmitting(name: string): Promise<number> {
 		return this.tx(function* (q) {
 			let n = 0;
-			for (const c of yield* all<Submission>(q.submissions, name)) n += (yield* recoverChunk(q, name, c)).filter((r) => r.status === 'uncertain').length;
+			for (const c of yield* all<Submission>(q.submissions, name))
+				n += (yield* recoverChunk(q, name, c)).filter((r) => r.status === 'uncertain').length;
 			return n;
 		});
 	}
@@ -181,10 +255,16 @@ export class SqlLedger implements Ledger {
 	}
 
 	async markSubmitting(name: string, lines: number[], chunk: number): Promise<void> {
-		await (await this.markSubmittingCommitted(name, lines, chunk)).durable;
+		await (
+			await this.markSubmittingCommitted(name, lines, chunk)
+		).durable;
 	}
 
-	async markSubmittingCommitted(name: string, lines: number[], chunk: number): Promise<{ durable: Promise<void> }> {
+	async markSubmittingCommitted(
+		name: string,
+		lines: number[],
+		chunk: number,
+	): Promise<{ durable: Promise<void> }> {
 		let first = Infinity;
 		let last = -Infinity;
 		for (const line of lines) {
@@ -200,14 +280,28 @@ export class SqlLedger implements Ledger {
 				const other = yield* get<{ first: number; last: number }>(q.overlapping, name, last, first);
 				if (other) {
 					const taken = lines.find((line) => line >= other.first && line <= other.last);
-					throw new Error(taken !== undefined ? `row ${taken} of ${name} is no longer pending` : `rows of ${name} between lines ${first} and ${last} are already being submitted`);
+					throw new Error(
+						taken !== undefined
+							? `row ${taken} of ${name} is no longer pending`
+							: `rows of ${name} between lines ${first} and ${last} are already being submitted`,
+					);
 				}
-				const pending = (yield* all<{ line: number }>(q.pendingIn, name, first, last)).map((r) => r.line);
+				const pending = (yield* all<{ line: number }>(q.pendingIn, name, first, last)).map(
+					(r) => r.line,
+				);
 				const wanted = new Set(lines);
-				if (pending.length !== wanted.size || pending.length !== lines.length || !pending.every((line) => wanted.has(line))) {
+				if (
+					pending.length !== wanted.size ||
+					pending.length !== lines.length ||
+					!pending.every((line) => wanted.has(line))
+				) {
 					const isPending = new Set(pending);
 					const missing = lines.find((line) => !isPending.has(line));
-					throw new Error(missing !== undefined ? `row ${missing} of ${name} is no longer pending` : `rows of ${name} between lines ${first} and ${last} changed under this run`);
+					throw new Error(
+						missing !== undefined
+							? `row ${missing} of ${name} is no longer pending`
+							: `rows of ${name} between lines ${first} and ${last} changed under this run`,
+					);
 				}
 				yield* run(q.addSubmission, name, chunk, first, last, Date.now(), WORKER_ID);
 			})(),
@@ -219,16 +313,28 @@ export class SqlLedger implements Ledger {
 		const accepted: SidPairs = [];
 		const others: SettledRow[] = [];
 		for (const r of rows) {
-			if (r.status === 'accepted' && r.messageSid !== undefined) accepted.push([r.line, r.messageSid]);
-			else others.push(r.status === 'suppressed' ? { ...r, errorCode: 'SUPPRESSED', message: SUPPRESSED } : r);
+			if (r.status === 'accepted' && r.messageSid !== undefined)
+				accepted.push([r.line, r.messageSid]);
+			else
+				others.push(
+					r.status === 'suppressed' ? { ...r, errorCode: 'SUPPRESSED', message: SUPPRESSED } : r,
+				);
 		}
 		accepted.sort((x, y) => x[0] - y[0]);
 		await this.tx(function* (q) {
 			if (q.lockShared) yield* run(q.lockShared, ANSWERS_LOCK);
 			// When the request left: an uncertain row keeps it, for the report, should a receipt show it was sent.
-			const attemptedAt = (yield* get<{ at: number | null }>(q.dropSubmission, name, chunk))?.at ?? null;
+			const attemptedAt =
+				(yield* get<{ at: number | null }>(q.dropSubmission, name, chunk))?.at ?? null;
 			if (others.length > 0) {
-				yield* run(q.settleRows, name, JSON.stringify(others.map((r) => [r.line, r.status, null, r.errorCode ?? null, r.message ?? null])), attemptedAt);
+				yield* run(
+					q.settleRows,
+					name,
+					JSON.stringify(
+						others.map((r) => [r.line, r.status, null, r.errorCode ?? null, r.message ?? null]),
+					),
+					attemptedAt,
+				);
 				const rejected = others.filter((r) => r.status === 'rejected').map((r) => r.line);
 				if (rejected.length > 0) yield* run(q.dropReceipts, name, JSON.stringify(rejected));
 			}
@@ -239,7 +345,10 @@ export class SqlLedger implements Ledger {
 				// The whole chunk accepted (nearly every answer): one statement over the range. The
 				// chunk is every pending row of its range, as the mark made sure.
 				const changed = yield* run(q.acceptRange, name, first, last);
-				if (changed !== accepted.length) throw new Error(`the answer for lines ${first} to ${last} of ${name} accepts ${accepted.length} rows, but ${changed} were waiting for it`);
+				if (changed !== accepted.length)
+					throw new Error(
+						`the answer for lines ${first} to ${last} of ${name} accepts ${accepted.length} rows, but ${changed} were waiting for it`,
+					);
 			} else yield* run(q.acceptLines, name, JSON.stringify(accepted.map(([line]) => line)));
 			// The MessageSids in one row per answer, not a column written on each row: an UPDATE
 			// per row, each growing its row, was the largest cost of storing an answer.
@@ -255,7 +364,10 @@ export class SqlLedger implements Ledger {
 
 	async counts(name: string): Promise<CampaignCounts> {
 		const [byStatus, submitting] = await this.tx(function* (q) {
-			return [yield* all<{ status: RowStatus; n: number; segs: number | null }>(q.counts, name), (yield* get<{ n: number }>(q.submittingCount, name))!.n] as const;
+			return [
+				yield* all<{ status: RowStatus; n: number; segs: number | null }>(q.counts, name),
+				(yield* get<{ n: number }>(q.submittingCount, name))!.n,
+			] as const;
 		}, 'read');
 		const rows = Object.fromEntries(ROW_STATUSES.map((s) => [s, 0])) as Record<RowStatus, number>;
 		let total = 0;
@@ -265,7 +377,8 @@ export class SqlLedger implements Ledger {
 			rows[r.status] = r.n;
 			total += r.n;
 			if (r.status === 'accepted') acceptedSegments = r.segs ?? 0;
-			if (r.status === 'accepted' || r.status === 'pending' || r.status === 'uncertain') sendableSegments += r.segs ?? 0;
+			if (r.status === 'accepted' || r.status === 'pending' || r.status === 'uncertain')
+				sendableSegments += r.segs ?? 0;
 		}
 		// Pending rows of a chunk on its way are submitting.
 		rows.submitting += submitting;
@@ -273,26 +386,49 @@ export class SqlLedger implements Ledger {
 		return { rows, total, acceptedSegments, sendableSegments };
 	}
 
-	async *rows(name: string, statuses?: RowStatus[], limit = Number.MAX_SAFE_INTEGER, afterLine = 0): AsyncIterable<LedgerRow> {
+	async *rows(
+		name: string,
+		statuses?: RowStatus[],
+		limit = Number.MAX_SAFE_INTEGER,
+		afterLine = 0,
+	): AsyncIterable<LedgerRow> {
 		let n = 0;
 		const submissions = await this.db.run(all<Submission>(this.q.submissions, name));
 		const submitting = (line: number) => submissions.some((c) => line >= c.first && line <= c.last);
 		// `submitting` is stored as pending inside a submission's range.
-		const stored = statuses?.includes('submitting') && !statuses.includes('pending') ? [...statuses, 'pending' as const] : statuses;
+		const stored =
+			statuses?.includes('submitting') && !statuses.includes('pending')
+				? [...statuses, 'pending' as const]
+				: statuses;
 		// Answers read so far whose range reaches past the last page: their rows may be on the next.
 		let answers: { first: number; last: number; sids: string; byLine?: Map<number, string> }[] = [];
 		let answersThrough = 0;
 		// A page at a time, with no cursor left open, so callers may write between rows.
 		for (let after = afterLine; ; ) {
-			const page = await this.db.run(all<RecipientDbRow>(stored ? this.q.rowsWith(stored.length) : this.q.rowsPage, name, after, PAGE, ...(stored ?? [])));
+			const page = await this.db.run(
+				all<RecipientDbRow>(
+					stored ? this.q.rowsWith(stored.length) : this.q.rowsPage,
+					name,
+					after,
+					PAGE,
+					...(stored ?? []),
+				),
+			);
 			if (page.length === 0) return;
 			const last = page[page.length - 1].line;
 			if (page.some((r) => r.status === 'accepted' && r.message_sid === null)) {
-				answers = answers.filter((a) => a.last > after).concat(await this.db.run(all(this.q.answersFor, name, answersThrough + 1, last, page[0].line)));
+				answers = answers
+					.filter((a) => a.last > after)
+					.concat(
+						await this.db.run(all(this.q.answersFor, name, answersThrough + 1, last, page[0].line)),
+					);
 				answersThrough = last;
 			}
 			for (const r of page) {
-				const status = r.status === 'pending' && submissions.length > 0 && submitting(r.line) ? 'submitting' : r.status;
+				const status =
+					r.status === 'pending' && submissions.length > 0 && submitting(r.line)
+						? 'submitting'
+						: r.status;
 				if (statuses && !statuses.includes(status)) continue;
 				if (n++ >= limit) return;
 				yield {
@@ -313,16 +449,28 @@ export class SqlLedger implements Ledger {
 	}
 
 	async isSuppressed(number: string): Promise<boolean> {
-		return (await this.db.run(get(this.q.isSuppressed, number, forgottenKey(number)))) !== undefined;
+		return (
+			(await this.db.run(get(this.q.isSuppressed, number, forgottenKey(number)))) !== undefined
+		);
 	}
 
 	async suppressedAmong(numbers: readonly string[]): Promise<Set<string>> {
 		if (numbers.length === 0) return new Set();
-		return new Set((await this.db.run(all<{ number: string }>(this.q.suppressedAmong, JSON.stringify(numbers)))).map((r) => r.number));
+		return new Set(
+			(
+				await this.db.run(all<{ number: string }>(this.q.suppressedAmong, JSON.stringify(numbers)))
+			).map((r) => r.number),
+		);
 	}
 
 	async stampCallbacksIn(worker: string, where?: { host: string; pid: number }): Promise<void> {
-		await this.db.run(run(this.q.stampCallbacksIn, `${CALLBACKS_IN}${worker}`, where ? ` ${where.host} ${where.pid}` : ''));
+		await this.db.run(
+			run(
+				this.q.stampCallbacksIn,
+				`${CALLBACKS_IN}${worker}`,
+				where ? ` ${where.host} ${where.pid}` : '',
+			),
+		);
 	}
 
 	async dropCallbacksStamp(worker: string): Promise<void> {
@@ -330,10 +478,16 @@ export class SqlLedger implements Ledger {
 	}
 
 	async callbacksStamps(): Promise<CallbacksStamp[]> {
-		const rows = await this.db.run(all<{ key: string; value: string; now: number }>(this.q.callbacksStamps));
+		const rows = await this.db.run(
+			all<{ key: string; value: string; now: number }>(this.q.callbacksStamps),
+		);
 		return rows.map((r) => {
 			const [at, host, pid] = r.value.split(' ');
-			return { worker: r.key.slice(CALLBACKS_IN.length), ageMs: Number(r.now) - Number(at), ...(host && pid ? { host, pid: Number(pid) } : {}) };
+			return {
+				worker: r.key.slice(CALLBACKS_IN.length),
+				ageMs: Number(r.now) - Number(at),
+				...(host && pid ? { host, pid: Number(pid) } : {}),
+			};
 		});
 	}
 
@@ -358,7 +512,13 @@ export class SqlLedger implements Ledger {
 		const now = Date.now();
 		return this.tx(function* (q) {
 			const removed = (yield* run(q.removeSuppression, number)) > 0;
-			yield* run(q.consentEvent, number, now, 'opt-in', removed ? 'replied to opt in' : 'replied to opt in (was not suppressed)');
+			yield* run(
+				q.consentEvent,
+				number,
+				now,
+				'opt-in',
+				removed ? 'replied to opt in' : 'replied to opt in (was not suppressed)',
+			);
 			return removed;
 		});
 	}
@@ -366,28 +526,91 @@ export class SqlLedger implements Ledger {
 	async contactHistory(number: string): Promise<ContactHistory> {
 		return this.tx(function* (q): Work<ContactHistory> {
 			const events: ContactEvent[] = [];
-			const rows = yield* all<{ campaign: string; line: number; status: string; text: string | null; message_sid: string | null; attempted_at: number | null; message: string | null }>(q.contactRows, number);
+			const rows = yield* all<{
+				campaign: string;
+				line: number;
+				status: string;
+				text: string | null;
+				message_sid: string | null;
+				attempted_at: number | null;
+				message: string | null;
+			}>(q.contactRows, number);
 			for (const r of rows) {
-				const a = yield* get<{ sids: string; at: number | null }>(q.contactAnswer, r.campaign, r.line);
-				const sid = r.message_sid ?? (a ? (JSON.parse(a.sids) as SidPairs).find(([line]) => line === r.line)?.[1] : undefined);
-				const sentAt = r.status === 'accepted' || r.status === 'rejected' ? (a?.at ?? r.attempted_at ?? undefined) : (r.attempted_at ?? undefined);
-				events.push({ at: sentAt, kind: 'message', campaign: r.campaign, line: r.line, status: r.status, text: r.text ?? undefined, messageSid: sid, detail: r.message ?? undefined });
-				const d = yield* get<{ message_sid: string; status: string; error_code: string | null; at: number; received_at: number | null }>(q.delivery, r.campaign, r.line);
-				if (d) events.push({ at: d.received_at ?? d.at * 1000, kind: 'receipt', campaign: r.campaign, line: r.line, status: d.status, messageSid: d.message_sid, detail: d.error_code ?? undefined });
-				for (const p of yield* all<{ message_sid: string; at: number; opt_out: number | boolean; payload: string | null }>(q.contactReplies, r.campaign, r.line)) {
-					events.push({ at: p.at, kind: 'reply', campaign: r.campaign, line: r.line, messageSid: p.message_sid, detail: p.opt_out ? 'opted out' : undefined, text: replyText(p.payload) });
+				const a = yield* get<{ sids: string; at: number | null }>(
+					q.contactAnswer,
+					r.campaign,
+					r.line,
+				);
+				const sid =
+					r.message_sid ??
+					(a ? (JSON.parse(a.sids) as SidPairs).find(([line]) => line === r.line)?.[1] : undefined);
+				const sentAt =
+					r.status === 'accepted' || r.status === 'rejected'
+						? (a?.at ?? r.attempted_at ?? undefined)
+						: (r.attempted_at ?? undefined);
+				events.push({
+					at: sentAt,
+					kind: 'message',
+					campaign: r.campaign,
+					line: r.line,
+					status: r.status,
+					text: r.text ?? undefined,
+					messageSid: sid,
+					detail: r.message ?? undefined,
+				});
+				const d = yield* get<{
+					message_sid: string;
+					status: string;
+					error_code: string | null;
+					at: number;
+					received_at: number | null;
+				}>(q.delivery, r.campaign, r.line);
+				if (d)
+					events.push({
+						at: d.received_at ?? d.at * 1000,
+						kind: 'receipt',
+						campaign: r.campaign,
+						line: r.line,
+						status: d.status,
+						messageSid: d.message_sid,
+						detail: d.error_code ?? undefined,
+					});
+				for (const p of yield* all<{
+					message_sid: string;
+					at: number;
+					opt_out: number | boolean;
+					payload: string | null;
+				}>(q.contactReplies, r.campaign, r.line)) {
+					events.push({
+						at: p.at,
+						kind: 'reply',
+						campaign: r.campaign,
+						line: r.line,
+						messageSid: p.message_sid,
+						detail: p.opt_out ? 'opted out' : undefined,
+						text: replyText(p.payload),
+					});
 				}
 			}
-			for (const c of yield* all<{ at: number; kind: 'opt-out' | 'opt-in'; reason: string }>(q.consentEvents, number)) events.push({ at: c.at, kind: c.kind, detail: c.reason });
+			for (const c of yield* all<{ at: number; kind: 'opt-out' | 'opt-in'; reason: string }>(
+				q.consentEvents,
+				number,
+			))
+				events.push({ at: c.at, kind: c.kind, detail: c.reason });
 			const s = yield* get<{ reason: string; created_at: number }>(q.suppression, number);
-			return { number, suppressed: s ? { reason: s.reason, since: s.created_at } : undefined, events: inTimeOrder(events) };
+			return {
+				number,
+				suppressed: s ? { reason: s.reason, since: s.created_at } : undefined,
+				events: inTimeOrder(events),
+			};
 		}, 'read');
 	}
 
 	async forgetContact(number: string): Promise<ForgetResult> {
 		return this.tx(function* (q): Work<ForgetResult> {
 			const rows = yield* all<{ campaign: string; line: number }>(q.contactRows, number);
-			for (const table of ['deliveries', 'replies', 'message_sids', 'recipients']) for (const r of rows) yield* run(q.eraseRow(table), r.campaign, r.line);
+			for (const table of ['deliveries', 'replies', 'message_sids', 'recipients'])
+				for (const r of rows) yield* run(q.eraseRow(table), r.campaign, r.line);
 			const key = forgottenKey(number);
 			yield* run(q.dropKeyIfBoth, key, number);
 			const kept = (yield* run(q.rekeySuppression, key, number)) > 0;
@@ -395,22 +618,45 @@ export class SqlLedger implements Ledger {
 			// The worker's tables, where they share the database: the callbacks it stored and the
 			// forwards of replies carry the number in their payload.
 			let callbacks = 0;
-			for (const table of ['callback_events', 'forwards']) if (yield* get(q.tableExists, table)) callbacks += yield* run(q.eraseCallbacks(table), JSON.stringify(number).slice(1, -1));
-			return { rows: rows.length, campaigns: [...new Set(rows.map((r) => r.campaign))].sort(), suppressionKept: kept, callbacks };
+			for (const table of ['callback_events', 'forwards'])
+				if (yield* get(q.tableExists, table))
+					callbacks += yield* run(q.eraseCallbacks(table), JSON.stringify(number).slice(1, -1));
+			return {
+				rows: rows.length,
+				campaigns: [...new Set(rows.map((r) => r.campaign))].sort(),
+				suppressionKept: kept,
+				callbacks,
+			};
 		}, 'erase');
 	}
 
 	async recordDelivery(receipt: DeliveryRecord): Promise<DeliveredRow | undefined> {
 		const sid = receipt.messageSid;
-		const named = receipt.campaign !== undefined && receipt.line !== undefined ? { campaign: receipt.campaign, line: receipt.line } : undefined;
+		const named =
+			receipt.campaign !== undefined && receipt.line !== undefined
+				? { campaign: receipt.campaign, line: receipt.line }
+				: undefined;
 		// The row that sent this MessageSid; else the row its ExternalId names, only while that
 		// row's MessageSid is not known (uncertain, or on its way): an ExternalId is anyone's to
 		// write, a MessageSid is the provider's.
-		const row = (await this.rowOfSid(sid)) ?? (named && (await this.db.run(get(this.q.awaitsSid, named.campaign, named.line))) ? named : undefined);
+		const row =
+			(await this.rowOfSid(sid)) ??
+			(named && (await this.db.run(get(this.q.awaitsSid, named.campaign, named.line)))
+				? named
+				: undefined);
 		if (!row) return undefined;
 		const { campaign, line } = row;
 		return this.tx(function* (q): Work<DeliveredRow> {
-			yield* run(q.recordDelivery, campaign, line, sid, receipt.status, receipt.errorCode || null, receipt.at, receipt.receivedAt ?? null);
+			yield* run(
+				q.recordDelivery,
+				campaign,
+				line,
+				sid,
+				receipt.status,
+				receipt.errorCode || null,
+				receipt.at,
+				receipt.receivedAt ?? null,
+			);
 			const resolved = (yield* run(q.resolveUncertainRow, sid, campaign, line)) > 0;
 			if (resolved) yield* run(q.indexSid, sid, campaign, line);
 			return { campaign, line, resolved };
@@ -431,7 +677,15 @@ export class SqlLedger implements Ledger {
 
 	async sentTo(messageSid: string): Promise<string | undefined> {
 		const row = await this.rowOfSid(messageSid);
-		return row && ((await this.db.run(get<{ to_number: string | null }>(this.q.rowNumber, row.campaign, row.line)))?.to_number ?? undefined);
+		return (
+			row &&
+			((
+				await this.db.run(
+					get<{ to_number: string | null }>(this.q.rowNumber, row.campaign, row.line),
+				)
+			)?.to_number ??
+				undefined)
+		);
 	}
 
 	/**
@@ -442,7 +696,10 @@ export class SqlLedger implements Ledger {
 	private async indexAnswers(): Promise<number> {
 		// Looked at first without the write lock: most receipts find nothing new to copy.
 		const unindexed = this.tx(function* (q) {
-			return yield* get(q.answerAfter, Number((yield* get<{ value: string }>(q.indexedThrough))?.value ?? 0));
+			return yield* get(
+				q.answerAfter,
+				Number((yield* get<{ value: string }>(q.indexedThrough))?.value ?? 0),
+			);
 		}, 'read');
 		if (!(await unindexed)) return 0;
 		let added = 0;
@@ -450,7 +707,11 @@ export class SqlLedger implements Ledger {
 			more = await this.tx(function* (q) {
 				if (q.lock) yield* run(q.lock, ANSWERS_LOCK);
 				const through = Number((yield* get<{ value: string }>(q.indexedThrough))?.value ?? 0);
-				const page = (yield* get<{ id: number | null; n: number }>(q.answersPageEnd, through, INDEX_PAGE))!;
+				const page = (yield* get<{ id: number | null; n: number }>(
+					q.answersPageEnd,
+					through,
+					INDEX_PAGE,
+				))!;
 				if (page.id === null) return false;
 				added += yield* run(q.indexAnswers, through, page.id);
 				yield* run(q.setIndexedThrough, String(page.id));
@@ -461,24 +722,63 @@ export class SqlLedger implements Ledger {
 	}
 
 	async delivery(name: string, line: number): Promise<DeliveryRecord | undefined> {
-		const r = await this.db.run(get<{ message_sid: string; status: DeliveryRecord['status']; error_code: string | null; at: number; received_at: number | null }>(this.q.delivery, name, line));
-		return r && { messageSid: r.message_sid, campaign: name, line, status: r.status, errorCode: r.error_code ?? undefined, at: r.at, receivedAt: r.received_at ?? undefined };
+		const r = await this.db.run(
+			get<{
+				message_sid: string;
+				status: DeliveryRecord['status'];
+				error_code: string | null;
+				at: number;
+				received_at: number | null;
+			}>(this.q.delivery, name, line),
+		);
+		return (
+			r && {
+				messageSid: r.message_sid,
+				campaign: name,
+				line,
+				status: r.status,
+				errorCode: r.error_code ?? undefined,
+				at: r.at,
+				receivedAt: r.received_at ?? undefined,
+			}
+		);
 	}
 
 	async recordReply(reply: ReplyRecord): Promise<boolean> {
-		return (await this.db.run(run(this.q.recordReply, reply.campaign, reply.line, reply.messageSid, reply.at, reply.optOut ? 1 : 0))) > 0;
+		return (
+			(await this.db.run(
+				run(
+					this.q.recordReply,
+					reply.campaign,
+					reply.line,
+					reply.messageSid,
+					reply.at,
+					reply.optOut ? 1 : 0,
+				),
+			)) > 0
+		);
 	}
 
 	async deliveryCounts(name: string): Promise<DeliveryCounts> {
 		const [codes, awaiting, replies] = await this.tx(function* (q) {
 			return [
-				yield* all<{ status: DeliveryRecord['status']; code: string; n: number }>(q.receiptsByCode, name),
+				yield* all<{ status: DeliveryRecord['status']; code: string; n: number }>(
+					q.receiptsByCode,
+					name,
+				),
 				(yield* get<{ n: number }>(q.awaitingReceipt, name))!.n,
 				(yield* get<{ replied: number; opted_out: number }>(q.replyCounts, name))!,
 			] as const;
 		}, 'read');
 		// Keyed by the provider's ErrorCode: no key ("__proto__", "constructor") may reach a prototype.
-		const out: DeliveryCounts = { delivered: 0, failed: 0, failedByCode: Object.create(null) as Record<string, number>, awaitingReceipt: awaiting, replied: replies.replied, optedOut: replies.opted_out };
+		const out: DeliveryCounts = {
+			delivered: 0,
+			failed: 0,
+			failedByCode: Object.create(null) as Record<string, number>,
+			awaitingReceipt: awaiting,
+			replied: replies.replied,
+			optedOut: replies.opted_out,
+		};
 		for (const r of codes) {
 			if (r.status === 'Delivered') out.delivered += r.n;
 			else {
@@ -492,20 +792,40 @@ export class SqlLedger implements Ledger {
 	async activitySpan(name: string): Promise<{ from: number; to: number } | undefined> {
 		type Span = { first: number | null; last: number | null };
 		const [sent, attempted, received] = await this.tx(function* (q) {
-			return [(yield* get<Span>(q.answersSpan, name))!, (yield* get<Span>(q.attemptedSpan, name))!, (yield* get<Span>(q.deliveriesSpan, name))!] as const;
+			return [
+				(yield* get<Span>(q.answersSpan, name))!,
+				(yield* get<Span>(q.attemptedSpan, name))!,
+				(yield* get<Span>(q.deliveriesSpan, name))!,
+			] as const;
 		}, 'read');
 		const seconds = (ms: number | null) => (ms === null ? undefined : Math.floor(ms / 1000));
-		const starts = [seconds(sent.first), seconds(attempted.first), received.first ?? undefined].filter((v) => v !== undefined);
-		const ends = [seconds(sent.last), seconds(attempted.last), received.last ?? undefined].filter((v) => v !== undefined);
+		const starts = [
+			seconds(sent.first),
+			seconds(attempted.first),
+			received.first ?? undefined,
+		].filter((v) => v !== undefined);
+		const ends = [seconds(sent.last), seconds(attempted.last), received.last ?? undefined].filter(
+			(v) => v !== undefined,
+		);
 		return starts.length === 0 ? undefined : { from: Math.min(...starts), to: Math.max(...ends) };
 	}
 
 	async reportFigures(name: string, bucketSeconds: number): Promise<ReportFigures> {
 		return this.tx(function* (q): Work<ReportFigures> {
 			return {
-				failuresByPrefix: yield* all<ReportFigures['failuresByPrefix'][number]>(q.failuresByPrefix, name),
-				sends: addBuckets(yield* all<ReportFigures['sends'][number]>(q.sendBuckets, name, bucketSeconds), yield* all<ReportFigures['sends'][number]>(q.attemptBuckets, name, bucketSeconds)),
-				deliveries: yield* all<ReportFigures['deliveries'][number]>(q.receiptBuckets, name, bucketSeconds),
+				failuresByPrefix: yield* all<ReportFigures['failuresByPrefix'][number]>(
+					q.failuresByPrefix,
+					name,
+				),
+				sends: addBuckets(
+					yield* all<ReportFigures['sends'][number]>(q.sendBuckets, name, bucketSeconds),
+					yield* all<ReportFigures['sends'][number]>(q.attemptBuckets, name, bucketSeconds),
+				),
+				deliveries: yield* all<ReportFigures['deliveries'][number]>(
+					q.receiptBuckets,
+					name,
+					bucketSeconds,
+				),
 				receiptTenths: yield* all<ReportFigures['receiptTenths'][number]>(q.receiptTenths, name),
 				sentByReceipt: (yield* get<{ n: number }>(q.acceptedByReceipt, name))!.n,
 			};
@@ -522,7 +842,10 @@ export class SqlLedger implements Ledger {
 }
 
 /** A row's MessageSid in the answers read for its page, each answer parsed once it is asked. */
-function sidIn(answers: { first: number; last: number; sids: string; byLine?: Map<number, string> }[], line: number): string | undefined {
+function sidIn(
+	answers: { first: number; last: number; sids: string; byLine?: Map<number, string> }[],
+	line: number,
+): string | undefined {
 	for (const a of answers) {
 		if (a.first > line || a.last < line) continue;
 		a.byLine ??= new Map(JSON.parse(a.sids) as SidPairs);

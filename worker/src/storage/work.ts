@@ -144,7 +144,10 @@ export function driveSync<T>(work: Work<T>, exec: (s: Statement) => unknown): T 
 }
 
 /** Drives a unit of work, each statement run by `exec`, one after another. */
-export async function driveAsync<T>(work: Work<T>, exec: (s: Statement) => Promise<unknown>): Promise<T> {
+export async function driveAsync<T>(
+	work: Work<T>,
+	exec: (s: Statement) => Promise<unknown>,
+): Promise<T> {
 	let step = work.next();
 	while (!step.done) step = work.next(await exec(step.value));
 	return step.value;

@@ -12,8 +12,18 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['address'] } },
 		options: [
-			{ name: 'Add', value: 'add', description: 'Add an address to the account', action: 'Add address' },
-			{ name: 'Delete', value: 'delete', description: 'Delete an address', action: 'Delete address' },
+			{
+				name: 'Add',
+				value: 'add',
+				description: 'Add an address to the account',
+				action: 'Add address',
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				description: 'Delete an address',
+				action: 'Delete address',
+			},
 		],
 		default: 'add',
 	},

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { requests, unwrap, validateAddAddress, type AddAddressRequest } from '../../../../api';
 import { apiRequest, CREDENTIAL_NAME } from '../../transport';
@@ -11,7 +16,14 @@ import { simplifyFields } from '../common/simplify';
 import { SIMPLIFIED_ADDRESS_FIELDS } from './simplifiedAddress';
 
 const properties: INodeProperties[] = [
-	{ displayName: 'Line 1', name: 'line1', type: 'string', default: '', required: true, description: 'Address line 1' },
+	{
+		displayName: 'Line 1',
+		name: 'line1',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'Address line 1',
+	},
 	{ displayName: 'City', name: 'city', type: 'string', default: '', required: true },
 	{
 		displayName: 'Country Code',
@@ -29,10 +41,22 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add field',
 		default: {},
 		options: [
-			{ displayName: 'Friendly Name', name: 'Friendly', type: 'string', default: '', description: 'A name for internal reference' },
+			{
+				displayName: 'Friendly Name',
+				name: 'Friendly',
+				type: 'string',
+				default: '',
+				description: 'A name for internal reference',
+			},
 			{ displayName: 'Line 2', name: 'Line2', type: 'string', default: '' },
 			{ displayName: 'Postal Code', name: 'PostalCode', type: 'string', default: '' },
-			{ displayName: 'Reference', name: 'Reference', type: 'string', default: '', description: 'A free reference string' },
+			{
+				displayName: 'Reference',
+				name: 'Reference',
+				type: 'string',
+				default: '',
+				description: 'A free reference string',
+			},
 			{ displayName: 'Region', name: 'Region', type: 'string', default: '' },
 		],
 	},
@@ -40,7 +64,10 @@ const properties: INodeProperties[] = [
 	...simplifyFields,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['address'], operation: ['add'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['address'], operation: ['add'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	// The AccountSid in the path must be the caller's own, so it comes from the credential.
@@ -53,7 +80,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				Line1: this.getNodeParameter('line1', i),
 				City: this.getNodeParameter('city', i),
 				// The provider wants upper case; a user typing "au" means AU.
-				CountryCode: String(this.getNodeParameter('countryCode', i, '')).trim().toUpperCase(),
+				CountryCode: String(this.getNodeParameter('countryCode', i, ''))
+					.trim()
+					.toUpperCase(),
 				...(this.getNodeParameter('additionalFields', i, {}) as IDataObject),
 			});
 			assertValid(this.getNode(), validateAddAddress(address), i, address);

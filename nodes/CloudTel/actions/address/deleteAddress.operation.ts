@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { requests, validatePathSid } from '../../../../api';
 import { apiRequest } from '../../transport';
@@ -12,11 +17,15 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		description: 'The AddressSid to delete. Refused while a number relies on the address for registration.',
+		description:
+			'The AddressSid to delete. Refused while a number relies on the address for registration.',
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['address'], operation: ['delete'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['address'], operation: ['delete'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runPerItem(
@@ -29,7 +38,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		async ({ sid, request }, i) => {
 			const body = await apiRequest.call(this, request, i);
 			// n8n's own nodes answer a delete with `deleted: true`; the Sid says which.
-			return { AddressSid: sid, deleted: true, ...(typeof body === 'object' && body !== null ? (body as IDataObject) : {}) };
+			return {
+				AddressSid: sid,
+				deleted: true,
+				...(typeof body === 'object' && body !== null ? (body as IDataObject) : {}),
+			};
 		},
 	);
 }

@@ -10,12 +10,19 @@ import { fieldErrors, titleFields } from './fieldErrors';
  * who map fields by hand. `sent` is the request as built, so the context can say what
  * value each field held.
  */
-export function assertValid(node: INode, violations: Violation[], itemIndex: number, sent?: unknown): void {
+export function assertValid(
+	node: INode,
+	violations: Violation[],
+	itemIndex: number,
+	sent?: unknown,
+): void {
 	if (violations.length === 0) return;
 	const errors = fieldErrors(violations, sent);
 	const error = new NodeOperationError(node, `Invalid ${titleFields(errors)}`, {
 		itemIndex,
-		description: violations.map((v) => `${v.Message} (${v.FieldName || 'body'}, ${v.ErrorCode})`).join('\n'),
+		description: violations
+			.map((v) => `${v.Message} (${v.FieldName || 'body'}, ${v.ErrorCode})`)
+			.join('\n'),
 	});
 	error.context.ErrorCode = violations[0].ErrorCode;
 	error.context.FieldNames = errors.map((e) => e.FieldName);

@@ -18,7 +18,11 @@ function details(error: NodeError): IDataObject {
  * `pairedItem` links it to its input. Routed to the error output as `outcomes` explains, so
  * its fields reach it whole on n8n 2.x.
  */
-export function failureItem(error: NodeError, itemIndex: number, errorOutput: boolean): INodeExecutionData {
+export function failureItem(
+	error: NodeError,
+	itemIndex: number,
+	errorOutput: boolean,
+): INodeExecutionData {
 	const item: INodeExecutionData = { json: failureJson(error), pairedItem: { item: itemIndex } };
 	// On the main output the error stays on the item, where n8n keeps it beside the json.
 	return errorOutput ? routed(item, error, true) : { ...item, error };
@@ -39,8 +43,18 @@ export function hasErrorOutput(ctx: IExecuteFunctions): boolean {
  * routes the item by it, and its copy for the error output then does not carry it, so n8n
  * 2.x leaves the item's json whole (see `outcomes`).
  */
-export function routed(item: INodeExecutionData, error: NodeError, errorOutput: boolean): INodeExecutionData {
-	if (errorOutput) Object.defineProperty(item, 'error', { value: error, enumerable: false, writable: true, configurable: true });
+export function routed(
+	item: INodeExecutionData,
+	error: NodeError,
+	errorOutput: boolean,
+): INodeExecutionData {
+	if (errorOutput)
+		Object.defineProperty(item, 'error', {
+			value: error,
+			enumerable: false,
+			writable: true,
+			configurable: true,
+		});
 	return item;
 }
 
@@ -71,7 +85,11 @@ export interface Outcomes {
  * then copies the item with its input's fields into the error output, and the copy no
  * longer carries it.
  */
-export function outcomes(ctx: IExecuteFunctions, outcome: 'Sent' | 'Created', simplified?: readonly string[]): Outcomes {
+export function outcomes(
+	ctx: IExecuteFunctions,
+	outcome: 'Sent' | 'Created',
+	simplified?: readonly string[],
+): Outcomes {
 	const input = ctx.getInputData();
 	const withInput = ctx.getNodeParameter(INCLUDE_INPUT_FIELDS, 0, true) !== false;
 	const errorOutput = hasErrorOutput(ctx);
@@ -82,10 +100,15 @@ export function outcomes(ctx: IExecuteFunctions, outcome: 'Sent' | 'Created', si
 		// An input's own `error` (from another node's error output) would read, on the first
 		// item, as this node failing, and make Retry On Fail send everything again.
 		const json = input[itemIndex]?.json ?? {};
-		return Object.hasOwn(json, 'error') ? Object.fromEntries(Object.entries(json).filter(([key]) => key !== 'error')) : { ...json };
+		return Object.hasOwn(json, 'error')
+			? Object.fromEntries(Object.entries(json).filter(([key]) => key !== 'error'))
+			: { ...json };
 	};
 	return {
-		success: (json, itemIndex) => ({ json: withReadableDates(simplify ? simplify(json, itemIndex) : json, own(itemIndex)), pairedItem: { item: itemIndex } }),
+		success: (json, itemIndex) => ({
+			json: withReadableDates(simplify ? simplify(json, itemIndex) : json, own(itemIndex)),
+			pairedItem: { item: itemIndex },
+		}),
 		failure(error, itemIndex) {
 			const json: IDataObject = { ...own(itemIndex), [outcome]: false, ...details(error) };
 			const errors = error.context.Errors as FieldError[] | undefined;

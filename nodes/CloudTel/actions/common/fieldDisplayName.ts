@@ -16,7 +16,14 @@ const OVERRIDES: Record<string, string> = {
 	body: 'Message',
 };
 
-const ACRONYMS: Record<string, string> = { Sid: 'SID', Id: 'ID', Uri: 'URI', Sms: 'SMS', Ip: 'IP', Url: 'URL' };
+const ACRONYMS: Record<string, string> = {
+	Sid: 'SID',
+	Id: 'ID',
+	Uri: 'URI',
+	Sms: 'SMS',
+	Ip: 'IP',
+	Url: 'URL',
+};
 
 function words(name: string): string {
 	return name

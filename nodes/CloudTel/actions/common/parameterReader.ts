@@ -16,7 +16,11 @@ function hasExpression(value: unknown): boolean {
  * such as `{{ $json.To }}` (see plainFieldRead); by n8n's evaluation otherwise, and
  * whenever a direct read is in doubt.
  */
-export function parameterReader<T>(ctx: IExecuteFunctions, name: string, fallback: T): (itemIndex: number) => T {
+export function parameterReader<T>(
+	ctx: IExecuteFunctions,
+	name: string,
+	fallback: T,
+): (itemIndex: number) => T {
 	const raw = ctx.getNode().parameters[name];
 	const evaluate = (itemIndex: number) => ctx.getNodeParameter(name, itemIndex, fallback) as T;
 	if (hasExpression(raw)) {

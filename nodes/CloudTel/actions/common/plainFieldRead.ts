@@ -105,7 +105,9 @@ export function compilePlainReads(raw: unknown): Compiled | undefined {
 		};
 	}
 	if (isPlainObject(raw)) {
-		const parts = Object.entries(raw).map(([key, value]) => [key, compilePlainReads(value)] as const);
+		const parts = Object.entries(raw).map(
+			([key, value]) => [key, compilePlainReads(value)] as const,
+		);
 		if (parts.some(([, p]) => p === undefined)) return undefined;
 		return (json) => {
 			const out: Record<string, unknown> = {};

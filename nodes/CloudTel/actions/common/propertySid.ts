@@ -19,10 +19,17 @@ export function propertySidField(purpose: string): INodeProperties {
 }
 
 /** A node's Property SID, or the credential's Default Property SID when the node's is blank. */
-export function propertySidOr(credentials: ICredentialDataDecryptedObject): (value: unknown) => string {
+export function propertySidOr(
+	credentials: ICredentialDataDecryptedObject,
+): (value: unknown) => string {
 	const fallback = String(credentials.defaultPropertySid ?? '').trim();
 	return (value) => {
-		const own = typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : String(value).trim();
+		const own =
+			typeof value === 'string'
+				? value.trim()
+				: value === undefined || value === null
+					? ''
+					: String(value).trim();
 		return own === '' ? fallback : own;
 	};
 }

@@ -22,7 +22,13 @@ function isoOf(seconds: number): string {
 
 /** `out[key] = value` as a spread writes it: an own `__proto__` key stays a field, not the prototype. */
 function put(out: IDataObject, key: string, value: IDataObject[string]): void {
-	if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+	if (key === '__proto__')
+		Object.defineProperty(out, key, {
+			value,
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
 	else out[key] = value;
 }
 

@@ -21,8 +21,15 @@ export async function runPerItem<T>(
 	options: PerItemOptions = {},
 ): Promise<INodeExecutionData[]> {
 	const errorOutput = hasErrorOutput(ctx);
-	const failure = options.failure ?? ((error: NodeError, itemIndex: number) => failureItem(error, itemIndex, errorOutput));
-	const success = options.success ?? ((json: IDataObject, i: number) => ({ json: withReadableDates(json), pairedItem: { item: i } }));
+	const failure =
+		options.failure ??
+		((error: NodeError, itemIndex: number) => failureItem(error, itemIndex, errorOutput));
+	const success =
+		options.success ??
+		((json: IDataObject, i: number) => ({
+			json: withReadableDates(json),
+			pairedItem: { item: i },
+		}));
 	const count = ctx.getInputData().length;
 	const prepared: Array<{ ok: true; value: T } | { ok: false; error: NodeError }> = [];
 	for (let i = 0; i < count; i++) {

@@ -11,7 +11,14 @@ function zoneOffsetMs(utcMs: number, timeZone: string): number {
 		second: '2-digit',
 	}).formatToParts(new Date(utcMs));
 	const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-	const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+	const wall = Date.UTC(
+		get('year'),
+		get('month') - 1,
+		get('day'),
+		get('hour'),
+		get('minute'),
+		get('second'),
+	);
 	return wall - Math.floor(utcMs / 1000) * 1000;
 }
 
@@ -31,9 +38,15 @@ function wallTimeToUtcMs(text: string, timeZone: string): number | undefined {
  * DateTime from an expression, or Unix seconds or milliseconds) as Unix seconds.
  */
 export function toUnixSeconds(value: unknown, timeZone: string): number | undefined {
-	if (typeof value === 'number') return Number.isFinite(value) ? Math.floor(value > 1e11 ? value / 1000 : value) : undefined;
-	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : Math.floor(value.getTime() / 1000);
-	if (typeof value === 'object' && value !== null && typeof (value as { toMillis?: unknown }).toMillis === 'function') {
+	if (typeof value === 'number')
+		return Number.isFinite(value) ? Math.floor(value > 1e11 ? value / 1000 : value) : undefined;
+	if (value instanceof Date)
+		return Number.isNaN(value.getTime()) ? undefined : Math.floor(value.getTime() / 1000);
+	if (
+		typeof value === 'object' &&
+		value !== null &&
+		typeof (value as { toMillis?: unknown }).toMillis === 'function'
+	) {
 		return Math.floor((value as { toMillis(): number }).toMillis() / 1000);
 	}
 	if (typeof value !== 'string' || value.trim() === '') return undefined;

@@ -12,7 +12,12 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['message'] } },
 		options: [
-			{ name: 'Send', value: 'send', description: 'Send or schedule one SMS per input item', action: 'Send SMS' },
+			{
+				name: 'Send',
+				value: 'send',
+				description: 'Send or schedule one SMS per input item',
+				action: 'Send SMS',
+			},
 			{
 				name: 'Send Batch',
 				value: 'sendBatch',

@@ -7,7 +7,8 @@ const methodOptions = [
 	{ name: 'GET', value: 'GET' },
 ];
 
-const TRIGGER_HINT = 'Paste the Production URL of a CloudTel Trigger here (add ?secret=... if the trigger has a Secret)';
+const TRIGGER_HINT =
+	'Paste the Production URL of a CloudTel Trigger here (add ?secret=... if the trigger has a Secret)';
 
 const DEFINE_BELOW = { show: { mapping: ['defineBelow'] } };
 
@@ -50,7 +51,13 @@ const replyHandling: INodeProperties = {
 			placeholder: 'e.g. +61412345678',
 			description: 'E.164 number a reply is forwarded to',
 		},
-		{ displayName: 'Webhook Method', name: 'WebhookMethod', type: 'options', options: methodOptions, default: 'POST' },
+		{
+			displayName: 'Webhook Method',
+			name: 'WebhookMethod',
+			type: 'options',
+			options: methodOptions,
+			default: 'POST',
+		},
 		{
 			displayName: 'Webhook URI',
 			name: 'WebhookUri',
@@ -79,7 +86,8 @@ export const messageFields: INodeProperties[] = [
 			{
 				name: 'Map From Input',
 				value: 'autoMap',
-				description: "Each input item carries its message under the API's field names (listed once chosen); Options are defaults. Fastest for large batches.",
+				description:
+					"Each input item carries its message under the API's field names (listed once chosen); Options are defaults. Fastest for large batches.",
 			},
 		],
 		default: 'defineBelow',
@@ -136,7 +144,8 @@ export const messageFields: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. AU',
-				description: 'Two-letter country of numbers written without their country code (0412 345 678 in AU becomes +61412345678)',
+				description:
+					'Two-letter country of numbers written without their country code (0412 345 678 in AU becomes +61412345678)',
 			},
 			{
 				displayName: 'Delivery Receipt',
@@ -173,7 +182,8 @@ export const messageFields: INodeProperties[] = [
 				name: 'Schedule',
 				type: 'dateTime',
 				default: '',
-				description: "When to send, at most 14 days ahead; a time under an hour in the past sends now. Without a time zone, the workflow's time zone applies.",
+				description:
+					"When to send, at most 14 days ahead; a time under an hour in the past sends now. Without a time zone, the workflow's time zone applies.",
 			},
 		],
 	},

@@ -40,7 +40,8 @@ function fieldsFromItem(json: IDataObject): IDataObject {
 /** Said instead of "To is required" when an item has no number field at all: what it has, and what to do. */
 function noNumberField(json: IDataObject): Violation {
 	const keys = Object.keys(json);
-	const shown = keys.length === 0 ? 'none' : keys.slice(0, 12).join(', ') + (keys.length > 12 ? ', ...' : '');
+	const shown =
+		keys.length === 0 ? 'none' : keys.slice(0, 12).join(', ') + (keys.length > 12 ? ', ...' : '');
 	return violation(
 		'To',
 		ErrorCodes.FieldRequired,
@@ -58,7 +59,10 @@ export interface PreparedMessage {
  * left out (a blank From means a leased number), so expressions that map empty columns
  * work. Options and Reply Handling are defaults that an item's own fields override.
  */
-export function messageReader(ctx: IExecuteFunctions, credentials: ICredentialDataDecryptedObject): (itemIndex: number) => PreparedMessage {
+export function messageReader(
+	ctx: IExecuteFunctions,
+	credentials: ICredentialDataDecryptedObject,
+): (itemIndex: number) => PreparedMessage {
 	const ownPropertySidOf = parameterReader(ctx, 'propertySid', '');
 	const orDefault = propertySidOr(credentials);
 	const optionsOf = parameterReader<IDataObject>(ctx, 'options', {});
@@ -88,17 +92,41 @@ export function messageReader(ctx: IExecuteFunctions, credentials: ICredentialDa
 		const schedule = itemSchedule ?? Schedule;
 		const violations = validatePropertySid(propertySid);
 		const country = typeof defaultCountry === 'string' ? defaultCountry.trim().toUpperCase() : '';
-		if (country !== '' && !isDialCountry(country)) violations.push(violation('DefaultCountry', ErrorCodes.InvalidCountryCode, `Default Country must be a two-letter country code such as AU or GB (got "${String(defaultCountry)}").`));
-		else if (country !== '' && typeof body.To === 'string') body.To = nationalToE164(body.To, country);
+		if (country !== '' && !isDialCountry(country))
+			violations.push(
+				violation(
+					'DefaultCountry',
+					ErrorCodes.InvalidCountryCode,
+					`Default Country must be a two-letter country code such as AU or GB (got "${String(defaultCountry)}").`,
+				),
+			);
+		else if (country !== '' && typeof body.To === 'string')
+			body.To = nationalToE164(body.To, country);
 		if (schedule !== undefined && schedule !== '' && schedule !== null) {
 			const seconds = toUnixSeconds(schedule, timeZone);
-			if (seconds === undefined) violations.push(violation('Schedule', ErrorCodes.InvalidType, `Schedule must be a date and time (got "${String(schedule)}").`));
+			if (seconds === undefined)
+				violations.push(
+					violation(
+						'Schedule',
+						ErrorCodes.InvalidType,
+						`Schedule must be a date and time (got "${String(schedule)}").`,
+					),
+				);
 			else body.Schedule = seconds;
 		}
 		if (autoMap && own.To === undefined) violations.push(noNumberField(input[itemIndex].json));
-		violations.push(...validateSendMessage(body, systemContext()).filter((v) => !(autoMap && own.To === undefined && v.FieldName === 'To')));
+		violations.push(
+			...validateSendMessage(body, systemContext()).filter(
+				(v) => !(autoMap && own.To === undefined && v.FieldName === 'To'),
+			),
+		);
 		// The copy is made only for a bad item: a batch reads thousands of good ones.
-		if (violations.length > 0) assertValid(node, violations, itemIndex, { ...body, PropertySid: propertySid, Schedule: body.Schedule ?? schedule });
+		if (violations.length > 0)
+			assertValid(node, violations, itemIndex, {
+				...body,
+				PropertySid: propertySid,
+				Schedule: body.Schedule ?? schedule,
+			});
 		return { propertySid, body };
 	};
 }

@@ -10,7 +10,10 @@ import { messageFields } from './messageFields';
 import { messageReader } from './readMessage';
 import { SIMPLIFIED_MESSAGE_FIELDS } from './simplifiedMessage';
 
-export const description = updateDisplayOptions({ show: { resource: ['message'], operation: ['send'] } }, [...messageFields, includeInputFieldsField, ...simplifyFields]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['message'], operation: ['send'] } },
+	[...messageFields, includeInputFieldsField, ...simplifyFields],
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const readMessage = messageReader(this, await this.getCredentials(CREDENTIAL_NAME));
@@ -18,7 +21,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runPerItem(
 		this,
 		readMessage,
-		async ({ propertySid, body }, i) => unwrap<IDataObject>(await apiRequest.call(this, requests.sendMessage(propertySid, body), i), 'Message'),
+		async ({ propertySid, body }, i) =>
+			unwrap<IDataObject>(
+				await apiRequest.call(this, requests.sendMessage(propertySid, body), i),
+				'Message',
+			),
 		{ success, failure },
 	);
 }

@@ -1,6 +1,17 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import { BATCH_MAX_MESSAGES, isBatchErrorItem, isMessage, isPlainObject, requests } from '../../../../api';
+import {
+	BATCH_MAX_MESSAGES,
+	isBatchErrorItem,
+	isMessage,
+	isPlainObject,
+	requests,
+} from '../../../../api';
 import { apiRequest, CREDENTIAL_NAME } from '../../transport';
 import { providerError } from '../../transport/providerError';
 import { hasErrorOutput, outcomes } from '../common/failureItem';
@@ -26,7 +37,10 @@ const properties: INodeProperties[] = [
 	...simplifyFields,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['message'], operation: ['sendBatch'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['message'], operation: ['sendBatch'] } },
+	properties,
+);
 
 interface Pending extends PreparedMessage {
 	itemIndex: number;
@@ -35,7 +49,9 @@ interface Pending extends PreparedMessage {
 /** Batch answers are a bare array; a wrapper is tolerated, as the real provider may add one. */
 function readElements(body: unknown): unknown[] {
 	if (Array.isArray(body)) return body;
-	if (isPlainObject(body)) for (const key of ['Messages', 'Results']) if (Array.isArray(body[key])) return body[key] as unknown[];
+	if (isPlainObject(body))
+		for (const key of ['Messages', 'Results'])
+			if (Array.isArray(body[key])) return body[key] as unknown[];
 	return [];
 }
 
@@ -45,9 +61,16 @@ function errorForItem(ctx: IExecuteFunctions, error: NodeError, p: Pending): Nod
 	// A refusal answered for the whole request is told again for each of its messages; a
 	// network failure or another server's page keeps its own words.
 	if (error instanceof NodeApiError && error.httpCode && error.context.notCloudTel === undefined) {
-		return providerError(ctx.getNode(), error.errorResponse, { statusCode: Number(error.httpCode), itemIndex, sent: p.body });
+		return providerError(ctx.getNode(), error.errorResponse, {
+			statusCode: Number(error.httpCode),
+			itemIndex,
+			sent: p.body,
+		});
 	}
-	return new NodeOperationError(ctx.getNode(), error.message, { itemIndex, description: error.description ?? undefined });
+	return new NodeOperationError(ctx.getNode(), error.message, {
+		itemIndex,
+		description: error.description ?? undefined,
+	});
 }
 
 function chunksByProperty(pending: Pending[], size: number): Pending[][] {
@@ -58,7 +81,8 @@ function chunksByProperty(pending: Pending[], size: number): Pending[][] {
 		else byProperty.set(p.propertySid, [p]);
 	}
 	const out: Pending[][] = [];
-	for (const group of byProperty.values()) for (let k = 0; k < group.length; k += size) out.push(group.slice(k, k + size));
+	for (const group of byProperty.values())
+		for (let k = 0; k < group.length; k += size) out.push(group.slice(k, k + size));
 	return out;
 }
 
@@ -71,7 +95,10 @@ function chunksByProperty(pending: Pending[], size: number): Pending[][] {
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const count = this.getInputData().length;
-	const size = Math.min(Math.max(Math.floor(this.getNodeParameter('batchSize', 0, BATCH_MAX_MESSAGES) as number), 1), BATCH_MAX_MESSAGES);
+	const size = Math.min(
+		Math.max(Math.floor(this.getNodeParameter('batchSize', 0, BATCH_MAX_MESSAGES) as number), 1),
+		BATCH_MAX_MESSAGES,
+	);
 	const results: INodeExecutionData[] = new Array(count);
 	const pending: Pending[] = [];
 	const readMessage = messageReader(this, await this.getCredentials(CREDENTIAL_NAME));
@@ -101,21 +128,38 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	for (const chunk of chunksByProperty(pending, size)) {
 		let body: unknown;
 		try {
-			body = await apiRequest.call(this, requests.sendBatch(chunk[0].propertySid, chunk.map((p) => p.body)), chunk[0].itemIndex);
+			body = await apiRequest.call(
+				this,
+				requests.sendBatch(
+					chunk[0].propertySid,
+					chunk.map((p) => p.body),
+				),
+				chunk[0].itemIndex,
+			);
 		} catch (error) {
 			const nodeError = asNodeError(this.getNode(), error, chunk[0].itemIndex);
 			if (!accepted && !this.continueOnFail()) throw nodeError;
-			for (const p of chunk) results[p.itemIndex] = failure(errorForItem(this, nodeError, p), p.itemIndex);
+			for (const p of chunk)
+				results[p.itemIndex] = failure(errorForItem(this, nodeError, p), p.itemIndex);
 			continue;
 		}
 		accepted = true;
 		const elements = readElements(body);
 		chunk.forEach((p, k) => {
 			const element = elements[k];
-			if (isMessage(element)) results[p.itemIndex] = success(element as unknown as IDataObject, p.itemIndex);
-			else if (isBatchErrorItem(element)) results[p.itemIndex] = failure(providerError(this.getNode(), element, { itemIndex: p.itemIndex, sent: p.body }), p.itemIndex);
+			if (isMessage(element))
+				results[p.itemIndex] = success(element as unknown as IDataObject, p.itemIndex);
+			else if (isBatchErrorItem(element))
+				results[p.itemIndex] = failure(
+					providerError(this.getNode(), element, { itemIndex: p.itemIndex, sent: p.body }),
+					p.itemIndex,
+				);
 			else {
-				const missing = new NodeOperationError(this.getNode(), `CloudTel returned no result for this message (element ${k} of ${elements.length})`, { itemIndex: p.itemIndex });
+				const missing = new NodeOperationError(
+					this.getNode(),
+					`CloudTel returned no result for this message (element ${k} of ${elements.length})`,
+					{ itemIndex: p.itemIndex },
+				);
 				results[p.itemIndex] = failure(missing, p.itemIndex);
 			}
 		});
@@ -131,10 +175,14 @@ export const BAD_ITEMS_LISTED = 20;
 function keyOf(json: IDataObject): string {
 	const keys = Object.keys(json);
 	const pick = (name: string) => keys.find((k) => k.toLowerCase() === name);
-	const key = pick('externalid') ?? pick('to') ?? pick('phone') ?? pick('mobile') ?? pick('id') ?? keys[0];
+	const key =
+		pick('externalid') ?? pick('to') ?? pick('phone') ?? pick('mobile') ?? pick('id') ?? keys[0];
 	if (key === undefined) return 'no fields';
 	const value = json[key];
-	const shown = typeof value === 'object' && value !== null ? JSON.stringify(value).slice(0, 40) : String(value).slice(0, 40);
+	const shown =
+		typeof value === 'object' && value !== null
+			? JSON.stringify(value).slice(0, 40)
+			: String(value).slice(0, 40);
 	return `${key} "${shown}"`;
 }
 
@@ -142,18 +190,31 @@ function keyOf(json: IDataObject): string {
  * One error for every item that cannot be sent, before anything is sent: each by its place in
  * the input counted from 1, as the input panel shows it, with a field that tells it apart.
  */
-function everyBadItem(ctx: IExecuteFunctions, bad: Array<{ error: NodeError; itemIndex: number }>, total: number): NodeOperationError {
+function everyBadItem(
+	ctx: IExecuteFunctions,
+	bad: Array<{ error: NodeError; itemIndex: number }>,
+	total: number,
+): NodeOperationError {
 	const input = ctx.getInputData();
 	const lines = bad.slice(0, BAD_ITEMS_LISTED).map(({ error, itemIndex }) => {
 		const detail = error.description ? ` (${String(error.description).split('\n')[0]})` : '';
 		return `Item ${itemIndex + 1} (${keyOf(input[itemIndex]?.json ?? {})}): ${error.message}${detail}`;
 	});
 	if (bad.length > BAD_ITEMS_LISTED) lines.push(`... and ${bad.length - BAD_ITEMS_LISTED} more.`);
-	lines.push('Nothing was sent. Fix these items, or set On Error to "Continue (using error output)" to send the others and route these apart.');
-	const error = new NodeOperationError(ctx.getNode(), `${bad.length} of ${total} items cannot be sent: items ${bad.slice(0, 5).map((b) => b.itemIndex + 1).join(', ')}${bad.length > 5 ? ', ...' : ''}`, {
-		itemIndex: bad[0].itemIndex,
-		description: lines.join('\n'),
-	});
+	lines.push(
+		'Nothing was sent. Fix these items, or set On Error to "Continue (using error output)" to send the others and route these apart.',
+	);
+	const error = new NodeOperationError(
+		ctx.getNode(),
+		`${bad.length} of ${total} items cannot be sent: items ${bad
+			.slice(0, 5)
+			.map((b) => b.itemIndex + 1)
+			.join(', ')}${bad.length > 5 ? ', ...' : ''}`,
+		{
+			itemIndex: bad[0].itemIndex,
+			description: lines.join('\n'),
+		},
+	);
 	error.context.badItems = bad.slice(0, BAD_ITEMS_LISTED).map((b) => b.itemIndex + 1);
 	return error;
 }

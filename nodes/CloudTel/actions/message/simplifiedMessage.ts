@@ -4,4 +4,13 @@
  * AccountSid and PropertySid (the credential's), Text (the workflow's own), Direction (always
  * Outbound), DeliveryReceipt (the node's own option).
  */
-export const SIMPLIFIED_MESSAGE_FIELDS = ['MessageSid', 'Status', 'From', 'To', 'NumSegments', 'ExternalId', 'ErrorCode', 'Created'] as const;
+export const SIMPLIFIED_MESSAGE_FIELDS = [
+	'MessageSid',
+	'Status',
+	'From',
+	'To',
+	'NumSegments',
+	'ExternalId',
+	'ErrorCode',
+	'Created',
+] as const;

@@ -1,6 +1,16 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { requests, unwrap, validateCreateOnlineLogin, type CreateOnlineLoginRequest } from '../../../../api';
+import {
+	requests,
+	unwrap,
+	validateCreateOnlineLogin,
+	type CreateOnlineLoginRequest,
+} from '../../../../api';
 import { apiRequest, CREDENTIAL_NAME } from '../../transport';
 import { assertValid } from '../common/assertValid';
 import { propertySidField, propertySidOr, validatePropertySid } from '../common/propertySid';
@@ -10,7 +20,9 @@ import { runPerItem } from '../common/runPerItem';
 import { joinScopes, scopeOptions } from '../common/scopes';
 
 const properties: INodeProperties[] = [
-	propertySidField('The property the login is created for; its Permissions will carry this PropertySid'),
+	propertySidField(
+		'The property the login is created for; its Permissions will carry this PropertySid',
+	),
 	{
 		displayName: 'Email',
 		name: 'email',
@@ -27,7 +39,8 @@ const properties: INodeProperties[] = [
 		typeOptions: { password: true },
 		default: '',
 		required: true,
-		description: 'At least 12 characters with a lower-case letter, an upper-case letter, a digit and one of !@#$%^&*()_+',
+		description:
+			'At least 12 characters with a lower-case letter, an upper-case letter, a digit and one of !@#$%^&*()_+',
 	},
 	{ displayName: 'First Name', name: 'firstName', type: 'string', default: '', required: true },
 	{ displayName: 'Last Name', name: 'lastName', type: 'string', default: '', required: true },
@@ -52,7 +65,10 @@ const properties: INodeProperties[] = [
 	includeInputFieldsField,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['onlineLogin'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['onlineLogin'], operation: ['create'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const propertySidOf = propertySidOr(await this.getCredentials(CREDENTIAL_NAME));
@@ -68,10 +84,16 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				Scopes: joinScopes(this.getNodeParameter('scopes', i)),
 				Enabled: this.getNodeParameter('enabled', i, false) as boolean,
 			};
-			assertValid(this.getNode(), [...validatePropertySid(propertySid), ...validateCreateOnlineLogin(body)], i, { PropertySid: propertySid, ...body });
+			assertValid(
+				this.getNode(),
+				[...validatePropertySid(propertySid), ...validateCreateOnlineLogin(body)],
+				i,
+				{ PropertySid: propertySid, ...body },
+			);
 			return requests.createOnlineLogin(propertySid, body);
 		},
-		async (request, i) => unwrap<IDataObject>(await apiRequest.call(this, request, i), 'OnlineLogin'),
+		async (request, i) =>
+			unwrap<IDataObject>(await apiRequest.call(this, request, i), 'OnlineLogin'),
 		outcomes(this, 'Created'),
 	);
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { requests, unwrap, validatePathSid } from '../../../../api';
 import { apiRequest } from '../../transport';
@@ -7,9 +12,14 @@ import { onlineLoginLocator } from '../common/onlineLoginLocator';
 import { readLocator } from '../common/readLocator';
 import { runPerItem } from '../common/runPerItem';
 
-const properties: INodeProperties[] = [{ ...onlineLoginLocator, description: 'The online login to retrieve' }];
+const properties: INodeProperties[] = [
+	{ ...onlineLoginLocator, description: 'The online login to retrieve' },
+];
 
-export const description = updateDisplayOptions({ show: { resource: ['onlineLogin'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['onlineLogin'], operation: ['get'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runPerItem(
@@ -19,6 +29,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			assertValid(this.getNode(), validatePathSid('OnlineLoginSid', sid), i);
 			return requests.getOnlineLogin(sid);
 		},
-		async (request, i) => unwrap<IDataObject>(await apiRequest.call(this, request, i), 'OnlineLogin'),
+		async (request, i) =>
+			unwrap<IDataObject>(await apiRequest.call(this, request, i), 'OnlineLogin'),
 	);
 }

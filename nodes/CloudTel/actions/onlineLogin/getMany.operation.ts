@@ -1,6 +1,16 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { MAX_PAGE_SIZE, requests, validateListOnlineLogins, type ListOnlineLoginsParams } from '../../../../api';
+import {
+	MAX_PAGE_SIZE,
+	requests,
+	validateListOnlineLogins,
+	type ListOnlineLoginsParams,
+} from '../../../../api';
 import { apiRequest } from '../../transport';
 import { assertValid } from '../common/assertValid';
 import { runPerItem } from '../common/runPerItem';
@@ -42,7 +52,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['onlineLogin'], operation: ['getMany'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['onlineLogin'], operation: ['getMany'] } },
+	properties,
+);
 
 interface Listing {
 	returnAll: boolean;
@@ -54,18 +67,27 @@ interface Listing {
  * Pages with NextPageToken (sent back as PageToken); when a provider leaves the token
  * out but TotalCount says there is more, falls back to Results_Skip.
  */
-async function listLogins(this: IExecuteFunctions, listing: Listing, itemIndex: number): Promise<IDataObject[]> {
+async function listLogins(
+	this: IExecuteFunctions,
+	listing: Listing,
+	itemIndex: number,
+): Promise<IDataObject[]> {
 	const { returnAll, limit, first } = listing;
 	const out: IDataObject[] = [];
 	let params = first;
 	for (;;) {
-		const page = readLoginPage(await apiRequest.call(this, requests.listOnlineLogins(params), itemIndex));
+		const page = readLoginPage(
+			await apiRequest.call(this, requests.listOnlineLogins(params), itemIndex),
+		);
 		out.push(...page.logins);
 		if (!returnAll && out.length >= limit) return out.slice(0, limit);
 		if (page.logins.length === 0) return out;
 		const count = first.Results_Count;
 		if (page.nextPageToken) params = { Results_Count: count, PageToken: page.nextPageToken };
-		else if (page.totalCount !== undefined && (first.Results_Skip ?? 0) + out.length < page.totalCount) {
+		else if (
+			page.totalCount !== undefined &&
+			(first.Results_Skip ?? 0) + out.length < page.totalCount
+		) {
 			params = { Results_Count: count, Results_Skip: (first.Results_Skip ?? 0) + out.length };
 		} else return out;
 	}
@@ -81,7 +103,14 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const pageSize = returnAll ? MAX_PAGE_SIZE : Math.min(limit, MAX_PAGE_SIZE);
 			const checked = validateListOnlineLogins({ Results_Count: pageSize, Results_Skip: skip });
 			assertValid(this.getNode(), checked.violations, i);
-			return { returnAll, limit, first: { Results_Count: checked.params.Results_Count, Results_Skip: checked.params.Results_Skip } };
+			return {
+				returnAll,
+				limit,
+				first: {
+					Results_Count: checked.params.Results_Count,
+					Results_Skip: checked.params.Results_Skip,
+				},
+			};
 		},
 		async (listing, i) => await listLogins.call(this, listing, i),
 	);

@@ -1,6 +1,19 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { ErrorCodes, requests, validatePathSid, validateUpdateOnlineLogin, violation, type Permission, type UpdateOnlineLoginRequest } from '../../../../api';
+import {
+	ErrorCodes,
+	requests,
+	validatePathSid,
+	validateUpdateOnlineLogin,
+	violation,
+	type Permission,
+	type UpdateOnlineLoginRequest,
+} from '../../../../api';
 import { apiRequest, CREDENTIAL_NAME } from '../../transport';
 import { assertValid } from '../common/assertValid';
 import { onlineLoginLocator } from '../common/onlineLoginLocator';
@@ -18,8 +31,20 @@ const properties: INodeProperties[] = [
 		default: {},
 		description: 'Only the fields added here are sent; everything else stays as it is',
 		options: [
-			{ displayName: 'Email', name: 'Email', type: 'string', placeholder: 'e.g. name@email.com', default: '' },
-			{ displayName: 'Enabled', name: 'Enabled', type: 'boolean', default: true, description: 'Whether the login may sign in' },
+			{
+				displayName: 'Email',
+				name: 'Email',
+				type: 'string',
+				placeholder: 'e.g. name@email.com',
+				default: '',
+			},
+			{
+				displayName: 'Enabled',
+				name: 'Enabled',
+				type: 'boolean',
+				default: true,
+				description: 'Whether the login may sign in',
+			},
 			{ displayName: 'First Name', name: 'FirstName', type: 'string', default: '' },
 			{ displayName: 'Last Name', name: 'LastName', type: 'string', default: '' },
 			{
@@ -28,7 +53,8 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				typeOptions: { password: true },
 				default: '',
-				description: 'At least 12 characters with a lower-case letter, an upper-case letter, a digit and one of !@#$%^&*()_+',
+				description:
+					'At least 12 characters with a lower-case letter, an upper-case letter, a digit and one of !@#$%^&*()_+',
 			},
 			{
 				displayName: 'Permissions',
@@ -50,7 +76,11 @@ const properties: INodeProperties[] = [
 								type: 'options',
 								options: [
 									{ name: 'Property', value: 'property' },
-									{ name: 'Account', value: 'account', description: "The credential's own account" },
+									{
+										name: 'Account',
+										value: 'account',
+										description: "The credential's own account",
+									},
 								],
 								default: 'property',
 							},
@@ -61,7 +91,13 @@ const properties: INodeProperties[] = [
 								default: '',
 								displayOptions: { show: { target: ['property'] } },
 							},
-							{ displayName: 'Scopes', name: 'scopes', type: 'multiOptions', options: scopeOptions, default: [] },
+							{
+								displayName: 'Scopes',
+								name: 'scopes',
+								type: 'multiOptions',
+								options: scopeOptions,
+								default: [],
+							},
 						],
 					},
 				],
@@ -70,7 +106,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['onlineLogin'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['onlineLogin'], operation: ['update'] } },
+	properties,
+);
 
 type PermissionEntry = { target?: string; propertySid?: string; scopes?: unknown };
 
@@ -91,15 +130,36 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const sid = readLocator(this, 'onlineLoginSid', i);
 			// A merge patch: exactly the fields the user added, blanks included, so that a
 			// blank the user typed is refused rather than silently dropped.
-			const { Permissions, ...fields } = this.getNodeParameter('updateFields', i, {}) as IDataObject;
+			const { Permissions, ...fields } = this.getNodeParameter(
+				'updateFields',
+				i,
+				{},
+			) as IDataObject;
 			const patch = { ...fields } as UpdateOnlineLoginRequest;
 			// An empty list would take every permission away; n8n drops an empty fixed
 			// collection when it saves, so a user cannot mean it: it is not sent.
-			const permissions = Permissions === undefined ? [] : readPermissions(Permissions, String(credentials.accountSid ?? ''));
+			const permissions =
+				Permissions === undefined
+					? []
+					: readPermissions(Permissions, String(credentials.accountSid ?? ''));
 			if (permissions.length > 0) patch.Permissions = permissions;
-			assertValid(this.getNode(), [...validatePathSid('OnlineLoginSid', sid), ...validateUpdateOnlineLogin(patch)], i);
+			assertValid(
+				this.getNode(),
+				[...validatePathSid('OnlineLoginSid', sid), ...validateUpdateOnlineLogin(patch)],
+				i,
+			);
 			if (Object.keys(patch).length === 0) {
-				assertValid(this.getNode(), [violation('Update Fields', ErrorCodes.FieldRequired, 'Add at least one field to update.')], i);
+				assertValid(
+					this.getNode(),
+					[
+						violation(
+							'Update Fields',
+							ErrorCodes.FieldRequired,
+							'Add at least one field to update.',
+						),
+					],
+					i,
+				);
 			}
 			return { sid, request: requests.updateOnlineLogin(sid, patch) };
 		},
@@ -107,7 +167,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			await apiRequest.call(this, request, i);
 			// 204 has no body: echo what changed, never the password.
 			const { Password, ...changed } = request.body as UpdateOnlineLoginRequest;
-			return { OnlineLoginSid: sid, ...changed, ...(Password !== undefined ? { PasswordChanged: true } : {}) } as IDataObject;
+			return {
+				OnlineLoginSid: sid,
+				...changed,
+				...(Password !== undefined ? { PasswordChanged: true } : {}),
+			} as IDataObject;
 		},
 	);
 }

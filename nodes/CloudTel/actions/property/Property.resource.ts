@@ -10,7 +10,14 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['property'] } },
-		options: [{ name: 'Update', value: 'update', description: 'Change some settings of a property', action: 'Update property' }],
+		options: [
+			{
+				name: 'Update',
+				value: 'update',
+				description: 'Change some settings of a property',
+				action: 'Update property',
+			},
+		],
 		default: 'update',
 	},
 	...update.description,

@@ -1,6 +1,18 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { ErrorCodes, requests, validateUpdateProperty, violation, WINDOWS_TIME_ZONES, type UpdatePropertyRequest } from '../../../../api';
+import {
+	ErrorCodes,
+	requests,
+	validateUpdateProperty,
+	violation,
+	WINDOWS_TIME_ZONES,
+	type UpdatePropertyRequest,
+} from '../../../../api';
 import { apiRequest, CREDENTIAL_NAME } from '../../transport';
 import { assertValid } from '../common/assertValid';
 import { propertySidField, propertySidOr, validatePropertySid } from '../common/propertySid';
@@ -16,7 +28,13 @@ const properties: INodeProperties[] = [
 		default: {},
 		description: 'Only the fields added here are sent; everything else stays as it is',
 		options: [
-			{ displayName: 'Active', name: 'Active', type: 'boolean', default: true, description: 'Whether the property is active' },
+			{
+				displayName: 'Active',
+				name: 'Active',
+				type: 'boolean',
+				default: true,
+				description: 'Whether the property is active',
+			},
 			{
 				displayName: 'Call Recording Enabled',
 				name: 'CallRecordingEnabled',
@@ -31,9 +49,21 @@ const properties: INodeProperties[] = [
 				default: false,
 				description: 'Whether integrations are enabled',
 			},
-			{ displayName: 'Main Domain', name: 'MainDomain', type: 'string', placeholder: 'e.g. example.com', default: '' },
+			{
+				displayName: 'Main Domain',
+				name: 'MainDomain',
+				type: 'string',
+				placeholder: 'e.g. example.com',
+				default: '',
+			},
 			{ displayName: 'Name', name: 'Name', type: 'string', default: '' },
-			{ displayName: 'SMS Enabled', name: 'SmsEnabled', type: 'boolean', default: true, description: 'Whether the property may send SMS' },
+			{
+				displayName: 'SMS Enabled',
+				name: 'SmsEnabled',
+				type: 'boolean',
+				default: true,
+				description: 'Whether the property may send SMS',
+			},
 			{
 				displayName: 'Time Zone',
 				name: 'TimeZone',
@@ -44,13 +74,17 @@ const properties: INodeProperties[] = [
 					.map(([id, iana]) => ({ name: `${id} (${iana})`, value: id }))
 					.sort((a, b) => a.name.localeCompare(b.name, 'en', { sensitivity: 'base' })),
 				default: 'AUS Eastern Standard Time',
-				description: 'The time zone of the property: a Windows time zone ID, shown with its IANA name',
+				description:
+					'The time zone of the property: a Windows time zone ID, shown with its IANA name',
 			},
 		],
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['property'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['property'], operation: ['update'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const propertySidOf = propertySidOr(await this.getCredentials(CREDENTIAL_NAME));
@@ -58,10 +92,26 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		this,
 		(i) => {
 			const propertySid = propertySidOf(this.getNodeParameter('propertySid', i, ''));
-			const patch = { ...(this.getNodeParameter('updateFields', i, {}) as IDataObject) } as UpdatePropertyRequest;
-			assertValid(this.getNode(), [...validatePropertySid(propertySid), ...validateUpdateProperty(patch)], i);
+			const patch = {
+				...(this.getNodeParameter('updateFields', i, {}) as IDataObject),
+			} as UpdatePropertyRequest;
+			assertValid(
+				this.getNode(),
+				[...validatePropertySid(propertySid), ...validateUpdateProperty(patch)],
+				i,
+			);
 			if (Object.keys(patch).length === 0) {
-				assertValid(this.getNode(), [violation('Update Fields', ErrorCodes.FieldRequired, 'Add at least one field to update.')], i);
+				assertValid(
+					this.getNode(),
+					[
+						violation(
+							'Update Fields',
+							ErrorCodes.FieldRequired,
+							'Add at least one field to update.',
+						),
+					],
+					i,
+				);
 			}
 			return { propertySid, request: requests.updateProperty(propertySid, patch) };
 		},

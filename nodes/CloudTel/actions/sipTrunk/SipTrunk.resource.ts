@@ -10,7 +10,14 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['sipTrunk'] } },
-		options: [{ name: 'Create', value: 'create', description: 'Create a SIP trunk for a property', action: 'Create SIP trunk' }],
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Create a SIP trunk for a property',
+				action: 'Create SIP trunk',
+			},
+		],
 		default: 'create',
 	},
 	...create.description,

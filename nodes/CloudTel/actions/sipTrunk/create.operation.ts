@@ -1,6 +1,16 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { requests, SipTrunkType, validateCreateSipTrunk, type CreateSipTrunkRequest } from '../../../../api';
+import {
+	requests,
+	SipTrunkType,
+	validateCreateSipTrunk,
+	type CreateSipTrunkRequest,
+} from '../../../../api';
 import { apiRequest, CREDENTIAL_NAME } from '../../transport';
 import { assertValid } from '../common/assertValid';
 import { compact } from '../common/compact';
@@ -11,7 +21,14 @@ import { runPerItem } from '../common/runPerItem';
 
 const properties: INodeProperties[] = [
 	propertySidField('The property the trunk belongs to'),
-	{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true, description: 'Name of the trunk' },
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'Name of the trunk',
+	},
 	{
 		displayName: 'Default Caller ID',
 		name: 'defaultCallerId',
@@ -19,15 +36,24 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. +61212345678',
-		description: 'An Australian E.164 number that is neither shared-rate (+6113) nor toll-free (+611800)',
+		description:
+			'An Australian E.164 number that is neither shared-rate (+6113) nor toll-free (+611800)',
 	},
 	{
 		displayName: 'Type',
 		name: 'type',
 		type: 'options',
 		options: [
-			{ name: 'IP to IP', value: SipTrunkType.IpToIp, description: 'Calls come from listed IP addresses' },
-			{ name: 'Authenticated', value: SipTrunkType.Authenticated, description: 'Calls authenticate with a realm and password' },
+			{
+				name: 'IP to IP',
+				value: SipTrunkType.IpToIp,
+				description: 'Calls come from listed IP addresses',
+			},
+			{
+				name: 'Authenticated',
+				value: SipTrunkType.Authenticated,
+				description: 'Calls authenticate with a realm and password',
+			},
 		],
 		// A literal, as n8n's scan requires; a test holds it equal to SipTrunkType.IpToIp.
 		default: 0,
@@ -107,11 +133,18 @@ const properties: INodeProperties[] = [
 	includeInputFieldsField,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['sipTrunk'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['sipTrunk'], operation: ['create'] } },
+	properties,
+);
 
 function readTrunk(ctx: IExecuteFunctions, i: number): CreateSipTrunkRequest {
 	const type = Number(ctx.getNodeParameter('type', i)) as CreateSipTrunkRequest['Type'];
-	const { allowedCountries, ...extra } = ctx.getNodeParameter('additionalFields', i, {}) as IDataObject;
+	const { allowedCountries, ...extra } = ctx.getNodeParameter(
+		'additionalFields',
+		i,
+		{},
+	) as IDataObject;
 	const countries = String(allowedCountries ?? '')
 		.split(',')
 		.map((c) => c.trim())
@@ -125,8 +158,11 @@ function readTrunk(ctx: IExecuteFunctions, i: number): CreateSipTrunkRequest {
 		...extra,
 	});
 	if (type === SipTrunkType.IpToIp) {
-		const entries = ((ctx.getNodeParameter('ipAddresses', i, {}) as IDataObject).address ?? []) as Array<{ IpAddress?: string }>;
-		trunk.SipTrunkIpAddresses = entries.map((e) => ({ IpAddress: String(e.IpAddress ?? '').trim() }));
+		const entries = ((ctx.getNodeParameter('ipAddresses', i, {}) as IDataObject).address ??
+			[]) as Array<{ IpAddress?: string }>;
+		trunk.SipTrunkIpAddresses = entries.map((e) => ({
+			IpAddress: String(e.IpAddress ?? '').trim(),
+		}));
 	} else {
 		trunk.SipTrunkCredentials = {
 			Realm: ctx.getNodeParameter('realm', i, '') as string,
@@ -143,12 +179,19 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		(i) => {
 			const propertySid = propertySidOf(this.getNodeParameter('propertySid', i, ''));
 			const trunk = readTrunk(this, i);
-			assertValid(this.getNode(), [...validatePropertySid(propertySid), ...validateCreateSipTrunk(trunk)], i, { PropertySid: propertySid, ...trunk });
+			assertValid(
+				this.getNode(),
+				[...validatePropertySid(propertySid), ...validateCreateSipTrunk(trunk)],
+				i,
+				{ PropertySid: propertySid, ...trunk },
+			);
 			return requests.createSipTrunk(propertySid, trunk);
 		},
 		async (request, i) => {
 			const body = await apiRequest.call(this, request, i);
-			return typeof body === 'object' && body !== null ? (body as IDataObject) : { SipTrunkSid: String(body) };
+			return typeof body === 'object' && body !== null
+				? (body as IDataObject)
+				: { SipTrunkSid: String(body) };
 		},
 		outcomes(this, 'Created'),
 	);

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { workerApiPaths } from '../../../../api';
 import { workerRequest } from '../../transport';
@@ -12,7 +17,8 @@ const properties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0 },
 		default: 100,
-		description: 'List up to this many recipients that were not sent (invalid, refused, or sent without an answer), with their number and why; 0 for the counts only',
+		description:
+			'List up to this many recipients that were not sent (invalid, refused, or sent without an answer), with their number and why; 0 for the counts only',
 	},
 ];
 
@@ -36,18 +42,40 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		this,
 		async (name, i) => {
 			const limit = Math.max(0, Math.floor(Number(this.getNodeParameter('notSentLimit', i, 100))));
-			const report = (await workerRequest.call(this, { method: 'GET', path: workerApiPaths.report(name), query: limit > 0 ? { notSentLimit: Math.min(limit, PAGE) } : undefined }, i)) as IDataObject & { notSent?: NotSentPage };
+			const report = (await workerRequest.call(
+				this,
+				{
+					method: 'GET',
+					path: workerApiPaths.report(name),
+					query: limit > 0 ? { notSentLimit: Math.min(limit, PAGE) } : undefined,
+				},
+				i,
+			)) as IDataObject & { notSent?: NotSentPage };
 			if (limit === 0 || report.notSent === undefined) return { campaign: name, ...report };
 			const rows = [...report.notSent.recipients];
 			let next = report.notSent.next;
 			while (next !== undefined && rows.length < limit) {
-				const page = (await workerRequest.call(this, { method: 'GET', path: workerApiPaths.report(name), query: { notSentLimit: Math.min(limit - rows.length, PAGE), notSentAfter: next } }, i)) as { notSent: NotSentPage };
+				const page = (await workerRequest.call(
+					this,
+					{
+						method: 'GET',
+						path: workerApiPaths.report(name),
+						query: { notSentLimit: Math.min(limit - rows.length, PAGE), notSentAfter: next },
+					},
+					i,
+				)) as { notSent: NotSentPage };
 				rows.push(...page.notSent.recipients);
 				next = page.notSent.next;
 			}
 			// By place among the items handed over (from 1), not by the line of the CSV the worker
 			// made of them (its header is line 1), which n8n never shows.
-			const notSent = rows.map(({ line, to, status, code, message }) => ({ recipient: line - 1, ...(to ? { to } : {}), status, ...(code ? { code } : {}), ...(message ? { message: n8nWording(message) } : {}) }));
+			const notSent = rows.map(({ line, to, status, code, message }) => ({
+				recipient: line - 1,
+				...(to ? { to } : {}),
+				status,
+				...(code ? { code } : {}),
+				...(message ? { message: n8nWording(message) } : {}),
+			}));
 			return { campaign: name, ...report, notSent, notSentMore: next !== undefined } as IDataObject;
 		},
 		{ readOnly: true },

@@ -1,6 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import { settingDifferences, workerApiPaths, type CampaignPreview, type CampaignSettings, type CampaignStatus, type CampaignStatusAnswer } from '../../../../api';
+import {
+	settingDifferences,
+	workerApiPaths,
+	type CampaignPreview,
+	type CampaignSettings,
+	type CampaignStatus,
+	type CampaignStatusAnswer,
+} from '../../../../api';
 import { workerRequest } from '../../transport';
 import { n8nWording } from '../../transport/n8nWording';
 import { asNodeError } from '../../../CloudTel/actions/common/nodeError';
@@ -25,7 +32,13 @@ export const description = updateDisplayOptions({ show: { operation: ['preview']
 /** The campaign the name stands for now, if any: what a Start with it would find. */
 async function existing(ctx: IExecuteFunctions, name: string): Promise<CampaignStatus | undefined> {
 	try {
-		return ((await workerRequest.call(ctx, { method: 'GET', path: workerApiPaths.campaign(name) }, 0)) as CampaignStatusAnswer).campaign;
+		return (
+			(await workerRequest.call(
+				ctx,
+				{ method: 'GET', path: workerApiPaths.campaign(name) },
+				0,
+			)) as CampaignStatusAnswer
+		).campaign;
 	} catch (error) {
 		if (error instanceof NodeApiError && error.context.code === 'not_found') return undefined;
 		throw asNodeError(ctx.getNode(), error, 0);
@@ -33,11 +46,17 @@ async function existing(ctx: IExecuteFunctions, name: string): Promise<CampaignS
 }
 
 /** What a Start with this name, these settings and items would do, in a sentence. */
-function startWould(name: string, settings: CampaignSettings, before: CampaignStatus | undefined): string | undefined {
+function startWould(
+	name: string,
+	settings: CampaignSettings,
+	before: CampaignStatus | undefined,
+): string | undefined {
 	if (!before) return undefined;
-	if (before.state !== 'draft') return `Campaign "${name}" is already ${before.state}: a Start with this name hands nothing over and sends nobody again. Give a new campaign a new name.`;
+	if (before.state !== 'draft')
+		return `Campaign "${name}" is already ${before.state}: a Start with this name hands nothing over and sends nobody again. Give a new campaign a new name.`;
 	const differences = settingDifferences(before.settings, settings).map((d) => d.setting);
-	if (differences.length > 0) return `A draft named "${name}" exists with other settings (${differences.join(', ')}): a Start with this name would be refused. Delete it (operation Delete) or choose another name.`;
+	if (differences.length > 0)
+		return `A draft named "${name}" exists with other settings (${differences.join(', ')}): a Start with this name would be refused. Delete it (operation Delete) or choose another name.`;
 	return undefined;
 }
 
@@ -52,7 +71,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const name = readCampaignName(this, 0);
 	const settings = readSettings(this);
 	const { recipients, failed } = readRecipients(this);
-	if (recipients.length === 0) throw new NodeOperationError(this.getNode(), 'No recipients: Preview needs at least one input item');
+	if (recipients.length === 0)
+		throw new NodeOperationError(
+			this.getNode(),
+			'No recipients: Preview needs at least one input item',
+		);
 	const before = await existing(this, name);
 	const draft = `preview-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 	const price = Number(this.getNodeParameter('pricePerSegment', 0, 0));
@@ -60,21 +83,32 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	let preview: CampaignPreview;
 	try {
 		await handOver(this, draft, settings, recipients);
-		preview = (await workerRequest.call(this, { method: 'GET', path: workerApiPaths.preview(draft), query }, 0)) as CampaignPreview;
+		preview = (await workerRequest.call(
+			this,
+			{ method: 'GET', path: workerApiPaths.preview(draft), query },
+			0,
+		)) as CampaignPreview;
 	} catch (error) {
 		// The worker's words name the draft: the user knows the campaign by its own name.
 		const nodeError = asNodeError(this.getNode(), error, 0);
 		nodeError.message = nodeError.message.split(draft).join(name);
-		if (nodeError.description) nodeError.description = nodeError.description.split(draft).join(name);
+		if (nodeError.description)
+			nodeError.description = nodeError.description.split(draft).join(name);
 		throw nodeError;
 	} finally {
-		await workerRequest.call(this, { method: 'DELETE', path: workerApiPaths.campaign(draft) }, 0).catch(() => undefined);
+		await workerRequest
+			.call(this, { method: 'DELETE', path: workerApiPaths.campaign(draft) }, 0)
+			.catch(() => undefined);
 	}
 	const note = startWould(name, settings, before);
 	if (note) this.addExecutionHints({ message: note, location: 'outputPane' });
 	const { samples, problems, ...counts } = preview;
 	// Recipients by their place among the items (from 1), not by a line of a CSV n8n never saw.
-	const byRecipient = <T extends { line: number; recipient?: number }>({ line, recipient, ...rest }: T) => ({ ...(recipient !== undefined ? { recipient } : { line }), ...rest });
+	const byRecipient = <T extends { line: number; recipient?: number }>({
+		line,
+		recipient,
+		...rest
+	}: T) => ({ ...(recipient !== undefined ? { recipient } : { line }), ...rest });
 	// `state` as before Preview stored nothing: a name nothing has started under reads as a draft.
 	const json = {
 		campaign: name,
@@ -85,5 +119,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		problems: problems.map((p) => ({ ...byRecipient(p), message: n8nWording(p.message) })),
 		samples: (samples ?? []).map(byRecipient),
 	};
-	return [{ json: json as unknown as INodeExecutionData['json'], pairedItem: { item: 0 } }, ...failed];
+	return [
+		{ json: json as unknown as INodeExecutionData['json'], pairedItem: { item: 0 } },
+		...failed,
+	];
 }

@@ -18,15 +18,28 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const settings = readSettings(this);
 	const { recipients, failed } = readRecipients(this);
 	if (recipients.length === 0) {
-		throw new NodeOperationError(this.getNode(), 'No recipients: Start needs at least one input item', {
-			description: failed.length > 0 ? `All ${failed.length} input items were left out; see their errors.` : 'Connect the node that lists the contacts (a sheet, a CRM, a Code node) to this node.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			'No recipients: Start needs at least one input item',
+			{
+				description:
+					failed.length > 0
+						? `All ${failed.length} input items were left out; see their errors.`
+						: 'Connect the node that lists the contacts (a sheet, a CRM, a Code node) to this node.',
+			},
+		);
 	}
 	const handed = await handOver(this, name, settings, recipients);
 	let status = handed.status;
 	if (!handed.alreadyStarted) {
 		const body: StartRequest = { pages: handed.pages };
-		status = ((await workerRequest.call(this, { method: 'POST', path: workerApiPaths.start(name), body }, 0)) as CampaignStatusAnswer).campaign;
+		status = (
+			(await workerRequest.call(
+				this,
+				{ method: 'POST', path: workerApiPaths.start(name), body },
+				0,
+			)) as CampaignStatusAnswer
+		).campaign;
 	}
 	const json = campaignJson(status, {
 		alreadyStarted: handed.alreadyStarted,

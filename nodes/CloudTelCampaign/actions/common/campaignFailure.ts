@@ -14,7 +14,11 @@ import type { NodeError } from '../../../CloudTel/actions/common/nodeError';
  * Routed to the error output as every failure item of the nodes is (failureItem's `routed`),
  * so that n8n 2.x keeps all of the above; on the main output it carries no `error` either.
  */
-export function campaignFailure(ctx: IExecuteFunctions, error: NodeError, itemIndex: number): INodeExecutionData {
+export function campaignFailure(
+	ctx: IExecuteFunctions,
+	error: NodeError,
+	itemIndex: number,
+): INodeExecutionData {
 	const json = failureJson(error);
 	const httpCode = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
 	if (Number.isInteger(httpCode) && httpCode > 0) json.HttpCode = httpCode;

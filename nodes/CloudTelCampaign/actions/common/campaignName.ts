@@ -17,10 +17,14 @@ export function readCampaignName(ctx: IExecuteFunctions, itemIndex: number): str
 	const raw = ctx.getNodeParameter('campaignName', itemIndex, '');
 	const name = typeof raw === 'string' ? raw.trim() : String(raw ?? '');
 	if (!isCampaignName(name)) {
-		throw new NodeOperationError(ctx.getNode(), `Invalid Campaign Name: ${name === '' ? 'it is empty' : `"${name}"`}`, {
-			itemIndex,
-			description: `Campaign Name ${CAMPAIGN_NAME_RULE}.`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Invalid Campaign Name: ${name === '' ? 'it is empty' : `"${name}"`}`,
+			{
+				itemIndex,
+				description: `Campaign Name ${CAMPAIGN_NAME_RULE}.`,
+			},
+		);
 	}
 	return name;
 }

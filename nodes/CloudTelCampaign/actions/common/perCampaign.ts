@@ -9,7 +9,11 @@ import { readCampaignName } from './campaignName';
  * item names (so an AI agent or a list of names works too), one output item per input item;
  * Get Status and Get Report with a fixed name answer once.
  */
-export async function perCampaign(ctx: IExecuteFunctions, act: (name: string, itemIndex: number) => Promise<IDataObject>, options: { readOnly?: boolean } = {}): Promise<INodeExecutionData[]> {
+export async function perCampaign(
+	ctx: IExecuteFunctions,
+	act: (name: string, itemIndex: number) => Promise<IDataObject>,
+	options: { readOnly?: boolean } = {},
+): Promise<INodeExecutionData[]> {
 	// A question with a fixed name (not an expression) has one answer, however many items
 	// come in: asked once, not once per item of the node before (200 identical calls).
 	const raw = ctx.getNode().parameters.campaignName;
@@ -18,7 +22,10 @@ export async function perCampaign(ctx: IExecuteFunctions, act: (name: string, it
 	if (options.readOnly && fixed && input.length > 1) {
 		try {
 			const json = await act(readCampaignName(ctx, 0), 0);
-			ctx.addExecutionHints({ message: `Campaign Name is fixed, so the campaign was asked once for the ${input.length} input items. Map it from the items (an expression) to ask about a campaign per item.`, location: 'outputPane' });
+			ctx.addExecutionHints({
+				message: `Campaign Name is fixed, so the campaign was asked once for the ${input.length} input items. Map it from the items (an expression) to ask about a campaign per item.`,
+				location: 'outputPane',
+			});
 			return [{ json, pairedItem: { item: 0 } }];
 		} catch (error) {
 			const nodeError = asNodeError(ctx.getNode(), error, 0);

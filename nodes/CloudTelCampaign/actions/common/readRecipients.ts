@@ -1,6 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { MAX_COLUMN_NAME_LENGTH, MAX_RECIPIENT_COLUMNS, MAX_VALUE_LENGTH, type Recipient } from '../../../../api';
+import {
+	MAX_COLUMN_NAME_LENGTH,
+	MAX_RECIPIENT_COLUMNS,
+	MAX_VALUE_LENGTH,
+	type Recipient,
+} from '../../../../api';
 import { parameterReader } from '../../../CloudTel/actions/common/parameterReader';
 import { asNodeError } from '../../../CloudTel/actions/common/nodeError';
 import { campaignFailure } from './campaignFailure';
@@ -25,15 +30,22 @@ function problemOf(recipient: IDataObject): string | undefined {
 		const value = recipient[key];
 		if (value === undefined) continue;
 		columns++;
-		if (key.trim() === '' || key.length > MAX_COLUMN_NAME_LENGTH) return `a field name is blank or longer than ${MAX_COLUMN_NAME_LENGTH} characters ("${key.slice(0, 40)}")`;
+		if (key.trim() === '' || key.length > MAX_COLUMN_NAME_LENGTH)
+			return `a field name is blank or longer than ${MAX_COLUMN_NAME_LENGTH} characters ("${key.slice(0, 40)}")`;
 		if (typeof value === 'string') {
-			if (value.length > MAX_VALUE_LENGTH) return `field "${key}" is longer than ${MAX_VALUE_LENGTH.toLocaleString('en-US')} characters`;
-		} else if (value !== null && typeof value !== 'boolean' && !(typeof value === 'number' && Number.isFinite(value))) {
+			if (value.length > MAX_VALUE_LENGTH)
+				return `field "${key}" is longer than ${MAX_VALUE_LENGTH.toLocaleString('en-US')} characters`;
+		} else if (
+			value !== null &&
+			typeof value !== 'boolean' &&
+			!(typeof value === 'number' && Number.isFinite(value))
+		) {
 			return `field "${key}" holds ${describe(value)}; a recipient's fields must be text, numbers, true/false or empty`;
 		}
 	}
 	if (columns === 0) return 'it has no fields';
-	if (columns > MAX_RECIPIENT_COLUMNS) return `it has ${columns} fields; at most ${MAX_RECIPIENT_COLUMNS}`;
+	if (columns > MAX_RECIPIENT_COLUMNS)
+		return `it has ${columns} fields; at most ${MAX_RECIPIENT_COLUMNS}`;
 	return undefined;
 }
 
@@ -68,7 +80,9 @@ export function readRecipients(ctx: IExecuteFunctions): ReadRecipients {
 		}
 		const error = new NodeOperationError(node, `Item ${i} cannot be a recipient: ${problem}`, {
 			itemIndex: i,
-			description: autoMap ? 'With Recipient Fields: Map From Input, every field of the item is handed over; choose Define Below to pick and shape the fields.' : undefined,
+			description: autoMap
+				? 'With Recipient Fields: Map From Input, every field of the item is handed over; choose Define Below to pick and shape the fields.'
+				: undefined,
 		});
 		if (!ctx.continueOnFail()) throw error;
 		failed.push(campaignFailure(ctx, asNodeError(node, error, i), i));

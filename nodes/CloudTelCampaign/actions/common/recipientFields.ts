@@ -11,12 +11,13 @@ export const recipientFields: INodeProperties[] = [
 			{
 				name: 'Map From Input',
 				value: 'autoMap',
-				description: "Each input item is one recipient: its fields are the recipient's columns (flat values: text, numbers, true/false). Fastest for large lists.",
+				description:
+					"Each input item is one recipient: its fields are the recipient's columns (flat values: text, numbers, true/false). Fastest for large lists.",
 			},
 			{
 				name: 'Define Below',
 				value: 'defineBelow',
-				description: "Name each column and map its value, usually with an expression over the item",
+				description: 'Name each column and map its value, usually with an expression over the item',
 			},
 		],
 		default: 'autoMap',

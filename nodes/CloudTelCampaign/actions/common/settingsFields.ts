@@ -1,6 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { checkCampaignSettings, MAX_BATCH_SIZE, type CampaignSettingName, type CampaignSettings } from '../../../../api';
+import {
+	checkCampaignSettings,
+	MAX_BATCH_SIZE,
+	type CampaignSettingName,
+	type CampaignSettings,
+} from '../../../../api';
 import { toUnixSeconds } from '../../../CloudTel/actions/common/unixSeconds';
 import { readTemplateText } from './templateText';
 
@@ -68,14 +73,16 @@ export const settingsFields: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. AU',
-				description: 'Two-letter country of numbers written without their country code (0412 345 678)',
+				description:
+					'Two-letter country of numbers written without their country code (0412 345 678)',
 			},
 			{
 				displayName: 'Delivery Receipts',
 				name: 'receipts',
 				type: 'boolean',
 				default: true,
-				description: 'Whether the worker asks for a delivery receipt of every message (counted as delivered or undelivered)',
+				description:
+					'Whether the worker asks for a delivery receipt of every message (counted as delivered or undelivered)',
 			},
 			{
 				displayName: 'Events URL',
@@ -92,7 +99,8 @@ export const settingsFields: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. +61412345678 or MyBrand',
-				description: 'Sender ID: an E.164 number, or 1 to 11 letters, digits and spaces. Leave blank to send from a leased number, which can receive replies.',
+				description:
+					'Sender ID: an E.164 number, or 1 to 11 letters, digits and spaces. Leave blank to send from a leased number, which can receive replies.',
 			},
 			{
 				displayName: 'Rate',
@@ -107,14 +115,16 @@ export const settingsFields: INodeProperties[] = [
 				name: 'replies',
 				type: 'boolean',
 				default: true,
-				description: 'Whether replies come back to the worker (its reply rules and opt-outs). Only with a leased number (a blank From).',
+				description:
+					'Whether replies come back to the worker (its reply rules and opt-outs). Only with a leased number (a blank From).',
 			},
 			{
 				displayName: 'Schedule',
 				name: 'schedule',
 				type: 'dateTime',
 				default: '',
-				description: "When to start sending; empty, at once. Without a time zone, the workflow's time zone applies.",
+				description:
+					"When to start sending; empty, at once. Without a time zone, the workflow's time zone applies.",
 			},
 			{
 				displayName: 'Send Window',
@@ -129,7 +139,8 @@ export const settingsFields: INodeProperties[] = [
 				name: 'smartEncoding',
 				type: 'boolean',
 				default: false,
-				description: 'Whether typographic characters (curly quotes, dashes, ellipsis) go as their GSM-7 equivalents, for fewer segments',
+				description:
+					'Whether typographic characters (curly quotes, dashes, ellipsis) go as their GSM-7 equivalents, for fewer segments',
 			},
 			{
 				displayName: 'Time Zone',
@@ -153,13 +164,15 @@ export const settingsFields: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. phone',
-				description: 'The recipient field holding the number; empty, the first field named To, Phone or Mobile (any case)',
+				description:
+					'The recipient field holding the number; empty, the first field named To, Phone or Mobile (any case)',
 			},
 		],
 	},
 ];
 
-const isBlank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+const isBlank = (value: unknown) =>
+	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
 /**
  * The settings of the campaign from the node's fields (read once: the items are the
@@ -185,13 +198,22 @@ export function readSettings(ctx: IExecuteFunctions): CampaignSettings {
 	}
 	if (!isBlank(options.schedule)) {
 		const seconds = toUnixSeconds(options.schedule, ctx.getTimezone());
-		body.schedule = seconds === undefined ? String(options.schedule) : new Date(seconds * 1000).toISOString();
+		body.schedule =
+			seconds === undefined ? String(options.schedule) : new Date(seconds * 1000).toISOString();
 	}
 	const { settings, problems } = checkCampaignSettings(body);
 	if (settings) return settings;
-	const names = [...new Set(problems.map((p) => SETTING_DISPLAY_NAMES[p.field as CampaignSettingName] ?? p.field))];
+	const names = [
+		...new Set(
+			problems.map((p) => SETTING_DISPLAY_NAMES[p.field as CampaignSettingName] ?? p.field),
+		),
+	];
 	throw new NodeOperationError(ctx.getNode(), `Invalid ${names.join(', ')}`, {
 		itemIndex: 0,
-		description: problems.map((p) => `${SETTING_DISPLAY_NAMES[p.field as CampaignSettingName] ?? p.field}: ${p.message}`).join('\n'),
+		description: problems
+			.map(
+				(p) => `${SETTING_DISPLAY_NAMES[p.field as CampaignSettingName] ?? p.field}: ${p.message}`,
+			)
+			.join('\n'),
 	});
 }

@@ -5,10 +5,12 @@ import { NodeOperationError } from 'n8n-workflow';
  * References n8n resolves against one item. The node reads its settings once, on item 0,
  * so an expression holding one would give every recipient item 0's value.
  */
-const PER_ITEM = /\$json\b|\$input\s*\.\s*item\b|\$binary\b|\$item\b|\$itemIndex\b|\$data\b|\$node\b|\.\s*item\b/;
+const PER_ITEM =
+	/\$json\b|\$input\s*\.\s*item\b|\$binary\b|\$item\b|\$itemIndex\b|\$data\b|\$node\b|\.\s*item\b/;
 
 /** `$json.first_name`, `$json["first name"]`, `$input.item.json.x`: a field of the recipient. */
-const FIELD_READ = /^\s*(?:\$json|\$input\s*\.\s*item\s*\.\s*json)\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*(?:"([^"{}\n]+)"|'([^'{}\n]+)')\s*\])\s*$/;
+const FIELD_READ =
+	/^\s*(?:\$json|\$input\s*\.\s*item\s*\.\s*json)\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*(?:"([^"{}\n]+)"|'([^'{}\n]+)')\s*\])\s*$/;
 
 /** `{{ first_name }}` in Expression mode: the worker's placeholder typed where n8n reads JavaScript. */
 const BARE_NAME = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*$/;
@@ -45,16 +47,24 @@ export function readTemplateText(ctx: IExecuteFunctions): TemplateText {
 	if (typeof raw !== 'string' || !raw.startsWith('=')) return { text: evaluated() };
 	const source = raw.slice(1);
 	const parts = [...source.matchAll(EXPRESSION_PART)];
-	if (!parts.some((m) => PER_ITEM.test(m[1]) || fieldOf(m[1]) !== undefined)) return { text: evaluated() };
+	if (!parts.some((m) => PER_ITEM.test(m[1]) || fieldOf(m[1]) !== undefined))
+		return { text: evaluated() };
 	const unreadable = parts.filter((m) => fieldOf(m[1]) === undefined).map((m) => m[0]);
 	if (unreadable.length > 0) {
-		throw new NodeOperationError(ctx.getNode(), 'Text is an Expression that n8n would evaluate once, for the first item: every recipient would get its text', {
-			itemIndex: 0,
-			description:
-				`The worker fills in the Text for each recipient from {{field}} placeholders. ${unreadable.map((e) => `"${e}"`).join(', ')} cannot be read as one. ` +
-				'Set the Text to Fixed and write the fields as {{first_name}}; a value that needs computing (upper case, a date, another node) goes in a field of each item first (an Edit Fields node before this one).',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'Text is an Expression that n8n would evaluate once, for the first item: every recipient would get its text',
+			{
+				itemIndex: 0,
+				description:
+					`The worker fills in the Text for each recipient from {{field}} placeholders. ${unreadable.map((e) => `"${e}"`).join(', ')} cannot be read as one. ` +
+					'Set the Text to Fixed and write the fields as {{first_name}}; a value that needs computing (upper case, a date, another node) goes in a field of each item first (an Edit Fields node before this one).',
+			},
+		);
 	}
-	const text = source.replace(EXPRESSION_PART, (_all, expression: string) => `{{${fieldOf(expression)}}}`);
+	const text = source.replace(
+		EXPRESSION_PART,
+		(_all, expression: string) => `{{${fieldOf(expression)}}}`,
+	);
 	return { text, rewritten: { from: raw } };
 }

@@ -65,7 +65,8 @@ export class ApiCampaignRunner implements CampaignKicker {
 		const look = async () => {
 			try {
 				const now = Date.now();
-				for (const c of await this.store.campaignsIn(['started', 'cancelling'])) if ((this.retry.get(c.name)?.at ?? 0) <= now) this.kick(c.name);
+				for (const c of await this.store.campaignsIn(['started', 'cancelling']))
+					if ((this.retry.get(c.name)?.at ?? 0) <= now) this.kick(c.name);
 			} catch (error) {
 				// The store is down: the next look tries again.
 				this.log.warn('API campaigns not looked up: the store does not answer', { error });
@@ -112,8 +113,10 @@ export class ApiCampaignRunner implements CampaignKicker {
 			// imported from. Past its import the engine reads no CSV, so none is written then.
 			const stored = await opened.campaign(name);
 			// Cancelled while a run held it, and that run stopped before it could say so (the worker was killed).
-			if (record.state === 'cancelling' || stored?.phase === 'cancelled') return await this.finishCancel(record, opened, log);
-			if (stored === undefined || stored.phase === 'importing') await materializeCsv(this.store, name, source, csvPath);
+			if (record.state === 'cancelling' || stored?.phase === 'cancelled')
+				return await this.finishCancel(record, opened, log);
+			if (stored === undefined || stored.phase === 'importing')
+				await materializeCsv(this.store, name, source, csvPath);
 			// Past its import a copy left here is not needed, and may hold a number `contact forget`
 			// erased from the pages since (run on another host): gone, it is not compared either.
 			else await rm(csvPath, { force: true });
@@ -128,22 +131,40 @@ export class ApiCampaignRunner implements CampaignKicker {
 					concurrency: RUN_DEFAULTS.concurrency,
 					callbacks: this.callbacks(record),
 				},
-				{ ledger, reporter: new LogReporter(log, undefined, this.config.log.phoneNumbers), signal, chunks: daemonChunks(ledger) },
+				{
+					ledger,
+					reporter: new LogReporter(log, undefined, this.config.log.phoneNumbers),
+					signal,
+					chunks: daemonChunks(ledger),
+				},
 			);
 			const now = Date.now();
-			if (summary.storeFault) log.warn('API campaign stopped: the database failed under it; it is taken up again once it answers', { reason: summary.message });
+			if (summary.storeFault)
+				log.warn(
+					'API campaign stopped: the database failed under it; it is taken up again once it answers',
+					{ reason: summary.message },
+				);
 			else if (summary.stop === 'finished') {
 				// Its campaign.finished is queued by the move itself: of several workers, the one that makes it.
-				await this.store.transition(name, ['started'], 'finished', now, undefined, await this.announcement(record, 'finished', ledger, now));
+				await this.store.transition(
+					name,
+					['started'],
+					'finished',
+					now,
+					undefined,
+					await this.announcement(record, 'finished', ledger, now),
+				);
 				this.events?.wake();
 			} else if (summary.stop === 'cancelled') {
 				await this.cancelled(record, ledger, now);
 			}
 			// Paused from the CLI (`cloudtel campaign pause`): the API shows it so, and resume goes on.
-			else if (summary.stop === 'paused') await this.store.transition(name, ['started'], 'paused', now);
+			else if (summary.stop === 'paused')
+				await this.store.transition(name, ['started'], 'paused', now);
 			// The engine stops a run it cannot go on with (the provider unreachable, refusing, its
 			// 5xx past the retries) with rows still to send: the campaign stays started and goes again.
-			else if (summary.stop === 'failed') await this.later(record, summary.message ?? 'the run stopped', log);
+			else if (summary.stop === 'failed')
+				await this.later(record, summary.message ?? 'the run stopped', log);
 			if (summary.stop !== 'failed') this.retry.delete(name);
 		} catch (error) {
 			// The store went away: the campaign stays started and the next look takes it up again.
@@ -155,25 +176,36 @@ export class ApiCampaignRunner implements CampaignKicker {
 				return;
 			}
 			// Settings that cannot work fail the campaign; any other stop of the engine may pass.
-			if (error instanceof SettingError || error instanceof UsageError) await this.fail(record, error instanceof SettingError ? `${API_SETTING[error.setting] ?? error.setting}: ${error.detail}` : error.message, log, ledger);
+			if (error instanceof SettingError || error instanceof UsageError)
+				await this.fail(
+					record,
+					error instanceof SettingError
+						? `${API_SETTING[error.setting] ?? error.setting}: ${error.detail}`
+						: error.message,
+					log,
+					ledger,
+				);
 			else if (error instanceof FatalError) await this.later(record, error.message, log);
 			else await this.fail(record, String((error as Error).stack ?? error), log, ledger);
 		} finally {
 			await ledger?.close();
 			// The recipients' CSV is kept only while the campaign may still need it.
 			const now = await this.store.campaign(name).catch(() => undefined);
-			if (now && (now.state === 'finished' || now.state === 'cancelled' || now.state === 'failed')) await rm(csvPath, { force: true }).catch(() => undefined);
+			if (now && (now.state === 'finished' || now.state === 'cancelled' || now.state === 'failed'))
+				await rm(csvPath, { force: true }).catch(() => undefined);
 		}
 	}
-
-
 
 	/**
 	 * A cancel no run holds any longer, made whole: the rows a killed run had in flight
 	 * become uncertain, those still pending cancelled, and the campaign moves to cancelled in
 	 * the write that queues its campaign.finished. Left to the run that holds it, if one does.
 	 */
-	private async finishCancel(record: ApiCampaignRecord, ledger: Ledger, log: JsonLogger): Promise<void> {
+	private async finishCancel(
+		record: ApiCampaignRecord,
+		ledger: Ledger,
+		log: JsonLogger,
+	): Promise<void> {
 		const stored = await ledger.campaign(record.name);
 		if (stored?.owner && ownerIsAlive(stored.owner, STALE_OWNER_MS)) return;
 		log.info('API campaign cancelled while its run was stopped: the cancel is finished now');
@@ -194,24 +226,59 @@ export class ApiCampaignRunner implements CampaignKicker {
 		const current = (await this.store.campaign(record.name)) ?? record;
 		const reason = current.state === 'cancelling' ? current.reason : 'cancelled';
 		const announcement = await this.announcement(current, 'cancelled', ledger, now, reason);
-		if (await this.store.transition(record.name, ['started', 'paused', 'cancelling'], 'cancelled', now, current.state === 'cancelling' ? undefined : reason, announcement)) this.events?.wake();
+		if (
+			await this.store.transition(
+				record.name,
+				['started', 'paused', 'cancelling'],
+				'cancelled',
+				now,
+				current.state === 'cancelling' ? undefined : reason,
+				announcement,
+			)
+		)
+			this.events?.wake();
 	}
 
 	/** Leaves the campaign started, its reason shown in its status, and runs it again after a wait. */
-	private async later(record: ApiCampaignRecord, fullReason: string, log: JsonLogger): Promise<void> {
+	private async later(
+		record: ApiCampaignRecord,
+		fullReason: string,
+		log: JsonLogger,
+	): Promise<void> {
 		// The log keeps the path; the status an API caller reads does not.
 		const reason = withoutServerPaths(fullReason, this.dir);
 		const wait = this.retry.get(record.name)?.nextMs ?? RETRY_FIRST_MS;
-		this.retry.set(record.name, { at: Date.now() + wait, nextMs: Math.min(RETRY_MOST_MS, wait * 2) });
+		this.retry.set(record.name, {
+			at: Date.now() + wait,
+			nextMs: Math.min(RETRY_MOST_MS, wait * 2),
+		});
 		log.warn('API campaign stopped; it goes again', { reason: fullReason, inSeconds: wait / 1000 });
-		await this.store.transition(record.name, ['started'], 'started', Date.now(), `stopped, going again in ${Math.round(wait / 1000)} s: ${reason}`);
+		await this.store.transition(
+			record.name,
+			['started'],
+			'started',
+			Date.now(),
+			`stopped, going again in ${Math.round(wait / 1000)} s: ${reason}`,
+		);
 	}
 
-	private async fail(record: ApiCampaignRecord, fullReason: string, log: JsonLogger, ledger: Ledger | undefined): Promise<void> {
+	private async fail(
+		record: ApiCampaignRecord,
+		fullReason: string,
+		log: JsonLogger,
+		ledger: Ledger | undefined,
+	): Promise<void> {
 		log.error('API campaign failed', { reason: fullReason });
 		const reason = withoutServerPaths(fullReason, this.dir);
 		const at = Date.now();
-		await this.store.transition(record.name, ['started', 'paused'], 'failed', at, reason, await this.announcement(record, 'failed', ledger, at, reason));
+		await this.store.transition(
+			record.name,
+			['started', 'paused'],
+			'failed',
+			at,
+			reason,
+			await this.announcement(record, 'failed', ledger, at, reason),
+		);
 		this.events?.wake();
 	}
 
@@ -220,14 +287,31 @@ export class ApiCampaignRunner implements CampaignKicker {
 	 * Every worker that ran the campaign may build it; its id (`campaign.finished:<name>`)
 	 * keys the outbox, so it goes out once.
 	 */
-	private async announcement(record: ApiCampaignRecord, state: FinishedState, ledger: Ledger | undefined, at: number, reason?: string): Promise<KeyedForward[]> {
+	private async announcement(
+		record: ApiCampaignRecord,
+		state: FinishedState,
+		ledger: Ledger | undefined,
+		at: number,
+		reason?: string,
+	): Promise<KeyedForward[]> {
 		// A campaign's own URL takes its events whatever the config says; else only where the config sends any.
-		if (!this.events || !ledger || (record.settings.events === undefined && !this.events.enabled)) return [];
+		if (!this.events || !ledger || (record.settings.events === undefined && !this.events.enabled))
+			return [];
 		const now = (await this.store.campaign(record.name)) ?? record;
 		// The counts the campaign shows once moved: its pages dropped by the move, the ledger's rows alone.
 		const noPages = { pageTotals: () => Promise.resolve({ pages: [], recipients: 0 }) };
 		const { counts } = await campaignStatusOf({ ...now, state }, noPages, ledger, at);
-		return this.events.finishedForwards({ campaign: record.name, run: record.name, ...(record.settings.events !== undefined ? { url: record.settings.events } : {}) }, state, counts, at, reason);
+		return this.events.finishedForwards(
+			{
+				campaign: record.name,
+				run: record.name,
+				...(record.settings.events !== undefined ? { url: record.settings.events } : {}),
+			},
+			state,
+			counts,
+			at,
+			reason,
+		);
 	}
 
 	/**
@@ -247,7 +331,11 @@ export class ApiCampaignRunner implements CampaignKicker {
 					if (!record || campaign !== name) return record;
 					const api = await store.campaign(name);
 					if (api?.state === 'paused') return { ...record, paused: true };
-					if ((api?.state === 'cancelled' || api?.state === 'cancelling') && record.phase !== 'finished') return { ...record, phase: 'cancelled' as const };
+					if (
+						(api?.state === 'cancelled' || api?.state === 'cancelling') &&
+						record.phase !== 'finished'
+					)
+						return { ...record, phase: 'cancelled' as const };
 					return record;
 				};
 			},
@@ -259,8 +347,12 @@ export class ApiCampaignRunner implements CampaignKicker {
 		const { publicUrl, secret } = this.config.server;
 		const leased = isBlank(record.settings.from);
 		return {
-			...(record.settings.receipts !== false ? { DeliveryReceiptWebhookUri: callbackUrl(publicUrl, secret, 'receipts') } : {}),
-			...(leased && record.settings.replies !== false ? { WebhookUri: callbackUrl(publicUrl, secret, 'replies') } : {}),
+			...(record.settings.receipts !== false
+				? { DeliveryReceiptWebhookUri: callbackUrl(publicUrl, secret, 'receipts') }
+				: {}),
+			...(leased && record.settings.replies !== false
+				? { WebhookUri: callbackUrl(publicUrl, secret, 'replies') }
+				: {}),
 		};
 	}
 }

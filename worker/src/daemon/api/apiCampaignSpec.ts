@@ -3,7 +3,12 @@ import { RUN_DEFAULTS, type Setting } from '../../errors';
 import type { CampaignSpec } from '../../settings/campaignSpec';
 
 /** The engine's spec of an API campaign: the ledger campaign has the API campaign's name. */
-export function apiCampaignSpec(name: string, settings: CampaignSettings, csvPath: string, source: 'pages' | 'csv'): CampaignSpec {
+export function apiCampaignSpec(
+	name: string,
+	settings: CampaignSettings,
+	csvPath: string,
+	source: 'pages' | 'csv',
+): CampaignSpec {
 	return {
 		name,
 		csvPath,
@@ -15,7 +20,10 @@ export function apiCampaignSpec(name: string, settings: CampaignSettings, csvPat
 		timeZone: settings.timeZone,
 		timeZoneColumn: settings.timeZoneColumn,
 		sendWindow: settings.sendWindow,
-		schedule: settings.schedule === undefined ? undefined : Math.floor(Date.parse(settings.schedule) / 1000),
+		schedule:
+			settings.schedule === undefined
+				? undefined
+				: Math.floor(Date.parse(settings.schedule) / 1000),
 		// The CSV made from pages is comma-separated, its header quoted: nothing to sniff.
 		delimiter: source === 'pages' ? ',' : undefined,
 		smartEncoding: settings.smartEncoding || undefined,
@@ -23,7 +31,10 @@ export function apiCampaignSpec(name: string, settings: CampaignSettings, csvPat
 }
 
 export function apiCampaignPace(settings: CampaignSettings): { rate: number; batchSize: number } {
-	return { rate: settings.rate ?? RUN_DEFAULTS.rate, batchSize: settings.batchSize ?? RUN_DEFAULTS.batchSize };
+	return {
+		rate: settings.rate ?? RUN_DEFAULTS.rate,
+		batchSize: settings.batchSize ?? RUN_DEFAULTS.batchSize,
+	};
 }
 
 /** The API's name for a setting the engine blames. */

@@ -30,7 +30,11 @@ import { readCampaignReport, type CampaignReport } from '../../campaignReport/ca
 import { FatalError, SettingError, STALE_OWNER_MS } from '../../errors';
 import type { Ledger } from '../../storage/ledger';
 import { ownerIsAlive } from '../../storage/ownerIsAlive';
-import type { ApiCampaignRecord, ApiCampaignStore, PutPageOutcome } from '../../storage/apiCampaignStore';
+import type {
+	ApiCampaignRecord,
+	ApiCampaignStore,
+	PutPageOutcome,
+} from '../../storage/apiCampaignStore';
 import { apiCampaignCsvPath } from './apiCampaignFiles';
 import { API_SETTING, apiCampaignPace, apiCampaignSpec } from './apiCampaignSpec';
 import { ApiError, invalid, notFound } from './apiError';
@@ -73,12 +77,19 @@ export class ApiCampaigns {
 		/** Events out (campaign.started, .paused, .finished), to the campaign's own URL or the worker's. */
 		private readonly events?: CampaignEvents,
 		/** From the worker's config: the hosts an events URL may point at although inner (outbound.allow). */
-		private readonly guard: { outboundAllow: readonly string[]; configCampaigns: readonly string[] } = { outboundAllow: [], configCampaigns: [] },
+		private readonly guard: {
+			outboundAllow: readonly string[];
+			configCampaigns: readonly string[];
+		} = { outboundAllow: [], configCampaigns: [] },
 		private readonly now: () => number = Date.now,
 	) {}
 
 	private run(record: ApiCampaignRecord): EventRun {
-		return { campaign: record.name, run: record.name, ...(record.settings.events !== undefined ? { url: record.settings.events } : {}) };
+		return {
+			campaign: record.name,
+			run: record.name,
+			...(record.settings.events !== undefined ? { url: record.settings.events } : {}),
+		};
 	}
 
 	private async record(name: string): Promise<ApiCampaignRecord> {
@@ -94,10 +105,29 @@ export class ApiCampaigns {
 	}
 
 	async list(): Promise<CampaignList> {
-		const all = await this.store.campaignsIn(['draft', 'started', 'paused', 'cancelling', 'finished', 'cancelled', 'failed']);
+		const all = await this.store.campaignsIn([
+			'draft',
+			'started',
+			'paused',
+			'cancelling',
+			'finished',
+			'cancelled',
+			'failed',
+		]);
 		const now = this.now();
-		const state = (r: ApiCampaignRecord): CampaignState => (r.state === 'cancelling' ? 'cancelled' : r.state !== 'started' ? r.state : r.settings.schedule !== undefined && Date.parse(r.settings.schedule) > now ? 'scheduled' : 'sending');
-		return { campaigns: all.map((r) => ({ name: r.name, state: state(r) })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
+		const state = (r: ApiCampaignRecord): CampaignState =>
+			r.state === 'cancelling'
+				? 'cancelled'
+				: r.state !== 'started'
+					? r.state
+					: r.settings.schedule !== undefined && Date.parse(r.settings.schedule) > now
+						? 'scheduled'
+						: 'sending';
+		return {
+			campaigns: all
+				.map((r) => ({ name: r.name, state: state(r) }))
+				.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+		};
 	}
 
 	async get(name: string): Promise<CampaignStatus> {
@@ -112,19 +142,34 @@ export class ApiCampaigns {
 		if (!settings) throw invalid(problems);
 		const configCampaign = runOfConfigCampaign(name, this.guard.configCampaigns);
 		if (configCampaign !== undefined) {
-			throw new ApiError('conflict', `campaign "${name}" has the form of a run of the config campaign "${configCampaign}" (<name>-YYYYMMDDTHHMMSSZ): it would take that run's place: choose another name`, { field: 'name' });
+			throw new ApiError(
+				'conflict',
+				`campaign "${name}" has the form of a run of the config campaign "${configCampaign}" (<name>-YYYYMMDDTHHMMSSZ): it would take that run's place: choose another name`,
+				{ field: 'name' },
+			);
 		}
 		// An API caller's URL is not let reach this machine or its networks (SSRF): checked again when each event is sent.
-		const refused = settings.events === undefined ? undefined : await outboundRefusal(settings.events, this.guard.outboundAllow);
+		const refused =
+			settings.events === undefined
+				? undefined
+				: await outboundRefusal(settings.events, this.guard.outboundAllow);
 		if (refused) throw invalid([{ field: 'events', message: `events ${refused.reason}` }]);
 		if (!(await this.store.campaign(name)) && (await this.ledger.campaign(name))) {
-			throw new ApiError('conflict', `campaign "${name}" exists in the worker's ledger, made by \`cloudtel campaign run\` or a config campaign: choose another name`, { field: 'name', differences: [] });
+			throw new ApiError(
+				'conflict',
+				`campaign "${name}" exists in the worker's ledger, made by \`cloudtel campaign run\` or a config campaign: choose another name`,
+				{ field: 'name', differences: [] },
+			);
 		}
 		const { created, record } = await this.store.create(name, settings, this.now());
 		if (!created) {
 			const differences = settingDifferences(record.settings, settings);
 			if (differences.length > 0) {
-				throw new ApiError('conflict', `campaign "${name}" exists with other settings: ${differences.map((d) => d.setting).join(', ')}`, { field: differences[0].setting, differences });
+				throw new ApiError(
+					'conflict',
+					`campaign "${name}" exists with other settings: ${differences.map((d) => d.setting).join(', ')}`,
+					{ field: differences[0].setting, differences },
+				);
 			}
 		}
 		return { created, campaign: await this.status(record) };
@@ -134,7 +179,13 @@ export class ApiCampaigns {
 		const bad = checkCampaignName(name);
 		if (bad) throw notFound(name);
 		const page = parsePageNumber(pageParam);
-		if (page === undefined) throw invalid([{ field: 'page', message: `page must be a whole number from 1 to ${MAX_PAGE_NUMBER} (got "${pageParam}")` }]);
+		if (page === undefined)
+			throw invalid([
+				{
+					field: 'page',
+					message: `page must be a whole number from 1 to ${MAX_PAGE_NUMBER} (got "${pageParam}")`,
+				},
+			]);
 		const problems = checkRecipientPage(body);
 		if (problems.length > 0) throw invalid(problems);
 		const recipients = (body as RecipientPage).recipients;
@@ -142,18 +193,35 @@ export class ApiCampaigns {
 		const columns = unionColumns(recipients.map((r) => Object.keys(r)));
 		const extra = firstExtraColumn(await this.store.pageColumns(name), columns);
 		if (extra !== undefined) {
-			throw new ApiError('too_many_columns', `page ${page} would give campaign "${name}" more than ${MAX_CAMPAIGN_COLUMNS} distinct columns across its pages, from "${extra}" on: give every recipient the same columns`, { field: extra });
+			throw new ApiError(
+				'too_many_columns',
+				`page ${page} would give campaign "${name}" more than ${MAX_CAMPAIGN_COLUMNS} distinct columns across its pages, from "${extra}" on: give every recipient the same columns`,
+				{ field: extra },
+			);
 		}
 		const hash = createHash('sha256').update(json).digest('hex');
-		const outcome = await this.store.putPage(name, { page, hash, recipients: recipients.length, columns, body: json }, this.now());
+		const outcome = await this.store.putPage(
+			name,
+			{ page, hash, recipients: recipients.length, columns, body: json },
+			this.now(),
+		);
 		const done = refusalOf(outcome, name, `page ${page}`);
-		return { page, recipients: recipients.length, pages: done.pages, totalRecipients: done.recipients, ...(done.outcome === 'unchanged' ? { unchanged: true } : {}) };
+		return {
+			page,
+			recipients: recipients.length,
+			pages: done.pages,
+			totalRecipients: done.recipients,
+			...(done.outcome === 'unchanged' ? { unchanged: true } : {}),
+		};
 	}
 
 	/** A CSV body, streamed to disk (csvUpload.ts), then stored in the database in pieces. */
 	async putCsv(name: string, body: Readable, maxBytes: number): Promise<CsvAccepted> {
 		const record = await this.record(name);
-		if (record.state !== 'draft') throw new ApiError('started', `campaign "${name}" has started: it takes no more recipients`, { field: 'name' });
+		if (record.state !== 'draft')
+			throw new ApiError('started', `campaign "${name}" has started: it takes no more recipients`, {
+				field: 'name',
+			});
 		const csv = await receiveCsv(body, join(this.dir, 'uploads'), maxBytes);
 		const pages = csv.pieces.map((chunk, i) => ({
 			page: i + 1,
@@ -169,30 +237,68 @@ export class ApiCampaigns {
 	}
 
 	/** 202 on the start, 200 when it had started before. */
-	async start(name: string, body: StartRequest | undefined): Promise<{ started: boolean; campaign: CampaignStatus }> {
+	async start(
+		name: string,
+		body: StartRequest | undefined,
+	): Promise<{ started: boolean; campaign: CampaignStatus }> {
 		const record = await this.record(name);
 		if (record.state !== 'draft') return { started: false, campaign: await this.status(record) };
 		const totals = await this.store.pageTotals(name);
-		const expected = body?.pages ?? (totals.pages.length > 0 ? totals.pages[totals.pages.length - 1] : 0);
+		const expected =
+			body?.pages ?? (totals.pages.length > 0 ? totals.pages[totals.pages.length - 1] : 0);
 		const have = new Set(totals.pages);
 		const missing: number[] = [];
-		for (let p = 1; p <= expected && missing.length < MISSING_LISTED; p++) if (!have.has(p)) missing.push(p);
-		if (totals.pages.length === 0) throw new ApiError('pages_missing', `campaign "${name}" has no recipients: put its pages (or a CSV) first`, { missing: expected > 0 ? missing : [1] });
-		if (missing.length > 0) throw new ApiError('pages_missing', `campaign "${name}" is missing page${missing.length > 1 ? 's' : ''} ${listed(missing)} of ${expected}`, { missing });
+		for (let p = 1; p <= expected && missing.length < MISSING_LISTED; p++)
+			if (!have.has(p)) missing.push(p);
+		if (totals.pages.length === 0)
+			throw new ApiError(
+				'pages_missing',
+				`campaign "${name}" has no recipients: put its pages (or a CSV) first`,
+				{ missing: expected > 0 ? missing : [1] },
+			);
+		if (missing.length > 0)
+			throw new ApiError(
+				'pages_missing',
+				`campaign "${name}" is missing page${missing.length > 1 ? 's' : ''} ${listed(missing)} of ${expected}`,
+				{ missing },
+			);
 		const beyond = totals.pages.filter((p) => p > expected);
-		if (record.source === 'pages' && beyond.length > 0) throw invalid([{ field: 'pages', message: `pages is ${expected}, but page${beyond.length > 1 ? 's' : ''} ${listed(beyond)} ${beyond.length > 1 ? 'were' : 'was'} stored too` }]);
+		if (record.source === 'pages' && beyond.length > 0)
+			throw invalid([
+				{
+					field: 'pages',
+					message: `pages is ${expected}, but page${beyond.length > 1 ? 's' : ''} ${listed(beyond)} ${beyond.length > 1 ? 'were' : 'was'} stored too`,
+				},
+			]);
 		const source = record.source ?? 'pages';
 		const spec = apiCampaignSpec(name, record.settings, apiCampaignCsvPath(this.dir, name), source);
-		const header = source === 'pages' ? unionColumns(await this.store.pageColumns(name)) : ((await this.store.pageColumns(name))[0] ?? []);
-		const problems = columnProblems(header, spec).map((e) => ({ field: API_SETTING[e.setting] ?? e.setting, message: `${API_SETTING[e.setting] ?? e.setting}: ${e.detail.replace(` of ${spec.csvPath}`, ' of the recipients').replace(`${spec.csvPath} has`, 'the recipients have')}` }));
+		const header =
+			source === 'pages'
+				? unionColumns(await this.store.pageColumns(name))
+				: ((await this.store.pageColumns(name))[0] ?? []);
+		const problems = columnProblems(header, spec).map((e) => ({
+			field: API_SETTING[e.setting] ?? e.setting,
+			message: `${API_SETTING[e.setting] ?? e.setting}: ${e.detail.replace(` of ${spec.csvPath}`, ' of the recipients').replace(`${spec.csvPath} has`, 'the recipients have')}`,
+		}));
 		if (spec.schedule !== undefined) {
 			const late = checkSchedule('schedule', spec.schedule, Math.floor(this.now() / 1000));
-			if (late?.ErrorCode === ErrorCodes.ScheduleInPast) problems.push({ field: 'schedule', message: `schedule ${record.settings.schedule} is an hour or more in the past: the provider would refuse it` });
+			if (late?.ErrorCode === ErrorCodes.ScheduleInPast)
+				problems.push({
+					field: 'schedule',
+					message: `schedule ${record.settings.schedule} is an hour or more in the past: the provider would refuse it`,
+				});
 		}
 		if (problems.length > 0) throw invalid(problems);
 		const at = this.now();
 		// Its campaign.started is queued by the move itself: a start answered twice is announced once.
-		const started = await this.store.transition(name, ['draft'], 'started', at, undefined, this.events?.startedForwards(this.run(record), at));
+		const started = await this.store.transition(
+			name,
+			['draft'],
+			'started',
+			at,
+			undefined,
+			this.events?.startedForwards(this.run(record), at),
+		);
 		const now = (await this.store.campaign(name))!;
 		if (started) this.events?.wake();
 		if (started) this.runner.kick(name);
@@ -201,13 +307,30 @@ export class ApiCampaigns {
 
 	async pause(name: string): Promise<CampaignStatus> {
 		const record = await this.record(name);
-		if (record.state === 'draft') throw new ApiError('conflict', `campaign "${name}" has not started: there is nothing to pause`, { field: 'state' });
-		if (isFinal(record.state)) throw new ApiError('conflict', `campaign "${name}" is ${shownState(record.state)}: there is nothing to pause`, { field: 'state' });
+		if (record.state === 'draft')
+			throw new ApiError(
+				'conflict',
+				`campaign "${name}" has not started: there is nothing to pause`,
+				{ field: 'state' },
+			);
+		if (isFinal(record.state))
+			throw new ApiError(
+				'conflict',
+				`campaign "${name}" is ${shownState(record.state)}: there is nothing to pause`,
+				{ field: 'state' },
+			);
 		if (record.state === 'started') {
 			const at = this.now();
 			// Each pause is its own event, queued by the move itself: the time it was paused tells them apart.
 			const { counts } = await this.get(name);
-			const paused = await this.store.transition(name, ['started'], 'paused', at, undefined, this.events?.pausedForwards(this.run(record), at, counts, at));
+			const paused = await this.store.transition(
+				name,
+				['started'],
+				'paused',
+				at,
+				undefined,
+				this.events?.pausedForwards(this.run(record), at, counts, at),
+			);
 			if (paused) this.events?.wake();
 			// A run under way stops after its batches in flight; one not begun yet finds the API's state.
 			if (await this.ledger.campaign(name)) await this.ledger.setPaused(name, true);
@@ -218,30 +341,53 @@ export class ApiCampaigns {
 
 	async resume(name: string): Promise<CampaignStatus> {
 		const record = await this.record(name);
-		if (record.state === 'draft') throw new ApiError('conflict', `campaign "${name}" has not started: start it`, { field: 'state' });
-		if (isFinal(record.state)) throw new ApiError('conflict', `campaign "${name}" is ${shownState(record.state)} and cannot be resumed`, { field: 'state' });
+		if (record.state === 'draft')
+			throw new ApiError('conflict', `campaign "${name}" has not started: start it`, {
+				field: 'state',
+			});
+		if (isFinal(record.state))
+			throw new ApiError(
+				'conflict',
+				`campaign "${name}" is ${shownState(record.state)} and cannot be resumed`,
+				{ field: 'state' },
+			);
 		if (record.state === 'paused') {
 			if (await this.ledger.campaign(name)) await this.ledger.setPaused(name, false);
-			if (await this.store.transition(name, ['paused'], 'started', this.now())) this.runner.kick(name);
+			if (await this.store.transition(name, ['paused'], 'started', this.now()))
+				this.runner.kick(name);
 		}
 		return this.get(name);
 	}
 
 	async cancel(name: string): Promise<CampaignStatus> {
 		const record = await this.record(name);
-		if (record.state === 'finished' || record.state === 'failed') throw new ApiError('conflict', `campaign "${name}" is ${record.state}: there is nothing to cancel`, { field: 'state' });
+		if (record.state === 'finished' || record.state === 'failed')
+			throw new ApiError(
+				'conflict',
+				`campaign "${name}" is ${record.state}: there is nothing to cancel`,
+				{ field: 'state' },
+			);
 		if (record.state === 'cancelled' || record.state === 'cancelling') return this.get(name);
 		const reason = 'cancelled through the API';
 		const stored = await this.ledger.campaign(name);
 		const open = stored !== undefined && stored.phase !== 'finished';
-		const live = open && (this.runner.isRunning(name) || (stored.owner !== undefined && ownerIsAlive(stored.owner, STALE_OWNER_MS)));
+		const live =
+			open &&
+			(this.runner.isRunning(name) ||
+				(stored.owner !== undefined && ownerIsAlive(stored.owner, STALE_OWNER_MS)));
 		if (open) await this.ledger.setPhase(name, 'cancelled');
 		if (live) {
 			// A live run cancels its own pending rows once its batches in flight settle, then moves
 			// it to cancelled and announces the end in one write, with its final counts. Until
 			// then it is cancelling: a crash before leaves it so, and the next worker to take it
 			// up finishes the cancel and its announcement.
-			await this.store.transition(name, ['draft', 'started', 'paused'], 'cancelling', this.now(), reason);
+			await this.store.transition(
+				name,
+				['draft', 'started', 'paused'],
+				'cancelling',
+				this.now(),
+				reason,
+			);
 			return this.get(name);
 		}
 		if (open) {
@@ -251,8 +397,28 @@ export class ApiCampaigns {
 		// Nothing runs it: its campaign.finished is queued by the move itself, so no crash between
 		// them loses it (a cancel that failed is made again, whole). A draft never announced a start.
 		const at = this.now();
-		const events = record.state === 'draft' || !this.events ? undefined : this.events.finishedForwards(this.run(record), 'cancelled', await this.endCounts(record, at), at, reason);
-		if ((await this.store.transition(name, ['draft', 'started', 'paused'], 'cancelled', at, reason, events)) && events?.length) this.events?.wake();
+		const events =
+			record.state === 'draft' || !this.events
+				? undefined
+				: this.events.finishedForwards(
+						this.run(record),
+						'cancelled',
+						await this.endCounts(record, at),
+						at,
+						reason,
+					);
+		if (
+			(await this.store.transition(
+				name,
+				['draft', 'started', 'paused'],
+				'cancelled',
+				at,
+				reason,
+				events,
+			)) &&
+			events?.length
+		)
+			this.events?.wake();
 		return this.get(name);
 	}
 
@@ -266,17 +432,36 @@ export class ApiCampaigns {
 		const state = (await this.status(record)).state;
 		const path = apiCampaignCsvPath(this.dir, name);
 		if (record.state === 'draft') {
-			if (!(await this.store.removeDraft(name))) throw new ApiError('conflict', `campaign "${name}" was started meanwhile: cancel it first`, { field: 'state' });
+			if (!(await this.store.removeDraft(name)))
+				throw new ApiError(
+					'conflict',
+					`campaign "${name}" was started meanwhile: cancel it first`,
+					{ field: 'state' },
+				);
 			await rm(path, { force: true });
 			return { deleted: { name, state } };
 		}
 		if (record.state !== 'finished' && record.state !== 'cancelled' && record.state !== 'failed') {
-			throw new ApiError('conflict', `campaign "${name}" is ${state}: cancel it first, then delete it`, { field: 'state' });
+			throw new ApiError(
+				'conflict',
+				`campaign "${name}" is ${state}: cancel it first, then delete it`,
+				{ field: 'state' },
+			);
 		}
 		// A run that saw the cancel late may still be writing its rows: deleting under it would leave them behind.
 		const stored = await this.ledger.campaign(name);
-		if (this.runner.isRunning(name) || (stored?.owner !== undefined && stored.phase !== 'finished' && stored.phase !== 'cancelled' && ownerIsAlive(stored.owner, STALE_OWNER_MS))) {
-			throw new ApiError('conflict', `campaign "${name}" is ${state} but its run is still settling: delete it in a moment`, { field: 'state' });
+		if (
+			this.runner.isRunning(name) ||
+			(stored?.owner !== undefined &&
+				stored.phase !== 'finished' &&
+				stored.phase !== 'cancelled' &&
+				ownerIsAlive(stored.owner, STALE_OWNER_MS))
+		) {
+			throw new ApiError(
+				'conflict',
+				`campaign "${name}" is ${state} but its run is still settling: delete it in a moment`,
+				{ field: 'state' },
+			);
 		}
 		// The ledger first, the record last, as retention does: a delete cut off between them is made again whole.
 		await this.ledger.deleteCampaign(name);
@@ -286,33 +471,70 @@ export class ApiCampaigns {
 	}
 
 	/** The counts the campaign shows once cancelled: its pages dropped by the move, the ledger's rows alone. */
-	private async endCounts(record: ApiCampaignRecord, at: number): Promise<CampaignStatus['counts']> {
+	private async endCounts(
+		record: ApiCampaignRecord,
+		at: number,
+	): Promise<CampaignStatus['counts']> {
 		const noPages = { pageTotals: () => Promise.resolve({ pages: [], recipients: 0 }) };
-		return (await campaignStatusOf({ ...record, state: 'cancelled' }, noPages, this.ledger, at)).counts;
+		return (await campaignStatusOf({ ...record, state: 'cancelled' }, noPages, this.ledger, at))
+			.counts;
 	}
 
 	/** The JSON of `cloudtel campaign report --json`; with `notSentLimit`, a page of the recipients not sent, by line. */
-	async report(name: string, pricePerSegment?: number, page: { notSentLimit?: number; notSentAfter?: number } = {}): Promise<CampaignReport & { notSent?: NotSentPage }> {
+	async report(
+		name: string,
+		pricePerSegment?: number,
+		page: { notSentLimit?: number; notSentAfter?: number } = {},
+	): Promise<CampaignReport & { notSent?: NotSentPage }> {
 		const record = await this.record(name);
-		if (record.state === 'draft' || !(await this.ledger.campaign(name))) throw new ApiError('conflict', `campaign "${name}" has not started sending: there is no report yet`, { field: 'state' });
+		if (record.state === 'draft' || !(await this.ledger.campaign(name)))
+			throw new ApiError(
+				'conflict',
+				`campaign "${name}" has not started sending: there is no report yet`,
+				{ field: 'state' },
+			);
 		const report = await readCampaignReport(this.ledger, name, { pricePerSegment });
 		const limit = page.notSentLimit ?? 0;
 		if (limit === 0) return report;
 		const rows: NotSentPage['recipients'] = [];
-		for await (const r of this.ledger.rows(name, [...NOT_SENT], limit + 1, page.notSentAfter ?? 0)) {
-			rows.push({ line: r.line, ...(r.to !== undefined ? { to: r.to } : {}), status: r.status, ...(r.errorCode ? { code: r.errorCode } : {}), ...(r.message ? { message: r.message } : {}) });
+		for await (const r of this.ledger.rows(
+			name,
+			[...NOT_SENT],
+			limit + 1,
+			page.notSentAfter ?? 0,
+		)) {
+			rows.push({
+				line: r.line,
+				...(r.to !== undefined ? { to: r.to } : {}),
+				status: r.status,
+				...(r.errorCode ? { code: r.errorCode } : {}),
+				...(r.message ? { message: r.message } : {}),
+			});
 		}
 		const more = rows.length > limit;
 		const recipients = rows.slice(0, limit);
-		return { ...report, notSent: { recipients, ...(more ? { next: recipients[recipients.length - 1].line } : {}) } };
+		return {
+			...report,
+			notSent: { recipients, ...(more ? { next: recipients[recipients.length - 1].line } : {}) },
+		};
 	}
 
 	/** The dry run of the recipients as they stand: counts, segments, cost, the first problems. */
 	async preview(name: string, pricePerSegment?: number): Promise<CampaignPreview> {
 		const record = await this.record(name);
-		if (isFinal(record.state)) throw new ApiError('conflict', `campaign "${name}" is ${shownState(record.state)}: its report says how it went`, { field: 'state' });
+		if (isFinal(record.state))
+			throw new ApiError(
+				'conflict',
+				`campaign "${name}" is ${shownState(record.state)}: its report says how it went`,
+				{ field: 'state' },
+			);
 		const totals = await this.store.pageTotals(name);
-		if (totals.pages.length === 0) throw new ApiError('pages_missing', `campaign "${name}" has no recipients: put its pages (or a CSV) first`, { missing: [1] });
+		if (totals.pages.length === 0)
+			throw new ApiError(
+				'pages_missing',
+				`campaign "${name}" has no recipients: put its pages (or a CSV) first`,
+				{ missing: [1] },
+			);
 		const source = record.source ?? 'pages';
 		const path = apiCampaignCsvPath(this.dir, name);
 		const { lineBreaks } = await materializeCsv(this.store, name, source, path);
@@ -322,10 +544,28 @@ export class ApiCampaigns {
 		const pace = apiCampaignPace(record.settings);
 		let summary;
 		try {
-			summary = await runCampaign({ spec, dryRun: true, rate: pace.rate, batchSize: pace.batchSize, concurrency: 1, threads: 0, pricePerSegment }, { ledger: this.ledger, reporter: new SilentReporter() });
+			summary = await runCampaign(
+				{
+					spec,
+					dryRun: true,
+					rate: pace.rate,
+					batchSize: pace.batchSize,
+					concurrency: 1,
+					threads: 0,
+					pricePerSegment,
+				},
+				{ ledger: this.ledger, reporter: new SilentReporter() },
+			);
 		} catch (error) {
-			if (error instanceof SettingError) throw invalid([{ field: API_SETTING[error.setting] ?? error.setting, message: `${API_SETTING[error.setting] ?? error.setting}: ${error.detail}` }]);
-			if (error instanceof FatalError) throw invalid([{ field: 'recipients', message: error.message }]);
+			if (error instanceof SettingError)
+				throw invalid([
+					{
+						field: API_SETTING[error.setting] ?? error.setting,
+						message: `${API_SETTING[error.setting] ?? error.setting}: ${error.detail}`,
+					},
+				]);
+			if (error instanceof FatalError)
+				throw invalid([{ field: 'recipients', message: error.message }]);
 			throw error;
 		}
 		const f = summary.forecast;
@@ -338,15 +578,28 @@ export class ApiCampaigns {
 			segments: summary.segments,
 			messages: f?.messages ?? summary.rows.pending,
 			...(f?.estimatedCost !== undefined ? { cost: f.estimatedCost } : {}),
-			problems: summary.firstErrors.map((p) => ({ line: p.line, ...(exact ? { recipient: p.line - 1 } : {}), code: p.code, message: p.reason })),
-			samples: (summary.preview ?? []).map((p) => ({ line: p.line, ...(exact ? { recipient: p.line - 1 } : {}), to: p.to, text: p.text, segments: p.segments })),
+			problems: summary.firstErrors.map((p) => ({
+				line: p.line,
+				...(exact ? { recipient: p.line - 1 } : {}),
+				code: p.code,
+				message: p.reason,
+			})),
+			samples: (summary.preview ?? []).map((p) => ({
+				line: p.line,
+				...(exact ? { recipient: p.line - 1 } : {}),
+				to: p.to,
+				text: p.text,
+				segments: p.segments,
+			})),
 		};
 	}
 }
 
 /** Final as the API shows it: a cancel a run is still settling is cancelled for its callers. */
 function isFinal(state: string): boolean {
-	return state === 'finished' || state === 'cancelled' || state === 'cancelling' || state === 'failed';
+	return (
+		state === 'finished' || state === 'cancelled' || state === 'cancelling' || state === 'failed'
+	);
 }
 
 function shownState(state: string): string {
@@ -354,11 +607,17 @@ function shownState(state: string): string {
 }
 
 function listed(pages: number[]): string {
-	return pages.length > 10 ? `${pages.slice(0, 10).join(', ')} and ${pages.length - 10} more` : pages.join(', ');
+	return pages.length > 10
+		? `${pages.slice(0, 10).join(', ')} and ${pages.length - 10} more`
+		: pages.join(', ');
 }
 
 /** A stored page's outcome, or the refusal it stands for. */
-function refusalOf(outcome: PutPageOutcome, name: string, what: string): { outcome: 'stored' | 'unchanged'; pages: number; recipients: number } {
+function refusalOf(
+	outcome: PutPageOutcome,
+	name: string,
+	what: string,
+): { outcome: 'stored' | 'unchanged'; pages: number; recipients: number } {
 	switch (outcome.outcome) {
 		case 'stored':
 		case 'unchanged':
@@ -366,11 +625,21 @@ function refusalOf(outcome: PutPageOutcome, name: string, what: string): { outco
 		case 'not_found':
 			throw notFound(name);
 		case 'started':
-			throw new ApiError('started', `campaign "${name}" has started: it takes no more recipients`, { field: 'name' });
+			throw new ApiError('started', `campaign "${name}" has started: it takes no more recipients`, {
+				field: 'name',
+			});
 		case 'page_conflict':
-			throw new ApiError('page_conflict', `${what} of campaign "${name}" was stored with other content; a page is given once (the same content again is harmless)`, { field: what.startsWith('page') ? 'page' : 'csv' });
+			throw new ApiError(
+				'page_conflict',
+				`${what} of campaign "${name}" was stored with other content; a page is given once (the same content again is harmless)`,
+				{ field: what.startsWith('page') ? 'page' : 'csv' },
+			);
 		case 'other_source':
-			throw new ApiError('conflict', `campaign "${name}" has its recipients as ${outcome.source === 'csv' ? 'a CSV' : 'JSON pages'}: pages and a CSV are not mixed`, { field: outcome.source === 'csv' ? 'page' : 'csv' });
+			throw new ApiError(
+				'conflict',
+				`campaign "${name}" has its recipients as ${outcome.source === 'csv' ? 'a CSV' : 'JSON pages'}: pages and a CSV are not mixed`,
+				{ field: outcome.source === 'csv' ? 'page' : 'csv' },
+			);
 	}
 }
 

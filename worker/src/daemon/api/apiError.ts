@@ -1,4 +1,8 @@
-import { WORKER_API_ERROR_STATUS, type WorkerApiErrorBody, type WorkerApiErrorCode } from '../../../../api';
+import {
+	WORKER_API_ERROR_STATUS,
+	type WorkerApiErrorBody,
+	type WorkerApiErrorCode,
+} from '../../../../api';
 
 type Details = Omit<WorkerApiErrorBody['error'], 'code' | 'message'>;
 
@@ -26,5 +30,8 @@ export function notFound(name: string): ApiError {
 
 /** Every problem found; the first one's field names the error. */
 export function invalid(problems: { field: string; message: string }[]): ApiError {
-	return new ApiError('invalid', problems.map((p) => p.message).join('; '), { field: problems[0]?.field, problems });
+	return new ApiError('invalid', problems.map((p) => p.message).join('; '), {
+		field: problems[0]?.field,
+		problems,
+	});
 }

@@ -20,39 +20,132 @@ import {
  * recipient's values) are api/workerApi's, which the n8n node checks too.
  */
 export const nameParams = z.strictObject({
-	name: z.string().regex(CAMPAIGN_NAME_PATTERN).describe('The campaign: 1 to 47 letters, digits, "_", "." or "-", starting with a letter or digit.'),
+	name: z
+		.string()
+		.regex(CAMPAIGN_NAME_PATTERN)
+		.describe(
+			'The campaign: 1 to 47 letters, digits, "_", "." or "-", starting with a letter or digit.',
+		),
 });
 
 export const pageParams = nameParams.extend({
-	page: z.string().regex(/^[0-9]{1,6}$/).describe(`The page number, 1 to ${MAX_PAGE_NUMBER}.`),
+	page: z
+		.string()
+		.regex(/^[0-9]{1,6}$/)
+		.describe(`The page number, 1 to ${MAX_PAGE_NUMBER}.`),
 });
 
 export const priceQuery = z.strictObject({
-	pricePerSegment: z.coerce.number().min(0).max(MAX_PRICE_PER_SEGMENT).optional().describe("The price of one segment, for the cost (in your price's unit)."),
+	pricePerSegment: z.coerce
+		.number()
+		.min(0)
+		.max(MAX_PRICE_PER_SEGMENT)
+		.optional()
+		.describe("The price of one segment, for the cost (in your price's unit)."),
 });
 
 export const reportQuery = priceQuery.extend({
-	notSentLimit: z.coerce.number().int().min(0).max(1000).optional().describe('List up to this many recipients not sent (invalid, rejected, uncertain) under notSent; 0 or absent: none.'),
-	notSentAfter: z.coerce.number().int().min(0).optional().describe("The list's next page: the notSent.next of the page before."),
+	notSentLimit: z.coerce
+		.number()
+		.int()
+		.min(0)
+		.max(1000)
+		.optional()
+		.describe(
+			'List up to this many recipients not sent (invalid, rejected, uncertain) under notSent; 0 or absent: none.',
+		),
+	notSentAfter: z.coerce
+		.number()
+		.int()
+		.min(0)
+		.optional()
+		.describe("The list's next page: the notSent.next of the page before."),
 });
 
 export const settingsBody = z
 	.strictObject({
 		property: z.string().describe('The Sid of the Property the messages go out on.'),
-		text: z.string().max(MAX_TEMPLATE_LENGTH).describe('The message, a template over the recipients\' fields: "Hi {{first_name}}".'),
-		from: z.string().nullable().optional().describe('An E.164 number or an alphanumeric ID of 1 to 11 characters; left out, a leased number.'),
-		toColumn: z.string().nullable().optional().describe("The recipients' field holding the number; left out, the first of To, Phone or Mobile (any case)."),
-		defaultCountry: z.string().nullable().optional().describe('Two letters, for numbers written without their country code.'),
-		timeZone: z.string().nullable().optional().describe('IANA or Windows time zone of the send window.'),
-		timeZoneColumn: z.string().nullable().optional().describe("A recipients' field holding each one's time zone."),
-		sendWindow: z.string().nullable().optional().describe('HH:MM-HH:MM, local hours messages may go out in; needs timeZone or timeZoneColumn.'),
-		schedule: z.string().nullable().optional().describe('ISO 8601 date and time with its offset to start sending at; left out, at start.'),
-		rate: z.number().min(0).nullable().optional().describe('Messages a second: 0 for no limit, else at least 0.01 (default 100).'),
-		batchSize: z.number().int().min(1).max(MAX_BATCH_SIZE).nullable().optional().describe('Messages per provider request (default 1,000).'),
-		smartEncoding: z.boolean().nullable().optional().describe('Typographic characters sent as their GSM-7 equivalents.'),
-		receipts: z.boolean().nullable().optional().describe('Delivery receipts to this worker (default true).'),
-		replies: z.boolean().nullable().optional().describe('Replies to this worker; only with a leased sender (default true without from).'),
-		events: z.string().nullable().optional().describe("This campaign's events URL (campaign.started, campaign.finished, campaign.paused)."),
+		text: z
+			.string()
+			.max(MAX_TEMPLATE_LENGTH)
+			.describe('The message, a template over the recipients\' fields: "Hi {{first_name}}".'),
+		from: z
+			.string()
+			.nullable()
+			.optional()
+			.describe(
+				'An E.164 number or an alphanumeric ID of 1 to 11 characters; left out, a leased number.',
+			),
+		toColumn: z
+			.string()
+			.nullable()
+			.optional()
+			.describe(
+				"The recipients' field holding the number; left out, the first of To, Phone or Mobile (any case).",
+			),
+		defaultCountry: z
+			.string()
+			.nullable()
+			.optional()
+			.describe('Two letters, for numbers written without their country code.'),
+		timeZone: z
+			.string()
+			.nullable()
+			.optional()
+			.describe('IANA or Windows time zone of the send window.'),
+		timeZoneColumn: z
+			.string()
+			.nullable()
+			.optional()
+			.describe("A recipients' field holding each one's time zone."),
+		sendWindow: z
+			.string()
+			.nullable()
+			.optional()
+			.describe(
+				'HH:MM-HH:MM, local hours messages may go out in; needs timeZone or timeZoneColumn.',
+			),
+		schedule: z
+			.string()
+			.nullable()
+			.optional()
+			.describe('ISO 8601 date and time with its offset to start sending at; left out, at start.'),
+		rate: z
+			.number()
+			.min(0)
+			.nullable()
+			.optional()
+			.describe('Messages a second: 0 for no limit, else at least 0.01 (default 100).'),
+		batchSize: z
+			.number()
+			.int()
+			.min(1)
+			.max(MAX_BATCH_SIZE)
+			.nullable()
+			.optional()
+			.describe('Messages per provider request (default 1,000).'),
+		smartEncoding: z
+			.boolean()
+			.nullable()
+			.optional()
+			.describe('Typographic characters sent as their GSM-7 equivalents.'),
+		receipts: z
+			.boolean()
+			.nullable()
+			.optional()
+			.describe('Delivery receipts to this worker (default true).'),
+		replies: z
+			.boolean()
+			.nullable()
+			.optional()
+			.describe('Replies to this worker; only with a leased sender (default true without from).'),
+		events: z
+			.string()
+			.nullable()
+			.optional()
+			.describe(
+				"This campaign's events URL (campaign.started, campaign.finished, campaign.paused).",
+			),
 	})
 	.describe('The settings of `cloudtel campaign run`, with the same meaning.');
 
@@ -65,8 +158,13 @@ export const settingsBody = z
  * (`meta` is merged into the JSON Schema).
  */
 const recipient = z
-	.custom<Recipient>(isRecipient, { error: 'must be an object of column: value, each value a string, a number, true, false or null' })
-	.meta({ type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } });
+	.custom<Recipient>(isRecipient, {
+		error: 'must be an object of column: value, each value a string, a number, true, false or null',
+	})
+	.meta({
+		type: 'object',
+		additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+	});
 
 export const pageBody = z
 	.strictObject({
@@ -74,13 +172,21 @@ export const pageBody = z
 			.array(recipient)
 			.min(1)
 			.max(MAX_PAGE_RECIPIENTS)
-			.describe(`1 to ${MAX_PAGE_RECIPIENTS.toLocaleString('en-US')} flat objects; the keys are the columns, as a CSV header names them.`),
+			.describe(
+				`1 to ${MAX_PAGE_RECIPIENTS.toLocaleString('en-US')} flat objects; the keys are the columns, as a CSV header names them.`,
+			),
 	})
 	.describe('One page of recipients.');
 
 export const startBody = z
 	.strictObject({
-		pages: z.number().int().min(1).max(MAX_PAGE_NUMBER).optional().describe('The number of pages expected: pages missing are named in a 409 pages_missing.'),
+		pages: z
+			.number()
+			.int()
+			.min(1)
+			.max(MAX_PAGE_NUMBER)
+			.optional()
+			.describe('The number of pages expected: pages missing are named in a 409 pages_missing.'),
 	})
 	.describe('Optional.');
 
@@ -112,10 +218,14 @@ export const statusAnswer = z.strictObject({
 	}),
 });
 
-export const deletedAnswer = z.strictObject({ deleted: z.strictObject({ name: z.string(), state: z.string() }) });
+export const deletedAnswer = z.strictObject({
+	deleted: z.strictObject({ name: z.string(), state: z.string() }),
+});
 
 export const listAnswer = z.strictObject({
-	campaigns: z.array(z.strictObject({ name: z.string(), state: z.enum(CAMPAIGN_STATES as [string, ...string[]]) })),
+	campaigns: z.array(
+		z.strictObject({ name: z.string(), state: z.enum(CAMPAIGN_STATES as [string, ...string[]]) }),
+	),
 });
 
 export const pageAnswer = z.strictObject({
@@ -126,7 +236,10 @@ export const pageAnswer = z.strictObject({
 	unchanged: z.boolean().optional(),
 });
 
-export const csvAnswer = z.strictObject({ rows: z.number().int(), unchanged: z.boolean().optional() });
+export const csvAnswer = z.strictObject({
+	rows: z.number().int(),
+	unchanged: z.boolean().optional(),
+});
 
 export const previewAnswer = z.strictObject({
 	recipients: z.number().int(),
@@ -137,19 +250,43 @@ export const previewAnswer = z.strictObject({
 	segments: z.number().int(),
 	messages: z.number().int(),
 	cost: z.number().optional(),
-	problems: z.array(z.strictObject({ line: z.number().int(), recipient: z.number().int().optional(), field: z.string().optional(), code: z.string().optional(), message: z.string() })),
-	samples: z.array(z.strictObject({ line: z.number().int(), recipient: z.number().int().optional(), to: z.string(), text: z.string(), segments: z.number().int() })).optional(),
+	problems: z.array(
+		z.strictObject({
+			line: z.number().int(),
+			recipient: z.number().int().optional(),
+			field: z.string().optional(),
+			code: z.string().optional(),
+			message: z.string(),
+		}),
+	),
+	samples: z
+		.array(
+			z.strictObject({
+				line: z.number().int(),
+				recipient: z.number().int().optional(),
+				to: z.string(),
+				text: z.string(),
+				segments: z.number().int(),
+			}),
+		)
+		.optional(),
 });
 
-export const reportAnswer = z.looseObject({ campaign: z.string() }).describe('The JSON of `cloudtel campaign report --json`.');
+export const reportAnswer = z
+	.looseObject({ campaign: z.string() })
+	.describe('The JSON of `cloudtel campaign report --json`.');
 
 export const errorAnswer = z.strictObject({
 	error: z.strictObject({
-		code: z.enum(Object.keys(WORKER_API_ERROR_STATUS) as [WorkerApiErrorCode, ...WorkerApiErrorCode[]]),
+		code: z.enum(
+			Object.keys(WORKER_API_ERROR_STATUS) as [WorkerApiErrorCode, ...WorkerApiErrorCode[]],
+		),
 		message: z.string(),
 		field: z.string().optional(),
 		problems: z.array(z.strictObject({ field: z.string(), message: z.string() })).optional(),
-		differences: z.array(z.strictObject({ setting: z.string(), stored: z.unknown(), given: z.unknown() })).optional(),
+		differences: z
+			.array(z.strictObject({ setting: z.string(), stored: z.unknown(), given: z.unknown() }))
+			.optional(),
 		missing: z.array(z.number().int()).optional(),
 	}),
 });

@@ -37,15 +37,35 @@ export class CampaignApi {
 	): Promise<CampaignApi> {
 		const store = await openApiCampaignStore(location, ledger);
 		const dir = apiCampaignDir(location);
-		const runner = new ApiCampaignRunner(config, store, dir, log, options.sendingMayGo, options.events);
+		const runner = new ApiCampaignRunner(
+			config,
+			store,
+			dir,
+			log,
+			options.sendingMayGo,
+			options.events,
+		);
 		// Replies and opt-outs to an API campaign's messages go to its own events URL.
 		// (Looked up only where the API is on: a worker without it answers replies as before.)
-		if (config.server.apiToken !== undefined) options.events?.lookUpCampaignUrls(async (name) => (await store.campaign(name))?.settings.events);
-		return new CampaignApi(store, runner, new ApiCampaigns(store, ledger, runner, dir, options.events, { outboundAllow: config.outbound.allow, configCampaigns: config.campaigns.map((c) => c.name) }), dir, { maxCsvBytes: options.maxCsvBytes ?? DEFAULT_MAX_CSV_BYTES, log });
+		if (config.server.apiToken !== undefined)
+			options.events?.lookUpCampaignUrls(
+				async (name) => (await store.campaign(name))?.settings.events,
+			);
+		return new CampaignApi(
+			store,
+			runner,
+			new ApiCampaigns(store, ledger, runner, dir, options.events, {
+				outboundAllow: config.outbound.allow,
+				configCampaigns: config.campaigns.map((c) => c.name),
+			}),
+			dir,
+			{ maxCsvBytes: options.maxCsvBytes ?? DEFAULT_MAX_CSV_BYTES, log },
+		);
 	}
 
 	/** The routes, for the worker's server to mount under /api behind the token (http/apiRoutes.ts). */
-	readonly routes = async (app: FastifyInstance): Promise<void> => campaignApiRoutes(app, { campaigns: this.campaigns, dir: this.dir, ...this.options });
+	readonly routes = async (app: FastifyInstance): Promise<void> =>
+		campaignApiRoutes(app, { campaigns: this.campaigns, dir: this.dir, ...this.options });
 
 	/** Takes up the campaigns left started, and those started through other workers. */
 	start(): void {

@@ -25,18 +25,27 @@ export interface CampaignApiRoutesOptions {
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 const name = (request: FastifyRequest) => (request.params as { name: string }).name;
-const price = (request: FastifyRequest) => (request.query as { pricePerSegment?: number }).pricePerSegment;
+const price = (request: FastifyRequest) =>
+	(request.query as { pricePerSegment?: number }).pricePerSegment;
 
 /** A fastify error's refusal in the API's own terms. */
 function refusalOf(error: Error & { code?: string; statusCode?: number }): ApiError | undefined {
 	if (error instanceof ApiError) return error;
 	switch (error.code) {
 		case 'FST_ERR_CTP_BODY_TOO_LARGE':
-			return new ApiError('too_large', `the body is larger than this route takes (${error.message.replace(/^Request body is too large$/, 'see the limits in worker/README.md')})`);
+			return new ApiError(
+				'too_large',
+				`the body is larger than this route takes (${error.message.replace(/^Request body is too large$/, 'see the limits in worker/README.md')})`,
+			);
 		case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-			return new ApiError('unsupported_media_type', `${error.message}: send application/json (text/csv for /csv)`);
+			return new ApiError(
+				'unsupported_media_type',
+				`${error.message}: send application/json (text/csv for /csv)`,
+			);
 		case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-			return new ApiError('invalid', 'the body is not as long as its Content-Length says', { field: 'body' });
+			return new ApiError('invalid', 'the body is not as long as its Content-Length says', {
+				field: 'body',
+			});
 	}
 	if (error.statusCode === 400) return new ApiError('invalid', error.message, { field: 'body' });
 	return undefined;
@@ -47,7 +56,10 @@ function refusalOf(error: Error & { code?: string; statusCode?: number }): ApiEr
  * the API token (http/apiRoutes.ts). Its routes are API_ROUTES; its refusals are
  * `{"error": {...}}` with the codes of api/workerApi.
  */
-export async function campaignApiRoutes(app: FastifyInstance, options: CampaignApiRoutesOptions): Promise<void> {
+export async function campaignApiRoutes(
+	app: FastifyInstance,
+	options: CampaignApiRoutesOptions,
+): Promise<void> {
 	const { campaigns } = options;
 
 	// JSON as the rest of the worker reads it, but an empty body is no body (a POST .../pause from a client that sets the type anyway).
@@ -55,32 +67,67 @@ export async function campaignApiRoutes(app: FastifyInstance, options: CampaignA
 	app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
 		const text = body as string;
 		if (text.trim() === '') return done(null, undefined);
-		if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return done(new ApiError('invalid', `the body nests objects and arrays more than ${MAX_JSON_DEPTH} deep: a page is {"recipients": [{column: value}]}`, { field: 'body' }), undefined);
+		if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+			return done(
+				new ApiError(
+					'invalid',
+					`the body nests objects and arrays more than ${MAX_JSON_DEPTH} deep: a page is {"recipients": [{column: value}]}`,
+					{ field: 'body' },
+				),
+				undefined,
+			);
 		try {
 			done(null, JSON.parse(text));
 		} catch (error) {
-			done(new ApiError('invalid', `the body is not JSON: ${(error as Error).message}`, { field: 'body' }), undefined);
+			done(
+				new ApiError('invalid', `the body is not JSON: ${(error as Error).message}`, {
+					field: 'body',
+				}),
+				undefined,
+			);
 		}
 	});
 	// The CSV is handed on as the stream it is: written to disk as it comes, never held whole.
-	app.addContentTypeParser(['text/csv', 'application/csv', 'text/plain'], (_request, payload, done) => done(null, payload));
+	app.addContentTypeParser(
+		['text/csv', 'application/csv', 'text/plain'],
+		(_request, payload, done) => done(null, payload),
+	);
 
 	app.setErrorHandler(async (error: Error, request, reply) => {
 		// A client that went away mid-upload: nothing for anyone to act on, as for callbacks.
 		if (clientGone(request.raw, error)) {
-			options.log.debug('client went away mid-request', { error, method: request.method, url: request.url.replace(/\?.*$/, '') });
+			options.log.debug('client went away mid-request', {
+				error,
+				method: request.method,
+				url: request.url.replace(/\?.*$/, ''),
+			});
 			return undefined;
 		}
 		const refusal = refusalOf(error);
 		if (refusal?.code === 'too_large') {
 			// The rest is read and dropped, so the sender sees the 413 rather than a reset; the connection then closes.
 			await dropRestOfBody(request.raw);
-			return reply.code(413).header('cache-control', 'no-store').header('connection', 'close').send(refusal.body());
+			return reply
+				.code(413)
+				.header('cache-control', 'no-store')
+				.header('connection', 'close')
+				.send(refusal.body());
 		}
 		// Its message names the recipients, never where the worker keeps them.
-		if (refusal) return reply.code(refusal.status).header('cache-control', 'no-store').header('content-type', 'application/json').send(withoutServerPaths(JSON.stringify(refusal.body()), options.dir));
-		options.log.error('campaign API error', { error, method: request.method, url: request.url.replace(/\?.*$/, '') });
-		return reply.code(500).send(new ApiError('internal', 'the worker failed to answer; its log has the detail').body());
+		if (refusal)
+			return reply
+				.code(refusal.status)
+				.header('cache-control', 'no-store')
+				.header('content-type', 'application/json')
+				.send(withoutServerPaths(JSON.stringify(refusal.body()), options.dir));
+		options.log.error('campaign API error', {
+			error,
+			method: request.method,
+			url: request.url.replace(/\?.*$/, ''),
+		});
+		return reply
+			.code(500)
+			.send(new ApiError('internal', 'the worker failed to answer; its log has the detail').body());
 	});
 
 	const handlers: Record<ApiRoute['id'], Handler> = {
@@ -93,13 +140,22 @@ export async function campaignApiRoutes(app: FastifyInstance, options: CampaignA
 			const { created, campaign } = await campaigns.put(name(request), body);
 			return reply.code(created ? 201 : 200).send({ campaign });
 		},
-		putPage: async (request) => campaigns.putPage(name(request), (request.params as { page: string }).page, parsePageBody(request.body)),
+		putPage: async (request) =>
+			campaigns.putPage(
+				name(request),
+				(request.params as { page: string }).page,
+				parsePageBody(request.body),
+			),
 		putCsv: async (request) => {
 			const declared = Number(request.headers['content-length']);
 			if (Number.isFinite(declared) && declared > options.maxCsvBytes) {
-				throw new ApiError('too_large', `the CSV is larger than ${options.maxCsvBytes.toLocaleString('en-US')} bytes, this worker's limit for one upload (server.apiMaxCsvBytes); send the recipients as JSON pages instead`);
+				throw new ApiError(
+					'too_large',
+					`the CSV is larger than ${options.maxCsvBytes.toLocaleString('en-US')} bytes, this worker's limit for one upload (server.apiMaxCsvBytes); send the recipients as JSON pages instead`,
+				);
 			}
-			if (!request.body) throw new ApiError('unsupported_media_type', 'a CSV goes as Content-Type: text/csv');
+			if (!request.body)
+				throw new ApiError('unsupported_media_type', 'a CSV goes as Content-Type: text/csv');
 			return campaigns.putCsv(name(request), request.body as Readable, options.maxCsvBytes);
 		},
 		startCampaign: async (request, reply) => {
@@ -110,7 +166,12 @@ export async function campaignApiRoutes(app: FastifyInstance, options: CampaignA
 		pauseCampaign: async (request) => ({ campaign: await campaigns.pause(name(request)) }),
 		resumeCampaign: async (request) => ({ campaign: await campaigns.resume(name(request)) }),
 		cancelCampaign: async (request) => ({ campaign: await campaigns.cancel(name(request)) }),
-		getReport: async (request) => campaigns.report(name(request), price(request), request.query as { notSentLimit?: number; notSentAfter?: number }),
+		getReport: async (request) =>
+			campaigns.report(
+				name(request),
+				price(request),
+				request.query as { notSentLimit?: number; notSentAfter?: number },
+			),
 		getPreview: async (request) => campaigns.preview(name(request), price(request)),
 	};
 
@@ -123,11 +184,26 @@ export async function campaignApiRoutes(app: FastifyInstance, options: CampaignA
 			handler: async (request, reply) => {
 				if (route.params) request.params = parse(route.params, request.params, 'path');
 				if (route.query) request.query = parse(route.query, request.query, 'query');
-				if (!route.csv && request.body !== undefined && request.headers['content-type'] !== undefined && !/^application\/json\b/i.test(request.headers['content-type'])) {
-					throw new ApiError('unsupported_media_type', `send application/json, not ${request.headers['content-type']}`);
+				if (
+					!route.csv &&
+					request.body !== undefined &&
+					request.headers['content-type'] !== undefined &&
+					!/^application\/json\b/i.test(request.headers['content-type'])
+				) {
+					throw new ApiError(
+						'unsupported_media_type',
+						`send application/json, not ${request.headers['content-type']}`,
+					);
 				}
-				if (route.csv && request.headers['content-type'] !== undefined && !/^(text\/csv|application\/csv|text\/plain)\b/i.test(request.headers['content-type'])) {
-					throw new ApiError('unsupported_media_type', `send the CSV as text/csv, not ${request.headers['content-type']}`);
+				if (
+					route.csv &&
+					request.headers['content-type'] !== undefined &&
+					!/^(text\/csv|application\/csv|text\/plain)\b/i.test(request.headers['content-type'])
+				) {
+					throw new ApiError(
+						'unsupported_media_type',
+						`send the CSV as text/csv, not ${request.headers['content-type']}`,
+					);
 				}
 				const answer = await handler(request, reply);
 				return reply.sent ? reply : reply.header('cache-control', 'no-store').send(answer);

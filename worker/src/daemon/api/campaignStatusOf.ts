@@ -1,4 +1,9 @@
-import { emptyCampaignCounts, type CampaignCounts, type CampaignState, type CampaignStatus } from '../../../../api';
+import {
+	emptyCampaignCounts,
+	type CampaignCounts,
+	type CampaignState,
+	type CampaignStatus,
+} from '../../../../api';
 import type { Ledger } from '../../storage/ledger';
 import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
 
@@ -10,7 +15,12 @@ const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date
  * receipts and replies said. `recipients` is what its pages hold, imported or not yet (at
  * its end, when the pages are dropped, the ledger's rows).
  */
-export async function campaignStatusOf(record: ApiCampaignRecord, store: Pick<ApiCampaignStore, 'pageTotals'>, ledger: Ledger, now = Date.now()): Promise<CampaignStatus> {
+export async function campaignStatusOf(
+	record: ApiCampaignRecord,
+	store: Pick<ApiCampaignStore, 'pageTotals'>,
+	ledger: Ledger,
+	now = Date.now(),
+): Promise<CampaignStatus> {
 	const totals = await store.pageTotals(record.name);
 	const counts: CampaignCounts = { ...emptyCampaignCounts(), recipients: totals.recipients };
 	const stored = record.state === 'draft' ? undefined : await ledger.campaign(record.name);
@@ -41,7 +51,10 @@ export async function campaignStatusOf(record: ApiCampaignRecord, store: Pick<Ap
 	let state: CampaignState;
 	switch (record.state) {
 		case 'started': {
-			const scheduled = record.settings.schedule !== undefined && Date.parse(record.settings.schedule) > now && sent === 0;
+			const scheduled =
+				record.settings.schedule !== undefined &&
+				Date.parse(record.settings.schedule) > now &&
+				sent === 0;
 			state = stored?.paused ? 'paused' : scheduled ? 'scheduled' : 'sending';
 			break;
 		}

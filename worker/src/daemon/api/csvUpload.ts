@@ -26,7 +26,11 @@ export interface ReceivedCsv {
  * header and rows counted, a file it cannot read (not UTF-8, no header) refused naming
  * why. The file is removed afterwards; the pieces go to the database.
  */
-export async function receiveCsv(body: Readable, dir: string, maxBytes: number): Promise<ReceivedCsv> {
+export async function receiveCsv(
+	body: Readable,
+	dir: string,
+	maxBytes: number,
+): Promise<ReceivedCsv> {
 	mkdirSync(dir, { recursive: true, mode: 0o700 });
 	const path = join(dir, `upload-${randomUUID()}.csv`);
 	const file = await open(path, 'w', PRIVATE_MODE);
@@ -53,9 +57,15 @@ export async function receiveCsv(body: Readable, dir: string, maxBytes: number):
 			await file.close();
 		}
 		if (tooLarge) {
-			throw new ApiError('too_large', `the CSV is larger than ${maxBytes.toLocaleString('en-US')} bytes, this worker's limit for one upload (server.apiMaxCsvBytes); send the recipients as JSON pages instead`);
+			throw new ApiError(
+				'too_large',
+				`the CSV is larger than ${maxBytes.toLocaleString('en-US')} bytes, this worker's limit for one upload (server.apiMaxCsvBytes); send the recipients as JSON pages instead`,
+			);
 		}
-		if (bytes === 0) throw invalid([{ field: 'csv', message: 'the CSV is empty: it needs a header line and rows' }]);
+		if (bytes === 0)
+			throw invalid([
+				{ field: 'csv', message: 'the CSV is empty: it needs a header line and rows' },
+			]);
 		let rows = 0;
 		let header: string[];
 		try {
@@ -63,7 +73,8 @@ export async function receiveCsv(body: Readable, dir: string, maxBytes: number):
 			header = csv.header;
 			for await (const batch of csv.batches) rows += batch.items.length;
 		} catch (error) {
-			if (error instanceof FatalError) throw invalid([{ field: 'csv', message: error.message.replace(path, 'the CSV') }]);
+			if (error instanceof FatalError)
+				throw invalid([{ field: 'csv', message: error.message.replace(path, 'the CSV') }]);
 			throw error;
 		}
 		const pieces: Buffer[] = [];

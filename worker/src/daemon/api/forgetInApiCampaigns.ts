@@ -37,32 +37,58 @@ const COMPARE_BYTES = 1024 * 1024;
  * it, and the import's mark of it is brought to the blanked bytes, so a resume does not
  * take the erasure for an edited file.
  */
-export async function forgetInApiCampaigns(store: ApiCampaignStore, ledger: Ledger, dir: string, e164: string): Promise<ApiForgetResult> {
-	const result: ApiForgetResult = { recipients: 0, mentions: 0, campaigns: [], files: 0, importing: [] };
+export async function forgetInApiCampaigns(
+	store: ApiCampaignStore,
+	ledger: Ledger,
+	dir: string,
+	e164: string,
+): Promise<ApiForgetResult> {
+	const result: ApiForgetResult = {
+		recipients: 0,
+		mentions: 0,
+		campaigns: [],
+		files: 0,
+		importing: [],
+	};
 	for (const record of await store.campaignsIn(KEEPING_PAGES)) {
 		const holds = numberFinder(e164, record.settings.defaultCountry);
-		const { blanked, mentions } = record.source === 'csv' ? { blanked: await blankCsvPieces(store, record.name, holds), mentions: 0 } : await blankPages(store, record, holds);
+		const { blanked, mentions } =
+			record.source === 'csv'
+				? { blanked: await blankCsvPieces(store, record.name, holds), mentions: 0 }
+				: await blankPages(store, record, holds);
 		if (blanked + mentions === 0) continue;
 		result.recipients += blanked;
 		result.mentions += mentions;
 		result.campaigns.push(record.name);
-		if (await blankLocalCsv(store, ledger, record, apiCampaignCsvPath(dir, record.name))) result.files++;
+		if (await blankLocalCsv(store, ledger, record, apiCampaignCsvPath(dir, record.name)))
+			result.files++;
 		// Importing, or about to (a worker may have written its CSV from the pages just before they were blanked).
 		const phase = (await ledger.campaign(record.name))?.phase;
-		if (phase === 'importing' || (phase === undefined && record.state === 'started')) result.importing.push(record.name);
+		if (phase === 'importing' || (phase === undefined && record.state === 'started'))
+			result.importing.push(record.name);
 	}
 	return result;
 }
 
 /** The local CSVs of these campaigns and their marks made again from their (blanked) pages: after an import that was reading meanwhile has ended. */
-export async function reblankLocalCsvs(store: ApiCampaignStore, ledger: Ledger, dir: string, names: readonly string[]): Promise<void> {
+export async function reblankLocalCsvs(
+	store: ApiCampaignStore,
+	ledger: Ledger,
+	dir: string,
+	names: readonly string[],
+): Promise<void> {
 	for (const name of names) {
 		const record = await store.campaign(name);
-		if (record && (KEEPING_PAGES as readonly string[]).includes(record.state)) await blankLocalCsv(store, ledger, record, apiCampaignCsvPath(dir, name));
+		if (record && (KEEPING_PAGES as readonly string[]).includes(record.state))
+			await blankLocalCsv(store, ledger, record, apiCampaignCsvPath(dir, name));
 	}
 }
 
-async function blankPages(store: ApiCampaignStore, record: ApiCampaignRecord, holds: (text: string) => boolean): Promise<{ blanked: number; mentions: number }> {
+async function blankPages(
+	store: ApiCampaignStore,
+	record: ApiCampaignRecord,
+	holds: (text: string) => boolean,
+): Promise<{ blanked: number; mentions: number }> {
 	const name = record.name;
 	// The column the engine sends to, as it picks it from the header the pages make.
 	const header = unionColumns(await store.pageColumns(name));
@@ -88,7 +114,11 @@ async function blankPages(store: ApiCampaignStore, record: ApiCampaignRecord, ho
  * spans are held until its end is read, blanked together, and each written back if it
  * changed. Its first line, the header, is not a recipient.
  */
-async function blankCsvPieces(store: ApiCampaignStore, name: string, holds: (text: string) => boolean): Promise<number> {
+async function blankCsvPieces(
+	store: ApiCampaignStore,
+	name: string,
+	holds: (text: string) => boolean,
+): Promise<number> {
 	let held: { page: number; bytes: Buffer; dirty: boolean }[] = [];
 	/** Where the line not yet ended starts, in held[0]; -1 while the header is still to be passed. */
 	let lineStart = -1;
@@ -107,14 +137,17 @@ async function blankCsvPieces(store: ApiCampaignStore, name: string, holds: (tex
 			blanked += n;
 			for (let i = 0, at = 0; i < held.length; at += held[i].bytes.length, i++) {
 				const now = joined.subarray(at, at + held[i].bytes.length);
-				if (!now.equals(held[i].bytes)) held[i] = { ...held[i], bytes: Buffer.from(now), dirty: true };
+				if (!now.equals(held[i].bytes))
+					held[i] = { ...held[i], bytes: Buffer.from(now), dirty: true };
 			}
 		}
 		// The pieces wholly before the line not yet ended are done.
 		let done = 0;
 		let at = 0;
-		while (done < held.length && (last || at + held[done].bytes.length <= end)) at += held[done++].bytes.length;
-		for (const h of held.slice(0, done)) if (h.dirty) await store.rewritePage(name, h.page, h.bytes.toString('base64'));
+		while (done < held.length && (last || at + held[done].bytes.length <= end))
+			at += held[done++].bytes.length;
+		for (const h of held.slice(0, done))
+			if (h.dirty) await store.rewritePage(name, h.page, h.bytes.toString('base64'));
 		held = held.slice(done);
 		lineStart = end - at;
 	};
@@ -134,7 +167,12 @@ async function blankCsvPieces(store: ApiCampaignStore, name: string, holds: (tex
  * bytes that differ: an import reading it reads blanks from there on), and the ledger's
  * mark of what the import read moved to those bytes. True when a local CSV was blanked.
  */
-async function blankLocalCsv(store: ApiCampaignStore, ledger: Ledger, record: ApiCampaignRecord, path: string): Promise<boolean> {
+async function blankLocalCsv(
+	store: ApiCampaignStore,
+	ledger: Ledger,
+	record: ApiCampaignRecord,
+	path: string,
+): Promise<boolean> {
 	const stored = await ledger.campaign(record.name);
 	const present = existsSync(path);
 	if (!present && !stored?.input) return false;
@@ -146,7 +184,11 @@ async function blankLocalCsv(store: ApiCampaignStore, ledger: Ledger, record: Ap
 			// The local CSV holds the fresh bytes now (moved there when its length differed).
 			const hash = await fileMarkHash(present ? path : fresh, stored.input.bytes);
 			// The ledger's own write of the mark (its byte count unchanged): a resume compares the blanked file with it.
-			if (hash !== undefined && hash !== stored.input.hash) await ledger.importBatch(record.name, [], stored.importedThrough, { ...stored.input, hash });
+			if (hash !== undefined && hash !== stored.input.hash)
+				await ledger.importBatch(record.name, [], stored.importedThrough, {
+					...stored.input,
+					hash,
+				});
 		}
 		return changed;
 	} finally {

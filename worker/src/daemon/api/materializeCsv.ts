@@ -27,7 +27,12 @@ export function unionColumns(pages: string[][]): string[] {
  * bytes. The same pages always give the same bytes, so a resume (on this worker or
  * another) finds the file it imported from. Written aside and renamed: never half a file.
  */
-export async function materializeCsv(store: ApiCampaignStore, name: string, source: 'pages' | 'csv', path: string): Promise<{ columns?: string[]; lineBreaks: boolean }> {
+export async function materializeCsv(
+	store: ApiCampaignStore,
+	name: string,
+	source: 'pages' | 'csv',
+	path: string,
+): Promise<{ columns?: string[]; lineBreaks: boolean }> {
 	mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
 	const temp = `${path}.${randomUUID()}.part`;
 	const file = await open(temp, 'w', PRIVATE_MODE);
@@ -45,7 +50,16 @@ export async function materializeCsv(store: ApiCampaignStore, name: string, sour
 				if (columns) {
 					const cols = columns;
 					// Own keys only: a recipient without a column reads as an empty cell, never as a member every object has.
-					const rows = (JSON.parse(p.body) as Recipient[]).map((r) => cols.map((c) => csvField(recipientCell(Object.prototype.hasOwnProperty.call(r, c) ? r[c] : undefined))).join(',') + '\n');
+					const rows = (JSON.parse(p.body) as Recipient[]).map(
+						(r) =>
+							cols
+								.map((c) =>
+									csvField(
+										recipientCell(Object.prototype.hasOwnProperty.call(r, c) ? r[c] : undefined),
+									),
+								)
+								.join(',') + '\n',
+					);
 					const text = rows.join('');
 					lineBreaks ||= text.length - rows.length !== text.replace(/[\r\n]/g, '').length;
 					await file.write(text);

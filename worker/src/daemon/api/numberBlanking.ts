@@ -16,7 +16,10 @@ const SPACE = 0x20;
  * or national for its default country, with spaces, dots or dashes). Every candidate's
  * last digits are compared first: only a likely one is parsed.
  */
-export function numberFinder(e164: string, defaultCountry: string | undefined): (text: string) => boolean {
+export function numberFinder(
+	e164: string,
+	defaultCountry: string | undefined,
+): (text: string) => boolean {
 	let normalizer: PhoneNormalizer;
 	try {
 		normalizer = new PhoneNormalizer(defaultCountry);
@@ -58,7 +61,11 @@ function blankValue(value: Recipient[string]): Recipient[string] {
  * Without a column known for the numbers, any recipient naming it is blanked whole.
  * Undefined when none held it.
  */
-export function blankRecipients(body: string, holds: (text: string) => boolean, toKey: string | undefined): { body: string; blanked: number; mentions: number } | undefined {
+export function blankRecipients(
+	body: string,
+	holds: (text: string) => boolean,
+	toKey: string | undefined,
+): { body: string; blanked: number; mentions: number } | undefined {
 	const recipients = JSON.parse(body) as Recipient[];
 	let blanked = 0;
 	let mentions = 0;
@@ -73,7 +80,9 @@ export function blankRecipients(body: string, holds: (text: string) => boolean, 
 			mentions++;
 		}
 	}
-	return blanked + mentions > 0 ? { body: JSON.stringify(recipients), blanked, mentions } : undefined;
+	return blanked + mentions > 0
+		? { body: JSON.stringify(recipients), blanked, mentions }
+		: undefined;
 }
 
 /**
@@ -81,7 +90,12 @@ export function blankRecipients(body: string, holds: (text: string) => boolean, 
  * `to`, whole lines only). A CSV as uploaded is read as bytes: a line is its physical line.
  * Returns how many lines were blanked.
  */
-export function blankCsvLines(bytes: Buffer, holds: (text: string) => boolean, from = 0, to = bytes.length): number {
+export function blankCsvLines(
+	bytes: Buffer,
+	holds: (text: string) => boolean,
+	from = 0,
+	to = bytes.length,
+): number {
 	let blanked = 0;
 	for (let start = from; start < to; ) {
 		let end = bytes.indexOf(0x0a, start);

@@ -4,7 +4,11 @@ import { API_ROUTES } from './apiRouteTable';
 import { errorAnswer } from './apiSchemas';
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-	const s = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<string, unknown>;
+	const s = z.toJSONSchema(schema, {
+		target: 'draft-2020-12',
+		io,
+		unrepresentable: 'any',
+	}) as Record<string, unknown>;
 	delete s.$schema;
 	return s;
 }
@@ -25,25 +29,45 @@ export function openApiDocument(): Record<string, unknown> {
 	const paths: Record<string, Record<string, unknown>> = {};
 	for (const route of API_ROUTES) {
 		const parameters: unknown[] = [];
-		for (const [where, schema] of [['path', route.params], ['query', route.query]] as const) {
+		for (const [where, schema] of [
+			['path', route.params],
+			['query', route.query],
+		] as const) {
 			if (!schema) continue;
 			for (const [name, field] of Object.entries(schema.shape)) {
-				parameters.push({ name, in: where, required: where === 'path', description: (field as z.ZodType).description, schema: jsonSchema(field as z.ZodType, 'input') });
+				parameters.push({
+					name,
+					in: where,
+					required: where === 'path',
+					description: (field as z.ZodType).description,
+					schema: jsonSchema(field as z.ZodType, 'input'),
+				});
 			}
 		}
 		const responses: Record<string, unknown> = {};
 		for (const [status, answer] of Object.entries(route.answers)) {
-			responses[status] = { description: answer.description, ...(answer.schema ? { content: { 'application/json': { schema: jsonSchema(answer.schema, 'output') } } } : {}) };
+			responses[status] = {
+				description: answer.description,
+				...(answer.schema
+					? { content: { 'application/json': { schema: jsonSchema(answer.schema, 'output') } } }
+					: {}),
+			};
 		}
 		for (const code of ['unauthorized', ...route.errors] as const) {
 			const status = String(WORKER_API_ERROR_STATUS[code]);
 			const existing = responses[status] as { description: string } | undefined;
-			responses[status] = { description: existing ? `${existing.description}; ${code}` : code, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+			responses[status] = {
+				description: existing ? `${existing.description}; ${code}` : code,
+				content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+			};
 		}
 		const body = route.csv
 			? { required: true, content: { 'text/csv': { schema: { type: 'string' } } } }
 			: route.body
-				? { required: route.id !== 'startCampaign', content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } }
+				? {
+						required: route.id !== 'startCampaign',
+						content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
+					}
 				: undefined;
 		(paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = {
 			operationId: route.id,
@@ -55,7 +79,12 @@ export function openApiDocument(): Record<string, unknown> {
 	}
 	built = {
 		openapi: '3.1.0',
-		info: { title: 'cloudtel worker campaign API', version: API_VERSION, description: 'Campaigns handed to a running `cloudtel worker`: settings, recipients in pages (or a CSV), start, pause, resume, cancel, status, report and preview. Every route needs `Authorization: Bearer <server.apiToken>`.' },
+		info: {
+			title: 'cloudtel worker campaign API',
+			version: API_VERSION,
+			description:
+				'Campaigns handed to a running `cloudtel worker`: settings, recipients in pages (or a CSV), start, pause, resume, cancel, status, report and preview. Every route needs `Authorization: Bearer <server.apiToken>`.',
+		},
 		components: {
 			securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
 			schemas: { Error: jsonSchema(errorAnswer, 'output') },

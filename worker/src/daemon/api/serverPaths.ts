@@ -8,7 +8,12 @@ import { sep } from 'node:path';
  */
 export function withoutServerPaths(text: string, dir: string): string {
 	const inDir = new RegExp(`${escapeRegExp(dir + sep)}[^\\s"'()]+?\\.csv\\b`, 'g');
-	return text.replace(inDir, "the recipients' CSV").split(dir + sep).join('').split(dir).join("the worker's folder");
+	return text
+		.replace(inDir, "the recipients' CSV")
+		.split(dir + sep)
+		.join('')
+		.split(dir)
+		.join("the worker's folder");
 }
 
 function escapeRegExp(text: string): string {

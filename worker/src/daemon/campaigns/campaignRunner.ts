@@ -48,12 +48,16 @@ export class CampaignRunner {
 		// The CSV may have changed since the start: a run that would fail is not begun.
 		const problems = await checkCampaignCsv(campaign, index);
 		if (problems.length > 0) {
-			for (const problem of problems) log.error('campaign not run: its config does not fit its CSV', { problem });
+			for (const problem of problems)
+				log.error('campaign not run: its config does not fit its CSV', { problem });
 			return 'failed';
 		}
 		const startedAt = Date.now();
 		const named: EventRun = { campaign: campaign.name, run };
-		await this.store.startRun({ run, campaign: campaign.name, startedAt }, this.events?.startedForwards(named, startedAt));
+		await this.store.startRun(
+			{ run, campaign: campaign.name, startedAt },
+			this.events?.startedForwards(named, startedAt),
+		);
 		this.events?.wake();
 		// Its own connection: the engine holds cursors open while it writes reports.
 		let end: RunEnd;
@@ -61,7 +65,12 @@ export class CampaignRunner {
 		try {
 			const location = dbLocation(this.config.db, 'db');
 			// A Postgres restarting under the run: it waits, then goes on (or, past the limit, stops to be resumed).
-			ledger = gatedLedger(await openRunLedger(location, waitingForPostgres(log)), this.sendingMayGo, log, signal);
+			ledger = gatedLedger(
+				await openRunLedger(location, waitingForPostgres(log)),
+				this.sendingMayGo,
+				log,
+				signal,
+			);
 			const chunks = daemonChunks(ledger);
 			const summary = await runCampaign(
 				{
@@ -76,11 +85,30 @@ export class CampaignRunner {
 				},
 				{ ledger, reporter: this.reporter(named, ledger, log), signal, chunks },
 			);
-			if (summary.storeFault) throw new StoreFault(`the database failed under the run: ${summary.message ?? 'no detail'}`);
-			end = summary.stop === 'interrupted' ? 'interrupted' : summary.stop === 'failed' ? 'failed' : 'finished';
+			if (summary.storeFault)
+				throw new StoreFault(
+					`the database failed under the run: ${summary.message ?? 'no detail'}`,
+				);
+			end =
+				summary.stop === 'interrupted'
+					? 'interrupted'
+					: summary.stop === 'failed'
+						? 'failed'
+						: 'finished';
 			if (end !== 'interrupted') {
 				const at = Date.now();
-				await this.store.finishRun(run, summary.stop, at, await this.endForwards(named, summary.stop, ledger, at, summary.stop === 'failed' ? summary.message : undefined));
+				await this.store.finishRun(
+					run,
+					summary.stop,
+					at,
+					await this.endForwards(
+						named,
+						summary.stop,
+						ledger,
+						at,
+						summary.stop === 'failed' ? summary.message : undefined,
+					),
+				);
 				this.events?.wake();
 			}
 		} catch (error) {
@@ -88,10 +116,23 @@ export class CampaignRunner {
 			// the scheduler resumes it once the store answers.
 			if (isStoreFault(error)) throw error;
 			end = 'failed';
-			const message = configProblem(error, index) ?? (error instanceof FatalError ? error.message : String((error as Error).stack ?? error));
+			const message =
+				configProblem(error, index) ??
+				(error instanceof FatalError ? error.message : String((error as Error).stack ?? error));
 			log.error('campaign run failed', { reason: message });
 			const at = Date.now();
-			await this.store.finishRun(run, `failed: ${message}`, at, await this.endForwards(named, 'failed', ledger, at, configProblem(error, index) ?? (error as Error).message));
+			await this.store.finishRun(
+				run,
+				`failed: ${message}`,
+				at,
+				await this.endForwards(
+					named,
+					'failed',
+					ledger,
+					at,
+					configProblem(error, index) ?? (error as Error).message,
+				),
+			);
 			this.events?.wake();
 		} finally {
 			await ledger?.close();
@@ -103,15 +144,28 @@ export class CampaignRunner {
 	 * The event a run's end announces: campaign.finished with the run's figures (as
 	 * `campaign status` shows them), or campaign.paused; none for a stop that resumes it.
 	 */
-	private async endForwards(run: EventRun, stop: StopReason, ledger: Ledger | undefined, at: number, reason?: string): Promise<KeyedForward[]> {
-		if (!this.events?.enabled || (stop !== 'finished' && stop !== 'cancelled' && stop !== 'failed' && stop !== 'paused')) return [];
+	private async endForwards(
+		run: EventRun,
+		stop: StopReason,
+		ledger: Ledger | undefined,
+		at: number,
+		reason?: string,
+	): Promise<KeyedForward[]> {
+		if (
+			!this.events?.enabled ||
+			(stop !== 'finished' && stop !== 'cancelled' && stop !== 'failed' && stop !== 'paused')
+		)
+			return [];
 		let counts: CampaignCounts | undefined;
 		try {
 			counts = ledger ? await campaignCounts(ledger, run.run) : undefined;
 		} catch (error) {
 			// Figures that cannot be read are not announced as zeros: the run stays open and is
 			// resumed once the store answers, and its end announced then. A failed run says why without them.
-			if (stop !== 'failed') throw new StoreFault(`the run's figures could not be read for its ${stop} event: ${(error as Error).message}`);
+			if (stop !== 'failed')
+				throw new StoreFault(
+					`the run's figures could not be read for its ${stop} event: ${(error as Error).message}`,
+				);
 		}
 		if (stop === 'paused') return this.pauseForwards(run, ledger, counts);
 		return this.events.finishedForwards(run, stop, counts ?? emptyCampaignCounts(), at, reason);
@@ -134,7 +188,9 @@ export class CampaignRunner {
 						await new Promise((r) => setTimeout(r, Math.min(5_000, 250 * 2 ** failures)));
 					}
 				}
-			})().catch((error: Error) => log.error('campaign.paused not queued: the store does not answer', { error }));
+			})().catch((error: Error) =>
+				log.error('campaign.paused not queued: the store does not answer', { error }),
+			);
 		});
 	}
 
@@ -143,7 +199,11 @@ export class CampaignRunner {
 	 * itself while the run waits), so each worker sending the run, and the run's end, name
 	 * the same pause alike and it is announced once.
 	 */
-	private async pauseForwards(run: EventRun, ledger: Ledger | undefined, counts?: CampaignCounts): Promise<KeyedForward[]> {
+	private async pauseForwards(
+		run: EventRun,
+		ledger: Ledger | undefined,
+		counts?: CampaignCounts,
+	): Promise<KeyedForward[]> {
 		const record = await ledger?.campaign(run.run).catch(() => undefined);
 		const at = record?.updatedAt ?? Date.now();
 		const figures = counts ?? (ledger ? await campaignCounts(ledger, run.run) : undefined);
@@ -155,8 +215,12 @@ export class CampaignRunner {
 		const { publicUrl, secret } = this.config.server;
 		const leased = isBlank(campaign.from);
 		return {
-			...(campaign.receipts ? { DeliveryReceiptWebhookUri: callbackUrl(publicUrl, secret, 'receipts') } : {}),
-			...(leased && campaign.replies !== false ? { WebhookUri: callbackUrl(publicUrl, secret, 'replies') } : {}),
+			...(campaign.receipts
+				? { DeliveryReceiptWebhookUri: callbackUrl(publicUrl, secret, 'receipts') }
+				: {}),
+			...(leased && campaign.replies !== false
+				? { WebhookUri: callbackUrl(publicUrl, secret, 'replies') }
+				: {}),
 		};
 	}
 }

@@ -51,13 +51,27 @@ export class CampaignScheduler {
 	start(): void {
 		for (const campaign of this.campaigns) {
 			const timezone = campaign.timeZone ? resolveTimeZone(campaign.timeZone) : undefined;
-			const task = cron.schedule(campaign.cron, (context) => this.tick(campaign, context.date ?? new Date()), {
-				name: `campaign ${campaign.name}`,
-				timezone,
-				logger: { info: () => {}, debug: () => {}, warn: (m) => this.log.warn(m), error: (m) => this.log.error(String(m)) },
-			});
+			const task = cron.schedule(
+				campaign.cron,
+				(context) => this.tick(campaign, context.date ?? new Date()),
+				{
+					name: `campaign ${campaign.name}`,
+					timezone,
+					logger: {
+						info: () => {},
+						debug: () => {},
+						warn: (m) => this.log.warn(m),
+						error: (m) => this.log.error(String(m)),
+					},
+				},
+			);
 			this.tasks.set(campaign.name, task);
-			this.log.info('campaign scheduled', { campaign: campaign.name, cron: campaign.cron, timeZone: timezone ?? 'local', next: task.getNextRun()?.toISOString() });
+			this.log.info('campaign scheduled', {
+				campaign: campaign.name,
+				cron: campaign.cron,
+				timeZone: timezone ?? 'local',
+				next: task.getNextRun()?.toISOString(),
+			});
 		}
 		if (this.store && this.campaigns.length > 0) {
 			this.lookForMissed();
@@ -74,7 +88,10 @@ export class CampaignScheduler {
 				if (this.catchUpFailing) this.log.info('looking for missed ticks again: the store answers');
 				this.catchUpFailing = false;
 			} catch (error) {
-				if (!this.catchUpFailing) this.log.error('cannot look for missed ticks: the store does not answer; trying again', { error: error as Error });
+				if (!this.catchUpFailing)
+					this.log.error('cannot look for missed ticks: the store does not answer; trying again', {
+						error: error as Error,
+					});
 				this.catchUpFailing = true;
 			}
 		})().finally(() => (this.lookingForMissed = undefined));
@@ -83,7 +100,8 @@ export class CampaignScheduler {
 
 	private async catchUp(campaign: CampaignConfig): Promise<void> {
 		const task = this.tasks.get(campaign.name);
-		if (!task || !this.store || this.controller.signal.aborted || this.running.has(campaign.name)) return;
+		if (!task || !this.store || this.controller.signal.aborted || this.running.has(campaign.name))
+			return;
 		const grace = catchUpMs(campaign.catchUp ?? '24h');
 		const now = Date.now();
 		const since = now - (grace ?? LOOK_BACK_MS);
@@ -91,13 +109,21 @@ export class CampaignScheduler {
 		const runs = new Set(known.runs);
 		// Only ticks after the latest run and after the worker or the campaign first ran can
 		// count: walking the rest of a seconds cron's day took the loop for seconds each look.
-		const latestRun = known.runs.reduce((latest, run) => Math.max(latest, tickOfRun(run) ?? since), since);
+		const latestRun = known.runs.reduce(
+			(latest, run) => Math.max(latest, tickOfRun(run) ?? since),
+			since,
+		);
 		// With catchUp none nothing runs late, so a tick once judged (and logged) is not walked again.
 		const judged = grace === undefined ? (this.judgedThrough.get(campaign.name) ?? since) : since;
-		const from = Math.max(latestRun, judged, Math.min(this.startedAt - 1, known.firstStartedAt ?? Infinity));
+		const from = Math.max(
+			latestRun,
+			judged,
+			Math.min(this.startedAt - 1, known.firstStartedAt ?? Infinity),
+		);
 		// A tick is this second's at the earliest: the cron fires it itself.
 		const ticks = ticksBetween(task, from, now - 1000);
-		if (grace === undefined && ticks.length > 0) this.judgedThrough.set(campaign.name, ticks[ticks.length - 1].getTime());
+		if (grace === undefined && ticks.length > 0)
+			this.judgedThrough.set(campaign.name, ticks[ticks.length - 1].getTime());
 		if (ticks.length === 0) return;
 		// Only ticks after the last one that ran (or was skipped on purpose): a later run supersedes them.
 		let done = -1;
@@ -105,21 +131,45 @@ export class CampaignScheduler {
 			const run = runName(campaign.name, t);
 			if (runs.has(run) || this.handled.has(run)) done = i;
 		});
-		const missed = ticks.slice(done + 1).filter((t) => t.getTime() >= this.startedAt || (known.firstStartedAt !== undefined && known.firstStartedAt < t.getTime()));
-		if (missed.length === 0 || this.running.has(campaign.name) || this.controller.signal.aborted) return;
+		const missed = ticks
+			.slice(done + 1)
+			.filter(
+				(t) =>
+					t.getTime() >= this.startedAt ||
+					(known.firstStartedAt !== undefined && known.firstStartedAt < t.getTime()),
+			);
+		if (missed.length === 0 || this.running.has(campaign.name) || this.controller.signal.aborted)
+			return;
 		const latest = missed[missed.length - 1];
 		const skipped = grace === undefined ? missed : missed.slice(0, -1);
-		const why = grace === undefined ? 'catchUp is none' : 'only the latest missed tick is caught up';
+		const why =
+			grace === undefined ? 'catchUp is none' : 'only the latest missed tick is caught up';
 		// One line a tick, but not thousands for a cron of every minute that missed a day.
 		skipped.forEach((tick, i) => {
 			this.handled.add(runName(campaign.name, tick));
-			if (i < SKIPS_LOGGED) this.log.warn('campaign tick missed and skipped', { campaign: campaign.name, tick: tick.toISOString(), why });
+			if (i < SKIPS_LOGGED)
+				this.log.warn('campaign tick missed and skipped', {
+					campaign: campaign.name,
+					tick: tick.toISOString(),
+					why,
+				});
 		});
 		if (skipped.length > SKIPS_LOGGED) {
-			this.log.warn('campaign ticks missed and skipped', { campaign: campaign.name, more: skipped.length - SKIPS_LOGGED, from: skipped[SKIPS_LOGGED].toISOString(), to: skipped[skipped.length - 1].toISOString(), why });
+			this.log.warn('campaign ticks missed and skipped', {
+				campaign: campaign.name,
+				more: skipped.length - SKIPS_LOGGED,
+				from: skipped[SKIPS_LOGGED].toISOString(),
+				to: skipped[skipped.length - 1].toISOString(),
+				why,
+			});
 		}
 		if (grace === undefined) return;
-		this.log.warn('campaign tick caught up', { campaign: campaign.name, tick: latest.toISOString(), lateMs: now - latest.getTime(), catchUp: campaign.catchUp ?? '24h' });
+		this.log.warn('campaign tick caught up', {
+			campaign: campaign.name,
+			tick: latest.toISOString(),
+			lateMs: now - latest.getTime(),
+			catchUp: campaign.catchUp ?? '24h',
+		});
 		this.launch(campaign, runName(campaign.name, latest));
 	}
 
@@ -128,7 +178,10 @@ export class CampaignScheduler {
 		if (this.controller.signal.aborted) return false;
 		if (this.running.has(campaign.name)) {
 			this.handled.add(runName(campaign.name, at));
-			this.log.warn('campaign tick skipped: the previous run is still going', { campaign: campaign.name, tick: at.toISOString() });
+			this.log.warn('campaign tick skipped: the previous run is still going', {
+				campaign: campaign.name,
+				tick: at.toISOString(),
+			});
 			return false;
 		}
 		this.launch(campaign, runName(campaign.name, at));
@@ -172,7 +225,10 @@ export class CampaignScheduler {
 					const failures = this.resumeFailures.get(run) ?? 0;
 					this.resumeFailures.set(run, failures + 1);
 					const delay = Math.min(RESUME_MAX_MS, RESUME_MS * 2 ** failures);
-					this.log.error('campaign run stopped: the store failed; it is resumed when the store answers', { campaign: campaign.name, run, error, retryInMs: delay });
+					this.log.error(
+						'campaign run stopped: the store failed; it is resumed when the store answers',
+						{ campaign: campaign.name, run, error, retryInMs: delay },
+					);
 					setTimeout(() => {
 						if (this.controller.signal.aborted || this.running.has(campaign.name)) return;
 						this.log.info('campaign run resumed', { campaign: campaign.name, run });

@@ -20,7 +20,8 @@ const CONFIG_KEY: Partial<Record<Setting, keyof CampaignConfig>> = {
  * fault (`campaigns[1].text: ...`), never by the CLI flag the engine's own message names.
  */
 export function configProblem(error: unknown, index: number): string | undefined {
-	if (error instanceof SettingError) return `${configPath(['campaigns', index, CONFIG_KEY[error.setting] ?? error.setting])}: ${error.detail}`;
+	if (error instanceof SettingError)
+		return `${configPath(['campaigns', index, CONFIG_KEY[error.setting] ?? error.setting])}: ${error.detail}`;
 	return undefined;
 }
 
@@ -35,7 +36,8 @@ export async function checkCampaignCsv(campaign: CampaignConfig, index: number):
 	try {
 		csv = await openCsv(spec.csvPath, { encoding: spec.encoding });
 	} catch (error) {
-		if (error instanceof FatalError) return [`${configPath(['campaigns', index, 'csv'])}: ${error.message}`];
+		if (error instanceof FatalError)
+			return [`${configPath(['campaigns', index, 'csv'])}: ${error.message}`];
 		throw error;
 	}
 	try {

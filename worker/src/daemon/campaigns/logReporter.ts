@@ -20,19 +20,36 @@ export class LogReporter implements Reporter {
 	}
 
 	rowError(line: number, code: string, reason: string): void {
-		this.log.warn('campaign row error', { line, code, reason: this.phoneNumbers === 'full' ? reason : maskQuotedNumbers(reason) });
+		this.log.warn('campaign row error', {
+			line,
+			code,
+			reason: this.phoneNumbers === 'full' ? reason : maskQuotedNumbers(reason),
+		});
 	}
 
 	progress(p: Progress): void {
 		const now = performance.now();
 		if (now - this.lastProgress < this.progressEveryMs) return;
 		this.lastProgress = now;
-		this.log.info('campaign progress', { stage: p.stage, done: p.done, total: p.total, rate: Math.round(p.rate * 10) / 10 });
+		this.log.info('campaign progress', {
+			stage: p.stage,
+			done: p.done,
+			total: p.total,
+			rate: Math.round(p.rate * 10) / 10,
+		});
 	}
 
 	summary(s: CampaignSummary): void {
 		const level = s.stop === 'failed' || s.rows.uncertain > 0 ? 'error' : 'info';
-		this.log[level]('campaign summary', { stop: s.stop, rows: s.rows, total: s.total, segments: s.segments, seconds: Math.round(s.seconds * 10) / 10, uncertainLines: s.uncertainLines.slice(0, 100), message: s.message });
+		this.log[level]('campaign summary', {
+			stop: s.stop,
+			rows: s.rows,
+			total: s.total,
+			segments: s.segments,
+			seconds: Math.round(s.seconds * 10) / 10,
+			uncertainLines: s.uncertainLines.slice(0, 100),
+			message: s.message,
+		});
 	}
 
 	close(): void {}

@@ -37,6 +37,7 @@ function walk(task: ScheduledTask, from: number, to: number): Date[] {
 		return out;
 	}
 	// A node-cron without its matcher where we look: minute by minute, as a 5-field cron ticks.
-	for (let at = Math.ceil(from / 60_000) * 60_000; at < to && out.length < MAX_TICKS; at += 60_000) if (task.match(new Date(at))) out.push(new Date(at));
+	for (let at = Math.ceil(from / 60_000) * 60_000; at < to && out.length < MAX_TICKS; at += 60_000)
+		if (task.match(new Date(at))) out.push(new Date(at));
 	return out;
 }

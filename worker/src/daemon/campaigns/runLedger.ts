@@ -17,6 +17,7 @@ export function daemonChunks(ledger: Ledger): ChunkSource {
 /** Told of each wait for a Postgres restarting under a run: one line when the wait starts. */
 export function waitingForPostgres(log: JsonLogger): (waitedMs: number, error: Error) => void {
 	return (waitedMs, error) => {
-		if (waitedMs === 0) log.warn('the connection to Postgres was lost; the run waits for it', { error });
+		if (waitedMs === 0)
+			log.warn('the connection to Postgres was lost; the run waits for it', { error });
 	};
 }

@@ -8,11 +8,19 @@ const LOOK_EVERY_MS = 100;
  * says no: callbacks spooled during an outage are not yet in the store and processed, and
  * a STOP among them must count before the next message to its number.
  */
-export function gatedLedger<L extends Ledger>(ledger: L, mayGo: () => boolean, log: Logger, signal: AbortSignal): L {
+export function gatedLedger<L extends Ledger>(
+	ledger: L,
+	mayGo: () => boolean,
+	log: Logger,
+	signal: AbortSignal,
+): L {
 	let told = false;
 	const wait = async () => {
 		while (!mayGo() && !signal.aborted) {
-			if (!told) log.warn('sending waits: callbacks received while the store was down are being taken in first');
+			if (!told)
+				log.warn(
+					'sending waits: callbacks received while the store was down are being taken in first',
+				);
 			told = true;
 			await new Promise((r) => setTimeout(r, LOOK_EVERY_MS));
 		}

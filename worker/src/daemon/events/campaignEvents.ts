@@ -1,4 +1,9 @@
-import type { CampaignCounts, CampaignEvent, OptOutEventData, ReplyEventData } from '../../../../api';
+import type {
+	CampaignCounts,
+	CampaignEvent,
+	OptOutEventData,
+	ReplyEventData,
+} from '../../../../api';
 import type { CampaignConfig, EventsConfig } from '../../config/workerConfigSchema';
 import type { DaemonStore, KeyedForward, NewForward } from '../../storage/daemonStore';
 import type { EventForward } from '../forward/eventForward';
@@ -56,16 +61,37 @@ export class CampaignEvents {
 
 	/** Whether any event can go anywhere: without, nothing is queued. */
 	get enabled(): boolean {
-		return this.settings.events !== undefined || this.settings.campaigns.some((c) => c.events !== undefined) || this.campaignUrl !== undefined;
+		return (
+			this.settings.events !== undefined ||
+			this.settings.campaigns.some((c) => c.events !== undefined) ||
+			this.campaignUrl !== undefined
+		);
 	}
 
 	startedForwards(run: EventRun, at: number): KeyedForward[] {
-		return this.keyed(this.event('campaign.started', `campaign.started:${run.run}`, run, at, this.runData(run)), run.url);
+		return this.keyed(
+			this.event('campaign.started', `campaign.started:${run.run}`, run, at, this.runData(run)),
+			run.url,
+		);
 	}
 
-	finishedForwards(run: EventRun, state: FinishedState, counts: CampaignCounts, at: number, reason?: string): KeyedForward[] {
-		const data = { state, counts, ...this.runData(run), ...(reason !== undefined ? { reason } : {}) };
-		return this.keyed(this.event('campaign.finished', `campaign.finished:${run.run}`, run, at, data), run.url);
+	finishedForwards(
+		run: EventRun,
+		state: FinishedState,
+		counts: CampaignCounts,
+		at: number,
+		reason?: string,
+	): KeyedForward[] {
+		const data = {
+			state,
+			counts,
+			...this.runData(run),
+			...(reason !== undefined ? { reason } : {}),
+		};
+		return this.keyed(
+			this.event('campaign.finished', `campaign.finished:${run.run}`, run, at, data),
+			run.url,
+		);
 	}
 
 	/**
@@ -73,20 +99,42 @@ export class CampaignEvents {
 	 * announces each), stable for the same pause: a count, or the time it was paused (a cron
 	 * run taken up paused after a restart names its pause as before, and announces it once).
 	 */
-	pausedForwards(run: EventRun, at: number, counts?: CampaignCounts, pause?: string | number): KeyedForward[] {
+	pausedForwards(
+		run: EventRun,
+		at: number,
+		counts?: CampaignCounts,
+		pause?: string | number,
+	): KeyedForward[] {
 		const id = `campaign.paused:${run.run}${pause === undefined ? '' : `:${pause}`}`;
-		return this.keyed(this.event('campaign.paused', id, run, at, { ...this.runData(run), ...(counts ? { counts } : {}) }), run.url);
+		return this.keyed(
+			this.event('campaign.paused', id, run, at, {
+				...this.runData(run),
+				...(counts ? { counts } : {}),
+			}),
+			run.url,
+		);
 	}
 
 	async started(run: EventRun, at = Date.now()): Promise<void> {
 		await this.queue(this.startedForwards(run, at), at);
 	}
 
-	async finished(run: EventRun, state: FinishedState, counts: CampaignCounts, at = Date.now(), reason?: string): Promise<void> {
+	async finished(
+		run: EventRun,
+		state: FinishedState,
+		counts: CampaignCounts,
+		at = Date.now(),
+		reason?: string,
+	): Promise<void> {
 		await this.queue(this.finishedForwards(run, state, counts, at, reason), at);
 	}
 
-	async paused(run: EventRun, at = Date.now(), counts?: CampaignCounts, pause?: string | number): Promise<void> {
+	async paused(
+		run: EventRun,
+		at = Date.now(),
+		counts?: CampaignCounts,
+		pause?: string | number,
+	): Promise<void> {
 		await this.queue(this.pausedForwards(run, at, counts, pause), at);
 	}
 
@@ -94,16 +142,35 @@ export class CampaignEvents {
 	 * A reply's events, queued with the callback's other forwards (in the transaction that
 	 * marks it processed): `reply`, and `optout` when it opted its sender out.
 	 */
-	async replyForwards(context: ReplyContext, optOut?: { keyword: string; rule?: string }): Promise<(NewForward & { payload: EventForward })[]> {
+	async replyForwards(
+		context: ReplyContext,
+		optOut?: { keyword: string; rule?: string },
+	): Promise<(NewForward & { payload: EventForward })[]> {
 		if (!this.enabled) return [];
 		const { reply } = context;
-		const url = context.campaign === undefined || !this.campaignUrl ? undefined : await this.campaignUrl(context.campaign);
+		const url =
+			context.campaign === undefined || !this.campaignUrl
+				? undefined
+				: await this.campaignUrl(context.campaign);
 		const at = context.receivedAt;
-		const run = context.campaign === undefined ? undefined : { campaign: context.campaign, run: context.run ?? context.campaign };
-		const replyData: ReplyEventData = { from: reply.From, to: reply.To, text: reply.Text, messageSid: reply.MessageSid, ...(context.campaign !== undefined ? { campaign: context.campaign } : {}) };
+		const run =
+			context.campaign === undefined
+				? undefined
+				: { campaign: context.campaign, run: context.run ?? context.campaign };
+		const replyData: ReplyEventData = {
+			from: reply.From,
+			to: reply.To,
+			text: reply.Text,
+			messageSid: reply.MessageSid,
+			...(context.campaign !== undefined ? { campaign: context.campaign } : {}),
+		};
 		const events = [this.event('reply', `reply:${reply.MessageSid}`, run, at, replyData)];
 		if (optOut) {
-			const data: OptOutEventData & { rule?: string } = { number: reply.From, keyword: optOut.keyword, ...(optOut.rule !== undefined ? { rule: optOut.rule } : {}) };
+			const data: OptOutEventData & { rule?: string } = {
+				number: reply.From,
+				keyword: optOut.keyword,
+				...(optOut.rule !== undefined ? { rule: optOut.rule } : {}),
+			};
 			events.push(this.event('optout', `optout:${reply.MessageSid}`, run, at, data));
 		}
 		return events.flatMap((e) => {
@@ -136,13 +203,29 @@ export class CampaignEvents {
 	/** The campaign's own URL wins for its events; else the worker-wide URL, for the types it takes. */
 	private route(event: CampaignEvent, url: string | undefined): EventForward['action'] | undefined {
 		if (url !== undefined) return { type: 'event', to: 'campaign', url };
-		if (event.campaign !== undefined && this.settings.campaigns.some((c) => c.name === event.campaign && c.events !== undefined)) return { type: 'event', to: 'campaign' };
+		if (
+			event.campaign !== undefined &&
+			this.settings.campaigns.some((c) => c.name === event.campaign && c.events !== undefined)
+		)
+			return { type: 'event', to: 'campaign' };
 		if (this.settings.events?.types.includes(event.type)) return { type: 'event', to: 'worker' };
 		return undefined;
 	}
 
-	private event(type: CampaignEvent['type'], id: string, run: EventRun | undefined, at: number, data: object): CampaignEvent {
-		return { id, type, occurredAt: new Date(at).toISOString(), ...(run ? { campaign: run.campaign } : {}), data: data as Record<string, unknown> };
+	private event(
+		type: CampaignEvent['type'],
+		id: string,
+		run: EventRun | undefined,
+		at: number,
+		data: object,
+	): CampaignEvent {
+		return {
+			id,
+			type,
+			occurredAt: new Date(at).toISOString(),
+			...(run ? { campaign: run.campaign } : {}),
+			data: data as Record<string, unknown>,
+		};
 	}
 
 	/** A cron run's name, which the campaign's name alone does not give. */

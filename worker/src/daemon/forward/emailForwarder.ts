@@ -48,7 +48,9 @@ export class EmailForwarder implements Forwarder {
 	}
 
 	private start(): Worker {
-		const thread = new Worker(this.script, { workerData: { smtp: this.smtp, connections: this.connections } });
+		const thread = new Worker(this.script, {
+			workerData: { smtp: this.smtp, connections: this.connections },
+		});
 		thread.unref();
 		thread.on('message', ({ id, outcome }: EmailThreadReply) => {
 			this.waiting.get(id)?.(outcome);

@@ -14,5 +14,7 @@ port.on('message', (request: EmailThreadRequest) => {
 		port.close();
 		return;
 	}
-	void sender.send(request.payload, request.identity).then((outcome) => port.postMessage({ id: request.id, outcome } satisfies EmailThreadReply));
+	void sender
+		.send(request.payload, request.identity)
+		.then((outcome) => port.postMessage({ id: request.id, outcome } satisfies EmailThreadReply));
 });

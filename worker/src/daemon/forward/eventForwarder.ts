@@ -30,17 +30,38 @@ export class EventForwarder {
 	async send(payload: EventForward): Promise<ForwardOutcome> {
 		const { action, event } = payload;
 		const worker = this.targets.worker();
-		const url = action.to === 'worker' ? worker?.url : (action.url ?? (event.campaign === undefined ? undefined : this.targets.campaignUrl(event.campaign)));
+		const url =
+			action.to === 'worker'
+				? worker?.url
+				: (action.url ??
+					(event.campaign === undefined ? undefined : this.targets.campaignUrl(event.campaign)));
 		if (url === undefined) {
-			return { kind: 'failed', reason: action.to === 'worker' ? 'events is no longer in the config' : `campaign ${event.campaign ?? '(none)'} has no events URL in the config any more` };
+			return {
+				kind: 'failed',
+				reason:
+					action.to === 'worker'
+						? 'events is no longer in the config'
+						: `campaign ${event.campaign ?? '(none)'} has no events URL in the config any more`,
+			};
 		}
 		if (action.to === 'campaign' && action.url !== undefined) {
 			const refused = await outboundRefusal(action.url, this.targets.outboundAllow?.() ?? []);
-			if (refused) return { kind: refused.unresolved ? 'retry' : 'failed', reason: `events ${refused.reason}` };
+			if (refused)
+				return {
+					kind: refused.unresolved ? 'retry' : 'failed',
+					reason: `events ${refused.reason}`,
+				};
 		}
 		const headers = action.to === 'worker' ? (worker?.headers ?? {}) : {};
 		// n8n answers 404 while its workflow is not active yet (a restart).
-		return postIdempotent({ url, headers, body: event, key: event.id, notFoundIsLater: true, maxRetryAfterMs: MAX_RETRY_AFTER_MS });
+		return postIdempotent({
+			url,
+			headers,
+			body: event,
+			key: event.id,
+			notFoundIsLater: true,
+			maxRetryAfterMs: MAX_RETRY_AFTER_MS,
+		});
 	}
 
 	async close(): Promise<void> {}

@@ -4,7 +4,13 @@ import type { ForwardJob, OutboxStore } from '../../storage/daemonStore';
 import type { Logger } from '../jsonLogger';
 import type { ForwardOutcome, Forwarder } from './forwardOutcome';
 import type { EventForwarder } from './eventForwarder';
-import { forwardMessageSid, isCallbackForward, isEventForward, type ForwardKind, type QueuedForward } from './forwardPayload';
+import {
+	forwardMessageSid,
+	isCallbackForward,
+	isEventForward,
+	type ForwardKind,
+	type QueuedForward,
+} from './forwardPayload';
 import type { N8nForwarder } from './n8nForwarder';
 import { destinationOf } from './forwardDestination';
 
@@ -64,8 +70,15 @@ export class ForwardOutbox {
 		const now = Date.now();
 		for (const job of await this.store.interruptedForwards()) {
 			if (job.payload.action.type === 'forwardSms') {
-				await this.store.markUncertain(job.id, 'the worker stopped during this attempt; the SMS may have been sent', now);
-				this.log.error('forward uncertain', this.fields(job, { reason: 'interrupted by a crash; not sent again' }));
+				await this.store.markUncertain(
+					job.id,
+					'the worker stopped during this attempt; the SMS may have been sent',
+					now,
+				);
+				this.log.error(
+					'forward uncertain',
+					this.fields(job, { reason: 'interrupted by a crash; not sent again' }),
+				);
 			} else {
 				await this.store.requeue(job.id, now);
 				this.log.warn('forward interrupted; sending again', this.fields(job));
@@ -92,13 +105,18 @@ export class ForwardOutbox {
 		}
 		this.pumping = this.pump()
 			.then(() => {
-				if (this.storeFailures > 0) this.log.info('outbox: the store answers again', { failures: this.storeFailures });
+				if (this.storeFailures > 0)
+					this.log.info('outbox: the store answers again', { failures: this.storeFailures });
 				this.storeFailures = 0;
 			})
 			.catch((error: Error) => {
 				// The store is down or full: nothing was claimed, so nothing is lost; look again soon.
 				const delay = Math.min(STORE_RETRY_MAX_MS, STORE_RETRY_MS * 2 ** this.storeFailures);
-				if (this.storeFailures === 0) this.log.error('outbox: the store does not answer; trying again', { error, delayMs: delay });
+				if (this.storeFailures === 0)
+					this.log.error('outbox: the store does not answer; trying again', {
+						error,
+						delayMs: delay,
+					});
 				this.storeFailures++;
 				if (this.stopping) return;
 				if (this.timer) clearTimeout(this.timer);
@@ -134,7 +152,9 @@ export class ForwardOutbox {
 		// A pump under way may be marking a forward `sending`: its attempt must start and settle.
 		while (this.pumping) await this.pumping;
 		while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
-		await Promise.allSettled([...Object.values(this.forwarders), this.n8n, this.events].map((f) => f?.close()));
+		await Promise.allSettled(
+			[...Object.values(this.forwarders), this.n8n, this.events].map((f) => f?.close()),
+		);
 	}
 
 	/** Attempts under way now. */
@@ -152,7 +172,13 @@ export class ForwardOutbox {
 				if ((this.perDestination.get(destination) ?? 0) >= this.config.concurrency) {
 					const now = Date.now();
 					// Claimed and not put back, it would wait for a restart: then it goes now, over the cap.
-					if (await this.store.putBack(job.id, now + NO_ROOM_MS, now).then(() => true, () => false)) continue;
+					if (
+						await this.store.putBack(job.id, now + NO_ROOM_MS, now).then(
+							() => true,
+							() => false,
+						)
+					)
+						continue;
 				}
 				this.begin(job, destination);
 			}
@@ -160,7 +186,8 @@ export class ForwardOutbox {
 		// While every slot is busy, a finishing (or slow) attempt kicks the pump; no timer needed.
 		if (this.stopping || this.shared >= this.config.concurrency) return;
 		const next = await this.store.nextDueAt();
-		const wait = next === undefined ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(0, next - Date.now()));
+		const wait =
+			next === undefined ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(0, next - Date.now()));
 		this.timer = setTimeout(() => this.kick(), wait);
 		this.timer.unref();
 	}
@@ -193,23 +220,41 @@ export class ForwardOutbox {
 	private async attempt(job: ForwardJob): Promise<void> {
 		// Stored by this outbox's own completeEvents, so it is what was queued.
 		const payload = job.payload as QueuedForward;
-		const unconfigured: ForwardOutcome = { kind: 'failed', reason: `no ${payload.action.type} forwarder is configured` };
+		const unconfigured: ForwardOutcome = {
+			kind: 'failed',
+			reason: `no ${payload.action.type} forwarder is configured`,
+		};
 		let outcome: ForwardOutcome;
 		try {
 			if (isEventForward(payload)) {
 				// The event's id is its Idempotency-Key, on every attempt.
-				outcome = this.events ? await this.events.send(payload) : { kind: 'failed', reason: 'no events forwarder is configured' };
+				outcome = this.events
+					? await this.events.send(payload)
+					: { kind: 'failed', reason: 'no events forwarder is configured' };
 			} else if (isCallbackForward(payload)) {
 				// A callback for n8n carries its event key (receipt:<sid>, reply:<sid>) as its identity.
-				outcome = this.n8n ? await this.n8n.send(payload, { id: job.id, key: job.eventKey, actionKey: job.actionKey }) : unconfigured;
+				outcome = this.n8n
+					? await this.n8n.send(payload, {
+							id: job.id,
+							key: job.eventKey,
+							actionKey: job.actionKey,
+						})
+					: unconfigured;
 			} else {
 				const forwarder = this.forwarders[payload.action.type];
-				outcome = forwarder ? await forwarder.send(payload, { id: job.id, key: `${forwardMessageSid(payload)}.${job.actionKey}`, actionKey: job.actionKey }) : unconfigured;
+				outcome = forwarder
+					? await forwarder.send(payload, {
+							id: job.id,
+							key: `${forwardMessageSid(payload)}.${job.actionKey}`,
+							actionKey: job.actionKey,
+						})
+					: unconfigured;
 			}
 		} catch (error) {
 			outcome = { kind: 'retry', reason: (error as Error).message };
 		}
-		if (job.payload.action.type === 'forwardEmail') this.emailError = outcome.kind === 'sent' ? undefined : outcome.reason;
+		if (job.payload.action.type === 'forwardEmail')
+			this.emailError = outcome.kind === 'sent' ? undefined : outcome.reason;
 		await this.settle(job, outcome);
 	}
 
@@ -227,11 +272,19 @@ export class ForwardOutbox {
 		for (let failures = 0; ; failures++) {
 			try {
 				await this.record(job, outcome);
-				if (failures > 0) this.log.info('forward outcome recorded after the store came back', this.fields(job, { outcome: outcome.kind, failures }));
+				if (failures > 0)
+					this.log.info(
+						'forward outcome recorded after the store came back',
+						this.fields(job, { outcome: outcome.kind, failures }),
+					);
 				return;
 			} catch (error) {
 				const delay = Math.min(STORE_RETRY_MAX_MS, STORE_RETRY_MS * 2 ** failures);
-				if (failures === 0) this.log.error('forward outcome not recorded: the store does not answer; trying again', this.fields(job, { outcome: outcome.kind, error: error as Error }));
+				if (failures === 0)
+					this.log.error(
+						'forward outcome not recorded: the store does not answer; trying again',
+						this.fields(job, { outcome: outcome.kind, error: error as Error }),
+					);
 				await new Promise((r) => setTimeout(r, delay));
 			}
 		}
@@ -259,10 +312,17 @@ export class ForwardOutbox {
 					this.log.error('forward failed', this.fields(job, { reason }));
 					return;
 				}
-				const policy = { baseMs: this.config.backoffMs, maxMs: this.config.maxBackoffMs, maxAttempts: this.config.maxAttempts };
+				const policy = {
+					baseMs: this.config.backoffMs,
+					maxMs: this.config.maxBackoffMs,
+					maxAttempts: this.config.maxAttempts,
+				};
 				const delay = Math.max(outcome.retryAfterMs ?? 0, backoffDelay(job.attempts, policy));
 				await this.store.retryLater(job.id, now + delay, outcome.reason, now);
-				this.log.warn('forward will be retried', this.fields(job, { reason: outcome.reason, delayMs: delay }));
+				this.log.warn(
+					'forward will be retried',
+					this.fields(job, { reason: outcome.reason, delayMs: delay }),
+				);
 				return;
 			}
 		}
@@ -273,9 +333,11 @@ export class ForwardOutbox {
 		return {
 			forward: job.id,
 			kind: payload.action.type,
-			...(isEventForward(payload) ? { event: payload.event.id, campaign: payload.event.campaign }
-			: isCallbackForward(payload) ? { event: job.eventKey }
-			: { replyMessageSid: forwardMessageSid(payload), campaign: payload.context.campaign }),
+			...(isEventForward(payload)
+				? { event: payload.event.id, campaign: payload.event.campaign }
+				: isCallbackForward(payload)
+					? { event: job.eventKey }
+					: { replyMessageSid: forwardMessageSid(payload), campaign: payload.context.campaign }),
 			attempts: job.attempts,
 			...extra,
 		};

@@ -50,5 +50,7 @@ export function isEventForward(payload: QueuedForward): payload is EventForward 
 
 /** The MessageSid a reply rule's forward or a callback is about. */
 export function forwardMessageSid(payload: ForwardPayload | CallbackForward): string {
-	return isCallbackForward(payload) ? payload.event.data.MessageSid : payload.context.reply.MessageSid;
+	return isCallbackForward(payload)
+		? payload.event.data.MessageSid
+		: payload.context.reply.MessageSid;
 }

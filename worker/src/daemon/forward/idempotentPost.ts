@@ -46,9 +46,15 @@ export async function postIdempotent(post: IdempotentPost): Promise<ForwardOutco
 		if (res.statusCode >= 200 && res.statusCode < 300) return { kind: 'sent' };
 		const reason = `HTTP ${res.statusCode} from ${post.receiver ?? ''}${new URL(post.url).host}`;
 		if (!later(res.statusCode, post.notFoundIsLater ?? false)) return { kind: 'failed', reason };
-		const ms = post.maxRetryAfterMs === undefined ? undefined : retryAfterMs(res.headers['retry-after']);
-		return ms === undefined ? { kind: 'retry', reason } : { kind: 'retry', reason, retryAfterMs: Math.min(ms, post.maxRetryAfterMs!) };
+		const ms =
+			post.maxRetryAfterMs === undefined ? undefined : retryAfterMs(res.headers['retry-after']);
+		return ms === undefined
+			? { kind: 'retry', reason }
+			: { kind: 'retry', reason, retryAfterMs: Math.min(ms, post.maxRetryAfterMs!) };
 	} catch (error) {
-		return { kind: 'retry', reason: `${(error as { code?: string }).code ?? 'error'}: ${(error as Error).message}` };
+		return {
+			kind: 'retry',
+			reason: `${(error as { code?: string }).code ?? 'error'}: ${(error as Error).message}`,
+		};
 	}
 }

@@ -22,7 +22,14 @@ export class N8nForwarder {
 	async send(payload: CallbackForward, identity: ForwardIdentity): Promise<ForwardOutcome> {
 		const target = this.target();
 		if (!target) return { kind: 'failed', reason: 'forward.n8n is no longer in the config' };
-		return postIdempotent({ url: target.url, headers: target.headers, body: payload.event.data, key: identity.key, receiver: 'n8n at ', notFoundIsLater: true });
+		return postIdempotent({
+			url: target.url,
+			headers: target.headers,
+			body: payload.event.data,
+			key: identity.key,
+			receiver: 'n8n at ',
+			notFoundIsLater: true,
+		});
 	}
 
 	async close(): Promise<void> {}

@@ -9,14 +9,23 @@ import { replyTime } from './replyDescription';
  */
 export class PostForwarder implements Forwarder {
 	/** `headersFor`: the action's static headers, from the config (see postHeaders). */
-	constructor(private readonly headersFor: (actionKey: string, url: string) => Record<string, string> | undefined = () => ({})) {}
+	constructor(
+		private readonly headersFor: (
+			actionKey: string,
+			url: string,
+		) => Record<string, string> | undefined = () => ({}),
+	) {}
 
 	async send(payload: ForwardPayload, identity: ForwardIdentity): Promise<ForwardOutcome> {
 		const { action, context } = payload;
 		if (action.type !== 'post') return { kind: 'failed', reason: `not a post: ${action.type}` };
 		// Forwards queued before headers were left out of them still carry their own.
 		const headers = action.headers ?? this.headersFor(identity.actionKey, action.url);
-		if (headers === undefined) return { kind: 'failed', reason: `no reply rule of the config posts to ${new URL(action.url).host} any more: its headers are not known` };
+		if (headers === undefined)
+			return {
+				kind: 'failed',
+				reason: `no reply rule of the config posts to ${new URL(action.url).host} any more: its headers are not known`,
+			};
 		const body = {
 			Event: 'reply',
 			...context.reply,

@@ -7,10 +7,15 @@ import type { ReplyRule } from '../../config/workerConfigSchema';
  * its `<rule>.<action>` key names while that is still a post to the same URL; else the
  * first post to that URL (the rules were reordered). Undefined when the config has none.
  */
-export function postHeaders(rules: readonly ReplyRule[], actionKey: string, url: string): Record<string, string> | undefined {
+export function postHeaders(
+	rules: readonly ReplyRule[],
+	actionKey: string,
+	url: string,
+): Record<string, string> | undefined {
 	const [rule, action] = actionKey.split('.').map(Number);
 	const named = rules[rule]?.actions[action];
 	if (named?.type === 'post' && named.url === url) return named.headers ?? {};
-	for (const r of rules) for (const a of r.actions) if (a.type === 'post' && a.url === url) return a.headers ?? {};
+	for (const r of rules)
+		for (const a of r.actions) if (a.type === 'post' && a.url === url) return a.headers ?? {};
 	return undefined;
 }

@@ -22,7 +22,8 @@ export function replyEmail(context: ReplyContext, subject?: string): ReplyEmail 
 	];
 	if (context.run) lines.push(`Run: ${context.run}`);
 	return {
-		subject: subject ?? `SMS reply from ${reply.From}${context.campaign ? ` to ${context.campaign}` : ''}`,
+		subject:
+			subject ?? `SMS reply from ${reply.From}${context.campaign ? ` to ${context.campaign}` : ''}`,
 		text: lines.join('\n') + '\n',
 	};
 }

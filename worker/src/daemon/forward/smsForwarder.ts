@@ -21,7 +21,8 @@ export class SmsForwarder implements Forwarder {
 
 	async send(payload: ForwardPayload, identity: ForwardIdentity): Promise<ForwardOutcome> {
 		const { action, context } = payload;
-		if (action.type !== 'forwardSms') return { kind: 'failed', reason: `not an SMS forward: ${action.type}` };
+		if (action.type !== 'forwardSms')
+			return { kind: 'failed', reason: `not an SMS forward: ${action.type}` };
 		const message: SendMessageRequest = {
 			To: action.to,
 			Text: forwardText(payload),
@@ -33,8 +34,13 @@ export class SmsForwarder implements Forwarder {
 		switch (outcome.kind) {
 			case 'answered': {
 				const item = outcome.results[0];
-				if (item === undefined) return { kind: 'uncertain', reason: 'the provider answered with no result for the message' };
-				if (isBatchErrorItem(item)) return { kind: 'failed', reason: `${item.ErrorCode}: ${item.Message}` };
+				if (item === undefined)
+					return {
+						kind: 'uncertain',
+						reason: 'the provider answered with no result for the message',
+					};
+				if (isBatchErrorItem(item))
+					return { kind: 'failed', reason: `${item.ErrorCode}: ${item.Message}` };
 				return { kind: 'sent' };
 			}
 			case 'refused':

@@ -37,7 +37,8 @@ export class SmtpSender {
 	}
 
 	async send(payload: ForwardPayload, identity: ForwardIdentity): Promise<ForwardOutcome> {
-		if (payload.action.type !== 'forwardEmail') return { kind: 'failed', reason: `not an e-mail forward: ${payload.action.type}` };
+		if (payload.action.type !== 'forwardEmail')
+			return { kind: 'failed', reason: `not an e-mail forward: ${payload.action.type}` };
 		const mail = replyEmail(payload.context, payload.action.subject);
 		try {
 			await this.transport.sendMail({
@@ -53,7 +54,8 @@ export class SmtpSender {
 		} catch (error) {
 			const e = error as { code?: string; responseCode?: number; message: string };
 			const reason = `${e.code ?? 'error'}${e.responseCode ? ` ${e.responseCode}` : ''}: ${e.message}`;
-			if (REFUSED.has(e.code ?? '') && e.responseCode !== undefined && e.responseCode >= 500) return { kind: 'failed', reason };
+			if (REFUSED.has(e.code ?? '') && e.responseCode !== undefined && e.responseCode >= 500)
+				return { kind: 'failed', reason };
 			return { kind: 'retry', reason };
 		}
 	}

@@ -11,6 +11,11 @@ import type { Socket } from 'node:net';
  * handlers then see a refused connection, and its pool drops the connection cleanly
  * (an error passed back from here leaves the pool's queued messages waiting forever).
  */
-export function smtpSocket(options: { host?: string; port?: number }, callback: (error: Error | null, socket: { connection: Socket }) => void): void {
-	callback(null, { connection: connect({ host: options.host, port: options.port ?? 25, noDelay: true }) });
+export function smtpSocket(
+	options: { host?: string; port?: number },
+	callback: (error: Error | null, socket: { connection: Socket }) => void,
+): void {
+	callback(null, {
+		connection: connect({ host: options.host, port: options.port ?? 25, noDelay: true }),
+	});
 }

@@ -1,4 +1,10 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type {
+	FastifyInstance,
+	FastifyPluginAsync,
+	FastifyReply,
+	FastifyRequest,
+	onRequestAsyncHookHandler,
+} from 'fastify';
 import type { WorkerApiErrorBody } from '../../../../api';
 import { sendJson } from './jsonReply';
 import type { RefusalLog } from './refusalLog';
@@ -25,13 +31,23 @@ function apiError(code: 'unauthorized' | 'not_found', message: string): WorkerAp
  * An onRequest hook that lets through only `Authorization: Bearer <token>`, compared in
  * constant time; anything else is answered 401 with `WWW-Authenticate: Bearer`.
  */
-export function bearerToken(token: string, refused: (reason: string) => void): onRequestAsyncHookHandler {
+export function bearerToken(
+	token: string,
+	refused: (reason: string) => void,
+): onRequestAsyncHookHandler {
 	return async (request: FastifyRequest, reply: FastifyReply) => {
 		const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
 		if (bearer !== undefined && secretMatches(bearer, token)) return undefined;
 		refused('wrong or missing API token');
 		reply.header('www-authenticate', 'Bearer');
-		return sendJson(reply, 401, apiError('unauthorized', "the campaign API needs the worker's API token: Authorization: Bearer <server.apiToken>"));
+		return sendJson(
+			reply,
+			401,
+			apiError(
+				'unauthorized',
+				"the campaign API needs the worker's API token: Authorization: Bearer <server.apiToken>",
+			),
+		);
 	};
 }
 
@@ -45,14 +61,32 @@ export function apiRoutes(options: ApiOptions, refusals: RefusalLog): FastifyPlu
 		if (token === undefined) {
 			api.addHook('onRequest', async (_request, reply) => {
 				refusals.refused('campaign API asked for, but no apiToken is set', { status: 404 });
-				return sendJson(reply, 404, apiError('not_found', 'this worker serves no campaign API: its config sets no server.apiToken'));
+				return sendJson(
+					reply,
+					404,
+					apiError(
+						'not_found',
+						'this worker serves no campaign API: its config sets no server.apiToken',
+					),
+				);
 			});
 		} else {
-			api.addHook('onRequest', bearerToken(token, (reason) => refusals.refused(reason, { status: 401 })));
+			api.addHook(
+				'onRequest',
+				bearerToken(token, (reason) => refusals.refused(reason, { status: 401 })),
+			);
 			for (const routes of options.routes) await api.register(routes);
 		}
 		// Paths no plugin has: after the token check, so an outsider learns nothing from them, and before any body is read.
-		const notFound = async (request: FastifyRequest, reply: FastifyReply) => sendJson(reply, 404, apiError('not_found', `no route ${request.method} ${request.url.split('?')[0]} in the campaign API (GET /api/openapi.json lists them)`));
+		const notFound = async (request: FastifyRequest, reply: FastifyReply) =>
+			sendJson(
+				reply,
+				404,
+				apiError(
+					'not_found',
+					`no route ${request.method} ${request.url.split('?')[0]} in the campaign API (GET /api/openapi.json lists them)`,
+				),
+			);
 		api.all('/', { onRequest: notFound }, notFound);
 		api.all('/*', { onRequest: notFound }, notFound);
 	};

@@ -13,7 +13,10 @@ export function bodyDeadline(req: IncomingMessage, res: ServerResponse, ms: numb
 		if (req.complete || req.socket.destroyed) return;
 		const socket = req.socket;
 		if (res.headersSent) return void socket.destroy();
-		socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n', () => socket.destroy());
+		socket.end(
+			'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
+			() => socket.destroy(),
+		);
 	}, ms);
 	timer.unref();
 	const clear = () => clearTimeout(timer);

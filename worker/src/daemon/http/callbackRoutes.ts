@@ -37,29 +37,56 @@ const KIND = { receipts: 'receipt', replies: 'reply' } as const;
  * are checked before any body is read; a callback is answered 200 only once its event is
  * stored. No refusal ever puts the secret in a log line.
  */
-export async function callbackRoutes(app: FastifyInstance, options: CallbackIntakeOptions & Context): Promise<void> {
+export async function callbackRoutes(
+	app: FastifyInstance,
+	options: CallbackIntakeOptions & Context,
+): Promise<void> {
 	const { refusals, log } = options;
-	const refuse = (reply: FastifyReply, status: number, reason: string, body: Record<string, unknown>, fields: Record<string, unknown> = {}, close = false) => {
+	const refuse = (
+		reply: FastifyReply,
+		status: number,
+		reason: string,
+		body: Record<string, unknown>,
+		fields: Record<string, unknown> = {},
+		close = false,
+	) => {
 		refusals.refused(reason, { status, ...fields });
 		return sendJson(reply, status, body, close);
 	};
 
 	// The provider's body is read as it comes (JSON, or a form), whatever its content type says.
 	app.removeAllContentTypeParsers();
-	app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.maxBodyBytes }, (_request, body, done) => done(null, body));
+	app.addContentTypeParser(
+		'*',
+		{ parseAs: 'buffer', bodyLimit: options.maxBodyBytes },
+		(_request, body, done) => done(null, body),
+	);
 
 	app.addHook('onRequest', async (request, reply) => {
 		const route = readCallbackPath(pathOf(request));
 		if (!route) return refuse(reply, 404, 'no such path', { error: 'not found' });
 		if (!options.secrets.some((secret) => secretMatches(route.secret, secret))) {
-			return refuse(reply, 401, 'wrong or missing callback secret', { error: 'unknown callback URL' }, { route: route.route });
+			return refuse(
+				reply,
+				401,
+				'wrong or missing callback secret',
+				{ error: 'unknown callback URL' },
+				{ route: route.route },
+			);
 		}
 		if (request.method !== 'GET' && request.method !== 'POST') {
 			reply.header('allow', 'GET, POST');
-			return refuse(reply, 405, 'callback neither GET nor POST', { error: 'callbacks are GET or POST' }, { route: route.route });
+			return refuse(
+				reply,
+				405,
+				'callback neither GET nor POST',
+				{ error: 'callbacks are GET or POST' },
+				{ route: route.route },
+			);
 		}
 		// A provider retries a 503; what it sends while we stop comes back to the next run.
-		if (options.stopping()) return sendJson(reply, 503, { error: 'the worker is stopping; try again' }, true);
+		if (options.stopping())
+			return sendJson(reply, 503, { error: 'the worker is stopping; try again' }, true);
 		bodyDeadline(request.raw, reply.raw, CALLBACK_BODY_MS);
 		return undefined;
 	});
@@ -68,15 +95,34 @@ export async function callbackRoutes(app: FastifyInstance, options: CallbackInta
 		if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
 			await dropRestOfBody(request.raw);
 			const route = readCallbackPath(pathOf(request))?.route;
-			return refuse(reply, 413, 'callback body too large', { error: `the body is larger than ${options.maxBodyBytes} bytes` }, { route, limit: options.maxBodyBytes }, true);
+			return refuse(
+				reply,
+				413,
+				'callback body too large',
+				{ error: `the body is larger than ${options.maxBodyBytes} bytes` },
+				{ route, limit: options.maxBodyBytes },
+				true,
+			);
 		}
 		// A body shorter or longer than its Content-Length, say: the sender's fault, not ours.
-		if (!clientGone(request.raw, error) && error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-			return refuse(reply, error.statusCode, 'callback body not readable', { error: error.message }, { route: readCallbackPath(pathOf(request))?.route });
+		if (
+			!clientGone(request.raw, error) &&
+			error.statusCode !== undefined &&
+			error.statusCode >= 400 &&
+			error.statusCode < 500
+		) {
+			return refuse(
+				reply,
+				error.statusCode,
+				'callback body not readable',
+				{ error: error.message },
+				{ route: readCallbackPath(pathOf(request))?.route },
+			);
 		}
 		if (clientGone(request.raw, error)) log.debug('client went away mid-request', { error });
 		else log.error('webhook error', { error });
-		if (!reply.sent && !reply.raw.destroyed) return sendJson(reply, 500, { error: 'internal error' });
+		if (!reply.sent && !reply.raw.destroyed)
+			return sendJson(reply, 500, { error: 'internal error' });
 		return undefined;
 	});
 
@@ -84,14 +130,41 @@ export async function callbackRoutes(app: FastifyInstance, options: CallbackInta
 		// The onRequest hook has answered every other path.
 		const route = readCallbackPath(pathOf(request))!.route;
 		const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-		const payload = callbackPayload(request.method, new URL(request.url, 'http://worker'), request.headers['content-type'], body);
-		if (!payload.ok) return refuse(reply, 400, 'callback body not JSON', { error: payload.error }, { route });
+		const payload = callbackPayload(
+			request.method,
+			new URL(request.url, 'http://worker'),
+			request.headers['content-type'],
+			body,
+		);
+		if (!payload.ok)
+			return refuse(reply, 400, 'callback body not JSON', { error: payload.error }, { route });
 		const parsed = parseCallback(payload.raw);
-		if (!parsed.ok) return refuse(reply, 400, 'not a valid callback', { error: 'not a valid callback', violations: parsed.violations }, { route });
+		if (!parsed.ok)
+			return refuse(
+				reply,
+				400,
+				'not a valid callback',
+				{ error: 'not a valid callback', violations: parsed.violations },
+				{ route },
+			);
 		// The secret is in every message's callback URLs, kept by the provider and by any proxy
 		// on the way: a callback must also be for this worker's account.
-		if (!secretMatches(parsed.event.data.AccountSid, options.accountSid)) return refuse(reply, 401, 'callback for another account', { error: 'not a callback for this account' }, { route });
-		if (parsed.event.kind !== KIND[route]) return refuse(reply, 400, 'callback sent to the URL of the other kind', { error: `a ${parsed.event.kind} sent to the ${route} URL` }, { route });
+		if (!secretMatches(parsed.event.data.AccountSid, options.accountSid))
+			return refuse(
+				reply,
+				401,
+				'callback for another account',
+				{ error: 'not a callback for this account' },
+				{ route },
+			);
+		if (parsed.event.kind !== KIND[route])
+			return refuse(
+				reply,
+				400,
+				'callback sent to the URL of the other kind',
+				{ error: `a ${parsed.event.kind} sent to the ${route} URL` },
+				{ route },
+			);
 		let fresh: boolean;
 		try {
 			fresh = await options.store(callbackEventKey(parsed.event), parsed.event, Date.now());
@@ -100,7 +173,11 @@ export async function callbackRoutes(app: FastifyInstance, options: CallbackInta
 			return sendJson(reply, 503, { error: 'cannot store the event now' });
 		}
 		sendJson(reply, 200, fresh ? { ok: true } : { ok: true, duplicate: true });
-		if (!fresh) log.info('duplicate callback ignored', { kind: parsed.event.kind, messageSid: parsed.event.data.MessageSid });
+		if (!fresh)
+			log.info('duplicate callback ignored', {
+				kind: parsed.event.kind,
+				messageSid: parsed.event.data.MessageSid,
+			});
 		// Answered already: a fault now is logged here, since fastify would only tell its own (silent) logger.
 		else {
 			try {

@@ -15,7 +15,9 @@ const ROUTE = /(?:^|\/)callbacks\/(?:([^/]*)\/)?(receipts|replies)\/?$/;
  * The route and the secret a request path carries. Matched at the end of the path, so a
  * public URL behind a proxy prefix (https://host/hooks/worker) reaches the same routes.
  */
-export function readCallbackPath(pathname: string): { secret: string; route: CallbackRoute } | undefined {
+export function readCallbackPath(
+	pathname: string,
+): { secret: string; route: CallbackRoute } | undefined {
 	const m = ROUTE.exec(pathname);
 	if (!m) return undefined;
 	try {

@@ -16,7 +16,13 @@ export interface HealthSources {
 	/** The store's own counts; throws or hangs when the store is down. */
 	counts(): Promise<Record<string, unknown>>;
 	/** What the callback intake knows without asking the store. */
-	intake(): { storeDown: boolean; spooled: number; spoolBytes: number; spoolMaxBytes: number; spoolWritable: boolean };
+	intake(): {
+		storeDown: boolean;
+		spooled: number;
+		spoolBytes: number;
+		spoolMaxBytes: number;
+		spoolWritable: boolean;
+	};
 	/** The last e-mail attempt's error, while the SMTP server keeps failing. */
 	smtpError(): string | undefined;
 	campaignsRunning(): number;
@@ -34,7 +40,8 @@ export class HealthCheck {
 
 	report(): Promise<HealthReport> {
 		const now = Date.now();
-		if (!this.cached || now - this.cached.at >= CACHE_MS) this.cached = { at: now, report: this.look() };
+		if (!this.cached || now - this.cached.at >= CACHE_MS)
+			this.cached = { at: now, report: this.look() };
 		return this.cached.report;
 	}
 

@@ -2,7 +2,12 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyReply } from 'fastify';
 
 /** Answers with a JSON body; `close` ends the connection after it (a refusal whose sender should not stay). */
-export function sendJson(reply: FastifyReply, status: number, body: unknown, close = false): FastifyReply {
+export function sendJson(
+	reply: FastifyReply,
+	status: number,
+	body: unknown,
+	close = false,
+): FastifyReply {
 	reply.code(status).header('content-type', 'application/json');
 	if (close) reply.header('connection', 'close');
 	return reply.send(JSON.stringify(body));
@@ -14,5 +19,11 @@ export function sendJson(reply: FastifyReply, status: number, body: unknown, clo
  */
 export function clientGone(req: IncomingMessage, error: Error): boolean {
 	const code = (error as NodeJS.ErrnoException).code;
-	return req.socket.destroyed || error.message === 'aborted' || code === 'ECONNRESET' || code === 'ECONNABORTED' || code === 'EPIPE';
+	return (
+		req.socket.destroyed ||
+		error.message === 'aborted' ||
+		code === 'ECONNRESET' ||
+		code === 'ECONNABORTED' ||
+		code === 'EPIPE'
+	);
 }

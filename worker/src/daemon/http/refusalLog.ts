@@ -45,7 +45,12 @@ export class RefusalLog {
 		clearTimeout(tally.timer);
 		this.tallies.delete(reason);
 		if (tally.count === 0) return;
-		this.log.warn('requests refused', { reason, count: tally.count, sinceMs: Date.now() - tally.since, ...tally.fields });
+		this.log.warn('requests refused', {
+			reason,
+			count: tally.count,
+			sinceMs: Date.now() - tally.since,
+			...tally.fields,
+		});
 		if (reopen) this.open(reason, tally.fields);
 	}
 

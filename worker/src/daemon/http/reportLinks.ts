@@ -19,6 +19,9 @@ export function signedLinkExpiry(token: string, url: URL, nowSeconds: number): n
 	const expires = url.searchParams.get('expires') ?? '';
 	const given = url.searchParams.get('signature') ?? '';
 	if (!/^\d{1,12}$/.test(expires) || Number(expires) < nowSeconds) return undefined;
-	const wanted = new URL(signReportPath(token, url.pathname, Number(expires)), 'http://x').searchParams.get('signature')!;
+	const wanted = new URL(
+		signReportPath(token, url.pathname, Number(expires)),
+		'http://x',
+	).searchParams.get('signature')!;
 	return secretMatches(given, wanted) ? Number(expires) : undefined;
 }

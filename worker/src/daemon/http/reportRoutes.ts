@@ -20,7 +20,8 @@ export interface ReportResponse {
  * into one could run or send its figures anywhere; no Referer carries a link away.
  */
 export const REPORT_HEADERS: Readonly<Record<string, string>> = {
-	'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+	'content-security-policy':
+		"default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 	'referrer-policy': 'no-referrer',
 	'x-content-type-options': 'nosniff',
 	'cache-control': 'no-store',
@@ -41,24 +42,52 @@ function json(status: number, body: unknown, refused?: string): ReportResponse {
  * (`cloudtel worker --report-link`, and the links of a page opened either way), good for
  * a short while, never the token itself. Undefined when the path is not a report's.
  */
-export async function reportRoute(req: IncomingMessage, url: URL, token: string | undefined, ledger: LedgerReader, nowSeconds = Math.floor(Date.now() / 1000)): Promise<ReportResponse | undefined> {
+export async function reportRoute(
+	req: IncomingMessage,
+	url: URL,
+	token: string | undefined,
+	ledger: LedgerReader,
+	nowSeconds = Math.floor(Date.now() / 1000),
+): Promise<ReportResponse | undefined> {
 	const m = PATH.exec(url.pathname);
 	if (!m) return undefined;
-	if (token === undefined) return json(404, { error: 'this worker serves no report: its config sets no server.reportToken' }, 'reports asked for, but no reportToken is set');
+	if (token === undefined)
+		return json(
+			404,
+			{ error: 'this worker serves no report: its config sets no server.reportToken' },
+			'reports asked for, but no reportToken is set',
+		);
 	const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
 	const linkExpiry = bearer === undefined ? signedLinkExpiry(token, url, nowSeconds) : undefined;
 	if (!(bearer !== undefined ? secretMatches(bearer, token) : linkExpiry !== undefined)) {
-		return json(401, { error: 'the reports need the report token (Authorization: Bearer TOKEN) or a signed link that has not expired (cloudtel worker --config FILE --report-link)' }, 'wrong or missing report token');
+		return json(
+			401,
+			{
+				error:
+					'the reports need the report token (Authorization: Bearer TOKEN) or a signed link that has not expired (cloudtel worker --config FILE --report-link)',
+			},
+			'wrong or missing report token',
+		);
 	}
 	if (req.method !== 'GET' && req.method !== 'HEAD') return json(405, { error: 'reports are GET' });
 	const acceptsJson = /application\/json/.test(req.headers.accept ?? '');
 	const names = await ledger.campaignNames();
 	// A page's links are signed to expire with the link that opened it, or a while after a header did.
 	const expires = linkExpiry ?? nowSeconds + REPORT_LINK_SECONDS;
-	const link = (name: string) => signReportPath(token, `/campaigns/${encodeURIComponent(name)}`, expires);
+	const link = (name: string) =>
+		signReportPath(token, `/campaigns/${encodeURIComponent(name)}`, expires);
 	if (m[2] === undefined) {
-		if (m[1] !== undefined || acceptsJson) return json(200, { campaigns: names.map((name) => ({ name, report: `/campaigns/${encodeURIComponent(name)}`, link: link(name) })) });
-		const items = names.map((n) => `<li><a href="${escape(link(n))}">${escape(n)}</a></li>`).join('');
+		if (m[1] !== undefined || acceptsJson)
+			return json(200, {
+				campaigns: names.map((name) => ({
+					name,
+					report: `/campaigns/${encodeURIComponent(name)}`,
+					link: link(name),
+				})),
+			});
+		const items = names
+			.map((n) => `<li><a href="${escape(link(n))}">${escape(n)}</a></li>`)
+			.join('');
 		const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Campaigns</title></head><body style="font-family:system-ui,sans-serif;padding:16px"><h1>Campaigns</h1><ul>${items || '<li>none yet</li>'}</ul></body></html>`;
 		return { status: 200, type: 'text/html; charset=utf-8', body };
 	}
@@ -70,7 +99,11 @@ export async function reportRoute(req: IncomingMessage, url: URL, token: string 
 	}
 	// Any valid name is a campaign's page, `promo.json` too; NAME.json is NAME's JSON.
 	let wantsJson = acceptsJson;
-	if (!names.includes(name) && name.endsWith('.json') && names.includes(name.slice(0, -'.json'.length))) {
+	if (
+		!names.includes(name) &&
+		name.endsWith('.json') &&
+		names.includes(name.slice(0, -'.json'.length))
+	) {
 		name = name.slice(0, -'.json'.length);
 		wantsJson = true;
 	}

@@ -20,7 +20,12 @@ const REQUEST_TIMEOUT_MS = 30_000;
 
 /** The API's and the reports' paths, which leave the last share of the connections to callbacks. */
 function isApiOrReport(url: string): boolean {
-	return url === WORKER_API_PREFIX || url.startsWith(`${WORKER_API_PREFIX}/`) || url.startsWith(`${WORKER_API_PREFIX}?`) || /^\/campaigns(?:[/.?]|$)/.test(url);
+	return (
+		url === WORKER_API_PREFIX ||
+		url.startsWith(`${WORKER_API_PREFIX}/`) ||
+		url.startsWith(`${WORKER_API_PREFIX}?`) ||
+		/^\/campaigns(?:[/.?]|$)/.test(url)
+	);
 }
 
 export interface WebhookServerOptions extends CallbackIntakeOptions {
@@ -73,38 +78,80 @@ export class WebhookServer {
 			return503OnClosing: false,
 			// A path fastify cannot decode (`%zz`) is refused as any other: a callback's with a secret that cannot match, else no path.
 			frameworkErrors: (error, request, reply) => {
-				if (error.code !== 'FST_ERR_BAD_URL') return void this.refuse(reply, 400, 'request not understood', { error: error.message });
+				if (error.code !== 'FST_ERR_BAD_URL')
+					return void this.refuse(reply, 400, 'request not understood', { error: error.message });
 				const route = readCallbackPath(request.url.split('?')[0])?.route;
-				if (route) return void this.refuse(reply, 401, 'wrong or missing callback secret', { error: 'unknown callback URL' }, { route });
+				if (route)
+					return void this.refuse(
+						reply,
+						401,
+						'wrong or missing callback secret',
+						{ error: 'unknown callback URL' },
+						{ route },
+					);
 				return void this.refuse(reply, 404, 'no such path', { error: 'not found' });
 			},
 		});
 		this.app.server.headersTimeout = HEADERS_TIMEOUT_MS;
-		const cap = new ConnectionCap(this.app.server, options.maxConnections, options.maxConnectionsPerClient, () =>
-			this.refusals.refused('too many connections from one address', { limit: options.maxConnectionsPerClient }),
+		const cap = new ConnectionCap(
+			this.app.server,
+			options.maxConnections,
+			options.maxConnectionsPerClient,
+			() =>
+				this.refusals.refused('too many connections from one address', {
+					limit: options.maxConnectionsPerClient,
+				}),
 		);
 		this.app.addHook('onRequest', async (request, reply) => {
 			const done = new Promise<void>((resolve) => reply.raw.once('close', resolve));
 			this.inflight.add(done);
 			void done.then(() => this.inflight.delete(done));
-			if (cap.isOver(request.raw.socket)) return this.refuse(reply, 503, 'too many connections', { error: 'too many connections; try again' }, { limit: cap.limit }, true);
-			if (cap.sharedFull() && isApiOrReport(request.url)) return this.refuse(reply, 503, 'too many connections for the API and reports', { error: 'too many connections; try again' }, { limit: cap.limit }, true);
+			if (cap.isOver(request.raw.socket))
+				return this.refuse(
+					reply,
+					503,
+					'too many connections',
+					{ error: 'too many connections; try again' },
+					{ limit: cap.limit },
+					true,
+				);
+			if (cap.sharedFull() && isApiOrReport(request.url))
+				return this.refuse(
+					reply,
+					503,
+					'too many connections for the API and reports',
+					{ error: 'too many connections; try again' },
+					{ limit: cap.limit },
+					true,
+				);
 			return undefined;
 		});
 		this.app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
-			if (clientGone(request.raw, error)) options.log.debug('client went away mid-request', { error });
+			if (clientGone(request.raw, error))
+				options.log.debug('client went away mid-request', { error });
 			// Fastify's own refusals of a request (a body that does not parse, say) keep their 4xx.
-			else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return this.refuse(reply, error.statusCode, 'request not understood', { error: error.message });
+			else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500)
+				return this.refuse(reply, error.statusCode, 'request not understood', {
+					error: error.message,
+				});
 			else options.log.error('webhook error', { error });
-			if (!reply.sent && !reply.raw.destroyed) return sendJson(reply, 500, { error: 'internal error' });
+			if (!reply.sent && !reply.raw.destroyed)
+				return sendJson(reply, 500, { error: 'internal error' });
 			return undefined;
 		});
 		this.app.get('/health', (request, reply) => this.health(request, reply, false));
 		this.app.get('/ready', (request, reply) => this.health(request, reply, true));
 		const reports = options.reports;
 		if (reports) void this.app.register(async (app) => this.reportRoutes(app, reports));
-		void this.app.register(apiRoutes(options.api ?? { token: undefined, routes: [] }, this.refusals), { prefix: WORKER_API_PREFIX });
-		void this.app.register(callbackRoutes, { ...options, refusals: this.refusals, stopping: () => this.stopping });
+		void this.app.register(
+			apiRoutes(options.api ?? { token: undefined, routes: [] }, this.refusals),
+			{ prefix: WORKER_API_PREFIX },
+		);
+		void this.app.register(callbackRoutes, {
+			...options,
+			refusals: this.refusals,
+			stopping: () => this.stopping,
+		});
 	}
 
 	async listen(): Promise<number> {
@@ -138,7 +185,14 @@ export class WebhookServer {
 	}
 
 	/** Refused, and counted in the log (RefusalLog), not logged one line each. */
-	private refuse(reply: FastifyReply, status: number, reason: string, body: Record<string, unknown>, fields: Record<string, unknown> = {}, close = false): FastifyReply {
+	private refuse(
+		reply: FastifyReply,
+		status: number,
+		reason: string,
+		body: Record<string, unknown>,
+		fields: Record<string, unknown> = {},
+		close = false,
+	): FastifyReply {
 		this.refusals.refused(reason, { status, ...fields });
 		return sendJson(reply, status, body, close);
 	}
@@ -148,14 +202,32 @@ export class WebhookServer {
 	 * same status, and which parts are degraded; its counts only for the report token
 	 * (`Authorization: Bearer TOKEN`), since they tell outsiders how busy the worker is.
 	 */
-	private async health(request: FastifyRequest, reply: FastifyReply, readyOnly: boolean): Promise<FastifyReply> {
+	private async health(
+		request: FastifyRequest,
+		reply: FastifyReply,
+		readyOnly: boolean,
+	): Promise<FastifyReply> {
 		const h = await this.options.health();
 		const ok = !this.stopping && h.canTakeCallbacks;
-		const status = this.stopping ? 'stopping' : !h.canTakeCallbacks ? 'down' : h.degraded.length > 0 ? 'degraded' : 'running';
+		const status = this.stopping
+			? 'stopping'
+			: !h.canTakeCallbacks
+				? 'down'
+				: h.degraded.length > 0
+					? 'degraded'
+					: 'running';
 		if (readyOnly) return sendJson(reply, ok ? 200 : 503, { ready: ok, status });
 		const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
-		const detailed = this.options.healthToken !== undefined && bearer !== undefined && secretMatches(bearer, this.options.healthToken);
-		return sendJson(reply, ok ? 200 : 503, { ok, status, degraded: h.degraded, ...(detailed ? h.details : {}) });
+		const detailed =
+			this.options.healthToken !== undefined &&
+			bearer !== undefined &&
+			secretMatches(bearer, this.options.healthToken);
+		return sendJson(reply, ok ? 200 : 503, {
+			ok,
+			status,
+			degraded: h.degraded,
+			...(detailed ? h.details : {}),
+		});
 	}
 
 	/**
@@ -163,18 +235,36 @@ export class WebhookServer {
 	 * is no report's. A body sent to them is not read (drained unparsed): whatever it holds,
 	 * the answer is the token's 401 or the method's 405.
 	 */
-	private reportRoutes(app: FastifyInstance, reports: { token: string | undefined; ledger: Ledger }): void {
+	private reportRoutes(
+		app: FastifyInstance,
+		reports: { token: string | undefined; ledger: Ledger },
+	): void {
 		app.removeAllContentTypeParsers();
 		app.addContentTypeParser('*', (_request, payload, done) => {
 			payload.resume();
 			done(null, undefined);
 		});
 		const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-			const report = await reportRoute(request.raw, new URL(request.url, 'http://worker'), reports.token, reports.ledger);
+			const report = await reportRoute(
+				request.raw,
+				new URL(request.url, 'http://worker'),
+				reports.token,
+				reports.ledger,
+			);
 			if (!report) return this.refuse(reply, 404, 'no such path', { error: 'not found' });
 			if (report.refused) this.refusals.refused(report.refused, { status: report.status });
-			return reply.code(report.status).headers({ ...REPORT_HEADERS, 'content-type': report.type }).send(report.body);
+			return reply
+				.code(report.status)
+				.headers({ ...REPORT_HEADERS, 'content-type': report.type })
+				.send(report.body);
 		};
-		for (const url of ['/campaigns', '/campaigns/', '/campaigns.json', '/campaigns/:name', '/campaigns/:name/']) app.all(url, handler);
+		for (const url of [
+			'/campaigns',
+			'/campaigns/',
+			'/campaigns.json',
+			'/campaigns/:name',
+			'/campaigns/:name/',
+		])
+			app.all(url, handler);
 	}
 }

@@ -20,7 +20,13 @@ export function addressKind(address: string): InnerAddressKind | undefined {
 function ipv4Kind([a, b]: number[]): InnerAddressKind | undefined {
 	if (a === 0) return 'unspecified';
 	if (a === 127) return 'loopback';
-	if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127)) return 'private';
+	if (
+		a === 10 ||
+		(a === 172 && b >= 16 && b <= 31) ||
+		(a === 192 && b === 168) ||
+		(a === 100 && b >= 64 && b <= 127)
+	)
+		return 'private';
 	if (a === 169 && b === 254) return 'link-local';
 	return undefined;
 }
@@ -31,7 +37,12 @@ function ipv6Kind(g: number[]): InnerAddressKind | undefined {
 	if (zerosTo(8)) return 'unspecified';
 	if (zerosTo(7) && g[7] === 1) return 'loopback';
 	// Mapped (::ffff:a.b.c.d), compatible (::a.b.c.d) and NAT64 (64:ff9b::a.b.c.d): the IPv4 decides.
-	if ((zerosTo(5) && g[5] === 0xffff) || zerosTo(6) || (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0))) return ipv4Kind(v4());
+	if (
+		(zerosTo(5) && g[5] === 0xffff) ||
+		zerosTo(6) ||
+		(g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0))
+	)
+		return ipv4Kind(v4());
 	if ((g[0] & 0xffc0) === 0xfe80) return 'link-local';
 	if ((g[0] & 0xfe00) === 0xfc00) return 'private';
 	return undefined;
@@ -49,5 +60,7 @@ function ipv6Groups(address: string): number[] {
 	const part = (s: string | undefined) => (s ? s.split(':').map((x) => parseInt(x, 16)) : []);
 	const front = part(head);
 	const back = part(tail);
-	return tail === undefined ? front : [...front, ...Array(8 - front.length - back.length).fill(0), ...back];
+	return tail === undefined
+		? front
+		: [...front, ...Array(8 - front.length - back.length).fill(0), ...back];
 }

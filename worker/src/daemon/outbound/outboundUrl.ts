@@ -5,7 +5,8 @@ import { addressKind } from './addressKind';
 
 export type Resolve = (host: string) => Promise<string[]>;
 
-const resolveAll: Resolve = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+const resolveAll: Resolve = async (host) =>
+	(await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /** Why a URL's host may not be reached when an API caller names it, as a reason; `retry` when its name does not resolve now. */
 export interface OutboundRefusal {
@@ -22,20 +23,34 @@ export interface OutboundRefusal {
  * dotted address. Checked when given and again when sent, since a name may resolve
  * elsewhere later.
  */
-export async function outboundRefusal(url: string, allow: readonly string[], resolve: Resolve = resolveAll): Promise<OutboundRefusal | undefined> {
+export async function outboundRefusal(
+	url: string,
+	allow: readonly string[],
+	resolve: Resolve = resolveAll,
+): Promise<OutboundRefusal | undefined> {
 	const u = new URL(url);
-	if (u.username !== '' || u.password !== '') return { reason: 'must not carry a user name or password (user:pass@): give the receiver its secret some other way' };
+	if (u.username !== '' || u.password !== '')
+		return {
+			reason:
+				'must not carry a user name or password (user:pass@): give the receiver its secret some other way',
+		};
 	if (isAllowed(u, allow)) return undefined;
 	const host = u.hostname.replace(/^\[|\]$/g, '');
 	let addresses: string[];
 	try {
 		addresses = isIP(host) ? [host] : await resolve(host);
 	} catch (error) {
-		return { reason: `has a host that does not resolve (${host}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, unresolved: true };
+		return {
+			reason: `has a host that does not resolve (${host}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+			unresolved: true,
+		};
 	}
 	for (const address of addresses) {
 		const kind = addressKind(address);
-		if (kind) return { reason: `points at a ${kind} address (${host === address ? address : `${host} is ${address}`}): only hosts listed in the worker's config outbound.allow may be` };
+		if (kind)
+			return {
+				reason: `points at a ${kind} address (${host === address ? address : `${host} is ${address}`}): only hosts listed in the worker's config outbound.allow may be`,
+			};
 	}
 	return undefined;
 }
@@ -45,6 +60,8 @@ function isAllowed(u: URL, allow: readonly string[]): boolean {
 	const port = u.port || (u.protocol === 'https:' ? '443' : '80');
 	return allow.some((entry) => {
 		const e = allowEntry(entry);
-		return e !== undefined && e.hostname === u.hostname && (e.port === undefined || e.port === port);
+		return (
+			e !== undefined && e.hostname === u.hostname && (e.port === undefined || e.port === port)
+		);
 	});
 }

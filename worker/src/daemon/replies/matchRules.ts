@@ -20,7 +20,8 @@ export function ruleMatches(rule: ReplyRule, context: ReplyContext): boolean {
 	const text = context.reply.Text;
 	if (m.keyword && !m.keyword.some((k) => k.toUpperCase() === firstWord(text))) return false;
 	if (m.regex && !compileReplyPattern(m.regex)!.test(text)) return false;
-	if (m.campaign && !m.campaign.some((c) => c === context.campaign || c === context.run)) return false;
+	if (m.campaign && !m.campaign.some((c) => c === context.campaign || c === context.run))
+		return false;
 	if (m.sender && !m.sender.includes(context.reply.From)) return false;
 	return true;
 }

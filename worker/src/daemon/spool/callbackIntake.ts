@@ -80,12 +80,20 @@ export class CallbackIntake {
 	 * Makes this process's spool in `dir`. A spool that cannot be made is logged, and the
 	 * worker runs without one: callbacks are then answered 503 while the store is down.
 	 */
-	static async open(store: EventStore, dir: string, maxBytes: number, log: Logger): Promise<CallbackIntake> {
+	static async open(
+		store: EventStore,
+		dir: string,
+		maxBytes: number,
+		log: Logger,
+	): Promise<CallbackIntake> {
 		let spool: SpoolFile | undefined;
 		try {
 			spool = await SpoolFile.create(dir, maxBytes);
 		} catch (error) {
-			log.error('no callback spool: callbacks will be refused (503) while the store is down', { dir, error: error as Error });
+			log.error('no callback spool: callbacks will be refused (503) while the store is down', {
+				dir,
+				error: error as Error,
+			});
 		}
 		const intake = new CallbackIntake(store, spool, dir, log);
 		intake.orphansWaiting = (await orphanSpools(dir, spool?.path ?? '')).length > 0;
@@ -114,7 +122,10 @@ export class CallbackIntake {
 	async take(key: string, event: CallbackEvent, receivedAt: number): Promise<boolean> {
 		if (this.unfed.length === 0) {
 			try {
-				const fresh = await timeout(this.store.recordEvent(key, event, receivedAt), STORE_TIMEOUT_MS);
+				const fresh = await timeout(
+					this.store.recordEvent(key, event, receivedAt),
+					STORE_TIMEOUT_MS,
+				);
 				this.storeDown = false;
 				return fresh;
 			} catch (error) {
@@ -127,7 +138,11 @@ export class CallbackIntake {
 
 	/** True unless spooled events wait to be fed or processed. */
 	sendingMayGo(): boolean {
-		return this.unfed.length === 0 && !this.orphansWaiting && (this.processor?.passes ?? 0) > this.passesBefore;
+		return (
+			this.unfed.length === 0 &&
+			!this.orphansWaiting &&
+			(this.processor?.passes ?? 0) > this.passesBefore
+		);
 	}
 
 	state(): IntakeState {
@@ -144,9 +159,14 @@ export class CallbackIntake {
 	async close(graceMs = 5_000): Promise<void> {
 		this.closed = true;
 		if (this.orphanTimer) clearInterval(this.orphanTimer);
-		if (this.feeding) await Promise.race([this.feeding, new Promise((r) => setTimeout(r, graceMs).unref())]);
+		if (this.feeding)
+			await Promise.race([this.feeding, new Promise((r) => setTimeout(r, graceMs).unref())]);
 		if (this.reportTimer) clearInterval(this.reportTimer);
-		if (this.unfed.length > 0) this.log.warn('callbacks left in the spool; the next start feeds them into the store', { events: this.unfed.length, spool: this.spool?.path });
+		if (this.unfed.length > 0)
+			this.log.warn('callbacks left in the spool; the next start feeds them into the store', {
+				events: this.unfed.length,
+				spool: this.spool?.path,
+			});
 		await this.spool?.close();
 	}
 
@@ -156,8 +176,18 @@ export class CallbackIntake {
 		if (this.spoolingSince !== undefined) return;
 		this.spoolingSince = Date.now();
 		this.spooledInOutage = 0;
-		this.log.error('spooling callbacks: the store does not take them', { error, spool: this.spool?.path });
-		this.reportTimer = setInterval(() => this.log.warn('spool holds callbacks', { events: this.unfed.length, bytes: this.spool?.size }), REPORT_EVERY_MS);
+		this.log.error('spooling callbacks: the store does not take them', {
+			error,
+			spool: this.spool?.path,
+		});
+		this.reportTimer = setInterval(
+			() =>
+				this.log.warn('spool holds callbacks', {
+					events: this.unfed.length,
+					bytes: this.spool?.size,
+				}),
+			REPORT_EVERY_MS,
+		);
 		this.reportTimer.unref();
 	}
 
@@ -170,7 +200,10 @@ export class CallbackIntake {
 		} catch (error) {
 			this.unfed = this.unfed.filter((e) => e !== entry);
 			this.spooledInOutage--;
-			this.log.error('callback neither stored nor spooled; the provider will retry', { error: error as Error, spooled: this.unfed.length });
+			this.log.error('callback neither stored nor spooled; the provider will retry', {
+				error: error as Error,
+				spooled: this.unfed.length,
+			});
 			throw error;
 		}
 		this.feed();
@@ -201,7 +234,10 @@ export class CallbackIntake {
 				break;
 			} catch (error) {
 				if (this.closed) return;
-				if (failures === 0 && !this.storeDown) this.log.error('feeding the spool into the store failed; trying again', { error: error as Error });
+				if (failures === 0 && !this.storeDown)
+					this.log.error('feeding the spool into the store failed; trying again', {
+						error: error as Error,
+					});
 				this.storeDown = true;
 				await new Promise((r) => setTimeout(r, Math.min(RETRY_MAX_MS, RETRY_MS * 2 ** failures)));
 			}
@@ -212,7 +248,10 @@ export class CallbackIntake {
 			this.processor.kick(true);
 		}
 		if (this.spoolingSince !== undefined) {
-			this.log.info('spooling ended: every spooled callback is in the store', { events: this.spooledInOutage, forMs: Date.now() - this.spoolingSince });
+			this.log.info('spooling ended: every spooled callback is in the store', {
+				events: this.spooledInOutage,
+				forMs: Date.now() - this.spoolingSince,
+			});
 			this.spoolingSince = undefined;
 			if (this.reportTimer) clearInterval(this.reportTimer);
 		}
@@ -227,9 +266,14 @@ export class CallbackIntake {
 	private async feedOrphans(): Promise<void> {
 		for (const path of await orphanSpools(this.dir, this.spool?.path ?? '')) {
 			const entries = await readSpool(path);
-			for (let i = 0; i < entries.length; i += FEED_BATCH) await this.record(entries.slice(i, i + FEED_BATCH));
+			for (let i = 0; i < entries.length; i += FEED_BATCH)
+				await this.record(entries.slice(i, i + FEED_BATCH));
 			await removeSpool(path);
-			if (entries.length > 0) this.log.info('callbacks spooled by a process that is gone are in the store', { events: entries.length, spool: path });
+			if (entries.length > 0)
+				this.log.info('callbacks spooled by a process that is gone are in the store', {
+					events: entries.length,
+					spool: path,
+				});
 		}
 		this.orphansWaiting = false;
 	}

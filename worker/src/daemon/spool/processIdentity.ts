@@ -20,7 +20,10 @@ let bootId: string | undefined | null = null;
 function currentBoot(): string | undefined {
 	if (bootId === null) {
 		try {
-			const id = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim().replace(/-/g, '').toLowerCase();
+			const id = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8')
+				.trim()
+				.replace(/-/g, '')
+				.toLowerCase();
 			bootId = /^[0-9a-f]{32}$/.test(id) ? id : undefined;
 		} catch {
 			bootId = undefined;

@@ -50,10 +50,18 @@ export class SpoolFile {
 	static async create(dir: string, maxBytes: number): Promise<SpoolFile> {
 		mkdirSync(dir, { recursive: true, mode: 0o700 });
 		const identity = ownIdentity();
-		const path = join(dir, `spool-${process.pid}-${Date.now()}${identity ? `-${identity.start}-${identity.boot}` : ''}.jsonl`);
-		const handle = await open(path, constants.O_CREAT | constants.O_EXCL | constants.O_RDWR, PRIVATE_MODE);
+		const path = join(
+			dir,
+			`spool-${process.pid}-${Date.now()}${identity ? `-${identity.start}-${identity.boot}` : ''}.jsonl`,
+		);
+		const handle = await open(
+			path,
+			constants.O_CREAT | constants.O_EXCL | constants.O_RDWR,
+			PRIVATE_MODE,
+		);
 		try {
-			for (let at = 0; at < maxBytes; at += ZEROS.length) await handle.write(ZEROS, 0, Math.min(ZEROS.length, maxBytes - at), at);
+			for (let at = 0; at < maxBytes; at += ZEROS.length)
+				await handle.write(ZEROS, 0, Math.min(ZEROS.length, maxBytes - at), at);
 			await handle.datasync();
 			const dirHandle = await open(dir, 'r');
 			await dirHandle.sync().finally(() => dirHandle.close());
@@ -75,7 +83,9 @@ export class SpoolFile {
 	 * share one write and one fdatasync.
 	 */
 	append(entry: SpoolEntry): Promise<void> {
-		const line = Buffer.from(`${JSON.stringify({ k: entry.key, e: entry.event, t: entry.receivedAt })}\n`);
+		const line = Buffer.from(
+			`${JSON.stringify({ k: entry.key, e: entry.event, t: entry.receivedAt })}\n`,
+		);
 		return new Promise((resolve, reject) => {
 			this.queued.push({ line, resolve, reject });
 			if (!this.flushing) {
@@ -90,11 +100,14 @@ export class SpoolFile {
 		});
 	}
 
-	private async write(batch: { line: Buffer; resolve: () => void; reject: (error: unknown) => void }[]): Promise<void> {
+	private async write(
+		batch: { line: Buffer; resolve: () => void; reject: (error: unknown) => void }[],
+	): Promise<void> {
 		const fits: typeof batch = [];
 		let bytes = 0;
 		for (const item of batch) {
-			if (this.used + bytes + item.line.length > this.maxBytes) item.reject(new SpoolFull(`the spool ${this.path} is full (${this.maxBytes} bytes)`));
+			if (this.used + bytes + item.line.length > this.maxBytes)
+				item.reject(new SpoolFull(`the spool ${this.path} is full (${this.maxBytes} bytes)`));
 			else {
 				fits.push(item);
 				bytes += item.line.length;
@@ -120,7 +133,8 @@ export class SpoolFile {
 	empty(allFed: () => boolean): Promise<void> {
 		return this.run(async () => {
 			if (!allFed()) return;
-			for (let at = 0; at < this.used; at += ZEROS.length) await this.handle.write(ZEROS, 0, Math.min(ZEROS.length, this.used - at), at);
+			for (let at = 0; at < this.used; at += ZEROS.length)
+				await this.handle.write(ZEROS, 0, Math.min(ZEROS.length, this.used - at), at);
 			await this.handle.datasync();
 			this.used = 0;
 		});
@@ -156,7 +170,11 @@ export async function orphanSpools(dir: string, own: string): Promise<string[]> 
 		if (!m || path === own) continue;
 		const pid = Number(m[1]);
 		// Our own pid on another file: a previous life of this process's pid (a container's pid 1).
-		if (pid !== process.pid && ownerAlive(pid, m[3] !== undefined ? { start: m[3], boot: m[4] } : undefined)) continue;
+		if (
+			pid !== process.pid &&
+			ownerAlive(pid, m[3] !== undefined ? { start: m[3], boot: m[4] } : undefined)
+		)
+			continue;
 		out.push({ path, started: Number(m[2]) });
 	}
 	return out.sort((a, b) => a.started - b.started).map((o) => o.path);

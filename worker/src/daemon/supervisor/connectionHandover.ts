@@ -44,7 +44,12 @@ export class ConnectionHandover {
 	) {
 		server.on('connection', (socket: Socket) => this.take(socket));
 		// The supervisor's log changes with the config a reload loads.
-		this.closed = new RefusalLog({ debug: (m, f) => log().debug(m, f), info: (m, f) => log().info(m, f), warn: (m, f) => log().warn(m, f), error: (m, f) => log().error(m, f) });
+		this.closed = new RefusalLog({
+			debug: (m, f) => log().debug(m, f),
+			info: (m, f) => log().info(m, f),
+			warn: (m, f) => log().warn(m, f),
+			error: (m, f) => log().error(m, f),
+		});
 	}
 
 	/** From now on connections go to this copy (it takes callbacks), those waiting first. */
@@ -63,7 +68,11 @@ export class ConnectionHandover {
 		worker.on('message', taker.onMessage);
 		this.taker = taker;
 		if (this.gap) {
-			this.log().info('connections that waited for a worker copy are handed to it', { waiting: this.waiting.length, waitedMs: Date.now() - this.gap.since, closed: this.gap.closed });
+			this.log().info('connections that waited for a worker copy are handed to it', {
+				waiting: this.waiting.length,
+				waitedMs: Date.now() - this.gap.since,
+				closed: this.gap.closed,
+			});
 			this.gap = undefined;
 		}
 		this.pump();
@@ -94,7 +103,10 @@ export class ConnectionHandover {
 		// The copy's own cap counts the one on its way to it too.
 		if (this.waiting.length + (this.taker?.busy ? 1 : 0) >= this.limit) {
 			if (this.gap) this.gap.closed++;
-			this.closed.refused('too many connections wait for a worker copy', { limit: this.limit, from: socket.remoteAddress });
+			this.closed.refused('too many connections wait for a worker copy', {
+				limit: this.limit,
+				from: socket.remoteAddress,
+			});
 			return void socket.destroy();
 		}
 		if (!this.taker && !this.gap) this.gap = { since: Date.now(), closed: 0 };

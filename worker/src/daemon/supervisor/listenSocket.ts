@@ -19,10 +19,16 @@ export function passedSocket(env: NodeJS.ProcessEnv, pid: number, log: Logger): 
 	if (fds === undefined) return undefined;
 	const count = Number(fds);
 	if (listenPid !== String(pid) || !Number.isInteger(count) || count < 1) {
-		log.warn('LISTEN_FDS ignored: it is not for this process; binding server.host and server.port', { LISTEN_FDS: fds, LISTEN_PID: listenPid, pid });
+		log.warn(
+			'LISTEN_FDS ignored: it is not for this process; binding server.host and server.port',
+			{ LISTEN_FDS: fds, LISTEN_PID: listenPid, pid },
+		);
 		return undefined;
 	}
-	if (count > 1) log.warn('systemd passed more than one socket; the worker listens on the first (fd 3) only', { LISTEN_FDS: count });
+	if (count > 1)
+		log.warn('systemd passed more than one socket; the worker listens on the first (fd 3) only', {
+			LISTEN_FDS: count,
+		});
 	return SD_LISTEN_FDS_START;
 }
 
@@ -31,7 +37,10 @@ export function passedSocket(env: NodeJS.ProcessEnv, pid: number, log: Logger): 
  * passed (socket activation), or server.host:server.port bound here. Connections are
  * accepted paused: they are handed, unread, to the copy of the worker that takes them.
  */
-export async function openListenSocket(server: { host: string; port: number }, log: Logger): Promise<Server> {
+export async function openListenSocket(
+	server: { host: string; port: number },
+	log: Logger,
+): Promise<Server> {
 	const fd = passedSocket(process.env, process.pid, log);
 	const listener = createServer({ pauseOnConnect: true });
 	try {
@@ -44,11 +53,21 @@ export async function openListenSocket(server: { host: string; port: number }, l
 		});
 	} catch (error) {
 		if (fd === undefined) throw error;
-		throw new Error(`cannot listen on the socket systemd passed (fd ${fd}, LISTEN_FDS): ${(error as Error).message}`);
+		throw new Error(
+			`cannot listen on the socket systemd passed (fd ${fd}, LISTEN_FDS): ${(error as Error).message}`,
+		);
 	}
 	const address = listener.address();
-	const where = typeof address === 'string' || address === null ? { path: address } : { host: (address as AddressInfo).address, port: (address as AddressInfo).port };
-	log.info('listening', fd !== undefined ? { socket: 'passed by systemd (LISTEN_FDS)', fd, ...where } : { socket: 'bound by the worker', ...where });
+	const where =
+		typeof address === 'string' || address === null
+			? { path: address }
+			: { host: (address as AddressInfo).address, port: (address as AddressInfo).port };
+	log.info(
+		'listening',
+		fd !== undefined
+			? { socket: 'passed by systemd (LISTEN_FDS)', fd, ...where }
+			: { socket: 'bound by the worker', ...where },
+	);
 	return listener;
 }
 

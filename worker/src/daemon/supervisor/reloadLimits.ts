@@ -14,14 +14,25 @@ import { spoolDir } from '../spool/spoolDir';
  *   old spool folder when `spool.dir` (or `db`, which names the default one) moves: they
  *   are fed by the next worker that uses that folder, not by the new copy.
  */
-export function logReloadLimits(previous: WorkerConfig, next: WorkerConfig, fromEnvironment: readonly string[], log: Logger): void {
+export function logReloadLimits(
+	previous: WorkerConfig,
+	next: WorkerConfig,
+	fromEnvironment: readonly string[],
+	log: Logger,
+): void {
 	if (fromEnvironment.length > 0) {
-		log.info('reload: settings from the environment keep the values the worker was started with; a change to them needs a restart', { variables: [...fromEnvironment] });
+		log.info(
+			'reload: settings from the environment keep the values the worker was started with; a change to them needs a restart',
+			{ variables: [...fromEnvironment] },
+		);
 	}
 	const before = folder(previous);
 	const after = folder(next);
 	if (before !== undefined && after !== undefined && before !== after) {
-		log.warn('reload: the spool folder changed; callbacks the old copy cannot feed into the store stay in the old folder until a worker that uses it starts', { from: before, to: after });
+		log.warn(
+			'reload: the spool folder changed; callbacks the old copy cannot feed into the store stay in the old folder until a worker that uses it starts',
+			{ from: before, to: after },
+		);
 	}
 }
 

@@ -79,8 +79,16 @@ export class WorkerSupervisor {
 	async run(): Promise<number> {
 		this.listener = await openListenSocket(this.config.server, this.log);
 		// Connections wait here while no copy takes them; beyond a copy's own cap, they are closed.
-		this.handover = new ConnectionHandover(this.listener, this.config.server.maxConnections, () => this.log);
-		cluster.setupPrimary({ exec: process.argv[1], args: ['worker', '--config', this.configPath], silent: true });
+		this.handover = new ConnectionHandover(
+			this.listener,
+			this.config.server.maxConnections,
+			() => this.log,
+		);
+		cluster.setupPrimary({
+			exec: process.argv[1],
+			args: ['worker', '--config', this.configPath],
+			silent: true,
+		});
 		const first = this.fork(false);
 		takeTestCommands((command) => (this.current ?? first).worker.send(command), false);
 		const started = await this.whenReady(first);
@@ -97,10 +105,13 @@ export class WorkerSupervisor {
 			this.stopping = true;
 			// No new connection: under socket activation, what arrives now waits in systemd's socket for the next start.
 			if (signals === 1) this.closeListener();
-			if (signals === 1) this.log.info('stopping: the worker copies finish what they took', { signal: name });
+			if (signals === 1)
+				this.log.info('stopping: the worker copies finish what they took', { signal: name });
 			// A second signal goes on too: the copies exit at once.
 			for (const copy of this.copies) copy.worker.process.kill(name);
-			void Promise.all([...this.copies].map((c) => c.exited)).then(() => this.done(this.current ? this.exitCodeOf(this.current) : 0));
+			void Promise.all([...this.copies].map((c) => c.exited)).then(() =>
+				this.done(this.current ? this.exitCodeOf(this.current) : 0),
+			);
 		};
 		process.on('SIGTERM', onSignal);
 		process.on('SIGINT', onSignal);
@@ -121,7 +132,10 @@ export class WorkerSupervisor {
 	}
 
 	private fork(standby: boolean): Copy {
-		const worker = cluster.fork({ [HANDED_PORT_ENV]: String(listenPort(this.listener)), ...(standby ? { [STANDBY_ENV]: '1' } : {}) });
+		const worker = cluster.fork({
+			[HANDED_PORT_ENV]: String(listenPort(this.listener)),
+			...(standby ? { [STANDBY_ENV]: '1' } : {}),
+		});
 		const copy: Copy = {
 			worker,
 			lastError: '',
@@ -139,7 +153,9 @@ export class WorkerSupervisor {
 		};
 		this.copies.add(copy);
 		// Whole lines only: two copies log at once during a reload, and a line must not be cut by another's.
-		createInterface({ input: worker.process.stdout! }).on('line', (line) => process.stdout.write(`${line}\n`));
+		createInterface({ input: worker.process.stdout! }).on('line', (line) =>
+			process.stdout.write(`${line}\n`),
+		);
 		createInterface({ input: worker.process.stderr! }).on('line', (line) => {
 			process.stderr.write(`${line}\n`);
 			if (line.trim()) copy.lastError = line.replace(/^cloudtel: /, '');
@@ -149,7 +165,10 @@ export class WorkerSupervisor {
 			// It takes callbacks: new connections go to it (during a reload, the old copy finishes what it has).
 			if (m?.type === 'ready') {
 				copy.ready = true;
-				if (this.storeAway > 0) this.log.info('the worker copy reached its database and takes callbacks again', { tries: this.storeAway });
+				if (this.storeAway > 0)
+					this.log.info('the worker copy reached its database and takes callbacks again', {
+						tries: this.storeAway,
+					});
 				this.storeAway = 0;
 			}
 			if (m?.type === 'ready' && !this.stopping) this.handover.handTo(worker);
@@ -179,7 +198,10 @@ export class WorkerSupervisor {
 		// Dead in the middle of a reload: the new copy takes over as planned (or, if it does
 		// not start, one is started in its place by handOver).
 		if (this.reloading) {
-			this.log.error('the running worker copy exited during the reload', { code, reason: copy.lastError || undefined });
+			this.log.error('the running worker copy exited during the reload', {
+				code,
+				reason: copy.lastError || undefined,
+			});
 			return;
 		}
 		// The copy in charge died on its own: another one takes its place, on the same socket.
@@ -187,19 +209,30 @@ export class WorkerSupervisor {
 		// giving up for good: copies are started again, backing off, until the database answers.
 		if (code === STORE_AWAY_EXIT && !copy.ready) {
 			const inMs = Math.min(STORE_AWAY_MAX_MS, RESTART_MS * 2 ** this.storeAway++);
-			this.log.warn('the worker copy cannot reach its database; starting another when it may be back', { reason: copy.lastError || undefined, tries: this.storeAway, inMs });
+			this.log.warn(
+				'the worker copy cannot reach its database; starting another when it may be back',
+				{ reason: copy.lastError || undefined, tries: this.storeAway, inMs },
+			);
 			this.restartIn(inMs);
 			return;
 		}
 		const now = Date.now();
 		this.quickRestarts = [...this.quickRestarts.filter((t) => now - t < QUICK_MS), now];
 		if (this.quickRestarts.length > MAX_QUICK_RESTARTS) {
-			this.log.error('the worker copy keeps exiting; giving up', { code, reason: copy.lastError || undefined, restarts: this.quickRestarts.length - 1 });
+			this.log.error('the worker copy keeps exiting; giving up', {
+				code,
+				reason: copy.lastError || undefined,
+				restarts: this.quickRestarts.length - 1,
+			});
 			this.closeListener();
 			this.done(code || ExitCodes.Fatal);
 			return;
 		}
-		this.log.error('the worker copy exited unexpectedly; starting a new one', { code, reason: copy.lastError || undefined, inMs: RESTART_MS });
+		this.log.error('the worker copy exited unexpectedly; starting a new one', {
+			code,
+			reason: copy.lastError || undefined,
+			inMs: RESTART_MS,
+		});
 		this.restartIn(RESTART_MS);
 	}
 
@@ -209,8 +242,16 @@ export class WorkerSupervisor {
 			const next = this.fork(false);
 			this.current = next;
 			void this.whenReady(next).then((started) => {
-				if (started !== 'ready' && started !== STORE_AWAY_EXIT && next === this.current && !this.stopping) {
-					this.log.error('the new worker copy did not start', { code: started, reason: next.lastError || undefined });
+				if (
+					started !== 'ready' &&
+					started !== STORE_AWAY_EXIT &&
+					next === this.current &&
+					!this.stopping
+				) {
+					this.log.error('the new worker copy did not start', {
+						code: started,
+						reason: next.lastError || undefined,
+					});
 				}
 			});
 		}, ms);
@@ -232,7 +273,10 @@ export class WorkerSupervisor {
 		try {
 			next = await this.loadConfig();
 		} catch (error) {
-			this.log.error('reload refused: the config does not load; the running copy goes on', { config: this.configPath, reason: (error as Error).message });
+			this.log.error('reload refused: the config does not load; the running copy goes on', {
+				config: this.configPath,
+				reason: (error as Error).message,
+			});
 			return;
 		}
 		const old = this.current;
@@ -243,7 +287,10 @@ export class WorkerSupervisor {
 		this.log = this.logFor(next);
 		logReloadLimits(previous, next, this.fromEnvironment(), this.log);
 		if (next.server.host !== previous.server.host || next.server.port !== previous.server.port) {
-			this.log.warn('reload: the worker keeps listening where it started; a change of server.host or server.port needs a restart', { listening: this.listener.address() });
+			this.log.warn(
+				'reload: the worker keeps listening where it started; a change of server.host or server.port needs a restart',
+				{ listening: this.listener.address() },
+			);
 		}
 		this.log.info('reloading: starting a new copy of the worker', { config: this.configPath });
 		const copy = this.fork(true);
@@ -253,12 +300,18 @@ export class WorkerSupervisor {
 			// The running copy goes on (or one is started again) with the config it had.
 			this.config = previous;
 			this.log = this.logFor(previous);
-			this.log.error(`reload failed: the new copy did not start; ${oldAlive ? 'the running copy goes on' : 'starting a copy again'}`, { code: started, reason: copy.lastError || undefined });
+			this.log.error(
+				`reload failed: the new copy did not start; ${oldAlive ? 'the running copy goes on' : 'starting a copy again'}`,
+				{ code: started, reason: copy.lastError || undefined },
+			);
 			if (!oldAlive) setImmediate(() => this.onExit(old, this.exitCodeOf(old)));
 			return;
 		}
 		if (this.stopping) return;
-		this.log.info('reload: the new copy takes callbacks; the old one finishes what it took and exits', { oldPid: old.worker.process.pid, newPid: copy.worker.process.pid });
+		this.log.info(
+			'reload: the new copy takes callbacks; the old one finishes what it took and exits',
+			{ oldPid: old.worker.process.pid, newPid: copy.worker.process.pid },
+		);
 		old.retiring = true;
 		this.current = copy;
 		old.worker.process.kill('SIGTERM');

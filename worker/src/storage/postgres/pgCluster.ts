@@ -48,7 +48,9 @@ export class PgCluster {
 	}
 
 	async beat(): Promise<void> {
-		const { at } = (await this.db.run(get<{ at: number }>(BEAT, this.id, hostname(), process.pid)))!;
+		const { at } = (await this.db.run(
+			get<{ at: number }>(BEAT, this.id, hostname(), process.pid),
+		))!;
 		this.beats.push(at);
 		if (this.beats.length > BEATS_KEPT) this.beats.shift();
 	}
@@ -76,14 +78,29 @@ export class PgCluster {
 			(function* (): Work<LostWorker[]> {
 				const now = (yield* get<{ now: number }>(`SELECT ${NOW} AS now`))!.now;
 				if (now - last > gap || now - since < staleMs) return [];
-				const dead = yield* all<{ id: string; host: string; pid: number }>(`DELETE FROM workers WHERE heartbeat_at < $1 RETURNING id, host, pid`, now - staleMs);
+				const dead = yield* all<{ id: string; host: string; pid: number }>(
+					`DELETE FROM workers WHERE heartbeat_at < $1 RETURNING id, host, pid`,
+					now - staleMs,
+				);
 				const lost: LostWorker[] = [];
 				for (const w of dead) {
 					// A dead worker says no more that its callbacks are in: runs stop waiting for it.
 					yield* run(q.dropCallbacksStamp, `${CALLBACKS_IN}${w.id}`);
 					const rows: LostWorker['rows'] = [];
-					for (const s of yield* all<{ campaign: string; chunk: number; first: number; last: number; at: number }>(`SELECT campaign, chunk, first, last, at FROM submissions WHERE worker = $1`, w.id)) {
-						for (const r of yield* recoverChunk(q, s.campaign, s, `${ANSWER_LOST}: the worker sending it stopped`)) rows.push({ campaign: s.campaign, ...r });
+					for (const s of yield* all<{
+						campaign: string;
+						chunk: number;
+						first: number;
+						last: number;
+						at: number;
+					}>(`SELECT campaign, chunk, first, last, at FROM submissions WHERE worker = $1`, w.id)) {
+						for (const r of yield* recoverChunk(
+							q,
+							s.campaign,
+							s,
+							`${ANSWER_LOST}: the worker sending it stopped`,
+						))
+							rows.push({ campaign: s.campaign, ...r });
 					}
 					lost.push({ ...w, rows });
 				}
@@ -94,7 +111,12 @@ export class PgCluster {
 
 	/** Live workers, for the health check. */
 	async members(staleMs: number): Promise<number> {
-		return (await this.db.run(get<{ n: number }>(`SELECT COUNT(*) AS n FROM workers WHERE heartbeat_at >= ${NOW} - $1`, staleMs)))!.n;
+		return (await this.db.run(
+			get<{ n: number }>(
+				`SELECT COUNT(*) AS n FROM workers WHERE heartbeat_at >= ${NOW} - $1`,
+				staleMs,
+			),
+		))!.n;
 	}
 
 	/** A graceful stop: nothing of ours is on its way any more. */

@@ -21,7 +21,10 @@ function pg(): typeof import('pg') {
 
 // BIGINT (Unix milliseconds, counts) as numbers: every value cloudtel keeps fits in 2^53.
 const parsers = {
-	getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === pg().types.builtins.INT8 ? (v: string) => Number(v) : pg().types.getTypeParser(oid, format))) as typeof import('pg').types.getTypeParser,
+	getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+		oid === pg().types.builtins.INT8
+			? (v: string) => Number(v)
+			: pg().types.getTypeParser(oid, format)) as typeof import('pg').types.getTypeParser,
 };
 
 /**
@@ -31,10 +34,18 @@ const parsers = {
  * migrates nothing and opens every transaction READ ONLY, so a role that may only SELECT
  * can use it and nothing is ever written through it.
  */
-export async function openPostgres(location: PostgresLocation, options: { readonly?: boolean } = {}): Promise<Pool> {
-	const pool = newPool({ connectionString: location.url, ...(options.readonly ? { options: '-c default_transaction_read_only=on' } : {}) });
+export async function openPostgres(
+	location: PostgresLocation,
+	options: { readonly?: boolean } = {},
+): Promise<Pool> {
+	const pool = newPool({
+		connectionString: location.url,
+		...(options.readonly ? { options: '-c default_transaction_read_only=on' } : {}),
+	});
 	try {
-		await transaction(pool, (client) => migrate(client, `Postgres ${location.shown}`, options.readonly === true));
+		await transaction(pool, (client) =>
+			migrate(client, `Postgres ${location.shown}`, options.readonly === true),
+		);
 	} catch (error) {
 		await pool.end().catch(() => undefined);
 		throw error instanceof FatalError ? error : pgFailure(error, location.shown);
@@ -52,7 +63,12 @@ export async function openPostgres(location: PostgresLocation, options: { readon
  * next query fails as a lost connection, which the callers handle.
  */
 export function newPool(config: PoolConfig): Pool {
-	const pool = new (pg().Pool)({ max: POOL_SIZE, connectionTimeoutMillis: 10_000, types: parsers, ...config });
+	const pool = new (pg().Pool)({
+		max: POOL_SIZE,
+		connectionTimeoutMillis: 10_000,
+		types: parsers,
+		...config,
+	});
 	pool.on('connect', (client) => client.on('error', () => undefined));
 	// An idle connection the server drops: the pool has thrown it away, the next query reconnects.
 	pool.on('error', () => undefined);
@@ -62,7 +78,10 @@ export function newPool(config: PoolConfig): Pool {
 /** The schema made or upgraded (migrateSchema.ts) by one worker at a time, under a lock all of them take. */
 async function migrate(client: PoolClient, where: string, readonly: boolean): Promise<void> {
 	// Without values, a query may hold several statements (DDL).
-	const exec = (s: Statement) => client.query(s.sql, s.args).then((r) => (s.kind === 'run' ? (r.rowCount ?? 0) : s.kind === 'get' ? r.rows[0] : r.rows));
+	const exec = (s: Statement) =>
+		client
+			.query(s.sql, s.args)
+			.then((r) => (s.kind === 'run' ? (r.rowCount ?? 0) : s.kind === 'get' ? r.rows[0] : r.rows));
 	if (!(await driveAsync(checkSchema(POSTGRES, where, readonly), exec))) return;
 	await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
 	await driveAsync(migrateSchema(POSTGRES, where), exec);
@@ -74,7 +93,10 @@ async function migrate(client: PoolClient, where: string, readonly: boolean): Pr
  * administrator's command), or whose connection failed under a query, is thrown away
  * rather than handed to the next caller.
  */
-export async function transaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+export async function transaction<T>(
+	pool: Pool,
+	work: (client: PoolClient) => Promise<T>,
+): Promise<T> {
 	const client = await pool.connect();
 	let broken = false;
 	const onError = () => {
@@ -102,5 +124,7 @@ export function lostConnection(error: unknown): boolean {
 	const code = e?.code ?? '';
 	// 08: connection exceptions; 57P: operator intervention (shutdown, admin termination); 53: resources; E...: the socket's.
 	if (/^(08|57P|53|E[A-Z]+$)/.test(code)) return true;
-	return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|timeout exceeded when trying to connect/i.test(e?.message ?? '');
+	return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|timeout exceeded when trying to connect/i.test(
+		e?.message ?? '',
+	);
 }

@@ -1,5 +1,14 @@
 import type { Pool, PoolClient, QueryConfig } from 'pg';
-import { POSTGRES, driveAsync, steps, type SqlDb, type Statement, type Step, type TxMode, type Work } from '../work';
+import {
+	POSTGRES,
+	driveAsync,
+	steps,
+	type SqlDb,
+	type Statement,
+	type Step,
+	type TxMode,
+	type Work,
+} from '../work';
 import { lostConnection, transaction } from './pgDatabase';
 import { PgGroupCommit } from './pgGroupCommit';
 
@@ -12,7 +21,9 @@ function pgExec(db: Pool | PoolClient, s: Statement): Promise<unknown> {
 	if (name === undefined) names.set(s.sql, (name = `cloudtel_${names.size}`));
 	const query: QueryConfig = { name, text: s.sql, values: s.args };
 	if (s.kind === 'raw') return db.query({ ...query, rowMode: 'array' }).then((r) => r.rows);
-	return db.query(query).then((r) => (s.kind === 'run' ? (r.rowCount ?? 0) : s.kind === 'get' ? r.rows[0] : r.rows));
+	return db
+		.query(query)
+		.then((r) => (s.kind === 'run' ? (r.rowCount ?? 0) : s.kind === 'get' ? r.rows[0] : r.rows));
 }
 
 /**
@@ -42,9 +53,12 @@ export class PgDb implements SqlDb {
 	}
 
 	write(list: readonly Step[], mode?: TxMode): Promise<number[]> {
-		if (mode === 'grouped' || mode === 'synced') return (this.grouped ??= new PgGroupCommit(this)).write(list);
+		if (mode === 'grouped' || mode === 'synced')
+			return (this.grouped ??= new PgGroupCommit(this)).write(list);
 		// One statement is a transaction of its own: no BEGIN and COMMIT around it.
-		return list.length === 1 && typeof list[0] !== 'function' ? this.run(steps(list)) : this.tx(steps(list), mode);
+		return list.length === 1 && typeof list[0] !== 'function'
+			? this.run(steps(list))
+			: this.tx(steps(list), mode);
 	}
 
 	async durableTx<T>(work: Work<T>): Promise<{ result: T; durable: Promise<void> }> {
@@ -63,7 +77,10 @@ export class PgDb implements SqlDb {
 		const onError = () => (broken = true);
 		client.on('error', onError);
 		try {
-			const { rows } = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS got', [name]);
+			const { rows } = await client.query<{ got: boolean }>(
+				'SELECT pg_try_advisory_lock(hashtext($1)) AS got',
+				[name],
+			);
 			if (!rows[0].got) return 'busy';
 			try {
 				return await work();

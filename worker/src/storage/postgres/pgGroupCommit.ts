@@ -24,7 +24,12 @@ export class PgGroupCommit {
 	private flushing = false;
 
 	/** `db` runs a unit of work in one transaction, and a write as an ordinary one. */
-	constructor(private readonly db: { tx<T>(work: Work<T>): Promise<T>; write(list: readonly Step[]): Promise<number[]> }) {}
+	constructor(
+		private readonly db: {
+			tx<T>(work: Work<T>): Promise<T>;
+			write(list: readonly Step[]): Promise<number[]>;
+		},
+	) {}
 
 	write(list: readonly Step[]): Promise<number[]> {
 		return new Promise((resolve, reject) => {
@@ -40,11 +45,14 @@ export class PgGroupCommit {
 			this.queue = [];
 			try {
 				// A write alone is written as it would be ungrouped: one statement, no BEGIN and COMMIT.
-				const results = batch.length === 1 ? [await this.db.write(batch[0].list)] : await this.together(batch);
+				const results =
+					batch.length === 1 ? [await this.db.write(batch[0].list)] : await this.together(batch);
 				batch.forEach((item, i) => item.resolve(results[i]));
 			} catch (error) {
-				if (batch.length === 1 || lostConnection(error)) batch.forEach((item) => item.reject(error));
-				else for (const item of batch) await this.db.write(item.list).then(item.resolve, item.reject);
+				if (batch.length === 1 || lostConnection(error))
+					batch.forEach((item) => item.reject(error));
+				else
+					for (const item of batch) await this.db.write(item.list).then(item.resolve, item.reject);
 			}
 		}
 		this.flushing = false;

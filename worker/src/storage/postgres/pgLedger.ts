@@ -25,14 +25,28 @@ export class PgLedger extends SqlLedger implements SharedLedger {
 		return this.tx(function* (q): Work<ClaimedChunk> {
 			yield* run(q.lock!, `campaign:${name}`);
 			const ranges = yield* all<{ first: number }>(q.submissions, name);
-			let rows = (yield* raw<Parameters<typeof pendingRow>[0]>(q.claimable, name, limit)).map(pendingRow);
-			const end = Math.min(...ranges.map((s) => s.first).filter((first) => rows.length > 0 && first > rows[0].line));
+			let rows = (yield* raw<Parameters<typeof pendingRow>[0]>(q.claimable, name, limit)).map(
+				pendingRow,
+			);
+			const end = Math.min(
+				...ranges.map((s) => s.first).filter((first) => rows.length > 0 && first > rows[0].line),
+			);
 			rows = rows.filter((r) => r.line < end);
 			const suppressed = rows.filter((r) => r.suppressed).map((r) => r.line);
-			if (suppressed.length > 0) yield* run(q.suppressRows, name, JSON.stringify(suppressed), SUPPRESSED);
+			if (suppressed.length > 0)
+				yield* run(q.suppressRows, name, JSON.stringify(suppressed), SUPPRESSED);
 			rows = rows.filter((r) => !r.suppressed);
 			const chunk = (yield* get<{ n: number }>(`SELECT nextval('chunk_numbers') AS n`))!.n;
-			if (rows.length > 0) yield* run(q.addSubmission, name, chunk, rows[0].line, rows[rows.length - 1].line, Date.now(), WORKER_ID);
+			if (rows.length > 0)
+				yield* run(
+					q.addSubmission,
+					name,
+					chunk,
+					rows[0].line,
+					rows[rows.length - 1].line,
+					Date.now(),
+					WORKER_ID,
+				);
 			return { chunk, rows, suppressed: suppressed.length };
 		});
 	}

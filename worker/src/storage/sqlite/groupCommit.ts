@@ -63,6 +63,9 @@ export class GroupCommit {
 		}
 		const settle = () => outcomes.forEach((tell) => tell());
 		if (!this.durable) settle();
-		else this.durable.sync().then(settle, (error: unknown) => batch.forEach((item) => item.reject(error)));
+		else
+			this.durable
+				.sync()
+				.then(settle, (error: unknown) => batch.forEach((item) => item.reject(error)));
 	}
 }

@@ -12,14 +12,19 @@ import { ensurePrivateFile, warnIfShared } from '../privateFile';
  * commits synced only where a caller asks for it; a wait rather than an error when another
  * connection holds the lock. `what` names the file for the person reading the error.
  */
-export function openDatabase(path: string, what: string, options: { readonly?: boolean } = {}): Database.Database {
+export function openDatabase(
+	path: string,
+	what: string,
+	options: { readonly?: boolean } = {},
+): Database.Database {
 	let db: Database.Database;
 	try {
 		// Reading only (campaign status): a file the user may not write to, and no schema to create.
 		if (options.readonly) db = openReadOnly(path);
 		else {
 			// Created private before SQLite opens it: its -wal and -shm take the database's mode.
-			if (path !== ':memory:' && !ensurePrivateFile(path)) for (const file of [path, `${path}-wal`, `${path}-shm`]) warnIfShared(file, what);
+			if (path !== ':memory:' && !ensurePrivateFile(path))
+				for (const file of [path, `${path}-wal`, `${path}-shm`]) warnIfShared(file, what);
 			db = new Database(path);
 			db.pragma('busy_timeout = 10000');
 		}
@@ -30,7 +35,9 @@ export function openDatabase(path: string, what: string, options: { readonly?: b
 		const where = `${what} ${path}`;
 		const exec = (s: Statement) => schemaStatement(db, s);
 		// Checked before anything is written, WAL mode included: a file this build refuses is left as it was.
-		const migrate = whileLocked(() => driveSync(checkSchema(SQLITE, where, options.readonly === true), exec));
+		const migrate = whileLocked(() =>
+			driveSync(checkSchema(SQLITE, where, options.readonly === true), exec),
+		);
 		if (!options.readonly) {
 			// Two processes opening a new file at once: one switching it to WAL needs it to
 			// itself, and SQLite answers the other "locked" at once, without its busy_timeout.
@@ -41,7 +48,9 @@ export function openDatabase(path: string, what: string, options: { readonly?: b
 		return db;
 	} catch (error) {
 		db.close();
-		throw error instanceof FatalError ? error : new FatalError(`cannot open ${what} ${path}: ${(error as Error).message}`);
+		throw error instanceof FatalError
+			? error
+			: new FatalError(`cannot open ${what} ${path}: ${(error as Error).message}`);
 	}
 }
 

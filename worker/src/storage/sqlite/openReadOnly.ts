@@ -1,4 +1,13 @@
-import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import {
+	closeSync,
+	copyFileSync,
+	existsSync,
+	mkdtempSync,
+	openSync,
+	readSync,
+	rmSync,
+	statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -25,7 +34,10 @@ export function openReadOnly(path: string): Database.Database {
 		if (inPlace) return inPlace;
 		const copy = copyUnchanged(path);
 		if (copy) return copy;
-		if (attempt === COPY_ATTEMPTS) throw new Error(`it kept changing while it was copied to be read (${COPY_ATTEMPTS} tries); try again when the run writing it is done`);
+		if (attempt === COPY_ATTEMPTS)
+			throw new Error(
+				`it kept changing while it was copied to be read (${COPY_ATTEMPTS} tries); try again when the run writing it is done`,
+			);
 		Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, PAUSE_MS);
 	}
 }
@@ -40,7 +52,8 @@ function openInPlace(path: string): Database.Database | undefined {
 		return db;
 	} catch (error) {
 		db?.close();
-		if (!/readonly|unable to open/i.test((error as Error).message) || !existsSync(path)) throw error;
+		if (!/readonly|unable to open/i.test((error as Error).message) || !existsSync(path))
+			throw error;
 		return undefined;
 	}
 }
@@ -74,14 +87,19 @@ function copyUnchanged(path: string): Database.Database | undefined {
 		throw error;
 	}
 	const after = fingerprint(path);
-	if (after.wal !== before.wal || (before.wal === undefined && after.db !== before.db)) return undefined;
+	if (after.wal !== before.wal || (before.wal === undefined && after.db !== before.db))
+		return undefined;
 	return new Database(copy, { readonly: true, fileMustExist: true });
 }
 
 /** The database's identity and last change; the WAL's header (its salts), if it has one. */
 function fingerprint(path: string): { db: string; dbWrittenMs: number; wal?: string } {
 	const s = statSync(path, { bigint: true });
-	return { db: `${s.ino}:${s.size}:${s.mtimeNs}`, dbWrittenMs: Number(s.mtimeMs), wal: walHeader(`${path}-wal`) };
+	return {
+		db: `${s.ino}:${s.size}:${s.mtimeNs}`,
+		dbWrittenMs: Number(s.mtimeMs),
+		wal: walHeader(`${path}-wal`),
+	};
 }
 
 function walHeader(path: string): string | undefined {

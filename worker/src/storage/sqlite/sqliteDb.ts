@@ -1,5 +1,14 @@
 import type Database from 'better-sqlite3';
-import { SQLITE, driveSync, steps, type SqlDb, type Statement, type Step, type TxMode, type Work } from '../work';
+import {
+	SQLITE,
+	driveSync,
+	steps,
+	type SqlDb,
+	type Statement,
+	type Step,
+	type TxMode,
+	type Work,
+} from '../work';
 import { GroupCommit } from './groupCommit';
 import { WalSync } from './walSync';
 
@@ -26,7 +35,8 @@ export class SqliteDb implements SqlDb {
 	) {}
 
 	private wal(): WalSync | null {
-		return (this.walSync ??= this.db.pragma('journal_mode', { simple: true }) === 'wal' ? new WalSync(this.path) : null);
+		return (this.walSync ??=
+			this.db.pragma('journal_mode', { simple: true }) === 'wal' ? new WalSync(this.path) : null);
 	}
 
 	private exec(s: Statement): unknown {
@@ -105,7 +115,12 @@ export class SqliteDb implements SqlDb {
 /** Runs a statement of a unit of work, prepared: `$1` is a named parameter to SQLite; booleans are 0 and 1. */
 export function execPrepared(statement: Database.Statement, s: Statement): unknown {
 	const params: Record<string, unknown> = {};
-	for (let i = 0; i < s.args.length; i++) params[i + 1] = typeof s.args[i] === 'boolean' ? Number(s.args[i]) : s.args[i];
+	for (let i = 0; i < s.args.length; i++)
+		params[i + 1] = typeof s.args[i] === 'boolean' ? Number(s.args[i]) : s.args[i];
 	const args = s.args.length > 0 ? [params] : [];
-	return s.kind === 'run' ? statement.run(...args).changes : s.kind === 'get' ? statement.get(...args) : statement.all(...args);
+	return s.kind === 'run'
+		? statement.run(...args).changes
+		: s.kind === 'get'
+			? statement.get(...args)
+			: statement.all(...args);
 }

@@ -50,13 +50,20 @@ export class WalSync {
 		this.syncs++;
 		// The WAL file lives as long as a connection to the database is open: one descriptor
 		// serves every sync. One that fails is dropped, and the next sync opens the file anew.
-		const fd = (this.fd ??= new Promise<number>((resolve, reject) => open(`${this.databasePath}-wal`, 'r', (error, fd) => (error ? reject(error) : resolve(fd)))));
+		const fd = (this.fd ??= new Promise<number>((resolve, reject) =>
+			open(`${this.databasePath}-wal`, 'r', (error, fd) => (error ? reject(error) : resolve(fd))),
+		));
 		try {
 			const opened = await fd;
-			await new Promise<void>((resolve, reject) => fdatasync(opened, (error) => (error ? reject(error) : resolve())));
+			await new Promise<void>((resolve, reject) =>
+				fdatasync(opened, (error) => (error ? reject(error) : resolve())),
+			);
 		} catch (error) {
 			if (this.fd === fd) this.fd = undefined;
-			fd.then((opened) => close(opened, () => undefined), () => undefined);
+			fd.then(
+				(opened) => close(opened, () => undefined),
+				() => undefined,
+			);
 			throw error;
 		}
 	}
@@ -65,6 +72,9 @@ export class WalSync {
 	close(): void {
 		const fd = this.fd;
 		this.fd = undefined;
-		fd?.then((opened) => closeSync(opened), () => undefined);
+		fd?.then(
+			(opened) => closeSync(opened),
+			() => undefined,
+		);
 	}
 }
