@@ -10,6 +10,7 @@ import { matchRules } from './replies/matchRules';
 import { optOutMatcher, type OptOutIntent } from '../config/optOutKeywords';
 import { replyContext } from './replies/replyContext';
 import { readExternalId } from './replies/runName';
+import { BackgroundLoop } from '../pacing/backgroundLoop';
 
 type Forward = NewForward & { payload: QueuedForward };
 
@@ -38,11 +39,23 @@ function queued(action: ForwardAction): ForwardAction {
  * processes (the others look again shortly): each event once, in the order it came.
  */
 export class CallbackProcessor {
-	private running: Promise<void> | undefined;
-	private started = false;
-	private again = false;
-	private failures = 0;
-	private retryTimer: NodeJS.Timeout | undefined;
+	private readonly loop = new BackgroundLoop({
+		run: async () => {
+			const done = await this.store.processingAlone(() => this.processAll());
+			if (done !== 'busy') this.passes++;
+			return done === 'busy' ? { waitMs: BUSY_MS } : undefined;
+		},
+		backoff: { baseMs: RETRY_MS, maxMs: RETRY_MAX_MS },
+		failed: (error, failures, delayMs) => {
+			if (failures === 0)
+				this.log.error(
+					'callback processing failed; the event stays stored and is tried again shortly',
+					{ error, delayMs },
+				);
+		},
+		recovered: (failures) =>
+			this.log.info('callback processing goes on: the store answers again', { failures }),
+	});
 	/** Passes that ended with no stored event left unprocessed. */
 	passes = 0;
 	private readonly optOutIntent: (text: string) => OptOutIntent | undefined;
@@ -71,8 +84,8 @@ export class CallbackProcessor {
 	 * and two processors would race over one phone's STOP and START.
 	 */
 	start(): void {
-		this.started = true;
-		this.kick();
+		this.loop.start();
+		this.loop.kick();
 	}
 
 	/**
@@ -80,66 +93,17 @@ export class CallbackProcessor {
 	 * its spool), so a back-off still running would only delay the backlog.
 	 */
 	kick(storeAnswers = false): void {
-		if (!this.started) return;
-		if (storeAnswers && this.retryTimer) {
-			clearTimeout(this.retryTimer);
-			this.retryTimer = undefined;
-		}
-		// Backing off from a failing store: the timer kicks when it is time, not every callback.
-		if (this.retryTimer) return;
-		if (this.running) {
-			this.again = true;
-			return;
-		}
-		this.running = this.store
-			.processingAlone(() => this.loop())
-			.then((done) => {
-				if (done === 'busy') {
-					this.retryTimer = setTimeout(() => {
-						this.retryTimer = undefined;
-						this.kick();
-					}, BUSY_MS);
-					this.retryTimer.unref();
-					return;
-				}
-				if (this.failures > 0)
-					this.log.info('callback processing goes on: the store answers again', {
-						failures: this.failures,
-					});
-				this.failures = 0;
-				this.passes++;
-			})
-			.catch((error: Error) => {
-				const delay = Math.min(RETRY_MAX_MS, RETRY_MS * 2 ** this.failures);
-				if (this.failures === 0)
-					this.log.error(
-						'callback processing failed; the event stays stored and is tried again shortly',
-						{ error, delayMs: delay },
-					);
-				this.failures++;
-				this.retryTimer = setTimeout(() => {
-					this.retryTimer = undefined;
-					this.kick();
-				}, delay);
-				this.retryTimer.unref();
-			})
-			.finally(() => {
-				this.running = undefined;
-				if (this.again) {
-					this.again = false;
-					this.kick();
-				}
-			});
+		this.loop.kick(storeAnswers);
 	}
 
 	/** Waits until every stored event has been processed, or processing failed. */
-	async idle(): Promise<void> {
-		while (this.running) await this.running;
+	idle(): Promise<void> {
+		return this.loop.idle();
 	}
 
-	private async loop(): Promise<void> {
+	private async processAll(): Promise<void> {
 		for (;;) {
-			this.again = false;
+			this.loop.takeKick();
 			const events = await this.store.unprocessedEvents(BATCH);
 			// In order, one after the other: a STOP and a START from one phone, or a receipt
 			// following another for one message, must take effect as they came. The batch is
@@ -148,7 +112,7 @@ export class CallbackProcessor {
 			for (const e of events) done.push({ key: e.key, forwards: await this.process(e) });
 			await this.store.completeEvents(done, Date.now());
 			if (done.some((d) => d.forwards.length > 0)) this.outbox.kick();
-			if (events.length < BATCH && !this.again) return;
+			if (events.length < BATCH && !this.loop.takeKick()) return;
 		}
 	}
 

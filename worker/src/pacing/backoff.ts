@@ -13,7 +13,7 @@ export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 250, maxMs: 30_000, maxA
  */
 export function backoffDelay(
 	attempt: number,
-	policy: BackoffPolicy,
+	policy: Pick<BackoffPolicy, 'baseMs' | 'maxMs'>,
 	random: () => number = Math.random,
 ): number {
 	const ceiling = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));

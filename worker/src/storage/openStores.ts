@@ -10,7 +10,7 @@ import type { Ledger } from './ledger';
 import { openDatabase } from './sqlite/openDatabase';
 import { PgLedger } from './postgres/pgLedger';
 import type { SharedLedger } from './sharedLedger';
-import { ridingOutRestarts } from './postgres/ridingOutRestarts';
+import { RidingOutRestarts } from './postgres/ridingOutRestarts';
 import { SqliteLedger } from './sqlite/sqliteLedger';
 
 /**
@@ -36,8 +36,9 @@ export async function openRunLedger(
 	location: DbLocation,
 	onLost: (waitedMs: number, error: Error) => void,
 ): Promise<Ledger> {
-	const ledger = await openLedger(location);
-	return location.kind === 'postgres' ? ridingOutRestarts(ledger, onLost) : ledger;
+	return location.kind === 'postgres'
+		? new RidingOutRestarts(new PgLedger(await openPostgres(location)), onLost)
+		: openLedger(location);
 }
 
 /** The daemon's events, outbox and runs, beside the ledger (sqlDbBeside). */
@@ -66,5 +67,5 @@ export async function openCluster(location: DbLocation): Promise<PgCluster | und
  * then claim their chunks from it. The one place besides the openers that knows the backends.
  */
 export function sharedLedgerOf(ledger: Ledger): SharedLedger | undefined {
-	return ledger instanceof PgLedger ? ledger : undefined;
+	return ledger instanceof PgLedger || ledger instanceof RidingOutRestarts ? ledger : undefined;
 }

@@ -1,6 +1,7 @@
 import { emptyCampaignCounts, isBlank, type CampaignCounts } from '../../../../api';
 import { FatalError, RUN_DEFAULTS } from '../../errors';
 import { runCampaign } from '../../campaign/runCampaign';
+import { backoffDelay } from '../../pacing/backoff';
 import type { CampaignConfig, WorkerConfig } from '../../config/workerConfigSchema';
 import { dbLocation } from '../../storage/dbLocation';
 import { openRunLedger } from '../../storage/openStores';
@@ -185,7 +186,9 @@ export class CampaignRunner {
 						return;
 					} catch (error) {
 						if (failures === PAUSE_QUEUE_TRIES - 1) throw error;
-						await new Promise((r) => setTimeout(r, Math.min(5_000, 250 * 2 ** failures)));
+						await new Promise((r) =>
+							setTimeout(r, backoffDelay(failures + 1, { baseMs: 250, maxMs: 5_000 })),
+						);
 					}
 				}
 			})().catch((error: Error) =>

@@ -1,6 +1,7 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { CampaignConfig } from '../../config/workerConfigSchema';
 import { resolveTimeZone } from '../../schedule/timeZone';
+import { backoffDelay } from '../../pacing/backoff';
 import type { Logger } from '../jsonLogger';
 import { runName, tickOfRun } from '../replies/runName';
 import type { DaemonStore } from '../../storage/daemonStore';
@@ -224,7 +225,7 @@ export class CampaignScheduler {
 					// resumed once the store answers (or caught up, if it never began).
 					const failures = this.resumeFailures.get(run) ?? 0;
 					this.resumeFailures.set(run, failures + 1);
-					const delay = Math.min(RESUME_MAX_MS, RESUME_MS * 2 ** failures);
+					const delay = backoffDelay(failures + 1, { baseMs: RESUME_MS, maxMs: RESUME_MAX_MS });
 					this.log.error(
 						'campaign run stopped: the store failed; it is resumed when the store answers',
 						{ campaign: campaign.name, run, error, retryInMs: delay },

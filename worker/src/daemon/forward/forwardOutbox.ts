@@ -1,5 +1,6 @@
 import type { OutboxConfig } from '../../config/workerConfigSchema';
 import { backoffDelay } from '../../pacing/backoff';
+import { BackgroundLoop, type LoopPass } from '../../pacing/backgroundLoop';
 import type { ForwardJob, OutboxStore } from '../../storage/daemonStore';
 import type { Logger } from '../jsonLogger';
 import type { ForwardOutcome, Forwarder } from './forwardOutcome';
@@ -16,9 +17,8 @@ import { destinationOf } from './forwardDestination';
 
 /** However far off the next retry is, look again this often: a kick may have been missed. */
 const MAX_IDLE_MS = 30_000;
-/** A store that does not answer is asked again after this, doubling up to the next. */
-const STORE_RETRY_MS = 250;
-const STORE_RETRY_MAX_MS = 5_000;
+/** A store that does not answer is asked again after this, doubling up to 5 s. */
+const STORE_BACKOFF = { baseMs: 250, maxMs: 5_000 };
 /**
  * An attempt under way this long holds none of the shared slots any more: its receiver is
  * slow (an events URL that never answers, say), and only its own forwards wait for it, each
@@ -40,14 +40,19 @@ export class ForwardOutbox {
 	private shared = 0;
 	/** Attempts under way per receiver (destinationOf). */
 	private readonly perDestination = new Map<string, number>();
-	private timer: NodeJS.Timeout | undefined;
-	private pumping: Promise<void> | undefined;
-	private again = false;
-	private started = false;
+	/** Every kick looks now: a wait is only until the next forward falls due. */
+	private readonly pump = new BackgroundLoop({
+		run: () => this.pumpOnce(),
+		// The store is down or full: nothing was claimed, so nothing is lost; look again soon.
+		backoff: STORE_BACKOFF,
+		failed: (error, failures, delayMs) => {
+			if (failures === 0)
+				this.log.error('outbox: the store does not answer; trying again', { error, delayMs });
+		},
+		recovered: (failures) => this.log.info('outbox: the store answers again', { failures }),
+	});
 	private refillQueued = false;
 	private stopping = false;
-	/** Consecutive failures of the store to answer the pump; the back-off grows with them. */
-	private storeFailures = 0;
 	private emailError: string | undefined;
 
 	constructor(
@@ -92,44 +97,13 @@ export class ForwardOutbox {
 	 * outbox's own, which it would send a second time.
 	 */
 	start(): void {
-		this.started = true;
+		this.pump.start();
 		this.kick();
 	}
 
 	/** Looks for due forwards now; cheap to call after every new reply. */
 	kick(): void {
-		if (!this.started || this.stopping) return;
-		if (this.pumping) {
-			this.again = true;
-			return;
-		}
-		this.pumping = this.pump()
-			.then(() => {
-				if (this.storeFailures > 0)
-					this.log.info('outbox: the store answers again', { failures: this.storeFailures });
-				this.storeFailures = 0;
-			})
-			.catch((error: Error) => {
-				// The store is down or full: nothing was claimed, so nothing is lost; look again soon.
-				const delay = Math.min(STORE_RETRY_MAX_MS, STORE_RETRY_MS * 2 ** this.storeFailures);
-				if (this.storeFailures === 0)
-					this.log.error('outbox: the store does not answer; trying again', {
-						error,
-						delayMs: delay,
-					});
-				this.storeFailures++;
-				if (this.stopping) return;
-				if (this.timer) clearTimeout(this.timer);
-				this.timer = setTimeout(() => this.kick(), delay);
-				this.timer.unref();
-			})
-			.finally(() => {
-				this.pumping = undefined;
-				if (this.again) {
-					this.again = false;
-					this.kick();
-				}
-			});
+		if (!this.stopping) this.pump.kick(true);
 	}
 
 	/**
@@ -148,9 +122,8 @@ export class ForwardOutbox {
 	/** Takes no new attempt and waits for those under way, which settle as usual. */
 	async stop(): Promise<void> {
 		this.stopping = true;
-		if (this.timer) clearTimeout(this.timer);
 		// A pump under way may be marking a forward `sending`: its attempt must start and settle.
-		while (this.pumping) await this.pumping;
+		await this.pump.stop();
 		while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
 		await Promise.allSettled(
 			[...Object.values(this.forwarders), this.n8n, this.events].map((f) => f?.close()),
@@ -162,9 +135,7 @@ export class ForwardOutbox {
 		return this.inflight.size;
 	}
 
-	private async pump(): Promise<void> {
-		if (this.timer) clearTimeout(this.timer);
-		this.timer = undefined;
+	private async pumpOnce(): Promise<LoopPass | void> {
 		const room = this.config.concurrency - this.shared;
 		if (room > 0 && !this.stopping) {
 			for (const job of await this.store.claimDue(Date.now(), room)) {
@@ -186,10 +157,10 @@ export class ForwardOutbox {
 		// While every slot is busy, a finishing (or slow) attempt kicks the pump; no timer needed.
 		if (this.stopping || this.shared >= this.config.concurrency) return;
 		const next = await this.store.nextDueAt();
-		const wait =
-			next === undefined ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(0, next - Date.now()));
-		this.timer = setTimeout(() => this.kick(), wait);
-		this.timer.unref();
+		return {
+			waitMs:
+				next === undefined ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(0, next - Date.now())),
+		};
 	}
 
 	/** Starts an attempt in a shared slot, which it gives up once it is slow (SLOW_MS). */
@@ -279,7 +250,7 @@ export class ForwardOutbox {
 					);
 				return;
 			} catch (error) {
-				const delay = Math.min(STORE_RETRY_MAX_MS, STORE_RETRY_MS * 2 ** failures);
+				const delay = backoffDelay(failures + 1, STORE_BACKOFF);
 				if (failures === 0)
 					this.log.error(
 						'forward outcome not recorded: the store does not answer; trying again',

@@ -1,14 +1,14 @@
 import type { CallbackEvent } from '../../../../api';
 import type { EventStore } from '../../storage/daemonStore';
 import type { Logger } from '../jsonLogger';
+import { BackgroundLoop } from '../../pacing/backgroundLoop';
 import { orphanSpools, readSpool, removeSpool, type SpoolEntry, SpoolFile } from './spoolFile';
 
 /** A store that has not answered by then is taken for down: the provider's retries are only ~1.5 s apart. */
 const STORE_TIMEOUT_MS = 2_000;
 const FEED_BATCH = 200;
 /** Asking a store that is down costs one refused connection; the sooner it is seen back, the sooner the backlog drains. */
-const RETRY_MS = 100;
-const RETRY_MAX_MS = 500;
+const RETRY = { baseMs: 100, maxMs: 500 };
 /** While spooling, the log says how much the spool holds this often. */
 const REPORT_EVERY_MS = 10_000;
 /** Spools left by processes that are gone are looked for this often. */
@@ -58,7 +58,17 @@ function timeout<T>(work: Promise<T>, ms: number): Promise<T> {
 export class CallbackIntake {
 	private unfed: SpoolEntry[] = [];
 	private orphansWaiting = false;
-	private feeding: Promise<void> | undefined;
+	/** Feeds the spool into the store, one pass at a time, backing off while the store fails. */
+	private readonly feeder = new BackgroundLoop({
+		run: () => this.feedAll(),
+		backoff: RETRY,
+		failed: (error, failures) => {
+			if (this.closed) return;
+			if (failures === 0 && !this.storeDown)
+				this.log.error('feeding the spool into the store failed; trying again', { error });
+			this.storeDown = true;
+		},
+	});
 	private storeDown = false;
 	private spoolingSince: number | undefined;
 	private spooledInOutage = 0;
@@ -74,7 +84,9 @@ export class CallbackIntake {
 		private readonly spool: SpoolFile | undefined,
 		private readonly dir: string,
 		private readonly log: Logger,
-	) {}
+	) {
+		this.feeder.start();
+	}
 
 	/**
 	 * Makes this process's spool in `dir`. A spool that cannot be made is logged, and the
@@ -159,8 +171,9 @@ export class CallbackIntake {
 	async close(graceMs = 5_000): Promise<void> {
 		this.closed = true;
 		if (this.orphanTimer) clearInterval(this.orphanTimer);
-		if (this.feeding)
-			await Promise.race([this.feeding, new Promise((r) => setTimeout(r, graceMs).unref())]);
+		// One more try now, a back-off notwithstanding, for what is still unfed.
+		if (this.unfed.length > 0 || this.orphansWaiting) this.feeder.kick(true);
+		await Promise.race([this.feeder.stop(), new Promise((r) => setTimeout(r, graceMs).unref())]);
 		if (this.reportTimer) clearInterval(this.reportTimer);
 		if (this.unfed.length > 0)
 			this.log.warn('callbacks left in the spool; the next start feeds them into the store', {
@@ -211,36 +224,20 @@ export class CallbackIntake {
 	}
 
 	private feed(): void {
-		if (this.feeding || this.closed) return;
-		this.feeding = this.feedAll().finally(() => {
-			this.feeding = undefined;
-			if (!this.closed && (this.unfed.length > 0 || this.orphansWaiting)) this.feed();
-		});
+		if (!this.closed) this.feeder.kick();
 	}
 
 	private async feedAll(): Promise<void> {
-		for (let failures = 0; ; failures++) {
-			try {
-				if (this.orphansWaiting) await this.feedOrphans();
-				while (this.unfed.length > 0) {
-					const batch = this.unfed.slice(0, FEED_BATCH);
-					await this.record(batch);
-					const fed = new Set(batch);
-					this.unfed = this.unfed.filter((e) => !fed.has(e));
-					// Processed while the rest is fed: what is fed is stored in arrival order, and
-					// anything arriving meanwhile waits in the spool behind it.
-					this.processor?.kick(true);
-				}
-				break;
-			} catch (error) {
-				if (this.closed) return;
-				if (failures === 0 && !this.storeDown)
-					this.log.error('feeding the spool into the store failed; trying again', {
-						error: error as Error,
-					});
-				this.storeDown = true;
-				await new Promise((r) => setTimeout(r, Math.min(RETRY_MAX_MS, RETRY_MS * 2 ** failures)));
-			}
+		if (this.unfed.length === 0 && !this.orphansWaiting) return;
+		if (this.orphansWaiting) await this.feedOrphans();
+		while (this.unfed.length > 0) {
+			const batch = this.unfed.slice(0, FEED_BATCH);
+			await this.record(batch);
+			const fed = new Set(batch);
+			this.unfed = this.unfed.filter((e) => !fed.has(e));
+			// Processed while the rest is fed: what is fed is stored in arrival order, and
+			// anything arriving meanwhile waits in the spool behind it.
+			this.processor?.kick(true);
 		}
 		this.storeDown = false;
 		if (this.processor) {

@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { ExitCodes } from '../../campaign/exitCodes';
 import type { WorkerConfig } from '../../config/workerConfigSchema';
 import type { Logger } from '../jsonLogger';
+import { backoffDelay } from '../../pacing/backoff';
 import { ConnectionHandover, HANDED_PORT_ENV } from './connectionHandover';
 import { listenPort, openListenSocket } from './listenSocket';
 import { logReloadLimits } from './reloadLimits';
@@ -208,7 +209,10 @@ export class WorkerSupervisor {
 		// One that could not start for a database that is down (a restart, an outage) is not
 		// giving up for good: copies are started again, backing off, until the database answers.
 		if (code === STORE_AWAY_EXIT && !copy.ready) {
-			const inMs = Math.min(STORE_AWAY_MAX_MS, RESTART_MS * 2 ** this.storeAway++);
+			const inMs = backoffDelay(++this.storeAway, {
+				baseMs: RESTART_MS,
+				maxMs: STORE_AWAY_MAX_MS,
+			});
 			this.log.warn(
 				'the worker copy cannot reach its database; starting another when it may be back',
 				{ reason: copy.lastError || undefined, tries: this.storeAway, inMs },

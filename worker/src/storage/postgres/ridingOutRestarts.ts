@@ -1,5 +1,8 @@
 import { FatalError } from '../../errors';
+import type { Ledger } from '../ledger';
+import type { SharedLedger } from '../sharedLedger';
 import { lostConnection } from './pgDatabase';
+import type { PgLedger } from './pgLedger';
 
 /** How long a campaign run waits for its Postgres to come back before it stops (resumable); the environment may shorten it, for a test. */
 export const DB_OUTAGE_LIMIT_MS =
@@ -8,6 +11,11 @@ export const DB_OUTAGE_LIMIT_MS =
 		: 120_000;
 const FIRST_RETRY_MS = 250;
 const MAX_RETRY_MS = 5_000;
+
+type RunLedger = Ledger & SharedLedger;
+type Call<K extends keyof RunLedger> = (
+	...args: Parameters<RunLedger[K]>
+) => ReturnType<RunLedger[K]>;
 
 /**
  * A Postgres ledger that rides out a restart of its database: a call that fails because
@@ -19,32 +27,73 @@ const MAX_RETRY_MS = 5_000;
  * sends nothing and stays pending, never uncertain. Iterators are not retried: they read,
  * and are read again by a resumed run.
  */
-export function ridingOutRestarts<L extends object>(
-	ledger: L,
-	onRetry: (waitingMs: number, error: Error) => void,
-	limitMs = DB_OUTAGE_LIMIT_MS,
-): L {
-	return new Proxy(ledger, {
-		get(target, property, receiver) {
-			const value: unknown = Reflect.get(target, property, receiver);
-			if (typeof value !== 'function') return value;
-			const method = value as (...args: unknown[]) => unknown;
-			return (...args: unknown[]) => {
-				const first = method.apply(target, args);
-				if (!(first instanceof Promise)) return first;
-				return first.catch((error: unknown) =>
-					lostConnection(error)
-						? retry(
-								() => method.apply(target, args) as Promise<unknown>,
-								error as Error,
-								onRetry,
-								limitMs,
-							)
-						: Promise.reject(error),
-				);
-			};
-		},
-	});
+export class RidingOutRestarts implements RunLedger {
+	readonly activitySpan = this.retried('activitySpan');
+	readonly addSuppression = this.retried('addSuppression');
+	readonly callbacksStamps = this.retried('callbacksStamps');
+	readonly campaign = this.retried('campaign');
+	readonly campaignNames = this.retried('campaignNames');
+	readonly cancelPending = this.retried('cancelPending');
+	readonly claim = this.retried('claim');
+	readonly close = this.retried('close');
+	readonly contactHistory = this.retried('contactHistory');
+	readonly counts = this.retried('counts');
+	readonly createCampaign = this.retried('createCampaign');
+	readonly deleteCampaign = this.retried('deleteCampaign');
+	readonly delivery = this.retried('delivery');
+	readonly deliveryCounts = this.retried('deliveryCounts');
+	readonly dropCallbacksStamp = this.retried('dropCallbacksStamp');
+	readonly forgetContact = this.retried('forgetContact');
+	readonly heartbeat = this.retried('heartbeat');
+	readonly importBatch = this.retried('importBatch');
+	readonly isSuppressed = this.retried('isSuppressed');
+	readonly markSubmitting = this.retried('markSubmitting');
+	readonly markSubmittingCommitted = this.retried('markSubmittingCommitted');
+	readonly markSuppressed = this.retried('markSuppressed');
+	readonly peekPending = this.retried('peekPending');
+	readonly recordDelivery = this.retried('recordDelivery');
+	readonly recordReply = this.retried('recordReply');
+	readonly recoverSubmitting = this.retried('recoverSubmitting');
+	readonly release = this.retried('release');
+	readonly removeSuppression = this.retried('removeSuppression');
+	readonly reportFigures = this.retried('reportFigures');
+	readonly requeueUncertain = this.retried('requeueUncertain');
+	readonly requeueUncertainWith = this.retried('requeueUncertainWith');
+	readonly sentTo = this.retried('sentTo');
+	readonly setPaused = this.retried('setPaused');
+	readonly setPhase = this.retried('setPhase');
+	readonly settle = this.retried('settle');
+	readonly stampCallbacksIn = this.retried('stampCallbacksIn');
+	readonly suppressedAmong = this.retried('suppressedAmong');
+	readonly claimChunk = this.retried('claimChunk');
+	readonly pace = this.retried('pace');
+	readonly submissionsInFlight = this.retried('submissionsInFlight');
+	readonly rows = this.passed('rows');
+	readonly campaignNumbers = this.passed('campaignNumbers');
+	readonly suppressions = this.passed('suppressions');
+
+	constructor(
+		private readonly ledger: PgLedger,
+		private readonly onRetry: (waitingMs: number, error: Error) => void,
+		private readonly limitMs = DB_OUTAGE_LIMIT_MS,
+	) {}
+
+	private retried<K extends keyof RunLedger>(name: K): Call<K> {
+		return ((...args: unknown[]) => {
+			const method = this.ledger[name] as (...a: unknown[]) => Promise<unknown>;
+			const call = () => method.apply(this.ledger, args);
+			return call().catch((error: unknown) =>
+				lostConnection(error)
+					? retry(call, error as Error, this.onRetry, this.limitMs)
+					: Promise.reject(error),
+			);
+		}) as unknown as Call<K>;
+	}
+
+	private passed<K extends keyof RunLedger>(name: K): Call<K> {
+		return ((...args: unknown[]) =>
+			(this.ledger[name] as (...a: unknown[]) => unknown).apply(this.ledger, args)) as Call<K>;
+	}
 }
 
 async function retry(
