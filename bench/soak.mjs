@@ -7,11 +7,11 @@
 // `npm run soak -- --seconds 90 --seed 7741 [--rows 6000] [--db postgres|sqlite]`: Postgres
 // has two workers; a SQLite file has one (it is one machine's ledger).
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer as netServer } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { freePort } from '../test/support/freePort.mjs';
 import { soakBalancer } from './lib/soakBalancer.mjs';
 import { soakInvariants } from './lib/soakInvariants.mjs';
 import { soakLedger } from './lib/soakLedger.mjs';
@@ -50,14 +50,6 @@ const random = () => {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (msg, fields = {}) =>
 	console.log(JSON.stringify({ at: new Date().toISOString(), msg, ...fields }));
-const freePort = () =>
-	new Promise((resolve) => {
-		const s = netServer();
-		s.listen(0, '127.0.0.1', () => {
-			const { port } = s.address();
-			s.close(() => resolve(port));
-		});
-	});
 /** Every process this soak started, killed if it fails on the way. */
 const children = [];
 process.on('uncaughtException', (error) => {
@@ -323,5 +315,7 @@ balancer.close();
 await mailbox.stop();
 await sandbox.stop();
 pgServer?.close();
-log(ok ? 'soak passed' : 'soak FAILED');
+// What the workers and the run left is kept when the soak fails.
+if (ok) rmSync(dir, { recursive: true, force: true });
+log(ok ? 'soak passed' : 'soak FAILED', ok ? {} : { dir });
 process.exit(ok ? 0 : 1);
