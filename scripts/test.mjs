@@ -1,9 +1,11 @@
 // `npm test`: build and lint, then the vitest suite and the e2e suite in real n8n side by
 // side (each waits mostly on the processes it starts, so together they fit two cores), and
 // last each stage's time, so that a slow stage is seen where it grows (the suite's budget is
-// 15 minutes on a 2-core machine). The e2e output is kept in a file and printed once vitest
-// has finished, so the two do not interleave. CLOUDTEL_INSTALL_SECONDS, when .ci/run sets
-// it, adds the install's time to the table; CLOUDTEL_TEST_SERIAL=1 runs e2e after vitest.
+// 15 minutes on a 2-core machine). Beside them the 90-second soak (issue 33: two workers,
+// a run, replies mailed and receipts under seeded faults; about 2.5 min and 30 s of CPU).
+// The e2e and soak output is kept in files and printed once vitest has finished, so they
+// do not interleave. CLOUDTEL_INSTALL_SECONDS, when .ci/run sets it, adds the install's time
+// to the table; CLOUDTEL_TEST_SERIAL=1 runs e2e and the soak after vitest.
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,25 +54,32 @@ if (failed.length === 0) {
 		for (const [name, script] of [
 			['vitest', 'test:unit'],
 			['e2e', 'test:e2e'],
+			['soak', 'test:soak'],
 		])
 			if ((await stage(name, script)) !== 0) failed.push(name);
 	} else {
 		const dir = mkdtempSync(join(tmpdir(), 'cloudtel-e2e-log-'));
 		const e2eLog = join(dir, 'e2e.log');
-		// Slice 7 of the test ports: vitest's pools take 1 to 3 (test/support/freePort.mjs).
+		const soakLog = join(dir, 'soak.log');
+		// Slices 7 and 6 of the test ports: vitest's pools take 1 to 3 (test/support/freePort.mjs).
 		const e2e = stage('e2e', 'test:e2e', e2eLog, { CLOUDTEL_PORT_SLICE: '7' });
+		const soak = stage('soak', 'test:soak', soakLog, { CLOUDTEL_PORT_SLICE: '6' });
 		const vitest = await stage('vitest', 'test:unit');
 		const e2eCode = await e2e;
 		console.log('\n---- e2e (npm run test:e2e), run beside vitest ----');
 		process.stdout.write(readFileSync(e2eLog));
+		const soakCode = await soak;
+		console.log('\n---- soak (npm run test:soak), run beside vitest ----');
+		process.stdout.write(readFileSync(soakLog));
 		rmSync(dir, { recursive: true, force: true });
 		if (vitest !== 0) failed.push('vitest');
 		if (e2eCode !== 0) failed.push('e2e');
+		if (soakCode !== 0) failed.push('soak');
 	}
 }
 
 console.log('\nStage times:');
-// vitest and e2e overlap: the total is the install and this script's own wall time.
+// vitest, e2e and the soak overlap: the total is the install and this script's own wall time.
 const total =
 	Number(process.env.CLOUDTEL_INSTALL_SECONDS ?? 0) + (performance.now() - started) / 1000;
 for (const [name, s] of [...times, ['total', total]])

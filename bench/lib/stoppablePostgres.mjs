@@ -3,20 +3,10 @@
 // Postgres's default fsync (on), as a user's server runs.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../test/support/freePort.mjs';
 import { postgresNative, postgresUser } from '../../test/support/postgres/postgresBinaries.mjs';
-
-function freePort() {
-	return new Promise((resolve) => {
-		const server = createServer();
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolve(port));
-		});
-	});
-}
 
 export async function stoppablePostgres() {
 	const native = postgresNative();

@@ -45,6 +45,7 @@ export function acceptMessage(
 		DeliveryReceiptWebhookMethod: normaliseWebhookMethod(req.DeliveryReceiptWebhookMethod)!,
 		WebhookMethod: normaliseWebhookMethod(asked ? req.WebhookMethod : undefined)!,
 		SenderKind: kind,
+		AcceptedAt: Date.now(),
 	};
 	// Reply options exist only where the user asked for a lease; validation refused them elsewhere.
 	if (asked) {

@@ -60,6 +60,7 @@ export function receiveReply(
 		WebhookMethod: 'POST',
 		SenderKind: 'e164',
 		OriginalMessageSid: original.MessageSid,
+		AcceptedAt: Date.now(),
 	};
 	deps.store.messages.set(inbound.MessageSid, inbound);
 	const at = Date.now();

@@ -37,6 +37,11 @@ export interface MessageRecord extends Required<Omit<Message, 'ExternalId'>> {
 	SenderKind: 'e164' | 'alphanumeric' | 'leased';
 	/** For inbound messages: the outbound message replied to. */
 	OriginalMessageSid?: string;
+	/**
+	 * Unix milliseconds, real time, when the sandbox took it in (Created is the clock's
+	 * seconds): a soak orders a send against a STOP's acknowledgement to the millisecond.
+	 */
+	AcceptedAt: number;
 }
 
 export interface LeaseRecord {

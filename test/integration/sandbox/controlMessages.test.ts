@@ -76,4 +76,20 @@ describe('GET /_sandbox/messages, paged as the contract pages lists', () => {
 	it('the test helper reads every page', async () => {
 		expect(await sb.messages()).toHaveLength(TOTAL);
 	});
+
+	it('tells when each message was accepted, in milliseconds, which the /v2 Message does not carry', async () => {
+		const before = Date.now();
+		const sent = await sb.call('POST', `/v2/Properties/${sb.demo.PropertySid}/Messages`, {
+			To: '+61412345679',
+			Text: 'timed',
+			ExternalId: 'timed',
+		});
+		const after = Date.now();
+		expect(sent.body.Message).not.toHaveProperty('AcceptedAt');
+		const page = await list(`PropertySid=${sb.demo.PropertySid}&Results_Skip=${TOTAL}`);
+		const [timed] = page.body.Messages;
+		expect(timed.ExternalId).toBe('timed');
+		expect(timed.AcceptedAt).toBeGreaterThanOrEqual(before);
+		expect(timed.AcceptedAt).toBeLessThanOrEqual(after);
+	});
 });
