@@ -9,6 +9,7 @@ export * from './smartEncoding';
 export * from './mergePatch';
 export * from './requests';
 export * from './retryAfter';
+export * from './webhookSigning';
 export * from './responses';
 export * from './callbacks';
 export * from './windowsTimeZones';

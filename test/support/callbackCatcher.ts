@@ -7,6 +7,8 @@ export interface CaughtRequest {
 	query: Record<string, string>;
 	headers: IncomingMessage['headers'];
 	body: any;
+	/** The body as it came, byte for byte as text: what a signature covers. */
+	text: string;
 	/** The caller's port: requests that share one came over one kept-alive connection. */
 	remotePort?: number;
 }
@@ -34,6 +36,7 @@ export class CallbackCatcher {
 					query: Object.fromEntries(url.searchParams),
 					headers: req.headers,
 					body: text ? JSON.parse(text) : undefined,
+					text,
 					remotePort: req.socket.remotePort,
 				});
 				const i = Math.min(catcher.requests.length - 1, catcher.statuses.length - 1);

@@ -14,10 +14,12 @@ import {
 	CONTROL_USAGE,
 	REPORT_USAGE,
 	RUN_USAGE,
+	SECRET_USAGE,
 	STATUS_USAGE,
 	USAGE,
 } from './cli/usage';
 import { printable } from './csv/printable';
+import { newWebhookSecret } from './cli/webhookSecret';
 import type * as Worker from './daemon/workerCommand';
 
 // Each command's modules load when it runs: `campaign run` does not pay for the daemon's
@@ -80,6 +82,13 @@ async function dispatch(argv: string[]): Promise<number> {
 			if (sub === undefined || sub === '--help' || sub === '-h' || asksHelp(rest))
 				return help(CONTACT_USAGE, sub === undefined);
 			return load<typeof Contact>('./cli/contactCommand').contactCommand(sub, rest);
+		case 'secret':
+			if (sub === undefined || sub === '--help' || sub === '-h' || asksHelp(rest))
+				return help(SECRET_USAGE, sub === undefined);
+			if (sub !== 'new' || rest.length > 0)
+				return usage(`unknown secret command ${JSON.stringify([sub, ...rest].join(' '))}: use new`);
+			process.stdout.write(`${newWebhookSecret()}\n`);
+			return 0;
 		case 'demo':
 			return load<typeof Demo>('./cli/demoCommand').demoCommand(argv.slice(1));
 		case 'sandbox':

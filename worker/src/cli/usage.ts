@@ -154,6 +154,7 @@ Usage:
   cloudtel demo          run a demo campaign against a sandbox started on the spot
   cloudtel sandbox ...   start the local sandbox of the provider
   cloudtel worker        the daemon: cron campaigns, receipts, replies, opt-outs
+  cloudtel secret new    print a fresh whsec_ secret for signing.secret (Standard Webhooks)
   cloudtel --version     the version
 
 Every command answers --help (or -h) with what it takes.
@@ -161,3 +162,9 @@ Every command answers --help (or -h) with what it takes.
 campaign run options:
 ${RUN_OPTIONS}
 ${EXIT_CODES}`;
+
+export const SECRET_USAGE = `Usage: cloudtel secret new
+
+Prints a fresh Standard Webhooks secret (whsec_ and 32 random bytes in base64), for the
+config's signing.secret and the CloudTel Trigger's Signing Secret.
+`;

@@ -23,6 +23,7 @@ import { resolveTimeZone } from '../schedule/timeZone';
 import { keywordWords, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from './optOutKeywords';
 import { compileReplyPattern } from './replyPattern';
 import { allowEntry } from './outboundAllow';
+import { signingConfig } from './signingConfig';
 
 /** One value or a list of them; always a list after parsing. */
 function oneOrMany<T extends z.ZodType>(item: T) {
@@ -231,6 +232,8 @@ const campaign = z.strictObject({
 	replies: z.boolean().optional(),
 	/** This campaign's own events URL: its campaign events (and its replies and opt-outs) go there instead of to `events.url`. */
 	events: httpUrl.optional(),
+	/** Signs what goes to this campaign's own events URL, instead of the worker-wide `signing`. */
+	signing: signingConfig.optional(),
 });
 
 const match = z.strictObject({
@@ -272,6 +275,7 @@ const action = z.discriminatedUnion(
 			type: z.literal('post'),
 			url: httpUrl,
 			headers: z.record(z.string(), z.string()).optional(),
+			signing: signingConfig.optional(),
 		}),
 		z.strictObject({ type: z.literal('optOut') }),
 	],
@@ -292,6 +296,7 @@ const forward = z.strictObject({
 				.array(z.enum(['receipt', 'reply'], { error: 'must be receipt or reply' }))
 				.min(1, 'must name receipt, reply or both')
 				.default(['receipt', 'reply']),
+			signing: signingConfig.optional(),
 		})
 		.optional(),
 });
@@ -313,6 +318,7 @@ const events = z.strictObject({
 		)
 		.min(1, `must name at least one of ${CAMPAIGN_EVENT_TYPES.join(', ')}`)
 		.default([...CAMPAIGN_EVENT_TYPES]),
+	signing: signingConfig.optional(),
 });
 
 /**
@@ -368,6 +374,8 @@ export const workerConfigSchema = z
 		forward: forward.prefault({}),
 		events: events.optional(),
 		outbound: outbound.prefault({}),
+		/** Signs every POST out (Standard Webhooks) whose destination has no `signing` of its own. */
+		signing: signingConfig.optional(),
 	})
 	.superRefine((config, ctx) => {
 		if (isPostgresUrl(config.db)) {

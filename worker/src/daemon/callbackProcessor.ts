@@ -23,10 +23,11 @@ const RETRY_MAX_MS = 5000;
 /** Another worker sharing the store is processing: look again soon, for the events this one stored meanwhile. */
 const BUSY_MS = 250;
 
-/** An action as a forward keeps it: a post's headers stay in the config (see postHeaders). */
+/** An action as a forward keeps it: a post's headers and signing secret stay in the config (see postHeaders). */
 function queued(action: ForwardAction): ForwardAction {
-	if (action.type !== 'post' || action.headers === undefined) return action;
-	const { headers: _headers, ...rest } = action;
+	if (action.type !== 'post' || (action.headers === undefined && action.signing === undefined))
+		return action;
+	const { headers: _headers, signing: _signing, ...rest } = action;
 	return rest;
 }
 

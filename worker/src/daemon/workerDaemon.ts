@@ -13,6 +13,7 @@ import type { DaemonStore } from '../storage/daemonStore';
 import { EmailForwarder } from './forward/emailForwarder';
 import { ForwardOutbox } from './forward/forwardOutbox';
 import { N8nForwarder } from './forward/n8nForwarder';
+import { postSigning } from './forward/postSigning';
 import { EventForwarder } from './forward/eventForwarder';
 import { CampaignEvents } from './events/campaignEvents';
 import { CampaignApi } from './api/campaignApi';
@@ -101,15 +102,29 @@ export class WorkerDaemon {
 				forwardSms: new SmsForwarder(
 					new BatchClient(config.provider, config.outbox.concurrency, 30_000),
 				),
-				post: new PostForwarder((actionKey, url) => postHeaders(config.replies, actionKey, url)),
+				post: new PostForwarder(
+					(actionKey, url) => postHeaders(config.replies, actionKey, url),
+					(actionKey, url) => postSigning(config.replies, actionKey, url) ?? config.signing,
+				),
 			},
 			config.outbox,
 			log.child({ part: 'outbox' }),
-			config.forward.n8n ? new N8nForwarder(() => config.forward.n8n) : undefined,
+			config.forward.n8n
+				? new N8nForwarder(
+						() =>
+							config.forward.n8n && {
+								...config.forward.n8n,
+								signing: config.forward.n8n.signing ?? config.signing,
+							},
+					)
+				: undefined,
 			new EventForwarder({
-				worker: () => config.events,
+				worker: () =>
+					config.events && { ...config.events, signing: config.events.signing ?? config.signing },
 				campaignUrl: (name) => config.campaigns.find((c) => c.name === name)?.events,
 				outboundAllow: () => config.outbound.allow,
+				campaignSigning: async (name) =>
+					config.campaigns.find((c) => c.name === name)?.signing ?? config.signing,
 			}),
 		);
 		const events = new CampaignEvents(config, store, () => outbox.kick());

@@ -1,3 +1,4 @@
+import type { SigningConfig } from '../../config/signingConfig';
 import type { ForwardOutcome } from './forwardOutcome';
 import type { EventForward } from './eventForward';
 import { postIdempotent } from './idempotentPost';
@@ -6,11 +7,13 @@ import { outboundRefusal } from '../outbound/outboundUrl';
 /** The URLs events go to, read from the config when each is sent. */
 export interface EventTargets {
 	/** Config `events`: the worker-wide URL and its headers. */
-	worker(): { url: string; headers?: Record<string, string> } | undefined;
+	worker(): { url: string; headers?: Record<string, string>; signing?: SigningConfig } | undefined;
 	/** A config campaign's own `events` URL. */
 	campaignUrl(campaign: string): string | undefined;
 	/** Config `outbound.allow`: the inner hosts an API campaign's URL may reach. */
 	outboundAllow?(): readonly string[];
+	/** What signs a campaign's own events: its own `signing` (config or campaign API), else the worker-wide one. */
+	campaignSigning?(campaign: string | undefined): Promise<SigningConfig | undefined>;
 }
 
 /** A receiver's Retry-After is taken up to this; a longer one is read as this. */
@@ -53,6 +56,10 @@ export class EventForwarder {
 				};
 		}
 		const headers = action.to === 'worker' ? (worker?.headers ?? {}) : {};
+		const signing =
+			action.to === 'worker'
+				? worker?.signing
+				: await this.targets.campaignSigning?.(event.campaign);
 		// n8n answers 404 while its workflow is not active yet (a restart).
 		return postIdempotent({
 			url,
@@ -61,6 +68,7 @@ export class EventForwarder {
 			key: event.id,
 			notFoundIsLater: true,
 			maxRetryAfterMs: MAX_RETRY_AFTER_MS,
+			signing,
 		});
 	}
 

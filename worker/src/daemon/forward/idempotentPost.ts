@@ -1,6 +1,8 @@
 import { Agent, request } from 'undici';
 import { retryAfterMs } from '../../../../api';
+import type { SigningConfig } from '../../config/signingConfig';
 import type { ForwardOutcome } from './forwardOutcome';
+import { webhookHeaders } from './webhookSignature';
 
 export interface IdempotentPost {
 	url: string;
@@ -14,6 +16,8 @@ export interface IdempotentPost {
 	notFoundIsLater?: boolean;
 	/** A receiver's Retry-After is taken, up to this; without it, the outbox's own back-off rules. */
 	maxRetryAfterMs?: number;
+	/** Signs each attempt (Standard Webhooks, with `key` as webhook-id); unsigned without. */
+	signing?: SigningConfig;
 }
 
 /**
@@ -34,10 +38,16 @@ function later(status: number, notFoundIsLater: boolean): boolean {
  */
 export async function postIdempotent(post: IdempotentPost): Promise<ForwardOutcome> {
 	try {
+		const body = JSON.stringify(post.body);
 		const res = await request(post.url, {
 			method: 'POST',
-			headers: { ...post.headers, 'content-type': 'application/json', 'idempotency-key': post.key },
-			body: JSON.stringify(post.body),
+			headers: {
+				...post.headers,
+				'content-type': 'application/json',
+				'idempotency-key': post.key,
+				...webhookHeaders(post.signing, post.key, body),
+			},
+			body,
 			headersTimeout: 30_000,
 			bodyTimeout: 30_000,
 			dispatcher,

@@ -1,3 +1,4 @@
+import type { SigningConfig } from '../../config/signingConfig';
 import type { ForwardIdentity, ForwardOutcome } from './forwardOutcome';
 import type { CallbackForward } from './forwardPayload';
 import { postIdempotent } from './idempotentPost';
@@ -6,6 +7,8 @@ import { postIdempotent } from './idempotentPost';
 export interface N8nTarget {
 	url: string;
 	headers?: Record<string, string>;
+	/** `forward.n8n.signing`, else the worker-wide `signing`. */
+	signing?: SigningConfig;
 }
 
 /**
@@ -29,6 +32,7 @@ export class N8nForwarder {
 			key: identity.key,
 			receiver: 'n8n at ',
 			notFoundIsLater: true,
+			signing: target.signing,
 		});
 	}
 

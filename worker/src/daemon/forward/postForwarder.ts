@@ -1,3 +1,4 @@
+import type { SigningConfig } from '../../config/signingConfig';
 import type { ForwardIdentity, ForwardOutcome, Forwarder } from './forwardOutcome';
 import type { ForwardPayload } from './forwardPayload';
 import { postIdempotent } from './idempotentPost';
@@ -14,6 +15,11 @@ export class PostForwarder implements Forwarder {
 			actionKey: string,
 			url: string,
 		) => Record<string, string> | undefined = () => ({}),
+		/** The action's `signing`, else the worker-wide one: from the config, as the headers. */
+		private readonly signingFor: (
+			actionKey: string,
+			url: string,
+		) => SigningConfig | undefined = () => undefined,
 	) {}
 
 	async send(payload: ForwardPayload, identity: ForwardIdentity): Promise<ForwardOutcome> {
@@ -34,7 +40,13 @@ export class PostForwarder implements Forwarder {
 			Row: context.row ?? null,
 			ReceivedAt: replyTime(context).toISOString(),
 		};
-		return postIdempotent({ url: action.url, headers, body, key: identity.key });
+		return postIdempotent({
+			url: action.url,
+			headers,
+			body,
+			key: identity.key,
+			signing: this.signingFor(identity.actionKey, action.url),
+		});
 	}
 
 	async close(): Promise<void> {}
