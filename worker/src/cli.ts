@@ -5,6 +5,7 @@ import type * as CampaignReport from './cli/campaignReportCommand';
 import type * as CampaignRun from './cli/campaignRunCommand';
 import type * as Contact from './cli/contactCommand';
 import type * as Demo from './cli/demoCommand';
+import type * as OptOuts from './cli/optOutsCommand';
 import { loadSandbox } from './cli/sandboxModule';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import {
 	CAMPAIGN_USAGE,
 	CONTACT_USAGE,
 	CONTROL_USAGE,
+	OPTOUTS_USAGE,
 	REPORT_USAGE,
 	RUN_USAGE,
 	STATUS_USAGE,
@@ -80,6 +82,10 @@ async function dispatch(argv: string[]): Promise<number> {
 			if (sub === undefined || sub === '--help' || sub === '-h' || asksHelp(rest))
 				return help(CONTACT_USAGE, sub === undefined);
 			return load<typeof Contact>('./cli/contactCommand').contactCommand(sub, rest);
+		case 'optouts':
+			if (sub === undefined || sub === '--help' || sub === '-h' || asksHelp(rest))
+				return help(OPTOUTS_USAGE, sub === undefined);
+			return load<typeof OptOuts>('./cli/optOutsCommand').optOutsCommand(sub, rest);
 		case 'demo':
 			return load<typeof Demo>('./cli/demoCommand').demoCommand(argv.slice(1));
 		case 'sandbox':
