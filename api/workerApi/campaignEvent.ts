@@ -5,7 +5,8 @@ export type CampaignEventType =
 	| 'campaign.finished'
 	| 'campaign.paused'
 	| 'reply'
-	| 'optout';
+	| 'optout'
+	| 'optout.review';
 
 export const CAMPAIGN_EVENT_TYPES: readonly CampaignEventType[] = [
 	'campaign.started',
@@ -13,6 +14,7 @@ export const CAMPAIGN_EVENT_TYPES: readonly CampaignEventType[] = [
 	'campaign.paused',
 	'reply',
 	'optout',
+	'optout.review',
 ];
 
 /** `campaign.finished` data. */
@@ -32,6 +34,15 @@ export interface ReplyEventData {
 export interface OptOutEventData {
 	number: string;
 	keyword: string;
+}
+
+/** A reply that asked to stop in words of its own, held for a person (`cloudtel optouts review`). */
+export interface OptOutReviewEventData {
+	number: string;
+	/** The phrase of the worker's list it matched, such as "remove me". */
+	phrase: string;
+	text: string;
+	messageSid: string;
 }
 
 /**

@@ -34,7 +34,7 @@ export class CloudTelTrigger implements INodeType {
 		version: 1,
 		// The events' names as the panel shows them, not their values ("receipt").
 		subtitle:
-			'={{ $parameter["events"].map((e) => ({ receipt: "Delivery Receipt", reply: "Reply", campaignStarted: "Campaign Started", campaignFinished: "Campaign Finished", campaignPaused: "Campaign Paused", campaignReply: "Campaign Reply", optout: "Opt-Out" })[e] || e).join(", ") }}',
+			'={{ $parameter["events"].map((e) => ({ receipt: "Delivery Receipt", reply: "Reply", campaignStarted: "Campaign Started", campaignFinished: "Campaign Finished", campaignPaused: "Campaign Paused", campaignReply: "Campaign Reply", optout: "Opt-Out", optoutReview: "Opt-Out to Review" })[e] || e).join(", ") }}',
 		description:
 			"Starts the workflow when CloudTel sends a delivery receipt or a reply to a leased number, or when a cloudtel worker's campaign starts, pauses or finishes",
 		// As for the CloudTel node: opened as it is, so the "#heading" stays intact.
@@ -104,6 +104,12 @@ export class CloudTelTrigger implements INodeType {
 						name: 'Opt-Out',
 						value: 'optout',
 						description: 'A number opted out (STOP) at the cloudtel worker',
+					},
+					{
+						name: 'Opt-Out to Review',
+						value: 'optoutReview',
+						description:
+							'A reply asked to stop in words of its own ("remove me"); the cloudtel worker holds it for a person',
 					},
 					{
 						name: 'Reply',

@@ -5,6 +5,7 @@ import type * as CampaignReport from './cli/campaignReportCommand';
 import type * as CampaignRun from './cli/campaignRunCommand';
 import type * as Contact from './cli/contactCommand';
 import type * as Demo from './cli/demoCommand';
+import type * as OptOuts from './cli/optOutsCommand';
 import { loadSandbox } from './cli/sandboxModule';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import {
 	CAMPAIGN_USAGE,
 	CONTACT_USAGE,
 	CONTROL_USAGE,
+	OPTOUTS_USAGE,
 	REPORT_USAGE,
 	RUN_USAGE,
 	SECRET_USAGE,
@@ -89,6 +91,10 @@ async function dispatch(argv: string[]): Promise<number> {
 				return usage(`unknown secret command ${JSON.stringify([sub, ...rest].join(' '))}: use new`);
 			process.stdout.write(`${newWebhookSecret()}\n`);
 			return 0;
+		case 'optouts':
+			if (sub === undefined || sub === '--help' || sub === '-h' || asksHelp(rest))
+				return help(OPTOUTS_USAGE, sub === undefined);
+			return load<typeof OptOuts>('./cli/optOutsCommand').optOutsCommand(sub, rest);
 		case 'demo':
 			return load<typeof Demo>('./cli/demoCommand').demoCommand(argv.slice(1));
 		case 'sandbox':

@@ -53,6 +53,13 @@ describe('opt-out keywords', () => {
 		['Quit.', 'optOut'],
 		['cancel', 'optOut'],
 		['"Stop"', 'optOut'],
+		['Revoke', 'optOut'],
+		['Arrêt', 'optOut'],
+		['ARRET svp', 'optOut'],
+		['alto', 'optOut'],
+		['Parar.', 'optOut'],
+		['basta!', 'optOut'],
+		['Stopp', 'optOut'],
 		['Stop sending me these', 'optOut'],
 		['START', 'optIn'],
 		['start.', 'optIn'],
@@ -80,7 +87,7 @@ describe('opt-out keywords', () => {
 
 	it('takes keywords from the config besides the built-in ones, words and phrases alike', () => {
 		const extended = optOutMatcher({ optOut: ['ARRET', 'no more'], optIn: ['resume messages'] });
-		expect(extended('Arrêt')?.intent).toBeUndefined();
+		expect(extended('Arrêt')).toEqual({ intent: 'optOut', keyword: 'ARRET' });
 		expect(extended('arret!')).toEqual({ intent: 'optOut', keyword: 'ARRET' });
 		expect(extended('No more, thanks')).toEqual({ intent: 'optOut', keyword: 'NO MORE' });
 		expect(extended('no')).toBeUndefined();

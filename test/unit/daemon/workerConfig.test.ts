@@ -247,8 +247,19 @@ ${campaign({ receipts: 'yes', batchSize: 0 })}replies:
 			write(`${BASE}optOut: { keywords: [ARRET, "no more"], optInKeywords: [RESUME] }`),
 			{},
 		);
-		expect(config.optOut).toEqual({ keywords: ['ARRET', 'no more'], optInKeywords: ['RESUME'] });
-		expect(loadWorkerConfig(write(BASE), {}).optOut).toEqual({ keywords: [], optInKeywords: [] });
+		expect(config.optOut).toEqual({
+			keywords: ['ARRET', 'no more'],
+			optInKeywords: ['RESUME'],
+			reasonableMeans: 'suppress',
+		});
+		expect(loadWorkerConfig(write(BASE), {}).optOut).toEqual({
+			keywords: [],
+			optInKeywords: [],
+			reasonableMeans: 'suppress',
+		});
+		expect(problems(`${BASE}optOut: { reasonableMeans: ask }`)).toEqual([
+			expect.stringMatching(/^optOut\.reasonableMeans: .*"suppress".*"review"/),
+		]);
 		expect(problems(`${BASE}optOut: { optInKeywords: [RESUME, "..."] }`)).toEqual([
 			'optOut.optInKeywords[1]: must have a letter or digit',
 		]);
@@ -307,7 +318,14 @@ describe('worker config: db', () => {
 		expect(ok.events).toEqual({
 			url: 'https://n8n.example.com/webhook/x/cloudtel?secret=s3cret',
 			headers: { 'X-CloudTel-Secret': 'abc' },
-			types: ['campaign.started', 'campaign.finished', 'campaign.paused', 'reply', 'optout'],
+			types: [
+				'campaign.started',
+				'campaign.finished',
+				'campaign.paused',
+				'reply',
+				'optout',
+				'optout.review',
+			],
 		});
 		expect(ok.campaigns[0].events).toBe('https://n8n.example.com/webhook/y');
 		const out = problems(

@@ -156,6 +156,10 @@ const LABEL: Record<ContactEvent['kind'], string> = {
 	reply: 'reply',
 	'opt-out': 'opted out',
 	'opt-in': 'opted in',
+	review: 'to review',
+	'review-rejected': 'kept',
+	confirmation: 'confirmed',
+	consent: 'consent',
 };
 
 /** One line an event, in time order, local times with their zone. */

@@ -140,6 +140,19 @@ forget   erase a number's messages and rows across campaigns (an erasure request
   -h, --help             this help
 `;
 
+export const OPTOUTS_USAGE = `Usage: cloudtel optouts review [--db FILE|URL] [--json]
+       cloudtel optouts review --accept NUMBER | --reject NUMBER [--db FILE|URL]
+
+review   the replies that asked to stop in words of their own ("remove me"), held while
+         the worker config says optOut: { reasonableMeans: review }; --accept opts the
+         number out, --reject keeps it texted; both go into its consent trail
+
+  --db FILE|URL          the ledger (default: CLOUDTEL_DB, else cloudtel.db)
+  --json                 the list as JSON
+  --default-country CC   country of a NUMBER written without +
+  -h, --help             this help
+`;
+
 export const USAGE = `cloudtel: bulk SMS campaigns from CSV files, paced, crash-safe, never sent twice.
 
 Usage:
@@ -151,6 +164,8 @@ Usage:
                          forget a campaign, freeing its name; --force when it has sent
   cloudtel contact show|forget NUMBER [--db FILE] [--json]
                          a number's record across campaigns; erase it on request
+  cloudtel optouts review [--accept|--reject NUMBER]
+                         replies held for a person to decide whether they opted out
   cloudtel demo          run a demo campaign against a sandbox started on the spot
   cloudtel sandbox ...   start the local sandbox of the provider
   cloudtel worker        the daemon: cron campaigns, receipts, replies, opt-outs

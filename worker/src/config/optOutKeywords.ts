@@ -14,6 +14,14 @@ export const OPT_OUT_KEYWORDS: readonly string[] = [
 	'CANCEL',
 	'OPTOUT',
 	'OPT OUT',
+	// The US TCPA revocation rule (April 2025) names REVOKE beside the words above.
+	'REVOKE',
+	// Stop in the languages of the provider's countries: French, Spanish, Portuguese, Italian, German.
+	'ARRET',
+	'ALTO',
+	'PARAR',
+	'BASTA',
+	'STOPP',
 ];
 
 /** The replies that put a sender back. */

@@ -346,6 +346,8 @@ const keyword = text.refine((v) => keywordWords(v).length > 0, 'must have a lett
 const optOut = z.strictObject({
 	keywords: z.array(keyword).default([]),
 	optInKeywords: z.array(keyword).default([]),
+	/** A reply that plainly asks to stop without a keyword ("remove me"): opted out at once, or held for a person (`cloudtel optouts review`). */
+	reasonableMeans: z.enum(['suppress', 'review']).default('suppress'),
 });
 
 const rule = z.strictObject({

@@ -8,6 +8,7 @@ import type { Logger } from './jsonLogger';
 import type { CampaignEvents } from './events/campaignEvents';
 import { matchRules } from './replies/matchRules';
 import { optOutMatcher, type OptOutIntent } from '../config/optOutKeywords';
+import { reasonableMeansPhrase } from '../config/reasonableMeans';
 import { replyContext } from './replies/replyContext';
 import { readExternalId } from './replies/runName';
 import { BackgroundLoop } from '../pacing/backgroundLoop';
@@ -70,7 +71,11 @@ export class CallbackProcessor {
 		private readonly rules: readonly ReplyRule[],
 		private readonly outbox: ForwardOutbox,
 		private readonly log: Logger,
-		keywords: OptOutConfig = { keywords: [], optInKeywords: [] },
+		private readonly keywords: OptOutConfig = {
+			keywords: [],
+			optInKeywords: [],
+			reasonableMeans: 'suppress',
+		},
 		/** `forward.n8n`: which callbacks also go to n8n, each once. */
 		private readonly n8n?: Pick<N8nForwardConfig, 'events'>,
 		/** Events out: reply and optout, queued with the callback's other forwards. */
@@ -196,11 +201,29 @@ export class CallbackProcessor {
 
 	private async reply(reply: ReplyCallback, receivedAt: number): Promise<Forward[]> {
 		const context = replyContext(reply, receivedAt);
-		const found = this.optOutIntent(reply.Text);
+		const listed = this.optOutIntent(reply.Text);
+		const phrase = listed ? undefined : reasonableMeansPhrase(reply.Text);
+		const found: OptOutIntent | undefined =
+			listed ??
+			(phrase !== undefined && this.keywords.reasonableMeans === 'suppress'
+				? { intent: 'optOut', keyword: phrase.toUpperCase() }
+				: undefined);
 		const intent = found?.intent;
+		if (phrase !== undefined && !found) {
+			// Held for a person: `cloudtel optouts review` accepts or rejects it.
+			await this.ledger.recordConsent(reply.From, 'review', `replied "${phrase}"`);
+			this.log.info('opt-out held for review', {
+				from: reply.From,
+				campaign: context.campaign,
+				phrase,
+			});
+		}
 		if (found?.intent === 'optOut') {
 			// Always honoured, erring toward not texting; one answering no message of ours is said so.
-			await this.ledger.addSuppression(reply.From, `replied ${found.keyword}`);
+			await this.ledger.addSuppression(
+				reply.From,
+				phrase !== undefined ? `replied "${phrase}"` : `replied ${found.keyword}`,
+			);
 			if (await this.answersOurs(reply))
 				this.log.info('opted out', {
 					from: reply.From,
@@ -282,6 +305,7 @@ export class CallbackProcessor {
 					optedOut
 						? { keyword, ...(found?.intent === 'optOut' ? {} : { rule: optOutRule }) }
 						: undefined,
+					phrase !== undefined && !found ? phrase : undefined,
 				)),
 			);
 		}

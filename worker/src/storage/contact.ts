@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 
+/** What consent_events records, beside `opt-out` and `opt-in` (addSuppression, removeSuppression). */
+export type ConsentKind = 'review' | 'review-rejected' | 'confirmation' | 'consent';
+
 /** One thing that happened with a number: a message, its receipt, a reply, an opt-out or an opt-in. */
 export interface ContactEvent {
 	/** Unix milliseconds; undefined for a message never sent. */
 	at?: number;
-	kind: 'message' | 'receipt' | 'reply' | 'opt-out' | 'opt-in';
+	kind: 'message' | 'receipt' | 'reply' | 'opt-out' | 'opt-in' | ConsentKind;
 	campaign?: string;
 	line?: number;
 	/** A message's row status, a receipt's Delivered or Failed. */

@@ -1,5 +1,7 @@
 import type { CampaignSpec } from '../settings/campaignSpec';
-import type { ContactHistory, ForgetResult } from './contact';
+import type { ConsentKind, ContactHistory, ForgetResult } from './contact';
+
+export type { ConsentKind };
 
 /**
  * A recipient's way through a campaign. `submitting` is a pending row of a chunk on its
@@ -245,6 +247,18 @@ export interface CallbackLedger {
 	callbacksStamps(): Promise<CallbacksStamp[]>;
 	addSuppression(number: string, reason: string): Promise<void>;
 	removeSuppression(number: string): Promise<boolean>;
+	/** A consent event besides an opt-out or opt-in: a reply held for review, a confirmation sent. */
+	recordConsent(number: string, kind: ConsentKind, reason: string): Promise<void>;
+	/** Unix milliseconds of the number's last consent event of this kind. */
+	lastConsent(number: string, kind: ConsentKind): Promise<number | undefined>;
+}
+
+/** A reply that asked to stop in words of its own, held for a person (optOut.reasonableMeans: review). */
+export interface PendingReview {
+	number: string;
+	/** Unix milliseconds. */
+	at: number;
+	reason: string;
 }
 
 /**
@@ -310,4 +324,6 @@ export interface Ledger extends LedgerReader, CallbackLedger {
 	suppressions(): AsyncIterable<string>;
 	/** `contact forget`: erases the number across campaigns, in one transaction; a suppression stays, under its hash. */
 	forgetContact(number: string): Promise<ForgetResult>;
+	/** Replies held for review that no person has settled, oldest first. */
+	pendingReviews(): Promise<PendingReview[]>;
 }

@@ -127,6 +127,9 @@ export function ledgerSql(d: Dialect) {
 		addSuppression: `INSERT INTO suppressions (number, reason, created_at) VALUES ($1, $2, $3) ON CONFLICT (number) DO UPDATE SET reason = excluded.reason`,
 		removeSuppression: `DELETE FROM suppressions WHERE number = $1`,
 		consentEvent: `INSERT INTO consent_events (number, at, kind, reason) VALUES ($1, $2, $3, $4)`,
+		lastConsentEvent: `SELECT MAX(at) AS at FROM consent_events WHERE number = $1 AND kind = $2`,
+		// A reply held for review, until a person settles it or the number opts out by other means.
+		pendingReviews: `SELECT e.number, e.at, e.reason FROM consent_events e WHERE e.kind = 'review' AND NOT EXISTS (SELECT 1 FROM consent_events l WHERE l.number = e.number AND l.kind IN ('review-rejected', 'opt-out') AND l.at >= e.at) ORDER BY e.at, e.number`,
 
 		rowBySid: `SELECT campaign, line FROM message_sids WHERE message_sid = $1`,
 		rowNumber: `SELECT to_number FROM recipients WHERE campaign = $1 AND line = $2`,

@@ -27,6 +27,8 @@ import {
 	type RunOwner,
 	type SettledRow,
 	type CallbacksStamp,
+	type ConsentKind,
+	type PendingReview,
 } from './ledger';
 import {
 	ANSWER_LOST,
@@ -523,6 +525,27 @@ export class SqlLedger implements Ledger {
 		});
 	}
 
+	async recordConsent(number: string, kind: ConsentKind, reason: string): Promise<void> {
+		const now = Date.now();
+		await this.tx(function* (q) {
+			yield* run(q.consentEvent, number, now, kind, reason);
+		});
+	}
+
+	async lastConsent(number: string, kind: ConsentKind): Promise<number | undefined> {
+		const row = await this.db.run(
+			get<{ at: number | string | null }>(this.q.lastConsentEvent, number, kind),
+		);
+		return row?.at == null ? undefined : Number(row.at);
+	}
+
+	async pendingReviews(): Promise<PendingReview[]> {
+		const rows = await this.db.run(
+			all<{ number: string; at: number | string; reason: string }>(this.q.pendingReviews),
+		);
+		return rows.map((r) => ({ number: r.number, at: Number(r.at), reason: r.reason }));
+	}
+
 	async contactHistory(number: string): Promise<ContactHistory> {
 		return this.tx(function* (q): Work<ContactHistory> {
 			const events: ContactEvent[] = [];
@@ -592,7 +615,7 @@ export class SqlLedger implements Ledger {
 					});
 				}
 			}
-			for (const c of yield* all<{ at: number; kind: 'opt-out' | 'opt-in'; reason: string }>(
+			for (const c of yield* all<{ at: number; kind: ContactEvent['kind']; reason: string }>(
 				q.consentEvents,
 				number,
 			))

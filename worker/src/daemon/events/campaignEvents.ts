@@ -2,6 +2,7 @@ import type {
 	CampaignCounts,
 	CampaignEvent,
 	OptOutEventData,
+	OptOutReviewEventData,
 	ReplyEventData,
 } from '../../../../api';
 import type { CampaignConfig, EventsConfig } from '../../config/workerConfigSchema';
@@ -145,6 +146,8 @@ export class CampaignEvents {
 	async replyForwards(
 		context: ReplyContext,
 		optOut?: { keyword: string; rule?: string },
+		/** The phrase of a reply held for review (optout.review). */
+		review?: string,
 	): Promise<(NewForward & { payload: EventForward })[]> {
 		if (!this.enabled) return [];
 		const { reply } = context;
@@ -172,6 +175,15 @@ export class CampaignEvents {
 				...(optOut.rule !== undefined ? { rule: optOut.rule } : {}),
 			};
 			events.push(this.event('optout', `optout:${reply.MessageSid}`, run, at, data));
+		}
+		if (review !== undefined) {
+			const data: OptOutReviewEventData = {
+				number: reply.From,
+				phrase: review,
+				text: reply.Text,
+				messageSid: reply.MessageSid,
+			};
+			events.push(this.event('optout.review', `optout.review:${reply.MessageSid}`, run, at, data));
 		}
 		return events.flatMap((e) => {
 			const action = this.route(e, url);
