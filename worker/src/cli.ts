@@ -123,6 +123,7 @@ const BOOLEAN_FLAGS = new Set([
 	'--resend-uncertain',
 	'--force',
 	'--smart-encoding',
+	'--track-links',
 ]);
 
 /** `--help` or `-h` given as a flag, not as the value of one (`--text -h` sends "-h"). */

@@ -42,6 +42,7 @@ export const SETTING_FLAG = {
 	delimiter: '--delimiter',
 	encoding: '--encoding',
 	smartEncoding: '--smart-encoding',
+	linkBase: '--link-base',
 	rate: '--rate',
 	batchSize: '--batch-size',
 	concurrency: '--concurrency',

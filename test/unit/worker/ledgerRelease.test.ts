@@ -43,7 +43,7 @@ describe('a ledger made by an earlier release', () => {
 		const db = new Database(path);
 		expect(
 			db.prepare('SELECT version FROM cloudtel_schema ORDER BY version').pluck().all(),
-		).toEqual([7, 8]);
+		).toEqual([7, 8, 9]);
 		db.close();
 	});
 
@@ -55,7 +55,7 @@ describe('a ledger made by an earlier release', () => {
 			expect(await readBack(ledger)).toEqual(expected.postgres);
 			expect(
 				await sql(url, 'SELECT version FROM cloudtel_schema WHERE version > 5 ORDER BY version'),
-			).toEqual([{ version: 6 }, { version: 7 }, { version: 8 }]);
+			).toEqual([{ version: 6 }, { version: 7 }, { version: 8 }, { version: 9 }]);
 		} finally {
 			await ledger.close();
 		}

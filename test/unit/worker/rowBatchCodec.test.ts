@@ -20,6 +20,25 @@ describe('rows and verdicts between threads', () => {
 		expect(decodeRows(encodeRows(rows))).toEqual(rows);
 	});
 
+	it('gives back the tracked links of a row judged on a thread (--track-links)', () => {
+		const verdicts: RowVerdict[] = [
+			{
+				line: 2,
+				ok: true,
+				to: '+61491570156',
+				text: 'Hi https://go.example.com/AbCdEfGh-_ and https://go.example.com/0123456789',
+				segments: 1,
+				timeZone: undefined,
+				links: [
+					{ token: 'AbCdEfGh-_', url: 'https://shop.example.com/a?b=c&d=e' },
+					{ token: '0123456789', url: 'http://x.example/%20y' },
+				],
+			},
+			{ line: 3, ok: true, to: '+61491570157', text: 'no link', segments: 1, timeZone: undefined },
+		];
+		expect(decodeVerdicts(encodeVerdicts(verdicts))).toEqual(verdicts);
+	});
+
 	it('gives back the same verdicts, accepted with and without text and zone, and refused', () => {
 		const verdicts: RowVerdict[] = [
 			{ line: 2, ok: true, to: '+61491570156', text: 'Hi Ann', segments: 1, timeZone: undefined },

@@ -1,4 +1,4 @@
-import type { CampaignPhase, StatusCounts } from '../storage/ledger';
+import type { CampaignPhase, StatusCounts, TrackedLink } from '../storage/ledger';
 import type { DryRunForecast } from './dryRunForecast';
 
 export interface RowProblem {
@@ -25,7 +25,8 @@ export interface CampaignSummary {
 	firstErrors: RowProblem[];
 	/** Lines whose answer was lost; sent again only with --resend-uncertain. */
 	uncertainLines: number[];
-	preview?: { line: number; to: string; text: string; segments: number }[];
+	/** `links`: with --track-links, each example link and the URL it stands for (its token is not stored). */
+	preview?: { line: number; to: string; text: string; segments: number; links?: TrackedLink[] }[];
 	/** A dry run's: cost, UCS-2 and its causes, smart encoding, countries, the finish. */
 	forecast?: DryRunForecast;
 	message?: string;

@@ -1,5 +1,10 @@
 import type { CsvItem } from '../csv/csvItem';
-import { ROW_STATUSES, type ImportRow, type StatusCounts } from '../storage/ledger';
+import {
+	ROW_STATUSES,
+	type ImportRow,
+	type StatusCounts,
+	type TrackedLink,
+} from '../storage/ledger';
 import type { OutFile } from './outFile';
 import type { RowRules } from '../rows/rowRules';
 import { RowValidator } from '../rows/rowValidator';
@@ -12,7 +17,13 @@ const PREVIEW = 3;
 export class DryRunSink implements RowSink {
 	readonly rows: StatusCounts = Object.fromEntries(ROW_STATUSES.map((s) => [s, 0])) as StatusCounts;
 	segments = 0;
-	readonly preview: { line: number; to: string; text: string; segments: number }[] = [];
+	readonly preview: {
+		line: number;
+		to: string;
+		text: string;
+		segments: number;
+		links?: TrackedLink[];
+	}[] = [];
 	private readonly previewer: RowValidator;
 	readonly tally: ForecastTally;
 
@@ -60,12 +71,20 @@ export class DryRunSink implements RowSink {
 	private render(
 		line: number,
 		items: CsvItem[],
-	): { line: number; to: string; text: string; segments: number } | undefined {
+	):
+		| { line: number; to: string; text: string; segments: number; links?: TrackedLink[] }
+		| undefined {
 		const item = items.find((i) => i.line === line);
 		if (!item || !('fields' in item)) return undefined;
 		const v = this.previewer.validate(item, this.now());
 		return v.ok && v.text !== undefined
-			? { line, to: v.to, text: v.text, segments: v.segments }
+			? {
+					line,
+					to: v.to,
+					text: v.text,
+					segments: v.segments,
+					...(v.links ? { links: v.links } : {}),
+				}
 			: undefined;
 	}
 }

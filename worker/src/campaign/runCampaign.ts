@@ -408,6 +408,7 @@ async function prepareRead(
 		defaultTimeZone: timing.timeZone,
 		wantText,
 		smartEncoding: spec.smartEncoding,
+		linkBase: spec.linkBase,
 	};
 	const threads = threadsFor(options, csv);
 	return { csv, rules, threads, columns, judge: createRowJudge(rules, threads) };

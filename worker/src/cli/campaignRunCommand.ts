@@ -12,6 +12,7 @@ import { openRunLedger } from '../storage/openStores';
 import { DB_OUTAGE_LIMIT_MS } from '../storage/postgres/ridingOutRestarts';
 import type { Ledger } from '../storage/ledger';
 import { existsSync } from 'node:fs';
+import { linkBaseProblem } from '../settings/linkBase';
 import { pickReporter } from './pickReporter';
 import { interruptSignal } from './interruptSignal';
 import { parseNumberFlag, parsePrice, parseRateFlag } from './parseNumberFlag';
@@ -46,6 +47,7 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 		encoding: values.encoding === undefined ? undefined : parseEncoding(values.encoding),
 		// A flag given turns it on; a resume without it keeps the stored setting.
 		smartEncoding: values['smart-encoding'] ? true : undefined,
+		linkBase: trackedLinkBase(values['track-links'], values['link-base']),
 	};
 	const db = dbLocation(dbSetting(values.db));
 	const dryRun = values['dry-run'] ?? false;
@@ -156,6 +158,8 @@ function parseFlags(argv: string[]) {
 				delimiter: { type: 'string' },
 				encoding: { type: 'string' },
 				'smart-encoding': { type: 'boolean' },
+				'track-links': { type: 'boolean' },
+				'link-base': { type: 'string' },
 				'price-per-segment': { type: 'string' },
 				out: { type: 'string' },
 				'dry-run': { type: 'boolean' },
@@ -194,6 +198,20 @@ function callbacksFrom(receiptUrl: string | undefined, replyUrl: string | undefi
 		...(receiptUrl !== undefined ? { DeliveryReceiptWebhookUri: receiptUrl } : {}),
 		...(replyUrl !== undefined ? { WebhookUri: replyUrl } : {}),
 	};
+}
+
+/** `--track-links` needs the address its links are served at; either alone is a mistake. */
+function trackedLinkBase(track: boolean | undefined, base: string | undefined): string | undefined {
+	if (!track && base === undefined) return undefined;
+	if (!track)
+		throw new UsageError('--link-base is where tracked links point: give --track-links with it');
+	if (base === undefined)
+		throw new UsageError(
+			'--track-links needs --link-base URL: the address a `cloudtel worker` answers the links at, such as https://go.example.com or {publicUrl}/l',
+		);
+	const problem = linkBaseProblem(base);
+	if (problem) throw new UsageError(`--link-base ${problem}`);
+	return base.replace(/\/+$/, '');
 }
 
 function defaultName(csv: string): string {

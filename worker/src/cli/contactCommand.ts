@@ -154,6 +154,7 @@ const LABEL: Record<ContactEvent['kind'], string> = {
 	message: 'message',
 	receipt: 'receipt',
 	reply: 'reply',
+	click: 'click',
 	'opt-out': 'opted out',
 	'opt-in': 'opted in',
 	review: 'to review',

@@ -24,6 +24,10 @@ const RUN_OPTIONS = `  --csv FILE                 the recipients; the first line
                              windows-1252 (Excel's "CSV (Comma delimited)") or latin1
   --smart-encoding           send typographic characters (curly quotes, dashes, ellipsis,
                              non-breaking space...) as their GSM-7 equivalents: fewer segments
+  --track-links              every http(s) URL in the text becomes a short link of its own per
+                             recipient, served and counted by a \`cloudtel worker\` (needs --link-base)
+  --link-base URL            where those links point: a domain aimed at the worker, such as
+                             https://go.example.com, or its {publicUrl}/l
   --out FILE                 write one CSV line per input row with its outcome (a dry run adds
                              each valid row's rendered text and segments)
   --dry-run                  validate and count, send nothing: segments and cost, what makes

@@ -92,10 +92,13 @@ export function formatSummary(s: CampaignSummary): string {
 	if (s.forecast) lines.push(...formatForecast(s.forecast));
 	if (s.preview && s.preview.length > 0) {
 		lines.push('  first messages:');
-		for (const p of s.preview)
+		for (const p of s.preview) {
 			lines.push(
 				`    line ${p.line} to ${p.to} (${p.segments} segment${p.segments > 1 ? 's' : ''}): ${p.text}`,
 			);
+			// An example: a real run makes each recipient's own tokens.
+			for (const l of p.links ?? []) lines.push(`      tracked link .../${l.token} -> ${l.url}`);
+		}
 	}
 	if (s.firstErrors.length > 0) {
 		lines.push('  first errors:');

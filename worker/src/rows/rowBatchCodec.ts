@@ -1,3 +1,4 @@
+import type { TrackedLink } from '../storage/ledger';
 import type { RowInput, RowVerdict } from './rowRules';
 
 /**
@@ -85,8 +86,20 @@ export interface EncodedVerdicts {
 }
 
 const REFUSED = -1;
-/** To, text or reason, time zone or code, and an accepted row's characters outside GSM-7. */
-const STRINGS = 4;
+/** To, text or reason, time zone or code, an accepted row's characters outside GSM-7, and its tracked links. */
+const STRINGS = 5;
+
+/** Tracked links as one string: `token url` lines (a URL holds no whitespace). */
+function linksText(links: TrackedLink[] | undefined): string | undefined {
+	return links?.map((l) => `${l.token} ${l.url}`).join('\n');
+}
+
+function linksOf(text: string): TrackedLink[] {
+	return text.split('\n').map((pair) => {
+		const space = pair.indexOf(' ');
+		return { token: pair.slice(0, space), url: pair.slice(space + 1) };
+	});
+}
 
 export function encodeVerdicts(verdicts: readonly RowVerdict[]): EncodedVerdicts {
 	const encoder = new VerdictEncoder(verdicts.length);
@@ -125,6 +138,7 @@ export class VerdictEncoder {
 		this.put(at + 2, v.ok ? v.timeZone : v.code);
 		if (v.ok) {
 			this.put(at + 3, v.ucs2);
+			this.put(at + 4, linksText(v.links));
 			if (v.otherSegments !== undefined) this.other[i] = v.otherSegments;
 		}
 	}
@@ -161,6 +175,7 @@ export function decodeVerdicts(encoded: EncodedVerdicts): RowVerdict[] {
 		const second = take(lengths[i * STRINGS + 1]);
 		const third = take(lengths[i * STRINGS + 2]);
 		const ucs2 = take(lengths[i * STRINGS + 3]);
+		const links = take(lengths[i * STRINGS + 4]);
 		if (segments[i] === REFUSED) {
 			out[i] =
 				to === undefined
@@ -180,6 +195,7 @@ export function decodeVerdicts(encoded: EncodedVerdicts): RowVerdict[] {
 						};
 			if (ucs2 !== undefined) v.ucs2 = ucs2;
 			if (other[i] >= 0) v.otherSegments = other[i];
+			if (links !== undefined) v.links = linksOf(links);
 			out[i] = v;
 		}
 	}

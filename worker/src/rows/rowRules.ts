@@ -1,3 +1,5 @@
+import type { TrackedLink } from '../storage/ledger';
+
 /** What a validator (on the main thread or a worker thread) needs to judge a row; plain data. */
 export interface RowRules {
 	campaign: string;
@@ -14,6 +16,8 @@ export interface RowRules {
 	wantText: boolean;
 	/** `--smart-encoding`: typographic characters become their GSM-7 equivalents. */
 	smartEncoding?: boolean;
+	/** `--track-links`: URLs become `{linkBase}/{token}` before the text is judged and counted. */
+	linkBase?: string;
 }
 
 export interface RowInput {
@@ -33,5 +37,7 @@ export type RowVerdict =
 			ucs2?: string;
 			/** Segments the other way: with smart encoding when it is off, without it when on; absent when the same. */
 			otherSegments?: number;
+			/** `--track-links`: the text's tokens and the URLs they stand for. */
+			links?: TrackedLink[];
 	  }
 	| { line: number; ok: false; code: string; reason: string; to?: string };

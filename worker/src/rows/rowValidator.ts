@@ -6,6 +6,7 @@ import {
 	type SendMessageRequest,
 } from '../../../api';
 import { externalId } from './externalId';
+import { rewriteLinks } from './linkRewrite';
 import { resolveTimeZone } from '../schedule/timeZone';
 import { PhoneNormalizer } from './phoneNormalizer';
 import { RowErrors } from './rowErrors';
@@ -72,6 +73,9 @@ export class RowValidator {
 				};
 			}
 		}
+		const tracked =
+			rules.linkBase !== undefined ? rewriteLinks(rendered.text, rules.linkBase) : undefined;
+		if (tracked) rendered.text = tracked.text;
 		const text = rules.smartEncoding ? smartEncode(rendered.text) : rendered.text;
 		const message: SendMessageRequest = {
 			To: to,
@@ -105,6 +109,7 @@ export class RowValidator {
 				? countSegments(smartEncode(text)).segments
 				: segments;
 		if (other !== segments) verdict.otherSegments = other;
+		if (tracked && tracked.links.length > 0) verdict.links = tracked.links;
 		return verdict;
 	}
 }

@@ -24,6 +24,8 @@ export interface CampaignSpec {
 	encoding?: string;
 	/** `--smart-encoding`: typographic characters sent as their GSM-7 equivalents. */
 	smartEncoding?: boolean;
+	/** `--track-links --link-base URL`: every http(s) URL of a text becomes `{linkBase}/{token}`. */
+	linkBase?: string;
 }
 
 export const SPEC_KEYS: readonly (keyof CampaignSpec)[] = [
@@ -40,6 +42,7 @@ export const SPEC_KEYS: readonly (keyof CampaignSpec)[] = [
 	'delimiter',
 	'encoding',
 	'smartEncoding',
+	'linkBase',
 ];
 
 /** The `campaign run` flag that sets each part of a spec. */

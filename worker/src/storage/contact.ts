@@ -3,18 +3,19 @@ import { createHash } from 'node:crypto';
 /** What consent_events records, beside `opt-out` and `opt-in` (addSuppression, removeSuppression). */
 export type ConsentKind = 'review' | 'review-rejected' | 'confirmation' | 'consent';
 
-/** One thing that happened with a number: a message, its receipt, a reply, an opt-out or an opt-in. */
+/** One thing that happened with a number: a message, its receipt, a reply, a click on a tracked link, an opt-out or an opt-in. */
 export interface ContactEvent {
 	/** Unix milliseconds; undefined for a message never sent. */
 	at?: number;
-	kind: 'message' | 'receipt' | 'reply' | 'opt-out' | 'opt-in' | ConsentKind;
+	kind: 'message' | 'receipt' | 'reply' | 'click' | 'opt-out' | 'opt-in' | ConsentKind;
 	campaign?: string;
 	line?: number;
 	/** A message's row status, a receipt's Delivered or Failed. */
 	status?: string;
+	/** A message's or reply's text; a click's URL. */
 	text?: string;
 	messageSid?: string;
-	/** An ErrorCode, an opt-out's reason, a row's error. */
+	/** An ErrorCode, an opt-out's reason, a row's error; `prefetch` for a click a preview made. */
 	detail?: string;
 }
 

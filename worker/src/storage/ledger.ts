@@ -70,6 +70,12 @@ export interface CampaignRecord {
 	owner?: RunOwner;
 }
 
+/** One URL of a row's text, and the token that stands for it there. */
+export interface TrackedLink {
+	token: string;
+	url: string;
+}
+
 /** A row as the import stores it and the readers read it back. */
 interface RowFields {
 	line: number;
@@ -83,6 +89,8 @@ interface RowFields {
 export interface ImportRow extends RowFields {
 	status: 'pending' | 'invalid' | 'duplicate' | 'suppressed';
 	timeZone?: string;
+	/** `--track-links`: the tokens its text links to, stored with the row. */
+	links?: TrackedLink[];
 	/** A dry run's forecast only (RowVerdict's), not stored. */
 	ucs2?: string;
 	otherSegments?: number;

@@ -1,10 +1,11 @@
+import { linkTablesSql } from './linkSchema';
 import type { Dialect } from './work';
 
 /**
  * The version the tables below stand for, on both backends: a new SQLite file or Postgres
  * database is made at it directly; one a release made is moved to it by schemaUpgrades.ts.
  */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /**
  * Every table of the worker (ledger, daemon, API campaigns), written once and rendered per
@@ -210,6 +211,7 @@ CREATE TABLE ${IF_ABSENT}api_pages (
 	created_at ${BIG} NOT NULL,
 	PRIMARY KEY (campaign, page)
 )${KEYED};
+${linkTablesSql(pg, IF_ABSENT)}
 ${pg ? sharedOnly(IF_ABSENT) : ''}`;
 }
 

@@ -1,3 +1,4 @@
+import { linkTablesSql } from './linkSchema';
 import { schemaSql } from './schema';
 import { SQLITE, all, run, type Dialect, type Work } from './work';
 
@@ -42,6 +43,8 @@ export const UPGRADES: Record<Dialect['name'], { release: number; steps: readonl
 						yield* run(schemaSql(SQLITE, true));
 					},
 				},
+				// Tracked links and their clicks (step 8 made them already in a file it upgraded).
+				{ version: 9, work: () => run(linkTablesSql(false, 'IF NOT EXISTS ')) },
 			],
 		},
 		postgres: {
@@ -141,6 +144,8 @@ CREATE INDEX recipients_attempted ON recipients (campaign, attempted_at) WHERE a
 ALTER TABLE submissions ALTER COLUMN at DROP NOT NULL;
 `),
 				},
+				// Tracked links and their clicks.
+				{ version: 9, work: () => run(linkTablesSql(true, '')) },
 			],
 		},
 	};

@@ -38,6 +38,8 @@ import {
 	ledgerSql,
 	type LedgerSql,
 } from './ledgerSql';
+import { linkSql } from './linkSql';
+import { SqlLinkStore } from './sqlLinkStore';
 import { all, get, raw, run, type SqlDb, type TxMode, type Work } from './work';
 import { WORKER_ID } from './workerId';
 
@@ -123,6 +125,11 @@ export class SqlLedger implements Ledger {
 		this.q = ledgerSql(db.dialect);
 	}
 
+	/** Tracked links and their clicks, on this ledger's connection. */
+	links(): SqlLinkStore {
+		return new SqlLinkStore(this.db);
+	}
+
 	protected tx<T>(work: (q: LedgerSql) => Work<T>, mode?: TxMode): Promise<T> {
 		return this.db.tx(work(this.q), mode);
 	}
@@ -175,6 +182,8 @@ export class SqlLedger implements Ledger {
 				'answers',
 				'message_sids',
 				'replies',
+				'links',
+				'link_clicks',
 				...shared,
 				'campaigns',
 			])
@@ -206,8 +215,13 @@ export class SqlLedger implements Ledger {
 				r.timeZone ?? null,
 			]),
 		);
+		const links = rows.flatMap((r) => (r.links ?? []).map((l) => [l.token, r.line, l.url]));
+		const insertLinks = links.length > 0 ? linkSql(this.db.dialect).insertLinks : undefined;
+		const now = Date.now();
 		await this.tx(function* (q) {
 			if (rows.length > 0) yield* run(q.insertRows, name, json);
+			// In the same transaction as the rows: a resumed import makes tokens only for rows it stores.
+			if (insertLinks) yield* run(insertLinks, name, JSON.stringify(links), now);
 			yield* run(q.setImported, throughLine, Date.now(), name);
 			if (input)
 				yield* run(q.setInput, input.bytes, input.hash, input.size, input.mtimeMs ?? null, name);
@@ -547,6 +561,7 @@ export class SqlLedger implements Ledger {
 	}
 
 	async contactHistory(number: string): Promise<ContactHistory> {
+		const clicks = linkSql(this.db.dialect).rowClicks;
 		return this.tx(function* (q): Work<ContactHistory> {
 			const events: ContactEvent[] = [];
 			const rows = yield* all<{
@@ -614,6 +629,19 @@ export class SqlLedger implements Ledger {
 						text: replyText(p.payload),
 					});
 				}
+				for (const c of yield* all<{ at: number; prefetch: number | boolean; url: string | null }>(
+					clicks,
+					r.campaign,
+					r.line,
+				))
+					events.push({
+						at: Number(c.at),
+						kind: 'click',
+						campaign: r.campaign,
+						line: r.line,
+						text: c.url ?? undefined,
+						detail: c.prefetch === true || c.prefetch === 1 ? 'prefetch' : undefined,
+					});
 			}
 			for (const c of yield* all<{ at: number; kind: ContactEvent['kind']; reason: string }>(
 				q.consentEvents,
@@ -632,7 +660,14 @@ export class SqlLedger implements Ledger {
 	async forgetContact(number: string): Promise<ForgetResult> {
 		return this.tx(function* (q): Work<ForgetResult> {
 			const rows = yield* all<{ campaign: string; line: number }>(q.contactRows, number);
-			for (const table of ['deliveries', 'replies', 'message_sids', 'recipients'])
+			for (const table of [
+				'deliveries',
+				'replies',
+				'message_sids',
+				'link_clicks',
+				'links',
+				'recipients',
+			])
 				for (const r of rows) yield* run(q.eraseRow(table), r.campaign, r.line);
 			const key = forgottenKey(number);
 			yield* run(q.dropKeyIfBoth, key, number);
