@@ -68,6 +68,9 @@ export class RidingOutRestarts implements RunLedger {
 	readonly claimChunk = this.retried('claimChunk');
 	readonly pace = this.retried('pace');
 	readonly submissionsInFlight = this.retried('submissionsInFlight');
+	readonly pendingReviews = this.retried('pendingReviews');
+	readonly recordConsent = this.retried('recordConsent');
+	readonly lastConsent = this.retried('lastConsent');
 	readonly rows = this.passed('rows');
 	readonly campaignNumbers = this.passed('campaignNumbers');
 	readonly suppressions = this.passed('suppressions');
