@@ -6,27 +6,27 @@ import { openCluster, openDaemonStore, openLedger } from '../storage/openStores'
 import { WORKER_ID } from '../storage/workerId';
 import { hostname } from 'node:os';
 import { BatchClient } from '../provider/batchClient';
-import { CallbackProcessor } from './callbackProcessor';
+import { CallbackProcessor } from './callbacks/3-processor/callbackProcessor';
 import { CampaignRunner } from './campaigns/campaignRunner';
 import { CampaignScheduler } from './campaigns/campaignScheduler';
 import type { DaemonStore } from '../storage/daemonStore';
-import { EmailForwarder } from './forward/emailForwarder';
-import { ForwardOutbox } from './forward/forwardOutbox';
-import { N8nForwarder } from './forward/n8nForwarder';
-import { EventForwarder } from './forward/eventForwarder';
-import { CampaignEvents } from './events/campaignEvents';
+import { EmailForwarder } from './callbacks/6-forward/emailForwarder';
+import { ForwardOutbox } from './callbacks/6-forward/forwardOutbox';
+import { N8nForwarder } from './callbacks/6-forward/n8nForwarder';
+import { EventForwarder } from './callbacks/6-forward/eventForwarder';
+import { CampaignEvents } from './callbacks/5-events/campaignEvents';
 import { CampaignApi } from './api/campaignApi';
-import { PostForwarder } from './forward/postForwarder';
-import { postHeaders } from './forward/postHeaders';
-import { SmsForwarder } from './forward/smsForwarder';
+import { PostForwarder } from './callbacks/6-forward/postForwarder';
+import { postHeaders } from './callbacks/6-forward/postHeaders';
+import { SmsForwarder } from './callbacks/6-forward/smsForwarder';
 import { WebhookServer } from './http/webhookServer';
 import type { JsonLogger } from './jsonLogger';
 import type { PgCluster } from '../storage/postgres/pgCluster';
 import { LEASE_BEAT_MS, LEASE_STALE_MS, WorkerLease } from './workerLease';
 import { Retention } from './retention';
 import { HealthCheck } from './http/healthCheck';
-import { CallbackIntake } from './spool/callbackIntake';
-import { spoolDir } from './spool/spoolDir';
+import { CallbackIntake } from './callbacks/2-spool/callbackIntake';
+import { spoolDir } from './callbacks/2-spool/spoolDir';
 import type { TestCommand } from './testControl';
 
 /** How often a worker stamps that its callbacks are in (see CallbacksGate's FRESH_MS). */
@@ -194,7 +194,6 @@ export class WorkerDaemon {
 			maxConnections: config.server.maxConnections,
 			maxConnectionsPerClient: config.server.maxConnectionsPerClient,
 			store: (key, event, at) => intake.take(key, event, at),
-			stored: () => processor.kick(),
 			health: () => health.report(),
 			healthToken: config.server.reportToken,
 			reports: { token: config.server.reportToken, ledger },

@@ -1,5 +1,5 @@
 import { Agent, request } from 'undici';
-import { retryAfterMs } from '../../../../api';
+import { retryAfterMs } from '../../../../../api';
 import type { ForwardOutcome } from './forwardOutcome';
 
 export interface IdempotentPost {
