@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../sandbox/src';
 import { workerConfigSchema } from '../../../worker/src/config/workerConfigSchema';
-import { CampaignEvents } from '../../../worker/src/daemon/events/campaignEvents';
-import { EventForwarder } from '../../../worker/src/daemon/forward/eventForwarder';
-import { ForwardOutbox } from '../../../worker/src/daemon/forward/forwardOutbox';
+import { CampaignEvents } from '../../../worker/src/daemon/callbacks/5-events/campaignEvents';
+import { EventForwarder } from '../../../worker/src/daemon/callbacks/6-forward/eventForwarder';
+import { ForwardOutbox } from '../../../worker/src/daemon/callbacks/6-forward/forwardOutbox';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import { openDaemonStore } from '../../../worker/src/storage/openStores';
 import { key } from '../../support/callbackCatcher';

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { workerConfigSchema } from '../../../worker/src/config/workerConfigSchema';
 import { CampaignApi } from '../../../worker/src/daemon/api/campaignApi';
-import type { CampaignEvents } from '../../../worker/src/daemon/events/campaignEvents';
+import type { CampaignEvents } from '../../../worker/src/daemon/callbacks/5-events/campaignEvents';
 import { apiRoutes } from '../../../worker/src/daemon/http/apiRoutes';
 import { RefusalLog } from '../../../worker/src/daemon/http/refusalLog';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runName } from '../../../worker/src/daemon/replies/runName';
+import { runName } from '../../../worker/src/daemon/callbacks/4-replies/runName';
 import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
 import { ApiUnderTest } from './apiHarness';

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EmailForwarder } from '../../../worker/src/daemon/forward/emailForwarder';
-import type { ForwardPayload } from '../../../worker/src/daemon/forward/forwardPayload';
+import { EmailForwarder } from '../../../worker/src/daemon/callbacks/6-forward/emailForwarder';
+import type { ForwardPayload } from '../../../worker/src/daemon/callbacks/6-forward/forwardPayload';
 import { ensureBuilt, freePort, ROOT } from './harness';
 
-const THREAD = join(ROOT, 'worker/dist/worker/src/daemon/forward/emailThread.js');
+const THREAD = join(ROOT, 'worker/dist/worker/src/daemon/callbacks/6-forward/emailThread.js');
 
 function payload(sid: string): ForwardPayload {
 	return {

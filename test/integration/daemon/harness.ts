@@ -9,7 +9,7 @@ import { basicAuthorization } from '../../../api';
 import type { RunningSandbox } from '../../../sandbox/src';
 import { BUILD_TIMEOUT_MS, ensureBuilt } from '../../support/freshBuild';
 import { freePort } from '../../support/freePort.mjs';
-import { runName } from '../../../worker/src/daemon/replies/runName';
+import { runName } from '../../../worker/src/daemon/callbacks/4-replies/runName';
 import { allSandboxMessages } from '../../support/sandboxMessages';
 
 export const ROOT = resolve(__dirname, '../../..');

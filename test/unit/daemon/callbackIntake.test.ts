@@ -6,7 +6,7 @@ import type { CallbackEvent } from '../../../api';
 import { gatedLedger } from '../../../worker/src/daemon/campaigns/sendingGate';
 import type { DaemonStore } from '../../../worker/src/storage/daemonStore';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
-import { CallbackIntake } from '../../../worker/src/daemon/spool/callbackIntake';
+import { CallbackIntake } from '../../../worker/src/daemon/callbacks/2-spool/callbackIntake';
 import type { Ledger } from '../../../worker/src/storage/ledger';
 
 const dirs: string[] = [];

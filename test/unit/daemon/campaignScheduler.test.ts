@@ -3,7 +3,7 @@ import type { CampaignRunner, RunEnd } from '../../../worker/src/daemon/campaign
 import { CampaignScheduler } from '../../../worker/src/daemon/campaigns/campaignScheduler';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import type { CampaignConfig } from '../../../worker/src/config/workerConfigSchema';
-import { runName } from '../../../worker/src/daemon/replies/runName';
+import { runName } from '../../../worker/src/daemon/callbacks/4-replies/runName';
 
 const campaign = {
 	name: 'weekly',

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyCampaignCounts, type CampaignEvent } from '../../../api';
-import { CampaignEvents } from '../../../worker/src/daemon/events/campaignEvents';
-import type { EventForward } from '../../../worker/src/daemon/forward/eventForward';
-import { EventForwarder } from '../../../worker/src/daemon/forward/eventForwarder';
+import { CampaignEvents } from '../../../worker/src/daemon/callbacks/5-events/campaignEvents';
+import type { EventForward } from '../../../worker/src/daemon/callbacks/6-forward/eventForward';
+import { EventForwarder } from '../../../worker/src/daemon/callbacks/6-forward/eventForwarder';
 import type { KeyedForward } from '../../../worker/src/storage/daemonStore';
 import { CallbackCatcher } from '../../support/callbackCatcher';
 

@@ -1,8 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DaemonStore } from '../../../worker/src/storage/daemonStore';
-import type { ForwardOutcome, Forwarder } from '../../../worker/src/daemon/forward/forwardOutcome';
-import { ForwardOutbox } from '../../../worker/src/daemon/forward/forwardOutbox';
-import type { ForwardPayload } from '../../../worker/src/daemon/forward/forwardPayload';
+import type {
+	ForwardOutcome,
+	Forwarder,
+} from '../../../worker/src/daemon/callbacks/6-forward/forwardOutcome';
+import { ForwardOutbox } from '../../../worker/src/daemon/callbacks/6-forward/forwardOutbox';
+import type { ForwardPayload } from '../../../worker/src/daemon/callbacks/6-forward/forwardPayload';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import { openDaemonStore } from '../../../worker/src/storage/openStores';
 import { storeBackends, type StoreBackend } from '../../support/storeBackends';

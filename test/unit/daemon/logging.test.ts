@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { callbackUrl, readCallbackPath } from '../../../worker/src/daemon/http/callbackUrls';
+import {
+	callbackUrl,
+	readCallbackPath,
+} from '../../../worker/src/daemon/callbacks/1-http/callbackUrls';
 import { secretMatches } from '../../../worker/src/daemon/http/secretMatches';
 import { RefusalLog } from '../../../worker/src/daemon/http/refusalLog';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';

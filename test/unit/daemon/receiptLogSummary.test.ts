@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CallbackProcessor } from '../../../worker/src/daemon/callbackProcessor';
-import type { ForwardOutbox } from '../../../worker/src/daemon/forward/forwardOutbox';
+import { CallbackProcessor } from '../../../worker/src/daemon/callbacks/3-processor/callbackProcessor';
+import type { ForwardOutbox } from '../../../worker/src/daemon/callbacks/6-forward/forwardOutbox';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import type { EventStore, StoredEvent } from '../../../worker/src/storage/daemonStore';
 import type { CallbackLedger } from '../../../worker/src/storage/ledger';

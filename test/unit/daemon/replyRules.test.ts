@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ReplyCallback } from '../../../api';
 import type { ReplyRule } from '../../../worker/src/config/workerConfigSchema';
-import { matchRules } from '../../../worker/src/daemon/replies/matchRules';
+import { matchRules } from '../../../worker/src/daemon/callbacks/4-replies/matchRules';
 import {
 	optOutMatcher,
 	OPT_IN_KEYWORDS,
 	OPT_OUT_KEYWORDS,
 } from '../../../worker/src/config/optOutKeywords';
-import { replyContext } from '../../../worker/src/daemon/replies/replyContext';
-import { readExternalId, runName } from '../../../worker/src/daemon/replies/runName';
+import { replyContext } from '../../../worker/src/daemon/callbacks/4-replies/replyContext';
+import { readExternalId, runName } from '../../../worker/src/daemon/callbacks/4-replies/runName';
 
 function reply(
 	Text: string,

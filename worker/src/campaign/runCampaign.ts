@@ -420,16 +420,30 @@ async function loadNumbers(source: AsyncIterable<string> | undefined): Promise<N
 	return set;
 }
 
-async function runRead(
-	spec: CampaignSpec,
-	options: RunCampaignOptions,
-	deps: RunCampaignDeps,
-	timing: Timing,
-	sink: (rules: RowRules) => RowSink,
-	importedThrough: number,
-	seen: NumberSet,
-	wantText: boolean,
-) {
+/** A read of the CSV: into the ledger (importing), or to count and preview (a dry run). */
+interface Read {
+	spec: CampaignSpec;
+	options: RunCampaignOptions;
+	deps: RunCampaignDeps;
+	timing: Timing;
+	sink: (rules: RowRules) => RowSink;
+	/** Lines already imported by an earlier start, and the numbers they hold. */
+	importedThrough: number;
+	seen: NumberSet;
+	/** Texts cross from the validator threads only when the sink keeps them. */
+	wantText: boolean;
+}
+
+async function runRead({
+	spec,
+	options,
+	deps,
+	timing,
+	sink,
+	importedThrough,
+	seen,
+	wantText,
+}: Read) {
 	const { csv, rules, threads, columns, judge } = await prepareRead(
 		spec,
 		options,
@@ -484,16 +498,16 @@ async function dryRun(
 	try {
 		const timing = campaignTiming(spec);
 		// Texts cross from the validator threads only for --out, which writes each one.
-		const result = await runRead(
+		const result = await runRead({
 			spec,
 			options,
 			deps,
 			timing,
-			(rules) => new DryRunSink(rules, out, () => Math.floor(Date.now() / 1000)),
-			0,
-			new NumberSet(),
-			out !== undefined,
-		);
+			sink: (rules) => new DryRunSink(rules, out, () => Math.floor(Date.now() / 1000)),
+			importedThrough: 0,
+			seen: new NumberSet(),
+			wantText: out !== undefined,
+		});
 		const sink = result.sink as DryRunSink;
 		const total = ROW_STATUSES.reduce((n, s) => n + sink.rows[s], 0);
 		const summary: CampaignSummary = {
@@ -540,16 +554,16 @@ async function stages(
 		const seen = await loadNumbers(
 			record.importedThrough > 0 ? ledger.campaignNumbers(name) : undefined,
 		);
-		const read = await runRead(
+		const read = await runRead({
 			spec,
 			options,
 			deps,
 			timing,
-			() => new LedgerSink(ledger, name),
-			record.importedThrough,
+			sink: () => new LedgerSink(ledger, name),
+			importedThrough: record.importedThrough,
 			seen,
-			true,
-		);
+			wantText: true,
+		});
 		if (read.interrupted) return { stop: 'interrupted' };
 		await ledger.setPhase(name, 'sending');
 	} else if (record.phase === 'finished') {

@@ -5,7 +5,7 @@ import { sentRows } from '../storage/ledger';
 import { ownerIsAlive } from '../storage/ownerIsAlive';
 import { dbLocation } from '../storage/dbLocation';
 import { openLedger } from '../storage/openStores';
-import { runsOfCampaign } from '../daemon/replies/runName';
+import { runsOfCampaign } from '../daemon/callbacks/4-replies/runName';
 import { DEFAULT_DB, dbSetting } from './campaignRunCommand';
 import { formatStatus, readStatus } from './campaignStatus';
 

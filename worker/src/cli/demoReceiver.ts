@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Ledger } from '../storage/ledger';
-import { CallbackProcessor } from '../daemon/callbackProcessor';
-import { ForwardOutbox } from '../daemon/forward/forwardOutbox';
-import { callbackUrl } from '../daemon/http/callbackUrls';
+import { CallbackProcessor } from '../daemon/callbacks/3-processor/callbackProcessor';
+import { ForwardOutbox } from '../daemon/callbacks/6-forward/forwardOutbox';
+import { callbackUrl } from '../daemon/callbacks/1-http/callbackUrls';
 import { WebhookServer } from '../daemon/http/webhookServer';
 import { JsonLogger } from '../daemon/jsonLogger';
 import { openDaemonStore } from '../storage/openStores';

@@ -6,28 +6,28 @@ import { openCluster, openDaemonStore, openLedger } from '../storage/openStores'
 import { WORKER_ID } from '../storage/workerId';
 import { hostname } from 'node:os';
 import { BatchClient } from '../provider/batchClient';
-import { CallbackProcessor } from './callbackProcessor';
+import { CallbackProcessor } from './callbacks/3-processor/callbackProcessor';
 import { CampaignRunner } from './campaigns/campaignRunner';
 import { CampaignScheduler } from './campaigns/campaignScheduler';
 import type { DaemonStore } from '../storage/daemonStore';
-import { EmailForwarder } from './forward/emailForwarder';
-import { ForwardOutbox } from './forward/forwardOutbox';
-import { N8nForwarder } from './forward/n8nForwarder';
-import { postSigning } from './forward/postSigning';
-import { EventForwarder } from './forward/eventForwarder';
-import { CampaignEvents } from './events/campaignEvents';
+import { EmailForwarder } from './callbacks/6-forward/emailForwarder';
+import { ForwardOutbox } from './callbacks/6-forward/forwardOutbox';
+import { N8nForwarder } from './callbacks/6-forward/n8nForwarder';
+import { EventForwarder } from './callbacks/6-forward/eventForwarder';
+import { CampaignEvents } from './callbacks/5-events/campaignEvents';
+import { postSigning } from './callbacks/6-forward/postSigning';
 import { CampaignApi } from './api/campaignApi';
-import { PostForwarder } from './forward/postForwarder';
-import { postHeaders } from './forward/postHeaders';
-import { SmsForwarder } from './forward/smsForwarder';
+import { PostForwarder } from './callbacks/6-forward/postForwarder';
+import { postHeaders } from './callbacks/6-forward/postHeaders';
+import { SmsForwarder } from './callbacks/6-forward/smsForwarder';
 import { WebhookServer } from './http/webhookServer';
 import type { JsonLogger } from './jsonLogger';
 import type { PgCluster } from '../storage/postgres/pgCluster';
 import { LEASE_BEAT_MS, LEASE_STALE_MS, WorkerLease } from './workerLease';
 import { Retention } from './retention';
 import { HealthCheck } from './http/healthCheck';
-import { CallbackIntake } from './spool/callbackIntake';
-import { spoolDir } from './spool/spoolDir';
+import { CallbackIntake } from './callbacks/2-spool/callbackIntake';
+import { spoolDir } from './callbacks/2-spool/spoolDir';
 import type { TestCommand } from './testControl';
 
 /** How often a worker stamps that its callbacks are in (see CallbacksGate's FRESH_MS). */
@@ -39,34 +39,37 @@ const CALLBACKS_STAMP_MS = 1_000;
  * share (each then holds a lease; see WorkerLease). Whatever a stop or a crash
  * interrupts is in the database and taken up by the next start, or by the other workers.
  */
+/** What a started worker is made of (WorkerDaemon.open). */
+interface DaemonParts {
+	port: number;
+	store: DaemonStore;
+	ledger: Ledger;
+	server: WebhookServer;
+	processor: CallbackProcessor;
+	outbox: ForwardOutbox;
+	scheduler: CampaignScheduler;
+	log: JsonLogger;
+	cluster: PgCluster | undefined;
+	retention: Retention;
+	intake: CallbackIntake;
+	config: WorkerConfig;
+	shownDb: string;
+	/** Events out: what the campaign API's runs call (started, finished, paused). */
+	events: CampaignEvents;
+	/** The campaign API: its runner, and its routes under /api when the config sets server.apiToken. */
+	api: CampaignApi;
+}
+
 export class WorkerDaemon {
 	private stopping: Promise<void> | undefined;
 
-	private constructor(
-		readonly port: number,
-		readonly store: DaemonStore,
-		private readonly ledger: Ledger,
-		private readonly server: WebhookServer,
-		readonly processor: CallbackProcessor,
-		readonly outbox: ForwardOutbox,
-		readonly scheduler: CampaignScheduler,
-		private readonly log: JsonLogger,
-		private readonly cluster: PgCluster | undefined,
-		private readonly retention: Retention,
-		readonly intake: CallbackIntake,
-		private readonly config: WorkerConfig,
-		private readonly shownDb: string,
-		/** Events out: what the campaign API's runs call (started, finished, paused). */
-		readonly events: CampaignEvents,
-		/** The campaign API: its runner, and its routes under /api when the config sets server.apiToken. */
-		readonly api: CampaignApi,
-	) {}
+	private constructor(private readonly parts: DaemonParts) {}
 
 	private lease: WorkerLease | undefined;
 
 	/** A connection the supervisor accepted and handed over. */
 	serve(socket: Socket): void {
-		this.server.serve(socket);
+		this.parts.server.serve(socket);
 	}
 
 	private standbyBeat: NodeJS.Timeout | undefined;
@@ -77,22 +80,50 @@ export class WorkerDaemon {
 	 * Opens the stores and starts taking callbacks. `standby` (a reload's new copy, see
 	 * WorkerSupervisor): only that, until `begin()`, while the copy it replaces finishes
 	 * what it took; forwards cut off mid-attempt are then not mistaken for a crash's.
+	 * `handedPort`: the supervisor listens on it and hands over connections (serve); else
+	 * the worker listens itself.
 	 */
-	/** `handedPort`: the supervisor listens on it and hands over connections (serve); else the worker listens itself. */
 	static async start(
 		config: WorkerConfig,
 		log: JsonLogger,
 		options: { standby?: boolean; handedPort?: number } = {},
 	): Promise<WorkerDaemon> {
-		const location = dbLocation(config.db, 'db');
-		const ledger = await openLedger(location);
-		let store: DaemonStore;
+		// What is open so far, closed again should a later part fail to start.
+		const opened: (() => unknown)[] = [];
+		let parts: DaemonParts;
 		try {
-			store = await openDaemonStore(location, ledger);
+			parts = await WorkerDaemon.open(config, log, options.handedPort, opened);
 		} catch (error) {
-			await ledger.close();
+			await Promise.allSettled(opened.map(async (close) => close()));
 			throw error;
 		}
+		const daemon = new WorkerDaemon(parts);
+		if (!options.standby) await daemon.begin();
+		else {
+			// Its lease kept alive meanwhile, so the running copy does not take it for lost.
+			daemon.standbyBeat = setInterval(
+				() => void parts.cluster?.beat().catch(() => undefined),
+				LEASE_BEAT_MS,
+			);
+			log.info(
+				'worker copy taking callbacks; it takes over the rest when the running copy has finished',
+				{ port: parts.port },
+			);
+		}
+		return daemon;
+	}
+
+	private static async open(
+		config: WorkerConfig,
+		log: JsonLogger,
+		handedPort: number | undefined,
+		opened: (() => unknown)[],
+	): Promise<DaemonParts> {
+		const location = dbLocation(config.db, 'db');
+		const ledger = await openLedger(location);
+		opened.push(() => ledger.close());
+		const store = await openDaemonStore(location, ledger);
+		opened.push(() => store.close());
 		const outbox = new ForwardOutbox(
 			store,
 			{
@@ -127,23 +158,22 @@ export class WorkerDaemon {
 					config.campaigns.find((c) => c.name === name)?.signing ?? config.signing,
 			}),
 		);
+		opened.push(() => outbox.stop());
 		const events = new CampaignEvents(config, store, () => outbox.kick());
 		// Several workers: this one's lease is taken before anything else, so the others never
 		// take what it starts for a dead worker's.
-		let cluster: PgCluster | undefined;
-		try {
-			cluster = await openCluster(location);
-			await cluster?.beat();
-		} catch (error) {
-			await Promise.allSettled([outbox.stop(), store.close(), ledger.close(), cluster?.close()]);
-			throw error;
-		}
+		const cluster = await openCluster(location);
+		let joined = false;
+		opened.push(() => (joined ? cluster?.leave().then(() => cluster.close()) : cluster?.close()));
+		await cluster?.beat();
+		joined = true;
 		const intake = await CallbackIntake.open(
 			store,
 			spoolDir(config.spool.dir, location),
 			config.spool.maxBytes,
 			log.child({ part: 'spool' }),
 		);
+		opened.push(() => intake.close(0));
 		const processor = new CallbackProcessor(
 			store,
 			ledger,
@@ -169,23 +199,12 @@ export class WorkerDaemon {
 		// The campaign API: its routes only with the config's token (the server answers 404
 		// without); its runner always, started with the rest (begin), so campaigns started
 		// through it finish even if the token is taken out of the config.
-		let api: CampaignApi;
-		try {
-			api = await CampaignApi.open(config, location, ledger, log.child({ part: 'api' }), {
-				sendingMayGo: () => intake.sendingMayGo(),
-				maxCsvBytes: config.server.apiMaxCsvBytes,
-				events,
-			});
-		} catch (error) {
-			await Promise.allSettled([
-				outbox.stop(),
-				intake.close(0),
-				store.close(),
-				ledger.close(),
-				cluster?.leave().then(() => cluster?.close()),
-			]);
-			throw error;
-		}
+		const api = await CampaignApi.open(config, location, ledger, log.child({ part: 'api' }), {
+			sendingMayGo: () => intake.sendingMayGo(),
+			maxCsvBytes: config.server.apiMaxCsvBytes,
+			events,
+		});
+		opened.push(() => api.close());
 		const health = new HealthCheck({
 			counts: async () => ({
 				eventsWaiting: await store.waitingEvents(),
@@ -199,7 +218,7 @@ export class WorkerDaemon {
 		const server = new WebhookServer({
 			host: config.server.host,
 			port: config.server.port,
-			handedPort: options.handedPort,
+			handedPort,
 			secrets: [
 				config.server.secret,
 				...(config.server.previousSecret !== undefined ? [config.server.previousSecret] : []),
@@ -209,7 +228,6 @@ export class WorkerDaemon {
 			maxConnections: config.server.maxConnections,
 			maxConnectionsPerClient: config.server.maxConnectionsPerClient,
 			store: (key, event, at) => intake.take(key, event, at),
-			stored: () => processor.kick(),
 			health: () => health.report(),
 			healthToken: config.server.reportToken,
 			reports: { token: config.server.reportToken, ledger },
@@ -217,20 +235,7 @@ export class WorkerDaemon {
 			api: { token: config.server.apiToken, routes: [api.routes] },
 			log: log.child({ part: 'webhooks' }),
 		});
-		let port: number;
-		try {
-			port = await server.listen();
-		} catch (error) {
-			await Promise.allSettled([
-				outbox.stop(),
-				intake.close(0),
-				api.close(),
-				store.close(),
-				ledger.close(),
-				cluster?.leave().then(() => cluster?.close()),
-			]);
-			throw error;
-		}
+		const port = await server.listen();
 		const retention = new Retention(
 			store,
 			ledger,
@@ -238,7 +243,7 @@ export class WorkerDaemon {
 			log.child({ part: 'retention' }),
 			{ store: api.store, dir: api.dir },
 		);
-		const daemon = new WorkerDaemon(
+		return {
 			port,
 			store,
 			ledger,
@@ -251,97 +256,97 @@ export class WorkerDaemon {
 			retention,
 			intake,
 			config,
-			location.kind === 'postgres' ? location.shown : location.path,
+			shownDb: location.kind === 'postgres' ? location.shown : location.path,
 			events,
 			api,
-		);
-		if (!options.standby) await daemon.begin();
-		else {
-			// Its lease kept alive meanwhile, so the running copy does not take it for lost.
-			daemon.standbyBeat = setInterval(
-				() => void cluster?.beat().catch(() => undefined),
-				LEASE_BEAT_MS,
-			);
-			log.info(
-				'worker copy taking callbacks; it takes over the rest when the running copy has finished',
-				{ port },
-			);
-		}
-		return daemon;
+		};
 	}
 
 	/** Everything besides the callbacks: the processor, the outbox, the lease, retention, the cron. */
 	async begin(): Promise<void> {
+		const {
+			outbox,
+			cluster,
+			processor,
+			log,
+			retention,
+			intake,
+			ledger,
+			config,
+			scheduler,
+			api,
+			port,
+			shownDb,
+		} = this.parts;
 		if (this.begun) return;
 		this.begun = true;
 		if (this.standbyBeat) clearInterval(this.standbyBeat);
-		await this.outbox.recover();
+		await outbox.recover();
 		this.lease =
-			this.cluster &&
-			new WorkerLease(this.cluster, this.outbox, this.processor, this.log.child({ part: 'lease' }));
+			cluster && new WorkerLease(cluster, outbox, processor, log.child({ part: 'lease' }));
 		this.lease?.start();
-		this.retention.start();
-		this.intake.start(this.processor);
-		this.processor.start();
+		retention.start();
+		intake.start(processor);
+		processor.start();
 		// Every run sharing the store (campaign run, another worker's) holds its sending while
 		// this stamp is old: a STOP this worker spooled is in before the next message (CallbacksGate).
 		let stamping = false;
 		this.callbacksStamp = setInterval(() => {
-			if (stamping || !this.intake.sendingMayGo()) return;
+			if (stamping || !intake.sendingMayGo()) return;
 			stamping = true;
-			void this.ledger
+			void ledger
 				.stampCallbacksIn(WORKER_ID, { host: hostname(), pid: process.pid })
 				.catch(() => undefined)
 				.finally(() => (stamping = false));
 		}, CALLBACKS_STAMP_MS);
-		this.outbox.start();
-		await this.resumeRuns(this.config);
-		this.scheduler.start();
-		this.api.start();
-		const config = this.config;
-		this.log.info('worker started', {
-			port: this.port,
+		outbox.start();
+		await this.resumeRuns(config);
+		scheduler.start();
+		api.start();
+		log.info('worker started', {
+			port,
 			publicUrl: config.server.publicUrl,
 			campaigns: config.campaigns.map((c) => c.name),
 			replyRules: config.replies.length,
-			db: this.shownDb,
+			db: shownDb,
 		});
 	}
 
 	/** The test suite's command (see testControl): a tick, a catch-up look, a prune or a look for spools, now. */
 	testCommand(command: TestCommand): void {
-		const log = this.log.child({ part: 'test control' });
-		if (command.cloudtelTest === 'catchUp') void this.scheduler.lookForMissed();
-		else if (command.cloudtelTest === 'spools') this.intake.lookForOrphans();
+		const { scheduler, intake, retention, config } = this.parts;
+		const log = this.parts.log.child({ part: 'test control' });
+		if (command.cloudtelTest === 'catchUp') void scheduler.lookForMissed();
+		else if (command.cloudtelTest === 'spools') intake.lookForOrphans();
 		else if (command.cloudtelTest === 'prune')
-			void this.retention
+			void retention
 				.prune(Date.now())
 				.catch((error: Error) => log.error('pruning failed', { error }));
 		else if (command.cloudtelTest === 'tick') {
-			const campaign = this.config.campaigns.find((c) => c.name === command.campaign);
+			const campaign = config.campaigns.find((c) => c.name === command.campaign);
 			const at =
 				command.at !== undefined
 					? new Date(command.at)
 					: new Date(Math.floor(Date.now() / 1000) * 1000);
 			if (!campaign) return log.error('no such campaign to tick', { campaign: command.campaign });
 			log.info('tick fired', { campaign: campaign.name, tick: at.toISOString() });
-			this.scheduler.tick(campaign, at);
+			scheduler.tick(campaign, at);
 		}
 	}
 
 	/** Runs a shutdown cut short resume now; those of campaigns no longer configured are closed. */
 	private async resumeRuns(config: WorkerConfig): Promise<void> {
-		for (const run of await this.store.unfinishedRuns()) {
+		const { store, scheduler, log } = this.parts;
+		for (const run of await store.unfinishedRuns()) {
 			const campaign = config.campaigns.find((c) => c.name === run.campaign);
-			if (campaign && !this.scheduler.isRunning(campaign.name))
-				this.scheduler.resume(campaign, run.run);
+			if (campaign && !scheduler.isRunning(campaign.name)) scheduler.resume(campaign, run.run);
 			else if (!campaign) {
-				await this.store.finishRun(
+				await store.finishRun(
 					run.run,
 					'abandoned: the campaign is no longer in the config',
 					Date.now(),
 				);
-				this.log.warn('campaign run abandoned: the campaign is no longer in the config', {
+				log.warn('campaign run abandoned: the campaign is no longer in the config', {
 					campaign: run.campaign,
 					run: run.run,
 				});
@@ -355,42 +360,48 @@ export class WorkerDaemon {
 	 * and forwards under way finish. Everything left waits in the database.
 	 */
 	stop(reason = 'stop'): Promise<void> {
+		const {
+			log,
+			retention,
+			server,
+			scheduler,
+			api,
+			outbox,
+			intake,
+			processor,
+			ledger,
+			cluster,
+			store,
+		} = this.parts;
 		this.stopping ??= (async () => {
-			this.log.info('worker stopping', { reason });
+			log.info('worker stopping', { reason });
 			if (this.standbyBeat) clearInterval(this.standbyBeat);
-			this.retention.stop();
-			await Promise.all([
-				this.server.close(),
-				this.scheduler.stop(),
-				this.api.stop(),
-				this.outbox.stop(),
-			]);
+			retention.stop();
+			await Promise.all([server.close(), scheduler.stop(), api.stop(), outbox.stop()]);
 			// What the spool holds goes into the store now if it can; else it waits in the file.
-			await this.intake.close();
-			await this.processor.idle();
+			await intake.close();
+			await processor.idle();
 			if (this.callbacksStamp) clearInterval(this.callbacksStamp);
 			// Stopped with everything it took in the store (or its spool, fed by the next start or another worker's orphan feed).
-			await this.ledger.dropCallbacksStamp(WORKER_ID).catch(() => undefined);
-			if (!this.lease && this.cluster)
-				await this.cluster
+			await ledger.dropCallbacksStamp(WORKER_ID).catch(() => undefined);
+			if (!this.lease && cluster)
+				await cluster
 					.leave()
-					.then(() => this.cluster?.close())
+					.then(() => cluster?.close())
 					.catch(() => undefined);
 			await this.lease
 				?.stop()
 				.catch((error: Error) =>
-					this.log.error(
+					log.error(
 						'leaving the cluster failed; the others take this worker for lost in a few seconds',
 						{ error },
 					),
 				);
-			const counts = await this.store
-				.forwardCounts()
-				.catch(() => 'unknown: the store does not answer');
-			await this.api.close();
-			await this.store.close();
-			await this.ledger.close();
-			this.log.info('worker stopped', { reason, outbox: counts });
+			const counts = await store.forwardCounts().catch(() => 'unknown: the store does not answer');
+			await api.close();
+			await store.close();
+			await ledger.close();
+			log.info('worker stopped', { reason, outbox: counts });
 		})();
 		return this.stopping;
 	}

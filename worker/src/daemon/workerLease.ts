@@ -1,5 +1,5 @@
-import type { CallbackProcessor } from './callbackProcessor';
-import type { ForwardOutbox } from './forward/forwardOutbox';
+import type { CallbackProcessor } from './callbacks/3-processor/callbackProcessor';
+import type { ForwardOutbox } from './callbacks/6-forward/forwardOutbox';
 import type { Logger } from './jsonLogger';
 import type { PgCluster } from '../storage/postgres/pgCluster';
 

@@ -17,7 +17,7 @@ export type ForwardState = (typeof FORWARD_STATES)[number];
 /**
  * A forward as storage sees it: JSON it keeps, of which it reads only the kind (its `kind`
  * column; an SMS's claim is synced). What the rest means is the daemon's
- * (daemon/forward/forwardPayload.ts, QueuedForward).
+ * (daemon/callbacks/6-forward/forwardPayload.ts, QueuedForward).
  */
 export interface StoredPayload {
 	action: { type: string };

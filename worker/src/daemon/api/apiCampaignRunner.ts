@@ -14,14 +14,14 @@ import { isStoreFault } from '../../storage/storeFault';
 import { LogReporter } from '../campaigns/logReporter';
 import { daemonChunks, waitingForPostgres } from '../campaigns/runLedger';
 import { gatedLedger } from '../campaigns/sendingGate';
-import { callbackUrl } from '../http/callbackUrls';
+import { callbackUrl } from '../callbacks/1-http/callbackUrls';
 import type { JsonLogger } from '../jsonLogger';
 import { apiCampaignCsvPath } from './apiCampaignFiles';
 import type { CampaignKicker } from './apiCampaigns';
 import { API_SETTING, apiCampaignPace, apiCampaignSpec } from './apiCampaignSpec';
 import { materializeCsv } from './materializeCsv';
 import { campaignStatusOf } from './campaignStatusOf';
-import type { CampaignEvents, FinishedState } from '../events/campaignEvents';
+import type { CampaignEvents, FinishedState } from '../callbacks/5-events/campaignEvents';
 
 /** How often the database is asked for campaigns started (here, or through another worker on the same Postgres). */
 const LOOK_EVERY_MS = 2_000;

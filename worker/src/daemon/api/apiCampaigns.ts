@@ -1,5 +1,5 @@
 import { outboundRefusal } from '../outbound/outboundUrl';
-import { runOfConfigCampaign } from '../replies/runName';
+import { runOfConfigCampaign } from '../callbacks/4-replies/runName';
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -38,7 +38,7 @@ import type {
 import { apiCampaignCsvPath } from './apiCampaignFiles';
 import { API_SETTING, apiCampaignPace, apiCampaignSpec } from './apiCampaignSpec';
 import { ApiError, invalid, notFound } from './apiError';
-import type { CampaignEvents, EventRun } from '../events/campaignEvents';
+import type { CampaignEvents, EventRun } from '../callbacks/5-events/campaignEvents';
 import { campaignStatusOf } from './campaignStatusOf';
 import { receiveCsv } from './csvUpload';
 import { materializeCsv, unionColumns } from './materializeCsv';

@@ -4,7 +4,7 @@ import type { Ledger } from '../../storage/ledger';
 import type { ApiCampaignStore } from '../../storage/apiCampaignStore';
 import type { DbLocation } from '../../storage/dbLocation';
 import { openApiCampaignStore } from '../../storage/openApiCampaignStore';
-import type { CampaignEvents } from '../events/campaignEvents';
+import type { CampaignEvents } from '../callbacks/5-events/campaignEvents';
 import type { JsonLogger } from '../jsonLogger';
 import { apiCampaignDir } from './apiCampaignFiles';
 import { ApiCampaignRunner } from './apiCampaignRunner';

@@ -3,7 +3,7 @@ import type { CampaignConfig } from '../../config/workerConfigSchema';
 import { resolveTimeZone } from '../../schedule/timeZone';
 import { backoffDelay } from '../../pacing/backoff';
 import type { Logger } from '../jsonLogger';
-import { runName, tickOfRun } from '../replies/runName';
+import { runName, tickOfRun } from '../callbacks/4-replies/runName';
 import type { DaemonStore } from '../../storage/daemonStore';
 import type { CampaignRunner } from './campaignRunner';
 import { catchUpMs, ticksBetween } from './missedTicks';

@@ -1,7 +1,7 @@
 import type { WorkerConfig } from '../../config/workerConfigSchema';
 import { dbLocation } from '../../storage/dbLocation';
 import type { Logger } from '../jsonLogger';
-import { spoolDir } from '../spool/spoolDir';
+import { spoolDir } from '../callbacks/2-spool/spoolDir';
 
 /**
  * What a reload cannot change, said when it is asked for, so that an edit is not taken

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { resolve, join } from 'node:path';
-import type { DbLocation } from '../../storage/dbLocation';
+import type { DbLocation } from '../../../storage/dbLocation';
 
 /**
  * The folder of a worker's spool files, unless the config names one: beside its SQLite

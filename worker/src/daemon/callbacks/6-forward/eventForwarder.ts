@@ -1,8 +1,8 @@
-import type { SigningConfig } from '../../config/signingConfig';
+import type { SigningConfig } from '../../../config/signingConfig';
 import type { ForwardOutcome } from './forwardOutcome';
 import type { EventForward } from './eventForward';
 import { postIdempotent } from './idempotentPost';
-import { outboundRefusal } from '../outbound/outboundUrl';
+import { outboundRefusal } from '../../outbound/outboundUrl';
 
 /** The URLs events go to, read from the config when each is sent. */
 export interface EventTargets {

@@ -1,4 +1,4 @@
-import type { CampaignEvent } from '../../../../api';
+import type { CampaignEvent } from '../../../../../api';
 
 /**
  * An event for an events URL (config `events`, or a campaign's own `events`), frozen when

@@ -1,5 +1,5 @@
-import type { CallbackEvent, ReplyCallback } from '../../../../api';
-import type { ReplyAction } from '../../config/workerConfigSchema';
+import type { CallbackEvent, ReplyCallback } from '../../../../../api';
+import type { ReplyAction } from '../../../config/workerConfigSchema';
 import type { EventForward } from './eventForward';
 
 export type ForwardAction = Exclude<ReplyAction, { type: 'optOut' }>;

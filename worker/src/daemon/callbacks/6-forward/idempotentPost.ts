@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
-import { retryAfterMs } from '../../../../api';
-import type { SigningConfig } from '../../config/signingConfig';
+import { retryAfterMs } from '../../../../../api';
+import type { SigningConfig } from '../../../config/signingConfig';
 import type { ForwardOutcome } from './forwardOutcome';
 import { webhookHeaders } from './webhookSignature';
 

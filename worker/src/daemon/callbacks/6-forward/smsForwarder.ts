@@ -1,5 +1,5 @@
-import { isBatchErrorItem, TEXT_MAX_CHARACTERS, type SendMessageRequest } from '../../../../api';
-import type { BatchClient } from '../../provider/batchClient';
+import { isBatchErrorItem, TEXT_MAX_CHARACTERS, type SendMessageRequest } from '../../../../../api';
+import type { BatchClient } from '../../../provider/batchClient';
 import type { ForwardIdentity, ForwardOutcome, Forwarder } from './forwardOutcome';
 import type { ForwardPayload } from './forwardPayload';
 

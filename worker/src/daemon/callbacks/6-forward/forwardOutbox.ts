@@ -1,8 +1,8 @@
-import type { OutboxConfig } from '../../config/workerConfigSchema';
-import { backoffDelay } from '../../pacing/backoff';
-import { BackgroundLoop, type LoopPass } from '../../pacing/backgroundLoop';
-import type { ForwardJob, OutboxStore } from '../../storage/daemonStore';
-import type { Logger } from '../jsonLogger';
+import type { OutboxConfig } from '../../../config/workerConfigSchema';
+import { backoffDelay } from '../../../pacing/backoff';
+import { BackgroundLoop, type LoopPass } from '../../../pacing/backgroundLoop';
+import type { ForwardJob, OutboxStore } from '../../../storage/daemonStore';
+import type { Logger } from '../../jsonLogger';
 import type { ForwardOutcome, Forwarder } from './forwardOutcome';
 import type { EventForwarder } from './eventForwarder';
 import {

@@ -1,4 +1,4 @@
-import { parseExternalId } from '../../rows/externalId';
+import { parseExternalId } from '../../../rows/externalId';
 
 const TICK = /^(.+)-(\d{8}T\d{6}Z)$/;
 

@@ -1,4 +1,4 @@
-import type { SigningConfig } from '../../config/signingConfig';
+import type { SigningConfig } from '../../../config/signingConfig';
 import type { ForwardIdentity, ForwardOutcome, Forwarder } from './forwardOutcome';
 import type { ForwardPayload } from './forwardPayload';
 import { postIdempotent } from './idempotentPost';

@@ -1,4 +1,4 @@
-import type { SigningConfig } from '../../config/signingConfig';
+import type { SigningConfig } from '../../../config/signingConfig';
 import type { ForwardIdentity, ForwardOutcome } from './forwardOutcome';
 import type { CallbackForward } from './forwardPayload';
 import { postIdempotent } from './idempotentPost';

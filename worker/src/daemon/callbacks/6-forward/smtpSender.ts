@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { SmtpConfig } from '../../config/workerConfigSchema';
+import type { SmtpConfig } from '../../../config/workerConfigSchema';
 import type { ForwardIdentity, ForwardOutcome } from './forwardOutcome';
 import type { ForwardPayload } from './forwardPayload';
 import { replyEmail } from './replyEmail';

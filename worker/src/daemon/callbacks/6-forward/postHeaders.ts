@@ -1,4 +1,4 @@
-import type { ReplyRule } from '../../config/workerConfigSchema';
+import type { ReplyRule } from '../../../config/workerConfigSchema';
 
 /**
  * A post action's static headers, from the config when the forward is sent: they are

@@ -1,17 +1,22 @@
-import type { DeliveryReceiptCallback, ReplyCallback } from '../../../api';
-import type { N8nForwardConfig, OptOutConfig, ReplyRule } from '../config/workerConfigSchema';
-import type { CallbackLedger } from '../storage/ledger';
-import type { CompletedEvent, EventStore, NewForward, StoredEvent } from '../storage/daemonStore';
-import type { ForwardOutbox } from './forward/forwardOutbox';
-import type { ForwardAction, QueuedForward } from './forward/forwardPayload';
-import type { Logger } from './jsonLogger';
-import type { CampaignEvents } from './events/campaignEvents';
-import { matchRules } from './replies/matchRules';
-import { optOutMatcher, type OptOutIntent } from '../config/optOutKeywords';
-import { reasonableMeansPhrase } from '../config/reasonableMeans';
-import { replyContext } from './replies/replyContext';
-import { readExternalId } from './replies/runName';
-import { BackgroundLoop } from '../pacing/backgroundLoop';
+import type { DeliveryReceiptCallback, ReplyCallback } from '../../../../../api';
+import type { N8nForwardConfig, OptOutConfig, ReplyRule } from '../../../config/workerConfigSchema';
+import type { CallbackLedger } from '../../../storage/ledger';
+import type {
+	CompletedEvent,
+	EventStore,
+	NewForward,
+	StoredEvent,
+} from '../../../storage/daemonStore';
+import type { ForwardOutbox } from '../6-forward/forwardOutbox';
+import type { ForwardAction, QueuedForward } from '../6-forward/forwardPayload';
+import type { Logger } from '../../jsonLogger';
+import type { CampaignEvents } from '../5-events/campaignEvents';
+import { matchRules } from '../4-replies/matchRules';
+import { optOutMatcher, type OptOutIntent } from '../../../config/optOutKeywords';
+import { replyContext } from '../4-replies/replyContext';
+import { readExternalId } from '../4-replies/runName';
+import { BackgroundLoop } from '../../../pacing/backgroundLoop';
+import { reasonableMeansPhrase } from '../../../config/reasonableMeans';
 
 type Forward = NewForward & { payload: QueuedForward };
 

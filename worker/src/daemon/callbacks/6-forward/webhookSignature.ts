@@ -6,8 +6,8 @@ import {
 	WEBHOOK_SIGNATURE_VERSION,
 	WEBHOOK_TIMESTAMP_HEADER,
 	webhookSecretKey,
-} from '../../../../api';
-import type { SigningConfig } from '../../config/signingConfig';
+} from '../../../../../api';
+import type { SigningConfig } from '../../../config/signingConfig';
 
 function sign(secret: string, content: string): string {
 	const key = Buffer.from(webhookSecretKey(secret) ?? '', 'base64');

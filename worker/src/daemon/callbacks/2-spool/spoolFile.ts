@@ -1,8 +1,8 @@
 import { constants, type FileHandle, open, readdir, readFile, rm } from 'node:fs/promises';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CallbackEvent } from '../../../../api';
-import { PRIVATE_MODE } from '../../storage/privateFile';
+import type { CallbackEvent } from '../../../../../api';
+import { PRIVATE_MODE } from '../../../storage/privateFile';
 import { isSameProcess, ownIdentity, type ProcessIdentity } from './processIdentity';
 
 export interface SpoolEntry {

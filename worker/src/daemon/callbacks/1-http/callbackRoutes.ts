@@ -1,13 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { callbackEventKey, parseCallback, type CallbackEvent } from '../../../../api';
-import type { Logger } from '../jsonLogger';
+import { callbackEventKey, parseCallback, type CallbackEvent } from '../../../../../api';
+import type { Logger } from '../../jsonLogger';
 import { callbackPayload } from './callbackPayload';
 import { readCallbackPath } from './callbackUrls';
-import { bodyDeadline, CALLBACK_BODY_MS } from './bodyDeadline';
-import { dropRestOfBody } from './dropRestOfBody';
-import { clientGone, sendJson } from './jsonReply';
-import type { RefusalLog } from './refusalLog';
-import { secretMatches } from './secretMatches';
+import { bodyDeadline, CALLBACK_BODY_MS } from '../../http/bodyDeadline';
+import { dropRestOfBody } from '../../http/dropRestOfBody';
+import { clientGone, sendJson } from '../../http/jsonReply';
+import type { RefusalLog } from '../../http/refusalLog';
+import { secretMatches } from '../../http/secretMatches';
 
 export interface CallbackIntakeOptions {
 	/** The callback secret, and the one before it while a rotation is under way. */
@@ -17,8 +17,8 @@ export interface CallbackIntakeOptions {
 	maxBodyBytes: number;
 	/** Durable when it resolves; false for a duplicate. */
 	store(key: string, event: CallbackEvent, receivedAt: number): Promise<boolean>;
-	/** Called after a new event has been stored and answered. */
-	stored(event: CallbackEvent): void;
+	/** Called after a new event has been stored and answered (the daemon's intake kicks its processor itself). */
+	stored?(event: CallbackEvent): void;
 	log: Logger;
 }
 
@@ -181,7 +181,7 @@ export async function callbackRoutes(
 		// Answered already: a fault now is logged here, since fastify would only tell its own (silent) logger.
 		else {
 			try {
-				options.stored(parsed.event);
+				options.stored?.(parsed.event);
 			} catch (error) {
 				log.error('webhook error', { error: error as Error });
 			}

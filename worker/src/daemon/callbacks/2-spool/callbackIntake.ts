@@ -1,7 +1,7 @@
-import type { CallbackEvent } from '../../../../api';
-import type { EventStore } from '../../storage/daemonStore';
-import type { Logger } from '../jsonLogger';
-import { BackgroundLoop } from '../../pacing/backgroundLoop';
+import type { CallbackEvent } from '../../../../../api';
+import type { EventStore } from '../../../storage/daemonStore';
+import type { Logger } from '../../jsonLogger';
+import { BackgroundLoop } from '../../../pacing/backgroundLoop';
 import { orphanSpools, readSpool, removeSpool, type SpoolEntry, SpoolFile } from './spoolFile';
 
 /** A store that has not answered by then is taken for down: the provider's retries are only ~1.5 s apart. */
@@ -139,6 +139,8 @@ export class CallbackIntake {
 					STORE_TIMEOUT_MS,
 				);
 				this.storeDown = false;
+				// The one place a new callback kicks the processor, whether stored here or fed from the spool.
+				if (fresh) this.processor?.kick();
 				return fresh;
 			} catch (error) {
 				if (!this.spool) throw error;

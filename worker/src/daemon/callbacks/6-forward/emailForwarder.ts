@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { SmtpConfig } from '../../config/workerConfigSchema';
+import type { SmtpConfig } from '../../../config/workerConfigSchema';
 import type { EmailThreadReply, EmailThreadRequest } from './emailThreadMessages';
 import type { ForwardIdentity, ForwardOutcome, Forwarder } from './forwardOutcome';
 import type { ForwardPayload } from './forwardPayload';

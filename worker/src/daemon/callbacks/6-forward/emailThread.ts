@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { SmtpConfig } from '../../config/workerConfigSchema';
+import type { SmtpConfig } from '../../../config/workerConfigSchema';
 import type { EmailThreadReply, EmailThreadRequest } from './emailThreadMessages';
 import { SmtpSender } from './smtpSender';
 

@@ -1,5 +1,5 @@
-import type { SigningConfig } from '../../config/signingConfig';
-import type { ReplyRule } from '../../config/workerConfigSchema';
+import type { SigningConfig } from '../../../config/signingConfig';
+import type { ReplyRule } from '../../../config/workerConfigSchema';
 
 /**
  * A post action's signing secret, from the config when the forward is sent (as its headers,

@@ -1,5 +1,5 @@
-import type { ReplyCallback } from '../../../../api';
-import type { ReplyContext } from '../forward/forwardPayload';
+import type { ReplyCallback } from '../../../../../api';
+import type { ReplyContext } from '../6-forward/forwardPayload';
 import { readExternalId } from './runName';
 
 /** A reply with the campaign, run and row its original message's ExternalId names. */

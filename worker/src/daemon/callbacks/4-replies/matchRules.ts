@@ -1,7 +1,7 @@
-import { compileReplyPattern } from '../../config/replyPattern';
-import type { ReplyAction, ReplyRule } from '../../config/workerConfigSchema';
-import type { ReplyContext } from '../forward/forwardPayload';
-import { replyWords } from '../../config/replyWords';
+import { compileReplyPattern } from '../../../config/replyPattern';
+import type { ReplyAction, ReplyRule } from '../../../config/workerConfigSchema';
+import type { ReplyContext } from '../6-forward/forwardPayload';
+import { replyWords } from '../../../config/replyWords';
 
 export interface MatchedAction {
 	/** `<rule>.<action>`: stable for the same config, so a re-processed reply queues nothing twice. */

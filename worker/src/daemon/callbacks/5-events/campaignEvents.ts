@@ -4,11 +4,11 @@ import type {
 	OptOutEventData,
 	OptOutReviewEventData,
 	ReplyEventData,
-} from '../../../../api';
-import type { CampaignConfig, EventsConfig } from '../../config/workerConfigSchema';
-import type { DaemonStore, KeyedForward, NewForward } from '../../storage/daemonStore';
-import type { EventForward } from '../forward/eventForward';
-import type { ReplyContext } from '../forward/forwardPayload';
+} from '../../../../../api';
+import type { CampaignConfig, EventsConfig } from '../../../config/workerConfigSchema';
+import type { DaemonStore, KeyedForward, NewForward } from '../../../storage/daemonStore';
+import type { EventForward } from '../6-forward/eventForward';
+import type { ReplyContext } from '../6-forward/forwardPayload';
 
 /**
  * A run as its events name it: a config campaign's cron run (`<campaign>-<tick>`), or a
