@@ -113,6 +113,7 @@ const BOOLEAN_FLAGS = new Set([
 	'--dry-run',
 	'--resend-uncertain',
 	'--force',
+	'--purge',
 	'--smart-encoding',
 ]);
 

@@ -92,7 +92,8 @@ export async function contactCommand(action: string | undefined, argv: string[])
 				(r.suppressionKept
 					? '; its opt-out is kept as a one-way hash, so no later campaign texts it'
 					: '') +
-				'\n',
+				'\n' +
+				reclaimedNote(db, r.reclaimed),
 		);
 		return 0;
 	} finally {
@@ -141,6 +142,7 @@ async function forget(
 				rows: r.rows + again.rows,
 				campaigns: [...new Set([...r.campaigns, ...again.campaigns])].sort(),
 				callbacks: r.callbacks + again.callbacks,
+				reclaimed: again.reclaimed,
 			},
 			api,
 		};
@@ -148,6 +150,15 @@ async function forget(
 		// On SQLite it lends the ledger's connection, which the ledger closes.
 		await store.close();
 	}
+}
+
+/** What became of the erased bytes: the files rewritten, or what is left for the operator. */
+function reclaimedNote(db: DbLocation, reclaimed: boolean): string {
+	if (db.kind === 'postgres')
+		return "the tables that held it are vacuumed; Postgres's WAL and any backups keep older copies until they are recycled (README: Consent and opt-outs)\n";
+	return reclaimed
+		? `${db.path}: the freed space overwritten and the WAL emptied; no byte of it is left in the file\n`
+		: `${db.path}: the freed space overwritten, but another process was reading, so the WAL still holds older pages: run contact forget again when the worker is idle\n`;
 }
 
 const LABEL: Record<ContactEvent['kind'], string> = {

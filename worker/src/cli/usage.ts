@@ -98,7 +98,7 @@ export const CONTROL_USAGE: Record<'pause' | 'resume' | 'cancel' | 'delete', str
 		'cancel',
 		'Stops the campaign for good: its rows not yet sent will never be.',
 	),
-	delete: `Usage: cloudtel campaign delete --name NAME [--db FILE|URL] [--force]
+	delete: `Usage: cloudtel campaign delete --name NAME [--db FILE|URL] [--force] [--purge]
 
 Forgets a campaign and frees its name. A campaign that has sent needs --force: a new
 campaign of that name could then send the same rows again.
@@ -106,6 +106,8 @@ campaign of that name could then send the same rows again.
   --name NAME    the campaign
   --db FILE|URL  the ledger (default: CLOUDTEL_DB, else cloudtel.db)
   --force        delete it even though it has sent
+  --purge        also its stored receipts and replies, and rewrite the database so no
+                 byte of it is left (SQLite: VACUUM; Postgres: the tables vacuumed)
   -h, --help     this help
 `,
 };
@@ -160,7 +162,7 @@ Usage:
   cloudtel campaign status --db FILE --name NAME [--json]
   cloudtel campaign report --db FILE --name NAME [--html FILE] [--json] [--price-per-segment N]
   cloudtel campaign pause|resume|cancel --db FILE --name NAME
-  cloudtel campaign delete --db FILE --name NAME [--force]
+  cloudtel campaign delete --db FILE --name NAME [--force] [--purge]
                          forget a campaign, freeing its name; --force when it has sent
   cloudtel contact show|forget NUMBER [--db FILE] [--json]
                          a number's record across campaigns; erase it on request

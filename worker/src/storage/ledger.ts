@@ -276,7 +276,11 @@ export interface Ledger extends LedgerReader, CallbackLedger {
 	setPhase(name: string, phase: CampaignPhase): Promise<void>;
 	setPaused(name: string, paused: boolean): Promise<void>;
 	/** Forgets the campaign and everything stored about it (a cron run's record included), in one transaction. */
-	deleteCampaign(name: string): Promise<void>;
+	/**
+	 * `purge`: its stored callbacks too, and the database rewritten so no byte of it is left
+	 * (SqlDb.reclaim); then whether that was wholly done.
+	 */
+	deleteCampaign(name: string, purge?: boolean): Promise<boolean | undefined>;
 	/** Adds rows and moves the import mark (and the input mark, given) in one transaction, so a crash never splits them. */
 	importBatch(
 		name: string,

@@ -116,6 +116,20 @@ export function* recoverChunk(
  * an answer's MessageSids are one `answers` row per chunk, indexed by MessageSid when a
  * receipt needs it. Every call is its own transaction; the backend runs it (SqlDb).
  */
+/** The tables an erasure deletes from or rewrites, the API campaigns' pages among them. */
+const ERASED_TABLES = [
+	'recipients',
+	'deliveries',
+	'replies',
+	'message_sids',
+	'answers',
+	'suppressions',
+	'consent_events',
+	'callback_events',
+	'forwards',
+	'api_pages',
+];
+
 export class SqlLedger implements Ledger {
 	protected readonly q: LedgerSql;
 
@@ -165,27 +179,37 @@ export class SqlLedger implements Ledger {
 		await this.db.run(run(this.q.setPaused, paused ? 1 : 0, Date.now(), name));
 	}
 
-	async deleteCampaign(name: string): Promise<void> {
+	async deleteCampaign(name: string, purge = false): Promise<boolean | undefined> {
 		const shared = this.db.dialect.name === 'postgres' ? ['pacing'] : [];
-		await this.tx(function* (q) {
-			for (const table of [
-				'recipients',
-				'submissions',
-				'deliveries',
-				'answers',
-				'message_sids',
-				'replies',
-				...shared,
-				'campaigns',
-			])
-				yield* run(q.deleteFrom(table), name);
-			// A cron run's record (in a SQLite file once a worker has used it): left behind, a
-			// restart would send the run again from its first row, and retention would take a new
-			// campaign of the same name.
-			if (yield* get(q.tableExists, 'campaign_runs'))
-				yield* run(q.deleteFrom('campaign_runs'), name);
-			yield* run(q.clampIndexedThrough);
-		});
+		await this.tx(
+			function* (q) {
+				for (const table of [
+					'recipients',
+					'submissions',
+					'deliveries',
+					'answers',
+					'message_sids',
+					'replies',
+					...shared,
+					'campaigns',
+				])
+					yield* run(q.deleteFrom(table), name);
+				// A cron run's record (in a SQLite file once a worker has used it): left behind, a
+				// restart would send the run again from its first row, and retention would take a new
+				// campaign of the same name.
+				if (yield* get(q.tableExists, 'campaign_runs'))
+					yield* run(q.deleteFrom('campaign_runs'), name);
+				yield* run(q.clampIndexedThrough);
+				// Its receipts and replies as the worker stored them, and their forwards: each names
+				// the campaign in its ExternalId, `"<campaign>:<row>"`. Opt-outs stay: they are the person's.
+				if (purge)
+					for (const table of ['callback_events', 'forwards'])
+						if (yield* get(q.tableExists, table))
+							yield* run(q.eraseCallbacks(table), `"${JSON.stringify(name).slice(1, -1)}:`);
+			},
+			purge ? 'erase' : 'write',
+		);
+		return purge ? this.db.reclaim(ERASED_TABLES) : undefined;
 	}
 
 	async importBatch(
@@ -630,7 +654,7 @@ export class SqlLedger implements Ledger {
 	}
 
 	async forgetContact(number: string): Promise<ForgetResult> {
-		return this.tx(function* (q): Work<ForgetResult> {
+		const erased = await this.tx(function* (q): Work<Omit<ForgetResult, 'reclaimed'>> {
 			const rows = yield* all<{ campaign: string; line: number }>(q.contactRows, number);
 			for (const table of ['deliveries', 'replies', 'message_sids', 'recipients'])
 				for (const r of rows) yield* run(q.eraseRow(table), r.campaign, r.line);
@@ -651,6 +675,7 @@ export class SqlLedger implements Ledger {
 				callbacks,
 			};
 		}, 'erase');
+		return { ...erased, reclaimed: await this.db.reclaim(ERASED_TABLES) };
 	}
 
 	async recordDelivery(receipt: DeliveryRecord): Promise<DeliveredRow | undefined> {
