@@ -3,7 +3,7 @@ import type { N8nForwardConfig, OptOutConfig, ReplyRule } from '../config/worker
 import type { CallbackLedger } from '../storage/ledger';
 import type { CompletedEvent, EventStore, NewForward, StoredEvent } from '../storage/daemonStore';
 import type { ForwardOutbox } from './forward/forwardOutbox';
-import type { ForwardAction, QueuedForward } from './forward/forwardPayload';
+import type { ForwardAction, QueuedForward, ReplyContext } from './forward/forwardPayload';
 import type { Logger } from './jsonLogger';
 import type { CampaignEvents } from './events/campaignEvents';
 import { matchRules } from './replies/matchRules';
@@ -15,6 +15,8 @@ import { readExternalId } from './replies/runName';
 type Forward = NewForward & { payload: QueuedForward };
 
 const BATCH = 100;
+/** A repeated opt-out within this is not confirmed again. */
+const CONFIRMATION_QUIET_MS = 30 * 24 * 3600 * 1000;
 /** Receipts are summed up at info once a minute; each is at debug. */
 const RECEIPT_SUMMARY_MS = 60_000;
 /** A failure here is the database's (down, busy, full): worth another look soon, not a tight loop. */
@@ -234,6 +236,39 @@ export class CallbackProcessor {
 		);
 	}
 
+	/**
+	 * The confirmation an opt-out may have (optOut.confirmation): one SMS from the number the
+	 * opt-out answered, none when one went within 30 days (a STOP sent twice). Recorded
+	 * before it is queued: a crash between leaves it unsent rather than sent twice.
+	 */
+	private async confirmation(
+		reply: ReplyCallback,
+		context: ReplyContext,
+		text: string,
+	): Promise<Forward[]> {
+		const last = await this.ledger.lastConsent(reply.From, 'confirmation');
+		if (last !== undefined && context.receivedAt - last < CONFIRMATION_QUIET_MS) {
+			this.log.info('opt-out not confirmed again: one went within 30 days', { from: reply.From });
+			return [];
+		}
+		await this.ledger.recordConsent(reply.From, 'confirmation', `sent from ${reply.To}: ${text}`);
+		return [
+			{
+				actionKey: 'confirmation',
+				payload: {
+					action: {
+						type: 'forwardSms',
+						to: reply.From,
+						from: reply.To,
+						property: reply.PropertySid,
+					},
+					context,
+					text,
+				},
+			},
+		];
+	}
+
 	private async reply(reply: ReplyCallback, receivedAt: number): Promise<Forward[]> {
 		const context = replyContext(reply, receivedAt);
 		const listed = this.optOutIntent(reply.Text);
@@ -318,6 +353,8 @@ export class CallbackProcessor {
 					payload: { action: queued(m.action as ForwardAction), context },
 				});
 		}
+		if (optedOut && this.keywords.confirmation !== undefined)
+			forwards.push(...(await this.confirmation(reply, context, this.keywords.confirmation)));
 		// The run is the ledger's campaign: its row counts the reply in the report.
 		if (context.run !== undefined && context.row !== undefined) {
 			await this.ledger.recordReply({
