@@ -20,9 +20,9 @@ import { dbSetting } from './campaignRunCommand';
 
 /** `cloudtel contact show|forget NUMBER`: one person's record across every campaign of a ledger. */
 export async function contactCommand(action: string | undefined, argv: string[]): Promise<number> {
-	if (action !== 'show' && action !== 'forget')
+	if (action !== 'show' && action !== 'forget' && action !== 'export')
 		throw new UsageError(
-			`unknown contact command ${action === undefined ? '(none)' : JSON.stringify(action)}: use show or forget`,
+			`unknown contact command ${action === undefined ? '(none)' : JSON.stringify(action)}: use show, export or forget`,
 		);
 	let parsed;
 	try {
@@ -64,8 +64,16 @@ export async function contactCommand(action: string | undefined, argv: string[])
 	const shown = db.kind === 'postgres' ? db.shown : db.path;
 	if (db.kind === 'sqlite' && !existsSync(db.path))
 		throw new FatalError(`no ledger at ${shown}: give the --db the campaigns ran with`);
-	const ledger = await openLedger(db, { readonly: action === 'show' && db.kind === 'postgres' });
+	const ledger = await openLedger(db, { readonly: action !== 'forget' && db.kind === 'postgres' });
 	try {
+		if (action === 'export') {
+			// A subject-access request: everything the ledger holds about the number, as JSON.
+			const history = await ledger.contactHistory(phone.e164);
+			process.stdout.write(
+				JSON.stringify({ exportedAt: new Date().toISOString(), ...history }, null, 2) + '\n',
+			);
+			return 0;
+		}
 		if (action === 'show') {
 			const history = await ledger.contactHistory(phone.e164);
 			process.stdout.write(

@@ -117,6 +117,7 @@ export const CAMPAIGN_USAGE = `Usage: cloudtel campaign COMMAND [options]
 Commands:
   run       send a CSV file's rows (--dry-run: preview, send nothing)
   status    how far a campaign has got
+  evidence  one line per recipient proving consent, sends, receipts and opt-outs
   report    what a campaign sent and what it cost (text, --json or --html)
   pause     stop sending after the batches in flight
   resume    let a paused campaign send again
@@ -127,10 +128,13 @@ Commands:
 `;
 
 export const CONTACT_USAGE = `Usage: cloudtel contact show NUMBER [--db FILE|URL] [--json] [--time-zone ZONE]
+       cloudtel contact export NUMBER [--db FILE|URL]
        cloudtel contact forget NUMBER [--db FILE|URL]
 
 show     every message, receipt, reply, opt-out and opt-in of a number, with its time
          and campaign, across the ledger
+export   the same as JSON, for a subject-access request: every message with its text,
+         receipt, reply, consent, opt-out, opt-in and confirmation the ledger holds
 forget   erase a number's messages and rows across campaigns (an erasure request), and
          blank it in the pages of API campaigns not ended; a one-way hash of it is kept,
          so an opt-out still holds
@@ -140,6 +144,22 @@ forget   erase a number's messages and rows across campaigns (an erasure request
   --time-zone ZONE       (show) times in this IANA zone (default: UTC)
   --default-country CC   country of a NUMBER written without +
   -h, --help             this help
+`;
+
+export const EVIDENCE_USAGE = `Usage: cloudtel campaign evidence --name NAME --out FILE [--db FILE|URL] [--json]
+
+Writes the proof of a campaign, one line per recipient: the number, where its consent
+came from and when, the text as sent, when it was handed to the provider, its MessageSid,
+the receipt's status and time, the replies, the opt-out that followed (when its reply
+came, the word, when the suppression was in force, the confirmation) and
+sent_after_opt_out, YES for a message handed over while its number was opted out.
+Times are ISO 8601, UTC.
+
+  --name NAME    the campaign (a cron run: its run name)
+  --out FILE     where to write it (CSV; with --json, JSON)
+  --db FILE|URL  the ledger (default: CLOUDTEL_DB, else cloudtel.db)
+  --json         JSON instead of CSV
+  -h, --help     this help
 `;
 
 export const OPTOUTS_USAGE = `Usage: cloudtel optouts review [--db FILE|URL] [--json]

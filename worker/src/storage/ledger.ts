@@ -1,5 +1,6 @@
 import type { CampaignSpec } from '../settings/campaignSpec';
 import type { ConsentKind, ContactHistory, ForgetResult } from './contact';
+import type { EvidenceRow } from './evidence';
 
 export type { ConsentKind };
 
@@ -217,6 +218,8 @@ export interface LedgerReader {
 	/** The first and last moment (Unix seconds) a message of the campaign was sent or a receipt came; undefined before any. */
 	activitySpan(name: string): Promise<{ from: number; to: number } | undefined>;
 	reportFigures(name: string, bucketSeconds: number): Promise<ReportFigures>;
+	/** `campaign evidence`: each row of the campaign, in line order, with what proves its consent, its sending and its opt-out. */
+	evidence(name: string): AsyncIterable<EvidenceRow>;
 	/** `contact show`: everything the ledger holds about one number, in time order. */
 	contactHistory(number: string): Promise<ContactHistory>;
 	close(): Promise<void>;

@@ -39,6 +39,8 @@ import {
 	type LedgerSql,
 } from './ledgerSql';
 import { all, get, raw, run, type SqlDb, type TxMode, type Work } from './work';
+import { optOutOf, type ConsentTrailEvent, type EvidenceRow } from './evidence';
+import { evidenceSql } from './evidenceSql';
 import { WORKER_ID } from './workerId';
 
 /** Rows read per query by the readers that page (rows, numbers, suppressions), which hold no cursor open between pages. */
@@ -116,6 +118,9 @@ export function* recoverChunk(
  * an answer's MessageSids are one `answers` row per chunk, indexed by MessageSid when a
  * receipt needs it. Every call is its own transaction; the backend runs it (SqlDb).
  */
+/** Rows of a campaign's evidence read at once. */
+const EVIDENCE_PAGE = 500;
+
 /** The tables an erasure deletes from or rewrites, the API campaigns' pages among them. */
 const ERASED_TABLES = [
 	'recipients',
@@ -547,6 +552,82 @@ export class SqlLedger implements Ledger {
 			);
 			return removed;
 		});
+	}
+
+	async *evidence(name: string): AsyncIterable<EvidenceRow> {
+		const q = evidenceSql(this.db.dialect);
+		const page: LedgerRow[] = [];
+		const flush = async function* (this: SqlLedger): AsyncIterable<EvidenceRow> {
+			if (page.length === 0) return;
+			const first = page[0].line;
+			const last = page[page.length - 1].line;
+			const times = new Map(
+				(
+					await this.db.run(
+						all<{
+							line: number;
+							attempted_at: number | string | null;
+							receipt_status: string | null;
+							receipt_at: number | string | null;
+							answered_at: number | string | null;
+						}>(q.rowTimes, name, first, last),
+					)
+				).map((t) => [t.line, t]),
+			);
+			const replies = await this.db.run(
+				all<{ line: number; at: number | string; opt_out: number | boolean }>(
+					q.replies,
+					name,
+					first,
+					last,
+				),
+			);
+			const numbers = [...new Set(page.flatMap((r) => (r.to ? [r.to] : [])))];
+			const trails = new Map<string, ConsentTrailEvent[]>();
+			for (const e of await this.db.run(
+				all<{ number: string; at: number | string; kind: string; reason: string }>(
+					q.trails,
+					JSON.stringify(numbers),
+				),
+			)) {
+				const list = trails.get(e.number) ?? [];
+				list.push({ at: Number(e.at), kind: e.kind, reason: e.reason });
+				trails.set(e.number, list);
+			}
+			const num = (v: number | string | null | undefined) => (v == null ? undefined : Number(v));
+			for (const r of page) {
+				const t = times.get(r.line);
+				const sent = r.status === 'accepted' || r.status === 'uncertain';
+				const handedOverAt = sent
+					? r.status === 'accepted'
+						? (num(t?.answered_at) ?? num(t?.attempted_at))
+						: num(t?.attempted_at)
+					: undefined;
+				const mine = replies.filter((p) => p.line === r.line);
+				const trail = (r.to && trails.get(r.to)) || [];
+				const consent = trail.find((e) => e.kind === 'consent');
+				const optOutReply = mine.find((p) => Boolean(p.opt_out));
+				yield {
+					line: r.line,
+					...(r.to !== undefined ? { number: r.to } : {}),
+					...(consent ? { consentSource: consent.reason, consentAt: consent.at } : {}),
+					status: r.status,
+					...(r.text !== undefined ? { text: r.text } : {}),
+					...(handedOverAt !== undefined ? { handedOverAt } : {}),
+					...(r.messageSid !== undefined ? { messageSid: r.messageSid } : {}),
+					...(t?.receipt_status ? { receiptStatus: t.receipt_status } : {}),
+					...(t?.receipt_at != null ? { receiptAt: Number(t.receipt_at) * 1000 } : {}),
+					replies: mine.map((p) => Number(p.at)),
+					...optOutOf(trail, handedOverAt, optOutReply && Number(optOutReply.at)),
+				};
+			}
+			page.length = 0;
+		};
+		for await (const r of this.rows(name)) {
+			page.push(r);
+			if (page.length === EVIDENCE_PAGE) yield* flush.call(this);
+		}
+		yield* flush.call(this);
 	}
 
 	async recordConsent(number: string, kind: ConsentKind, reason: string): Promise<void> {
