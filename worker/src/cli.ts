@@ -122,6 +122,7 @@ const BOOLEAN_FLAGS = new Set([
 	'--resend-uncertain',
 	'--force',
 	'--purge',
+	'--require-consent',
 	'--smart-encoding',
 ]);
 

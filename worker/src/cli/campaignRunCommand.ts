@@ -46,6 +46,9 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 		encoding: values.encoding === undefined ? undefined : parseEncoding(values.encoding),
 		// A flag given turns it on; a resume without it keeps the stored setting.
 		smartEncoding: values['smart-encoding'] ? true : undefined,
+		consentColumn: values['consent-column'],
+		consentAtColumn: values['consent-at-column'],
+		requireConsent: values['require-consent'] ? true : undefined,
 	};
 	const db = dbLocation(dbSetting(values.db));
 	const dryRun = values['dry-run'] ?? false;
@@ -153,6 +156,9 @@ function parseFlags(argv: string[]) {
 				'send-window': { type: 'string' },
 				'time-zone': { type: 'string' },
 				'time-zone-column': { type: 'string' },
+				'consent-column': { type: 'string' },
+				'consent-at-column': { type: 'string' },
+				'require-consent': { type: 'boolean' },
 				delimiter: { type: 'string' },
 				encoding: { type: 'string' },
 				'smart-encoding': { type: 'boolean' },

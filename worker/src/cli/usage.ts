@@ -19,6 +19,11 @@ const RUN_OPTIONS = `  --csv FILE                 the recipients; the first line
   --send-window HH:MM-HH:MM  sending hours: messages go out only between these local times
   --time-zone ZONE           zone of the send window: Windows ID or IANA name
   --time-zone-column NAME    a per-row zone, overriding --time-zone
+  --consent-column NAME      where each number's consent came from; kept per number, the
+                             first time it is seen (cloudtel campaign evidence shows it)
+  --consent-at-column NAME   when it was given (ISO 8601 or YYYY-MM-DD)
+  --require-consent          a row whose number has no consent, in the list or recorded
+                             before, is invalid (NO_CONSENT)
   --delimiter C              the CSV delimiter (default: a sep=C first line, else the header's)
   --encoding NAME            the CSV's encoding when it is not UTF-8 (or UTF-16 with a BOM):
                              windows-1252 (Excel's "CSV (Comma delimited)") or latin1

@@ -311,7 +311,10 @@ export class CallbackProcessor {
 			// Only a reply to a message we sent to that very number puts it back: the callback
 			// URL's secret is in every message, and whoever holds it could opt anyone in.
 			if (await this.answersOurs(reply)) {
-				const removed = await this.ledger.removeSuppression(reply.From);
+				const removed = await this.ledger.removeSuppression(
+					reply.From,
+					`replied ${found.keyword}: ${JSON.stringify(reply.Text)}`,
+				);
 				this.log.info('opted in', {
 					from: reply.From,
 					campaign: context.campaign,

@@ -24,6 +24,12 @@ export interface CampaignSpec {
 	encoding?: string;
 	/** `--smart-encoding`: typographic characters sent as their GSM-7 equivalents. */
 	smartEncoding?: boolean;
+	/** `--consent-column`: where each number's consent came from ("web form 2026-03"). */
+	consentColumn?: string;
+	/** `--consent-at-column`: when it was given (ISO 8601, or a date). */
+	consentAtColumn?: string;
+	/** `--require-consent`: a row whose number has no consent, in the list or recorded before, is invalid (NO_CONSENT). */
+	requireConsent?: boolean;
 }
 
 export const SPEC_KEYS: readonly (keyof CampaignSpec)[] = [
@@ -40,6 +46,9 @@ export const SPEC_KEYS: readonly (keyof CampaignSpec)[] = [
 	'delimiter',
 	'encoding',
 	'smartEncoding',
+	'consentColumn',
+	'consentAtColumn',
+	'requireConsent',
 ];
 
 /** The `campaign run` flag that sets each part of a spec. */

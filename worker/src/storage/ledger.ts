@@ -249,11 +249,19 @@ export interface CallbackLedger {
 	/** Each worker's last word that its callbacks were in, and how long ago, by the database's clock. */
 	callbacksStamps(): Promise<CallbacksStamp[]>;
 	addSuppression(number: string, reason: string): Promise<void>;
-	removeSuppression(number: string): Promise<boolean>;
+	/** `reason`: the opt-in as it came (the START and its message); recorded with its time. */
+	removeSuppression(number: string, reason?: string): Promise<boolean>;
 	/** A consent event besides an opt-out or opt-in: a reply held for review, a confirmation sent. */
 	recordConsent(number: string, kind: ConsentKind, reason: string): Promise<void>;
 	/** Unix milliseconds of the number's last consent event of this kind. */
 	lastConsent(number: string, kind: ConsentKind): Promise<number | undefined>;
+}
+
+/** Where a number's consent came from and when (Unix milliseconds), as a list gave it. */
+export interface ConsentRecord {
+	number: string;
+	source: string;
+	at: number;
 }
 
 /** A reply that asked to stop in words of its own, held for a person (optOut.reasonableMeans: review). */
@@ -290,7 +298,11 @@ export interface Ledger extends LedgerReader, CallbackLedger {
 		rows: ImportRow[],
 		throughLine: number,
 		input?: InputMark,
+		/** Consents read from the list: each stored unless its number has one already. */
+		consents?: readonly ConsentRecord[],
 	): Promise<void>;
+	/** Which of these numbers have a consent recorded. */
+	consentedAmong(numbers: readonly string[]): Promise<Set<string>>;
 	/** Numbers already in the campaign, to find duplicates when an import resumes. */
 	campaignNumbers(name: string): AsyncIterable<string>;
 	/**

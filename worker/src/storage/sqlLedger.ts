@@ -28,6 +28,7 @@ import {
 	type SettledRow,
 	type CallbacksStamp,
 	type ConsentKind,
+	type ConsentRecord,
 	type PendingReview,
 } from './ledger';
 import {
@@ -222,7 +223,15 @@ export class SqlLedger implements Ledger {
 		rows: ImportRow[],
 		throughLine: number,
 		input?: InputMark,
+		consents: readonly ConsentRecord[] = [],
 	): Promise<void> {
+		// One per number, the first in the list: the batch's own repeats are not stored twice.
+		const numbers = new Set<string>();
+		const consentJson = JSON.stringify(
+			consents
+				.filter((c) => !numbers.has(c.number) && numbers.add(c.number))
+				.map((c) => [c.number, c.at, c.source]),
+		);
 		const json = JSON.stringify(
 			rows.map((r) => [
 				r.line,
@@ -237,6 +246,7 @@ export class SqlLedger implements Ledger {
 		);
 		await this.tx(function* (q) {
 			if (rows.length > 0) yield* run(q.insertRows, name, json);
+			if (consents.length > 0) yield* run(q.addConsents, consentJson);
 			yield* run(q.setImported, throughLine, Date.now(), name);
 			if (input)
 				yield* run(q.setInput, input.bytes, input.hash, input.size, input.mtimeMs ?? null, name);
@@ -539,7 +549,7 @@ export class SqlLedger implements Ledger {
 		});
 	}
 
-	async removeSuppression(number: string): Promise<boolean> {
+	async removeSuppression(number: string, reason = 'replied to opt in'): Promise<boolean> {
 		const now = Date.now();
 		return this.tx(function* (q) {
 			const removed = (yield* run(q.removeSuppression, number)) > 0;
@@ -548,7 +558,7 @@ export class SqlLedger implements Ledger {
 				number,
 				now,
 				'opt-in',
-				removed ? 'replied to opt in' : 'replied to opt in (was not suppressed)',
+				removed ? reason : `${reason} (was not suppressed)`,
 			);
 			return removed;
 		});
@@ -635,6 +645,13 @@ export class SqlLedger implements Ledger {
 		await this.tx(function* (q) {
 			yield* run(q.consentEvent, number, now, kind, reason);
 		});
+	}
+
+	async consentedAmong(numbers: readonly string[]): Promise<Set<string>> {
+		const rows = await this.db.run(
+			all<{ number: string }>(this.q.consentedAmong, JSON.stringify(numbers)),
+		);
+		return new Set(rows.map((r) => r.number));
 	}
 
 	async lastConsent(number: string, kind: ConsentKind): Promise<number | undefined> {
