@@ -129,6 +129,15 @@ describe.each(storeBackends())('campaign evidence ($name)', (backend) => {
 		expect(lines[1].replies).not.toBe('');
 		expect(lines[2]).toMatchObject({ replies: '', opt_out_at: '' });
 
+		// The report counts the campaign's opt-outs by word, with the time to their suppression.
+		const report = await cli(['campaign', 'report', '--name', 'winter', '--db', db, '--json']);
+		const { optOuts } = JSON.parse(report.stdout);
+		expect(optOuts).toMatchObject({ count: 1, words: [{ word: 'STOP', count: 1 }] });
+		expect(optOuts.secondsToSuppression.max).toBeLessThan(60);
+		expect((await cli(['campaign', 'report', '--name', 'winter', '--db', db])).stdout).toMatch(
+			/ opt-outs: STOP 1; suppressed within [\d.]+ s of the reply/,
+		);
+
 		const json = await cli([
 			'campaign',
 			'evidence',

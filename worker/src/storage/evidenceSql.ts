@@ -9,6 +9,12 @@ export function evidenceSql(d: Dialect) {
 			FROM recipients r LEFT JOIN deliveries d ON d.campaign = r.campaign AND d.line = r.line
 			WHERE r.campaign = $1 AND r.line BETWEEN $2 AND $3`,
 		replies: `SELECT line, at, opt_out FROM replies WHERE campaign = $1 AND line BETWEEN $2 AND $3 ORDER BY at`,
+		// The first opt-out recorded for the number at or after the reply: the one it made.
+		campaignOptOuts: `SELECT p.at AS reply_at,
+			(SELECT MIN(e.at) FROM consent_events e WHERE e.number = r.to_number AND e.kind = 'opt-out' AND e.at >= p.at) AS suppressed_at,
+			(SELECT e.reason FROM consent_events e WHERE e.number = r.to_number AND e.kind = 'opt-out' AND e.at >= p.at ORDER BY e.at LIMIT 1) AS reason
+			FROM replies p JOIN recipients r ON r.campaign = p.campaign AND r.line = p.line
+			WHERE p.campaign = $1 AND p.opt_out = ${d.name === 'postgres' ? 'true' : '1'} ORDER BY p.at`,
 		trails: `SELECT number, at, kind, reason FROM consent_events WHERE number IN (SELECT l.value FROM ${d.jsonTexts('$1', 'l')}) ORDER BY at`,
 	};
 }

@@ -220,6 +220,10 @@ export interface LedgerReader {
 	reportFigures(name: string, bucketSeconds: number): Promise<ReportFigures>;
 	/** `campaign evidence`: each row of the campaign, in line order, with what proves its consent, its sending and its opt-out. */
 	evidence(name: string): AsyncIterable<EvidenceRow>;
+	/** The opt-outs replies to this campaign made: when each reply came (Unix ms), when its number's suppression was recorded, and why. */
+	campaignOptOuts(
+		name: string,
+	): Promise<{ replyAt: number; suppressedAt?: number; reason?: string }[]>;
 	/** `contact show`: everything the ledger holds about one number, in time order. */
 	contactHistory(number: string): Promise<ContactHistory>;
 	close(): Promise<void>;

@@ -640,6 +640,23 @@ export class SqlLedger implements Ledger {
 		yield* flush.call(this);
 	}
 
+	async campaignOptOuts(
+		name: string,
+	): Promise<{ replyAt: number; suppressedAt?: number; reason?: string }[]> {
+		const rows = await this.db.run(
+			all<{
+				reply_at: number | string;
+				suppressed_at: number | string | null;
+				reason: string | null;
+			}>(evidenceSql(this.db.dialect).campaignOptOuts, name),
+		);
+		return rows.map((r) => ({
+			replyAt: Number(r.reply_at),
+			...(r.suppressed_at != null ? { suppressedAt: Number(r.suppressed_at) } : {}),
+			...(r.reason != null ? { reason: r.reason } : {}),
+		}));
+	}
+
 	async recordConsent(number: string, kind: ConsentKind, reason: string): Promise<void> {
 		const now = Date.now();
 		await this.tx(function* (q) {
