@@ -1,6 +1,7 @@
 import { FatalError } from './errors';
 import { ExitCodes } from './campaign/exitCodes';
 import type * as CampaignControl from './cli/campaignControlCommand';
+import type * as CampaignEvidence from './cli/campaignEvidenceCommand';
 import type * as CampaignReport from './cli/campaignReportCommand';
 import type * as CampaignRun from './cli/campaignRunCommand';
 import type * as Contact from './cli/contactCommand';
@@ -13,6 +14,7 @@ import {
 	CAMPAIGN_USAGE,
 	CONTACT_USAGE,
 	CONTROL_USAGE,
+	EVIDENCE_USAGE,
 	OPTOUTS_USAGE,
 	REPORT_USAGE,
 	RUN_USAGE,
@@ -57,7 +59,9 @@ async function dispatch(argv: string[]): Promise<number> {
 							? STATUS_USAGE
 							: sub === 'report'
 								? REPORT_USAGE
-								: CONTROL_USAGE[sub as keyof typeof CONTROL_USAGE];
+								: sub === 'evidence'
+									? EVIDENCE_USAGE
+									: CONTROL_USAGE[sub as keyof typeof CONTROL_USAGE];
 				if (text !== undefined) return help(text);
 			}
 			switch (sub) {
@@ -71,13 +75,17 @@ async function dispatch(argv: string[]): Promise<number> {
 					return load<typeof CampaignControl>(
 						'./cli/campaignControlCommand',
 					).campaignControlCommand(sub, rest);
+				case 'evidence':
+					return load<typeof CampaignEvidence>(
+						'./cli/campaignEvidenceCommand',
+					).campaignEvidenceCommand(rest);
 				case 'report':
 					return load<typeof CampaignReport>('./cli/campaignReportCommand').campaignReportCommand(
 						rest,
 					);
 				default:
 					return usage(
-						`unknown campaign command ${sub === undefined ? '(none)' : JSON.stringify(sub)}: use run, status, report, pause, resume, cancel or delete`,
+						`unknown campaign command ${sub === undefined ? '(none)' : JSON.stringify(sub)}: use run, status, report, evidence, pause, resume, cancel or delete`,
 					);
 			}
 		case 'contact':
@@ -122,6 +130,8 @@ const BOOLEAN_FLAGS = new Set([
 	'--dry-run',
 	'--resend-uncertain',
 	'--force',
+	'--purge',
+	'--require-consent',
 	'--smart-encoding',
 	'--track-links',
 ]);

@@ -67,6 +67,20 @@ function readColumns(
 				),
 			);
 	}
+	for (const key of ['consentColumn', 'consentAtColumn'] as const) {
+		const column = spec[key];
+		if (column !== undefined && columnIndex(header, column) < 0)
+			problems.push(
+				new SettingError(key, `${column} is not a column of ${spec.csvPath} (columns: ${list})`),
+			);
+	}
+	if (spec.requireConsent && spec.consentColumn === undefined)
+		problems.push(
+			new SettingError(
+				'requireConsent',
+				'needs --consent-column, the column that says where each number consented',
+			),
+		);
 	try {
 		compileTemplate(spec.text, header);
 	} catch (error) {

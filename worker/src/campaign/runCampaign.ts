@@ -41,7 +41,7 @@ import { inputChange } from './inputCheck';
 import { ExitCodes } from './exitCodes';
 import { FatalError, SETTING_FLAG, SettingError, STALE_OWNER_MS, UsageError } from '../errors';
 import { isStoreFault } from '../storage/storeFault';
-import { LedgerSink } from './ledgerSink';
+import { consentColumns, LedgerSink } from './ledgerSink';
 import { localChunks } from './localChunks';
 import { readStage, type RowSink } from './readStage';
 import { refusal, unreachable } from './sendChunk';
@@ -559,7 +559,7 @@ async function stages(
 			options,
 			deps,
 			timing,
-			sink: () => new LedgerSink(ledger, name),
+			sink: (rules) => new LedgerSink(ledger, name, consentColumns(rules.header, spec)),
 			importedThrough: record.importedThrough,
 			seen,
 			wantText: true,

@@ -4,6 +4,7 @@ import { resolveTimeZone } from '../schedule/timeZone';
 import { failuresByCountry } from '../rows/countryOfPrefix';
 import { receiptPercentiles } from './receiptPercentiles';
 import { timeBucket } from './timeBucket';
+import { optOutWord } from '../storage/evidence';
 
 /** A campaign's outcome, as `campaign report --json` prints it and the HTML shows it. */
 export interface CampaignReport {
@@ -61,10 +62,42 @@ export interface CampaignReport {
 	 */
 	sendTimes: { fromAnswer: number; fromRequest: number; note: string };
 	segments: { sent: number; pricePerSegment: number | null; estimatedCost: number | null };
+	/**
+	 * The opt-outs replies to this campaign made: by word or phrase, and the seconds from the
+	 * reply's arrival to its suppression being in force (null before any).
+	 */
+	optOuts: {
+		count: number;
+		words: { word: string; count: number }[];
+		secondsToSuppression: { p50: number; max: number } | null;
+	};
 }
 
 export const SEND_TIMES =
 	"a message is sent when the provider's answer accepting it was stored; one whose answer was lost, accepted later by its receipt, when its request left";
+
+/** The opt-outs of a campaign's replies, by word, and how soon each took effect. */
+function optOutFigures(list: { replyAt: number; suppressedAt?: number; reason?: string }[]) {
+	const words = new Map<string, number>();
+	for (const o of list) {
+		const word = o.reason === undefined ? '(rule)' : optOutWord(o.reason);
+		words.set(word, (words.get(word) ?? 0) + 1);
+	}
+	const seconds = list
+		.filter((o) => o.suppressedAt !== undefined)
+		.map((o) => Math.max(0, o.suppressedAt! - o.replyAt) / 1000)
+		.sort((a, b) => a - b);
+	return {
+		count: list.length,
+		words: [...words]
+			.map(([word, count]) => ({ word, count }))
+			.sort((a, b) => b.count - a.count || a.word.localeCompare(b.word)),
+		secondsToSuppression:
+			seconds.length === 0
+				? null
+				: { p50: seconds[Math.floor((seconds.length - 1) / 2)], max: seconds[seconds.length - 1] },
+	};
+}
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
@@ -176,6 +209,7 @@ export async function readCampaignReport(
 			fromRequest: figures.sentByReceipt,
 			note: SEND_TIMES,
 		},
+		optOuts: optOutFigures(await ledger.campaignOptOuts(name)),
 		segments: {
 			sent: counts.acceptedSegments,
 			pricePerSegment: price ?? null,

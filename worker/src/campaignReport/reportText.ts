@@ -21,6 +21,13 @@ export function reportText(r: CampaignReport): string {
 			`, replied ${n(f.replied)}, opted out ${n(f.optedOut)}`,
 		...r.rowStates.map((s) => `    ${s.state} ${n(s.count)}: ${s.meaning}`),
 	];
+	if (r.optOuts.count > 0)
+		lines.push(
+			`  opt-outs: ${list(r.optOuts.words.map((w) => ({ name: w.word, count: w.count })))}` +
+				(r.optOuts.secondsToSuppression
+					? `; suppressed within ${r.optOuts.secondsToSuppression.max} s of the reply (p50 ${r.optOuts.secondsToSuppression.p50} s)`
+					: ''),
+		);
 	if (r.receipts) {
 		lines.push(
 			`  awaiting receipt ${n(r.awaitingReceipt)}`,

@@ -3,13 +3,34 @@ import { parseArgs } from 'node:util';
 import { FatalError, STALE_OWNER_MS, UsageError } from '../errors';
 import { sentRows } from '../storage/ledger';
 import { ownerIsAlive } from '../storage/ownerIsAlive';
-import { dbLocation } from '../storage/dbLocation';
+import { dbLocation, type DbLocation } from '../storage/dbLocation';
+import { apiCampaignCsvPath, apiCampaignDir } from '../daemon/api/apiCampaignFiles';
 import { openLedger } from '../storage/openStores';
 import { runsOfCampaign } from '../daemon/callbacks/4-replies/runName';
 import { DEFAULT_DB, dbSetting } from './campaignRunCommand';
 import { formatStatus, readStatus } from './campaignStatus';
 
 type Control = 'status' | 'pause' | 'resume' | 'cancel' | 'delete';
+
+/**
+ * After a delete: with --purge, what was removed to the last byte; without, how to get
+ * there (its rows' old bytes stay in the file's free space until it is rewritten).
+ */
+function purgeNote(db: DbLocation, name: string, reclaimed: boolean | undefined): string {
+	const where = db.kind === 'postgres' ? 'the database' : db.path;
+	if (reclaimed === undefined)
+		return `its texts may still be read in the free space of ${where}: \`campaign delete --purge\` also drops its stored callbacks and rewrites the database; for test data, deleting ${db.kind === 'postgres' ? 'the database' : `${db.path}, its -wal and -shm files, its spool folder and ${db.path}.api`} removes every trace`;
+	// An API campaign's CSV is its API store's, deleted with it (DELETE /api/campaigns/NAME).
+	const csv = apiCampaignCsvPath(apiCampaignDir(db), name);
+	const left = existsSync(csv)
+		? `; ${csv} is its API campaign's: DELETE /api/campaigns/${name}`
+		: '';
+	if (db.kind === 'postgres')
+		return `purged: its stored callbacks dropped, the tables vacuumed (Postgres's WAL and backups keep older copies until recycled)${left}`;
+	return reclaimed
+		? `purged: its stored callbacks dropped, ${where} rewritten and its WAL emptied: no byte of the campaign is left in it${left}`
+		: `purged: its stored callbacks dropped, ${where} rewritten, but another process was reading, so the WAL still holds older pages: run it again when the worker is idle${left}`;
+}
 
 /** status, pause, resume, cancel, delete: they act through the ledger, which the running process watches. */
 export async function campaignControlCommand(action: Control, argv: string[]): Promise<number> {
@@ -23,6 +44,7 @@ export async function campaignControlCommand(action: Control, argv: string[]): P
 				name: { type: 'string' },
 				json: { type: 'boolean' },
 				force: { type: 'boolean' },
+				purge: { type: 'boolean' },
 			},
 		}));
 	} catch (error) {
@@ -36,6 +58,8 @@ export async function campaignControlCommand(action: Control, argv: string[]): P
 		throw new FatalError(`no ledger at ${dbPath}: give the --db the campaign ran with`);
 	if (values.force && action !== 'delete')
 		throw new UsageError(`--force is for campaign delete only`);
+	if (values.purge && action !== 'delete')
+		throw new UsageError(`--purge is for campaign delete only`);
 	// Status only reads: it works on a ledger the user may not write to.
 	const ledger = await openLedger(db, { readonly: action === 'status' });
 	try {
@@ -80,10 +104,11 @@ export async function campaignControlCommand(action: Control, argv: string[]): P
 						`campaign ${values.name} has sent ${sent} messages (or may have): deleting it forgets them, and a new campaign of that name in this ledger could send them again. Add --force to delete it anyway`,
 					);
 				}
-				await ledger.deleteCampaign(values.name);
+				const reclaimed = await ledger.deleteCampaign(values.name, values.purge);
 				say(
 					`deleted campaign ${values.name} (${counts.total} rows${sent > 0 ? `, ${sent} of them sent or uncertain` : ', none sent'}): the name is free`,
 				);
+				say(purgeNote(db, values.name, reclaimed));
 				return 0;
 			}
 			case 'pause':

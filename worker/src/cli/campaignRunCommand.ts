@@ -48,6 +48,9 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 		// A flag given turns it on; a resume without it keeps the stored setting.
 		smartEncoding: values['smart-encoding'] ? true : undefined,
 		linkBase: trackedLinkBase(values['track-links'], values['link-base']),
+		consentColumn: values['consent-column'],
+		consentAtColumn: values['consent-at-column'],
+		requireConsent: values['require-consent'] ? true : undefined,
 	};
 	const db = dbLocation(dbSetting(values.db));
 	const dryRun = values['dry-run'] ?? false;
@@ -155,6 +158,9 @@ function parseFlags(argv: string[]) {
 				'send-window': { type: 'string' },
 				'time-zone': { type: 'string' },
 				'time-zone-column': { type: 'string' },
+				'consent-column': { type: 'string' },
+				'consent-at-column': { type: 'string' },
+				'require-consent': { type: 'boolean' },
 				delimiter: { type: 'string' },
 				encoding: { type: 'string' },
 				'smart-encoding': { type: 'boolean' },

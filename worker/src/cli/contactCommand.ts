@@ -20,9 +20,9 @@ import { dbSetting } from './campaignRunCommand';
 
 /** `cloudtel contact show|forget NUMBER`: one person's record across every campaign of a ledger. */
 export async function contactCommand(action: string | undefined, argv: string[]): Promise<number> {
-	if (action !== 'show' && action !== 'forget')
+	if (action !== 'show' && action !== 'forget' && action !== 'export')
 		throw new UsageError(
-			`unknown contact command ${action === undefined ? '(none)' : JSON.stringify(action)}: use show or forget`,
+			`unknown contact command ${action === undefined ? '(none)' : JSON.stringify(action)}: use show, export or forget`,
 		);
 	let parsed;
 	try {
@@ -64,8 +64,16 @@ export async function contactCommand(action: string | undefined, argv: string[])
 	const shown = db.kind === 'postgres' ? db.shown : db.path;
 	if (db.kind === 'sqlite' && !existsSync(db.path))
 		throw new FatalError(`no ledger at ${shown}: give the --db the campaigns ran with`);
-	const ledger = await openLedger(db, { readonly: action === 'show' && db.kind === 'postgres' });
+	const ledger = await openLedger(db, { readonly: action !== 'forget' && db.kind === 'postgres' });
 	try {
+		if (action === 'export') {
+			// A subject-access request: everything the ledger holds about the number, as JSON.
+			const history = await ledger.contactHistory(phone.e164);
+			process.stdout.write(
+				JSON.stringify({ exportedAt: new Date().toISOString(), ...history }, null, 2) + '\n',
+			);
+			return 0;
+		}
 		if (action === 'show') {
 			const history = await ledger.contactHistory(phone.e164);
 			process.stdout.write(
@@ -92,7 +100,8 @@ export async function contactCommand(action: string | undefined, argv: string[])
 				(r.suppressionKept
 					? '; its opt-out is kept as a one-way hash, so no later campaign texts it'
 					: '') +
-				'\n',
+				'\n' +
+				reclaimedNote(db, r.reclaimed),
 		);
 		return 0;
 	} finally {
@@ -141,6 +150,7 @@ async function forget(
 				rows: r.rows + again.rows,
 				campaigns: [...new Set([...r.campaigns, ...again.campaigns])].sort(),
 				callbacks: r.callbacks + again.callbacks,
+				reclaimed: again.reclaimed,
 			},
 			api,
 		};
@@ -148,6 +158,15 @@ async function forget(
 		// On SQLite it lends the ledger's connection, which the ledger closes.
 		await store.close();
 	}
+}
+
+/** What became of the erased bytes: the files rewritten, or what is left for the operator. */
+function reclaimedNote(db: DbLocation, reclaimed: boolean): string {
+	if (db.kind === 'postgres')
+		return "the tables that held it are vacuumed; Postgres's WAL and any backups keep older copies until they are recycled (README: Consent and opt-outs)\n";
+	return reclaimed
+		? `${db.path}: the freed space overwritten and the WAL emptied; no byte of it is left in the file\n`
+		: `${db.path}: the freed space overwritten, but another process was reading, so the WAL still holds older pages: run contact forget again when the worker is idle\n`;
 }
 
 const LABEL: Record<ContactEvent['kind'], string> = {

@@ -19,6 +19,11 @@ const RUN_OPTIONS = `  --csv FILE                 the recipients; the first line
   --send-window HH:MM-HH:MM  sending hours: messages go out only between these local times
   --time-zone ZONE           zone of the send window: Windows ID or IANA name
   --time-zone-column NAME    a per-row zone, overriding --time-zone
+  --consent-column NAME      where each number's consent came from; kept per number, the
+                             first time it is seen (cloudtel campaign evidence shows it)
+  --consent-at-column NAME   when it was given (ISO 8601 or YYYY-MM-DD)
+  --require-consent          a row whose number has no consent, in the list or recorded
+                             before, is invalid (NO_CONSENT)
   --delimiter C              the CSV delimiter (default: a sep=C first line, else the header's)
   --encoding NAME            the CSV's encoding when it is not UTF-8 (or UTF-16 with a BOM):
                              windows-1252 (Excel's "CSV (Comma delimited)") or latin1
@@ -102,7 +107,7 @@ export const CONTROL_USAGE: Record<'pause' | 'resume' | 'cancel' | 'delete', str
 		'cancel',
 		'Stops the campaign for good: its rows not yet sent will never be.',
 	),
-	delete: `Usage: cloudtel campaign delete --name NAME [--db FILE|URL] [--force]
+	delete: `Usage: cloudtel campaign delete --name NAME [--db FILE|URL] [--force] [--purge]
 
 Forgets a campaign and frees its name. A campaign that has sent needs --force: a new
 campaign of that name could then send the same rows again.
@@ -110,6 +115,8 @@ campaign of that name could then send the same rows again.
   --name NAME    the campaign
   --db FILE|URL  the ledger (default: CLOUDTEL_DB, else cloudtel.db)
   --force        delete it even though it has sent
+  --purge        also its stored receipts and replies, and rewrite the database so no
+                 byte of it is left (SQLite: VACUUM; Postgres: the tables vacuumed)
   -h, --help     this help
 `,
 };
@@ -119,6 +126,7 @@ export const CAMPAIGN_USAGE = `Usage: cloudtel campaign COMMAND [options]
 Commands:
   run       send a CSV file's rows (--dry-run: preview, send nothing)
   status    how far a campaign has got
+  evidence  one line per recipient proving consent, sends, receipts and opt-outs
   report    what a campaign sent and what it cost (text, --json or --html)
   pause     stop sending after the batches in flight
   resume    let a paused campaign send again
@@ -129,10 +137,13 @@ Commands:
 `;
 
 export const CONTACT_USAGE = `Usage: cloudtel contact show NUMBER [--db FILE|URL] [--json] [--time-zone ZONE]
+       cloudtel contact export NUMBER [--db FILE|URL]
        cloudtel contact forget NUMBER [--db FILE|URL]
 
 show     every message, receipt, reply, opt-out and opt-in of a number, with its time
          and campaign, across the ledger
+export   the same as JSON, for a subject-access request: every message with its text,
+         receipt, reply, consent, opt-out, opt-in and confirmation the ledger holds
 forget   erase a number's messages and rows across campaigns (an erasure request), and
          blank it in the pages of API campaigns not ended; a one-way hash of it is kept,
          so an opt-out still holds
@@ -142,6 +153,22 @@ forget   erase a number's messages and rows across campaigns (an erasure request
   --time-zone ZONE       (show) times in this IANA zone (default: UTC)
   --default-country CC   country of a NUMBER written without +
   -h, --help             this help
+`;
+
+export const EVIDENCE_USAGE = `Usage: cloudtel campaign evidence --name NAME --out FILE [--db FILE|URL] [--json]
+
+Writes the proof of a campaign, one line per recipient: the number, where its consent
+came from and when, the text as sent, when it was handed to the provider, its MessageSid,
+the receipt's status and time, the replies, the opt-out that followed (when its reply
+came, the word, when the suppression was in force, the confirmation) and
+sent_after_opt_out, YES for a message handed over while its number was opted out.
+Times are ISO 8601, UTC.
+
+  --name NAME    the campaign (a cron run: its run name)
+  --out FILE     where to write it (CSV; with --json, JSON)
+  --db FILE|URL  the ledger (default: CLOUDTEL_DB, else cloudtel.db)
+  --json         JSON instead of CSV
+  -h, --help     this help
 `;
 
 export const OPTOUTS_USAGE = `Usage: cloudtel optouts review [--db FILE|URL] [--json]
@@ -164,7 +191,7 @@ Usage:
   cloudtel campaign status --db FILE --name NAME [--json]
   cloudtel campaign report --db FILE --name NAME [--html FILE] [--json] [--price-per-segment N]
   cloudtel campaign pause|resume|cancel --db FILE --name NAME
-  cloudtel campaign delete --db FILE --name NAME [--force]
+  cloudtel campaign delete --db FILE --name NAME [--force] [--purge]
                          forget a campaign, freeing its name; --force when it has sent
   cloudtel contact show|forget NUMBER [--db FILE] [--json]
                          a number's record across campaigns; erase it on request

@@ -13,6 +13,7 @@ import {
 	MIN_API_TOKEN_LENGTH,
 	senderKind,
 	checkForwardSender,
+	TEXT_MAX_CHARACTERS,
 	type CampaignEventType,
 } from '../../../api';
 import { parseSendWindow } from '../schedule/sendWindow';
@@ -348,6 +349,12 @@ const optOut = z.strictObject({
 	optInKeywords: z.array(keyword).default([]),
 	/** A reply that plainly asks to stop without a keyword ("remove me"): opted out at once, or held for a person (`cloudtel optouts review`). */
 	reasonableMeans: z.enum(['suppress', 'review']).default('suppress'),
+	/** Sent once to a number that opts out, from the number its opt-out answered; not again within 30 days. */
+	confirmation: text
+		.refine((v) => [...v].length <= TEXT_MAX_CHARACTERS, {
+			message: `must be at most ${TEXT_MAX_CHARACTERS} characters, as a message's Text`,
+		})
+		.optional(),
 });
 
 const rule = z.strictObject({

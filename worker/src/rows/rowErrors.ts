@@ -3,6 +3,8 @@
  * (INVALID_TEXT_LENGTH and the rest) appear beside these.
  */
 export const RowErrors = {
+	/** --require-consent: the row's number has no consent, in the list or recorded before. */
+	NoConsent: 'NO_CONSENT',
 	CsvMalformed: 'CSV_MALFORMED',
 	FieldCount: 'FIELD_COUNT',
 	InvalidNumber: 'INVALID_NUMBER',

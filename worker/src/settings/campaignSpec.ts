@@ -26,6 +26,12 @@ export interface CampaignSpec {
 	smartEncoding?: boolean;
 	/** `--track-links --link-base URL`: every http(s) URL of a text becomes `{linkBase}/{token}`. */
 	linkBase?: string;
+	/** `--consent-column`: where each number's consent came from ("web form 2026-03"). */
+	consentColumn?: string;
+	/** `--consent-at-column`: when it was given (ISO 8601, or a date). */
+	consentAtColumn?: string;
+	/** `--require-consent`: a row whose number has no consent, in the list or recorded before, is invalid (NO_CONSENT). */
+	requireConsent?: boolean;
 }
 
 export const SPEC_KEYS: readonly (keyof CampaignSpec)[] = [
@@ -43,6 +49,9 @@ export const SPEC_KEYS: readonly (keyof CampaignSpec)[] = [
 	'encoding',
 	'smartEncoding',
 	'linkBase',
+	'consentColumn',
+	'consentAtColumn',
+	'requireConsent',
 ];
 
 /** The `campaign run` flag that sets each part of a spec. */

@@ -34,6 +34,8 @@ export interface ForgetResult {
 	suppressionKept: boolean;
 	/** The worker's stored callbacks and forwards that named the number. */
 	callbacks: number;
+	/** The database rewritten so no byte of it is left (SqlDb.reclaim); false when another process kept that from being wholly done. */
+	reclaimed: boolean;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { CampaignSpec } from '../settings/campaignSpec';
 import type { ConsentKind, ContactHistory, ForgetResult } from './contact';
+import type { EvidenceRow } from './evidence';
 
 export type { ConsentKind };
 
@@ -225,6 +226,12 @@ export interface LedgerReader {
 	/** The first and last moment (Unix seconds) a message of the campaign was sent or a receipt came; undefined before any. */
 	activitySpan(name: string): Promise<{ from: number; to: number } | undefined>;
 	reportFigures(name: string, bucketSeconds: number): Promise<ReportFigures>;
+	/** `campaign evidence`: each row of the campaign, in line order, with what proves its consent, its sending and its opt-out. */
+	evidence(name: string): AsyncIterable<EvidenceRow>;
+	/** The opt-outs replies to this campaign made: when each reply came (Unix ms), when its number's suppression was recorded, and why. */
+	campaignOptOuts(
+		name: string,
+	): Promise<{ replyAt: number; suppressedAt?: number; reason?: string }[]>;
 	/** `contact show`: everything the ledger holds about one number, in time order. */
 	contactHistory(number: string): Promise<ContactHistory>;
 	close(): Promise<void>;
@@ -254,11 +261,19 @@ export interface CallbackLedger {
 	/** Each worker's last word that its callbacks were in, and how long ago, by the database's clock. */
 	callbacksStamps(): Promise<CallbacksStamp[]>;
 	addSuppression(number: string, reason: string): Promise<void>;
-	removeSuppression(number: string): Promise<boolean>;
+	/** `reason`: the opt-in as it came (the START and its message); recorded with its time. */
+	removeSuppression(number: string, reason?: string): Promise<boolean>;
 	/** A consent event besides an opt-out or opt-in: a reply held for review, a confirmation sent. */
 	recordConsent(number: string, kind: ConsentKind, reason: string): Promise<void>;
 	/** Unix milliseconds of the number's last consent event of this kind. */
 	lastConsent(number: string, kind: ConsentKind): Promise<number | undefined>;
+}
+
+/** Where a number's consent came from and when (Unix milliseconds), as a list gave it. */
+export interface ConsentRecord {
+	number: string;
+	source: string;
+	at: number;
 }
 
 /** A reply that asked to stop in words of its own, held for a person (optOut.reasonableMeans: review). */
@@ -284,14 +299,22 @@ export interface Ledger extends LedgerReader, CallbackLedger {
 	setPhase(name: string, phase: CampaignPhase): Promise<void>;
 	setPaused(name: string, paused: boolean): Promise<void>;
 	/** Forgets the campaign and everything stored about it (a cron run's record included), in one transaction. */
-	deleteCampaign(name: string): Promise<void>;
+	/**
+	 * `purge`: its stored callbacks too, and the database rewritten so no byte of it is left
+	 * (SqlDb.reclaim); then whether that was wholly done.
+	 */
+	deleteCampaign(name: string, purge?: boolean): Promise<boolean | undefined>;
 	/** Adds rows and moves the import mark (and the input mark, given) in one transaction, so a crash never splits them. */
 	importBatch(
 		name: string,
 		rows: ImportRow[],
 		throughLine: number,
 		input?: InputMark,
+		/** Consents read from the list: each stored unless its number has one already. */
+		consents?: readonly ConsentRecord[],
 	): Promise<void>;
+	/** Which of these numbers have a consent recorded. */
+	consentedAmong(numbers: readonly string[]): Promise<Set<string>>;
 	/** Numbers already in the campaign, to find duplicates when an import resumes. */
 	campaignNumbers(name: string): AsyncIterable<string>;
 	/**

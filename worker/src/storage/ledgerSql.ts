@@ -127,6 +127,11 @@ export function ledgerSql(d: Dialect) {
 		addSuppression: `INSERT INTO suppressions (number, reason, created_at) VALUES ($1, $2, $3) ON CONFLICT (number) DO UPDATE SET reason = excluded.reason`,
 		removeSuppression: `DELETE FROM suppressions WHERE number = $1`,
 		consentEvent: `INSERT INTO consent_events (number, at, kind, reason) VALUES ($1, $2, $3, $4)`,
+		// A number's consent is stored the first time a list gives it, and kept.
+		addConsents: `INSERT INTO consent_events (number, at, kind, reason)
+			SELECT c.value ->> 0, CAST(c.value ->> 1 AS BIGINT), 'consent', c.value ->> 2 FROM ${d.jsonRows('$1', 'c')}
+			WHERE NOT EXISTS (SELECT 1 FROM consent_events e WHERE e.number = c.value ->> 0 AND e.kind = 'consent')`,
+		consentedAmong: `SELECT DISTINCT number FROM consent_events WHERE kind = 'consent' AND number IN (SELECT l.value FROM ${d.jsonTexts('$1', 'l')})`,
 		lastConsentEvent: `SELECT MAX(at) AS at FROM consent_events WHERE number = $1 AND kind = $2`,
 		// A reply held for review, until a person settles it or the number opts out by other means.
 		pendingReviews: `SELECT e.number, e.at, e.reason FROM consent_events e WHERE e.kind = 'review' AND NOT EXISTS (SELECT 1 FROM consent_events l WHERE l.number = e.number AND l.kind IN ('review-rejected', 'opt-out') AND l.at >= e.at) ORDER BY e.at, e.number`,

@@ -28,6 +28,7 @@ import {
 	type SettledRow,
 	type CallbacksStamp,
 	type ConsentKind,
+	type ConsentRecord,
 	type PendingReview,
 } from './ledger';
 import {
@@ -41,6 +42,8 @@ import {
 import { linkSql } from './linkSql';
 import { SqlLinkStore } from './sqlLinkStore';
 import { all, get, raw, run, type SqlDb, type TxMode, type Work } from './work';
+import { optOutOf, type ConsentTrailEvent, type EvidenceRow } from './evidence';
+import { evidenceSql } from './evidenceSql';
 import { WORKER_ID } from './workerId';
 
 /** Rows read per query by the readers that page (rows, numbers, suppressions), which hold no cursor open between pages. */
@@ -118,6 +121,25 @@ export function* recoverChunk(
  * an answer's MessageSids are one `answers` row per chunk, indexed by MessageSid when a
  * receipt needs it. Every call is its own transaction; the backend runs it (SqlDb).
  */
+/** Rows of a campaign's evidence read at once. */
+const EVIDENCE_PAGE = 500;
+
+/** The tables an erasure deletes from or rewrites, the API campaigns' pages among them. */
+const ERASED_TABLES = [
+	'recipients',
+	'deliveries',
+	'replies',
+	'message_sids',
+	'answers',
+	'suppressions',
+	'consent_events',
+	'callback_events',
+	'forwards',
+	'api_pages',
+	'links',
+	'link_clicks',
+];
+
 export class SqlLedger implements Ledger {
 	protected readonly q: LedgerSql;
 
@@ -172,29 +194,39 @@ export class SqlLedger implements Ledger {
 		await this.db.run(run(this.q.setPaused, paused ? 1 : 0, Date.now(), name));
 	}
 
-	async deleteCampaign(name: string): Promise<void> {
+	async deleteCampaign(name: string, purge = false): Promise<boolean | undefined> {
 		const shared = this.db.dialect.name === 'postgres' ? ['pacing'] : [];
-		await this.tx(function* (q) {
-			for (const table of [
-				'recipients',
-				'submissions',
-				'deliveries',
-				'answers',
-				'message_sids',
-				'replies',
-				'links',
-				'link_clicks',
-				...shared,
-				'campaigns',
-			])
-				yield* run(q.deleteFrom(table), name);
-			// A cron run's record (in a SQLite file once a worker has used it): left behind, a
-			// restart would send the run again from its first row, and retention would take a new
-			// campaign of the same name.
-			if (yield* get(q.tableExists, 'campaign_runs'))
-				yield* run(q.deleteFrom('campaign_runs'), name);
-			yield* run(q.clampIndexedThrough);
-		});
+		await this.tx(
+			function* (q) {
+				for (const table of [
+					'recipients',
+					'submissions',
+					'deliveries',
+					'answers',
+					'message_sids',
+					'replies',
+					'links',
+					'link_clicks',
+					...shared,
+					'campaigns',
+				])
+					yield* run(q.deleteFrom(table), name);
+				// A cron run's record (in a SQLite file once a worker has used it): left behind, a
+				// restart would send the run again from its first row, and retention would take a new
+				// campaign of the same name.
+				if (yield* get(q.tableExists, 'campaign_runs'))
+					yield* run(q.deleteFrom('campaign_runs'), name);
+				yield* run(q.clampIndexedThrough);
+				// Its receipts and replies as the worker stored them, and their forwards: each names
+				// the campaign in its ExternalId, `"<campaign>:<row>"`. Opt-outs stay: they are the person's.
+				if (purge)
+					for (const table of ['callback_events', 'forwards'])
+						if (yield* get(q.tableExists, table))
+							yield* run(q.eraseCallbacks(table), `"${JSON.stringify(name).slice(1, -1)}:`);
+			},
+			purge ? 'erase' : 'write',
+		);
+		return purge ? this.db.reclaim(ERASED_TABLES) : undefined;
 	}
 
 	async importBatch(
@@ -202,7 +234,15 @@ export class SqlLedger implements Ledger {
 		rows: ImportRow[],
 		throughLine: number,
 		input?: InputMark,
+		consents: readonly ConsentRecord[] = [],
 	): Promise<void> {
+		// One per number, the first in the list: the batch's own repeats are not stored twice.
+		const numbers = new Set<string>();
+		const consentJson = JSON.stringify(
+			consents
+				.filter((c) => !numbers.has(c.number) && numbers.add(c.number))
+				.map((c) => [c.number, c.at, c.source]),
+		);
 		const json = JSON.stringify(
 			rows.map((r) => [
 				r.line,
@@ -222,6 +262,7 @@ export class SqlLedger implements Ledger {
 			if (rows.length > 0) yield* run(q.insertRows, name, json);
 			// In the same transaction as the rows: a resumed import makes tokens only for rows it stores.
 			if (insertLinks) yield* run(insertLinks, name, JSON.stringify(links), now);
+			if (consents.length > 0) yield* run(q.addConsents, consentJson);
 			yield* run(q.setImported, throughLine, Date.now(), name);
 			if (input)
 				yield* run(q.setInput, input.bytes, input.hash, input.size, input.mtimeMs ?? null, name);
@@ -524,7 +565,7 @@ export class SqlLedger implements Ledger {
 		});
 	}
 
-	async removeSuppression(number: string): Promise<boolean> {
+	async removeSuppression(number: string, reason = 'replied to opt in'): Promise<boolean> {
 		const now = Date.now();
 		return this.tx(function* (q) {
 			const removed = (yield* run(q.removeSuppression, number)) > 0;
@@ -533,10 +574,103 @@ export class SqlLedger implements Ledger {
 				number,
 				now,
 				'opt-in',
-				removed ? 'replied to opt in' : 'replied to opt in (was not suppressed)',
+				removed ? reason : `${reason} (was not suppressed)`,
 			);
 			return removed;
 		});
+	}
+
+	async *evidence(name: string): AsyncIterable<EvidenceRow> {
+		const q = evidenceSql(this.db.dialect);
+		const page: LedgerRow[] = [];
+		const flush = async function* (this: SqlLedger): AsyncIterable<EvidenceRow> {
+			if (page.length === 0) return;
+			const first = page[0].line;
+			const last = page[page.length - 1].line;
+			const times = new Map(
+				(
+					await this.db.run(
+						all<{
+							line: number;
+							attempted_at: number | string | null;
+							receipt_status: string | null;
+							receipt_at: number | string | null;
+							answered_at: number | string | null;
+						}>(q.rowTimes, name, first, last),
+					)
+				).map((t) => [t.line, t]),
+			);
+			const replies = await this.db.run(
+				all<{ line: number; at: number | string; opt_out: number | boolean }>(
+					q.replies,
+					name,
+					first,
+					last,
+				),
+			);
+			const numbers = [...new Set(page.flatMap((r) => (r.to ? [r.to] : [])))];
+			const trails = new Map<string, ConsentTrailEvent[]>();
+			for (const e of await this.db.run(
+				all<{ number: string; at: number | string; kind: string; reason: string }>(
+					q.trails,
+					JSON.stringify(numbers),
+				),
+			)) {
+				const list = trails.get(e.number) ?? [];
+				list.push({ at: Number(e.at), kind: e.kind, reason: e.reason });
+				trails.set(e.number, list);
+			}
+			const num = (v: number | string | null | undefined) => (v == null ? undefined : Number(v));
+			for (const r of page) {
+				const t = times.get(r.line);
+				const sent = r.status === 'accepted' || r.status === 'uncertain';
+				const handedOverAt = sent
+					? r.status === 'accepted'
+						? (num(t?.answered_at) ?? num(t?.attempted_at))
+						: num(t?.attempted_at)
+					: undefined;
+				const mine = replies.filter((p) => p.line === r.line);
+				const trail = (r.to && trails.get(r.to)) || [];
+				const consent = trail.find((e) => e.kind === 'consent');
+				const optOutReply = mine.find((p) => Boolean(p.opt_out));
+				yield {
+					line: r.line,
+					...(r.to !== undefined ? { number: r.to } : {}),
+					...(consent ? { consentSource: consent.reason, consentAt: consent.at } : {}),
+					status: r.status,
+					...(r.text !== undefined ? { text: r.text } : {}),
+					...(handedOverAt !== undefined ? { handedOverAt } : {}),
+					...(r.messageSid !== undefined ? { messageSid: r.messageSid } : {}),
+					...(t?.receipt_status ? { receiptStatus: t.receipt_status } : {}),
+					...(t?.receipt_at != null ? { receiptAt: Number(t.receipt_at) * 1000 } : {}),
+					replies: mine.map((p) => Number(p.at)),
+					...optOutOf(trail, handedOverAt, optOutReply && Number(optOutReply.at)),
+				};
+			}
+			page.length = 0;
+		};
+		for await (const r of this.rows(name)) {
+			page.push(r);
+			if (page.length === EVIDENCE_PAGE) yield* flush.call(this);
+		}
+		yield* flush.call(this);
+	}
+
+	async campaignOptOuts(
+		name: string,
+	): Promise<{ replyAt: number; suppressedAt?: number; reason?: string }[]> {
+		const rows = await this.db.run(
+			all<{
+				reply_at: number | string;
+				suppressed_at: number | string | null;
+				reason: string | null;
+			}>(evidenceSql(this.db.dialect).campaignOptOuts, name),
+		);
+		return rows.map((r) => ({
+			replyAt: Number(r.reply_at),
+			...(r.suppressed_at != null ? { suppressedAt: Number(r.suppressed_at) } : {}),
+			...(r.reason != null ? { reason: r.reason } : {}),
+		}));
 	}
 
 	async recordConsent(number: string, kind: ConsentKind, reason: string): Promise<void> {
@@ -544,6 +678,13 @@ export class SqlLedger implements Ledger {
 		await this.tx(function* (q) {
 			yield* run(q.consentEvent, number, now, kind, reason);
 		});
+	}
+
+	async consentedAmong(numbers: readonly string[]): Promise<Set<string>> {
+		const rows = await this.db.run(
+			all<{ number: string }>(this.q.consentedAmong, JSON.stringify(numbers)),
+		);
+		return new Set(rows.map((r) => r.number));
 	}
 
 	async lastConsent(number: string, kind: ConsentKind): Promise<number | undefined> {
@@ -658,7 +799,7 @@ export class SqlLedger implements Ledger {
 	}
 
 	async forgetContact(number: string): Promise<ForgetResult> {
-		return this.tx(function* (q): Work<ForgetResult> {
+		const erased = await this.tx(function* (q): Work<Omit<ForgetResult, 'reclaimed'>> {
 			const rows = yield* all<{ campaign: string; line: number }>(q.contactRows, number);
 			for (const table of [
 				'deliveries',
@@ -686,6 +827,7 @@ export class SqlLedger implements Ledger {
 				callbacks,
 			};
 		}, 'erase');
+		return { ...erased, reclaimed: await this.db.reclaim(ERASED_TABLES) };
 	}
 
 	async recordDelivery(receipt: DeliveryRecord): Promise<DeliveredRow | undefined> {

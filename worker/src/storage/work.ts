@@ -114,6 +114,12 @@ export interface SqlDb {
 	 * `name`; 'busy' at once when one does. A SQLite file has one worker: `work` just runs.
 	 */
 	alone<T>(name: string, work: () => Promise<T>): Promise<T | 'busy'>;
+	/**
+	 * After an erasure: the database rewritten so that what was deleted is in none of its
+	 * bytes (SQLite: VACUUM, the WAL emptied; Postgres: these tables vacuumed). False when
+	 * another process kept part of it from being done (SQLite: a reader held the WAL).
+	 */
+	reclaim(tables: readonly string[]): Promise<boolean>;
 	close(): Promise<void>;
 }
 

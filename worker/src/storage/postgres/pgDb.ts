@@ -96,6 +96,12 @@ export class PgDb implements SqlDb {
 		}
 	}
 
+	async reclaim(tables: readonly string[]): Promise<boolean> {
+		// Outside any transaction, as VACUUM must be; not FULL, whose lock would stop every worker.
+		for (const table of tables) await this.pool.query(`VACUUM ${table}`);
+		return true;
+	}
+
 	async close(): Promise<void> {
 		if (this.closed) return;
 		this.closed = true;

@@ -71,6 +71,9 @@ export class RidingOutRestarts implements RunLedger {
 	readonly pendingReviews = this.retried('pendingReviews');
 	readonly recordConsent = this.retried('recordConsent');
 	readonly lastConsent = this.retried('lastConsent');
+	readonly consentedAmong = this.retried('consentedAmong');
+	readonly evidence = this.passed('evidence');
+	readonly campaignOptOuts = this.retried('campaignOptOuts');
 	readonly rows = this.passed('rows');
 	readonly campaignNumbers = this.passed('campaignNumbers');
 	readonly suppressions = this.passed('suppressions');

@@ -105,6 +105,19 @@ export class SqliteDb implements SqlDb {
 		return work();
 	}
 
+	async reclaim(): Promise<boolean> {
+		// secure_delete zeroes only what one transaction deletes; copies an UPDATE or a page
+		// split left behind earlier stay in free space until the file is built anew.
+		this.db.pragma('secure_delete = ON');
+		try {
+			this.db.exec('VACUUM');
+			const [done] = this.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+			return (done?.busy ?? 0) === 0;
+		} finally {
+			this.db.pragma('secure_delete = OFF');
+		}
+	}
+
 	async close(): Promise<void> {
 		this.walSync?.close();
 		this.walSync = undefined;

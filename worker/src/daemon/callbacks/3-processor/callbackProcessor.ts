@@ -8,7 +8,7 @@ import type {
 	StoredEvent,
 } from '../../../storage/daemonStore';
 import type { ForwardOutbox } from '../6-forward/forwardOutbox';
-import type { ForwardAction, QueuedForward } from '../6-forward/forwardPayload';
+import type { ForwardAction, QueuedForward, ReplyContext } from '../6-forward/forwardPayload';
 import type { Logger } from '../../jsonLogger';
 import type { CampaignEvents } from '../5-events/campaignEvents';
 import { matchRules } from '../4-replies/matchRules';
@@ -21,6 +21,8 @@ import { reasonableMeansPhrase } from '../../../config/reasonableMeans';
 type Forward = NewForward & { payload: QueuedForward };
 
 const BATCH = 100;
+/** A repeated opt-out within this is not confirmed again. */
+const CONFIRMATION_QUIET_MS = 30 * 24 * 3600 * 1000;
 /** Receipts are summed up at info once a minute; each is at debug. */
 const RECEIPT_SUMMARY_MS = 60_000;
 /** A failure here is the database's (down, busy, full): worth another look soon, not a tight loop. */
@@ -204,6 +206,39 @@ export class CallbackProcessor {
 		);
 	}
 
+	/**
+	 * The confirmation an opt-out may have (optOut.confirmation): one SMS from the number the
+	 * opt-out answered, none when one went within 30 days (a STOP sent twice). Recorded
+	 * before it is queued: a crash between leaves it unsent rather than sent twice.
+	 */
+	private async confirmation(
+		reply: ReplyCallback,
+		context: ReplyContext,
+		text: string,
+	): Promise<Forward[]> {
+		const last = await this.ledger.lastConsent(reply.From, 'confirmation');
+		if (last !== undefined && context.receivedAt - last < CONFIRMATION_QUIET_MS) {
+			this.log.info('opt-out not confirmed again: one went within 30 days', { from: reply.From });
+			return [];
+		}
+		await this.ledger.recordConsent(reply.From, 'confirmation', `sent from ${reply.To}: ${text}`);
+		return [
+			{
+				actionKey: 'confirmation',
+				payload: {
+					action: {
+						type: 'forwardSms',
+						to: reply.From,
+						from: reply.To,
+						property: reply.PropertySid,
+					},
+					context,
+					text,
+				},
+			},
+		];
+	}
+
 	private async reply(reply: ReplyCallback, receivedAt: number): Promise<Forward[]> {
 		const context = replyContext(reply, receivedAt);
 		const listed = this.optOutIntent(reply.Text);
@@ -246,7 +281,10 @@ export class CallbackProcessor {
 			// Only a reply to a message we sent to that very number puts it back: the callback
 			// URL's secret is in every message, and whoever holds it could opt anyone in.
 			if (await this.answersOurs(reply)) {
-				const removed = await this.ledger.removeSuppression(reply.From);
+				const removed = await this.ledger.removeSuppression(
+					reply.From,
+					`replied ${found.keyword}: ${JSON.stringify(reply.Text)}`,
+				);
 				this.log.info('opted in', {
 					from: reply.From,
 					campaign: context.campaign,
@@ -288,6 +326,8 @@ export class CallbackProcessor {
 					payload: { action: queued(m.action as ForwardAction), context },
 				});
 		}
+		if (optedOut && this.keywords.confirmation !== undefined)
+			forwards.push(...(await this.confirmation(reply, context, this.keywords.confirmation)));
 		// The run is the ledger's campaign: its row counts the reply in the report.
 		if (context.run !== undefined && context.row !== undefined) {
 			await this.ledger.recordReply({

@@ -24,6 +24,8 @@ export interface ReplyContext {
 export interface ForwardPayload {
 	action: ForwardAction;
 	context: ReplyContext;
+	/** An SMS sent as it is, not the reply forwarded: an opt-out's confirmation. */
+	text?: string;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { ForwardPayload } from './forwardPayload';
 
 /** "+61412345678 replied (weekly, row 12): YES", cut to what one message may hold. */
 export function forwardText(payload: ForwardPayload): string {
+	if (payload.text !== undefined) return payload.text;
 	const { reply, campaign, row } = payload.context;
 	const origin = campaign ? ` (${campaign}${row !== undefined ? `, row ${row}` : ''})` : '';
 	const text = `${reply.From} replied${origin}: ${reply.Text}`;
