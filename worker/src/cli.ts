@@ -5,6 +5,7 @@ import type * as CampaignReport from './cli/campaignReportCommand';
 import type * as CampaignRun from './cli/campaignRunCommand';
 import type * as Contact from './cli/contactCommand';
 import type * as Demo from './cli/demoCommand';
+import type * as Events from './cli/eventsCommand';
 import { loadSandbox } from './cli/sandboxModule';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import {
 	CONTACT_USAGE,
 	CONTROL_USAGE,
 	REPORT_USAGE,
+	EVENTS_USAGE,
 	RUN_USAGE,
 	SECRET_USAGE,
 	STATUS_USAGE,
@@ -82,6 +84,10 @@ async function dispatch(argv: string[]): Promise<number> {
 			if (sub === undefined || sub === '--help' || sub === '-h' || asksHelp(rest))
 				return help(CONTACT_USAGE, sub === undefined);
 			return load<typeof Contact>('./cli/contactCommand').contactCommand(sub, rest);
+		case 'events':
+			if (sub === undefined || sub === '--help' || sub === '-h' || asksHelp(rest))
+				return help(EVENTS_USAGE, sub === undefined);
+			return load<typeof Events>('./cli/eventsCommand').eventsCommand(sub, rest);
 		case 'secret':
 			if (sub === undefined || sub === '--help' || sub === '-h' || asksHelp(rest))
 				return help(SECRET_USAGE, sub === undefined);
@@ -117,6 +123,9 @@ const BOOLEAN_FLAGS = new Set([
 	'--resend-uncertain',
 	'--force',
 	'--smart-encoding',
+	'--failed',
+	'--dead',
+	'--dead-only',
 ]);
 
 /** `--help` or `-h` given as a flag, not as the value of one (`--text -h` sends "-h"). */

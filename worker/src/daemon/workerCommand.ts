@@ -62,7 +62,7 @@ export function configSecrets(config: WorkerConfig): string[] {
 		: [];
 	// An events URL's secret, likewise (the CloudTel Trigger's), and those of campaigns' own URLs.
 	const eventUrls = [
-		...(config.events ? [config.events.url] : []),
+		...(config.events?.url !== undefined ? [config.events.url] : []),
 		...config.campaigns.flatMap((c) => (c.events ? [c.events] : [])),
 	];
 	const eventSecrets = [

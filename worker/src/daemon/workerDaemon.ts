@@ -14,6 +14,7 @@ import { EmailForwarder } from './forward/emailForwarder';
 import { ForwardOutbox } from './forward/forwardOutbox';
 import { N8nForwarder } from './forward/n8nForwarder';
 import { postSigning } from './forward/postSigning';
+import { durationMs } from '../config/duration';
 import { EventForwarder } from './forward/eventForwarder';
 import { CampaignEvents } from './events/campaignEvents';
 import { CampaignApi } from './api/campaignApi';
@@ -120,13 +121,20 @@ export class WorkerDaemon {
 				: undefined,
 			new EventForwarder({
 				worker: () =>
-					config.events && { ...config.events, signing: config.events.signing ?? config.signing },
+					config.events?.url === undefined
+						? undefined
+						: {
+								url: config.events.url,
+								headers: config.events.headers,
+								signing: config.events.signing ?? config.signing,
+							},
 				campaignUrl: (name) => config.campaigns.find((c) => c.name === name)?.events,
 				outboundAllow: () => config.outbound.allow,
 				campaignSigning: async (name) =>
 					config.campaigns.find((c) => c.name === name)?.signing ?? config.signing,
 			}),
 		);
+		outbox.markDeadAfter(() => durationMs(config.events?.maxAge ?? '3d'));
 		const events = new CampaignEvents(config, store, () => outbox.kick());
 		// Several workers: this one's lease is taken before anything else, so the others never
 		// take what it starts for a dead worker's.
@@ -313,6 +321,7 @@ export class WorkerDaemon {
 		const log = this.log.child({ part: 'test control' });
 		if (command.cloudtelTest === 'catchUp') void this.scheduler.lookForMissed();
 		else if (command.cloudtelTest === 'spools') this.intake.lookForOrphans();
+		else if (command.cloudtelTest === 'outbox') this.outbox.kick();
 		else if (command.cloudtelTest === 'prune')
 			void this.retention
 				.prune(Date.now())

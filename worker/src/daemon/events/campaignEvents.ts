@@ -62,7 +62,7 @@ export class CampaignEvents {
 	/** Whether any event can go anywhere: without, nothing is queued. */
 	get enabled(): boolean {
 		return (
-			this.settings.events !== undefined ||
+			this.settings.events?.url !== undefined ||
 			this.settings.campaigns.some((c) => c.events !== undefined) ||
 			this.campaignUrl !== undefined
 		);
@@ -208,7 +208,8 @@ export class CampaignEvents {
 			this.settings.campaigns.some((c) => c.name === event.campaign && c.events !== undefined)
 		)
 			return { type: 'event', to: 'campaign' };
-		if (this.settings.events?.types.includes(event.type)) return { type: 'event', to: 'worker' };
+		if (this.settings.events?.url !== undefined && this.settings.events.types.includes(event.type))
+			return { type: 'event', to: 'worker' };
 		return undefined;
 	}
 

@@ -13,6 +13,7 @@ import {
 } from './forwardPayload';
 import type { N8nForwarder } from './n8nForwarder';
 import { destinationOf } from './forwardDestination';
+import { isDeadDelivery } from './deadDelivery';
 
 /** However far off the next retry is, look again this often: a kick may have been missed. */
 const MAX_IDLE_MS = 30_000;
@@ -49,6 +50,8 @@ export class ForwardOutbox {
 	/** Consecutive failures of the store to answer the pump; the back-off grows with them. */
 	private storeFailures = 0;
 	private emailError: string | undefined;
+	/** `events.maxAge`, read at each failure (a reload may change it). */
+	private maxAgeMs: () => number | undefined = () => undefined;
 
 	constructor(
 		private readonly store: OutboxStore,
@@ -94,6 +97,11 @@ export class ForwardOutbox {
 	start(): void {
 		this.started = true;
 		this.kick();
+	}
+
+	/** Deliveries by HTTP failing longer than this are marked dead (isDeadDelivery). */
+	markDeadAfter(maxAgeMs: () => number | undefined): void {
+		this.maxAgeMs = maxAgeMs;
 	}
 
 	/** Looks for due forwards now; cheap to call after every new reply. */
@@ -306,6 +314,12 @@ export class ForwardOutbox {
 				this.log.error('forward uncertain', this.fields(job, { reason: outcome.reason }));
 				return;
 			case 'retry': {
+				if (isDeadDelivery(job, now, this.maxAgeMs())) {
+					const reason = `failing for longer than events.maxAge; last: ${outcome.reason}`;
+					await this.store.markDead(job.id, reason, now);
+					this.log.error('delivery dead', this.fields(job, { reason }));
+					return;
+				}
 				if (job.attempts >= this.config.maxAttempts) {
 					const reason = `gave up after ${job.attempts} attempts; last: ${outcome.reason}`;
 					await this.store.markFailed(job.id, reason, now);
