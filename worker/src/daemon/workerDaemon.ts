@@ -15,6 +15,7 @@ import { ForwardOutbox } from './forward/forwardOutbox';
 import { N8nForwarder } from './forward/n8nForwarder';
 import { postSigning } from './forward/postSigning';
 import { durationMs } from '../config/duration';
+import { failingDestinations } from './forward/failingDestinations';
 import { EventForwarder } from './forward/eventForwarder';
 import { CampaignEvents } from './events/campaignEvents';
 import { CampaignApi } from './api/campaignApi';
@@ -203,6 +204,7 @@ export class WorkerDaemon {
 			intake: () => intake.state(),
 			smtpError: () => outbox.smtpError,
 			campaignsRunning: () => scheduler.runningCount + api.runner.runningCount,
+			failingDestinations: () => failingDestinations(store, Date.now()),
 		});
 		const server = new WebhookServer({
 			host: config.server.host,

@@ -38,6 +38,7 @@ export function daemonSql(dialect: Dialect) {
 		putBack: `UPDATE forwards SET state = 'pending', attempts = attempts - 1, next_at = $1, updated_at = $2${shared ? ', worker = NULL' : ''} WHERE id = $3 AND state = 'sending'`,
 		replay: `UPDATE forwards SET state = 'pending', attempts = 0, next_at = $1, last_error = NULL, updated_at = $1 WHERE id = $2 AND state IN ('failed', 'dead')`,
 		counts: 'SELECT state, COUNT(*) AS n FROM forwards GROUP BY state',
+		retrying: `SELECT * FROM forwards WHERE state = 'pending' AND attempts > 0 AND created_at < $1 ORDER BY id LIMIT 100`,
 		all: 'SELECT * FROM forwards ORDER BY id',
 		startRun:
 			'INSERT INTO campaign_runs (run, campaign, started_at) VALUES ($1, $2, $3) ON CONFLICT (run) DO NOTHING',

@@ -107,6 +107,8 @@ export interface OutboxStore {
 	putBack(id: number, nextAt: number, at: number): Promise<void>;
 	forwardCounts(): Promise<Record<ForwardState, number>>;
 	forwards(): Promise<ForwardJob[]>;
+	/** Forwards queued before `before` that failed and wait for another attempt (at most 100). */
+	retryingSince(before: number): Promise<ForwardJob[]>;
 }
 
 /** The cron's: the campaign runs it started. */

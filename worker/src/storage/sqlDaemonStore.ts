@@ -161,6 +161,10 @@ export class SqlDaemonStore implements DaemonStore {
 		return out;
 	}
 
+	async retryingSince(before: number): Promise<ForwardJob[]> {
+		return (await this.db.run(all<ForwardRow>(this.sql.retrying, before))).map(forwardJob);
+	}
+
 	async forwards(): Promise<ForwardJob[]> {
 		return (await this.db.run(all<ForwardRow>(this.sql.all))).map(forwardJob);
 	}
