@@ -131,8 +131,12 @@ export class WorkerDaemon {
 							},
 				campaignUrl: (name) => config.campaigns.find((c) => c.name === name)?.events,
 				outboundAllow: () => config.outbound.allow,
-				campaignSigning: async (name) =>
-					config.campaigns.find((c) => c.name === name)?.signing ?? config.signing,
+				campaignSigning: async (name) => {
+					const own = config.campaigns.find((c) => c.name === name)?.signing;
+					if (own) return own;
+					const api = name === undefined ? undefined : await events.signingSecretOf(name);
+					return api !== undefined ? { secret: api } : config.signing;
+				},
 			}),
 		);
 		outbox.markDeadAfter(() => durationMs(config.events?.maxAge ?? '3d'));

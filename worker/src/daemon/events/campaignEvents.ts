@@ -59,6 +59,18 @@ export class CampaignEvents {
 		this.campaignUrl = lookUp;
 	}
 
+	/** A campaign API campaign's own signing secret (its settings), read when each event is sent. */
+	private campaignSecret: ((campaign: string) => Promise<string | undefined>) | undefined;
+
+	lookUpCampaignSecrets(lookUp: (campaign: string) => Promise<string | undefined>): void {
+		this.campaignSecret = lookUp;
+	}
+
+	/** The signing secret of a campaign outside the config (the campaign API's), if it has one. */
+	async signingSecretOf(campaign: string): Promise<string | undefined> {
+		return this.campaignSecret?.(campaign);
+	}
+
 	/** Whether any event can go anywhere: without, nothing is queued. */
 	get enabled(): boolean {
 		return (
