@@ -3,6 +3,7 @@ import { isBlank } from '../fields';
 import { isSid } from '../sid';
 import { senderKind } from '../rules/sender';
 import { isWebhookUri } from '../rules/webhook';
+import { WEBHOOK_SECRET_PREFIX, webhookSecretKey } from '../webhookSigning';
 import { isWindowsTimeZone } from '../rules/timeZone';
 import { problem, type ApiProblem } from './problem';
 
@@ -42,6 +43,8 @@ export interface CampaignSettings {
 	replies?: boolean;
 	/** This campaign's events URL (campaign.started / finished / paused ...). */
 	events?: string;
+	/** The `whsec_` secret its events are signed with (Standard Webhooks), instead of the worker's. */
+	signingSecret?: string;
 }
 
 export type CampaignSettingName = keyof CampaignSettings;
@@ -62,6 +65,7 @@ export const CAMPAIGN_SETTING_NAMES: readonly CampaignSettingName[] = [
 	'receipts',
 	'replies',
 	'events',
+	'signingSecret',
 ];
 
 export const MAX_BATCH_SIZE = 1000;
@@ -257,6 +261,19 @@ export function checkCampaignSettings(body: unknown): {
 	if (events !== undefined && !isWebhookUri(events))
 		problems.push(problem('events', 'events must be an absolute http or https URL'));
 	else if (events !== undefined) out.events = events;
+	const signingSecret = str('signingSecret', false);
+	if (
+		signingSecret !== undefined &&
+		(!signingSecret.startsWith(WEBHOOK_SECRET_PREFIX) ||
+			webhookSecretKey(signingSecret) === undefined)
+	)
+		problems.push(
+			problem(
+				'signingSecret',
+				'signingSecret must be whsec_ then a base64 key of at least 16 bytes (cloudtel secret new makes one)',
+			),
+		);
+	else if (signingSecret !== undefined) out.signingSecret = signingSecret;
 	if (problems.length > 0) return { problems };
 	return { settings: out as unknown as CampaignSettings, problems };
 }
@@ -278,7 +295,25 @@ export function settingDifferences(
 		const a = stored[key];
 		const b = given[key];
 		if (JSON.stringify(a) !== JSON.stringify(b))
-			out.push({ setting: key, stored: a ?? null, given: b ?? null });
+			out.push(
+				key === 'signingSecret'
+					? { setting: key, stored: masked(a), given: masked(b) }
+					: { setting: key, stored: a ?? null, given: b ?? null },
+			);
 	}
 	return out;
+}
+
+/** What an answer shows of a signing secret: that there is one, never the key. */
+export const MASKED_SIGNING_SECRET = `${WEBHOOK_SECRET_PREFIX}********`;
+
+function masked(secret: unknown): string | null {
+	return secret === undefined || secret === null ? null : MASKED_SIGNING_SECRET;
+}
+
+/** The settings as an answer shows them: the signing secret masked. */
+export function shownSettings(settings: CampaignSettings): CampaignSettings {
+	return settings.signingSecret === undefined
+		? settings
+		: { ...settings, signingSecret: MASKED_SIGNING_SECRET };
 }

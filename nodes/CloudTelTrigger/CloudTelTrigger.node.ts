@@ -12,6 +12,7 @@ import { withReadableDates } from '../CloudTel/actions/common/readableDates';
 import { readPayload } from './readPayload';
 import { secretMatches } from './secret';
 import { seenBefore } from './seenCallbacks';
+import { signatureProblem } from './webhookSignature';
 import { readWorkerEvent } from './workerEvent';
 
 const EVENT_NAMES = { receipt: 'DeliveryReceipt', reply: 'Reply' } as const;
@@ -128,6 +129,16 @@ export class CloudTelTrigger implements INodeType {
 					'When set, a callback must carry it as the query parameter "secret" or the header "X-CloudTel-Secret"; anything else is answered 401 and starts nothing',
 			},
 			{
+				displayName: 'Signing Secret',
+				name: 'signingSecret',
+				type: 'string',
+				typeOptions: { password: true },
+				default: '',
+				placeholder: 'e.g. whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+				description:
+					'For deliveries from a cloudtel worker (forward.n8n, events): its signing.secret. When set, a delivery whose webhook-signature does not match, or whose webhook-timestamp is more than 5 minutes from now, is answered 401 and starts nothing. Leave empty for callbacks straight from CloudTel, which are not signed.',
+			},
+			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
@@ -173,6 +184,18 @@ export class CloudTelTrigger implements INodeType {
 			return answer(res, 401, {
 				ResponseStatus: { ErrorCode: ErrorCodes.Unauthorized, Message: 'Missing or wrong secret.' },
 			});
+		}
+
+		const signingSecret = this.getNodeParameter('signingSecret', '') as string;
+		if (signingSecret !== '') {
+			// The bytes as sent: a re-serialized body could differ from what was signed.
+			const raw = (req as { rawBody?: unknown }).rawBody;
+			const body = Buffer.isBuffer(raw) ? raw.toString('utf8') : JSON.stringify(this.getBodyData());
+			const problem = signatureProblem(signingSecret, headers, body, Date.now());
+			if (problem !== undefined)
+				return answer(res, 401, {
+					ResponseStatus: { ErrorCode: ErrorCodes.Unauthorized, Message: problem },
+				});
 		}
 
 		const events = this.getNodeParameter('events', []) as string[];

@@ -7,6 +7,7 @@ import type * as CampaignRun from './cli/campaignRunCommand';
 import type * as Contact from './cli/contactCommand';
 import type * as Demo from './cli/demoCommand';
 import type * as OptOuts from './cli/optOutsCommand';
+import type * as Events from './cli/eventsCommand';
 import { loadSandbox } from './cli/sandboxModule';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import {
 	EVIDENCE_USAGE,
 	OPTOUTS_USAGE,
 	REPORT_USAGE,
+	EVENTS_USAGE,
 	RUN_USAGE,
 	SECRET_USAGE,
 	STATUS_USAGE,
@@ -92,6 +94,10 @@ async function dispatch(argv: string[]): Promise<number> {
 			if (sub === undefined || sub === '--help' || sub === '-h' || asksHelp(rest))
 				return help(CONTACT_USAGE, sub === undefined);
 			return load<typeof Contact>('./cli/contactCommand').contactCommand(sub, rest);
+		case 'events':
+			if (sub === undefined || sub === '--help' || sub === '-h' || asksHelp(rest))
+				return help(EVENTS_USAGE, sub === undefined);
+			return load<typeof Events>('./cli/eventsCommand').eventsCommand(sub, rest);
 		case 'secret':
 			if (sub === undefined || sub === '--help' || sub === '-h' || asksHelp(rest))
 				return help(SECRET_USAGE, sub === undefined);
@@ -134,6 +140,9 @@ const BOOLEAN_FLAGS = new Set([
 	'--require-consent',
 	'--smart-encoding',
 	'--track-links',
+	'--failed',
+	'--dead',
+	'--dead-only',
 ]);
 
 /** `--help` or `-h` given as a flag, not as the value of one (`--text -h` sends "-h"). */

@@ -201,6 +201,11 @@ export class WorkerProcess {
 		this.command({ cloudtelTest: 'spools' });
 	}
 
+	/** The outbox's look for due forwards (a replay's), which the worker makes every 30 s at most, now. */
+	lookAtOutbox(): void {
+		this.command({ cloudtelTest: 'outbox' });
+	}
+
 	private command(message: Record<string, unknown>): void {
 		if (!this.child.send)
 			throw new Error(

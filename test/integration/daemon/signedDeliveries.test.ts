@@ -1,10 +1,13 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { CallbackCatcher, type CaughtRequest } from '../../support/callbackCatcher';
 import { cli } from '../worker/harness';
 import {
 	ensureBuilt,
+	ROOT,
 	SandboxDriver,
 	tempDir,
 	until,
@@ -114,6 +117,25 @@ describe('signed deliveries', () => {
 		expect(signedBy(N8N, event)).toBe(false);
 		// A body changed in transit no longer matches.
 		expect(signedBy(WORKER, { ...event, text: event.text.replace('yes', 'no') })).toBe(false);
+
+		// The README's 10-line example, as a reader copies it, agrees.
+		const readme = readFileSync(join(ROOT, 'worker/README.md'), 'utf8');
+		const code = /```js\n(\/\/ verify\.js[\s\S]*?)```/.exec(readme)?.[1];
+		expect(code?.split('\n').filter((l) => l.trim() !== '')).toHaveLength(12);
+		const verify = new Function('require', `${code}; return verify;`)(require) as (
+			secret: string,
+			headers: CaughtRequest['headers'],
+			body: string,
+		) => boolean;
+		expect(verify(N8N, byPath['/n8n'].headers, byPath['/n8n'].text)).toBe(true);
+		expect(verify(PREVIOUS, event.headers, event.text)).toBe(true);
+		expect(verify(POST, byPath['/n8n'].headers, byPath['/n8n'].text)).toBe(false);
+		expect(verify(WORKER, event.headers, event.text.replace('yes', 'no'))).toBe(false);
+		const stale = {
+			...event.headers,
+			'webhook-timestamp': String(Math.floor(Date.now() / 1000) - 600),
+		};
+		expect(verify(WORKER, stale, event.text)).toBe(false);
 
 		// The refused first attempt and its retry: one id, each attempt signed for itself.
 		const [refused] = receiver.requests;

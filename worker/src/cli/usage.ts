@@ -200,6 +200,8 @@ Usage:
   cloudtel demo          run a demo campaign against a sandbox started on the spot
   cloudtel sandbox ...   start the local sandbox of the provider
   cloudtel worker        the daemon: cron campaigns, receipts, replies, opt-outs
+  cloudtel events list|replay --db FILE|URL ...
+                         the delivery log of every POST out; send failed or dead ones again
   cloudtel secret new    print a fresh whsec_ secret for signing.secret (Standard Webhooks)
   cloudtel --version     the version
 
@@ -213,4 +215,21 @@ export const SECRET_USAGE = `Usage: cloudtel secret new
 
 Prints a fresh Standard Webhooks secret (whsec_ and 32 random bytes in base64), for the
 config's signing.secret and the CloudTel Trigger's Signing Secret.
+`;
+
+export const EVENTS_USAGE = `Usage: cloudtel events list --db FILE|URL [--failed|--dead] [--since TIME] [--json]
+       cloudtel events replay --db FILE|URL --since TIME [--type TYPE] [--destination URL] [--dead-only] [--json]
+
+The delivery log of every POST the worker sends (events, forwards to n8n, reply posts),
+and sending again those that failed, or went dead past events.maxAge, under their own
+webhook-id, so a receiver that de-duplicates sees each once. A replay puts them back in
+the worker's outbox: the running worker sends them within 30 s, or the next one to start.
+
+  --db FILE|URL        the worker's database (default: CLOUDTEL_DB, else cloudtel.db)
+  --failed, --dead     list only those failed (dead included) or dead
+  --since TIME         queued since: an ISO time, or a duration back from now (2h, 3d)
+  --type TYPE          replay only this type (campaign.finished, reply, receipt, ...)
+  --destination URL    replay only those to this URL (or events, n8n, post)
+  --dead-only          replay only dead deliveries, not those that failed for good
+  --json               one JSON document
 `;

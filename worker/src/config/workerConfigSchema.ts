@@ -25,6 +25,7 @@ import { keywordWords, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from './optOutKeyword
 import { compileReplyPattern } from './replyPattern';
 import { allowEntry } from './outboundAllow';
 import { signingConfig } from './signingConfig';
+import { durationMs } from './duration';
 
 /** One value or a list of them; always a list after parsing. */
 function oneOrMany<T extends z.ZodType>(item: T) {
@@ -308,8 +309,13 @@ const forward = z.strictObject({
  * Idempotency-Key. `types` limits what goes to this URL (a campaign's own URL gets all of
  * its campaign's). The headers are read from the config when each is sent.
  */
+const duration = z
+	.string()
+	.refine((v) => durationMs(v) !== undefined, 'must be a duration such as 90s, 30m, 12h or 3d');
+
 const events = z.strictObject({
-	url: httpUrl,
+	/** Left out: no worker-wide events URL, the settings below still hold for every delivery. */
+	url: httpUrl.optional(),
 	headers: z.record(z.string(), z.string()).optional(),
 	types: z
 		.array(
@@ -320,6 +326,8 @@ const events = z.strictObject({
 		.min(1, `must name at least one of ${CAMPAIGN_EVENT_TYPES.join(', ')}`)
 		.default([...CAMPAIGN_EVENT_TYPES]),
 	signing: signingConfig.optional(),
+	/** A delivery by HTTP (event, n8n forward, post) still failing this long after it was queued is marked dead, to be replayed. */
+	maxAge: duration.default('3d'),
 });
 
 /**

@@ -28,6 +28,7 @@ import {
 } from './supervisor/workerSupervisor';
 import { HANDED_PORT_ENV, takeHandedConnections } from './supervisor/connectionHandover';
 import { takeTestCommands } from './testControl';
+import { signingSecrets } from '../config/signingSecrets';
 
 export const WORKER_USAGE = `cloudtel worker --config FILE [--check]
 cloudtel worker --config FILE --report-link [--campaign NAME] [--minutes N]
@@ -61,7 +62,7 @@ export function configSecrets(config: WorkerConfig): string[] {
 		: [];
 	// An events URL's secret, likewise (the CloudTel Trigger's), and those of campaigns' own URLs.
 	const eventUrls = [
-		...(config.events ? [config.events.url] : []),
+		...(config.events?.url !== undefined ? [config.events.url] : []),
 		...config.campaigns.flatMap((c) => (c.events ? [c.events] : [])),
 	];
 	const eventSecrets = [
@@ -82,6 +83,7 @@ export function configSecrets(config: WorkerConfig): string[] {
 		...headerValues,
 		...n8nSecrets,
 		...eventSecrets,
+		...signingSecrets(config),
 	];
 }
 

@@ -16,6 +16,8 @@ import { N8nForwarder } from './callbacks/6-forward/n8nForwarder';
 import { EventForwarder } from './callbacks/6-forward/eventForwarder';
 import { CampaignEvents } from './callbacks/5-events/campaignEvents';
 import { postSigning } from './callbacks/6-forward/postSigning';
+import { durationMs } from '../config/duration';
+import { failingDestinations } from './callbacks/6-forward/failingDestinations';
 import { CampaignApi } from './api/campaignApi';
 import { PostForwarder } from './callbacks/6-forward/postForwarder';
 import { postHeaders } from './callbacks/6-forward/postHeaders';
@@ -151,14 +153,25 @@ export class WorkerDaemon {
 				: undefined,
 			new EventForwarder({
 				worker: () =>
-					config.events && { ...config.events, signing: config.events.signing ?? config.signing },
+					config.events?.url === undefined
+						? undefined
+						: {
+								url: config.events.url,
+								headers: config.events.headers,
+								signing: config.events.signing ?? config.signing,
+							},
 				campaignUrl: (name) => config.campaigns.find((c) => c.name === name)?.events,
 				outboundAllow: () => config.outbound.allow,
-				campaignSigning: async (name) =>
-					config.campaigns.find((c) => c.name === name)?.signing ?? config.signing,
+				campaignSigning: async (name) => {
+					const own = config.campaigns.find((c) => c.name === name)?.signing;
+					if (own) return own;
+					const api = name === undefined ? undefined : await events.signingSecretOf(name);
+					return api !== undefined ? { secret: api } : config.signing;
+				},
 			}),
 		);
 		opened.push(() => outbox.stop());
+		outbox.markDeadAfter(() => durationMs(config.events?.maxAge ?? '3d'));
 		const events = new CampaignEvents(config, store, () => outbox.kick());
 		// Several workers: this one's lease is taken before anything else, so the others never
 		// take what it starts for a dead worker's.
@@ -214,6 +227,7 @@ export class WorkerDaemon {
 			intake: () => intake.state(),
 			smtpError: () => outbox.smtpError,
 			campaignsRunning: () => scheduler.runningCount + api.runner.runningCount,
+			failingDestinations: () => failingDestinations(store, Date.now()),
 		});
 		const server = new WebhookServer({
 			host: config.server.host,
@@ -318,6 +332,7 @@ export class WorkerDaemon {
 		const log = this.parts.log.child({ part: 'test control' });
 		if (command.cloudtelTest === 'catchUp') void scheduler.lookForMissed();
 		else if (command.cloudtelTest === 'spools') intake.lookForOrphans();
+		else if (command.cloudtelTest === 'outbox') this.parts.outbox.kick();
 		else if (command.cloudtelTest === 'prune')
 			void retention
 				.prune(Date.now())

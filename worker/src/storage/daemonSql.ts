@@ -36,7 +36,9 @@ export function daemonSql(dialect: Dialect) {
 		// that lost must not put back an attempt the winner has started since.
 		requeue: `UPDATE forwards SET state = 'pending', next_at = $1, updated_at = $1${shared ? ', worker = NULL' : ''} WHERE id = $2 AND state = 'sending'${orphaned}`,
 		putBack: `UPDATE forwards SET state = 'pending', attempts = attempts - 1, next_at = $1, updated_at = $2${shared ? ', worker = NULL' : ''} WHERE id = $3 AND state = 'sending'`,
+		replay: `UPDATE forwards SET state = 'pending', attempts = 0, next_at = $1, last_error = NULL, updated_at = $1 WHERE id = $2 AND state IN ('failed', 'dead')`,
 		counts: 'SELECT state, COUNT(*) AS n FROM forwards GROUP BY state',
+		retrying: `SELECT * FROM forwards WHERE state = 'pending' AND attempts > 0 AND created_at < $1 ORDER BY id LIMIT 100`,
 		all: 'SELECT * FROM forwards ORDER BY id',
 		startRun:
 			'INSERT INTO campaign_runs (run, campaign, started_at) VALUES ($1, $2, $3) ON CONFLICT (run) DO NOTHING',
@@ -49,7 +51,7 @@ export function daemonSql(dialect: Dialect) {
 		firstRun: 'SELECT MIN(started_at) AS at FROM campaign_runs WHERE campaign = $1',
 		finishedRunsBefore: 'SELECT run FROM campaign_runs WHERE finished_at < $1 ORDER BY finished_at',
 		pruneEvents: 'DELETE FROM callback_events WHERE processed_at IS NOT NULL AND received_at < $1',
-		pruneForwards: `DELETE FROM forwards WHERE state IN ('sent', 'failed', 'uncertain') AND updated_at < $1`,
+		pruneForwards: `DELETE FROM forwards WHERE state IN ('sent', 'failed', 'uncertain', 'dead') AND updated_at < $1`,
 		pruneRuns: 'DELETE FROM campaign_runs WHERE finished_at < $1',
 	} as const;
 }

@@ -12,7 +12,8 @@ export interface StoredEvent {
  */
 export const FORWARD_STATES = ['pending', 'sending', 'sent', 'failed', 'uncertain'] as const;
 
-export type ForwardState = (typeof FORWARD_STATES)[number];
+/** `dead`: a delivery by HTTP that failed past `events.maxAge`; counted only once there is one. */
+export type ForwardState = (typeof FORWARD_STATES)[number] | 'dead';
 
 /**
  * A forward as storage sees it: JSON it keeps, of which it reads only the kind (its `kind`
@@ -36,6 +37,9 @@ export interface ForwardJob extends NewForward {
 	attempts: number;
 	nextAt: number;
 	lastError?: string;
+	/** When it was queued and last changed (Unix ms). */
+	createdAt?: number;
+	updatedAt?: number;
 }
 
 /** A forward with the event it belongs to: unique by the two keys, so queuing it again changes nothing. */
@@ -91,6 +95,10 @@ export interface OutboxStore {
 	retryLater(id: number, nextAt: number, error: string, at: number): Promise<void>;
 	markFailed(id: number, error: string, at: number): Promise<void>;
 	markUncertain(id: number, error: string, at: number): Promise<void>;
+	/** Stops retrying a delivery that failed past `events.maxAge`; `replayForwards` sends it again. */
+	markDead(id: number, error: string, at: number): Promise<void>;
+	/** Puts failed or dead forwards back in line, due now, attempts from 0, keys kept; how many were. */
+	replayForwards(ids: readonly number[], at: number): Promise<number>;
 	/** The forwards a crash left in `sending` (on Postgres, those of workers whose lease is gone). */
 	interruptedForwards(): Promise<ForwardJob[]>;
 	/** Puts an interrupted forward back in line, attempts kept. */
@@ -99,6 +107,8 @@ export interface OutboxStore {
 	putBack(id: number, nextAt: number, at: number): Promise<void>;
 	forwardCounts(): Promise<Record<ForwardState, number>>;
 	forwards(): Promise<ForwardJob[]>;
+	/** Forwards queued before `before` that failed and wait for another attempt (at most 100). */
+	retryingSince(before: number): Promise<ForwardJob[]>;
 }
 
 /** The cron's: the campaign runs it started. */

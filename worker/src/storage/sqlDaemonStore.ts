@@ -23,6 +23,8 @@ interface ForwardRow {
 	attempts: number;
 	next_at: number;
 	last_error: string | null;
+	created_at: number;
+	updated_at: number;
 }
 
 const forwardJob = (r: ForwardRow): ForwardJob => ({
@@ -34,6 +36,8 @@ const forwardJob = (r: ForwardRow): ForwardJob => ({
 	attempts: r.attempts,
 	nextAt: r.next_at,
 	lastError: r.last_error ?? undefined,
+	createdAt: Number(r.created_at),
+	updatedAt: Number(r.updated_at),
 });
 
 /**
@@ -125,6 +129,16 @@ export class SqlDaemonStore implements DaemonStore {
 		await this.db.write([[this.sql.settle, 'uncertain', error, at, id]], 'grouped');
 	}
 
+	async markDead(id: number, error: string, at: number): Promise<void> {
+		await this.db.write([[this.sql.settle, 'dead', error, at, id]], 'grouped');
+	}
+
+	async replayForwards(ids: readonly number[], at: number): Promise<number> {
+		if (ids.length === 0) return 0;
+		const changed = await this.db.write(ids.map((id) => [this.sql.replay, at, id]));
+		return changed.reduce((n, c) => n + c, 0);
+	}
+
 	async interruptedForwards(): Promise<ForwardJob[]> {
 		return (await this.db.run(all<ForwardRow>(this.sql.interrupted))).map(forwardJob);
 	}
@@ -145,6 +159,10 @@ export class SqlDaemonStore implements DaemonStore {
 		for (const r of await this.db.run(all<{ state: ForwardState; n: number }>(this.sql.counts)))
 			out[r.state] = r.n;
 		return out;
+	}
+
+	async retryingSince(before: number): Promise<ForwardJob[]> {
+		return (await this.db.run(all<ForwardRow>(this.sql.retrying, before))).map(forwardJob);
 	}
 
 	async forwards(): Promise<ForwardJob[]> {

@@ -26,6 +26,7 @@ export const SETTING_DISPLAY_NAMES: Record<CampaignSettingName, string> = {
 	receipts: 'Delivery Receipts',
 	replies: 'Replies',
 	events: 'Events URL',
+	signingSecret: 'Events Signing Secret',
 };
 
 /** The campaign's settings as the panel shows them (Start and Preview): the worker's `campaign run` settings. */
@@ -83,6 +84,16 @@ export const settingsFields: INodeProperties[] = [
 				default: true,
 				description:
 					'Whether the worker asks for a delivery receipt of every message (counted as delivered or undelivered)',
+			},
+			{
+				displayName: 'Events Signing Secret',
+				name: 'signingSecret',
+				type: 'string',
+				typeOptions: { password: true },
+				default: '',
+				placeholder: 'e.g. whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+				description:
+					"The whsec_ secret this campaign's events are signed with (Standard Webhooks), for a CloudTel Trigger's Signing Secret; empty: the worker's signing.secret",
 			},
 			{
 				displayName: 'Events URL',

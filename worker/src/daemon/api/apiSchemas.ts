@@ -146,6 +146,13 @@ export const settingsBody = z
 			.describe(
 				"This campaign's events URL (campaign.started, campaign.finished, campaign.paused).",
 			),
+		signingSecret: z
+			.string()
+			.nullable()
+			.optional()
+			.describe(
+				"The whsec_ secret its events are signed with (Standard Webhooks), instead of the worker's signing.secret; answered masked.",
+			),
 	})
 	.describe('The settings of `cloudtel campaign run`, with the same meaning.');
 

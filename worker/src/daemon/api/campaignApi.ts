@@ -47,10 +47,14 @@ export class CampaignApi {
 		);
 		// Replies and opt-outs to an API campaign's messages go to its own events URL.
 		// (Looked up only where the API is on: a worker without it answers replies as before.)
-		if (config.server.apiToken !== undefined)
+		if (config.server.apiToken !== undefined) {
 			options.events?.lookUpCampaignUrls(
 				async (name) => (await store.campaign(name))?.settings.events,
 			);
+			options.events?.lookUpCampaignSecrets(
+				async (name) => (await store.campaign(name))?.settings.signingSecret,
+			);
+		}
 		return new CampaignApi(
 			store,
 			runner,

@@ -1,4 +1,5 @@
 import {
+	shownSettings,
 	emptyCampaignCounts,
 	type CampaignCounts,
 	type CampaignState,
@@ -68,7 +69,7 @@ export async function campaignStatusOf(
 	return {
 		name: record.name,
 		state,
-		settings: record.settings,
+		settings: shownSettings(record.settings),
 		createdAt: iso(record.createdAt)!,
 		...(record.startedAt !== undefined ? { startedAt: iso(record.startedAt) } : {}),
 		...(record.finishedAt !== undefined ? { finishedAt: iso(record.finishedAt) } : {}),

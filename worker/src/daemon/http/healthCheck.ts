@@ -26,6 +26,8 @@ export interface HealthSources {
 	/** The last e-mail attempt's error, while the SMTP server keeps failing. */
 	smtpError(): string | undefined;
 	campaignsRunning(): number;
+	/** Receivers of deliveries that have been failing for over an hour (failingDestinations). */
+	failingDestinations?(): Promise<string[]>;
 }
 
 /**
@@ -63,6 +65,13 @@ export class HealthCheck {
 		const smtpError = this.sources.smtpError();
 		if (smtpError !== undefined) degraded.push('smtp failing');
 		const storeUp = storeError === undefined && !intake.storeDown;
+		let failing: string[] = [];
+		if (storeUp && this.sources.failingDestinations)
+			failing = await withTimeout(this.sources.failingDestinations(), PROBE_TIMEOUT_MS).catch(
+				() => [],
+			);
+		if (failing.length > 0)
+			degraded.push(`deliveries failing for over an hour: ${failing.join(', ')}`);
 		return {
 			canTakeCallbacks: storeUp || (intake.spoolWritable && !spoolFull),
 			degraded,

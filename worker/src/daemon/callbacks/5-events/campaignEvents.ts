@@ -60,10 +60,22 @@ export class CampaignEvents {
 		this.campaignUrl = lookUp;
 	}
 
+	/** A campaign API campaign's own signing secret (its settings), read when each event is sent. */
+	private campaignSecret: ((campaign: string) => Promise<string | undefined>) | undefined;
+
+	lookUpCampaignSecrets(lookUp: (campaign: string) => Promise<string | undefined>): void {
+		this.campaignSecret = lookUp;
+	}
+
+	/** The signing secret of a campaign outside the config (the campaign API's), if it has one. */
+	async signingSecretOf(campaign: string): Promise<string | undefined> {
+		return this.campaignSecret?.(campaign);
+	}
+
 	/** Whether any event can go anywhere: without, nothing is queued. */
 	get enabled(): boolean {
 		return (
-			this.settings.events !== undefined ||
+			this.settings.events?.url !== undefined ||
 			this.settings.campaigns.some((c) => c.events !== undefined) ||
 			this.campaignUrl !== undefined
 		);
@@ -220,7 +232,8 @@ export class CampaignEvents {
 			this.settings.campaigns.some((c) => c.name === event.campaign && c.events !== undefined)
 		)
 			return { type: 'event', to: 'campaign' };
-		if (this.settings.events?.types.includes(event.type)) return { type: 'event', to: 'worker' };
+		if (this.settings.events?.url !== undefined && this.settings.events.types.includes(event.type))
+			return { type: 'event', to: 'worker' };
 		return undefined;
 	}
 

@@ -14,6 +14,7 @@ import {
 } from './forwardPayload';
 import type { N8nForwarder } from './n8nForwarder';
 import { destinationOf } from './forwardDestination';
+import { isDeadDelivery } from './deadDelivery';
 
 /** However far off the next retry is, look again this often: a kick may have been missed. */
 const MAX_IDLE_MS = 30_000;
@@ -54,6 +55,8 @@ export class ForwardOutbox {
 	private refillQueued = false;
 	private stopping = false;
 	private emailError: string | undefined;
+	/** `events.maxAge`, read at each failure (a reload may change it). */
+	private maxAgeMs: () => number | undefined = () => undefined;
 
 	constructor(
 		private readonly store: OutboxStore,
@@ -99,6 +102,11 @@ export class ForwardOutbox {
 	start(): void {
 		this.pump.start();
 		this.kick();
+	}
+
+	/** Deliveries by HTTP failing longer than this are marked dead (isDeadDelivery). */
+	markDeadAfter(maxAgeMs: () => number | undefined): void {
+		this.maxAgeMs = maxAgeMs;
 	}
 
 	/** Looks for due forwards now; cheap to call after every new reply. */
@@ -277,6 +285,12 @@ export class ForwardOutbox {
 				this.log.error('forward uncertain', this.fields(job, { reason: outcome.reason }));
 				return;
 			case 'retry': {
+				if (isDeadDelivery(job, now, this.maxAgeMs())) {
+					const reason = `failing for longer than events.maxAge; last: ${outcome.reason}`;
+					await this.store.markDead(job.id, reason, now);
+					this.log.error('delivery dead', this.fields(job, { reason }));
+					return;
+				}
 				if (job.attempts >= this.config.maxAttempts) {
 					const reason = `gave up after ${job.attempts} attempts; last: ${outcome.reason}`;
 					await this.store.markFailed(job.id, reason, now);
