@@ -39,7 +39,14 @@ import { mapColumns } from './csvColumns';
 import { DryRunSink } from './dryRunSink';
 import { inputChange } from './inputCheck';
 import { ExitCodes } from './exitCodes';
-import { FatalError, SETTING_FLAG, SettingError, STALE_OWNER_MS, UsageError } from '../errors';
+import {
+	FatalError,
+	RunHeldError,
+	SETTING_FLAG,
+	SettingError,
+	STALE_OWNER_MS,
+	UsageError,
+} from '../errors';
 import { isStoreFault } from '../storage/storeFault';
 import { LedgerSink } from './ledgerSink';
 import { localChunks } from './localChunks';
@@ -152,10 +159,7 @@ export async function runCampaign(
 		const resumed = stored !== undefined && !replaces && !restart;
 		let record = resumed ? stored : await ledger.createCampaign(spec);
 		const other = await ledger.claim(name, owner, STALE_OWNER_MS);
-		if (other && !deps.chunks?.together)
-			throw new FatalError(
-				`campaign ${name} is already running (pid ${other.pid} on ${other.host}); a second run would race it`,
-			);
+		if (other && !deps.chunks?.together) throw new RunHeldError(name, other);
 		if (other) {
 			const joined = await joinRun(ledger, name, owner, deps.signal);
 			record = joined.record;
@@ -270,9 +274,7 @@ async function resolveSpec(
 			);
 		}
 		if (stored.owner && ownerIsAlive(stored.owner, STALE_OWNER_MS))
-			throw new FatalError(
-				`campaign ${name} is already running (pid ${stored.owner.pid} on ${stored.owner.host}); a second run would race it`,
-			);
+			throw new RunHeldError(name, stored.owner);
 		const changed = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
 		return { spec: { ...stored.spec, ...changed }, replaces: conflicts };
 	}
@@ -310,9 +312,7 @@ async function checkInput(
 		);
 	}
 	if (stored.owner && ownerIsAlive(stored.owner, STALE_OWNER_MS))
-		throw new FatalError(
-			`campaign ${name} is already running (pid ${stored.owner.pid} on ${stored.owner.host}); a second run would race it`,
-		);
+		throw new RunHeldError(name, stored.owner);
 	if (spec.csvPath === STDIN) {
 		// Its first bytes are read now: the import could not start from them. Nothing was sent.
 		await ledger.deleteCampaign(name);

@@ -3,7 +3,14 @@ import { rm } from 'node:fs/promises';
 import { isBlank } from '../../../../api';
 import { runCampaign } from '../../campaign/runCampaign';
 import type { WorkerConfig } from '../../config/workerConfigSchema';
-import { FatalError, RUN_DEFAULTS, SettingError, STALE_OWNER_MS, UsageError } from '../../errors';
+import {
+	FatalError,
+	RUN_DEFAULTS,
+	RunHeldError,
+	SettingError,
+	STALE_OWNER_MS,
+	UsageError,
+} from '../../errors';
 import type { Ledger } from '../../storage/ledger';
 import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
 import type { KeyedForward } from '../../storage/daemonStore';
@@ -171,7 +178,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 			if (isStoreFault(error) || signal.aborted) throw error;
 			// Another process holds the run (a copy of this worker that a kill left behind, until
 			// its heartbeat goes stale): not a failure; the next look tries again.
-			if (error instanceof FatalError && / is already running \(pid /.test(error.message)) {
+			if (error instanceof RunHeldError) {
 				log.info('API campaign waits: another process holds its run', { reason: error.message });
 				return;
 			}
