@@ -60,4 +60,25 @@ describe.each(storeBackends())('one control from the CLI and the API ($name)', (
 		expect((await a.call('GET', '/api/campaigns')).body.campaigns).toEqual([]);
 		expect((await a.call('PUT', '/api/campaigns/winter', settings)).status).toBe(201);
 	}, 60_000);
+
+	it('lists each campaign in the state its status shows', async () => {
+		const a = await ApiUnderTest.startWithSandbox(backend, cleanup);
+		// Beyond the provider's 14 days: the worker holds it, so it stays started and sends nothing.
+		const schedule = new Date(Date.now() + 20 * 86_400_000).toISOString();
+		await a.call('PUT', '/api/campaigns/later', {
+			property: a.sandbox.demo.PropertySid,
+			text: 'Hi {{first_name}}',
+			schedule,
+		});
+		await a.call('PUT', '/api/campaigns/later/pages/1', { recipients: recipients(0, 3) });
+		await a.call('POST', '/api/campaigns/later/start');
+		await until(() => a.ledger.campaign('later'), 20_000, 'the import');
+		// Paused in the ledger alone, as `cloudtel campaign pause` of the previous release left it.
+		await a.ledger.setPaused('later', true);
+		const status = (await a.call('GET', '/api/campaigns/later')).body.campaign.state;
+		expect(status).toBe('paused');
+		expect((await a.call('GET', '/api/campaigns')).body.campaigns).toEqual([
+			{ name: 'later', state: status },
+		]);
+	}, 30_000);
 });

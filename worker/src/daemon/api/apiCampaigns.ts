@@ -16,7 +16,6 @@ import {
 	type CampaignDeleted,
 	type CampaignList,
 	type CampaignPreview,
-	type CampaignState,
 	type CsvAccepted,
 	type CampaignStatus,
 	type PageAccepted,
@@ -106,20 +105,10 @@ export class ApiCampaigns {
 			'cancelled',
 			'failed',
 		]);
-		const now = this.now();
-		const state = (r: ApiCampaignRecord): CampaignState =>
-			r.state === 'cancelling'
-				? 'cancelled'
-				: r.state !== 'started'
-					? r.state
-					: r.settings.schedule !== undefined && Date.parse(r.settings.schedule) > now
-						? 'scheduled'
-						: 'sending';
-		return {
-			campaigns: all
-				.map((r) => ({ name: r.name, state: state(r) }))
-				.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
-		};
+		// Each state as its status shows it (campaignStatusOf.ts): one reading, whichever view asks.
+		const listed = [];
+		for (const r of all) listed.push({ name: r.name, state: (await this.status(r)).state });
+		return { campaigns: listed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
 	}
 
 	async get(name: string): Promise<CampaignStatus> {
