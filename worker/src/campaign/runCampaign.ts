@@ -6,6 +6,8 @@ import {
 	checkSchedule as checkScheduleRule,
 	ErrorCodes,
 	isBlank,
+	RUN_NAME_PATTERN,
+	RUN_NAME_RULE,
 	validateSendMessage,
 } from '../../../api';
 import { openCsv, STDIN, type CsvSource } from '../csv/openCsv';
@@ -220,10 +222,10 @@ function checkSettings(options: RunCampaignOptions): void {
 		);
 	// Throws a SettingError naming the setting.
 	if (options.spec.defaultCountry !== undefined) new PhoneNormalizer(options.spec.defaultCountry);
-	if (!/^[A-Za-z0-9._-]{1,64}$/.test(options.spec.name))
+	if (!RUN_NAME_PATTERN.test(options.spec.name))
 		throw setting(
 			'name',
-			`must be 1 to 64 letters, digits, dots, dashes or underscores: it goes into every ExternalId (got "${options.spec.name}")`,
+			`${RUN_NAME_RULE}: it goes into every ExternalId (got "${options.spec.name}")`,
 		);
 	if (!(options.rate >= 0))
 		throw setting(
