@@ -54,7 +54,7 @@ import { LedgerSink } from './ledgerSink';
 import { localChunks } from './localChunks';
 import { readStage, type RowSink } from './readStage';
 import { refusal, unreachable } from './sendChunk';
-import { sendStage } from './sendStage';
+import { sendStage, type RunControls } from './sendStage';
 import { sleep } from './sleep';
 
 export interface RunCampaignOptions {
@@ -94,6 +94,8 @@ export interface RunCampaignDeps {
 	 * sending it together; then one of them imports the CSV while the others wait.
 	 */
 	chunks?: ChunkSource;
+	/** Pause and cancel as another place holds them besides the ledger (the campaign API's record). */
+	controls?: () => Promise<RunControls>;
 }
 
 const HEARTBEAT_MS = 2_000;
@@ -623,6 +625,7 @@ async function stages(
 		signal,
 		callbacks: options.callbacks,
 		chunks,
+		controls: deps.controls,
 		rate: options.rate,
 		backoff:
 			options.retries === undefined
