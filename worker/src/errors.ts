@@ -19,6 +19,18 @@ export class FatalError extends Error {
 	}
 }
 
+/** Another live process holds the campaign's run: a second would race it (the daemon waits, the CLI stops). */
+export class RunHeldError extends FatalError {
+	constructor(
+		readonly campaign: string,
+		readonly owner: { pid: number; host: string },
+	) {
+		super(
+			`campaign ${campaign} is already running (pid ${owner.pid} on ${owner.host}); a second run would race it`,
+		);
+	}
+}
+
 /** Bad flags or arguments: exit 2, with the usage hint. */
 export class UsageError extends FatalError {
 	constructor(message: string, exitCode = 2) {

@@ -7,9 +7,11 @@ import {
 	isCampaignName,
 	MAX_PAGE_RECIPIENTS,
 	parsePageNumber,
+	RUN_NAME_PATTERN,
 	settingDifferences,
 	workerApiPaths,
 } from '../../../api';
+import { runName } from '../../../worker/src/daemon/callbacks/4-replies/runName';
 
 const PROPERTY = '0b6f1c2e-3d4a-4b5c-8d9e-0f1a2b3c4d5e';
 
@@ -22,6 +24,12 @@ describe('worker API: campaign names', () => {
 		expect(isCampaignName('spr ing')).toBe(false);
 		expect(checkCampaignName('x/y')?.field).toBe('name');
 		expect(checkCampaignName('ok')).toBeUndefined();
+	});
+
+	it("leaves room in the longest name for its cron runs' names, which the engine takes", () => {
+		const tick = new Date('2026-11-28T03:30:00Z');
+		expect(RUN_NAME_PATTERN.test(runName('a'.repeat(47), tick))).toBe(true);
+		expect(RUN_NAME_PATTERN.test(runName('a'.repeat(48), tick))).toBe(false);
 	});
 });
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { CallbackEvent } from '../../../api';
-import { gatedLedger } from '../../../worker/src/daemon/campaigns/sendingGate';
+import type { ChunkSource, TakeContext } from '../../../worker/src/campaign/chunkSource';
+import { GatedChunks } from '../../../worker/src/daemon/campaigns/sendingGate';
 import type { DaemonStore } from '../../../worker/src/storage/daemonStore';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import { CallbackIntake } from '../../../worker/src/daemon/callbacks/2-spool/callbackIntake';
@@ -140,19 +141,19 @@ describe('the callback intake', () => {
 	it('holds a campaign’s next rows while the gate is shut', async () => {
 		let open = false;
 		const calls: string[] = [];
-		const ledger = {
-			peekPending: async () => (calls.push('peek'), []),
-			counts: async () => (calls.push('counts'), {}),
-		} as unknown as Ledger;
+		const source: ChunkSource = {
+			together: false,
+			recover: async () => 0,
+			taker: () => ({ next: async () => (calls.push('take'), 'done' as const), suppressed: 0 }),
+		};
 		const lines: string[] = [];
-		const gated = gatedLedger(
-			ledger,
+		const gated = new GatedChunks(
+			source,
 			() => open,
 			new JsonLogger((l) => lines.push(JSON.parse(l).msg)),
 			new AbortController().signal,
 		);
-		await gated.counts('c');
-		const peek = gated.peekPending('c', 10);
+		const next = gated.taker({} as TakeContext).next();
 		// The gate says it holds the rows: it does so before it would ask for them.
 		await vi.waitFor(
 			() =>
@@ -161,9 +162,9 @@ describe('the callback intake', () => {
 				),
 			{ timeout: 5_000, interval: 10 },
 		);
-		expect(calls).toEqual(['counts']);
+		expect(calls).toEqual([]);
 		open = true;
-		await peek;
-		expect(calls).toEqual(['counts', 'peek']);
+		expect(await next).toBe('done');
+		expect(calls).toEqual(['take']);
 	});
 });

@@ -6,6 +6,8 @@ import {
 	checkSchedule as checkScheduleRule,
 	ErrorCodes,
 	isBlank,
+	RUN_NAME_PATTERN,
+	RUN_NAME_RULE,
 	validateSendMessage,
 } from '../../../api';
 import { openCsv, STDIN, type CsvSource } from '../csv/openCsv';
@@ -39,13 +41,20 @@ import { mapColumns } from './csvColumns';
 import { DryRunSink } from './dryRunSink';
 import { inputChange } from './inputCheck';
 import { ExitCodes } from './exitCodes';
-import { FatalError, SETTING_FLAG, SettingError, STALE_OWNER_MS, UsageError } from '../errors';
+import {
+	FatalError,
+	RunHeldError,
+	SETTING_FLAG,
+	SettingError,
+	STALE_OWNER_MS,
+	UsageError,
+} from '../errors';
 import { isStoreFault } from '../storage/storeFault';
 import { consentColumns, LedgerSink } from './ledgerSink';
 import { localChunks } from './localChunks';
 import { readStage, type RowSink } from './readStage';
 import { refusal, unreachable } from './sendChunk';
-import { sendStage } from './sendStage';
+import { sendStage, type RunControls } from './sendStage';
 import { sleep } from './sleep';
 
 export interface RunCampaignOptions {
@@ -85,6 +94,8 @@ export interface RunCampaignDeps {
 	 * sending it together; then one of them imports the CSV while the others wait.
 	 */
 	chunks?: ChunkSource;
+	/** Pause and cancel as another place holds them besides the ledger (the campaign API's record). */
+	controls?: () => Promise<RunControls>;
 }
 
 const HEARTBEAT_MS = 2_000;
@@ -152,10 +163,7 @@ export async function runCampaign(
 		const resumed = stored !== undefined && !replaces && !restart;
 		let record = resumed ? stored : await ledger.createCampaign(spec);
 		const other = await ledger.claim(name, owner, STALE_OWNER_MS);
-		if (other && !deps.chunks?.together)
-			throw new FatalError(
-				`campaign ${name} is already running (pid ${other.pid} on ${other.host}); a second run would race it`,
-			);
+		if (other && !deps.chunks?.together) throw new RunHeldError(name, other);
 		if (other) {
 			const joined = await joinRun(ledger, name, owner, deps.signal);
 			record = joined.record;
@@ -216,10 +224,10 @@ function checkSettings(options: RunCampaignOptions): void {
 		);
 	// Throws a SettingError naming the setting.
 	if (options.spec.defaultCountry !== undefined) new PhoneNormalizer(options.spec.defaultCountry);
-	if (!/^[A-Za-z0-9._-]{1,64}$/.test(options.spec.name))
+	if (!RUN_NAME_PATTERN.test(options.spec.name))
 		throw setting(
 			'name',
-			`must be 1 to 64 letters, digits, dots, dashes or underscores: it goes into every ExternalId (got "${options.spec.name}")`,
+			`${RUN_NAME_RULE}: it goes into every ExternalId (got "${options.spec.name}")`,
 		);
 	if (!(options.rate >= 0))
 		throw setting(
@@ -270,9 +278,7 @@ async function resolveSpec(
 			);
 		}
 		if (stored.owner && ownerIsAlive(stored.owner, STALE_OWNER_MS))
-			throw new FatalError(
-				`campaign ${name} is already running (pid ${stored.owner.pid} on ${stored.owner.host}); a second run would race it`,
-			);
+			throw new RunHeldError(name, stored.owner);
 		const changed = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
 		return { spec: { ...stored.spec, ...changed }, replaces: conflicts };
 	}
@@ -310,9 +316,7 @@ async function checkInput(
 		);
 	}
 	if (stored.owner && ownerIsAlive(stored.owner, STALE_OWNER_MS))
-		throw new FatalError(
-			`campaign ${name} is already running (pid ${stored.owner.pid} on ${stored.owner.host}); a second run would race it`,
-		);
+		throw new RunHeldError(name, stored.owner);
 	if (spec.csvPath === STDIN) {
 		// Its first bytes are read now: the import could not start from them. Nothing was sent.
 		await ledger.deleteCampaign(name);
@@ -636,6 +640,7 @@ async function stages(
 		signal,
 		callbacks: options.callbacks,
 		chunks,
+		controls: deps.controls,
 		rate: options.rate,
 		backoff:
 			options.retries === undefined

@@ -6,6 +6,9 @@ import { ownerIsAlive } from '../storage/ownerIsAlive';
 import { dbLocation, type DbLocation } from '../storage/dbLocation';
 import { apiCampaignCsvPath, apiCampaignDir } from '../daemon/api/apiCampaignFiles';
 import { openLedger } from '../storage/openStores';
+import { openApiCampaignStore } from '../storage/openApiCampaignStore';
+import { ApiError } from '../daemon/api/apiError';
+import { CampaignControl } from '../daemon/api/campaignControl';
 import { runsOfCampaign } from '../daemon/callbacks/4-replies/runName';
 import { DEFAULT_DB, dbSetting } from './campaignRunCommand';
 import { formatStatus, readStatus } from './campaignStatus';
@@ -32,7 +35,10 @@ function purgeNote(db: DbLocation, name: string, reclaimed: boolean | undefined)
 		: `purged: its stored callbacks dropped, ${where} rewritten, but another process was reading, so the WAL still holds older pages: run it again when the worker is idle${left}`;
 }
 
-/** status, pause, resume, cancel, delete: they act through the ledger, which the running process watches. */
+/**
+ * status, pause, resume, cancel, delete: they act through the ledger, which the running
+ * process watches, and on an API campaign's record as the API does (campaignControl.ts).
+ */
 export async function campaignControlCommand(action: Control, argv: string[]): Promise<number> {
 	let values;
 	try {
@@ -62,21 +68,37 @@ export async function campaignControlCommand(action: Control, argv: string[]): P
 		throw new UsageError(`--purge is for campaign delete only`);
 	// Status only reads: it works on a ledger the user may not write to.
 	const ledger = await openLedger(db, { readonly: action === 'status' });
+	// Beside it, on its connection: an API campaign's record, which the API's runner watches.
+	const store = action === 'status' ? undefined : await openApiCampaignStore(db, ledger);
 	try {
+		const control = () => new CampaignControl({ ledger, store: store!, dir: apiCampaignDir(db) });
+		const api = await store?.campaign(values.name);
 		let record = await ledger.campaign(values.name);
 		// A config campaign's name stands for its latest cron run (`<campaign>-<tick>`), except for delete.
 		const runs = record ? [] : runsOfCampaign(values.name, await ledger.campaignNames());
-		if (!record && runs.length > 0 && action !== 'delete') {
+		if (!record && !api && runs.length > 0 && action !== 'delete') {
 			values.name = runs[0];
 			record = await ledger.campaign(values.name);
 		}
-		if (!record)
+		// An API campaign not yet imported has no ledger campaign: its record is acted on alone.
+		if (api && api.state === 'draft' && action !== 'delete')
+			throw new FatalError(
+				`campaign ${values.name} has not started: start it through the campaign API (POST /api/campaigns/${values.name}/start)`,
+			);
+		if (!record && !api)
 			throw new FatalError(
 				`no campaign named ${values.name} in ${dbPath}` +
 					(runs.length > 0 ? `; its runs: ${runs.join(', ')}` : ''),
 			);
 		const live =
-			record.owner && ownerIsAlive(record.owner, STALE_OWNER_MS) ? record.owner : undefined;
+			record?.owner && ownerIsAlive(record.owner, STALE_OWNER_MS) ? record.owner : undefined;
+		// An API campaign's end, as the API shows it, counts as the ledger's does.
+		const phase =
+			api?.state === 'cancelled' || api?.state === 'cancelling'
+				? 'cancelled'
+				: api?.state === 'finished' || api?.state === 'failed'
+					? 'finished'
+					: record?.phase;
 		const say = (text: string) => process.stdout.write(text + '\n');
 		switch (action) {
 			case 'status': {
@@ -97,26 +119,24 @@ export async function campaignControlCommand(action: Control, argv: string[]): P
 					throw new FatalError(
 						`campaign ${values.name} is running (pid ${live.pid} on ${live.host}): cancel it and let the run stop before deleting it`,
 					);
-				const counts = await ledger.counts(values.name);
-				const sent = sentRows(counts.rows);
+				const counts = record ? await ledger.counts(values.name) : undefined;
+				const sent = counts ? sentRows(counts.rows) : 0;
 				if (sent > 0 && !values.force) {
 					throw new UsageError(
 						`campaign ${values.name} has sent ${sent} messages (or may have): deleting it forgets them, and a new campaign of that name in this ledger could send them again. Add --force to delete it anyway`,
 					);
 				}
-				const reclaimed = await ledger.deleteCampaign(values.name, values.purge);
+				const reclaimed = await inOwnWords(control().delete(values.name, values.purge));
 				say(
-					`deleted campaign ${values.name} (${counts.total} rows${sent > 0 ? `, ${sent} of them sent or uncertain` : ', none sent'}): the name is free`,
+					`deleted campaign ${values.name} (${counts?.total ?? 0} rows${sent > 0 ? `, ${sent} of them sent or uncertain` : ', none sent'}): the name is free`,
 				);
 				say(purgeNote(db, values.name, reclaimed));
 				return 0;
 			}
 			case 'pause':
-				if (record.phase === 'cancelled' || record.phase === 'finished')
-					throw new FatalError(
-						`campaign ${values.name} is ${record.phase}: there is nothing to pause`,
-					);
-				await ledger.setPaused(values.name, true);
+				if (phase === 'cancelled' || phase === 'finished')
+					throw new FatalError(`campaign ${values.name} is ${phase}: there is nothing to pause`);
+				await control().pause(values.name);
 				say(
 					live
 						? `paused campaign ${values.name}: the run (pid ${live.pid}) stops after the batches in flight and waits`
@@ -124,29 +144,34 @@ export async function campaignControlCommand(action: Control, argv: string[]): P
 				);
 				return 0;
 			case 'resume':
-				if (record.phase === 'cancelled')
+				if (phase === 'cancelled')
 					throw new FatalError(`campaign ${values.name} was cancelled and cannot be resumed`);
-				await ledger.setPaused(values.name, false);
+				await control().resume(values.name);
 				say(
 					live
 						? `resumed campaign ${values.name}: the run (pid ${live.pid}) continues`
-						: `resumed campaign ${values.name}: no run is active, so run \`cloudtel campaign run --db ${dbPath} --name ${values.name}\` to continue sending`,
+						: api
+							? `resumed campaign ${values.name}: the worker running the campaign API goes on with it`
+							: `resumed campaign ${values.name}: no run is active, so run \`cloudtel campaign run --db ${dbPath} --name ${values.name}\` to continue sending`,
 				);
 				return 0;
 			case 'cancel': {
-				if (record.phase === 'finished')
+				if (phase === 'finished')
 					throw new FatalError(`campaign ${values.name} has finished: there is nothing to cancel`);
-				await ledger.setPhase(values.name, 'cancelled');
+				const outcome = await control().cancel(
+					values.name,
+					'cancelled with `cloudtel campaign cancel`',
+				);
 				// With a live run, it cancels its own pending rows once its batches in flight settle.
-				if (live) {
+				if (outcome.live) {
 					say(
-						`cancelled campaign ${values.name}: the run (pid ${live.pid}) stops after the batches in flight`,
+						live
+							? `cancelled campaign ${values.name}: the run (pid ${live.pid}) stops after the batches in flight`
+							: `cancelled campaign ${values.name}: its run stops after the batches in flight`,
 					);
 					return 0;
 				}
-				// Chunks a dead run left submitting may have reached the provider: uncertain, as a resume would mark them.
-				const uncertain = await ledger.recoverSubmitting(values.name);
-				const n = await ledger.cancelPending(values.name);
+				const { cancelled: n, uncertain } = outcome;
 				say(
 					`cancelled campaign ${values.name}: ${n} rows will not be sent` +
 						(uncertain > 0 ? `; ${uncertain} rows a stopped run was submitting are uncertain` : ''),
@@ -154,7 +179,21 @@ export async function campaignControlCommand(action: Control, argv: string[]): P
 				return 0;
 			}
 		}
+		// Every action returned above; the compiler does not see it through the store's try.
+		const unknown: never = action;
+		throw new UsageError(`no such action: ${String(unknown)}`);
 	} finally {
+		await store?.close();
 		await ledger.close();
+	}
+}
+
+/** A refusal the API words for its callers, said as the CLI says its own. */
+async function inOwnWords<T>(action: Promise<T>): Promise<T> {
+	try {
+		return await action;
+	} catch (error) {
+		if (error instanceof ApiError) throw new FatalError(error.message);
+		throw error;
 	}
 }

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import {
 	BATCH_MAX_MESSAGES,
 	CAMPAIGN_EVENT_TYPES,
+	CAMPAIGN_NAME_PATTERN,
+	CAMPAIGN_NAME_RULE,
 	campaignRateProblem,
 	isBlank,
 	isE164,
@@ -50,17 +52,8 @@ const timeZone = z
 		'must be an IANA time zone (such as "Australia/Sydney") or a Windows time zone ID',
 	);
 
-/**
- * A campaign's runs are named `<campaign>-<tick>` (17 characters of tick), and a run's
- * name goes into every ExternalId, where the engine allows 64 letters, digits, dots,
- * dashes and underscores.
- */
-const campaignName = z
-	.string()
-	.regex(
-		/^[A-Za-z0-9][A-Za-z0-9_.-]{0,46}$/,
-		'must be 1 to 47 letters, digits, "_", "." or "-", starting with a letter or digit',
-	);
+/** The campaign-name rule of api/ (campaignName.ts), which leaves room for each run's tick. */
+const campaignName = z.string().regex(CAMPAIGN_NAME_PATTERN, CAMPAIGN_NAME_RULE);
 
 const provider = z.strictObject({
 	baseUrl: httpUrl,

@@ -2,8 +2,16 @@ import { withoutServerPaths } from './serverPaths';
 import { rm } from 'node:fs/promises';
 import { isBlank } from '../../../../api';
 import { runCampaign } from '../../campaign/runCampaign';
+import type { RunControls } from '../../campaign/sendStage';
 import type { WorkerConfig } from '../../config/workerConfigSchema';
-import { FatalError, RUN_DEFAULTS, SettingError, STALE_OWNER_MS, UsageError } from '../../errors';
+import {
+	FatalError,
+	RUN_DEFAULTS,
+	RunHeldError,
+	SettingError,
+	STALE_OWNER_MS,
+	UsageError,
+} from '../../errors';
 import type { Ledger } from '../../storage/ledger';
 import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
 import type { KeyedForward } from '../../storage/daemonStore';
@@ -13,7 +21,7 @@ import { ownerIsAlive } from '../../storage/ownerIsAlive';
 import { isStoreFault } from '../../storage/storeFault';
 import { LogReporter } from '../campaigns/logReporter';
 import { daemonChunks, waitingForPostgres } from '../campaigns/runLedger';
-import { gatedLedger } from '../campaigns/sendingGate';
+import { GatedChunks } from '../campaigns/sendingGate';
 import { callbackUrl } from '../callbacks/1-http/callbackUrls';
 import type { JsonLogger } from '../jsonLogger';
 import { apiCampaignCsvPath } from './apiCampaignFiles';
@@ -120,7 +128,6 @@ export class ApiCampaignRunner implements CampaignKicker {
 			// Past its import a copy left here is not needed, and may hold a number `contact forget`
 			// erased from the pages since (run on another host): gone, it is not compared either.
 			else await rm(csvPath, { force: true });
-			ledger = this.controlled(gatedLedger(opened, this.sendingMayGo, log, signal), name);
 			const pace = apiCampaignPace(record.settings);
 			const summary = await runCampaign(
 				{
@@ -135,7 +142,8 @@ export class ApiCampaignRunner implements CampaignKicker {
 					ledger,
 					reporter: new LogReporter(log, undefined, this.config.log.phoneNumbers),
 					signal,
-					chunks: daemonChunks(ledger),
+					chunks: new GatedChunks(daemonChunks(opened), this.sendingMayGo, log, signal),
+					controls: () => this.controls(name),
 				},
 			);
 			const now = Date.now();
@@ -171,7 +179,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 			if (isStoreFault(error) || signal.aborted) throw error;
 			// Another process holds the run (a copy of this worker that a kill left behind, until
 			// its heartbeat goes stale): not a failure; the next look tries again.
-			if (error instanceof FatalError && / is already running \(pid /.test(error.message)) {
+			if (error instanceof RunHeldError) {
 				log.info('API campaign waits: another process holds its run', { reason: error.message });
 				return;
 			}
@@ -315,31 +323,16 @@ export class ApiCampaignRunner implements CampaignKicker {
 	}
 
 	/**
-	 * The ledger as the engine reads its campaign's controls: paused or cancelled through
-	 * the API counts even before the run has created the ledger campaign (and so before a
-	 * pause could be written there).
+	 * Pause and cancel as the API's record holds them, which the engine reads beside the
+	 * ledger's: one made before the run created its ledger campaign (and so before it could
+	 * be written there) counts too.
 	 */
-	private controlled<L extends Ledger>(ledger: L, name: string): L {
-		const store = this.store;
-		return new Proxy(ledger, {
-			get(target, property, receiver) {
-				const value: unknown = Reflect.get(target, property, receiver);
-				if (typeof value !== 'function') return value;
-				if (property !== 'campaign') return value.bind(target);
-				return async (campaign: string) => {
-					const record = await target.campaign(campaign);
-					if (!record || campaign !== name) return record;
-					const api = await store.campaign(name);
-					if (api?.state === 'paused') return { ...record, paused: true };
-					if (
-						(api?.state === 'cancelled' || api?.state === 'cancelling') &&
-						record.phase !== 'finished'
-					)
-						return { ...record, phase: 'cancelled' as const };
-					return record;
-				};
-			},
-		});
+	private async controls(name: string): Promise<RunControls> {
+		const state = (await this.store.campaign(name))?.state;
+		return {
+			paused: state === 'paused',
+			cancelled: state === 'cancelled' || state === 'cancelling',
+		};
 	}
 
 	/** Receipts and replies to this worker, as the settings ask; replies only to a leased sender. */

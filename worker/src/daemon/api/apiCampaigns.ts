@@ -1,7 +1,6 @@
 import { outboundRefusal } from '../outbound/outboundUrl';
 import { runOfConfigCampaign } from '../callbacks/4-replies/runName';
 import { createHash } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import {
@@ -17,7 +16,6 @@ import {
 	type CampaignDeleted,
 	type CampaignList,
 	type CampaignPreview,
-	type CampaignState,
 	type CsvAccepted,
 	type CampaignStatus,
 	type PageAccepted,
@@ -27,9 +25,8 @@ import {
 import { columnProblems } from '../../campaign/csvColumns';
 import { runCampaign } from '../../campaign/runCampaign';
 import { readCampaignReport, type CampaignReport } from '../../campaignReport/campaignReport';
-import { FatalError, SettingError, STALE_OWNER_MS } from '../../errors';
+import { FatalError, SettingError } from '../../errors';
 import type { Ledger } from '../../storage/ledger';
-import { ownerIsAlive } from '../../storage/ownerIsAlive';
 import type {
 	ApiCampaignRecord,
 	ApiCampaignStore,
@@ -38,17 +35,14 @@ import type {
 import { apiCampaignCsvPath } from './apiCampaignFiles';
 import { API_SETTING, apiCampaignPace, apiCampaignSpec } from './apiCampaignSpec';
 import { ApiError, invalid, notFound } from './apiError';
-import type { CampaignEvents, EventRun } from '../callbacks/5-events/campaignEvents';
+import type { CampaignEvents } from '../callbacks/5-events/campaignEvents';
+import { CampaignControl, eventRun, type CampaignKicker } from './campaignControl';
 import { campaignStatusOf } from './campaignStatusOf';
 import { receiveCsv } from './csvUpload';
 import { materializeCsv, unionColumns } from './materializeCsv';
 import { SilentReporter } from './silentReporter';
 
-/** What the API needs of the runner: to be told a campaign may go now. */
-export interface CampaignKicker {
-	kick(name: string): void;
-	isRunning(name: string): boolean;
-}
+export type { CampaignKicker } from './campaignControl';
 
 /** The rows a report lists as not sent: refused by the worker's checks or the provider, or sent without an answer. */
 const NOT_SENT = ['invalid', 'rejected', 'uncertain'] as const;
@@ -82,15 +76,12 @@ export class ApiCampaigns {
 			configCampaigns: readonly string[];
 		} = { outboundAllow: [], configCampaigns: [] },
 		private readonly now: () => number = Date.now,
-	) {}
-
-	private run(record: ApiCampaignRecord): EventRun {
-		return {
-			campaign: record.name,
-			run: record.name,
-			...(record.settings.events !== undefined ? { url: record.settings.events } : {}),
-		};
+	) {
+		this.control = new CampaignControl({ ledger, store, dir, runner, events, now });
 	}
+
+	/** Pause, resume, cancel and delete, as the CLI's act too. */
+	private readonly control: CampaignControl;
 
 	private async record(name: string): Promise<ApiCampaignRecord> {
 		const bad = checkCampaignName(name);
@@ -114,20 +105,10 @@ export class ApiCampaigns {
 			'cancelled',
 			'failed',
 		]);
-		const now = this.now();
-		const state = (r: ApiCampaignRecord): CampaignState =>
-			r.state === 'cancelling'
-				? 'cancelled'
-				: r.state !== 'started'
-					? r.state
-					: r.settings.schedule !== undefined && Date.parse(r.settings.schedule) > now
-						? 'scheduled'
-						: 'sending';
-		return {
-			campaigns: all
-				.map((r) => ({ name: r.name, state: state(r) }))
-				.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
-		};
+		// Each state as its status shows it (campaignStatusOf.ts): one reading, whichever view asks.
+		const listed = [];
+		for (const r of all) listed.push({ name: r.name, state: (await this.status(r)).state });
+		return { campaigns: listed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
 	}
 
 	async get(name: string): Promise<CampaignStatus> {
@@ -297,7 +278,7 @@ export class ApiCampaigns {
 			'started',
 			at,
 			undefined,
-			this.events?.startedForwards(this.run(record), at),
+			this.events?.startedForwards(eventRun(record), at),
 		);
 		const now = (await this.store.campaign(name))!;
 		if (started) this.events?.wake();
@@ -319,23 +300,7 @@ export class ApiCampaigns {
 				`campaign "${name}" is ${shownState(record.state)}: there is nothing to pause`,
 				{ field: 'state' },
 			);
-		if (record.state === 'started') {
-			const at = this.now();
-			// Each pause is its own event, queued by the move itself: the time it was paused tells them apart.
-			const { counts } = await this.get(name);
-			const paused = await this.store.transition(
-				name,
-				['started'],
-				'paused',
-				at,
-				undefined,
-				this.events?.pausedForwards(this.run(record), at, counts, at),
-			);
-			if (paused) this.events?.wake();
-			// A run under way stops after its batches in flight; one not begun yet finds the API's state.
-			if (await this.ledger.campaign(name)) await this.ledger.setPaused(name, true);
-			return this.get(name);
-		}
+		await this.control.pause(name);
 		return this.get(name);
 	}
 
@@ -351,11 +316,7 @@ export class ApiCampaigns {
 				`campaign "${name}" is ${shownState(record.state)} and cannot be resumed`,
 				{ field: 'state' },
 			);
-		if (record.state === 'paused') {
-			if (await this.ledger.campaign(name)) await this.ledger.setPaused(name, false);
-			if (await this.store.transition(name, ['paused'], 'started', this.now()))
-				this.runner.kick(name);
-		}
+		await this.control.resume(name);
 		return this.get(name);
 	}
 
@@ -368,57 +329,7 @@ export class ApiCampaigns {
 				{ field: 'state' },
 			);
 		if (record.state === 'cancelled' || record.state === 'cancelling') return this.get(name);
-		const reason = 'cancelled through the API';
-		const stored = await this.ledger.campaign(name);
-		const open = stored !== undefined && stored.phase !== 'finished';
-		const live =
-			open &&
-			(this.runner.isRunning(name) ||
-				(stored.owner !== undefined && ownerIsAlive(stored.owner, STALE_OWNER_MS)));
-		if (open) await this.ledger.setPhase(name, 'cancelled');
-		if (live) {
-			// A live run cancels its own pending rows once its batches in flight settle, then moves
-			// it to cancelled and announces the end in one write, with its final counts. Until
-			// then it is cancelling: a crash before leaves it so, and the next worker to take it
-			// up finishes the cancel and its announcement.
-			await this.store.transition(
-				name,
-				['draft', 'started', 'paused'],
-				'cancelling',
-				this.now(),
-				reason,
-			);
-			return this.get(name);
-		}
-		if (open) {
-			await this.ledger.recoverSubmitting(name);
-			await this.ledger.cancelPending(name);
-		}
-		// Nothing runs it: its campaign.finished is queued by the move itself, so no crash between
-		// them loses it (a cancel that failed is made again, whole). A draft never announced a start.
-		const at = this.now();
-		const events =
-			record.state === 'draft' || !this.events
-				? undefined
-				: this.events.finishedForwards(
-						this.run(record),
-						'cancelled',
-						await this.endCounts(record, at),
-						at,
-						reason,
-					);
-		if (
-			(await this.store.transition(
-				name,
-				['draft', 'started', 'paused'],
-				'cancelled',
-				at,
-				reason,
-				events,
-			)) &&
-			events?.length
-		)
-			this.events?.wake();
+		await this.control.cancel(name, 'cancelled through the API');
 		return this.get(name);
 	}
 
@@ -430,54 +341,8 @@ export class ApiCampaigns {
 	async delete(name: string): Promise<CampaignDeleted> {
 		const record = await this.record(name);
 		const state = (await this.status(record)).state;
-		const path = apiCampaignCsvPath(this.dir, name);
-		if (record.state === 'draft') {
-			if (!(await this.store.removeDraft(name)))
-				throw new ApiError(
-					'conflict',
-					`campaign "${name}" was started meanwhile: cancel it first`,
-					{ field: 'state' },
-				);
-			await rm(path, { force: true });
-			return { deleted: { name, state } };
-		}
-		if (record.state !== 'finished' && record.state !== 'cancelled' && record.state !== 'failed') {
-			throw new ApiError(
-				'conflict',
-				`campaign "${name}" is ${state}: cancel it first, then delete it`,
-				{ field: 'state' },
-			);
-		}
-		// A run that saw the cancel late may still be writing its rows: deleting under it would leave them behind.
-		const stored = await this.ledger.campaign(name);
-		if (
-			this.runner.isRunning(name) ||
-			(stored?.owner !== undefined &&
-				stored.phase !== 'finished' &&
-				stored.phase !== 'cancelled' &&
-				ownerIsAlive(stored.owner, STALE_OWNER_MS))
-		) {
-			throw new ApiError(
-				'conflict',
-				`campaign "${name}" is ${state} but its run is still settling: delete it in a moment`,
-				{ field: 'state' },
-			);
-		}
-		// The ledger first, the record last, as retention does: a delete cut off between them is made again whole.
-		await this.ledger.deleteCampaign(name);
-		await rm(path, { force: true });
-		await this.store.remove(name);
+		await this.control.delete(name);
 		return { deleted: { name, state } };
-	}
-
-	/** The counts the campaign shows once cancelled: its pages dropped by the move, the ledger's rows alone. */
-	private async endCounts(
-		record: ApiCampaignRecord,
-		at: number,
-	): Promise<CampaignStatus['counts']> {
-		const noPages = { pageTotals: () => Promise.resolve({ pages: [], recipients: 0 }) };
-		return (await campaignStatusOf({ ...record, state: 'cancelled' }, noPages, this.ledger, at))
-			.counts;
 	}
 
 	/** The JSON of `cloudtel campaign report --json`; with `notSentLimit`, a page of the recipients not sent, by line. */

@@ -5,6 +5,7 @@ import {
 	type CampaignState,
 	type CampaignStatus,
 } from '../../../../api';
+import { campaignCounts } from '../../campaign/campaignCounts';
 import type { Ledger } from '../../storage/ledger';
 import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
 
@@ -23,52 +24,20 @@ export async function campaignStatusOf(
 	now = Date.now(),
 ): Promise<CampaignStatus> {
 	const totals = await store.pageTotals(record.name);
-	const counts: CampaignCounts = { ...emptyCampaignCounts(), recipients: totals.recipients };
 	const stored = record.state === 'draft' ? undefined : await ledger.campaign(record.name);
-	let sent = 0;
+	let counts: CampaignCounts = { ...emptyCampaignCounts(), recipients: totals.recipients };
 	if (stored) {
-		const c = await ledger.counts(record.name);
-		const d = await ledger.deliveryCounts(record.name);
-		Object.assign(counts, {
-			pending: c.rows.pending + c.rows.submitting,
-			accepted: c.rows.accepted,
-			rejected: c.rows.rejected,
-			uncertain: c.rows.uncertain,
-			invalid: c.rows.invalid,
-			duplicate: c.rows.duplicate,
-			suppressed: c.rows.suppressed,
-			cancelled: c.rows.cancelled,
-			delivered: d.delivered,
-			undelivered: d.failed,
-			replies: d.replied,
-		});
+		counts = await campaignCounts(ledger, record.name);
 		// Rows not imported yet are still to be sent; once imported (and at the end, when the
 		// pages are gone) the ledger has them all, less any row `contact forget` erased.
-		const importing = stored.phase === 'importing';
-		if (importing) counts.pending += Math.max(0, totals.recipients - c.total);
-		counts.recipients = importing ? Math.max(totals.recipients, c.total) : c.total;
-		sent = c.rows.accepted + c.rows.rejected + c.rows.uncertain + c.rows.submitting;
-	} else if (record.state !== 'draft') counts.pending = totals.recipients;
-	let state: CampaignState;
-	switch (record.state) {
-		case 'started': {
-			const scheduled =
-				record.settings.schedule !== undefined &&
-				Date.parse(record.settings.schedule) > now &&
-				sent === 0;
-			state = stored?.paused ? 'paused' : scheduled ? 'scheduled' : 'sending';
-			break;
+		if (stored.phase === 'importing') {
+			counts.pending += Math.max(0, totals.recipients - counts.recipients);
+			counts.recipients = Math.max(totals.recipients, counts.recipients);
 		}
-		// Cancelled for its callers; its run is settling its batches in flight.
-		case 'cancelling':
-			state = 'cancelled';
-			break;
-		default:
-			state = record.state;
-	}
+	} else if (record.state !== 'draft') counts.pending = totals.recipients;
 	return {
 		name: record.name,
-		state,
+		state: shownState(record, stored?.paused === true, counts, now),
 		settings: shownSettings(record.settings),
 		createdAt: iso(record.createdAt)!,
 		...(record.startedAt !== undefined ? { startedAt: iso(record.startedAt) } : {}),
@@ -76,4 +45,31 @@ export async function campaignStatusOf(
 		...(record.reason !== undefined ? { reason: record.reason } : {}),
 		counts,
 	};
+}
+
+/**
+ * The state a caller sees: a started campaign is sending, scheduled (its schedule ahead
+ * and nothing sent yet) or paused (the ledger's flag, set by a pause from any interface
+ * before the record moved); a cancel its run is still settling is cancelled.
+ */
+function shownState(
+	record: ApiCampaignRecord,
+	paused: boolean,
+	counts: CampaignCounts,
+	now: number,
+): CampaignState {
+	switch (record.state) {
+		case 'started': {
+			const sent = counts.accepted + counts.rejected + counts.uncertain;
+			const scheduled =
+				record.settings.schedule !== undefined &&
+				Date.parse(record.settings.schedule) > now &&
+				sent === 0;
+			return paused ? 'paused' : scheduled ? 'scheduled' : 'sending';
+		}
+		case 'cancelling':
+			return 'cancelled';
+		default:
+			return record.state;
+	}
 }

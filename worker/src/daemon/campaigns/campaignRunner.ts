@@ -18,7 +18,7 @@ import { checkCampaignCsv, configProblem } from './csvCheck';
 import { LogReporter } from './logReporter';
 import { PauseReporter } from './pauseReporter';
 import { daemonChunks, waitingForPostgres } from './runLedger';
-import { gatedLedger } from './sendingGate';
+import { GatedChunks } from './sendingGate';
 import { isStoreFault, StoreFault } from '../../storage/storeFault';
 
 /** Attempts at queuing a campaign.paused (about a minute of back-off) before it is given up, logged. */
@@ -66,13 +66,8 @@ export class CampaignRunner {
 		try {
 			const location = dbLocation(this.config.db, 'db');
 			// A Postgres restarting under the run: it waits, then goes on (or, past the limit, stops to be resumed).
-			ledger = gatedLedger(
-				await openRunLedger(location, waitingForPostgres(log)),
-				this.sendingMayGo,
-				log,
-				signal,
-			);
-			const chunks = daemonChunks(ledger);
+			ledger = await openRunLedger(location, waitingForPostgres(log));
+			const chunks = new GatedChunks(daemonChunks(ledger), this.sendingMayGo, log, signal);
 			const summary = await runCampaign(
 				{
 					spec: configuredSpec(campaign, run),

@@ -1,3 +1,4 @@
+import { bearerOf } from './bearer';
 import type {
 	FastifyInstance,
 	FastifyPluginAsync,
@@ -36,7 +37,7 @@ export function bearerToken(
 	refused: (reason: string) => void,
 ): onRequestAsyncHookHandler {
 	return async (request: FastifyRequest, reply: FastifyReply) => {
-		const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
+		const bearer = bearerOf(request.headers.authorization);
 		if (bearer !== undefined && secretMatches(bearer, token)) return undefined;
 		refused('wrong or missing API token');
 		reply.header('www-authenticate', 'Bearer');

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { bearerOf } from './bearer';
 import { escapeHtml as escape } from '../../campaignReport/escapeHtml';
 import { readCampaignReport } from '../../campaignReport/campaignReport';
 import type * as ReportHtml from '../../campaignReport/reportHtml';
@@ -57,7 +58,7 @@ export async function reportRoute(
 			{ error: 'this worker serves no report: its config sets no server.reportToken' },
 			'reports asked for, but no reportToken is set',
 		);
-	const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+	const bearer = bearerOf(req.headers.authorization);
 	const linkExpiry = bearer === undefined ? signedLinkExpiry(token, url, nowSeconds) : undefined;
 	if (!(bearer !== undefined ? secretMatches(bearer, token) : linkExpiry !== undefined)) {
 		return json(

@@ -41,8 +41,7 @@ const ACTION = 'event';
  * events; otherwise the config's `events.url` takes those its `types` name.
  *
  * The `...Forwards` builders give the forwards to queue in the transaction of the change
- * they announce (a run closed and its finished event together); `started`, `finished`
- * and `paused` queue them on their own, for a caller with no such transaction.
+ * they announce (a run closed and its finished event together).
  */
 export class CampaignEvents {
 	constructor(
@@ -126,29 +125,6 @@ export class CampaignEvents {
 			}),
 			run.url,
 		);
-	}
-
-	async started(run: EventRun, at = Date.now()): Promise<void> {
-		await this.queue(this.startedForwards(run, at), at);
-	}
-
-	async finished(
-		run: EventRun,
-		state: FinishedState,
-		counts: CampaignCounts,
-		at = Date.now(),
-		reason?: string,
-	): Promise<void> {
-		await this.queue(this.finishedForwards(run, state, counts, at, reason), at);
-	}
-
-	async paused(
-		run: EventRun,
-		at = Date.now(),
-		counts?: CampaignCounts,
-		pause?: string | number,
-	): Promise<void> {
-		await this.queue(this.pausedForwards(run, at, counts, pause), at);
 	}
 
 	/**

@@ -1,0 +1,191 @@
+import { rm } from 'node:fs/promises';
+import type { CampaignCounts } from '../../../../api';
+import { STALE_OWNER_MS } from '../../errors';
+import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
+import type { Ledger } from '../../storage/ledger';
+import { ownerIsAlive } from '../../storage/ownerIsAlive';
+import type { CampaignEvents, EventRun } from '../callbacks/5-events/campaignEvents';
+import { apiCampaignCsvPath } from './apiCampaignFiles';
+import { ApiError } from './apiError';
+import { campaignStatusOf } from './campaignStatusOf';
+
+/** What a control needs of the runner in its own process: to run a campaign now, and whether it runs one. */
+export interface CampaignKicker {
+	kick(name: string): void;
+	isRunning(name: string): boolean;
+}
+
+export interface CampaignControlParts {
+	ledger: Ledger;
+	store: ApiCampaignStore;
+	/** Where the CSVs made from API campaigns' pages go (apiCampaignFiles.ts). */
+	dir: string;
+	/** The runner in this process (the worker's); the CLI has none, and the runners look for started campaigns. */
+	runner?: CampaignKicker;
+	events?: CampaignEvents;
+	now?: () => number;
+}
+
+/** What a cancel did: a live run cancels its own pending rows once its batches in flight settle. */
+export type CancelOutcome = { live: true } | { live: false; cancelled: number; uncertain: number };
+
+/**
+ * Pause, resume, cancel and delete, whichever interface asks (`cloudtel campaign`, the
+ * campaign API, the Campaign node through it): each writes every place the campaign's
+ * run and its API record read, so what one interface did the other sees and can undo.
+ * The callers check what may be asked and say it in their own words; this does it.
+ */
+export class CampaignControl {
+	constructor(private readonly parts: CampaignControlParts) {}
+
+	private now(): number {
+		return (this.parts.now ?? Date.now)();
+	}
+
+	/** Paused in the ledger, which a run watches, and in the API's state, which a run not begun finds. */
+	async pause(name: string): Promise<void> {
+		const { store, ledger, events } = this.parts;
+		const api = await store.campaign(name);
+		if (api?.state === 'started') {
+			const at = this.now();
+			// Each pause is its own event, queued by the move itself: the time it was paused tells them apart.
+			const { counts } = await campaignStatusOf(api, store, ledger, at);
+			const paused = await store.transition(
+				name,
+				['started'],
+				'paused',
+				at,
+				undefined,
+				events?.pausedForwards(eventRun(api), at, counts, at),
+			);
+			if (paused) events?.wake();
+		}
+		if (await ledger.campaign(name)) await ledger.setPaused(name, true);
+	}
+
+	async resume(name: string): Promise<void> {
+		const { store, ledger, runner } = this.parts;
+		if (await ledger.campaign(name)) await ledger.setPaused(name, false);
+		const api = await store.campaign(name);
+		if (
+			api?.state === 'paused' &&
+			(await store.transition(name, ['paused'], 'started', this.now()))
+		)
+			runner?.kick(name);
+	}
+
+	/**
+	 * Cancelled in the ledger and the API's state. With no live run its pending rows are
+	 * cancelled now (those a dead run left submitting uncertain), and an API campaign moves
+	 * to cancelled in the write that queues its campaign.finished; a live run does both
+	 * itself once its batches in flight settle (until then the API campaign is cancelling).
+	 */
+	async cancel(name: string, reason: string): Promise<CancelOutcome> {
+		const { store, ledger, runner, events } = this.parts;
+		const api = await store.campaign(name);
+		const stored = await ledger.campaign(name);
+		const open = stored !== undefined && stored.phase !== 'finished';
+		const live =
+			open &&
+			(runner?.isRunning(name) === true ||
+				(stored.owner !== undefined && ownerIsAlive(stored.owner, STALE_OWNER_MS)));
+		if (open) await ledger.setPhase(name, 'cancelled');
+		const movable = ['draft', 'started', 'paused'] as const;
+		if (live) {
+			// A crash before the run settles leaves it cancelling: the next worker to take it up finishes it.
+			if (api) await store.transition(name, movable, 'cancelling', this.now(), reason);
+			return { live: true };
+		}
+		const uncertain = open ? await ledger.recoverSubmitting(name) : 0;
+		const cancelled = open ? await ledger.cancelPending(name) : 0;
+		if (api && (movable as readonly string[]).includes(api.state)) {
+			// Queued by the move itself, so no crash between them loses it. A draft never announced a start.
+			const at = this.now();
+			const forwards =
+				api.state === 'draft' || !events
+					? undefined
+					: events.finishedForwards(
+							eventRun(api),
+							'cancelled',
+							await this.endCounts(api, at),
+							at,
+							reason,
+						);
+			if (
+				(await store.transition(name, movable, 'cancelled', at, reason, forwards)) &&
+				forwards?.length
+			)
+				events?.wake();
+		}
+		return { live: false, cancelled, uncertain };
+	}
+
+	/**
+	 * The campaign's ledger rows, and an API campaign's record, pages and CSV: the name is
+	 * free again. An API campaign that may still send is refused (cancel it first); the
+	 * caller refuses a ledger campaign's live run. The ledger first, the record last, as
+	 * retention does: a delete cut off between them is made again whole.
+	 */
+	async delete(name: string, purge = false): Promise<boolean | undefined> {
+		const { store, ledger, runner, dir } = this.parts;
+		const api = await store.campaign(name);
+		const path = apiCampaignCsvPath(dir, name);
+		if (api?.state === 'draft') {
+			if (!(await store.removeDraft(name)))
+				throw new ApiError(
+					'conflict',
+					`campaign "${name}" was started meanwhile: cancel it first`,
+					{
+						field: 'state',
+					},
+				);
+			await rm(path, { force: true });
+			return undefined;
+		}
+		if (api) {
+			const shown = (await campaignStatusOf(api, store, ledger, this.now())).state;
+			if (api.state !== 'finished' && api.state !== 'cancelled' && api.state !== 'failed')
+				throw new ApiError(
+					'conflict',
+					`campaign "${name}" is ${shown}: cancel it first, then delete it`,
+					{ field: 'state' },
+				);
+			// A run that saw the cancel late may still be writing its rows: deleting under it would leave them behind.
+			const stored = await ledger.campaign(name);
+			if (
+				runner?.isRunning(name) ||
+				(stored?.owner !== undefined &&
+					stored.phase !== 'finished' &&
+					stored.phase !== 'cancelled' &&
+					ownerIsAlive(stored.owner, STALE_OWNER_MS))
+			)
+				throw new ApiError(
+					'conflict',
+					`campaign "${name}" is ${shown} but its run is still settling: delete it in a moment`,
+					{ field: 'state' },
+				);
+		}
+		const reclaimed = await ledger.deleteCampaign(name, purge && !api);
+		if (!api) return reclaimed;
+		await rm(path, { force: true });
+		await store.remove(name);
+		// Its pages go with the record, after the rows: the purge rewrites the file once both are gone.
+		return purge ? ledger.deleteCampaign(name, true) : undefined;
+	}
+
+	/** The counts the campaign shows once cancelled: its pages dropped by the move, the ledger's rows alone. */
+	private async endCounts(record: ApiCampaignRecord, at: number): Promise<CampaignCounts> {
+		const noPages = { pageTotals: () => Promise.resolve({ pages: [], recipients: 0 }) };
+		const cancelled = { ...record, state: 'cancelled' as const };
+		return (await campaignStatusOf(cancelled, noPages, this.parts.ledger, at)).counts;
+	}
+}
+
+/** An API campaign's run as its events name it: the campaign itself, to its own URL if it has one. */
+export function eventRun(record: ApiCampaignRecord): EventRun {
+	return {
+		campaign: record.name,
+		run: record.name,
+		...(record.settings.events !== undefined ? { url: record.settings.events } : {}),
+	};
+}
