@@ -8,7 +8,6 @@ import { GatedChunks } from '../../../worker/src/daemon/campaigns/sendingGate';
 import type { DaemonStore } from '../../../worker/src/storage/daemonStore';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import { CallbackIntake } from '../../../worker/src/daemon/callbacks/2-spool/callbackIntake';
-import type { Ledger } from '../../../worker/src/storage/ledger';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
