@@ -46,6 +46,7 @@ export const SETTING_FLAG = {
 	batchSize: '--batch-size',
 	concurrency: '--concurrency',
 	replyUrl: '--reply-url',
+	maxCost: '--max-cost',
 } as const;
 
 export type Setting = keyof typeof SETTING_FLAG;

@@ -47,6 +47,14 @@ describe('worker config', () => {
 		]);
 	});
 
+	it('refuses a campaign maxCost without the pricePerSegment that counts it', () => {
+		expect(problems(`${BASE}campaigns:\n${campaign({ maxCost: 5 })}`)).toEqual([
+			'campaigns[0].maxCost: needs pricePerSegment: the spend cap counts segments at that price',
+		]);
+		const ok = `${BASE}campaigns:\n${campaign({ maxCost: 5, pricePerSegment: 0.05 })}`;
+		expect(loadWorkerConfig(write(ok), {}).campaigns[0]).toMatchObject({ maxCost: 5 });
+	});
+
 	it('refuses unknown settings by their path, as typos', () => {
 		expect(problems(`${BASE}campaigns:\n${campaign({ crn: 'x' })}`)).toEqual([
 			'campaigns[0].crn: is not a setting here (a typo?)',

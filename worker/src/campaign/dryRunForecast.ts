@@ -20,6 +20,8 @@ export interface DryRunForecast {
 	/** With --smart-encoding: what it saved; without: what it would save. */
 	smartEncoding: { on: boolean; messages: number; segmentsSaved: number; costSaved?: number };
 	countries: { country: string; messages: number }[];
+	/** With --max-cost: the valid rows, in file order, a run sends before its cap pauses it. */
+	spendCap?: { maxCost: number; rowsWithin: number; costWithin: number };
 	/** When the last message should go out, from the rate, the schedule, the send window and the zones. */
 	finish?: {
 		at: string;

@@ -5,6 +5,7 @@ import type { RowRules } from '../rows/rowRules';
 import { RowValidator } from '../rows/rowValidator';
 import { ForecastTally } from './dryRunForecast';
 import type { RowSink } from './readStage';
+import type { SpendFit } from './spendCap';
 
 const PREVIEW = 3;
 
@@ -20,6 +21,8 @@ export class DryRunSink implements RowSink {
 		rules: RowRules,
 		private readonly out: OutFile | undefined,
 		private readonly now: () => number,
+		/** --max-cost: how many rows fit under it. */
+		readonly spendFit?: SpendFit,
 	) {
 		this.previewer = new RowValidator({ ...rules, wantText: true });
 		this.tally = new ForecastTally(rules.smartEncoding ?? false);
@@ -30,6 +33,7 @@ export class DryRunSink implements RowSink {
 			this.rows[r.status]++;
 			if (r.status === 'pending') {
 				this.segments += r.segments;
+				this.spendFit?.add(r.segments);
 				if (this.preview.length < PREVIEW) this.addPreview(r.line, items);
 				const examples = this.tally.examples.length;
 				this.tally.add(r);

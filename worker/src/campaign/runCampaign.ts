@@ -47,6 +47,8 @@ import { readStage, type RowSink } from './readStage';
 import { refusal, unreachable } from './sendChunk';
 import { sendStage } from './sendStage';
 import { sleep } from './sleep';
+import { checkSpendCap, SpendCap, SpendFit } from './spendCap';
+import { SPEND_KEY } from '../storage/guardSql';
 
 export interface RunCampaignOptions {
 	/** The campaign as given; on a resume, omitted keys come from the ledger. */
@@ -63,8 +65,10 @@ export interface RunCampaignOptions {
 	threads?: number;
 	/** Retries of a batch after a 5xx or a failed connection (429s have their own, larger limit). */
 	retries?: number;
-	/** A dry run's price of one segment, for its cost. */
+	/** A dry run's price of one segment, for its cost; with `maxCost`, the spend cap's. */
 	pricePerSegment?: number;
+	/** --max-cost: the most the campaign may spend, counted before each message leaves (spendCap.ts). */
+	maxCost?: number;
 	/** Receipt and reply webhooks every message carries (the worker daemon's). */
 	callbacks?: Parameters<typeof sendStage>[0]['callbacks'];
 	/**
@@ -208,6 +212,7 @@ async function joinRun(
 }
 
 function checkSettings(options: RunCampaignOptions): void {
+	checkSpendCap(options.maxCost, options.pricePerSegment);
 	if (options.spec.text !== undefined && options.spec.text.trim() === '')
 		throw new SettingError(
 			'text',
@@ -488,7 +493,8 @@ async function dryRun(
 			options,
 			deps,
 			timing,
-			(rules) => new DryRunSink(rules, out, () => Math.floor(Date.now() / 1000)),
+			(rules) =>
+				new DryRunSink(rules, out, () => Math.floor(Date.now() / 1000), spendFitOf(options)),
 			0,
 			new NumberSet(),
 			out !== undefined,
@@ -506,12 +512,15 @@ async function dryRun(
 			firstErrors: result.firstErrors,
 			uncertainLines: [],
 			preview: sink.preview,
-			forecast: sink.tally.forecast({
-				pricePerSegment: options.pricePerSegment,
-				rate: options.rate,
-				timing,
-				now: Math.floor(Date.now() / 1000),
-			}),
+			forecast: {
+				...sink.tally.forecast({
+					pricePerSegment: options.pricePerSegment,
+					rate: options.rate,
+					timing,
+					now: Math.floor(Date.now() / 1000),
+				}),
+				...(sink.spendFit ? { spendCap: sink.spendFit.result() } : {}),
+			},
 			exitCode: result.interrupted ? ExitCodes.Interrupted : ExitCodes.Finished,
 		};
 		deps.reporter.summary(summary);
@@ -533,7 +542,9 @@ async function stages(
 	const { reporter, signal } = deps;
 	const name = spec.name;
 	if (record.phase === 'cancelled') return { stop: 'cancelled' };
-	if (record.paused && !options.waitWhilePaused) return { stop: 'paused' };
+	// Running it again is how a campaign its spend cap paused goes on (with a higher cap).
+	if (record.paused && record.pausedBy?.by === 'spend-cap') await ledger.setPaused(name, false);
+	else if (record.paused && !options.waitWhilePaused) return { stop: 'paused' };
 
 	if (record.phase === 'importing') {
 		const seen = await loadNumbers(
@@ -622,6 +633,7 @@ async function stages(
 		callbacks: options.callbacks,
 		chunks,
 		rate: options.rate,
+		spendCap: spendCapOf(options, ledger, name),
 		backoff:
 			options.retries === undefined
 				? undefined
@@ -681,19 +693,22 @@ async function settleStage(
 					: counts.rows.uncertain > 0
 						? ExitCodes.Uncertain
 						: ExitCodes.Finished;
+	const pausedBy = stop === 'paused' ? record?.pausedBy : undefined;
 	const message =
 		outcome.fatal?.message ??
-		(stop === 'paused'
-			? `campaign ${name} is paused: \`cloudtel campaign resume\` it, then run it again`
-			: stop === 'cancelled'
-				? `campaign ${name} was cancelled`
-				: stop === 'interrupted'
-					? `interrupted: run the same command again to resume campaign ${name}`
-					: stop === 'failed'
-						? `${open} rows are still pending: run again to resume`
-						: counts.rows.uncertain > 0
-							? `${counts.rows.uncertain} rows are uncertain (their request may have reached the provider); check them, then run again with --resend-uncertain to send them anyway`
-							: undefined);
+		(pausedBy
+			? `campaign ${name} was paused by its ${pausedBy.by}: ${pausedBy.detail}`
+			: stop === 'paused'
+				? `campaign ${name} is paused: \`cloudtel campaign resume\` it, then run it again`
+				: stop === 'cancelled'
+					? `campaign ${name} was cancelled`
+					: stop === 'interrupted'
+						? `interrupted: run the same command again to resume campaign ${name}`
+						: stop === 'failed'
+							? `${open} rows are still pending: run again to resume`
+							: counts.rows.uncertain > 0
+								? `${counts.rows.uncertain} rows are uncertain (their request may have reached the provider); check them, then run again with --resend-uncertain to send them anyway`
+								: undefined);
 	const summary: CampaignSummary = {
 		campaign: name,
 		dryRun: false,
@@ -708,8 +723,22 @@ async function settleStage(
 		uncertainLines,
 		message,
 		exitCode,
+		...(pausedBy ? { pausedBy: pausedBy.by } : {}),
 		...(stop === 'failed' && isStoreFault(outcome.fatal) ? { storeFault: true } : {}),
 	};
 	deps.reporter.summary(summary);
 	return summary;
+}
+
+function spendCapOf(options: RunCampaignOptions, ledger: Ledger, name: string) {
+	if (options.maxCost === undefined || options.pricePerSegment === undefined) return undefined;
+	return new SpendCap(ledger, SPEND_KEY + name, {
+		maxCost: options.maxCost,
+		pricePerSegment: options.pricePerSegment,
+	});
+}
+
+function spendFitOf(options: RunCampaignOptions) {
+	if (options.maxCost === undefined || options.pricePerSegment === undefined) return undefined;
+	return new SpendFit({ maxCost: options.maxCost, pricePerSegment: options.pricePerSegment });
 }

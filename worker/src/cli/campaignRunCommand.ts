@@ -14,7 +14,7 @@ import type { Ledger } from '../storage/ledger';
 import { existsSync } from 'node:fs';
 import { pickReporter } from './pickReporter';
 import { interruptSignal } from './interruptSignal';
-import { parseNumberFlag, parsePrice, parseRateFlag } from './parseNumberFlag';
+import { parseMaxCost, parseNumberFlag, parsePrice, parseRateFlag } from './parseNumberFlag';
 
 export const DEFAULT_DB = 'cloudtel.db';
 
@@ -104,6 +104,7 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 						: parseNumberFlag('--threads', values.threads, 0),
 				callbacks: callbacksFrom(values['receipt-url'], values['reply-url']),
 				pricePerSegment: parsePrice(values['price-per-segment']),
+				maxCost: parseMaxCost(values['max-cost']),
 			},
 			{ ledger, reporter, signal: interrupt.signal },
 		);
@@ -157,6 +158,7 @@ function parseFlags(argv: string[]) {
 				encoding: { type: 'string' },
 				'smart-encoding': { type: 'boolean' },
 				'price-per-segment': { type: 'string' },
+				'max-cost': { type: 'string' },
 				out: { type: 'string' },
 				'dry-run': { type: 'boolean' },
 				'resend-uncertain': { type: 'boolean' },

@@ -27,7 +27,9 @@ import {
 	type RunOwner,
 	type SettledRow,
 	type CallbacksStamp,
+	type PausedBy,
 } from './ledger';
+import { guardSql, PAUSED_BY_KEY, SPEND_KEY } from './guardSql';
 import {
 	ANSWER_LOST,
 	CALLBACKS_IN,
@@ -116,9 +118,11 @@ export function* recoverChunk(
  */
 export class SqlLedger implements Ledger {
 	protected readonly q: LedgerSql;
+	private readonly g: ReturnType<typeof guardSql>;
 
 	constructor(protected readonly db: SqlDb) {
 		this.q = ledgerSql(db.dialect);
+		this.g = guardSql(db.dialect);
 	}
 
 	protected tx<T>(work: (q: LedgerSql) => Work<T>, mode?: TxMode): Promise<T> {
@@ -159,11 +163,34 @@ export class SqlLedger implements Ledger {
 		await this.db.run(run(this.q.setPhase, phase, Date.now(), name));
 	}
 
-	async setPaused(name: string, paused: boolean): Promise<void> {
-		await this.db.run(run(this.q.setPaused, paused ? 1 : 0, Date.now(), name));
+	async setPaused(name: string, paused: boolean, by?: PausedBy): Promise<void> {
+		const g = this.g;
+		await this.tx(function* (q) {
+			yield* run(q.setPaused, paused ? 1 : 0, Date.now(), name);
+			if (by) yield* run(g.setPausedBy, PAUSED_BY_KEY + name, JSON.stringify(by));
+			else yield* run(g.forget, PAUSED_BY_KEY + name);
+		});
+	}
+
+	async spent(key: string): Promise<number> {
+		const row = await this.db.run(get<{ micros: number | string }>(this.g.spent, key));
+		return Number(row?.micros ?? 0);
+	}
+
+	async reserveSpend(key: string, micros: number, capMicros: number): Promise<boolean> {
+		const g = this.g;
+		return this.tx(function* () {
+			yield* run(g.ensure, key);
+			return (yield* run(g.reserve, key, micros, capMicros)) > 0;
+		});
+	}
+
+	async releaseSpend(key: string, micros: number): Promise<void> {
+		if (micros > 0) await this.db.run(run(this.g.release, key, micros));
 	}
 
 	async deleteCampaign(name: string): Promise<void> {
+		const g = this.g;
 		const shared = this.db.dialect.name === 'postgres' ? ['pacing'] : [];
 		await this.tx(function* (q) {
 			for (const table of [
@@ -183,6 +210,7 @@ export class SqlLedger implements Ledger {
 			if (yield* get(q.tableExists, 'campaign_runs'))
 				yield* run(q.deleteFrom('campaign_runs'), name);
 			yield* run(q.clampIndexedThrough);
+			for (const key of [SPEND_KEY, PAUSED_BY_KEY]) yield* run(g.forget, key + name);
 		});
 	}
 

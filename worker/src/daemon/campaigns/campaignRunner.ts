@@ -80,6 +80,8 @@ export class CampaignRunner {
 					batchSize: campaign.batchSize ?? RUN_DEFAULTS.batchSize,
 					concurrency: RUN_DEFAULTS.concurrency,
 					callbacks: this.callbacks(campaign),
+					pricePerSegment: campaign.pricePerSegment,
+					maxCost: campaign.maxCost,
 					// A run paused when the worker stopped is taken up paused: it waits for the resume and goes on to its end.
 					waitWhilePaused: true,
 				},
@@ -207,7 +209,7 @@ export class CampaignRunner {
 		const record = await ledger?.campaign(run.run).catch(() => undefined);
 		const at = record?.updatedAt ?? Date.now();
 		const figures = counts ?? (ledger ? await campaignCounts(ledger, run.run) : undefined);
-		return this.events?.pausedForwards(run, at, figures, at) ?? [];
+		return this.events?.pausedForwards(run, at, figures, at, record?.pausedBy) ?? [];
 	}
 
 	/** Receipts always; replies only to a leased sender, as the provider allows no other. */
