@@ -47,6 +47,8 @@ export const SETTING_FLAG = {
 	concurrency: '--concurrency',
 	replyUrl: '--reply-url',
 	maxCost: '--max-cost',
+	countries: '--countries',
+	allowLandlines: '--allow-landlines',
 } as const;
 
 export type Setting = keyof typeof SETTING_FLAG;

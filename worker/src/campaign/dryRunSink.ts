@@ -6,6 +6,7 @@ import { RowValidator } from '../rows/rowValidator';
 import { ForecastTally } from './dryRunForecast';
 import type { RowSink } from './readStage';
 import type { SpendFit } from './spendCap';
+import { RefusedTally } from './refusedTally';
 
 const PREVIEW = 3;
 
@@ -16,6 +17,7 @@ export class DryRunSink implements RowSink {
 	readonly preview: { line: number; to: string; text: string; segments: number }[] = [];
 	private readonly previewer: RowValidator;
 	readonly tally: ForecastTally;
+	readonly refused = new RefusedTally();
 
 	constructor(
 		rules: RowRules,
@@ -31,6 +33,7 @@ export class DryRunSink implements RowSink {
 	async accept(rows: ImportRow[], _through: number, items: CsvItem[]): Promise<void> {
 		for (const r of rows) {
 			this.rows[r.status]++;
+			if (r.status === 'invalid') this.refused.add(r);
 			if (r.status === 'pending') {
 				this.segments += r.segments;
 				this.spendFit?.add(r.segments);

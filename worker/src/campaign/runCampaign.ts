@@ -413,6 +413,8 @@ async function prepareRead(
 		defaultTimeZone: timing.timeZone,
 		wantText,
 		smartEncoding: spec.smartEncoding,
+		countries: spec.countries,
+		allowLandlines: spec.allowLandlines,
 	};
 	const threads = threadsFor(options, csv);
 	return { csv, rules, threads, columns, judge: createRowJudge(rules, threads) };
@@ -520,6 +522,7 @@ async function dryRun(
 					now: Math.floor(Date.now() / 1000),
 				}),
 				...(sink.spendFit ? { spendCap: sink.spendFit.result() } : {}),
+				...sink.refused.result(),
 			},
 			exitCode: result.interrupted ? ExitCodes.Interrupted : ExitCodes.Finished,
 		};

@@ -13,6 +13,7 @@ import { DB_OUTAGE_LIMIT_MS } from '../storage/postgres/ridingOutRestarts';
 import type { Ledger } from '../storage/ledger';
 import { existsSync } from 'node:fs';
 import { pickReporter } from './pickReporter';
+import { parseCountries } from '../rows/numberGuard';
 import { interruptSignal } from './interruptSignal';
 import { parseMaxCost, parseNumberFlag, parsePrice, parseRateFlag } from './parseNumberFlag';
 
@@ -46,6 +47,8 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 		encoding: values.encoding === undefined ? undefined : parseEncoding(values.encoding),
 		// A flag given turns it on; a resume without it keeps the stored setting.
 		smartEncoding: values['smart-encoding'] ? true : undefined,
+		countries: values.countries === undefined ? undefined : parseCountries(values.countries),
+		allowLandlines: values['allow-landlines'] ? true : undefined,
 	};
 	const db = dbLocation(dbSetting(values.db));
 	const dryRun = values['dry-run'] ?? false;
@@ -159,6 +162,8 @@ function parseFlags(argv: string[]) {
 				'smart-encoding': { type: 'boolean' },
 				'price-per-segment': { type: 'string' },
 				'max-cost': { type: 'string' },
+				countries: { type: 'string' },
+				'allow-landlines': { type: 'boolean' },
 				out: { type: 'string' },
 				'dry-run': { type: 'boolean' },
 				'resend-uncertain': { type: 'boolean' },

@@ -29,6 +29,9 @@ const RUN_OPTIONS = `  --csv FILE                 the recipients; the first line
   --dry-run                  validate and count, send nothing: segments and cost, what makes
                              messages UCS-2, countries and the estimated finish
   --price-per-segment N      the price of one segment, for the dry run's cost and --max-cost
+  --countries AU,NZ          send only to numbers of these countries; others end invalid
+                             (COUNTRY_NOT_ALLOWED)
+  --allow-landlines          send to fixed-line-only numbers too (else invalid: NOT_MOBILE)
   --max-cost AMOUNT          pause (exit 4) before a message would take the campaign's spend
                              past AMOUNT; run again with a higher one to go on
   --retries N                retries of a batch after a 5xx or a lost connection (default: 7)

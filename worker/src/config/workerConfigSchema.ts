@@ -224,6 +224,13 @@ const campaign = z
 			})
 			.optional(),
 		batchSize: z.number().int().min(1).max(BATCH_MAX_MESSAGES).optional(),
+		/** Send only to numbers of these countries, as `campaign run --countries`. */
+		countries: z
+			.array(z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code'))
+			.min(1)
+			.optional(),
+		/** Send to fixed-line-only numbers too, as `campaign run --allow-landlines`. */
+		allowLandlines: z.boolean().optional(),
 		/** Each run's spend cap, as `campaign run --max-cost` (needs pricePerSegment). */
 		maxCost: z.number().min(0).optional(),
 		/** The price of one segment, for maxCost. */

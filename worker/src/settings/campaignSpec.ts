@@ -24,6 +24,10 @@ export interface CampaignSpec {
 	encoding?: string;
 	/** `--smart-encoding`: typographic characters sent as their GSM-7 equivalents. */
 	smartEncoding?: boolean;
+	/** `--countries`: allowed countries, `AU,NZ` (upper case, sorted); others end invalid. */
+	countries?: string;
+	/** `--allow-landlines`: fixed-line-only numbers are sent too. */
+	allowLandlines?: boolean;
 }
 
 export const SPEC_KEYS: readonly (keyof CampaignSpec)[] = [
@@ -40,6 +44,8 @@ export const SPEC_KEYS: readonly (keyof CampaignSpec)[] = [
 	'delimiter',
 	'encoding',
 	'smartEncoding',
+	'countries',
+	'allowLandlines',
 ];
 
 /** The `campaign run` flag that sets each part of a spec. */
