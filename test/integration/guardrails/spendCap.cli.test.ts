@@ -84,6 +84,12 @@ describe.each(storeBackends())('campaign run --max-cost ($name)', (backend) => {
 			/spend-cap: spent 0\.30 of --max-cost 0\.30 .* 4 rows stay pending/,
 		);
 
+		const report = await cli(['campaign', 'report', '--db', db, '--name', name, '--json']);
+		expect(JSON.parse(report.stdout).guardrails).toMatchObject({
+			pausedBy: 'spend-cap',
+			spent: 0.3,
+		});
+
 		// The same cap again sends nothing more: it pauses at once.
 		const again = await run('0.30');
 		expect(again.code, again.stderr + again.stdout.slice(-3000)).toBe(4);

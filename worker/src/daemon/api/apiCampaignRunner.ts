@@ -128,6 +128,8 @@ export class ApiCampaignRunner implements CampaignKicker {
 					provider: this.config.provider,
 					rate: pace.rate,
 					batchSize: pace.batchSize,
+					maxCost: pace.maxCost,
+					pricePerSegment: pace.pricePerSegment,
 					concurrency: RUN_DEFAULTS.concurrency,
 					callbacks: this.callbacks(record),
 				},
