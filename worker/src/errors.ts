@@ -47,6 +47,7 @@ export const SETTING_FLAG = {
 	concurrency: '--concurrency',
 	replyUrl: '--reply-url',
 	maxCost: '--max-cost',
+	dailyMaxCost: '--daily-max-cost',
 	countries: '--countries',
 	allowLandlines: '--allow-landlines',
 } as const;

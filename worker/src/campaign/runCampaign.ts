@@ -47,7 +47,7 @@ import { readStage, type RowSink } from './readStage';
 import { refusal, unreachable } from './sendChunk';
 import { sendStage } from './sendStage';
 import { sleep } from './sleep';
-import { checkSpendCap, SpendCap, SpendFit } from './spendCap';
+import { checkSpendCap, dayKey, SpendCap, SpendFit } from './spendCap';
 import { SPEND_KEY } from '../storage/guardSql';
 
 export interface RunCampaignOptions {
@@ -69,6 +69,10 @@ export interface RunCampaignOptions {
 	pricePerSegment?: number;
 	/** --max-cost: the most the campaign may spend, counted before each message leaves (spendCap.ts). */
 	maxCost?: number;
+	/** --daily-max-cost (limits.dailyMaxCost): the most a day may spend across the ledger's campaigns. */
+	dailyMaxCost?: number;
+	/** The zone whose midnight starts the day of `dailyMaxCost` (limits.timeZone); else the campaign's, else UTC. */
+	dailyTimeZone?: string;
 	/** Receipt and reply webhooks every message carries (the worker daemon's). */
 	callbacks?: Parameters<typeof sendStage>[0]['callbacks'];
 	/**
@@ -213,6 +217,7 @@ async function joinRun(
 
 function checkSettings(options: RunCampaignOptions): void {
 	checkSpendCap(options.maxCost, options.pricePerSegment);
+	checkSpendCap(options.dailyMaxCost, options.pricePerSegment, 'dailyMaxCost');
 	if (options.spec.text !== undefined && options.spec.text.trim() === '')
 		throw new SettingError(
 			'text',
@@ -546,7 +551,8 @@ async function stages(
 	const name = spec.name;
 	if (record.phase === 'cancelled') return { stop: 'cancelled' };
 	// Running it again is how a campaign its spend cap paused goes on (with a higher cap).
-	if (record.paused && record.pausedBy?.by === 'spend-cap') await ledger.setPaused(name, false);
+	if (record.paused && record.pausedBy && record.pausedBy.by !== 'failure-rate')
+		await ledger.setPaused(name, false);
 	else if (record.paused && !options.waitWhilePaused) return { stop: 'paused' };
 
 	if (record.phase === 'importing') {
@@ -636,7 +642,7 @@ async function stages(
 		callbacks: options.callbacks,
 		chunks,
 		rate: options.rate,
-		spendCap: spendCapOf(options, ledger, name),
+		spendCaps: spendCapsOf(options, ledger, name, timing.timeZone),
 		backoff:
 			options.retries === undefined
 				? undefined
@@ -733,12 +739,32 @@ async function settleStage(
 	return summary;
 }
 
-function spendCapOf(options: RunCampaignOptions, ledger: Ledger, name: string) {
-	if (options.maxCost === undefined || options.pricePerSegment === undefined) return undefined;
-	return new SpendCap(ledger, SPEND_KEY + name, {
-		maxCost: options.maxCost,
-		pricePerSegment: options.pricePerSegment,
-	});
+function spendCapsOf(
+	options: RunCampaignOptions,
+	ledger: Ledger,
+	name: string,
+	campaignZone: string | undefined,
+): SpendCap[] {
+	const price = options.pricePerSegment;
+	if (price === undefined) return [];
+	const caps: SpendCap[] = [];
+	if (options.maxCost !== undefined)
+		caps.push(
+			new SpendCap(ledger, () => SPEND_KEY + name, {
+				maxCost: options.maxCost,
+				pricePerSegment: price,
+			}),
+		);
+	if (options.dailyMaxCost !== undefined)
+		caps.push(
+			new SpendCap(
+				ledger,
+				() => dayKey(options.dailyTimeZone ?? campaignZone),
+				{ maxCost: options.dailyMaxCost, pricePerSegment: price },
+				'daily-spend-cap',
+			),
+		);
+	return caps;
 }
 
 function spendFitOf(options: RunCampaignOptions) {

@@ -29,8 +29,8 @@ export interface SendStageInput extends ChunkRequest {
 	/** How long sending waits for a worker's callbacks taken in an outage (CallbacksGate); a test's shorter. */
 	callbacksWaitMs?: number;
 	/** Where the provider calls back about each message: the worker daemon's webhooks. */
-	/** --max-cost: each chunk pays for its messages before they leave (spendCap.ts). */
-	spendCap?: SpendCap;
+	/** --max-cost, --daily-max-cost: each chunk pays for its messages before they leave (spendCap.ts). */
+	spendCaps?: readonly SpendCap[];
 	callbacks?: Pick<
 		SendMessageRequest,
 		'DeliveryReceiptWebhookUri' | 'DeliveryReceiptWebhookMethod' | 'WebhookUri' | 'WebhookMethod'
@@ -65,8 +65,8 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 	let fatal: FatalError | undefined;
 	let lastProgress = 0;
 	let control = { at: 0, paused: false, cancelled: false, guarded: false };
-	/** Set when a chunk was cut short by the spend cap: the run pauses once its chunks are in. */
-	let capped = false;
+	/** The cap that cut a chunk short: the run pauses once its chunks are in. */
+	let capped: SpendCap | undefined;
 	let pausedReported = false;
 	const callbacksIn = new CallbacksGate(ledger, reporter, signal, input.callbacksWaitMs);
 	const taker = (input.chunks ?? localChunks).taker({
@@ -147,16 +147,17 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 			await callbacksIn.wait();
 			return ledger.suppressedAmong(numbers);
 		};
-		const send = paidFor(input.spendCap, whole, settle, () => (capped = true)).then((paid) =>
-			paid.chunk.rows.length === 0
-				? paid.settle(paid.chunk.chunk, []).then(() => undefined)
-				: sendChunk(
-						{ suppressedAmong, ...input },
-						paid.chunk,
-						buildMessages(input, paid.chunk.rows),
-						paid.settle,
-						() => fatal,
-					),
+		const send = paidFor(input.spendCaps ?? [], whole, settle, (by) => (capped ??= by)).then(
+			(paid) =>
+				paid.chunk.rows.length === 0
+					? paid.settle(paid.chunk.chunk, []).then(() => undefined)
+					: sendChunk(
+							{ suppressedAmong, ...input },
+							paid.chunk,
+							buildMessages(input, paid.chunk.rows),
+							paid.settle,
+							() => fatal,
+						),
 		);
 		const p: Promise<void> = send
 			.then((error) => {
@@ -233,8 +234,7 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 	progress(true);
 	// A chunk cut short may settle before the loop looks again, and the rest seem done.
 	if (capped && stop === 'finished') stop = 'paused';
-	const pausedBy =
-		capped && !fatal ? await spendCapPause(ledger, campaign, input.spendCap!) : undefined;
+	const pausedBy = capped && !fatal ? await spendCapPause(ledger, campaign, capped) : undefined;
 	if (pausedBy)
 		reporter.event(
 			'paused',

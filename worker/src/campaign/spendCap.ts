@@ -1,5 +1,6 @@
 import type { GuardLedger, PausedBy } from '../storage/ledger';
-import { SettingError } from '../errors';
+import { SETTING_FLAG, SettingError } from '../errors';
+import { DAY_KEY } from '../storage/guardSql';
 
 /** `--max-cost` with `--price-per-segment` (config and API `maxCost`, `pricePerSegment`). */
 export interface SpendCapSetting {
@@ -15,15 +16,19 @@ export const fromMicros = (micros: number): number => micros / 1e6;
 export const money = (amount: number): string =>
 	amount.toFixed(Math.max(2, Math.min(6, (String(amount).split('.')[1] ?? '').length)));
 
-export function checkSpendCap(maxCost?: number, pricePerSegment?: number): void {
+export function checkSpendCap(
+	maxCost?: number,
+	pricePerSegment?: number,
+	setting: 'maxCost' | 'dailyMaxCost' = 'maxCost',
+): void {
 	if (maxCost === undefined) return;
 	if (!(maxCost >= 0) || !Number.isFinite(maxCost))
-		throw new SettingError('maxCost', `must be an amount, 0 or more (got ${maxCost})`);
+		throw new SettingError(setting, `must be an amount, 0 or more (got ${maxCost})`);
 	if (pricePerSegment === undefined)
 		throw new SettingError(
-			'maxCost',
-			'needs the price of one segment to count the cost: give --price-per-segment (config and API: pricePerSegment)',
-			'--max-cost needs the price of one segment to count the cost: give --price-per-segment',
+			setting,
+			'needs the price of one segment to count the cost: give --price-per-segment (config: pricePerSegment)',
+			`${SETTING_FLAG[setting]} needs the price of one segment to count the cost: give --price-per-segment`,
 		);
 }
 
@@ -38,13 +43,22 @@ export class SpendCap {
 	private readonly cap: number;
 	private readonly price: number;
 
+	/**
+	 * `key`: where the spend is kept, asked at each reservation (a day's cap moves to the next
+	 * day's key at midnight); `kind` names the guardrail in `pausedBy`.
+	 */
 	constructor(
 		private readonly store: GuardLedger,
-		private readonly key: string,
+		private readonly keyOf: () => string,
 		readonly setting: SpendCapSetting,
+		readonly kind: 'spend-cap' | 'daily-spend-cap' = 'spend-cap',
 	) {
 		this.cap = toMicros(setting.maxCost);
 		this.price = toMicros(setting.pricePerSegment);
+	}
+
+	private get key(): string {
+		return this.keyOf();
 	}
 
 	/** How many of `rows`, from the first, are reserved; fewer than all when the cap is reached. */
@@ -71,7 +85,13 @@ export class SpendCap {
 	}
 
 	async pausedBy(pending: number): Promise<PausedBy> {
-		const spent = fromMicros(await this.store.spent(this.key));
+		const key = this.key;
+		const spent = fromMicros(await this.store.spent(key));
+		if (this.kind === 'daily-spend-cap')
+			return {
+				by: 'daily-spend-cap',
+				detail: `the day's spend across campaigns is ${money(spent)} of --daily-max-cost ${money(this.setting.maxCost)} (${key.slice(DAY_KEY.length)}) at ${this.setting.pricePerSegment} per segment; ${pending} rows stay pending: run it again tomorrow, or with a higher --daily-max-cost`,
+			};
 		return {
 			by: 'spend-cap',
 			detail: `spent ${money(spent)} of --max-cost ${money(this.setting.maxCost)} at ${this.setting.pricePerSegment} per segment; ${pending} rows stay pending: run it again with a higher --max-cost to send them`,
@@ -110,4 +130,15 @@ export class SpendFit {
 			costWithin: fromMicros(this.segments * this.price),
 		};
 	}
+}
+
+/** The day's spend key: `spend-day:2026-11-28`, the date in `timeZone` (UTC when none). */
+export function dayKey(timeZone: string | undefined, now = Date.now()): string {
+	const date = new Intl.DateTimeFormat('en-CA', {
+		timeZone: timeZone ?? 'UTC',
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit',
+	}).format(now);
+	return DAY_KEY + date;
 }

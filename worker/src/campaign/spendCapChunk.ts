@@ -13,16 +13,25 @@ const UNPAID = new Set<SettledRow['status']>(['pending', 'suppressed', 'rejected
  * Its settle gives back what was paid for rows that did not go after all.
  */
 export async function paidFor(
-	cap: SpendCap | undefined,
+	caps: readonly SpendCap[],
 	chunk: Chunk,
 	settle: Settle,
-	onCut: () => void,
+	onCut: (by: SpendCap) => void,
 ): Promise<{ chunk: Chunk; settle: Settle }> {
-	if (!cap) return { chunk, settle };
-	const fit = await cap.reserve(chunk.rows);
+	if (caps.length === 0) return { chunk, settle };
+	// Each cap pays for what the ones before it did; the earlier ones then give back the excess.
+	let fit = chunk.rows.length;
+	const reserved: [SpendCap, number][] = [];
+	for (const cap of caps) {
+		const n = await cap.reserve(chunk.rows.slice(0, fit));
+		if (n < fit) onCut(cap);
+		reserved.push([cap, n]);
+		fit = n;
+	}
+	for (const [cap, n] of reserved)
+		if (n > fit) await cap.release(segmentsOf(chunk.rows.slice(fit, n)));
 	const paid = chunk.rows.slice(0, fit);
 	const cut: SettledRow[] = chunk.rows.slice(fit).map((r) => ({ line: r.line, status: 'pending' }));
-	if (cut.length > 0) onCut();
 	const segments = new Map(paid.map((r) => [r.line, r.segments]));
 	return {
 		chunk: { ...chunk, rows: paid },
@@ -30,7 +39,7 @@ export async function paidFor(
 			await settle(c, [...rows, ...cut]);
 			let unpaid = 0;
 			for (const r of rows) if (UNPAID.has(r.status)) unpaid += segments.get(r.line) ?? 0;
-			await cap.release(unpaid);
+			for (const cap of caps) await cap.release(unpaid);
 		},
 	};
 }
@@ -46,3 +55,6 @@ export async function spendCapPause(
 	await ledger.setPaused(campaign, true, by);
 	return by;
 }
+
+const segmentsOf = (rows: readonly { segments: number }[]) =>
+	rows.reduce((n, r) => n + r.segments, 0);

@@ -108,6 +108,7 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 				callbacks: callbacksFrom(values['receipt-url'], values['reply-url']),
 				pricePerSegment: parsePrice(values['price-per-segment']),
 				maxCost: parseMaxCost(values['max-cost']),
+				dailyMaxCost: parseMaxCost(values['daily-max-cost'], '--daily-max-cost'),
 			},
 			{ ledger, reporter, signal: interrupt.signal },
 		);
@@ -162,6 +163,7 @@ function parseFlags(argv: string[]) {
 				'smart-encoding': { type: 'boolean' },
 				'price-per-segment': { type: 'string' },
 				'max-cost': { type: 'string' },
+				'daily-max-cost': { type: 'string' },
 				countries: { type: 'string' },
 				'allow-landlines': { type: 'boolean' },
 				out: { type: 'string' },

@@ -380,6 +380,21 @@ export const workerConfigSchema = z
 		/** Days processed callback events, settled forwards and finished runs (with their ledger rows) are kept. */
 		retentionDays: z.number().positive().default(90),
 		campaigns: z.array(campaign).default([]),
+		/** Guardrails across every campaign of the ledger: the day's spend cap (`dailyMaxCost` needs `pricePerSegment`). */
+		limits: z
+			.strictObject({
+				dailyMaxCost: z.number().min(0).optional(),
+				pricePerSegment: z.number().min(0).max(MAX_PRICE_PER_SEGMENT).optional(),
+				timeZone: z
+					.string()
+					.refine((v) => resolveTimeZone(v) !== undefined, 'must be an IANA or Windows time zone')
+					.optional(),
+			})
+			.refine((l) => l.dailyMaxCost === undefined || l.pricePerSegment !== undefined, {
+				message: 'needs pricePerSegment: the daily cap counts segments at that price',
+				path: ['dailyMaxCost'],
+			})
+			.optional(),
 		replies: z.array(rule).default([]),
 		optOut: optOut.prefault({}),
 		forward: forward.prefault({}),

@@ -8,6 +8,8 @@ import type { Dialect } from './work';
  */
 export const SPEND_KEY = 'spend:';
 export const PAUSED_BY_KEY = 'paused-by:';
+/** The spend of one day across every campaign (`limits.dailyMaxCost`): `spend-day:2026-11-28`. */
+export const DAY_KEY = 'spend-day:';
 
 export function guardSql(d: Dialect) {
 	return {

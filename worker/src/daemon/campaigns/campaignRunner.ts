@@ -16,6 +16,7 @@ import { configuredSpec } from './configuredSpec';
 import { checkCampaignCsv, configProblem } from './csvCheck';
 import { LogReporter } from './logReporter';
 import { PauseReporter } from './pauseReporter';
+import { dailyCap } from './dailyCap';
 import { daemonChunks, waitingForPostgres } from './runLedger';
 import { gatedLedger } from './sendingGate';
 import { isStoreFault, StoreFault } from '../../storage/storeFault';
@@ -80,7 +81,8 @@ export class CampaignRunner {
 					batchSize: campaign.batchSize ?? RUN_DEFAULTS.batchSize,
 					concurrency: RUN_DEFAULTS.concurrency,
 					callbacks: this.callbacks(campaign),
-					pricePerSegment: campaign.pricePerSegment,
+					...dailyCap(this.config),
+					pricePerSegment: campaign.pricePerSegment ?? this.config.limits?.pricePerSegment,
 					maxCost: campaign.maxCost,
 					// A run paused when the worker stopped is taken up paused: it waits for the resume and goes on to its end.
 					waitWhilePaused: true,
