@@ -16,6 +16,10 @@ export interface CampaignPreview {
 	 * pages whose values hold no line break, by `recipient`: its position across the pages, from 1.
 	 */
 	problems: { line: number; recipient?: number; field?: string; code?: string; message: string }[];
+	/** With `maxCost`: the valid recipients, in order, sent before the cap pauses the campaign. */
+	spendCap?: { maxCost: number; rowsWithin: number; costWithin: number };
+	/** Recipients the number guardrails refused: by country (`countries`), and fixed lines (NOT_MOBILE). */
+	refused?: { countries: { country: string; rows: number }[]; notMobile: number };
 	/** The first three valid recipients' messages as they would go out (absent from workers before it). */
 	samples?: CampaignSample[];
 }

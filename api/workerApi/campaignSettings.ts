@@ -1,4 +1,4 @@
-import { campaignRateProblem, MAX_CAMPAIGN_RATE } from './campaignRate';
+import { campaignRateProblem, MAX_CAMPAIGN_RATE, MAX_PRICE_PER_SEGMENT } from './campaignRate';
 import { isBlank } from '../fields';
 import { isSid } from '../sid';
 import { senderKind } from '../rules/sender';
@@ -37,6 +37,14 @@ export interface CampaignSettings {
 	batchSize?: number;
 	/** Typographic characters sent as their GSM-7 equivalents. */
 	smartEncoding?: boolean;
+	/** Send only to numbers of these countries (two letters each); others end invalid, COUNTRY_NOT_ALLOWED. */
+	countries?: string[];
+	/** Send to fixed-line-only numbers too (else they end invalid, NOT_MOBILE). */
+	allowLandlines?: boolean;
+	/** The campaign's spend cap: it pauses before a message would take its cost past this. Needs `pricePerSegment`. */
+	maxCost?: number;
+	/** The price of one segment, for `maxCost`. */
+	pricePerSegment?: number;
 	/** Ask for delivery receipts to this worker (default true). */
 	receipts?: boolean;
 	/** Replies to this worker; only with a leased sender (default true without `from`). */
@@ -62,6 +70,10 @@ export const CAMPAIGN_SETTING_NAMES: readonly CampaignSettingName[] = [
 	'rate',
 	'batchSize',
 	'smartEncoding',
+	'countries',
+	'allowLandlines',
+	'maxCost',
+	'pricePerSegment',
 	'receipts',
 	'replies',
 	'events',
@@ -246,6 +258,31 @@ export function checkCampaignSettings(body: unknown): {
 	if (batchSize !== undefined) out.batchSize = batchSize;
 	const smartEncoding = bool('smartEncoding');
 	if (smartEncoding !== undefined) out.smartEncoding = smartEncoding;
+	const countries = body.countries;
+	if (countries !== undefined && countries !== null) {
+		if (
+			!Array.isArray(countries) ||
+			countries.length === 0 ||
+			!countries.every((c) => typeof c === 'string' && /^[A-Za-z]{2}$/.test(c))
+		)
+			problems.push(
+				problem(
+					'countries',
+					'countries must be a list of two-letter country codes, such as ["AU", "NZ"]',
+				),
+			);
+		else out.countries = [...new Set(countries.map((c: string) => c.toUpperCase()))].sort();
+	}
+	const allowLandlines = bool('allowLandlines');
+	if (allowLandlines !== undefined) out.allowLandlines = allowLandlines;
+	const pricePerSegment = num('pricePerSegment', 0, MAX_PRICE_PER_SEGMENT, false);
+	if (pricePerSegment !== undefined) out.pricePerSegment = pricePerSegment;
+	const maxCost = num('maxCost', 0, Number.MAX_SAFE_INTEGER / 1e6, false);
+	if (maxCost !== undefined && pricePerSegment === undefined)
+		problems.push(
+			problem('maxCost', 'maxCost needs pricePerSegment: the cap counts segments at that price'),
+		);
+	else if (maxCost !== undefined) out.maxCost = maxCost;
 	out.receipts = bool('receipts') ?? true;
 	const leased = isBlank(from);
 	const replies = bool('replies');

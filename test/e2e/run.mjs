@@ -34,6 +34,7 @@ import * as devCredential from './scenarios/dev-credential.mjs';
 import * as replyHandling from './scenarios/reply-handling.mjs';
 import * as campaign from './scenarios/campaign.mjs';
 import * as campaignHandOver from './scenarios/campaign-hand-over.mjs';
+import * as campaignGuardrails from './scenarios/campaign-guardrails.mjs';
 import * as npmRunDev from './scenarios/npm-run-dev.mjs';
 
 // credentialTest after trigger: it asks the trigger's running n8n (ctx.server) when there is one.
@@ -53,6 +54,7 @@ const scenarios = {
 	replyHandling,
 	campaign,
 	campaignHandOver,
+	campaignGuardrails,
 	npmRunDev,
 	everyOperation,
 };

@@ -62,6 +62,10 @@ export const SETTING_FLAG = {
 	batchSize: '--batch-size',
 	concurrency: '--concurrency',
 	replyUrl: '--reply-url',
+	maxCost: '--max-cost',
+	dailyMaxCost: '--daily-max-cost',
+	countries: '--countries',
+	allowLandlines: '--allow-landlines',
 } as const;
 
 export type Setting = keyof typeof SETTING_FLAG;

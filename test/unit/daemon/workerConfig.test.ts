@@ -47,6 +47,22 @@ describe('worker config', () => {
 		]);
 	});
 
+	it('refuses a campaign maxCost without the pricePerSegment that counts it', () => {
+		expect(problems(`${BASE}campaigns:\n${campaign({ maxCost: 5 })}`)).toEqual([
+			'campaigns[0].maxCost: needs pricePerSegment: the spend cap counts segments at that price',
+		]);
+		const ok = `${BASE}campaigns:\n${campaign({ maxCost: 5, pricePerSegment: 0.05 })}`;
+		expect(loadWorkerConfig(write(ok), {}).campaigns[0]).toMatchObject({ maxCost: 5 });
+	});
+
+	it('refuses limits.dailyMaxCost without the pricePerSegment that counts it', () => {
+		expect(problems(`${BASE}limits: { dailyMaxCost: 50 }\n`)).toEqual([
+			'limits.dailyMaxCost: needs pricePerSegment: the daily cap counts segments at that price',
+		]);
+		const ok = `${BASE}limits: { dailyMaxCost: 50, pricePerSegment: 0.05, timeZone: Australia/Sydney }\n`;
+		expect(loadWorkerConfig(write(ok), {}).limits).toMatchObject({ dailyMaxCost: 50 });
+	});
+
 	it('refuses unknown settings by their path, as typos', () => {
 		expect(problems(`${BASE}campaigns:\n${campaign({ crn: 'x' })}`)).toEqual([
 			'campaigns[0].crn: is not a setting here (a typo?)',

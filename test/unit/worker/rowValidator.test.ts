@@ -105,10 +105,12 @@ describe('phone normalisation', () => {
 
 	it('reads national formats with --default-country and says why a number fails', () => {
 		const au = new PhoneNormalizer('au');
-		expect(au.normalize('0491 570 156')).toEqual({ e164: '+61491570156' });
-		expect(au.normalize('(04) 9157-0156')).toEqual({ e164: '+61491570156' });
-		expect(au.normalize('+61 491 570 156')).toEqual({ e164: '+61491570156' });
-		expect(au.normalize('12345')).toEqual({ error: '"12345" is not a valid phone number for AU' });
+		expect(au.normalize('0491 570 156')).toEqual({ e164: '+61491570156', country: 'AU' });
+		expect(au.normalize('(04) 9157-0156')).toEqual({ e164: '+61491570156', country: 'AU' });
+		expect(au.normalize('+61 491 570 156')).toEqual({ e164: '+61491570156', country: 'AU' });
+		expect(au.normalize('12345')).toEqual({
+			error: '"12345" is not a valid phone number for AU: not in a range allocated in AU',
+		});
 		expect(new PhoneNormalizer().normalize('0491 570 156')).toEqual({
 			error: expect.stringMatching(/no --default-country/),
 		});

@@ -1,4 +1,4 @@
-import type { CampaignPhase, StatusCounts, TrackedLink } from '../storage/ledger';
+import type { CampaignPhase, PausedBy, StatusCounts, TrackedLink } from '../storage/ledger';
 import type { DryRunForecast } from './dryRunForecast';
 
 export interface RowProblem {
@@ -30,6 +30,8 @@ export interface CampaignSummary {
 	/** A dry run's: cost, UCS-2 and its causes, smart encoding, countries, the finish. */
 	forecast?: DryRunForecast;
 	message?: string;
+	/** The guardrail that paused the campaign (`paused` stop): spend-cap, ... */
+	pausedBy?: PausedBy['by'];
 	/** The run stopped because its database failed under it (down, full): resuming it later is right. */
 	storeFault?: boolean;
 	exitCode: number;

@@ -1,4 +1,5 @@
 import { failuresByCountry } from '../rows/countryOfPrefix';
+import type { RefusedCounts } from './refusedTally';
 import type { ImportRow } from '../storage/ledger';
 import { localTime } from '../schedule/localTime';
 import type { Timing } from '../schedule/sendTime';
@@ -20,6 +21,10 @@ export interface DryRunForecast {
 	/** With --smart-encoding: what it saved; without: what it would save. */
 	smartEncoding: { on: boolean; messages: number; segmentsSaved: number; costSaved?: number };
 	countries: { country: string; messages: number }[];
+	/** Rows the number guardrails refused: by country (--countries), and fixed lines (NOT_MOBILE). */
+	refused?: RefusedCounts;
+	/** With --max-cost: the valid rows, in file order, a run sends before its cap pauses it. */
+	spendCap?: { maxCost: number; rowsWithin: number; costWithin: number };
 	/** When the last message should go out, from the rate, the schedule, the send window and the zones. */
 	finish?: {
 		at: string;

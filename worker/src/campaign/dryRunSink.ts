@@ -10,6 +10,8 @@ import type { RowRules } from '../rows/rowRules';
 import { RowValidator } from '../rows/rowValidator';
 import { ForecastTally } from './dryRunForecast';
 import type { RowSink } from './readStage';
+import type { SpendFit } from './spendCap';
+import { RefusedTally } from './refusedTally';
 
 const PREVIEW = 3;
 
@@ -26,11 +28,14 @@ export class DryRunSink implements RowSink {
 	}[] = [];
 	private readonly previewer: RowValidator;
 	readonly tally: ForecastTally;
+	readonly refused = new RefusedTally();
 
 	constructor(
 		rules: RowRules,
 		private readonly out: OutFile | undefined,
 		private readonly now: () => number,
+		/** --max-cost: how many rows fit under it. */
+		readonly spendFit?: SpendFit,
 	) {
 		this.previewer = new RowValidator({ ...rules, wantText: true });
 		this.tally = new ForecastTally(rules.smartEncoding ?? false);
@@ -39,8 +44,10 @@ export class DryRunSink implements RowSink {
 	async accept(rows: ImportRow[], _through: number, items: CsvItem[]): Promise<void> {
 		for (const r of rows) {
 			this.rows[r.status]++;
+			if (r.status === 'invalid') this.refused.add(r);
 			if (r.status === 'pending') {
 				this.segments += r.segments;
+				this.spendFit?.add(r.segments);
 				if (this.preview.length < PREVIEW) this.addPreview(r.line, items);
 				const examples = this.tally.examples.length;
 				this.tally.add(r);

@@ -56,6 +56,8 @@ import { readStage, type RowSink } from './readStage';
 import { refusal, unreachable } from './sendChunk';
 import { sendStage, type RunControls } from './sendStage';
 import { sleep } from './sleep';
+import { checkSpendCap, dayKey, SpendCap, SpendFit } from './spendCap';
+import { SPEND_KEY } from '../storage/guardSql';
 
 export interface RunCampaignOptions {
 	/** The campaign as given; on a resume, omitted keys come from the ledger. */
@@ -72,8 +74,14 @@ export interface RunCampaignOptions {
 	threads?: number;
 	/** Retries of a batch after a 5xx or a failed connection (429s have their own, larger limit). */
 	retries?: number;
-	/** A dry run's price of one segment, for its cost. */
+	/** A dry run's price of one segment, for its cost; with `maxCost`, the spend cap's. */
 	pricePerSegment?: number;
+	/** --max-cost: the most the campaign may spend, counted before each message leaves (spendCap.ts). */
+	maxCost?: number;
+	/** --daily-max-cost (limits.dailyMaxCost): the most a day may spend across the ledger's campaigns. */
+	dailyMaxCost?: number;
+	/** The zone whose midnight starts the day of `dailyMaxCost` (limits.timeZone); else the campaign's, else UTC. */
+	dailyTimeZone?: string;
 	/** Receipt and reply webhooks every message carries (the worker daemon's). */
 	callbacks?: Parameters<typeof sendStage>[0]['callbacks'];
 	/**
@@ -216,6 +224,8 @@ async function joinRun(
 }
 
 function checkSettings(options: RunCampaignOptions): void {
+	checkSpendCap(options.maxCost, options.pricePerSegment);
+	checkSpendCap(options.dailyMaxCost, options.pricePerSegment, 'dailyMaxCost');
 	if (options.spec.text !== undefined && options.spec.text.trim() === '')
 		throw new SettingError(
 			'text',
@@ -413,6 +423,8 @@ async function prepareRead(
 		wantText,
 		smartEncoding: spec.smartEncoding,
 		linkBase: spec.linkBase,
+		countries: spec.countries,
+		allowLandlines: spec.allowLandlines,
 	};
 	const threads = threadsFor(options, csv);
 	return { csv, rules, threads, columns, judge: createRowJudge(rules, threads) };
@@ -507,7 +519,8 @@ async function dryRun(
 			options,
 			deps,
 			timing,
-			sink: (rules) => new DryRunSink(rules, out, () => Math.floor(Date.now() / 1000)),
+			sink: (rules) =>
+				new DryRunSink(rules, out, () => Math.floor(Date.now() / 1000), spendFitOf(options)),
 			importedThrough: 0,
 			seen: new NumberSet(),
 			wantText: out !== undefined,
@@ -525,12 +538,16 @@ async function dryRun(
 			firstErrors: result.firstErrors,
 			uncertainLines: [],
 			preview: sink.preview,
-			forecast: sink.tally.forecast({
-				pricePerSegment: options.pricePerSegment,
-				rate: options.rate,
-				timing,
-				now: Math.floor(Date.now() / 1000),
-			}),
+			forecast: {
+				...sink.tally.forecast({
+					pricePerSegment: options.pricePerSegment,
+					rate: options.rate,
+					timing,
+					now: Math.floor(Date.now() / 1000),
+				}),
+				...(sink.spendFit ? { spendCap: sink.spendFit.result() } : {}),
+				...sink.refused.result(),
+			},
 			exitCode: result.interrupted ? ExitCodes.Interrupted : ExitCodes.Finished,
 		};
 		deps.reporter.summary(summary);
@@ -552,7 +569,10 @@ async function stages(
 	const { reporter, signal } = deps;
 	const name = spec.name;
 	if (record.phase === 'cancelled') return { stop: 'cancelled' };
-	if (record.paused && !options.waitWhilePaused) return { stop: 'paused' };
+	// Running it again is how a campaign its spend cap paused goes on (with a higher cap).
+	if (record.paused && record.pausedBy && record.pausedBy.by !== 'failure-rate')
+		await ledger.setPaused(name, false);
+	else if (record.paused && !options.waitWhilePaused) return { stop: 'paused' };
 
 	if (record.phase === 'importing') {
 		const seen = await loadNumbers(
@@ -642,6 +662,7 @@ async function stages(
 		chunks,
 		controls: deps.controls,
 		rate: options.rate,
+		spendCaps: spendCapsOf(options, ledger, name, timing.timeZone),
 		backoff:
 			options.retries === undefined
 				? undefined
@@ -701,19 +722,22 @@ async function settleStage(
 					: counts.rows.uncertain > 0
 						? ExitCodes.Uncertain
 						: ExitCodes.Finished;
+	const pausedBy = stop === 'paused' ? record?.pausedBy : undefined;
 	const message =
 		outcome.fatal?.message ??
-		(stop === 'paused'
-			? `campaign ${name} is paused: \`cloudtel campaign resume\` it, then run it again`
-			: stop === 'cancelled'
-				? `campaign ${name} was cancelled`
-				: stop === 'interrupted'
-					? `interrupted: run the same command again to resume campaign ${name}`
-					: stop === 'failed'
-						? `${open} rows are still pending: run again to resume`
-						: counts.rows.uncertain > 0
-							? `${counts.rows.uncertain} rows are uncertain (their request may have reached the provider); check them, then run again with --resend-uncertain to send them anyway`
-							: undefined);
+		(pausedBy
+			? `campaign ${name} was paused by its ${pausedBy.by}: ${pausedBy.detail}`
+			: stop === 'paused'
+				? `campaign ${name} is paused: \`cloudtel campaign resume\` it, then run it again`
+				: stop === 'cancelled'
+					? `campaign ${name} was cancelled`
+					: stop === 'interrupted'
+						? `interrupted: run the same command again to resume campaign ${name}`
+						: stop === 'failed'
+							? `${open} rows are still pending: run again to resume`
+							: counts.rows.uncertain > 0
+								? `${counts.rows.uncertain} rows are uncertain (their request may have reached the provider); check them, then run again with --resend-uncertain to send them anyway`
+								: undefined);
 	const summary: CampaignSummary = {
 		campaign: name,
 		dryRun: false,
@@ -728,8 +752,42 @@ async function settleStage(
 		uncertainLines,
 		message,
 		exitCode,
+		...(pausedBy ? { pausedBy: pausedBy.by } : {}),
 		...(stop === 'failed' && isStoreFault(outcome.fatal) ? { storeFault: true } : {}),
 	};
 	deps.reporter.summary(summary);
 	return summary;
+}
+
+function spendCapsOf(
+	options: RunCampaignOptions,
+	ledger: Ledger,
+	name: string,
+	campaignZone: string | undefined,
+): SpendCap[] {
+	const price = options.pricePerSegment;
+	if (price === undefined) return [];
+	const caps: SpendCap[] = [];
+	if (options.maxCost !== undefined)
+		caps.push(
+			new SpendCap(ledger, () => SPEND_KEY + name, {
+				maxCost: options.maxCost,
+				pricePerSegment: price,
+			}),
+		);
+	if (options.dailyMaxCost !== undefined)
+		caps.push(
+			new SpendCap(
+				ledger,
+				() => dayKey(options.dailyTimeZone ?? campaignZone),
+				{ maxCost: options.dailyMaxCost, pricePerSegment: price },
+				'daily-spend-cap',
+			),
+		);
+	return caps;
+}
+
+function spendFitOf(options: RunCampaignOptions) {
+	if (options.maxCost === undefined || options.pricePerSegment === undefined) return undefined;
+	return new SpendFit({ maxCost: options.maxCost, pricePerSegment: options.pricePerSegment });
 }

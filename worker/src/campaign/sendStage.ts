@@ -1,5 +1,5 @@
 import type { SendMessageRequest } from '../../../api';
-import type { Ledger, PendingRow, SettledRow } from '../storage/ledger';
+import type { Ledger, PausedBy, PendingRow, SettledRow } from '../storage/ledger';
 import { SendTimes, type Timing } from '../schedule/sendTime';
 import type { StopReason } from './campaignSummary';
 import type { Chunk, ChunkSource } from './chunkSource';
@@ -8,6 +8,8 @@ import { FatalError } from '../errors';
 import { localChunks } from './localChunks';
 import { CallbacksGate } from './callbacksGate';
 import { sendChunk, type ChunkRequest } from './sendChunk';
+import { paidFor, spendCapPause } from './spendCapChunk';
+import type { SpendCap } from './spendCap';
 import { sleep } from './sleep';
 
 export interface SendStageInput extends ChunkRequest {
@@ -29,6 +31,8 @@ export interface SendStageInput extends ChunkRequest {
 	/** How long sending waits for a worker's callbacks taken in an outage (CallbacksGate); a test's shorter. */
 	callbacksWaitMs?: number;
 	/** Where the provider calls back about each message: the worker daemon's webhooks. */
+	/** --max-cost, --daily-max-cost: each chunk pays for its messages before they leave (spendCap.ts). */
+	spendCaps?: readonly SpendCap[];
 	callbacks?: Pick<
 		SendMessageRequest,
 		'DeliveryReceiptWebhookUri' | 'DeliveryReceiptWebhookMethod' | 'WebhookUri' | 'WebhookMethod'
@@ -48,6 +52,8 @@ export interface SendStageResult {
 	suppressed: number;
 	seconds: number;
 	fatal?: FatalError;
+	/** A guardrail stopped the run (stop `paused`). */
+	pausedBy?: PausedBy;
 }
 
 /**
@@ -65,7 +71,9 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 	let heldBack = 0;
 	let fatal: FatalError | undefined;
 	let lastProgress = 0;
-	let control = { at: 0, paused: false, cancelled: false };
+	let control = { at: 0, paused: false, cancelled: false, guarded: false };
+	/** The cap that cut a chunk short: the run pauses once its chunks are in. */
+	let capped: SpendCap | undefined;
 	let pausedReported = false;
 	const callbacksIn = new CallbacksGate(ledger, reporter, signal, input.callbacksWaitMs);
 	const taker = (input.chunks ?? localChunks).taker({
@@ -105,6 +113,7 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 			at: now,
 			paused: (c?.paused ?? false) || other?.paused === true,
 			cancelled: c?.phase === 'cancelled' || other?.cancelled === true,
+			guarded: c?.pausedBy !== undefined,
 		};
 		return control;
 	};
@@ -141,17 +150,22 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 		progress();
 	};
 
-	const launch = (chunk: Chunk) => {
+	const launch = (whole: Chunk) => {
 		const suppressedAmong = async (numbers: readonly string[]) => {
 			await callbacksIn.wait();
 			return ledger.suppressedAmong(numbers);
 		};
-		const send = sendChunk(
-			{ suppressedAmong, ...input },
-			chunk,
-			buildMessages(input, chunk.rows),
-			settle,
-			() => fatal,
+		const send = paidFor(input.spendCaps ?? [], whole, settle, (by) => (capped ??= by)).then(
+			(paid) =>
+				paid.chunk.rows.length === 0
+					? paid.settle(paid.chunk.chunk, []).then(() => undefined)
+					: sendChunk(
+							{ suppressedAmong, ...input },
+							paid.chunk,
+							buildMessages(input, paid.chunk.rows),
+							paid.settle,
+							() => fatal,
+						),
 		);
 		const p: Promise<void> = send
 			.then((error) => {
@@ -170,6 +184,10 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 			stop = 'failed';
 			break;
 		}
+		if (capped) {
+			stop = 'paused';
+			break;
+		}
 		if (signal?.aborted) {
 			stop = 'interrupted';
 			break;
@@ -183,6 +201,11 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 			if (inflight.size > 0) {
 				await Promise.race(inflight);
 				continue;
+			}
+			// Another worker's guardrail paused it: this run stops as that one did, to be run again.
+			if (c.guarded) {
+				stop = 'paused';
+				break;
 			}
 			if (!pausedReported)
 				reporter.event(
@@ -217,7 +240,17 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 	}
 	await Promise.all(inflight);
 	progress(true);
+	// A chunk cut short may settle before the loop looks again, and the rest seem done.
+	if (capped && stop === 'finished') stop = 'paused';
+	const pausedBy = capped && !fatal ? await spendCapPause(ledger, campaign, capped) : undefined;
+	if (pausedBy)
+		reporter.event(
+			'paused',
+			{ campaign, pausedBy: pausedBy.by, reason: pausedBy.detail },
+			`paused by its ${pausedBy.by}: ${pausedBy.detail}`,
+		);
 	return {
+		pausedBy,
 		stop: fatal ? 'failed' : stop,
 		sent,
 		suppressed: taker.suppressed + heldBack,

@@ -5,6 +5,7 @@ import { failuresByCountry } from '../rows/countryOfPrefix';
 import { receiptPercentiles } from './receiptPercentiles';
 import { timeBucket } from './timeBucket';
 import { optOutWord } from '../storage/evidence';
+import { SPEND_KEY } from '../storage/guardSql';
 
 /** A campaign's outcome, as `campaign report --json` prints it and the HTML shows it. */
 export interface CampaignReport {
@@ -71,6 +72,8 @@ export interface CampaignReport {
 		words: { word: string; count: number }[];
 		secondsToSuppression: { p50: number; max: number } | null;
 	};
+	/** The guardrail that paused the campaign, and what it saw; what its spend cap counted as paid. */
+	guardrails: { pausedBy: string | null; reason: string | null; spent: number };
 }
 
 export const SEND_TIMES =
@@ -150,7 +153,13 @@ export async function readCampaignReport(
 		Intl.DateTimeFormat().resolvedOptions().timeZone ||
 		'UTC';
 	const now = Date.now();
+	const guardrails = {
+		pausedBy: record.pausedBy?.by ?? null,
+		reason: record.pausedBy?.detail ?? null,
+		spent: (await ledger.spent(SPEND_KEY + name)) / 1e6,
+	};
 	return {
+		guardrails,
 		campaign: name,
 		phase: record.phase,
 		generatedAt: new Date(now).toISOString(),

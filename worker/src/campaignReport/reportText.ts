@@ -51,5 +51,8 @@ export function reportText(r: CampaignReport): string {
 				? ''
 				: `, estimated cost ${n(r.segments.estimatedCost)} at ${r.segments.pricePerSegment} per segment`),
 	);
+	if (r.guardrails.pausedBy)
+		lines.push(`  paused by its ${r.guardrails.pausedBy}: ${r.guardrails.reason}`);
+	else if (r.guardrails.spent > 0) lines.push(`  spent ${r.guardrails.spent} (--max-cost)`);
 	return lines.join('\n') + '\n';
 }

@@ -14,8 +14,9 @@ import type { Ledger } from '../storage/ledger';
 import { existsSync } from 'node:fs';
 import { linkBaseProblem } from '../settings/linkBase';
 import { pickReporter } from './pickReporter';
+import { parseCountries } from '../rows/numberGuard';
 import { interruptSignal } from './interruptSignal';
-import { parseNumberFlag, parsePrice, parseRateFlag } from './parseNumberFlag';
+import { parseMaxCost, parseNumberFlag, parsePrice, parseRateFlag } from './parseNumberFlag';
 
 export const DEFAULT_DB = 'cloudtel.db';
 
@@ -51,6 +52,8 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 		consentColumn: values['consent-column'],
 		consentAtColumn: values['consent-at-column'],
 		requireConsent: values['require-consent'] ? true : undefined,
+		countries: values.countries === undefined ? undefined : parseCountries(values.countries),
+		allowLandlines: values['allow-landlines'] ? true : undefined,
 	};
 	const db = dbLocation(dbSetting(values.db));
 	const dryRun = values['dry-run'] ?? false;
@@ -109,6 +112,8 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 						: parseNumberFlag('--threads', values.threads, 0),
 				callbacks: callbacksFrom(values['receipt-url'], values['reply-url']),
 				pricePerSegment: parsePrice(values['price-per-segment']),
+				maxCost: parseMaxCost(values['max-cost']),
+				dailyMaxCost: parseMaxCost(values['daily-max-cost'], '--daily-max-cost'),
 			},
 			{ ledger, reporter, signal: interrupt.signal },
 		);
@@ -167,6 +172,10 @@ function parseFlags(argv: string[]) {
 				'track-links': { type: 'boolean' },
 				'link-base': { type: 'string' },
 				'price-per-segment': { type: 'string' },
+				'max-cost': { type: 'string' },
+				'daily-max-cost': { type: 'string' },
+				countries: { type: 'string' },
+				'allow-landlines': { type: 'boolean' },
 				out: { type: 'string' },
 				'dry-run': { type: 'boolean' },
 				'resend-uncertain': { type: 'boolean' },

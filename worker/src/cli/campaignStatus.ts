@@ -1,13 +1,26 @@
 import type { CampaignSpec } from '../settings/campaignSpec';
 import { STALE_OWNER_MS } from '../errors';
 import { ownerIsAlive } from '../storage/ownerIsAlive';
-import type { CampaignPhase, DeliveryCounts, LedgerReader, StatusCounts } from '../storage/ledger';
+import type {
+	CampaignPhase,
+	DeliveryCounts,
+	LedgerReader,
+	PausedBy,
+	StatusCounts,
+} from '../storage/ledger';
 import { lineRanges } from '../report/lineRanges';
+import { fromMicros, money } from '../campaign/spendCap';
+import { SPEND_KEY } from '../storage/guardSql';
 
 export interface CampaignStatus {
 	name: string;
 	phase: CampaignPhase;
 	paused: boolean;
+	/** The guardrail that paused it, and what it saw; null for a pause of a person's. */
+	pausedBy: PausedBy['by'] | null;
+	pausedReason: string | null;
+	/** What its spend cap has counted as paid (--max-cost), in the price's unit; 0 without one. */
+	spent: number;
 	running: { pid: number; host: string } | null;
 	spec: CampaignSpec;
 	rows: StatusCounts;
@@ -37,6 +50,9 @@ export async function readStatus(ledger: LedgerReader, name: string): Promise<Ca
 		name,
 		phase: record.phase,
 		paused: record.paused,
+		pausedBy: record.pausedBy?.by ?? null,
+		pausedReason: record.pausedBy?.detail ?? null,
+		spent: fromMicros(await ledger.spent(SPEND_KEY + name)),
 		running: live ? { pid: live.pid, host: live.host } : null,
 		spec: record.spec,
 		rows: counts.rows,
@@ -53,7 +69,7 @@ export async function readStatus(ledger: LedgerReader, name: string): Promise<Ca
 
 export function formatStatus(s: CampaignStatus): string {
 	const lines = [
-		`Campaign ${s.name}: ${s.phase}${s.paused ? ' (paused)' : ''}${s.running ? `, running as pid ${s.running.pid} on ${s.running.host}` : ', no run active'}`,
+		`Campaign ${s.name}: ${s.phase}${s.paused ? (s.pausedBy ? ` (paused by its ${s.pausedBy})` : ' (paused)') : ''}${s.running ? `, running as pid ${s.running.pid} on ${s.running.host}` : ', no run active'}`,
 	];
 	lines.push(`  csv ${s.spec.csvPath}, property ${s.spec.propertySid}`);
 	lines.push(
@@ -64,6 +80,8 @@ export function formatStatus(s: CampaignStatus): string {
 				.join(', '),
 	);
 	lines.push(`  segments accepted ${s.acceptedSegments}`);
+	if (s.pausedReason) lines.push(`  ${s.pausedBy}: ${s.pausedReason}`);
+	else if (s.spent > 0) lines.push(`  spent ${money(s.spent)} (--max-cost)`);
 	// No receipt at all most often means none was asked for: "awaiting" would promise what never comes.
 	const noReceipts = s.delivery.delivered + s.delivery.failed === 0;
 	lines.push(

@@ -28,3 +28,14 @@ export function parsePrice(value: string | undefined): number | undefined {
 		);
 	return n;
 }
+
+/** `--max-cost`: the campaign's spend cap, in the unit of --price-per-segment. */
+export function parseMaxCost(value: string | undefined, flag = '--max-cost'): number | undefined {
+	if (value === undefined) return undefined;
+	const n = Number(value);
+	if (value.trim() === '' || !Number.isFinite(n) || n < 0)
+		throw new UsageError(
+			`${flag} must be an amount, 0 or more, in the unit of --price-per-segment, such as 25 (got "${value}")`,
+		);
+	return n;
+}

@@ -37,7 +37,14 @@ const RUN_OPTIONS = `  --csv FILE                 the recipients; the first line
                              each valid row's rendered text and segments)
   --dry-run                  validate and count, send nothing: segments and cost, what makes
                              messages UCS-2, countries and the estimated finish
-  --price-per-segment N      the price of one segment, for the dry run's cost
+  --price-per-segment N      the price of one segment, for the dry run's cost and --max-cost
+  --countries AU,NZ          send only to numbers of these countries; others end invalid
+                             (COUNTRY_NOT_ALLOWED)
+  --allow-landlines          send to fixed-line-only numbers too (else invalid: NOT_MOBILE)
+  --daily-max-cost AMOUNT    pause (exit 4) before a message would take the day's spend
+                             across this ledger's campaigns past AMOUNT (day of --time-zone)
+  --max-cost AMOUNT          pause (exit 4) before a message would take the campaign's spend
+                             past AMOUNT; run again with a higher one to go on
   --retries N                retries of a batch after a 5xx or a lost connection (default: 7)
   --resend-uncertain         send again the rows whose earlier answer was lost (never those a
                              delivery receipt has shown were sent)

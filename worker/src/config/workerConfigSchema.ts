@@ -13,6 +13,7 @@ import {
 	isSid,
 	isWebhookUri,
 	MIN_API_TOKEN_LENGTH,
+	MAX_PRICE_PER_SEGMENT,
 	senderKind,
 	checkForwardSender,
 	TEXT_MAX_CHARACTERS,
@@ -160,76 +161,92 @@ const spool = z.strictObject({
 		.default(8 * 1024 * 1024),
 });
 
-const campaign = z.strictObject({
-	name: campaignName,
-	cron: z
-		.string()
-		.refine(
-			(v) => cron.validate(v),
-			'must be a cron expression such as "0 9 * * 1" (minute hour day month weekday, an optional seconds field first)',
-		),
-	/** The zone the cron expression is read in; the send window's too, unless timeZoneColumn. */
-	timeZone: timeZone.optional(),
-	/**
-	 * A tick missed while the worker or its database was down runs when they are back if it
-	 * is at most this old (`30m`, `24h`, `7d`): the latest such tick only. `none` skips it.
-	 */
-	catchUp: z
-		.string()
-		.regex(/^(none|\d+[mhd])$/, 'must be none, or a period such as 30m, 24h or 7d')
-		.default('24h'),
-	csv: text,
-	property: sid,
-	text: text,
-	from: z
-		.string()
-		.refine(
-			(v) => senderKind(v) !== undefined,
-			'must be an E.164 number, an alphanumeric ID of 1 to 11 characters, or blank for a leased number',
-		)
-		.optional(),
-	toColumn: text.optional(),
-	defaultCountry: z
-		.string()
-		.regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code')
-		.optional(),
-	timeZoneColumn: text.optional(),
-	/** The CSV's code page when it is not UTF-8, as `campaign run --encoding`. */
-	encoding: z.enum(ENCODING_NAMES).optional(),
-	/** Typographic characters sent as their GSM-7 equivalents, as `campaign run --smart-encoding`. */
-	smartEncoding: z.boolean().optional(),
-	sendWindow: z
-		.string()
-		.refine((v) => {
-			try {
-				parseSendWindow(v);
-				return true;
-			} catch {
-				return false;
-			}
-		}, 'must look like 09:00-20:00')
-		.optional(),
-	/** Messages per second; 0 for no limit, as `campaign run --rate 0`. */
-	rate: z
-		.number()
-		.superRefine((v, ctx) => {
-			const problem = campaignRateProblem(v);
-			if (problem) ctx.addIssue({ code: 'custom', message: problem });
-		})
-		.optional(),
-	batchSize: z.number().int().min(1).max(BATCH_MAX_MESSAGES).optional(),
-	/** Ask for delivery receipts at this worker's receipt URL. */
-	receipts: z.boolean().default(true),
-	/**
-	 * Send replies to this worker. Replies come only to a leased sender, so this defaults
-	 * to true without `from` and cannot be true with one.
-	 */
-	replies: z.boolean().optional(),
-	/** This campaign's own events URL: its campaign events (and its replies and opt-outs) go there instead of to `events.url`. */
-	events: httpUrl.optional(),
-	/** Signs what goes to this campaign's own events URL, instead of the worker-wide `signing`. */
-	signing: signingConfig.optional(),
-});
+const campaign = z
+	.strictObject({
+		name: campaignName,
+		cron: z
+			.string()
+			.refine(
+				(v) => cron.validate(v),
+				'must be a cron expression such as "0 9 * * 1" (minute hour day month weekday, an optional seconds field first)',
+			),
+		/** The zone the cron expression is read in; the send window's too, unless timeZoneColumn. */
+		timeZone: timeZone.optional(),
+		/**
+		 * A tick missed while the worker or its database was down runs when they are back if it
+		 * is at most this old (`30m`, `24h`, `7d`): the latest such tick only. `none` skips it.
+		 */
+		catchUp: z
+			.string()
+			.regex(/^(none|\d+[mhd])$/, 'must be none, or a period such as 30m, 24h or 7d')
+			.default('24h'),
+		csv: text,
+		property: sid,
+		text: text,
+		from: z
+			.string()
+			.refine(
+				(v) => senderKind(v) !== undefined,
+				'must be an E.164 number, an alphanumeric ID of 1 to 11 characters, or blank for a leased number',
+			)
+			.optional(),
+		toColumn: text.optional(),
+		defaultCountry: z
+			.string()
+			.regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code')
+			.optional(),
+		timeZoneColumn: text.optional(),
+		/** The CSV's code page when it is not UTF-8, as `campaign run --encoding`. */
+		encoding: z.enum(ENCODING_NAMES).optional(),
+		/** Typographic characters sent as their GSM-7 equivalents, as `campaign run --smart-encoding`. */
+		smartEncoding: z.boolean().optional(),
+		sendWindow: z
+			.string()
+			.refine((v) => {
+				try {
+					parseSendWindow(v);
+					return true;
+				} catch {
+					return false;
+				}
+			}, 'must look like 09:00-20:00')
+			.optional(),
+		/** Messages per second; 0 for no limit, as `campaign run --rate 0`. */
+		rate: z
+			.number()
+			.superRefine((v, ctx) => {
+				const problem = campaignRateProblem(v);
+				if (problem) ctx.addIssue({ code: 'custom', message: problem });
+			})
+			.optional(),
+		batchSize: z.number().int().min(1).max(BATCH_MAX_MESSAGES).optional(),
+		/** Send only to numbers of these countries, as `campaign run --countries`. */
+		countries: z
+			.array(z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code'))
+			.min(1)
+			.optional(),
+		/** Send to fixed-line-only numbers too, as `campaign run --allow-landlines`. */
+		allowLandlines: z.boolean().optional(),
+		/** Each run's spend cap, as `campaign run --max-cost` (needs pricePerSegment). */
+		maxCost: z.number().min(0).optional(),
+		/** The price of one segment, for maxCost. */
+		pricePerSegment: z.number().min(0).max(MAX_PRICE_PER_SEGMENT).optional(),
+		/** Ask for delivery receipts at this worker's receipt URL. */
+		receipts: z.boolean().default(true),
+		/**
+		 * Send replies to this worker. Replies come only to a leased sender, so this defaults
+		 * to true without `from` and cannot be true with one.
+		 */
+		replies: z.boolean().optional(),
+		/** This campaign's own events URL: its campaign events (and its replies and opt-outs) go there instead of to `events.url`. */
+		events: httpUrl.optional(),
+		/** Signs what goes to this campaign's own events URL, instead of the worker-wide `signing`. */
+		signing: signingConfig.optional(),
+	})
+	.refine((c) => c.maxCost === undefined || c.pricePerSegment !== undefined, {
+		message: 'needs pricePerSegment: the spend cap counts segments at that price',
+		path: ['maxCost'],
+	});
 
 const match = z.strictObject({
 	keyword: oneOrMany(text).optional(),
@@ -379,6 +396,21 @@ export const workerConfigSchema = z
 		/** Days processed callback events, settled forwards and finished runs (with their ledger rows) are kept. */
 		retentionDays: z.number().positive().default(90),
 		campaigns: z.array(campaign).default([]),
+		/** Guardrails across every campaign of the ledger: the day's spend cap (`dailyMaxCost` needs `pricePerSegment`). */
+		limits: z
+			.strictObject({
+				dailyMaxCost: z.number().min(0).optional(),
+				pricePerSegment: z.number().min(0).max(MAX_PRICE_PER_SEGMENT).optional(),
+				timeZone: z
+					.string()
+					.refine((v) => resolveTimeZone(v) !== undefined, 'must be an IANA or Windows time zone')
+					.optional(),
+			})
+			.refine((l) => l.dailyMaxCost === undefined || l.pricePerSegment !== undefined, {
+				message: 'needs pricePerSegment: the daily cap counts segments at that price',
+				path: ['dailyMaxCost'],
+			})
+			.optional(),
 		replies: z.array(rule).default([]),
 		optOut: optOut.prefault({}),
 		forward: forward.prefault({}),

@@ -37,6 +37,18 @@ export function formatForecast(f: DryRunForecast): string[] {
 		out.push(
 			`  smart      --smart-encoding would save ${plural(f.smartEncoding.segmentsSaved, 'segment')}${saved} in ${plural(f.smartEncoding.messages, 'message')} (curly quotes, dashes, ellipsis, odd spaces as GSM-7)`,
 		);
+	if (f.refused && f.refused.countries.length > 0)
+		out.push(
+			`  countries  refused (--countries): ${f.refused.countries.map((c) => `${c.country} ${n(c.rows)}`).join(', ')}`,
+		);
+	if (f.refused && f.refused.notMobile > 0)
+		out.push(
+			`  landlines  ${plural(f.refused.notMobile, 'fixed-line number')} refused (NOT_MOBILE; --allow-landlines sends them)`,
+		);
+	if (f.spendCap)
+		out.push(
+			`  spend cap  ${plural(f.spendCap.rowsWithin, 'message')} of ${n(f.messages)} fit under --max-cost ${money(f.spendCap.maxCost)} (${money(f.spendCap.costWithin)}); the run pauses there`,
+		);
 	if (f.countries.length > 0)
 		out.push(`  countries  ${f.countries.map((c) => `${c.country} ${n(c.messages)}`).join(', ')}`);
 	if (f.finish) {

@@ -11,7 +11,8 @@ import { SettingError } from '../errors';
 
 compilePhonePatternsOnce();
 
-export type Normalized = { e164: string } | { error: string };
+/** `country` where the path that found the number valid knew it without more work (numberGuard.ts). */
+export type Normalized = { e164: string; country?: CountryCode } | { error: string };
 
 const PUNCTUATION = /[\s().\-\u00a0]/g;
 const INTERNATIONAL = /^\+[1-9]\d{6,15}$/;
@@ -68,23 +69,24 @@ export class PhoneNormalizer {
 		if (INTERNATIONAL.test(compact)) {
 			const split = splitCallingCode(compact);
 			const fast = fastE164(compact, split);
-			if (fast) return { e164: fast };
+			if (fast) return { e164: fast, country: split?.plans.countries[0] };
 			if (split && invalidWithoutFullParse(split))
-				return { error: `"${trimmed}" is not a valid phone number` };
+				return { error: `"${trimmed}" is not a valid phone number${whyInvalid(split)}` };
 		} else if (
 			this.national &&
 			NATIONAL.test(compact) &&
 			this.national.stripsOnlyTheZero(compact)
 		) {
 			const e164 = `+${this.national.callingCode}${compact.slice(1)}`;
-			const fast = fastE164(e164, splitCallingCode(e164));
-			if (fast) return { e164: fast };
+			const split = splitCallingCode(e164);
+			const fast = fastE164(e164, split);
+			if (fast) return { e164: fast, country: split?.plans.countries[0] };
 		}
 		const parsed = parsePhoneNumberFromString(
 			trimmed,
 			this.defaultCountry ? { defaultCountry: this.defaultCountry } : undefined,
 		);
-		if (parsed && parsed.isValid()) return { e164: parsed.number };
+		if (parsed && parsed.isValid()) return { e164: parsed.number, country: parsed.country };
 		if (!parsed && !trimmed.startsWith('+') && !this.defaultCountry) {
 			return {
 				error: `"${trimmed}" is not in international format (+ and country code) and no --default-country was given`,
@@ -92,7 +94,12 @@ export class PhoneNormalizer {
 		}
 		const where =
 			this.defaultCountry && !trimmed.startsWith('+') ? ` for ${this.defaultCountry}` : '';
-		return { error: `"${trimmed}" is not a valid phone number${where}` };
+		const split = parsed
+			? splitCallingCode(`+${parsed.countryCallingCode}${parsed.nationalNumber}`)
+			: undefined;
+		return {
+			error: `"${trimmed}" is not a valid phone number${where}${split ? whyInvalid(split) : ''}`,
+		};
 	}
 }
 
@@ -142,6 +149,22 @@ function invalidWithoutFullParse({ plans, national }: CallingCodeSplit): boolean
 		const valid = validatorFor(country);
 		return valid !== undefined && !valid(national);
 	});
+}
+
+/**
+ * Why an invalid number is: too short or too long for its country's plan, or of a length
+ * it has but in no range it allocates. Read from the main plan's lengths only, so a list
+ * full of bad numbers pays nothing more for being told why.
+ */
+function whyInvalid({ national, plans }: CallingCodeSplit): string {
+	const lengths = (
+		planOf(plans.countries[0]) as { possibleLengths?: () => number[] } | undefined
+	)?.possibleLengths?.();
+	if (!lengths || lengths.length === 0) return '';
+	const country = plans.countries[0];
+	if (national.length < Math.min(...lengths)) return `: too short for ${country}`;
+	if (national.length > Math.max(...lengths)) return `: too long for ${country}`;
+	return `: not in a range allocated in ${country}`;
 }
 
 // The class libphonenumber-js/max exports is the core one: it takes the metadata itself.

@@ -12,4 +12,8 @@ export const RowErrors = {
 	InvalidTimeZone: 'INVALID_TIME_ZONE',
 	Duplicate: 'DUPLICATE',
 	Suppressed: 'SUPPRESSED',
+	/** --countries: the number belongs to another country. */
+	CountryNotAllowed: 'COUNTRY_NOT_ALLOWED',
+	/** A fixed-line-only number, without --allow-landlines. */
+	NotMobile: 'NOT_MOBILE',
 } as const;

@@ -1,7 +1,8 @@
 import type { TrackedLink } from '../storage/ledger';
+import type { NumberGuardRules } from './numberGuard';
 
 /** What a validator (on the main thread or a worker thread) needs to judge a row; plain data. */
-export interface RowRules {
+export interface RowRules extends NumberGuardRules {
 	campaign: string;
 	header: string[];
 	toIndex: number;

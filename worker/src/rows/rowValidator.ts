@@ -9,6 +9,7 @@ import { externalId } from './externalId';
 import { rewriteLinks } from './linkRewrite';
 import { resolveTimeZone } from '../schedule/timeZone';
 import { PhoneNormalizer } from './phoneNormalizer';
+import { numberGuard } from './numberGuard';
 import { RowErrors } from './rowErrors';
 import type { RowInput, RowRules, RowVerdict } from './rowRules';
 import { compileTemplate, renderTemplate, type CompiledTemplate } from './template';
@@ -17,10 +18,12 @@ import { compileTemplate, renderTemplate, type CompiledTemplate } from './templa
 export class RowValidator {
 	private readonly template: CompiledTemplate;
 	private readonly phones: PhoneNormalizer;
+	private readonly guard: ReturnType<typeof numberGuard>;
 
 	constructor(private readonly rules: RowRules) {
 		this.template = compileTemplate(rules.text, rules.header);
 		this.phones = new PhoneNormalizer(rules.defaultCountry);
+		this.guard = numberGuard(rules);
 	}
 
 	validate(row: RowInput, now: number): RowVerdict {
@@ -44,6 +47,8 @@ export class RowValidator {
 			};
 		}
 		const to = phone.e164;
+		const refused = this.guard(to, phone.country);
+		if (refused) return { line, ok: false, to, ...refused };
 		const rendered = renderTemplate(this.template, fields);
 		if ('emptyColumns' in rendered) {
 			const cols = rendered.emptyColumns;

@@ -32,6 +32,10 @@ export interface CampaignSpec {
 	consentAtColumn?: string;
 	/** `--require-consent`: a row whose number has no consent, in the list or recorded before, is invalid (NO_CONSENT). */
 	requireConsent?: boolean;
+	/** `--countries`: allowed countries, `AU,NZ` (upper case, sorted); others end invalid. */
+	countries?: string;
+	/** `--allow-landlines`: fixed-line-only numbers are sent too. */
+	allowLandlines?: boolean;
 }
 
 export const SPEC_KEYS: readonly (keyof CampaignSpec)[] = [
@@ -52,6 +56,8 @@ export const SPEC_KEYS: readonly (keyof CampaignSpec)[] = [
 	'consentColumn',
 	'consentAtColumn',
 	'requireConsent',
+	'countries',
+	'allowLandlines',
 ];
 
 /** The `campaign run` flag that sets each part of a spec. */

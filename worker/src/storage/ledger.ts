@@ -58,10 +58,18 @@ export interface InputMark {
 	mtimeMs?: number;
 }
 
+/** The guardrail that paused a campaign, and what it saw, for a person. */
+export interface PausedBy {
+	by: 'spend-cap' | 'daily-spend-cap' | 'failure-rate';
+	detail: string;
+}
+
 export interface CampaignRecord {
 	spec: CampaignSpec;
 	phase: CampaignPhase;
 	paused: boolean;
+	/** Set when a guardrail paused it; a pause or resume by a person clears it. */
+	pausedBy?: PausedBy;
 	/** The last CSV line whose row is in the ledger. */
 	importedThrough: number;
 	/** What the import had read of the CSV (schema 7); undefined before its first batch. */
@@ -234,6 +242,8 @@ export interface LedgerReader {
 	): Promise<{ replyAt: number; suppressedAt?: number; reason?: string }[]>;
 	/** `contact show`: everything the ledger holds about one number, in time order. */
 	contactHistory(number: string): Promise<ContactHistory>;
+	/** Millionths of money a guardrail has reserved under `key` (guardSql.ts). */
+	spent(key: string): Promise<number>;
 	close(): Promise<void>;
 }
 
@@ -290,14 +300,25 @@ export interface PendingReview {
  * callbacks' sides, what the engine runs on: a campaign, its import, its chunks on their
  * way and their answers, and the commands that change it.
  */
-export interface Ledger extends LedgerReader, CallbackLedger {
+/** What the guardrails keep in the store (guardSql.ts), shared by every worker on it. */
+export interface GuardLedger {
+	/** Millionths of money reserved under `key` (a campaign's spend, a day's). */
+	spent(key: string): Promise<number>;
+	/** Adds `micros` under `key` only if the sum stays within `capMicros`, atomically across workers. */
+	reserveSpend(key: string, micros: number, capMicros: number): Promise<boolean>;
+	/** Gives back what was reserved for messages that were not handed over after all. */
+	releaseSpend(key: string, micros: number): Promise<void>;
+}
+
+export interface Ledger extends LedgerReader, CallbackLedger, GuardLedger {
 	createCampaign(spec: CampaignSpec): Promise<CampaignRecord>;
 	/** Takes the run; when another live run holds it, returns that owner instead. */
 	claim(name: string, owner: RunOwner, staleMs: number): Promise<RunOwner | undefined>;
 	heartbeat(name: string, owner: RunOwner): Promise<void>;
 	release(name: string, owner: RunOwner): Promise<void>;
 	setPhase(name: string, phase: CampaignPhase): Promise<void>;
-	setPaused(name: string, paused: boolean): Promise<void>;
+	/** `by`: the guardrail pausing it; without, the pause (or resume) is a person's. */
+	setPaused(name: string, paused: boolean, by?: PausedBy): Promise<void>;
 	/** Forgets the campaign and everything stored about it (a cron run's record included), in one transaction. */
 	/**
 	 * `purge`: its stored callbacks too, and the database rewritten so no byte of it is left

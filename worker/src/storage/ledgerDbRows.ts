@@ -1,5 +1,5 @@
 import type { CampaignSpec } from '../settings/campaignSpec';
-import type { CampaignPhase, CampaignRecord, RowStatus } from './ledger';
+import type { CampaignPhase, CampaignRecord, PausedBy, RowStatus } from './ledger';
 
 /** A recipients row as the ledger selects it. */
 export interface RecipientDbRow {
@@ -30,6 +30,8 @@ export interface CampaignDbRow {
 	input_hash?: string | null;
 	input_size?: number | null;
 	input_mtime?: number | null;
+	/** The guardrail that paused it, as JSON {by, detail} (guardSql.ts). */
+	paused_by?: string | null;
 }
 
 export function campaignRecord(row: CampaignDbRow | undefined): CampaignRecord | undefined {
@@ -38,6 +40,7 @@ export function campaignRecord(row: CampaignDbRow | undefined): CampaignRecord |
 		spec: JSON.parse(row.spec) as CampaignSpec,
 		phase: row.phase,
 		paused: row.paused === 1 || row.paused === true,
+		...(row.paused_by ? { pausedBy: JSON.parse(row.paused_by) as PausedBy } : {}),
 		importedThrough: row.imported_through,
 		input: row.input_hash
 			? {

@@ -30,7 +30,9 @@ import {
 	type ConsentKind,
 	type ConsentRecord,
 	type PendingReview,
+	type PausedBy,
 } from './ledger';
+import { guardSql, PAUSED_BY_KEY, SPEND_KEY } from './guardSql';
 import {
 	ANSWER_LOST,
 	CALLBACKS_IN,
@@ -142,9 +144,11 @@ const ERASED_TABLES = [
 
 export class SqlLedger implements Ledger {
 	protected readonly q: LedgerSql;
+	private readonly g: ReturnType<typeof guardSql>;
 
 	constructor(protected readonly db: SqlDb) {
 		this.q = ledgerSql(db.dialect);
+		this.g = guardSql(db.dialect);
 	}
 
 	/** Tracked links and their clicks, on this ledger's connection. */
@@ -190,11 +194,34 @@ export class SqlLedger implements Ledger {
 		await this.db.run(run(this.q.setPhase, phase, Date.now(), name));
 	}
 
-	async setPaused(name: string, paused: boolean): Promise<void> {
-		await this.db.run(run(this.q.setPaused, paused ? 1 : 0, Date.now(), name));
+	async setPaused(name: string, paused: boolean, by?: PausedBy): Promise<void> {
+		const g = this.g;
+		await this.tx(function* (q) {
+			yield* run(q.setPaused, paused ? 1 : 0, Date.now(), name);
+			if (by) yield* run(g.setPausedBy, PAUSED_BY_KEY + name, JSON.stringify(by));
+			else yield* run(g.forget, PAUSED_BY_KEY + name);
+		});
+	}
+
+	async spent(key: string): Promise<number> {
+		const row = await this.db.run(get<{ micros: number | string }>(this.g.spent, key));
+		return Number(row?.micros ?? 0);
+	}
+
+	async reserveSpend(key: string, micros: number, capMicros: number): Promise<boolean> {
+		const g = this.g;
+		return this.tx(function* () {
+			yield* run(g.ensure, key);
+			return (yield* run(g.reserve, key, micros, capMicros)) > 0;
+		});
+	}
+
+	async releaseSpend(key: string, micros: number): Promise<void> {
+		if (micros > 0) await this.db.run(run(this.g.release, key, micros));
 	}
 
 	async deleteCampaign(name: string, purge = false): Promise<boolean | undefined> {
+		const g = this.g;
 		const shared = this.db.dialect.name === 'postgres' ? ['pacing'] : [];
 		await this.tx(
 			function* (q) {
@@ -217,6 +244,7 @@ export class SqlLedger implements Ledger {
 				if (yield* get(q.tableExists, 'campaign_runs'))
 					yield* run(q.deleteFrom('campaign_runs'), name);
 				yield* run(q.clampIndexedThrough);
+				for (const key of [SPEND_KEY, PAUSED_BY_KEY]) yield* run(g.forget, key + name);
 				// Its receipts and replies as the worker stored them, and their forwards: each names
 				// the campaign in its ExternalId, `"<campaign>:<row>"`. Opt-outs stay: they are the person's.
 				if (purge)

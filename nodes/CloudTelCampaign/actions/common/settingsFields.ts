@@ -23,6 +23,10 @@ export const SETTING_DISPLAY_NAMES: Record<CampaignSettingName, string> = {
 	rate: 'Rate',
 	batchSize: 'Batch Size',
 	smartEncoding: 'Smart Encoding',
+	countries: 'Countries',
+	allowLandlines: 'Allow Landlines',
+	maxCost: 'Max Cost',
+	pricePerSegment: 'Price Per Segment',
 	receipts: 'Delivery Receipts',
 	replies: 'Replies',
 	events: 'Events URL',
@@ -61,12 +65,29 @@ export const settingsFields: INodeProperties[] = [
 		default: {},
 		options: [
 			{
+				displayName: 'Allow Landlines',
+				name: 'allowLandlines',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether numbers that are fixed lines only are sent too; otherwise they end invalid (NOT_MOBILE)',
+			},
+			{
 				displayName: 'Batch Size',
 				name: 'batchSize',
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE },
 				default: 1000,
 				description: 'Messages per BatchMessages request the worker makes',
+			},
+			{
+				displayName: 'Countries',
+				name: 'countries',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. AU,NZ',
+				description:
+					'Two-letter countries whose numbers may be sent, separated by commas; numbers of others end invalid (COUNTRY_NOT_ALLOWED)',
 			},
 			{
 				displayName: 'Default Country',
@@ -112,6 +133,23 @@ export const settingsFields: INodeProperties[] = [
 				placeholder: 'e.g. +61412345678 or MyBrand',
 				description:
 					'Sender ID: an E.164 number, or 1 to 11 letters, digits and spaces. Leave blank to send from a leased number, which can receive replies.',
+			},
+			{
+				displayName: 'Max Cost',
+				name: 'maxCost',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 4 },
+				default: 0,
+				description:
+					'Spend cap: the campaign pauses before a message would take its cost past this (needs Price Per Segment)',
+			},
+			{
+				displayName: 'Price Per Segment',
+				name: 'pricePerSegment',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 6 },
+				default: 0,
+				description: 'The price of one message segment, for Max Cost',
 			},
 			{
 				displayName: 'Rate',
@@ -207,6 +245,11 @@ export function readSettings(ctx: IExecuteFunctions): CampaignSettings {
 		if (isBlank(value)) continue;
 		body[key] = typeof value === 'string' ? value.trim() : value;
 	}
+	if (typeof body.countries === 'string')
+		body.countries = body.countries
+			.split(',')
+			.map((c) => c.trim())
+			.filter((c) => c !== '');
 	if (!isBlank(options.schedule)) {
 		const seconds = toUnixSeconds(options.schedule, ctx.getTimezone());
 		body.schedule =

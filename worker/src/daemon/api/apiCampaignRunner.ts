@@ -19,6 +19,7 @@ import { dbLocation } from '../../storage/dbLocation';
 import { openRunLedger } from '../../storage/openStores';
 import { ownerIsAlive } from '../../storage/ownerIsAlive';
 import { isStoreFault } from '../../storage/storeFault';
+import { dailyCap } from '../campaigns/dailyCap';
 import { LogReporter } from '../campaigns/logReporter';
 import { daemonChunks, waitingForPostgres } from '../campaigns/runLedger';
 import { GatedChunks } from '../campaigns/sendingGate';
@@ -135,6 +136,9 @@ export class ApiCampaignRunner implements CampaignKicker {
 					provider: this.config.provider,
 					rate: pace.rate,
 					batchSize: pace.batchSize,
+					...dailyCap(this.config),
+					maxCost: pace.maxCost,
+					pricePerSegment: pace.pricePerSegment ?? this.config.limits?.pricePerSegment,
 					concurrency: RUN_DEFAULTS.concurrency,
 					callbacks: this.callbacks(record),
 				},

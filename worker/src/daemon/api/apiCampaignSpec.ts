@@ -27,13 +27,22 @@ export function apiCampaignSpec(
 		// The CSV made from pages is comma-separated, its header quoted: nothing to sniff.
 		delimiter: source === 'pages' ? ',' : undefined,
 		smartEncoding: settings.smartEncoding || undefined,
+		countries: settings.countries?.join(','),
+		allowLandlines: settings.allowLandlines || undefined,
 	};
 }
 
-export function apiCampaignPace(settings: CampaignSettings): { rate: number; batchSize: number } {
+export function apiCampaignPace(settings: CampaignSettings): {
+	rate: number;
+	batchSize: number;
+	maxCost?: number;
+	pricePerSegment?: number;
+} {
 	return {
 		rate: settings.rate ?? RUN_DEFAULTS.rate,
 		batchSize: settings.batchSize ?? RUN_DEFAULTS.batchSize,
+		maxCost: settings.maxCost,
+		pricePerSegment: settings.pricePerSegment,
 	};
 }
 
@@ -53,4 +62,7 @@ export const API_SETTING: Partial<Record<Setting, string>> = {
 	batchSize: 'batchSize',
 	replyUrl: 'replies',
 	smartEncoding: 'smartEncoding',
+	countries: 'countries',
+	allowLandlines: 'allowLandlines',
+	maxCost: 'maxCost',
 };

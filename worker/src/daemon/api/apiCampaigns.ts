@@ -417,7 +417,8 @@ export class ApiCampaigns {
 					batchSize: pace.batchSize,
 					concurrency: 1,
 					threads: 0,
-					pricePerSegment,
+					pricePerSegment: pricePerSegment ?? pace.pricePerSegment,
+					maxCost: pace.maxCost,
 				},
 				{ ledger: this.ledger, reporter: new SilentReporter() },
 			);
@@ -443,6 +444,8 @@ export class ApiCampaigns {
 			segments: summary.segments,
 			messages: f?.messages ?? summary.rows.pending,
 			...(f?.estimatedCost !== undefined ? { cost: f.estimatedCost } : {}),
+			...(f?.spendCap ? { spendCap: f.spendCap } : {}),
+			...(f?.refused ? { refused: f.refused } : {}),
 			problems: summary.firstErrors.map((p) => ({
 				line: p.line,
 				...(exact ? { recipient: p.line - 1 } : {}),

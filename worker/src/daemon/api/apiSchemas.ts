@@ -129,6 +129,32 @@ export const settingsBody = z
 			.nullable()
 			.optional()
 			.describe('Typographic characters sent as their GSM-7 equivalents.'),
+		countries: z
+			.array(z.string())
+			.nullable()
+			.optional()
+			.describe(
+				'Send only to numbers of these countries (AU, NZ); others end invalid (COUNTRY_NOT_ALLOWED).',
+			),
+		allowLandlines: z
+			.boolean()
+			.nullable()
+			.optional()
+			.describe('Send to fixed-line-only numbers too (else invalid: NOT_MOBILE).'),
+		maxCost: z
+			.number()
+			.min(0)
+			.nullable()
+			.optional()
+			.describe(
+				'Spend cap: the campaign pauses before a message would take its cost past it. Needs pricePerSegment.',
+			),
+		pricePerSegment: z
+			.number()
+			.min(0)
+			.nullable()
+			.optional()
+			.describe('The price of one segment, for maxCost.'),
 		receipts: z
 			.boolean()
 			.nullable()

@@ -17,6 +17,7 @@ import { configuredSpec } from './configuredSpec';
 import { checkCampaignCsv, configProblem } from './csvCheck';
 import { LogReporter } from './logReporter';
 import { PauseReporter } from './pauseReporter';
+import { dailyCap } from './dailyCap';
 import { daemonChunks, waitingForPostgres } from './runLedger';
 import { GatedChunks } from './sendingGate';
 import { isStoreFault, StoreFault } from '../../storage/storeFault';
@@ -76,6 +77,9 @@ export class CampaignRunner {
 					batchSize: campaign.batchSize ?? RUN_DEFAULTS.batchSize,
 					concurrency: RUN_DEFAULTS.concurrency,
 					callbacks: this.callbacks(campaign),
+					...dailyCap(this.config),
+					pricePerSegment: campaign.pricePerSegment ?? this.config.limits?.pricePerSegment,
+					maxCost: campaign.maxCost,
 					// A run paused when the worker stopped is taken up paused: it waits for the resume and goes on to its end.
 					waitWhilePaused: true,
 				},
@@ -205,7 +209,7 @@ export class CampaignRunner {
 		const record = await ledger?.campaign(run.run).catch(() => undefined);
 		const at = record?.updatedAt ?? Date.now();
 		const figures = counts ?? (ledger ? await campaignCounts(ledger, run.run) : undefined);
-		return this.events?.pausedForwards(run, at, figures, at) ?? [];
+		return this.events?.pausedForwards(run, at, figures, at, record?.pausedBy) ?? [];
 	}
 
 	/** Receipts always; replies only to a leased sender, as the provider allows no other. */

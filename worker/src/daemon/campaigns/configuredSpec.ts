@@ -1,5 +1,6 @@
 import type { CampaignSpec } from '../../settings/campaignSpec';
 import type { CampaignConfig } from '../../config/workerConfigSchema';
+import { parseCountries } from '../../rows/numberGuard';
 
 /** The engine's spec of one run of a configured campaign, named `<campaign>-<tick>`. */
 export function configuredSpec(campaign: CampaignConfig, run: string): CampaignSpec {
@@ -16,5 +17,7 @@ export function configuredSpec(campaign: CampaignConfig, run: string): CampaignS
 		sendWindow: campaign.sendWindow,
 		encoding: campaign.encoding,
 		smartEncoding: campaign.smartEncoding || undefined,
+		countries: campaign.countries && parseCountries(campaign.countries),
+		allowLandlines: campaign.allowLandlines || undefined,
 	};
 }

@@ -74,6 +74,9 @@ export class RidingOutRestarts implements RunLedger {
 	readonly consentedAmong = this.retried('consentedAmong');
 	readonly evidence = this.passed('evidence');
 	readonly campaignOptOuts = this.retried('campaignOptOuts');
+	readonly spent = this.retried('spent');
+	readonly reserveSpend = this.retried('reserveSpend');
+	readonly releaseSpend = this.retried('releaseSpend');
 	readonly rows = this.passed('rows');
 	readonly campaignNumbers = this.passed('campaignNumbers');
 	readonly suppressions = this.passed('suppressions');

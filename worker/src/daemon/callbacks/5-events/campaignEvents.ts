@@ -1,3 +1,4 @@
+import type { PausedBy } from '../../../storage/ledger';
 import type {
 	CampaignCounts,
 	CampaignEvent,
@@ -116,12 +117,15 @@ export class CampaignEvents {
 		at: number,
 		counts?: CampaignCounts,
 		pause?: string | number,
+		/** The guardrail that paused it (spend-cap, ...), and what it saw: the event's `pausedBy` and `reason`. */
+		by?: PausedBy,
 	): KeyedForward[] {
 		const id = `campaign.paused:${run.run}${pause === undefined ? '' : `:${pause}`}`;
 		return this.keyed(
 			this.event('campaign.paused', id, run, at, {
 				...this.runData(run),
 				...(counts ? { counts } : {}),
+				...(by ? { pausedBy: by.by, reason: by.detail } : {}),
 			}),
 			run.url,
 		);

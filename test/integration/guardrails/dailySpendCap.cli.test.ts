@@ -1,0 +1,62 @@
+import { expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../sandbox/src';
+import {
+	cli,
+	numbersCsv,
+	sandboxForTests,
+	sandboxMessages,
+	summaryOf,
+	tempDir,
+	writeCsv,
+} from '../worker/harness';
+
+// The day's spend is kept as the campaign's is (spendCap.cli.test.ts runs both backends): SQLite here.
+let sandbox: RunningSandbox;
+let env: Record<string, string>;
+sandboxForTests((s) => ({ sandbox, env } = s));
+
+it('--daily-max-cost is shared by the campaigns of a ledger: the second one pauses (exit 4) where the day is spent', async () => {
+	const dir = tempDir();
+	const db = `${dir}/ledger.db`;
+	const run = (name: string, csv: string) =>
+		cli(
+			[
+				'campaign',
+				'run',
+				'--csv',
+				csv,
+				'--name',
+				name,
+				'--db',
+				db,
+				'--text',
+				'Hi {{Name}}',
+				'--property',
+				sandbox.demo.PropertySid,
+				'--rate',
+				'0',
+				'--price-per-segment',
+				'0.01',
+				'--daily-max-cost',
+				'0.05',
+			],
+			env,
+		);
+	const first = await run('day-one', writeCsv(dir, 'a.csv', numbersCsv(3, 500)));
+	expect(first.code, first.stderr).toBe(0);
+	const second = await run('day-two', writeCsv(dir, 'b.csv', numbersCsv(4, 600)));
+	expect(second.code, second.stderr + second.stdout.slice(-1500)).toBe(4);
+	expect(summaryOf(second).rows).toMatchObject({ accepted: 2, pending: 2 });
+	expect((summaryOf(second) as { pausedBy?: string }).pausedBy).toBe('daily-spend-cap');
+	const status = JSON.parse(
+		(await cli(['campaign', 'status', '--db', db, '--name', 'day-two', '--json'])).stdout,
+	);
+	expect(status).toMatchObject({ paused: true, pausedBy: 'daily-spend-cap' });
+	expect(status.pausedReason).toMatch(
+		/the day's spend across campaigns is 0\.05 of --daily-max-cost 0\.05/,
+	);
+	const sent = (await sandboxMessages(sandbox)).filter((m) =>
+		/^day-(one|two):/.test(m.ExternalId ?? ''),
+	);
+	expect(sent).toHaveLength(5);
+});
