@@ -20,6 +20,16 @@ function acknowledged(callbacks, kind) {
  * @param {Record<string, number>} s.statuses  ledger rows by status
  * @param {{line: number, message_sid: string, status: string}[]} s.deliveries  the ledger's receipts
  */
+/** A list as a count and its first few, so that a thousand misses stay one readable line. */
+const some = (list) => ({ count: list.length, first: list.slice(0, 10) });
+
+/** Callbacks of a kind the provider gave up on: no attempt answered 2xx (not acknowledged, so no promise). */
+function givenUp(callbacks, kind, acked) {
+	return new Set(
+		callbacks.filter((c) => c.Kind === kind && !acked.has(c.MessageSid)).map((c) => c.MessageSid),
+	).size;
+}
+
 export function soakInvariants(s) {
 	const byRow = new Map();
 	for (const m of s.messages)
@@ -70,7 +80,8 @@ export function soakInvariants(s) {
 
 	// Settled: the ledger holds the receipt on the row its message was sent for.
 	const settled = new Map(s.deliveries.map((d) => [d.message_sid, d]));
-	const receiptAcks = [...acknowledged(s.callbacks, 'DeliveryReceipt').values()].filter((c) =>
+	const receiptAcked = acknowledged(s.callbacks, 'DeliveryReceipt');
+	const receiptAcks = [...receiptAcked.values()].filter((c) =>
 		String(c.Payload.ExternalId).startsWith('soak:'),
 	);
 	const unsettled = receiptAcks
@@ -86,29 +97,37 @@ export function soakInvariants(s) {
 
 	return [
 		{ invariant: 'the run accounted for every row', ok: s.runDone, rows: s.statuses },
-		{ invariant: 'no duplicate', ok: duplicates.length === 0, messages: byRow.size, duplicates },
+		{
+			invariant: 'no duplicate',
+			ok: duplicates.length === 0,
+			messages: byRow.size,
+			duplicates: some(duplicates),
+		},
 		{ invariant: 'nothing lost', ok: lost === 0, lost },
 		{
 			invariant: 'every acknowledged STOP honoured (ms)',
 			ok: stopsBroken.length === 0,
 			acknowledged: stopsAcknowledged,
-			broken: stopsBroken,
+			notAcknowledged: s.stops.size - stopsAcknowledged,
+			broken: some(stopsBroken),
 			closestSendBeforeAckMs: closestMs ?? null,
 		},
 		{
 			invariant: 'every acknowledged reply mailed once',
 			ok: notMailed.length === 0 && mailedTwice.length === 0,
 			acknowledged: repliesAcked.length,
+			notAcknowledged: s.replies.length - repliesAcked.length,
 			mails: s.mails.length,
-			notMailed,
-			mailedTwice,
+			notMailed: some(notMailed),
+			mailedTwice: some(mailedTwice),
 			copiesUnderOneMessageId: copies,
 		},
 		{
 			invariant: 'every acknowledged receipt settled',
 			ok: unsettled.length === 0,
 			acknowledged: receiptAcks.length,
-			unsettled,
+			notAcknowledged: givenUp(s.callbacks, 'DeliveryReceipt', receiptAcked),
+			unsettled: some(unsettled),
 		},
 		{ invariant: 'every worker alive', ok: s.alive === s.workers, alive: s.alive, of: s.workers },
 	];
