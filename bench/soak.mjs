@@ -188,6 +188,9 @@ const counts = {
 const replySids = [];
 const stopSent = new Map();
 const end = Date.now() + SECONDS * 1000;
+/** Each fault and when it began: a copy of a mail is told what came before it. */
+const faultLog = [];
+const fault = (kind) => (counts[kind]++, faultLog.push({ kind, at: Date.now() }));
 const aWorker = () => workers[Math.floor(random() * workers.length)];
 const faults = (async () => {
 	while (Date.now() < end) {
@@ -195,17 +198,17 @@ const faults = (async () => {
 		const pick = random();
 		if (pick < 0.2) {
 			await mailbox.stop();
-			counts.smtpOutages++;
+			fault('smtpOutages');
 			await sleep(2000 + random() * 6000);
 			await mailbox.start();
 		} else if (pick < 0.4 && POSTGRES) {
 			pgServer.stop();
-			counts.pgStops++;
+			fault('pgStops');
 			await sleep(2000 + random() * 4000);
 			pgServer.start();
 		} else if (pick < 0.55 && run?.exitCode === null) {
 			run.kill('SIGKILL');
-			counts.runKills++;
+			fault('runKills');
 		} else if (pick < 0.8) {
 			const copies = execFileSync('ps', ['-o', 'pid=', '--ppid', String(aWorker().child.pid)], {
 				encoding: 'utf8',
@@ -214,10 +217,10 @@ const faults = (async () => {
 				.split(/\s+/)
 				.filter(Boolean);
 			if (copies.length > 0) process.kill(Number(copies[0]), 'SIGKILL');
-			counts.copyKills++;
+			fault('copyKills');
 		} else {
 			aWorker().child.kill('SIGHUP');
-			counts.hups++;
+			fault('hups');
 		}
 	}
 })();
@@ -295,6 +298,7 @@ const invariants = soakInvariants({
 	runDone,
 	alive: workers.filter((w) => !w.exited).length,
 	workers: workers.length,
+	faults: faultLog,
 });
 log('soak result', {
 	db: values.db,

@@ -13,13 +13,24 @@ function acknowledged(callbacks, kind) {
  * @param {object} s
  * @param {object[]} s.callbacks  the sandbox outbox's callback attempts
  * @param {object[]} s.messages   every message the sandbox holds (AcceptedAt in ms)
- * @param {{messageId: string, sid: string}[]} s.mails  the mailbox
+ * @param {{messageId: string, sid: string, at: number}[]} s.mails  the mailbox
+ * @param {{kind: string, at: number}[]} s.faults  each fault and when it began
  * @param {Map<string, number>} s.acknowledgedAt  MessageSid -> ms the balancer saw its 2xx
  * @param {Map<string, number>} s.stops  STOP MessageSid -> the CSV row of its number
  * @param {string[]} s.replies  MessageSids of the other replies
  * @param {Record<string, number>} s.statuses  ledger rows by status
  * @param {{line: number, message_sid: string, status: string}[]} s.deliveries  the ledger's receipts
  */
+/** A list as a count and its first few, so that a thousand misses stay one readable line. */
+const some = (list) => ({ count: list.length, first: list.slice(0, 10) });
+
+/** Callbacks of a kind the provider gave up on: no attempt answered 2xx (not acknowledged, so no promise). */
+function givenUp(callbacks, kind, acked) {
+	return new Set(
+		callbacks.filter((c) => c.Kind === kind && !acked.has(c.MessageSid)).map((c) => c.MessageSid),
+	).size;
+}
+
 export function soakInvariants(s) {
 	const byRow = new Map();
 	for (const m of s.messages)
@@ -57,11 +68,17 @@ export function soakInvariants(s) {
 	// system (an attempt cut off after the server took it goes again under it), so copies are
 	// counted apart; a second Message-ID for one reply is a second mail.
 	const idsBySid = new Map();
-	let copies = 0;
-	const seenIds = new Set();
+	const copies = [];
+	const firstAt = new Map();
 	for (const mail of s.mails) {
-		if (seenIds.has(mail.messageId)) copies++;
-		seenIds.add(mail.messageId);
+		if (firstAt.has(mail.messageId)) {
+			// The last fault begun before the copy arrived: the cut-off attempt's likely cause.
+			const cause = s.faults.findLast((f) => f.at <= mail.at);
+			copies.push({
+				apartMs: mail.at - firstAt.get(mail.messageId),
+				after: cause ? `${cause.kind} ${mail.at - cause.at} ms before` : 'no fault',
+			});
+		} else firstAt.set(mail.messageId, mail.at);
 		idsBySid.set(mail.sid, (idsBySid.get(mail.sid) ?? new Set()).add(mail.messageId));
 	}
 	const repliesAcked = s.replies.filter((sid) => replyAcks.has(sid));
@@ -70,7 +87,8 @@ export function soakInvariants(s) {
 
 	// Settled: the ledger holds the receipt on the row its message was sent for.
 	const settled = new Map(s.deliveries.map((d) => [d.message_sid, d]));
-	const receiptAcks = [...acknowledged(s.callbacks, 'DeliveryReceipt').values()].filter((c) =>
+	const receiptAcked = acknowledged(s.callbacks, 'DeliveryReceipt');
+	const receiptAcks = [...receiptAcked.values()].filter((c) =>
 		String(c.Payload.ExternalId).startsWith('soak:'),
 	);
 	const unsettled = receiptAcks
@@ -86,29 +104,37 @@ export function soakInvariants(s) {
 
 	return [
 		{ invariant: 'the run accounted for every row', ok: s.runDone, rows: s.statuses },
-		{ invariant: 'no duplicate', ok: duplicates.length === 0, messages: byRow.size, duplicates },
+		{
+			invariant: 'no duplicate',
+			ok: duplicates.length === 0,
+			messages: byRow.size,
+			duplicates: some(duplicates),
+		},
 		{ invariant: 'nothing lost', ok: lost === 0, lost },
 		{
 			invariant: 'every acknowledged STOP honoured (ms)',
 			ok: stopsBroken.length === 0,
 			acknowledged: stopsAcknowledged,
-			broken: stopsBroken,
+			notAcknowledged: s.stops.size - stopsAcknowledged,
+			broken: some(stopsBroken),
 			closestSendBeforeAckMs: closestMs ?? null,
 		},
 		{
 			invariant: 'every acknowledged reply mailed once',
 			ok: notMailed.length === 0 && mailedTwice.length === 0,
 			acknowledged: repliesAcked.length,
+			notAcknowledged: s.replies.length - repliesAcked.length,
 			mails: s.mails.length,
-			notMailed,
-			mailedTwice,
-			copiesUnderOneMessageId: copies,
+			notMailed: some(notMailed),
+			mailedTwice: some(mailedTwice),
+			copiesUnderOneMessageId: some(copies),
 		},
 		{
 			invariant: 'every acknowledged receipt settled',
 			ok: unsettled.length === 0,
 			acknowledged: receiptAcks.length,
-			unsettled,
+			notAcknowledged: givenUp(s.callbacks, 'DeliveryReceipt', receiptAcked),
+			unsettled: some(unsettled),
 		},
 		{ invariant: 'every worker alive', ok: s.alive === s.workers, alive: s.alive, of: s.workers },
 	];

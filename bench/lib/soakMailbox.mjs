@@ -25,7 +25,7 @@ export async function soakMailbox(port) {
 					const chunks = [];
 					stream.on('data', (c) => chunks.push(c));
 					stream.on('end', () => {
-						mails.push(parse(Buffer.concat(chunks).toString('utf8')));
+						mails.push({ ...parse(Buffer.concat(chunks).toString('utf8')), at: Date.now() });
 						callback();
 					});
 				},
