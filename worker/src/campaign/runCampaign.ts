@@ -47,6 +47,10 @@ import { readStage, type RowSink } from './readStage';
 import { refusal, unreachable } from './sendChunk';
 import { sendStage } from './sendStage';
 import { sleep } from './sleep';
+import { checkVariantSettings, variantSettings } from '../settings/variantSettings';
+import { createVariantJudge } from '../rows/variantJudge';
+import { VariantSink } from './variantSink';
+import { variantStep } from './variantStage';
 
 export interface RunCampaignOptions {
 	/** The campaign as given; on a resume, omitted keys come from the ledger. */
@@ -72,6 +76,10 @@ export interface RunCampaignOptions {
 	 * taken up after a restart) instead of stopping at once, as `campaign run` does.
 	 */
 	waitWhilePaused?: boolean;
+	/** `--winner N`: a variant campaign's winner, chosen by hand (1 is --text). */
+	winner?: number;
+	/** The clock (Unix ms) a variant decision is timed by; a test's own. */
+	now?: () => number;
 }
 
 export interface RunCampaignDeps {
@@ -214,6 +222,7 @@ function checkSettings(options: RunCampaignOptions): void {
 			'is empty: give the message to send, such as "Hi {{Name}}"',
 			'--text is empty: give the message to send, such as --text "Hi {{Name}}"',
 		);
+	checkVariantSettings(options.spec);
 	// Throws a SettingError naming the setting.
 	if (options.spec.defaultCountry !== undefined) new PhoneNormalizer(options.spec.defaultCountry);
 	if (!/^[A-Za-z0-9._-]{1,64}$/.test(options.spec.name))
@@ -410,7 +419,9 @@ async function prepareRead(
 		smartEncoding: spec.smartEncoding,
 	};
 	const threads = threadsFor(options, csv);
-	return { csv, rules, threads, columns, judge: createRowJudge(rules, threads) };
+	const texts = variantSettings(spec)?.texts;
+	const judge = texts ? createVariantJudge(rules, texts, threads) : createRowJudge(rules, threads);
+	return { csv, rules, threads, columns, judge };
 }
 
 async function loadNumbers(source: AsyncIterable<string> | undefined): Promise<NumberSet> {
@@ -435,7 +446,13 @@ async function runRead(
 		timing,
 		wantText,
 	);
-	const theSink = sink(rules);
+	const plan = variantSettings(spec);
+	const testRowsBefore =
+		plan && importedThrough > 0 && deps.ledger ? await deps.ledger.variants.testRows(spec.name) : 0;
+	const inner = sink(rules);
+	const theSink = plan
+		? new VariantSink(inner, spec.name, plan.texts, plan.testShare, testRowsBefore, !options.dryRun)
+		: inner;
 	try {
 		const suppressed = await SuppressionList.load(deps.ledger?.suppressions());
 		const toColumn = csv.header[columns.toIndex];
@@ -467,7 +484,11 @@ async function runRead(
 			signal: deps.signal,
 			now: () => Math.floor(Date.now() / 1000),
 		});
-		return { ...result, sink: theSink };
+		return {
+			...result,
+			sink: inner,
+			variants: theSink instanceof VariantSink ? theSink : undefined,
+		};
 	} finally {
 		await judge.close();
 	}
@@ -514,6 +535,7 @@ async function dryRun(
 			}),
 			exitCode: result.interrupted ? ExitCodes.Interrupted : ExitCodes.Finished,
 		};
+		if (result.variants) summary.variants = result.variants.forecast;
 		deps.reporter.summary(summary);
 		return summary;
 	} finally {
@@ -529,7 +551,7 @@ async function stages(
 	deps: RunCampaignDeps,
 	ledger: Ledger,
 	client: BatchClient,
-): Promise<{ stop: StopReason; sendRate?: number; fatal?: FatalError }> {
+): Promise<StagesOutcome> {
 	const { reporter, signal } = deps;
 	const name = spec.name;
 	if (record.phase === 'cancelled') return { stop: 'cancelled' };
@@ -600,6 +622,56 @@ async function stages(
 		}
 	}
 
+	const now = options.now ?? Date.now;
+	if (options.winner !== undefined)
+		await variantStep(spec, ledger, reporter, { winner: options.winner, now });
+	let sent = 0;
+	let seconds = 0;
+	for (;;) {
+		const result = await sendRound(spec, timing, options, deps, ledger, client, chunks);
+		sent += result.sent;
+		seconds += result.seconds;
+		if (result.stop === 'finished') {
+			// A variant campaign's test is sent: the rest goes once the winner is known.
+			const step = await variantStep(spec, ledger, reporter, { now });
+			if (step.kind === 'decided') continue;
+			if (step.kind === 'waiting') {
+				reporter.event(
+					'variant-wait',
+					{ campaign: name, decideAt: new Date(step.until).toISOString() },
+					`the test is sent: waiting for the variant decision at ${new Date(step.until).toISOString()}`,
+				);
+				return { stop: 'waiting', decideAt: step.until, sendRate: rateOf(sent, seconds) };
+			}
+		}
+		if (result.stop === 'cancelled') await ledger.cancelPending(name);
+		if (result.stop === 'finished') await ledger.setPhase(name, 'finished');
+		return { stop: result.stop, sendRate: rateOf(sent, seconds), fatal: result.fatal };
+	}
+}
+
+interface StagesOutcome {
+	stop: StopReason;
+	sendRate?: number;
+	fatal?: FatalError;
+	/** Unix ms a variant decision is due, when the run stopped to wait for it. */
+	decideAt?: number;
+}
+
+const rateOf = (sent: number, seconds: number) => (seconds > 0 ? sent / seconds : undefined);
+
+/** One pass of the send stage over the pending rows. */
+async function sendRound(
+	spec: CampaignSpec,
+	timing: Timing,
+	options: RunCampaignOptions,
+	deps: RunCampaignDeps,
+	ledger: Ledger,
+	client: BatchClient,
+	chunks: ChunkSource,
+) {
+	const { reporter, signal } = deps;
+	const name = spec.name;
 	const counts = await ledger.counts(name);
 	const chunkSize =
 		options.rate > 0
@@ -627,13 +699,7 @@ async function stages(
 				? undefined
 				: { ...DEFAULT_BACKOFF, maxAttempts: Math.floor(options.retries) + 1 },
 	});
-	if (result.stop === 'cancelled') await ledger.cancelPending(name);
-	if (result.stop === 'finished') await ledger.setPhase(name, 'finished');
-	return {
-		stop: result.stop,
-		sendRate: result.seconds > 0 ? result.sent / result.seconds : undefined,
-		fatal: result.fatal,
-	};
+	return result;
 }
 
 async function settleStage(
@@ -641,7 +707,7 @@ async function settleStage(
 	options: RunCampaignOptions,
 	deps: RunCampaignDeps,
 	ledger: Ledger,
-	outcome: { stop: StopReason; sendRate?: number; fatal?: FatalError },
+	outcome: StagesOutcome,
 	started: number,
 ): Promise<CampaignSummary> {
 	const name = spec.name;
@@ -671,6 +737,8 @@ async function settleStage(
 	const open = counts.total - FINAL_STATUSES.reduce((n, s: RowStatus) => n + counts.rows[s], 0);
 	let stop = outcome.stop;
 	if (stop === 'finished' && open > 0) stop = 'failed';
+	const decideAt =
+		outcome.decideAt === undefined ? undefined : new Date(outcome.decideAt).toISOString();
 	const exitCode =
 		stop === 'failed'
 			? ExitCodes.Fatal
@@ -683,17 +751,19 @@ async function settleStage(
 						: ExitCodes.Finished;
 	const message =
 		outcome.fatal?.message ??
-		(stop === 'paused'
-			? `campaign ${name} is paused: \`cloudtel campaign resume\` it, then run it again`
-			: stop === 'cancelled'
-				? `campaign ${name} was cancelled`
-				: stop === 'interrupted'
-					? `interrupted: run the same command again to resume campaign ${name}`
-					: stop === 'failed'
-						? `${open} rows are still pending: run again to resume`
-						: counts.rows.uncertain > 0
-							? `${counts.rows.uncertain} rows are uncertain (their request may have reached the provider); check them, then run again with --resend-uncertain to send them anyway`
-							: undefined);
+		(decideAt !== undefined
+			? `waiting for the variant decision at ${decideAt}: run the same command again after it to decide and send the rest to ${counts.rows.held} rows, or decide now with --winner N`
+			: stop === 'paused'
+				? `campaign ${name} is paused: \`cloudtel campaign resume\` it, then run it again`
+				: stop === 'cancelled'
+					? `campaign ${name} was cancelled`
+					: stop === 'interrupted'
+						? `interrupted: run the same command again to resume campaign ${name}`
+						: stop === 'failed'
+							? `${open} rows are still pending: run again to resume`
+							: counts.rows.uncertain > 0
+								? `${counts.rows.uncertain} rows are uncertain (their request may have reached the provider); check them, then run again with --resend-uncertain to send them anyway`
+								: undefined);
 	const summary: CampaignSummary = {
 		campaign: name,
 		dryRun: false,
@@ -708,6 +778,7 @@ async function settleStage(
 		uncertainLines,
 		message,
 		exitCode,
+		...(decideAt !== undefined ? { decideAt } : {}),
 		...(stop === 'failed' && isStoreFault(outcome.fatal) ? { storeFault: true } : {}),
 	};
 	deps.reporter.summary(summary);

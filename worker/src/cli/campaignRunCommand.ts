@@ -1,7 +1,8 @@
 import { basename, extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isWebhookUri } from '../../../api';
-import type { CampaignSpec } from '../settings/campaignSpec';
+import type { CampaignSpec, WinnerBy } from '../settings/campaignSpec';
+import { parseDuration } from '../settings/variantSettings';
 import { RUN_DEFAULTS, UsageError } from '../errors';
 import { runCampaign } from '../campaign/runCampaign';
 import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
@@ -46,6 +47,7 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 		encoding: values.encoding === undefined ? undefined : parseEncoding(values.encoding),
 		// A flag given turns it on; a resume without it keeps the stored setting.
 		smartEncoding: values['smart-encoding'] ? true : undefined,
+		...variantFlags(values),
 	};
 	const db = dbLocation(dbSetting(values.db));
 	const dryRun = values['dry-run'] ?? false;
@@ -104,6 +106,8 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 						: parseNumberFlag('--threads', values.threads, 0),
 				callbacks: callbacksFrom(values['receipt-url'], values['reply-url']),
 				pricePerSegment: parsePrice(values['price-per-segment']),
+				winner:
+					values.winner === undefined ? undefined : parseNumberFlag('--winner', values.winner, 1),
 			},
 			{ ledger, reporter, signal: interrupt.signal },
 		);
@@ -168,6 +172,11 @@ function parseFlags(argv: string[]) {
 				'base-url': { type: 'string' },
 				'account-sid': { type: 'string' },
 				'auth-token': { type: 'string' },
+				variant: { type: 'string', multiple: true },
+				'test-share': { type: 'string' },
+				'winner-by': { type: 'string' },
+				'decide-after': { type: 'string' },
+				winner: { type: 'string' },
 			},
 		});
 	} catch (error) {
@@ -193,6 +202,28 @@ function callbacksFrom(receiptUrl: string | undefined, replyUrl: string | undefi
 	return {
 		...(receiptUrl !== undefined ? { DeliveryReceiptWebhookUri: receiptUrl } : {}),
 		...(replyUrl !== undefined ? { WebhookUri: replyUrl } : {}),
+	};
+}
+
+/** `--variant` (repeated), `--test-share`, `--winner-by`, `--decide-after`: undefined when not given, so a resume keeps the stored ones. */
+function variantFlags(values: {
+	variant?: string[];
+	'test-share'?: string;
+	'winner-by'?: string;
+	'decide-after'?: string;
+}): Pick<CampaignSpec, 'variants' | 'testShare' | 'winnerBy' | 'decideAfter'> {
+	const share = values['test-share'];
+	const after = values['decide-after'];
+	const decideAfter = after === undefined ? undefined : parseDuration(after);
+	if (after !== undefined && decideAfter === undefined)
+		throw new UsageError(
+			`--decide-after must be a duration such as 2h, 30m, 90s or 1d (got "${after}")`,
+		);
+	return {
+		variants: values.variant,
+		testShare: share === undefined ? undefined : Number(share.trim() === '' ? NaN : share),
+		winnerBy: values['winner-by'] as WinnerBy | undefined,
+		decideAfter,
 	};
 }
 

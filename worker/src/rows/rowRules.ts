@@ -33,5 +33,14 @@ export type RowVerdict =
 			ucs2?: string;
 			/** Segments the other way: with smart encoding when it is off, without it when on; absent when the same. */
 			otherSegments?: number;
+			/** A variant campaign's row rendered with each of its texts, in order (variantJudge.ts). */
+			variants?: VariantRendering[];
 	  }
 	| { line: number; ok: false; code: string; reason: string; to?: string };
+
+/** One text of a variant campaign, rendered for one row. */
+export interface VariantRendering {
+	text?: string;
+	segments: number;
+	ucs2?: string;
+}

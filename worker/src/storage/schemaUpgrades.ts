@@ -1,4 +1,4 @@
-import { schemaSql } from './schema';
+import { schemaSql, variantDecisionsSql } from './schema';
 import { SQLITE, all, run, type Dialect, type Work } from './work';
 
 /** A numbered step from the version before it; each runs in the transaction that records it. */
@@ -40,6 +40,14 @@ export const UPGRADES: Record<Dialect['name'], { release: number; steps: readonl
 						yield* addColumn('submissions', 'worker', 'TEXT');
 						yield* addColumn('forwards', 'worker', 'TEXT');
 						yield* run(schemaSql(SQLITE, true));
+					},
+				},
+				{
+					version: 9,
+					// Variant campaigns: each row's variant, and the decision.
+					*work() {
+						yield* addColumn('recipients', 'variant', 'INTEGER');
+						yield* run(variantDecisionsSql('IF NOT EXISTS ', 'INTEGER', 'INTEGER'));
 					},
 				},
 			],
@@ -140,6 +148,14 @@ DROP INDEX recipients_attempted;
 CREATE INDEX recipients_attempted ON recipients (campaign, attempted_at) WHERE attempted_at IS NOT NULL;
 ALTER TABLE submissions ALTER COLUMN at DROP NOT NULL;
 `),
+				},
+				{
+					version: 9,
+					// Variant campaigns: each row's variant, and the decision.
+					work: () =>
+						run(
+							`ALTER TABLE recipients ADD COLUMN variant INTEGER;${variantDecisionsSql('', 'BIGINT', 'BOOLEAN')}`,
+						),
 				},
 			],
 		},

@@ -36,6 +36,7 @@ import {
 	ledgerSql,
 	type LedgerSql,
 } from './ledgerSql';
+import { VariantStore } from './variantStore';
 import { all, get, raw, run, type SqlDb, type TxMode, type Work } from './work';
 import { WORKER_ID } from './workerId';
 
@@ -54,6 +55,7 @@ type SendableRow = [
 	segments: number,
 	timeZone: string | null,
 	suppressed: number | boolean,
+	variant: number | null,
 ];
 
 interface Submission {
@@ -71,8 +73,9 @@ export function pendingRow([
 	segments,
 	timeZone,
 	suppressed,
+	variant,
 ]: SendableRow): PendingRow {
-	return {
+	const row: PendingRow = {
 		line,
 		to,
 		text,
@@ -80,6 +83,8 @@ export function pendingRow([
 		timeZone: timeZone ?? undefined,
 		suppressed: suppressed === 1 || suppressed === true,
 	};
+	if (variant !== null && variant !== undefined) row.variant = variant;
+	return row;
 }
 
 /** An answer's accepted messages as the ledger stores them: [line, MessageSid] in line order. */
@@ -116,9 +121,11 @@ export function* recoverChunk(
  */
 export class SqlLedger implements Ledger {
 	protected readonly q: LedgerSql;
+	readonly variants: VariantStore;
 
 	constructor(protected readonly db: SqlDb) {
 		this.q = ledgerSql(db.dialect);
+		this.variants = new VariantStore(db);
 	}
 
 	protected tx<T>(work: (q: LedgerSql) => Work<T>, mode?: TxMode): Promise<T> {
@@ -173,6 +180,7 @@ export class SqlLedger implements Ledger {
 				'answers',
 				'message_sids',
 				'replies',
+				'variant_decisions',
 				...shared,
 				'campaigns',
 			])
@@ -202,6 +210,7 @@ export class SqlLedger implements Ledger {
 				r.errorCode ?? null,
 				r.message ?? null,
 				r.timeZone ?? null,
+				r.variant ?? null,
 			]),
 		);
 		await this.tx(function* (q) {

@@ -1,0 +1,185 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
+import { runCampaign } from '../../../worker/src/campaign/runCampaign';
+import type { Reporter } from '../../../worker/src/campaign/reporter';
+import { dbLocation } from '../../../worker/src/storage/dbLocation';
+import { openRunLedger } from '../../../worker/src/storage/openStores';
+import { freePort, SandboxDriver, until, WorkerProcess, writeConfig } from '../daemon/harness';
+import { cli, numbersCsv, sandboxMessages, summaryOf, tempDir, writeCsv } from './harness';
+
+/**
+ * Variant campaigns through the CLI, one backend (SQLite): the store's part is the same SQL
+ * on both (variantStore.ts). A worker on the same ledger takes the replies the sandbox
+ * calls back, as a user's would.
+ */
+const SECRET = 'variants-secret-0123456789';
+const A = 'Hi {{Name}}, our sale starts today';
+const B = 'Hi {{Name}}, 20% off everything today only';
+
+const silent: Reporter = {
+	event: () => undefined,
+	rowError: () => undefined,
+	progress: () => undefined,
+	summary: () => undefined,
+	close: () => undefined,
+};
+
+let sandbox: RunningSandbox;
+let driver: SandboxDriver;
+let worker: WorkerProcess;
+let dir: string;
+let db: string;
+let port: number;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0, receiptDelayMs: 600_000 });
+	driver = new SandboxDriver(sandbox);
+	dir = tempDir();
+	db = join(dir, 'worker.db');
+	port = await freePort();
+	env = {
+		CLOUDTEL_BASE_URL: sandbox.url,
+		CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
+		CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
+		CLOUDTEL_CALLBACK_SECRET: SECRET,
+	};
+	const config = writeConfig(dir, {
+		db,
+		server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1' },
+	});
+	worker = await WorkerProcess.start(config, env);
+}, 60_000);
+
+afterAll(async () => {
+	await worker?.stop();
+	await sandbox?.close();
+});
+
+const run = (name: string, csv: string, extra: string[]) =>
+	cli(
+		[
+			'campaign',
+			'run',
+			'--csv',
+			csv,
+			'--name',
+			name,
+			'--text',
+			A,
+			'--variant',
+			B,
+			'--property',
+			sandbox.demo.PropertySid,
+			'--db',
+			db,
+			'--rate',
+			'0',
+			'--reply-url',
+			`http://127.0.0.1:${port}/callbacks/${SECRET}/replies`,
+			...extra,
+		],
+		env,
+	);
+
+const status = async (name: string) => {
+	const r = await cli(['campaign', 'status', '--name', name, '--db', db, '--json'], env);
+	expect(r.code, r.stderr).toBe(0);
+	return JSON.parse(r.stdout) as {
+		rows: Record<string, number>;
+		variants: { text: string; rows: number; sent: number; replies: number; optOuts: number }[];
+		winner: { index: number; by: string; byHand: boolean; decidedAt: string } | null;
+	};
+};
+
+/** The campaign's messages out (a reply to one carries its ExternalId too). */
+const ofCampaign = async (name: string) =>
+	(await sandboxMessages(sandbox)).filter(
+		(m) => String(m.ExternalId).startsWith(`${name}:`) && LIST.has(m.To),
+	);
+const LIST = new Set(
+	numbersCsv(40)
+		.trim()
+		.split('\n')
+		.slice(1)
+		.map((l) => l.split(',')[0]),
+);
+
+describe('campaign run with --variant', () => {
+	it('sends the test split evenly, waits, and sends the rest with the text whose replies were best', async () => {
+		const csv = writeCsv(dir, 'sale.csv', numbersCsv(40));
+		const first = await run('sale', csv, ['--test-share', '0.5', '--decide-after', '2h']);
+		expect(first.code, first.stderr).toBe(4);
+		const waiting = summaryOf(first);
+		expect(waiting.message).toMatch(
+			/^waiting for the variant decision at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z: run the same command again/,
+		);
+		const test = await ofCampaign('sale');
+		const ofA = test.filter((m) => m.ExternalId!.startsWith('sale:v1:'));
+		const ofB = test.filter((m) => m.ExternalId!.startsWith('sale:v2:'));
+		// Split evenly: by turns, so the two differ by one at most.
+		expect(ofA.length + ofB.length).toBe(test.length);
+		expect(Math.abs(ofA.length - ofB.length)).toBeLessThanOrEqual(1);
+		expect(ofA.length).toBeGreaterThan(2);
+		for (const m of ofA) expect(m.Text).toMatch(/our sale starts today$/);
+		for (const m of ofB) expect(m.Text).toMatch(/20% off everything today only$/);
+		const before = await status('sale');
+		expect(before.rows.held).toBe(40 - test.length);
+		expect(before.winner).toBeNull();
+		expect(before.variants.map((v) => v.rows)).toEqual([ofA.length, ofB.length]);
+
+		// Two of B's recipients answer, none of A's.
+		for (const m of ofB.slice(0, 2)) await driver.reply(m.To, m.From!, 'Yes please!');
+		await until(
+			async () => ((await status('sale')).variants[1].replies === 2 ? true : undefined),
+			20_000,
+			'the replies in the ledger',
+		);
+
+		// The same command again, by a clock past the decision: B wins and the rest goes with it.
+		const ledger = await openRunLedger(dbLocation(db), () => undefined);
+		try {
+			const summary = await runCampaign(
+				{
+					spec: {
+						name: 'sale',
+						csvPath: csv,
+						text: A,
+						variants: [B],
+						testShare: 0.5,
+						decideAfter: 7200,
+						propertySid: sandbox.demo.PropertySid,
+					},
+					provider: {
+						baseUrl: sandbox.url,
+						accountSid: sandbox.demo.AccountSid,
+						authToken: sandbox.demo.AuthToken,
+					},
+					rate: 0,
+					batchSize: 100,
+					concurrency: 2,
+					now: () => Date.now() + 2 * 3600_000 + 1000,
+				},
+				{ ledger, reporter: silent },
+			);
+			expect(summary.exitCode, summary.message).toBe(0);
+		} finally {
+			await ledger.close();
+		}
+		const all = await ofCampaign('sale');
+		expect(all).toHaveLength(40);
+		expect(new Set(all.map((m) => m.To)).size).toBe(40);
+		const rest = all.filter((m) => !test.some((t) => t.MessageSid === m.MessageSid));
+		expect(rest).toHaveLength(40 - test.length);
+		for (const m of rest) {
+			expect(m.ExternalId).toMatch(/^sale:v2:\d+$/);
+			expect(m.Text).toMatch(/20% off everything today only$/);
+		}
+		const after = await status('sale');
+		expect(after.winner).toMatchObject({ index: 2, by: 'replies', byHand: false });
+		expect(after.rows.held).toBe(0);
+		expect(after.rows.accepted).toBe(40);
+		expect(after.variants[1]).toMatchObject({ rows: 40 - ofA.length, replies: 2 });
+	}, 60_000);
+});
