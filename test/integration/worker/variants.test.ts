@@ -5,8 +5,18 @@ import { runCampaign } from '../../../worker/src/campaign/runCampaign';
 import type { Reporter } from '../../../worker/src/campaign/reporter';
 import { dbLocation } from '../../../worker/src/storage/dbLocation';
 import { openRunLedger } from '../../../worker/src/storage/openStores';
+import { HoldingProxy, type BatchFate } from '../../support/holdingProxy';
 import { freePort, SandboxDriver, until, WorkerProcess, writeConfig } from '../daemon/harness';
-import { cli, numbersCsv, sandboxMessages, summaryOf, tempDir, writeCsv } from './harness';
+import {
+	cli,
+	numbersCsv,
+	sandboxMessages,
+	startCli,
+	summaryOf,
+	tempDir,
+	waitFor,
+	writeCsv,
+} from './harness';
 
 /**
  * Variant campaigns through the CLI, one backend (SQLite): the store's part is the same SQL
@@ -57,31 +67,28 @@ afterAll(async () => {
 	await sandbox?.close();
 });
 
-const run = (name: string, csv: string, extra: string[]) =>
-	cli(
-		[
-			'campaign',
-			'run',
-			'--csv',
-			csv,
-			'--name',
-			name,
-			'--text',
-			A,
-			'--variant',
-			B,
-			'--property',
-			sandbox.demo.PropertySid,
-			'--db',
-			db,
-			'--rate',
-			'0',
-			'--reply-url',
-			`http://127.0.0.1:${port}/callbacks/${SECRET}/replies`,
-			...extra,
-		],
-		env,
-	);
+const runArgs = (name: string, csv: string, extra: string[]) => [
+	'campaign',
+	'run',
+	'--csv',
+	csv,
+	'--name',
+	name,
+	'--text',
+	A,
+	'--variant',
+	B,
+	'--property',
+	sandbox.demo.PropertySid,
+	'--db',
+	db,
+	'--rate',
+	'0',
+	'--reply-url',
+	`http://127.0.0.1:${port}/callbacks/${SECRET}/replies`,
+	...extra,
+];
+const run = (name: string, csv: string, extra: string[]) => cli(runArgs(name, csv, extra), env);
 
 const status = async (name: string) => {
 	const r = await cli(['campaign', 'status', '--name', name, '--db', db, '--json'], env);
@@ -94,17 +101,18 @@ const status = async (name: string) => {
 };
 
 /** The campaign's messages out (a reply to one carries its ExternalId too). */
-const ofCampaign = async (name: string) =>
-	(await sandboxMessages(sandbox)).filter(
-		(m) => String(m.ExternalId).startsWith(`${name}:`) && LIST.has(m.To),
+const ofCampaign = async (name: string, list = numbersCsv(40)) => {
+	const numbers = new Set(
+		list
+			.trim()
+			.split('\n')
+			.slice(1)
+			.map((l) => l.split(',')[0]),
 	);
-const LIST = new Set(
-	numbersCsv(40)
-		.trim()
-		.split('\n')
-		.slice(1)
-		.map((l) => l.split(',')[0]),
-);
+	return (await sandboxMessages(sandbox)).filter(
+		(m) => String(m.ExternalId).startsWith(`${name}:`) && numbers.has(m.To),
+	);
+};
 
 describe('campaign run with --variant', () => {
 	it('sends the test split evenly, waits, and sends the rest with the text whose replies were best', async () => {
@@ -181,5 +189,71 @@ describe('campaign run with --variant', () => {
 		expect(after.rows.held).toBe(0);
 		expect(after.rows.accepted).toBe(40);
 		expect(after.variants[1]).toMatchObject({ rows: 40 - ofA.length, replies: 2 });
+	}, 60_000);
+
+	it('decides by hand once: killed after the decision with the rest on its way, run again it sends no row twice and keeps the winner', async () => {
+		const list = numbersCsv(30, 1000);
+		const csv = writeCsv(dir, 'flash.csv', list);
+		// Batches from holdFrom on are sent by the sandbox, their answers never come back.
+		let holdFrom = Infinity;
+		const proxy = new HoldingProxy(
+			sandbox.url,
+			(batch): BatchFate => (batch < holdFrom ? 'pass' : 'answerLost'),
+		);
+		await proxy.start();
+		const viaProxy = { ...env, CLOUDTEL_BASE_URL: proxy.url };
+		const args = (extra: string[]) =>
+			runArgs('flash', csv, [
+				'--test-share',
+				'0.5',
+				'--batch-size',
+				'3',
+				'--concurrency',
+				'1',
+				...extra,
+			]);
+		try {
+			const first = await cli(args([]), viaProxy);
+			expect(first.code, first.stderr).toBe(4);
+			const test = await ofCampaign('flash', list);
+			holdFrom = proxy.batches.length + 1;
+			const byHand = startCli(args(['--winner', '2']), viaProxy);
+			let ended = false;
+			void byHand.done.then(() => (ended = true));
+			await waitFor(() => ended || proxy.batches.length > holdFrom, 30_000);
+			expect(ended, (await Promise.race([byHand.done, Promise.resolve(undefined)]))?.stderr).toBe(
+				false,
+			);
+			byHand.child.kill('SIGKILL');
+			expect((await byHand.done).code).toBeNull();
+			const decided = await status('flash');
+			expect(decided.winner).toMatchObject({ index: 2, byHand: true });
+
+			// Another text by hand is refused: the decision stands.
+			const other = await cli(args(['--winner', '1']), viaProxy);
+			expect(other.code).toBe(2);
+			expect(other.stderr).toContain('text 2 won already (by hand');
+
+			holdFrom = Infinity;
+			const again = await cli(args([]), viaProxy);
+			// The rows of the batches whose answers were lost are uncertain, not sent again.
+			expect(again.code, again.stderr).toBe(3);
+			const after = await status('flash');
+			expect(after.winner).toEqual(decided.winner);
+			expect(after.rows).toMatchObject({ held: 0, pending: 0, submitting: 0 });
+			expect(after.rows.accepted + after.rows.uncertain).toBe(30);
+			expect(after.rows.uncertain).toBeGreaterThanOrEqual(3);
+
+			const all = await ofCampaign('flash', list);
+			// Nobody got a message twice, and everybody got one.
+			expect(new Set(all.map((m) => m.To)).size).toBe(all.length);
+			expect(all).toHaveLength(30);
+			for (const m of all.filter((x) => !test.some((t) => t.MessageSid === x.MessageSid))) {
+				expect(m.ExternalId).toMatch(/^flash:v2:\d+$/);
+				expect(m.Text).toMatch(/20% off everything today only$/);
+			}
+		} finally {
+			await proxy.close();
+		}
 	}, 60_000);
 });
