@@ -80,6 +80,8 @@ export interface RunCampaignOptions {
 	winner?: number;
 	/** The clock (Unix ms) a variant decision is timed by; a test's own. */
 	now?: () => number;
+	/** The worker's runs wait for a variant decision and go on; `campaign run` stops (exit 4) instead. */
+	waitForVariantDecision?: boolean;
 }
 
 export interface RunCampaignDeps {
@@ -641,6 +643,11 @@ async function stages(
 					{ campaign: name, decideAt: new Date(step.until).toISOString() },
 					`the test is sent: waiting for the variant decision at ${new Date(step.until).toISOString()}`,
 				);
+				if (options.waitForVariantDecision) {
+					const waited = await waitForDecision(ledger, name, step.until, now, signal);
+					if (waited === 'interrupted') return { stop: 'interrupted' };
+					continue;
+				}
 				return { stop: 'waiting', decideAt: step.until, sendRate: rateOf(sent, seconds) };
 			}
 		}
@@ -648,6 +655,25 @@ async function stages(
 		if (result.stop === 'finished') await ledger.setPhase(name, 'finished');
 		return { stop: result.stop, sendRate: rateOf(sent, seconds), fatal: result.fatal };
 	}
+}
+
+/**
+ * Until the decision is due by the run's clock, looking each second at the clock (a test's
+ * moves on at once), at a cancel and at the stop signal.
+ */
+async function waitForDecision(
+	ledger: Ledger,
+	name: string,
+	until: number,
+	now: () => number,
+	signal?: AbortSignal,
+): Promise<'due' | 'interrupted'> {
+	while (now() < until) {
+		if (signal?.aborted) return 'interrupted';
+		if ((await ledger.campaign(name))?.phase === 'cancelled') return 'due';
+		await sleep(Math.min(1000, until - now()), signal);
+	}
+	return 'due';
 }
 
 interface StagesOutcome {

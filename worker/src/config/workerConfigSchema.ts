@@ -16,6 +16,7 @@ import {
 	type CampaignEventType,
 } from '../../../api';
 import { parseSendWindow } from '../schedule/sendWindow';
+import { parseDuration } from '../settings/variantSettings';
 import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
 
 const ENCODING_NAMES = Object.keys(SINGLE_BYTE_ENCODINGS) as [string, ...string[]];
@@ -202,6 +203,14 @@ const campaign = z.strictObject({
 	encoding: z.enum(ENCODING_NAMES).optional(),
 	/** Typographic characters sent as their GSM-7 equivalents, as `campaign run --smart-encoding`. */
 	smartEncoding: z.boolean().optional(),
+	/** Variants, as `campaign run --variant`, `--test-share`, `--winner-by`, `--decide-after`. */
+	variants: z.array(text).max(4).optional(),
+	testShare: z.number().gt(0).max(1).optional(),
+	winnerBy: z.enum(['delivered', 'replies', 'clicks', 'optouts']).optional(),
+	decideAfter: z
+		.string()
+		.refine((v) => parseDuration(v) !== undefined, 'must be a duration such as 2h, 30m or 90s')
+		.optional(),
 	sendWindow: z
 		.string()
 		.refine((v) => {

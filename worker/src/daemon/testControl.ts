@@ -11,13 +11,15 @@ export const TEST_CONTROL_ENV = 'CLOUDTEL_TEST_CONTROL';
  * `tick`: the campaign's cron tick at `at` (ISO; this second when left out), as node-cron
  * would fire it. `catchUp`: the look for missed ticks, due every few seconds, now.
  * `prune`: the retention pass, due hourly, now. `spools`: the look for spools of processes
- * that are gone, due every few seconds, now.
+ * that are gone, due every few seconds, now. `clock`: the worker's clock (daemonClock.ts)
+ * moves `advanceMs` ahead: a variant decision hours away is due.
  */
 export type TestCommand =
 	| { cloudtelTest: 'tick'; campaign: string; at?: string }
 	| { cloudtelTest: 'catchUp' }
 	| { cloudtelTest: 'prune' }
-	| { cloudtelTest: 'spools' };
+	| { cloudtelTest: 'spools' }
+	| { cloudtelTest: 'clock'; advanceMs: number };
 
 export function testControlOn(): boolean {
 	return process.env[TEST_CONTROL_ENV] === '1' && typeof process.send === 'function';

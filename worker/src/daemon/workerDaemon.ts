@@ -28,6 +28,7 @@ import { HealthCheck } from './http/healthCheck';
 import { CallbackIntake } from './spool/callbackIntake';
 import { spoolDir } from './spool/spoolDir';
 import type { TestCommand } from './testControl';
+import { daemonClock } from './daemonClock';
 
 /** How often a worker stamps that its callbacks are in (see CallbacksGate's FRESH_MS). */
 const CALLBACKS_STAMP_MS = 1_000;
@@ -297,6 +298,7 @@ export class WorkerDaemon {
 	testCommand(command: TestCommand): void {
 		const log = this.log.child({ part: 'test control' });
 		if (command.cloudtelTest === 'catchUp') void this.scheduler.lookForMissed();
+		else if (command.cloudtelTest === 'clock') daemonClock.advance(command.advanceMs);
 		else if (command.cloudtelTest === 'spools') this.intake.lookForOrphans();
 		else if (command.cloudtelTest === 'prune')
 			void this.retention

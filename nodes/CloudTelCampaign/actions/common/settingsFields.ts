@@ -23,6 +23,10 @@ export const SETTING_DISPLAY_NAMES: Record<CampaignSettingName, string> = {
 	rate: 'Rate',
 	batchSize: 'Batch Size',
 	smartEncoding: 'Smart Encoding',
+	variants: 'Variants',
+	testShare: 'Test Share',
+	winnerBy: 'Winner By',
+	decideAfter: 'Decide After',
 	receipts: 'Delivery Receipts',
 	replies: 'Replies',
 	events: 'Events URL',
@@ -66,6 +70,15 @@ export const settingsFields: INodeProperties[] = [
 				typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE },
 				default: 1000,
 				description: 'Messages per BatchMessages request the worker makes',
+			},
+			{
+				displayName: 'Decide After',
+				name: 'decideAfter',
+				type: 'string',
+				default: '2h',
+				placeholder: 'e.g. 2h',
+				description:
+					"With Variants: how long after the test's last message the winner is chosen (2h, 30m, 90s)",
 			},
 			{
 				displayName: 'Default Country',
@@ -143,6 +156,15 @@ export const settingsFields: INodeProperties[] = [
 					'Whether typographic characters (curly quotes, dashes, ellipsis) go as their GSM-7 equivalents, for fewer segments',
 			},
 			{
+				displayName: 'Test Share',
+				name: 'testShare',
+				type: 'number',
+				typeOptions: { minValue: 0.01, maxValue: 1, numberPrecision: 2 },
+				default: 0.2,
+				description:
+					'With Variants: the share of the list the texts are tested on, split evenly between them',
+			},
+			{
 				displayName: 'Time Zone',
 				name: 'timeZone',
 				type: 'string',
@@ -166,6 +188,29 @@ export const settingsFields: INodeProperties[] = [
 				placeholder: 'e.g. phone',
 				description:
 					'The recipient field holding the number; empty, the first field named To, Phone or Mobile (any case)',
+			},
+			{
+				displayName: 'Variants',
+				name: 'variants',
+				type: 'string',
+				typeOptions: { multipleValues: true, rows: 2 },
+				default: [],
+				placeholder: 'e.g. Hi {{first_name}}, 20% off today only',
+				description:
+					'Up to four other texts tried against Text on the Test Share of the list; the rest of the list goes with the text that wins',
+			},
+			{
+				displayName: 'Winner By',
+				name: 'winnerBy',
+				type: 'options',
+				options: [
+					{ name: 'Clicks', value: 'clicks' },
+					{ name: 'Delivered', value: 'delivered' },
+					{ name: 'Fewest Opt-Outs', value: 'optouts' },
+					{ name: 'Replies', value: 'replies' },
+				],
+				default: 'replies',
+				description: 'With Variants: what makes a text the winner, as a rate of its messages sent',
 			},
 		],
 	},

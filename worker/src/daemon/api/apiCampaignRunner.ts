@@ -22,6 +22,7 @@ import { API_SETTING, apiCampaignPace, apiCampaignSpec } from './apiCampaignSpec
 import { materializeCsv } from './materializeCsv';
 import { campaignStatusOf } from './campaignStatusOf';
 import type { CampaignEvents, FinishedState } from '../events/campaignEvents';
+import { daemonClock } from '../daemonClock';
 
 /** How often the database is asked for campaigns started (here, or through another worker on the same Postgres). */
 const LOOK_EVERY_MS = 2_000;
@@ -130,6 +131,8 @@ export class ApiCampaignRunner implements CampaignKicker {
 					batchSize: pace.batchSize,
 					concurrency: RUN_DEFAULTS.concurrency,
 					callbacks: this.callbacks(record),
+					waitForVariantDecision: true,
+					now: daemonClock.now,
 				},
 				{
 					ledger,

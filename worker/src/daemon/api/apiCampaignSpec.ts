@@ -1,6 +1,7 @@
 import { isBlank, type CampaignSettings } from '../../../../api';
 import { RUN_DEFAULTS, type Setting } from '../../errors';
 import type { CampaignSpec } from '../../settings/campaignSpec';
+import { variantSpec } from '../campaigns/variantSpec';
 
 /** The engine's spec of an API campaign: the ledger campaign has the API campaign's name. */
 export function apiCampaignSpec(
@@ -27,6 +28,7 @@ export function apiCampaignSpec(
 		// The CSV made from pages is comma-separated, its header quoted: nothing to sniff.
 		delimiter: source === 'pages' ? ',' : undefined,
 		smartEncoding: settings.smartEncoding || undefined,
+		...variantSpec(settings),
 	};
 }
 
@@ -53,4 +55,9 @@ export const API_SETTING: Partial<Record<Setting, string>> = {
 	batchSize: 'batchSize',
 	replyUrl: 'replies',
 	smartEncoding: 'smartEncoding',
+	variants: 'variants',
+	testShare: 'testShare',
+	winnerBy: 'winnerBy',
+	decideAfter: 'decideAfter',
+	winner: 'winner',
 };

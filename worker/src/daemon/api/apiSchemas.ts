@@ -129,6 +129,33 @@ export const settingsBody = z
 			.nullable()
 			.optional()
 			.describe('Typographic characters sent as their GSM-7 equivalents.'),
+		variants: z
+			.array(z.string().max(MAX_TEMPLATE_LENGTH))
+			.max(4)
+			.nullable()
+			.optional()
+			.describe(
+				'Other texts tried against text on a share of the list; the rest goes with the winner.',
+			),
+		testShare: z
+			.number()
+			.nullable()
+			.optional()
+			.describe(
+				"The share of the list in the variants' test, above 0 and at most 1 (default 0.2).",
+			),
+		winnerBy: z
+			.enum(['delivered', 'replies', 'clicks', 'optouts'])
+			.nullable()
+			.optional()
+			.describe('What makes a text the winner; optouts: the fewest (default replies).'),
+		decideAfter: z
+			.string()
+			.nullable()
+			.optional()
+			.describe(
+				"How long after the test's last send the winner is chosen: 2h, 30m, 90s (default 2h).",
+			),
 		receipts: z
 			.boolean()
 			.nullable()

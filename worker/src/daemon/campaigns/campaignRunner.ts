@@ -19,6 +19,7 @@ import { PauseReporter } from './pauseReporter';
 import { daemonChunks, waitingForPostgres } from './runLedger';
 import { gatedLedger } from './sendingGate';
 import { isStoreFault, StoreFault } from '../../storage/storeFault';
+import { daemonClock } from '../daemonClock';
 
 /** Attempts at queuing a campaign.paused (about a minute of back-off) before it is given up, logged. */
 const PAUSE_QUEUE_TRIES = 16;
@@ -82,6 +83,8 @@ export class CampaignRunner {
 					callbacks: this.callbacks(campaign),
 					// A run paused when the worker stopped is taken up paused: it waits for the resume and goes on to its end.
 					waitWhilePaused: true,
+					waitForVariantDecision: true,
+					now: daemonClock.now,
 				},
 				{ ledger, reporter: this.reporter(named, ledger, log), signal, chunks },
 			);

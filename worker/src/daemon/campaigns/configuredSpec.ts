@@ -1,5 +1,6 @@
 import type { CampaignSpec } from '../../settings/campaignSpec';
 import type { CampaignConfig } from '../../config/workerConfigSchema';
+import { variantSpec } from './variantSpec';
 
 /** The engine's spec of one run of a configured campaign, named `<campaign>-<tick>`. */
 export function configuredSpec(campaign: CampaignConfig, run: string): CampaignSpec {
@@ -16,5 +17,6 @@ export function configuredSpec(campaign: CampaignConfig, run: string): CampaignS
 		sendWindow: campaign.sendWindow,
 		encoding: campaign.encoding,
 		smartEncoding: campaign.smartEncoding || undefined,
+		...variantSpec(campaign),
 	};
 }
