@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../sandbox/src';
+import { CallbackCatcher } from '../../support/callbackCatcher';
 import { cleanupAfterEach } from '../../support/cleanup';
 import { cli, numbersCsv, writeCsv } from '../worker/harness';
 import {
@@ -25,11 +26,14 @@ describe('a worker campaign with variants', () => {
 		const sandbox = await startSandbox({ port: 0, receiptDelayMs: 600_000 });
 		cleanup.push(() => sandbox.close());
 		const driver = new SandboxDriver(sandbox);
+		const receiver = await CallbackCatcher.start();
+		cleanup.push(() => receiver.close());
 		const dir = tempDir();
 		writeCsv(dir, 'list.csv', numbersCsv(20));
 		const port = await freePort();
 		const config = writeConfig(dir, {
 			provider: { baseUrl: sandbox.url },
+			events: { url: `${receiver.url}/events` },
 			db: 'worker.db',
 			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1' },
 			campaigns: [
@@ -89,6 +93,17 @@ describe('a worker campaign with variants', () => {
 		);
 		const decided = worker.logs.find((l) => l.msg === 'campaign variant-decided');
 		expect(decided).toMatchObject({ winner: 2, by: 'replies', byHand: false });
+		// The decision goes to n8n (the events URL) as campaign.variant_decided, once.
+		const event = await until(
+			() => receiver.requests.find((r) => r.body?.type === 'campaign.variant_decided'),
+			20_000,
+			'the campaign.variant_decided event',
+		);
+		expect(event.body).toMatchObject({
+			id: `campaign.variant_decided:${run}`,
+			campaign: 'promo',
+			data: { winner: 2, by: 'replies', byHand: false, rates: [0, expect.any(Number)], run },
+		});
 		const all = await out();
 		expect(all).toHaveLength(20);
 		for (const m of all.filter((x) => !test.some((t) => t.MessageSid === x.MessageSid))) {

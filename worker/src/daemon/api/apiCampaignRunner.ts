@@ -23,6 +23,7 @@ import { materializeCsv } from './materializeCsv';
 import { campaignStatusOf } from './campaignStatusOf';
 import type { CampaignEvents, FinishedState } from '../events/campaignEvents';
 import { daemonClock } from '../daemonClock';
+import { withVariantEvent } from '../events/variantEventReporter';
 
 /** How often the database is asked for campaigns started (here, or through another worker on the same Postgres). */
 const LOOK_EVERY_MS = 2_000;
@@ -136,7 +137,16 @@ export class ApiCampaignRunner implements CampaignKicker {
 				},
 				{
 					ledger,
-					reporter: new LogReporter(log, undefined, this.config.log.phoneNumbers),
+					reporter: withVariantEvent(
+						new LogReporter(log, undefined, this.config.log.phoneNumbers),
+						this.events,
+						{
+							campaign: name,
+							run: name,
+							...(record.settings.events !== undefined ? { url: record.settings.events } : {}),
+						},
+						log,
+					),
 					signal,
 					chunks: daemonChunks(ledger),
 				},

@@ -20,6 +20,7 @@ import { daemonChunks, waitingForPostgres } from './runLedger';
 import { gatedLedger } from './sendingGate';
 import { isStoreFault, StoreFault } from '../../storage/storeFault';
 import { daemonClock } from '../daemonClock';
+import { withVariantEvent } from '../events/variantEventReporter';
 
 /** Attempts at queuing a campaign.paused (about a minute of back-off) before it is given up, logged. */
 const PAUSE_QUEUE_TRIES = 16;
@@ -86,7 +87,12 @@ export class CampaignRunner {
 					waitForVariantDecision: true,
 					now: daemonClock.now,
 				},
-				{ ledger, reporter: this.reporter(named, ledger, log), signal, chunks },
+				{
+					ledger,
+					reporter: withVariantEvent(this.reporter(named, ledger, log), this.events, named, log),
+					signal,
+					chunks,
+				},
 			);
 			if (summary.storeFault)
 				throw new StoreFault(

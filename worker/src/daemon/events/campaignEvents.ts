@@ -115,6 +115,17 @@ export class CampaignEvents {
 		);
 	}
 
+	/** A variant campaign's decision: once per run, as the decision is made once. */
+	variantDecidedForwards(run: EventRun, at: number, data: object): KeyedForward[] {
+		return this.keyed(
+			this.event('campaign.variant_decided', `campaign.variant_decided:${run.run}`, run, at, {
+				...data,
+				...this.runData(run),
+			}),
+			run.url,
+		);
+	}
+
 	async started(run: EventRun, at = Date.now()): Promise<void> {
 		await this.queue(this.startedForwards(run, at), at);
 	}
