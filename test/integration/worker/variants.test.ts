@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
@@ -189,6 +190,18 @@ describe('campaign run with --variant', () => {
 		expect(after.rows.held).toBe(0);
 		expect(after.rows.accepted).toBe(40);
 		expect(after.variants[1]).toMatchObject({ rows: 40 - ofA.length, replies: 2 });
+		// The report: a table per text, the winner marked.
+		const report = await cli(['campaign', 'report', '--name', 'sale', '--db', db], env);
+		expect(report.code, report.stderr).toBe(0);
+		expect(report.stdout).toContain('variants: text 2 won (by replies');
+		expect(report.stdout).toMatch(
+			/\*2 rows \d+, sent \d+, delivered 0, failed 0, replies 2, clicks not tracked/,
+		);
+		const html = join(dir, 'sale.html');
+		expect(
+			(await cli(['campaign', 'report', '--name', 'sale', '--db', db, '--html', html], env)).code,
+		).toBe(0);
+		expect(readFileSync(html, 'utf8')).toContain('<caption>Variants: text 2 won (by replies');
 	}, 60_000);
 
 	it('decides by hand once: killed after the decision with the rest on its way, run again it sends no row twice and keeps the winner', async () => {

@@ -4,10 +4,13 @@ import { resolveTimeZone } from '../schedule/timeZone';
 import { failuresByCountry } from '../rows/countryOfPrefix';
 import { receiptPercentiles } from './receiptPercentiles';
 import { timeBucket } from './timeBucket';
+import { variantsStatus, type VariantsStatus } from '../campaign/variantStatus';
 
 /** A campaign's outcome, as `campaign report --json` prints it and the HTML shows it. */
 export interface CampaignReport {
 	campaign: string;
+	/** A variant campaign's figures per text and its winner. */
+	variants?: VariantsStatus;
 	phase: CampaignPhase;
 	generatedAt: string;
 	/**
@@ -78,6 +81,7 @@ export const STATE_MEANINGS: Partial<Record<RowStatus, string>> = {
 	uncertain:
 		"may have been sent: the provider's answer was lost; sent again only with --resend-uncertain",
 	pending: 'not sent yet',
+	held: 'the rest of a variant test: sent with the winning text once it is chosen',
 	submitting: 'on their way to the provider',
 };
 
@@ -117,8 +121,10 @@ export async function readCampaignReport(
 		Intl.DateTimeFormat().resolvedOptions().timeZone ||
 		'UTC';
 	const now = Date.now();
+	const variants = await variantsStatus(ledger, record.spec);
 	return {
 		campaign: name,
+		...(variants ? { variants } : {}),
 		phase: record.phase,
 		generatedAt: new Date(now).toISOString(),
 		details: {

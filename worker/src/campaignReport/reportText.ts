@@ -1,3 +1,4 @@
+import { formatVariants } from '../campaign/variantStatus';
 import type { CampaignReport } from './campaignReport';
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -44,5 +45,6 @@ export function reportText(r: CampaignReport): string {
 				? ''
 				: `, estimated cost ${n(r.segments.estimatedCost)} at ${r.segments.pricePerSegment} per segment`),
 	);
+	if (r.variants) lines.push(...formatVariants(r.variants));
 	return lines.join('\n') + '\n';
 }
