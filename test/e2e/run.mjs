@@ -33,6 +33,7 @@ import * as devCredential from './scenarios/dev-credential.mjs';
 import * as replyHandling from './scenarios/reply-handling.mjs';
 import * as campaign from './scenarios/campaign.mjs';
 import * as campaignHandOver from './scenarios/campaign-hand-over.mjs';
+import * as campaignVariants from './scenarios/campaign-variants.mjs';
 import * as npmRunDev from './scenarios/npm-run-dev.mjs';
 
 // credentialTest after trigger: it asks the trigger's running n8n (ctx.server) when there is one.
@@ -51,6 +52,7 @@ const scenarios = {
 	replyHandling,
 	campaign,
 	campaignHandOver,
+	campaignVariants,
 	npmRunDev,
 	everyOperation,
 };
