@@ -100,6 +100,22 @@ export async function run(ctx, test) {
 			// Text 2 went to its half of the test only: the rest (text 1 won the tie) is text 1's.
 			for (const m of first) assert.match(m.Text, /our sale starts today$/);
 			assert.ok(first.length > second.length, 'the rest went with text 1');
+			// The campaign API's Status (what the node's Status operation shows): a figure per text and the winner.
+			const status = await waitFor('the campaign finished', async () => {
+				const r = await worker.api('GET', `/api/campaigns/${name}`);
+				return r.body?.campaign?.state === 'finished' ? r.body.campaign : undefined;
+			});
+			assert.deepEqual(
+				status.variants.map((v) => [v.text, v.rows]),
+				[
+					[FIRST, first.length],
+					[SECOND, second.length],
+				],
+			);
+			assert.equal(status.variants[1].clicks, 0);
+			assert.equal(status.winner.index, 1);
+			assert.equal(status.winner.by, 'delivered');
+			assert.equal(status.winner.byHand, false);
 		},
 		{ timeoutMs: 300_000 },
 	);

@@ -242,6 +242,31 @@ export const statusAnswer = z.strictObject({
 		finishedAt: z.string().optional(),
 		reason: z.string().optional(),
 		counts,
+		variants: z
+			.array(
+				z.strictObject({
+					text: z.string(),
+					rows: z.number().int(),
+					sent: z.number().int(),
+					delivered: z.number().int(),
+					failed: z.number().int(),
+					replies: z.number().int(),
+					clicks: z.number().int(),
+					optOuts: z.number().int(),
+				}),
+			)
+			.optional()
+			.describe("A campaign with variants: each text's figures, text first."),
+		winner: z
+			.strictObject({
+				index: z.number().int(),
+				by: z.string(),
+				byHand: z.boolean(),
+				decidedAt: z.string(),
+			})
+			.nullable()
+			.optional()
+			.describe('The winning text once chosen: index 1-based (1 is text).'),
 	}),
 });
 

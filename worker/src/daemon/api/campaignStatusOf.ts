@@ -5,6 +5,7 @@ import {
 	type CampaignStatus,
 } from '../../../../api';
 import type { Ledger } from '../../storage/ledger';
+import { variantsStatus } from '../../campaign/variantStatus';
 import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
@@ -29,7 +30,8 @@ export async function campaignStatusOf(
 		const c = await ledger.counts(record.name);
 		const d = await ledger.deliveryCounts(record.name);
 		Object.assign(counts, {
-			pending: c.rows.pending + c.rows.submitting,
+			// A variant campaign's held rows are still to be sent, with the winner's text.
+			pending: c.rows.pending + c.rows.submitting + c.rows.held,
 			accepted: c.rows.accepted,
 			rejected: c.rows.rejected,
 			uncertain: c.rows.uncertain,
@@ -48,6 +50,7 @@ export async function campaignStatusOf(
 		counts.recipients = importing ? Math.max(totals.recipients, c.total) : c.total;
 		sent = c.rows.accepted + c.rows.rejected + c.rows.uncertain + c.rows.submitting;
 	} else if (record.state !== 'draft') counts.pending = totals.recipients;
+	const variants = stored ? await variantsStatus(ledger, stored.spec) : undefined;
 	let state: CampaignState;
 	switch (record.state) {
 		case 'started': {
@@ -74,5 +77,25 @@ export async function campaignStatusOf(
 		...(record.finishedAt !== undefined ? { finishedAt: iso(record.finishedAt) } : {}),
 		...(record.reason !== undefined ? { reason: record.reason } : {}),
 		counts,
+		...(variants
+			? {
+					variants: variants.variants.map((f) => ({
+						text: f.text,
+						rows: f.rows,
+						sent: f.sent,
+						delivered: f.delivered,
+						failed: f.failed,
+						replies: f.replies,
+						clicks: f.clicks,
+						optOuts: f.optOuts,
+					})),
+					winner: variants.winner && {
+						index: variants.winner.index,
+						by: variants.winner.by,
+						byHand: variants.winner.byHand,
+						decidedAt: variants.winner.decidedAt,
+					},
+				}
+			: {}),
 	};
 }
