@@ -4,6 +4,7 @@ export type CampaignEventType =
 	| 'campaign.started'
 	| 'campaign.finished'
 	| 'campaign.paused'
+	| 'campaign.variant_decided'
 	| 'reply'
 	| 'optout'
 	| 'optout.review';
@@ -12,6 +13,7 @@ export const CAMPAIGN_EVENT_TYPES: readonly CampaignEventType[] = [
 	'campaign.started',
 	'campaign.finished',
 	'campaign.paused',
+	'campaign.variant_decided',
 	'reply',
 	'optout',
 	'optout.review',
@@ -21,6 +23,18 @@ export const CAMPAIGN_EVENT_TYPES: readonly CampaignEventType[] = [
 export interface CampaignFinishedData {
 	state: 'finished' | 'cancelled' | 'failed';
 	counts: CampaignCounts;
+}
+
+/** `campaign.variant_decided` data: `winner` is 1-based (1 is the campaign's text); a rate per text, null where none was sent. */
+export interface VariantDecidedData {
+	winner: number;
+	by: 'delivered' | 'replies' | 'clicks' | 'optouts';
+	byHand: boolean;
+	rates: (number | null)[];
+	decidedAt: string;
+	/** Rows of the rest, now sent with the winner's text. */
+	rest: number;
+	run?: string;
 }
 
 export interface ReplyEventData {

@@ -45,6 +45,14 @@ export interface CampaignSettings {
 	maxCost?: number;
 	/** The price of one segment, for `maxCost`. */
 	pricePerSegment?: number;
+	/** Other texts tried against `text` on a share of the list (up to four): the rest goes with the winner. */
+	variants?: string[];
+	/** The share of the list in the variants' test, above 0 and at most 1 (default 0.2). */
+	testShare?: number;
+	/** What makes a text the winner: the best rate of delivered, replies or clicks, the fewest optouts (default replies). */
+	winnerBy?: 'delivered' | 'replies' | 'clicks' | 'optouts';
+	/** How long after the test's last send the winner is chosen: `2h`, `30m`, `90s` (default 2h). */
+	decideAfter?: string;
 	/** Ask for delivery receipts to this worker (default true). */
 	receipts?: boolean;
 	/** Replies to this worker; only with a leased sender (default true without `from`). */
@@ -74,11 +82,19 @@ export const CAMPAIGN_SETTING_NAMES: readonly CampaignSettingName[] = [
 	'allowLandlines',
 	'maxCost',
 	'pricePerSegment',
+	'variants',
+	'testShare',
+	'winnerBy',
+	'decideAfter',
 	'receipts',
 	'replies',
 	'events',
 	'signingSecret',
 ];
+
+const WINNER_BY = ['delivered', 'replies', 'clicks', 'optouts'];
+/** `2h`, `30m`, `90s`, `1d`, or seconds: as `campaign run --decide-after`. */
+const DURATION = /^\s*\d+(\.\d+)?\s*[dhms]?\s*$/;
 
 export const MAX_BATCH_SIZE = 1000;
 export const MAX_TEMPLATE_LENGTH = 10_000;
@@ -283,6 +299,49 @@ export function checkCampaignSettings(body: unknown): {
 			problem('maxCost', 'maxCost needs pricePerSegment: the cap counts segments at that price'),
 		);
 	else if (maxCost !== undefined) out.maxCost = maxCost;
+	const variants = body.variants;
+	if (variants !== undefined && variants !== null) {
+		if (
+			!Array.isArray(variants) ||
+			variants.length > 4 ||
+			variants.some(
+				(v) => typeof v !== 'string' || v.trim() === '' || v.length > MAX_TEMPLATE_LENGTH,
+			)
+		)
+			problems.push(
+				problem(
+					'variants',
+					'variants must be a list of up to four texts (five with text), none blank',
+				),
+			);
+		else if (variants.length > 0) out.variants = variants;
+	}
+	const testShare = num('testShare', 0, 1, false);
+	if (testShare === 0) problems.push(problem('testShare', 'testShare must be above 0'));
+	else if (testShare !== undefined) out.testShare = testShare;
+	const winnerBy = str('winnerBy', false);
+	if (winnerBy !== undefined && !WINNER_BY.includes(winnerBy))
+		problems.push(problem('winnerBy', `winnerBy must be one of ${WINNER_BY.join(', ')}`));
+	else if (winnerBy !== undefined) out.winnerBy = winnerBy;
+	const decideAfter = str('decideAfter', false);
+	if (decideAfter !== undefined && !DURATION.test(decideAfter))
+		problems.push(
+			problem(
+				'decideAfter',
+				`decideAfter must be a duration such as 2h, 30m or 90s (got "${decideAfter}")`,
+			),
+		);
+	else if (decideAfter !== undefined) out.decideAfter = decideAfter.trim();
+	if (
+		out.variants === undefined &&
+		(out.testShare !== undefined || out.winnerBy !== undefined || out.decideAfter !== undefined)
+	)
+		problems.push(
+			problem(
+				'variants',
+				'testShare, winnerBy and decideAfter need variants: other texts to test against text',
+			),
+		);
 	out.receipts = bool('receipts') ?? true;
 	const leased = isBlank(from);
 	const replies = bool('replies');

@@ -67,6 +67,22 @@ export interface CampaignStatus {
 	/** Why it failed (or was cancelled), in a sentence. */
 	reason?: string;
 	counts: CampaignCounts;
+	/** A campaign with variants: each text's figures, in the order given (`text` first). */
+	variants?: VariantFigures[];
+	/** Its winner once chosen: `index` 1-based (1 is `text`). */
+	winner?: { index: number; by: string; byHand: boolean; decidedAt: string } | null;
+}
+
+export interface VariantFigures {
+	text: string;
+	rows: number;
+	sent: number;
+	delivered: number;
+	failed: number;
+	replies: number;
+	/** 0 while clicks are not tracked. */
+	clicks: number;
+	optOuts: number;
 }
 
 /** `PUT /api/campaigns/{name}`, `GET /api/campaigns/{name}`, start, pause, resume, cancel answer. */

@@ -35,7 +35,7 @@ export class CloudTelTrigger implements INodeType {
 		version: 1,
 		// The events' names as the panel shows them, not their values ("receipt").
 		subtitle:
-			'={{ $parameter["events"].map((e) => ({ receipt: "Delivery Receipt", reply: "Reply", campaignStarted: "Campaign Started", campaignFinished: "Campaign Finished", campaignPaused: "Campaign Paused", campaignReply: "Campaign Reply", optout: "Opt-Out", optoutReview: "Opt-Out to Review" })[e] || e).join(", ") }}',
+			'={{ $parameter["events"].map((e) => ({ receipt: "Delivery Receipt", reply: "Reply", campaignStarted: "Campaign Started", campaignFinished: "Campaign Finished", campaignPaused: "Campaign Paused", campaignVariantDecided: "Campaign Variant Decided", campaignReply: "Campaign Reply", optout: "Opt-Out", optoutReview: "Opt-Out to Review" })[e] || e).join(", ") }}',
 		description:
 			"Starts the workflow when CloudTel sends a delivery receipt or a reply to a leased number, or when a cloudtel worker's campaign starts, pauses or finishes",
 		// As for the CloudTel node: opened as it is, so the "#heading" stays intact.
@@ -95,6 +95,12 @@ export class CloudTelTrigger implements INodeType {
 						name: 'Campaign Started',
 						value: 'campaignStarted',
 						description: "A cloudtel worker's campaign began sending",
+					},
+					{
+						name: 'Campaign Variant Decided',
+						value: 'campaignVariantDecided',
+						description:
+							"A cloudtel worker's campaign chose the winning text of its variants' test",
 					},
 					{
 						name: 'Delivery Receipt',

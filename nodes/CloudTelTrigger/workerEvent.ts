@@ -6,6 +6,7 @@ export const WORKER_EVENT_CHOICES: Record<CampaignEventType, { value: string; ev
 	'campaign.started': { value: 'campaignStarted', event: 'CampaignStarted' },
 	'campaign.finished': { value: 'campaignFinished', event: 'CampaignFinished' },
 	'campaign.paused': { value: 'campaignPaused', event: 'CampaignPaused' },
+	'campaign.variant_decided': { value: 'campaignVariantDecided', event: 'CampaignVariantDecided' },
 	reply: { value: 'campaignReply', event: 'CampaignReply' },
 	optout: { value: 'optout', event: 'OptOut' },
 	'optout.review': { value: 'optoutReview', event: 'OptOutReview' },

@@ -35,6 +35,7 @@ import * as replyHandling from './scenarios/reply-handling.mjs';
 import * as campaign from './scenarios/campaign.mjs';
 import * as campaignHandOver from './scenarios/campaign-hand-over.mjs';
 import * as campaignGuardrails from './scenarios/campaign-guardrails.mjs';
+import * as campaignVariants from './scenarios/campaign-variants.mjs';
 import * as npmRunDev from './scenarios/npm-run-dev.mjs';
 
 // credentialTest after trigger: it asks the trigger's running n8n (ctx.server) when there is one.
@@ -55,6 +56,7 @@ const scenarios = {
 	campaign,
 	campaignHandOver,
 	campaignGuardrails,
+	campaignVariants,
 	npmRunDev,
 	everyOperation,
 };

@@ -13,7 +13,7 @@ export interface StoreBackend {
 }
 
 const TABLES =
-	'campaigns, recipients, submissions, deliveries, answers, message_sids, meta, replies, suppressions, consent_events, callback_events, forwards, campaign_runs, workers, pacing, api_campaigns, api_pages';
+	'campaigns, recipients, submissions, deliveries, answers, message_sids, meta, replies, suppressions, consent_events, callback_events, forwards, campaign_runs, workers, pacing, api_campaigns, api_pages, variant_decisions';
 
 /**
  * Both backends, with the hooks that give each test an empty store: a new SQLite file

@@ -206,6 +206,11 @@ export class WorkerProcess {
 		this.command({ cloudtelTest: 'outbox' });
 	}
 
+	/** The worker's clock (worker/src/daemon/daemonClock.ts) `ms` ahead: what it waits on is due. */
+	advanceClock(ms: number): void {
+		this.command({ cloudtelTest: 'clock', advanceMs: ms });
+	}
+
 	private command(message: Record<string, unknown>): void {
 		if (!this.child.send)
 			throw new Error(

@@ -14,7 +14,8 @@ export async function campaignCounts(
 	const delivery = await ledger.deliveryCounts(name);
 	return {
 		recipients: total,
-		pending: rows.pending + rows.submitting,
+		// A variant campaign's held rows are still to be sent, with the winner's text.
+		pending: rows.pending + rows.submitting + rows.held,
 		accepted: rows.accepted,
 		rejected: rows.rejected,
 		uncertain: rows.uncertain,

@@ -8,6 +8,18 @@ export interface RowProblem {
 	to?: string;
 }
 
+/** What a dry run tells of each text: its test rows, and what the rest would cost if it won. */
+export interface VariantForecast {
+	text: string;
+	testRows: number;
+	testSegments: number;
+	restRows: number;
+	/** Segments of the rest of the list if this text wins. */
+	restSegments: number;
+	/** Rows UCS-2 (70 characters a part) with this text, test and rest. */
+	ucs2Rows: number;
+}
+
 export type StopReason = 'finished' | 'paused' | 'cancelled' | 'interrupted' | 'waiting' | 'failed';
 
 export interface CampaignSummary {
@@ -29,6 +41,10 @@ export interface CampaignSummary {
 	preview?: { line: number; to: string; text: string; segments: number; links?: TrackedLink[] }[];
 	/** A dry run's: cost, UCS-2 and its causes, smart encoding, countries, the finish. */
 	forecast?: DryRunForecast;
+	/** A variant campaign's dry run: each text's test rows, and what the rest would cost with it. */
+	variants?: VariantForecast[];
+	/** A variant campaign waiting for its decision: when it is due (ISO). */
+	decideAt?: string;
 	message?: string;
 	/** The guardrail that paused the campaign (`paused` stop): spend-cap, ... */
 	pausedBy?: PausedBy['by'];

@@ -141,6 +141,7 @@ export async function readStage(input: ReadStageInput): Promise<ReadStageResult>
 				if (verdict.ucs2 !== undefined) row.ucs2 = verdict.ucs2;
 				if (verdict.otherSegments !== undefined) row.otherSegments = verdict.otherSegments;
 				if (verdict.links !== undefined) row.links = verdict.links;
+				if (verdict.variants !== undefined) row.variants = verdict.variants;
 				out.push(row);
 			}
 		}

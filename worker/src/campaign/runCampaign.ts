@@ -58,6 +58,10 @@ import { sendStage, type RunControls } from './sendStage';
 import { sleep } from './sleep';
 import { checkSpendCap, dayKey, SpendCap, SpendFit } from './spendCap';
 import { SPEND_KEY } from '../storage/guardSql';
+import { checkVariantSettings, variantSettings } from '../settings/variantSettings';
+import { createVariantJudge } from '../rows/variantJudge';
+import { VariantSink } from './variantSink';
+import { variantStep } from './variantStage';
 
 export interface RunCampaignOptions {
 	/** The campaign as given; on a resume, omitted keys come from the ledger. */
@@ -89,6 +93,12 @@ export interface RunCampaignOptions {
 	 * taken up after a restart) instead of stopping at once, as `campaign run` does.
 	 */
 	waitWhilePaused?: boolean;
+	/** `--winner N`: a variant campaign's winner, chosen by hand (1 is --text). */
+	winner?: number;
+	/** The clock (Unix ms) a variant decision is timed by; a test's own. */
+	now?: () => number;
+	/** The worker's runs wait for a variant decision and go on; `campaign run` stops (exit 4) instead. */
+	waitForVariantDecision?: boolean;
 }
 
 export interface RunCampaignDeps {
@@ -232,6 +242,7 @@ function checkSettings(options: RunCampaignOptions): void {
 			'is empty: give the message to send, such as "Hi {{Name}}"',
 			'--text is empty: give the message to send, such as --text "Hi {{Name}}"',
 		);
+	checkVariantSettings(options.spec);
 	// Throws a SettingError naming the setting.
 	if (options.spec.defaultCountry !== undefined) new PhoneNormalizer(options.spec.defaultCountry);
 	if (!RUN_NAME_PATTERN.test(options.spec.name))
@@ -427,7 +438,9 @@ async function prepareRead(
 		allowLandlines: spec.allowLandlines,
 	};
 	const threads = threadsFor(options, csv);
-	return { csv, rules, threads, columns, judge: createRowJudge(rules, threads) };
+	const texts = variantSettings(spec)?.texts;
+	const judge = texts ? createVariantJudge(rules, texts, threads) : createRowJudge(rules, threads);
+	return { csv, rules, threads, columns, judge };
 }
 
 async function loadNumbers(source: AsyncIterable<string> | undefined): Promise<NumberSet> {
@@ -466,7 +479,13 @@ async function runRead({
 		timing,
 		wantText,
 	);
-	const theSink = sink(rules);
+	const plan = variantSettings(spec);
+	const testRowsBefore =
+		plan && importedThrough > 0 && deps.ledger ? await deps.ledger.variants.testRows(spec.name) : 0;
+	const inner = sink(rules);
+	const theSink = plan
+		? new VariantSink(inner, spec.name, plan.texts, plan.testShare, testRowsBefore, !options.dryRun)
+		: inner;
 	try {
 		const suppressed = await SuppressionList.load(deps.ledger?.suppressions());
 		const toColumn = csv.header[columns.toIndex];
@@ -498,7 +517,11 @@ async function runRead({
 			signal: deps.signal,
 			now: () => Math.floor(Date.now() / 1000),
 		});
-		return { ...result, sink: theSink };
+		return {
+			...result,
+			sink: inner,
+			variants: theSink instanceof VariantSink ? theSink : undefined,
+		};
 	} finally {
 		await judge.close();
 	}
@@ -550,6 +573,7 @@ async function dryRun(
 			},
 			exitCode: result.interrupted ? ExitCodes.Interrupted : ExitCodes.Finished,
 		};
+		if (result.variants) summary.variants = result.variants.forecast;
 		deps.reporter.summary(summary);
 		return summary;
 	} finally {
@@ -565,7 +589,7 @@ async function stages(
 	deps: RunCampaignDeps,
 	ledger: Ledger,
 	client: BatchClient,
-): Promise<{ stop: StopReason; sendRate?: number; fatal?: FatalError }> {
+): Promise<StagesOutcome> {
 	const { reporter, signal } = deps;
 	const name = spec.name;
 	if (record.phase === 'cancelled') return { stop: 'cancelled' };
@@ -639,6 +663,80 @@ async function stages(
 		}
 	}
 
+	const now = options.now ?? Date.now;
+	if (options.winner !== undefined)
+		await variantStep(spec, ledger, reporter, { winner: options.winner, now });
+	let sent = 0;
+	let seconds = 0;
+	for (;;) {
+		const result = await sendRound(spec, timing, options, deps, ledger, client, chunks);
+		sent += result.sent;
+		seconds += result.seconds;
+		if (result.stop === 'finished') {
+			// A variant campaign's test is sent: the rest goes once the winner is known.
+			const step = await variantStep(spec, ledger, reporter, { now });
+			if (step.kind === 'decided') continue;
+			if (step.kind === 'waiting') {
+				reporter.event(
+					'variant-wait',
+					{ campaign: name, decideAt: new Date(step.until).toISOString() },
+					`the test is sent: waiting for the variant decision at ${new Date(step.until).toISOString()}`,
+				);
+				if (options.waitForVariantDecision) {
+					const waited = await waitForDecision(ledger, name, step.until, now, signal);
+					if (waited === 'interrupted') return { stop: 'interrupted' };
+					continue;
+				}
+				return { stop: 'waiting', decideAt: step.until, sendRate: rateOf(sent, seconds) };
+			}
+		}
+		if (result.stop === 'cancelled') await ledger.cancelPending(name);
+		if (result.stop === 'finished') await ledger.setPhase(name, 'finished');
+		return { stop: result.stop, sendRate: rateOf(sent, seconds), fatal: result.fatal };
+	}
+}
+
+/**
+ * Until the decision is due by the run's clock, looking each second at the clock (a test's
+ * moves on at once), at a cancel and at the stop signal.
+ */
+async function waitForDecision(
+	ledger: Ledger,
+	name: string,
+	until: number,
+	now: () => number,
+	signal?: AbortSignal,
+): Promise<'due' | 'interrupted'> {
+	while (now() < until) {
+		if (signal?.aborted) return 'interrupted';
+		if ((await ledger.campaign(name))?.phase === 'cancelled') return 'due';
+		await sleep(Math.min(1000, until - now()), signal);
+	}
+	return 'due';
+}
+
+interface StagesOutcome {
+	stop: StopReason;
+	sendRate?: number;
+	fatal?: FatalError;
+	/** Unix ms a variant decision is due, when the run stopped to wait for it. */
+	decideAt?: number;
+}
+
+const rateOf = (sent: number, seconds: number) => (seconds > 0 ? sent / seconds : undefined);
+
+/** One pass of the send stage over the pending rows. */
+async function sendRound(
+	spec: CampaignSpec,
+	timing: Timing,
+	options: RunCampaignOptions,
+	deps: RunCampaignDeps,
+	ledger: Ledger,
+	client: BatchClient,
+	chunks: ChunkSource,
+) {
+	const { reporter, signal } = deps;
+	const name = spec.name;
 	const counts = await ledger.counts(name);
 	const chunkSize =
 		options.rate > 0
@@ -668,13 +766,7 @@ async function stages(
 				? undefined
 				: { ...DEFAULT_BACKOFF, maxAttempts: Math.floor(options.retries) + 1 },
 	});
-	if (result.stop === 'cancelled') await ledger.cancelPending(name);
-	if (result.stop === 'finished') await ledger.setPhase(name, 'finished');
-	return {
-		stop: result.stop,
-		sendRate: result.seconds > 0 ? result.sent / result.seconds : undefined,
-		fatal: result.fatal,
-	};
+	return result;
 }
 
 async function settleStage(
@@ -682,7 +774,7 @@ async function settleStage(
 	options: RunCampaignOptions,
 	deps: RunCampaignDeps,
 	ledger: Ledger,
-	outcome: { stop: StopReason; sendRate?: number; fatal?: FatalError },
+	outcome: StagesOutcome,
 	started: number,
 ): Promise<CampaignSummary> {
 	const name = spec.name;
@@ -712,6 +804,8 @@ async function settleStage(
 	const open = counts.total - FINAL_STATUSES.reduce((n, s: RowStatus) => n + counts.rows[s], 0);
 	let stop = outcome.stop;
 	if (stop === 'finished' && open > 0) stop = 'failed';
+	const decideAt =
+		outcome.decideAt === undefined ? undefined : new Date(outcome.decideAt).toISOString();
 	const exitCode =
 		stop === 'failed'
 			? ExitCodes.Fatal
@@ -727,17 +821,19 @@ async function settleStage(
 		outcome.fatal?.message ??
 		(pausedBy
 			? `campaign ${name} was paused by its ${pausedBy.by}: ${pausedBy.detail}`
-			: stop === 'paused'
-				? `campaign ${name} is paused: \`cloudtel campaign resume\` it, then run it again`
-				: stop === 'cancelled'
-					? `campaign ${name} was cancelled`
-					: stop === 'interrupted'
-						? `interrupted: run the same command again to resume campaign ${name}`
-						: stop === 'failed'
-							? `${open} rows are still pending: run again to resume`
-							: counts.rows.uncertain > 0
-								? `${counts.rows.uncertain} rows are uncertain (their request may have reached the provider); check them, then run again with --resend-uncertain to send them anyway`
-								: undefined);
+			: decideAt !== undefined
+				? `waiting for the variant decision at ${decideAt}: run the same command again after it to decide and send the rest to ${counts.rows.held} rows, or decide now with --winner N`
+				: stop === 'paused'
+					? `campaign ${name} is paused: \`cloudtel campaign resume\` it, then run it again`
+					: stop === 'cancelled'
+						? `campaign ${name} was cancelled`
+						: stop === 'interrupted'
+							? `interrupted: run the same command again to resume campaign ${name}`
+							: stop === 'failed'
+								? `${open} rows are still pending: run again to resume`
+								: counts.rows.uncertain > 0
+									? `${counts.rows.uncertain} rows are uncertain (their request may have reached the provider); check them, then run again with --resend-uncertain to send them anyway`
+									: undefined);
 	const summary: CampaignSummary = {
 		campaign: name,
 		dryRun: false,
@@ -753,6 +849,7 @@ async function settleStage(
 		message,
 		exitCode,
 		...(pausedBy ? { pausedBy: pausedBy.by } : {}),
+		...(decideAt !== undefined ? { decideAt } : {}),
 		...(stop === 'failed' && isStoreFault(outcome.fatal) ? { storeFault: true } : {}),
 	};
 	deps.reporter.summary(summary);

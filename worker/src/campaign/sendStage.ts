@@ -266,7 +266,7 @@ function buildMessages(input: SendStageInput, rows: PendingRow[]): SendMessageRe
 			...input.callbacks,
 			To: r.to,
 			Text: r.text,
-			ExternalId: externalId(input.campaign, r.line),
+			ExternalId: externalId(input.campaign, r.line, r.variant),
 		};
 		if (input.from !== undefined) m.From = input.from;
 		const schedule = times.scheduleFor(r.timeZone);

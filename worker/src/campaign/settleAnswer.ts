@@ -1,6 +1,12 @@
 import { isBatchErrorItem, isMessage, type BatchResultItem } from '../../../api';
 import type { SettledRow } from '../storage/ledger';
-import { externalId } from '../rows/externalId';
+import { parseExternalId } from '../rows/externalId';
+
+/** The row an answer's ExternalId names in this campaign, whatever variant it carries. */
+function lineOf(campaign: string, id: string): number | undefined {
+	const parsed = parseExternalId(id);
+	return parsed?.campaign === campaign ? parsed.line : undefined;
+}
 
 /**
  * Pairs a batch answer with the rows sent. One element per message in request order is
@@ -15,13 +21,17 @@ export function settleAnswer(
 	const inOrder =
 		results.length === lines.length &&
 		results.every(
-			(r, i) => !isMessage(r) || !r.ExternalId || r.ExternalId === externalId(campaign, lines[i]),
+			(r, i) => !isMessage(r) || !r.ExternalId || lineOf(campaign, r.ExternalId) === lines[i],
 		);
 	if (inOrder) return lines.map((line, i) => settleOne(line, results[i]));
-	const byId = new Map<string, BatchResultItem>();
-	for (const r of results) if (isMessage(r) && r.ExternalId) byId.set(r.ExternalId, r);
+	const byLine = new Map<number, BatchResultItem>();
+	for (const r of results)
+		if (isMessage(r) && r.ExternalId) {
+			const line = lineOf(campaign, r.ExternalId);
+			if (line !== undefined) byLine.set(line, r);
+		}
 	return lines.map((line) => {
-		const r = byId.get(externalId(campaign, line));
+		const r = byLine.get(line);
 		return r
 			? settleOne(line, r)
 			: { line, status: 'uncertain', message: 'the batch answer did not account for this message' };

@@ -6,10 +6,13 @@ import { receiptPercentiles } from './receiptPercentiles';
 import { timeBucket } from './timeBucket';
 import { optOutWord } from '../storage/evidence';
 import { SPEND_KEY } from '../storage/guardSql';
+import { variantsStatus, type VariantsStatus } from '../campaign/variantStatus';
 
 /** A campaign's outcome, as `campaign report --json` prints it and the HTML shows it. */
 export interface CampaignReport {
 	campaign: string;
+	/** A variant campaign's figures per text and its winner. */
+	variants?: VariantsStatus;
 	phase: CampaignPhase;
 	generatedAt: string;
 	/**
@@ -114,6 +117,7 @@ export const STATE_MEANINGS: Partial<Record<RowStatus, string>> = {
 	uncertain:
 		"may have been sent: the provider's answer was lost; sent again only with --resend-uncertain",
 	pending: 'not sent yet',
+	held: 'the rest of a variant test: sent with the winning text once it is chosen',
 	submitting: 'on their way to the provider',
 };
 
@@ -158,9 +162,11 @@ export async function readCampaignReport(
 		reason: record.pausedBy?.detail ?? null,
 		spent: (await ledger.spent(SPEND_KEY + name)) / 1e6,
 	};
+	const variants = await variantsStatus(ledger, record.spec);
 	return {
 		guardrails,
 		campaign: name,
+		...(variants ? { variants } : {}),
 		phase: record.phase,
 		generatedAt: new Date(now).toISOString(),
 		details: {

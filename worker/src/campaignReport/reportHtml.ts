@@ -15,6 +15,26 @@ function rowStates(r: CampaignReport): string {
 	return `<table class="states"><caption>Rows not simply sent</caption><tbody>${rows}</tbody></table>`;
 }
 
+/** A variant campaign's table: one row per text, the winner marked. */
+function variantTable(r: CampaignReport): string {
+	const v = r.variants;
+	if (!v) return '';
+	const head = ['Text', 'Rows', 'Sent', 'Delivered', 'Failed', 'Replies', 'Clicks', 'Opted out'];
+	const rows = v.variants
+		.map((f, i) => {
+			const cells = [f.rows, f.sent, f.delivered, f.failed, f.replies]
+				.map((x) => `<td>${number(x)}</td>`)
+				.join('');
+			const won = v.winner?.index === i + 1 ? ' (winner)' : '';
+			return `<tr><th scope="row">${i + 1}${won}: ${escape(f.text)}</th>${cells}<td>${f.clicksTracked ? number(f.clicks) : 'not tracked'}</td><td>${number(f.optOuts)}</td></tr>`;
+		})
+		.join('');
+	const caption = v.winner
+		? `Variants: text ${v.winner.index} won (${v.winner.byHand ? 'by hand' : `by ${v.winner.by}`}, ${v.winner.decidedAt})`
+		: 'Variants: no winner yet';
+	return `<table class="variants"><caption>${escape(caption)}</caption><thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table>`;
+}
+
 function details(r: CampaignReport): string {
 	const d = r.details;
 	const when = d.startLocal
@@ -144,6 +164,7 @@ ${figure('funnel.replied', f.replied, 'Replied')}
 ${figure('funnel.optedOut', f.optedOut, 'Opted out')}
 </dl>
 ${rowStates(r)}
+${variantTable(r)}
 ${chart('funnel')}
 </section>
 <section>

@@ -1,3 +1,4 @@
+import { formatVariants } from '../campaign/variantStatus';
 import type { CampaignReport } from './campaignReport';
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -54,5 +55,6 @@ export function reportText(r: CampaignReport): string {
 	if (r.guardrails.pausedBy)
 		lines.push(`  paused by its ${r.guardrails.pausedBy}: ${r.guardrails.reason}`);
 	else if (r.guardrails.spent > 0) lines.push(`  spent ${r.guardrails.spent} (--max-cost)`);
+	if (r.variants) lines.push(...formatVariants(r.variants));
 	return lines.join('\n') + '\n';
 }

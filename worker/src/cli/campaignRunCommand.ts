@@ -1,7 +1,8 @@
 import { basename, extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isWebhookUri } from '../../../api';
-import type { CampaignSpec } from '../settings/campaignSpec';
+import type { CampaignSpec, WinnerBy } from '../settings/campaignSpec';
+import { parseDuration } from '../settings/variantSettings';
 import { RUN_DEFAULTS, UsageError } from '../errors';
 import { runCampaign } from '../campaign/runCampaign';
 import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
@@ -54,6 +55,7 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 		requireConsent: values['require-consent'] ? true : undefined,
 		countries: values.countries === undefined ? undefined : parseCountries(values.countries),
 		allowLandlines: values['allow-landlines'] ? true : undefined,
+		...variantFlags(values),
 	};
 	const db = dbLocation(dbSetting(values.db));
 	const dryRun = values['dry-run'] ?? false;
@@ -114,6 +116,8 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 				pricePerSegment: parsePrice(values['price-per-segment']),
 				maxCost: parseMaxCost(values['max-cost']),
 				dailyMaxCost: parseMaxCost(values['daily-max-cost'], '--daily-max-cost'),
+				winner:
+					values.winner === undefined ? undefined : parseNumberFlag('--winner', values.winner, 1),
 			},
 			{ ledger, reporter, signal: interrupt.signal },
 		);
@@ -187,6 +191,11 @@ function parseFlags(argv: string[]) {
 				'base-url': { type: 'string' },
 				'account-sid': { type: 'string' },
 				'auth-token': { type: 'string' },
+				variant: { type: 'string', multiple: true },
+				'test-share': { type: 'string' },
+				'winner-by': { type: 'string' },
+				'decide-after': { type: 'string' },
+				winner: { type: 'string' },
 			},
 		});
 	} catch (error) {
@@ -227,6 +236,28 @@ function trackedLinkBase(track: boolean | undefined, base: string | undefined): 
 	const problem = linkBaseProblem(base);
 	if (problem) throw new UsageError(`--link-base ${problem}`);
 	return base.replace(/\/+$/, '');
+}
+
+/** `--variant` (repeated), `--test-share`, `--winner-by`, `--decide-after`: undefined when not given, so a resume keeps the stored ones. */
+function variantFlags(values: {
+	variant?: string[];
+	'test-share'?: string;
+	'winner-by'?: string;
+	'decide-after'?: string;
+}): Pick<CampaignSpec, 'variants' | 'testShare' | 'winnerBy' | 'decideAfter'> {
+	const share = values['test-share'];
+	const after = values['decide-after'];
+	const decideAfter = after === undefined ? undefined : parseDuration(after);
+	if (after !== undefined && decideAfter === undefined)
+		throw new UsageError(
+			`--decide-after must be a duration such as 2h, 30m, 90s or 1d (got "${after}")`,
+		);
+	return {
+		variants: values.variant,
+		testShare: share === undefined ? undefined : Number(share.trim() === '' ? NaN : share),
+		winnerBy: values['winner-by'] as WinnerBy | undefined,
+		decideAfter,
+	};
 }
 
 function defaultName(csv: string): string {

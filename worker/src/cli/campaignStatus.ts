@@ -11,6 +11,8 @@ import type {
 import { lineRanges } from '../report/lineRanges';
 import { fromMicros, money } from '../campaign/spendCap';
 import { SPEND_KEY } from '../storage/guardSql';
+import { VARIANT_DEFAULTS } from '../settings/variantSettings';
+import { formatVariants, variantsStatus, type VariantsStatus } from '../campaign/variantStatus';
 
 export interface CampaignStatus {
 	name: string;
@@ -33,6 +35,9 @@ export interface CampaignStatus {
 	firstErrors: { line: number; code: string; reason: string }[];
 	createdAt: string;
 	updatedAt: string;
+	/** A variant campaign's figures per text (variants) and its decision (winner). */
+	variants?: VariantsStatus['variants'];
+	winner?: VariantsStatus['winner'];
 }
 
 export async function readStatus(ledger: LedgerReader, name: string): Promise<CampaignStatus> {
@@ -44,6 +49,7 @@ export async function readStatus(ledger: LedgerReader, name: string): Promise<Ca
 	const firstErrors: CampaignStatus['firstErrors'] = [];
 	for await (const r of ledger.rows(name, ['invalid', 'rejected'], 10))
 		firstErrors.push({ line: r.line, code: r.errorCode ?? '', reason: r.message ?? '' });
+	const variants = await variantsStatus(ledger, record.spec);
 	const live =
 		record.owner && ownerIsAlive(record.owner, STALE_OWNER_MS) ? record.owner : undefined;
 	return {
@@ -64,6 +70,7 @@ export async function readStatus(ledger: LedgerReader, name: string): Promise<Ca
 		firstErrors,
 		createdAt: new Date(record.createdAt).toISOString(),
 		updatedAt: new Date(record.updatedAt).toISOString(),
+		...(variants ? { variants: variants.variants, winner: variants.winner } : {}),
 	};
 }
 
@@ -92,6 +99,15 @@ export function formatStatus(s: CampaignStatus): string {
 	lines.push(`  replies ${s.delivery.replied}, opted out ${s.delivery.optedOut}`);
 	// Every one, as ranges: thousands of uncertain rows stay one short line.
 	if (s.uncertainLines.length > 0) lines.push(`  uncertain lines: ${lineRanges(s.uncertainLines)}`);
+	if (s.variants)
+		lines.push(
+			...formatVariants({
+				variants: s.variants,
+				winner: s.winner ?? null,
+				testShare: s.spec.testShare ?? VARIANT_DEFAULTS.testShare,
+				decideAfterSeconds: s.spec.decideAfter ?? VARIANT_DEFAULTS.decideAfter,
+			}),
+		);
 	for (const e of s.firstErrors) lines.push(`  line ${e.line}: ${e.code}: ${e.reason}`);
 	return lines.join('\n') + '\n';
 }

@@ -20,6 +20,7 @@ import {
 	type CampaignEventType,
 } from '../../../api';
 import { parseSendWindow } from '../schedule/sendWindow';
+import { parseDuration } from '../settings/variantSettings';
 import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
 
 const ENCODING_NAMES = Object.keys(SINGLE_BYTE_ENCODINGS) as [string, ...string[]];
@@ -220,6 +221,14 @@ const campaign = z
 			})
 			.optional(),
 		batchSize: z.number().int().min(1).max(BATCH_MAX_MESSAGES).optional(),
+		/** Variants, as `campaign run --variant`, `--test-share`, `--winner-by`, `--decide-after`. */
+		variants: z.array(text).max(4).optional(),
+		testShare: z.number().gt(0).max(1).optional(),
+		winnerBy: z.enum(['delivered', 'replies', 'clicks', 'optouts']).optional(),
+		decideAfter: z
+			.string()
+			.refine((v) => parseDuration(v) !== undefined, 'must be a duration such as 2h, 30m or 90s')
+			.optional(),
 		/** Send only to numbers of these countries, as `campaign run --countries`. */
 		countries: z
 			.array(z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code'))

@@ -12,14 +12,16 @@ export const TEST_CONTROL_ENV = 'CLOUDTEL_TEST_CONTROL';
  * would fire it. `catchUp`: the look for missed ticks, due every few seconds, now.
  * `prune`: the retention pass, due hourly, now. `spools`: the look for spools of processes
  * that are gone, due every few seconds, now. `outbox`: the outbox's look for due
- * forwards, due every 30 s at most, now (a replay's).
+ * forwards, due every 30 s at most, now (a replay's). `clock`: the worker's clock (daemonClock.ts)
+ * moves `advanceMs` ahead: a variant decision hours away is due.
  */
 export type TestCommand =
 	| { cloudtelTest: 'tick'; campaign: string; at?: string }
 	| { cloudtelTest: 'catchUp' }
 	| { cloudtelTest: 'prune' }
 	| { cloudtelTest: 'spools' }
-	| { cloudtelTest: 'outbox' };
+	| { cloudtelTest: 'outbox' }
+	| { cloudtelTest: 'clock'; advanceMs: number };
 
 export function testControlOn(): boolean {
 	return process.env[TEST_CONTROL_ENV] === '1' && typeof process.send === 'function';

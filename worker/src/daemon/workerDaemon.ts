@@ -31,6 +31,7 @@ import { HealthCheck } from './http/healthCheck';
 import { CallbackIntake } from './callbacks/2-spool/callbackIntake';
 import { spoolDir } from './callbacks/2-spool/spoolDir';
 import type { TestCommand } from './testControl';
+import { daemonClock } from './daemonClock';
 
 /** How often a worker stamps that its callbacks are in (see CallbacksGate's FRESH_MS). */
 const CALLBACKS_STAMP_MS = 1_000;
@@ -333,6 +334,7 @@ export class WorkerDaemon {
 		if (command.cloudtelTest === 'catchUp') void scheduler.lookForMissed();
 		else if (command.cloudtelTest === 'spools') intake.lookForOrphans();
 		else if (command.cloudtelTest === 'outbox') this.parts.outbox.kick();
+		else if (command.cloudtelTest === 'clock') daemonClock.advance(command.advanceMs);
 		else if (command.cloudtelTest === 'prune')
 			void retention
 				.prune(Date.now())

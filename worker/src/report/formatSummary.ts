@@ -75,6 +75,7 @@ const LABELS: [string, keyof CampaignSummary['rows'], string][] = [
 	['uncertain', 'uncertain', 'answer lost: --resend-uncertain to send again'],
 	['cancelled', 'cancelled', ''],
 	['pending', 'pending', 'not sent yet'],
+	['held', 'held', 'the rest of a variant test: sent with the winning text'],
 	['submitting', 'submitting', ''],
 ];
 
@@ -102,6 +103,14 @@ export function formatSummary(s: CampaignSummary): string {
 		if (s.sendRate !== undefined) lines.push(`  rate       ${s.sendRate.toFixed(1)} messages/s`);
 	}
 	if (s.forecast) lines.push(...formatForecast(s.forecast));
+	if (s.variants) {
+		lines.push('  variants (test rows; the rest if it wins):');
+		s.variants.forEach((v, i) =>
+			lines.push(
+				`    ${i + 1}: ${v.testRows} rows, ${v.testSegments} segments; rest ${v.restRows} rows, ${v.restSegments} segments${v.ucs2Rows > 0 ? `; UCS-2 in ${v.ucs2Rows} rows` : ''}: ${JSON.stringify(v.text)}`,
+			),
+		);
+	}
 	if (s.preview && s.preview.length > 0) {
 		lines.push('  first messages:');
 		for (const p of s.preview) {

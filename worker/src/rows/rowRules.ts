@@ -40,5 +40,14 @@ export type RowVerdict =
 			otherSegments?: number;
 			/** `--track-links`: the text's tokens and the URLs they stand for. */
 			links?: TrackedLink[];
+			/** A variant campaign's row rendered with each of its texts, in order (variantJudge.ts). */
+			variants?: VariantRendering[];
 	  }
 	| { line: number; ok: false; code: string; reason: string; to?: string };
+
+/** One text of a variant campaign, rendered for one row. */
+export interface VariantRendering {
+	text?: string;
+	segments: number;
+	ucs2?: string;
+}

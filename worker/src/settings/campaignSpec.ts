@@ -36,7 +36,17 @@ export interface CampaignSpec {
 	countries?: string;
 	/** `--allow-landlines`: fixed-line-only numbers are sent too. */
 	allowLandlines?: boolean;
+	/** `--variant`: the other texts tried against `text` on a test share of the list (variantPlan.ts). */
+	variants?: string[];
+	/** The share of the list in the test, 0 to 1; 0.2 when left out. */
+	testShare?: number;
+	winnerBy?: WinnerBy;
+	/** Seconds from the test's last send to the decision; 2 h when left out. */
+	decideAfter?: number;
 }
+
+/** What makes a variant the winner: the best rate of it among its sent rows (optouts: the fewest). */
+export type WinnerBy = 'delivered' | 'replies' | 'clicks' | 'optouts';
 
 export const SPEC_KEYS: readonly (keyof CampaignSpec)[] = [
 	'csvPath',
@@ -58,6 +68,10 @@ export const SPEC_KEYS: readonly (keyof CampaignSpec)[] = [
 	'requireConsent',
 	'countries',
 	'allowLandlines',
+	'variants',
+	'testShare',
+	'winnerBy',
+	'decideAfter',
 ];
 
 /** The `campaign run` flag that sets each part of a spec. */
@@ -68,7 +82,8 @@ export function specConflicts(stored: CampaignSpec, given: Partial<CampaignSpec>
 	const out: string[] = [];
 	for (const key of SPEC_KEYS) {
 		const v = given[key];
-		if (v !== undefined && v !== stored[key])
+		// Variants are a list: the same texts in the same order are the same campaign.
+		if (v !== undefined && JSON.stringify(v) !== JSON.stringify(stored[key]))
 			out.push(
 				`${SPEC_FLAG[key]} (stored: ${JSON.stringify(stored[key] ?? null)}, given: ${JSON.stringify(v)})`,
 			);

@@ -3,11 +3,13 @@ import type { ConsentKind, ContactHistory, ForgetResult } from './contact';
 import type { EvidenceRow } from './evidence';
 
 export type { ConsentKind };
+import type { VariantStore } from './variantStore';
 
 /**
  * A recipient's way through a campaign. `submitting` is a pending row of a chunk on its
  * way (recorded, durably, before the request leaves); `uncertain` is a submitting row
- * whose answer never came back.
+ * whose answer never came back. `held`: a variant campaign's row outside its test, waiting
+ * for the winner's text (it becomes pending with it).
  */
 export const ROW_STATUSES = [
 	'pending',
@@ -19,6 +21,7 @@ export const ROW_STATUSES = [
 	'duplicate',
 	'suppressed',
 	'cancelled',
+	'held',
 ] as const;
 
 export type RowStatus = (typeof ROW_STATUSES)[number];
@@ -96,10 +99,14 @@ interface RowFields {
 }
 
 export interface ImportRow extends RowFields {
-	status: 'pending' | 'invalid' | 'duplicate' | 'suppressed';
+	status: 'pending' | 'invalid' | 'duplicate' | 'suppressed' | 'held';
 	timeZone?: string;
 	/** `--track-links`: the tokens its text links to, stored with the row. */
 	links?: TrackedLink[];
+	/** A variant campaign's: the variant (1 is --text) of a test row; none while held. */
+	variant?: number;
+	/** Each text rendered for the row, until the variant sink picks (not stored as such). */
+	variants?: { text?: string; segments: number; ucs2?: string }[];
 	/** A dry run's forecast only (RowVerdict's), not stored. */
 	ucs2?: string;
 	otherSegments?: number;
@@ -113,6 +120,8 @@ export interface PendingRow {
 	timeZone?: string;
 	/** On the suppression list now, though it was not at import. */
 	suppressed: boolean;
+	/** A variant campaign's text (1 is --text): its ExternalId carries it. */
+	variant?: number;
 }
 
 /** A worker's last word that every callback it took is in (stampCallbacksIn). */
@@ -218,6 +227,8 @@ export interface CampaignCounts {
 
 /** The readers': `campaign status`, `campaign report`, `contact show`, the daemon's report links. */
 export interface LedgerReader {
+	/** A variant campaign's tallies and decision. */
+	readonly variants: VariantStore;
 	campaign(name: string): Promise<CampaignRecord | undefined>;
 	/** Every campaign's name, in order. */
 	campaignNames(): Promise<string[]>;

@@ -10,6 +10,8 @@ export const CANCELLED = 'the campaign was cancelled before this row was sent';
 const RECIPIENT = 'line, to_number, text, segments, status, error_code, message, message_sid';
 /** A row and whether its number is on the suppression list, for the send path (raw). */
 const SENDABLE = 'r.line, r.to_number, r.text, r.segments, r.time_zone';
+/** After the suppression look: a variant campaign's row's variant, for its ExternalId. */
+const VARIANT = 'r.variant';
 const SUPPRESSED_NOW =
 	'CASE WHEN (SELECT EXISTS (SELECT 1 FROM suppressions)) THEN EXISTS (SELECT 1 FROM suppressions s WHERE s.number = r.to_number) ELSE false END';
 /** A JSON array of [line, status, MessageSid, ErrorCode, message] rows. */
@@ -39,8 +41,8 @@ export function ledgerSql(d: Dialect) {
 			`DELETE FROM ${table} WHERE ${table === 'campaigns' ? 'name' : table === 'campaign_runs' ? 'run' : 'campaign'} = $1`,
 		// Answer ids are reused once the last ones are gone (SQLite): the MessageSid index must not think itself past answers yet to come.
 		clampIndexedThrough: `UPDATE meta SET value = (SELECT COALESCE(MAX(id), 0) FROM answers) WHERE key = 'sids_indexed_through' AND CAST(value AS BIGINT) > (SELECT COALESCE(MAX(id), 0) FROM answers)`,
-		insertRows: `INSERT INTO recipients (campaign, line, to_number, text, segments, status, error_code, message, time_zone)
-			SELECT $1, CAST(j.value ->> 0 AS INTEGER), j.value ->> 1, j.value ->> 2, CAST(j.value ->> 3 AS INTEGER), j.value ->> 4, j.value ->> 5, j.value ->> 6, j.value ->> 7
+		insertRows: `INSERT INTO recipients (campaign, line, to_number, text, segments, status, error_code, message, time_zone, variant)
+			SELECT $1, CAST(j.value ->> 0 AS INTEGER), j.value ->> 1, j.value ->> 2, CAST(j.value ->> 3 AS INTEGER), j.value ->> 4, j.value ->> 5, j.value ->> 6, j.value ->> 7, CAST(j.value ->> 8 AS INTEGER)
 			FROM ${d.jsonRows('$2', 'j')} WHERE true ON CONFLICT (campaign, line) DO NOTHING`,
 		setImported: `UPDATE campaigns SET imported_through = $1, updated_at = $2 WHERE name = $3 AND imported_through < $1`,
 		// The mark covering the most bytes is kept: a resumed import reads the file again from its start.
@@ -87,9 +89,9 @@ export function ledgerSql(d: Dialect) {
 
 		// The primary key walked from the caller's cursor: rows already sent are never passed over
 		// again. The look-up per row (40% of a peek) only while the suppression list has a number.
-		peek: `SELECT ${SENDABLE}, ${SUPPRESSED_NOW} AS suppressed FROM recipients r WHERE r.campaign = $1 AND r.line > $2 AND r.status = 'pending' ORDER BY r.line LIMIT $3`,
+		peek: `SELECT ${SENDABLE}, ${SUPPRESSED_NOW} AS suppressed, ${VARIANT} FROM recipients r WHERE r.campaign = $1 AND r.line > $2 AND r.status = 'pending' ORDER BY r.line LIMIT $3`,
 		// Pending rows no chunk on its way covers, for a claim among several workers.
-		claimable: `SELECT ${SENDABLE}, ${SUPPRESSED_NOW} AS suppressed
+		claimable: `SELECT ${SENDABLE}, ${SUPPRESSED_NOW} AS suppressed, ${VARIANT}
 			FROM recipients r WHERE r.campaign = $1 AND r.status = 'pending'
 			AND NOT EXISTS (SELECT 1 FROM submissions s WHERE s.campaign = r.campaign AND r.line BETWEEN s.first AND s.last) ORDER BY r.line LIMIT $2`,
 		suppressRows: `UPDATE recipients SET status = 'suppressed', error_code = 'SUPPRESSED', message = $3 WHERE campaign = $1 AND status = 'pending' AND line IN (${lines(d, '$2')})`,

@@ -5,7 +5,7 @@ import type { Dialect } from './work';
  * The version the tables below stand for, on both backends: a new SQLite file or Postgres
  * database is made at it directly; one a release made is moved to it by schemaUpgrades.ts.
  */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 /**
  * Every table of the worker (ledger, daemon, API campaigns), written once and rendered per
@@ -64,6 +64,9 @@ CREATE TABLE ${IF_ABSENT}recipients (
 	-- once a receipt has shown it was sent: the send time the report gives a message whose
 	-- answer was lost. NULL otherwise.
 	attempted_at ${BIG},
+	-- A variant campaign's text the row was sent with (1 is --text); NULL while held, and in
+	-- a campaign of one text.
+	variant INTEGER,
 	PRIMARY KEY (campaign, line)
 )${KEYED};
 -- The report finds the few rows timed from their request without a scan of the campaign.
@@ -138,6 +141,7 @@ CREATE TABLE ${IF_ABSENT}replies (
 	opt_out ${BOOL} NOT NULL,
 	PRIMARY KEY (campaign, line, message_sid)
 )${KEYED};
+${variantDecisionsSql(IF_ABSENT, BIG, BOOL)}
 CREATE TABLE ${IF_ABSENT}suppressions (
 	number TEXT PRIMARY KEY,
 	reason TEXT NOT NULL,
@@ -239,3 +243,15 @@ CREATE TABLE ${IF_ABSENT}pacing (
 	next_at DOUBLE PRECISION NOT NULL
 );
 `;
+
+/** A variant campaign's winner, written once (schema 9); the held rows take its text in the same transaction. */
+export const variantDecisionsSql = (IF_ABSENT: string, BIG: string, BOOL: string) => `
+CREATE TABLE ${IF_ABSENT}variant_decisions (
+	campaign TEXT PRIMARY KEY,
+	winner INTEGER NOT NULL,
+	-- delivered, replies, clicks or optouts; the rates, JSON, one per variant, of that measure.
+	winner_by TEXT NOT NULL,
+	rates TEXT NOT NULL,
+	by_hand ${BOOL} NOT NULL,
+	decided_at ${BIG} NOT NULL
+);`;

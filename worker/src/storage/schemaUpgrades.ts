@@ -1,5 +1,6 @@
 import { linkTablesSql } from './linkSchema';
-import { schemaSql } from './schema';
+import { schemaSql, variantDecisionsSql } from './schema';
+
 import { SQLITE, all, run, type Dialect, type Work } from './work';
 
 /** A numbered step from the version before it; each runs in the transaction that records it. */
@@ -45,6 +46,14 @@ export const UPGRADES: Record<Dialect['name'], { release: number; steps: readonl
 				},
 				// Tracked links and their clicks (step 8 made them already in a file it upgraded).
 				{ version: 9, work: () => run(linkTablesSql(false, 'IF NOT EXISTS ')) },
+				{
+					version: 10,
+					// Variant campaigns: each row's variant, and the decision.
+					*work() {
+						yield* addColumn('recipients', 'variant', 'INTEGER');
+						yield* run(variantDecisionsSql('IF NOT EXISTS ', 'INTEGER', 'INTEGER'));
+					},
+				},
 			],
 		},
 		postgres: {
@@ -146,6 +155,14 @@ ALTER TABLE submissions ALTER COLUMN at DROP NOT NULL;
 				},
 				// Tracked links and their clicks.
 				{ version: 9, work: () => run(linkTablesSql(true, '')) },
+				{
+					version: 10,
+					// Variant campaigns: each row's variant, and the decision.
+					work: () =>
+						run(
+							`ALTER TABLE recipients ADD COLUMN variant INTEGER;${variantDecisionsSql('', 'BIGINT', 'BOOLEAN')}`,
+						),
+				},
 			],
 		},
 	};

@@ -43,6 +43,7 @@ import {
 } from './ledgerSql';
 import { linkSql } from './linkSql';
 import { SqlLinkStore } from './sqlLinkStore';
+import { VariantStore } from './variantStore';
 import { all, get, raw, run, type SqlDb, type TxMode, type Work } from './work';
 import { optOutOf, type ConsentTrailEvent, type EvidenceRow } from './evidence';
 import { evidenceSql } from './evidenceSql';
@@ -63,6 +64,7 @@ type SendableRow = [
 	segments: number,
 	timeZone: string | null,
 	suppressed: number | boolean,
+	variant: number | null,
 ];
 
 interface Submission {
@@ -80,8 +82,9 @@ export function pendingRow([
 	segments,
 	timeZone,
 	suppressed,
+	variant,
 ]: SendableRow): PendingRow {
-	return {
+	const row: PendingRow = {
 		line,
 		to,
 		text,
@@ -89,6 +92,8 @@ export function pendingRow([
 		timeZone: timeZone ?? undefined,
 		suppressed: suppressed === 1 || suppressed === true,
 	};
+	if (variant !== null && variant !== undefined) row.variant = variant;
+	return row;
 }
 
 /** An answer's accepted messages as the ledger stores them: [line, MessageSid] in line order. */
@@ -145,10 +150,12 @@ const ERASED_TABLES = [
 export class SqlLedger implements Ledger {
 	protected readonly q: LedgerSql;
 	private readonly g: ReturnType<typeof guardSql>;
+	readonly variants: VariantStore;
 
 	constructor(protected readonly db: SqlDb) {
 		this.q = ledgerSql(db.dialect);
 		this.g = guardSql(db.dialect);
+		this.variants = new VariantStore(db);
 	}
 
 	/** Tracked links and their clicks, on this ledger's connection. */
@@ -232,6 +239,7 @@ export class SqlLedger implements Ledger {
 					'answers',
 					'message_sids',
 					'replies',
+					'variant_decisions',
 					'links',
 					'link_clicks',
 					...shared,
@@ -281,6 +289,7 @@ export class SqlLedger implements Ledger {
 				r.errorCode ?? null,
 				r.message ?? null,
 				r.timeZone ?? null,
+				r.variant ?? null,
 			]),
 		);
 		const links = rows.flatMap((r) => (r.links ?? []).map((l) => [l.token, r.line, l.url]));

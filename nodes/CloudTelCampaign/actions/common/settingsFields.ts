@@ -27,6 +27,10 @@ export const SETTING_DISPLAY_NAMES: Record<CampaignSettingName, string> = {
 	allowLandlines: 'Allow Landlines',
 	maxCost: 'Max Cost',
 	pricePerSegment: 'Price Per Segment',
+	variants: 'Variants',
+	testShare: 'Test Share',
+	winnerBy: 'Winner By',
+	decideAfter: 'Decide After',
 	receipts: 'Delivery Receipts',
 	replies: 'Replies',
 	events: 'Events URL',
@@ -88,6 +92,15 @@ export const settingsFields: INodeProperties[] = [
 				placeholder: 'e.g. AU,NZ',
 				description:
 					'Two-letter countries whose numbers may be sent, separated by commas; numbers of others end invalid (COUNTRY_NOT_ALLOWED)',
+			},
+			{
+				displayName: 'Decide After',
+				name: 'decideAfter',
+				type: 'string',
+				default: '2h',
+				placeholder: 'e.g. 2h',
+				description:
+					"With Variants: how long after the test's last message the winner is chosen (2h, 30m, 90s)",
 			},
 			{
 				displayName: 'Default Country',
@@ -192,6 +205,15 @@ export const settingsFields: INodeProperties[] = [
 					'Whether typographic characters (curly quotes, dashes, ellipsis) go as their GSM-7 equivalents, for fewer segments',
 			},
 			{
+				displayName: 'Test Share',
+				name: 'testShare',
+				type: 'number',
+				typeOptions: { minValue: 0.01, maxValue: 1, numberPrecision: 2 },
+				default: 0.2,
+				description:
+					'With Variants: the share of the list the texts are tested on, split evenly between them',
+			},
+			{
 				displayName: 'Time Zone',
 				name: 'timeZone',
 				type: 'string',
@@ -215,6 +237,29 @@ export const settingsFields: INodeProperties[] = [
 				placeholder: 'e.g. phone',
 				description:
 					'The recipient field holding the number; empty, the first field named To, Phone or Mobile (any case)',
+			},
+			{
+				displayName: 'Variants',
+				name: 'variants',
+				type: 'string',
+				typeOptions: { multipleValues: true, rows: 2 },
+				default: [],
+				placeholder: 'e.g. Hi {{first_name}}, 20% off today only',
+				description:
+					'Up to four other texts tried against Text on the Test Share of the list; the rest of the list goes with the text that wins',
+			},
+			{
+				displayName: 'Winner By',
+				name: 'winnerBy',
+				type: 'options',
+				options: [
+					{ name: 'Clicks', value: 'clicks' },
+					{ name: 'Delivered', value: 'delivered' },
+					{ name: 'Fewest Opt-Outs', value: 'optouts' },
+					{ name: 'Replies', value: 'replies' },
+				],
+				default: 'replies',
+				description: 'With Variants: what makes a text the winner, as a rate of its messages sent',
 			},
 		],
 	},

@@ -31,6 +31,8 @@ import { API_SETTING, apiCampaignPace, apiCampaignSpec } from './apiCampaignSpec
 import { materializeCsv } from './materializeCsv';
 import { campaignStatusOf } from './campaignStatusOf';
 import type { CampaignEvents, FinishedState } from '../callbacks/5-events/campaignEvents';
+import { daemonClock } from '../daemonClock';
+import { withVariantEvent } from '../callbacks/5-events/variantEventReporter';
 
 /** How often the database is asked for campaigns started (here, or through another worker on the same Postgres). */
 const LOOK_EVERY_MS = 2_000;
@@ -141,10 +143,21 @@ export class ApiCampaignRunner implements CampaignKicker {
 					pricePerSegment: pace.pricePerSegment ?? this.config.limits?.pricePerSegment,
 					concurrency: RUN_DEFAULTS.concurrency,
 					callbacks: this.callbacks(record),
+					waitForVariantDecision: true,
+					now: daemonClock.now,
 				},
 				{
 					ledger,
-					reporter: new LogReporter(log, undefined, this.config.log.phoneNumbers),
+					reporter: withVariantEvent(
+						new LogReporter(log, undefined, this.config.log.phoneNumbers),
+						this.events,
+						{
+							campaign: name,
+							run: name,
+							...(record.settings.events !== undefined ? { url: record.settings.events } : {}),
+						},
+						log,
+					),
 					signal,
 					chunks: new GatedChunks(daemonChunks(opened), this.sendingMayGo, log, signal),
 					controls: () => this.controls(name),

@@ -1,6 +1,7 @@
 import { isBlank, type CampaignSettings } from '../../../../api';
 import { RUN_DEFAULTS, type Setting } from '../../errors';
 import type { CampaignSpec } from '../../settings/campaignSpec';
+import { variantSpec } from '../campaigns/variantSpec';
 
 /** The engine's spec of an API campaign: the ledger campaign has the API campaign's name. */
 export function apiCampaignSpec(
@@ -29,6 +30,7 @@ export function apiCampaignSpec(
 		smartEncoding: settings.smartEncoding || undefined,
 		countries: settings.countries?.join(','),
 		allowLandlines: settings.allowLandlines || undefined,
+		...variantSpec(settings),
 	};
 }
 
@@ -65,4 +67,9 @@ export const API_SETTING: Partial<Record<Setting, string>> = {
 	countries: 'countries',
 	allowLandlines: 'allowLandlines',
 	maxCost: 'maxCost',
+	variants: 'variants',
+	testShare: 'testShare',
+	winnerBy: 'winnerBy',
+	decideAfter: 'decideAfter',
+	winner: 'winner',
 };

@@ -155,6 +155,33 @@ export const settingsBody = z
 			.nullable()
 			.optional()
 			.describe('The price of one segment, for maxCost.'),
+		variants: z
+			.array(z.string().max(MAX_TEMPLATE_LENGTH))
+			.max(4)
+			.nullable()
+			.optional()
+			.describe(
+				'Other texts tried against text on a share of the list; the rest goes with the winner.',
+			),
+		testShare: z
+			.number()
+			.nullable()
+			.optional()
+			.describe(
+				"The share of the list in the variants' test, above 0 and at most 1 (default 0.2).",
+			),
+		winnerBy: z
+			.enum(['delivered', 'replies', 'clicks', 'optouts'])
+			.nullable()
+			.optional()
+			.describe('What makes a text the winner; optouts: the fewest (default replies).'),
+		decideAfter: z
+			.string()
+			.nullable()
+			.optional()
+			.describe(
+				"How long after the test's last send the winner is chosen: 2h, 30m, 90s (default 2h).",
+			),
 		receipts: z
 			.boolean()
 			.nullable()
@@ -248,6 +275,31 @@ export const statusAnswer = z.strictObject({
 		finishedAt: z.string().optional(),
 		reason: z.string().optional(),
 		counts,
+		variants: z
+			.array(
+				z.strictObject({
+					text: z.string(),
+					rows: z.number().int(),
+					sent: z.number().int(),
+					delivered: z.number().int(),
+					failed: z.number().int(),
+					replies: z.number().int(),
+					clicks: z.number().int(),
+					optOuts: z.number().int(),
+				}),
+			)
+			.optional()
+			.describe("A campaign with variants: each text's figures, text first."),
+		winner: z
+			.strictObject({
+				index: z.number().int(),
+				by: z.string(),
+				byHand: z.boolean(),
+				decidedAt: z.string(),
+			})
+			.nullable()
+			.optional()
+			.describe('The winning text once chosen: index 1-based (1 is text).'),
 	}),
 });
 

@@ -7,6 +7,7 @@ import {
 } from '../../../../api';
 import { campaignCounts } from '../../campaign/campaignCounts';
 import type { Ledger } from '../../storage/ledger';
+import { variantsStatus } from '../../campaign/variantStatus';
 import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
@@ -35,6 +36,7 @@ export async function campaignStatusOf(
 			counts.recipients = Math.max(totals.recipients, counts.recipients);
 		}
 	} else if (record.state !== 'draft') counts.pending = totals.recipients;
+	const variants = stored ? await variantsStatus(ledger, stored.spec) : undefined;
 	return {
 		name: record.name,
 		state: shownState(record, stored?.paused === true, counts, now),
@@ -44,6 +46,26 @@ export async function campaignStatusOf(
 		...(record.finishedAt !== undefined ? { finishedAt: iso(record.finishedAt) } : {}),
 		...(record.reason !== undefined ? { reason: record.reason } : {}),
 		counts,
+		...(variants
+			? {
+					variants: variants.variants.map((f) => ({
+						text: f.text,
+						rows: f.rows,
+						sent: f.sent,
+						delivered: f.delivered,
+						failed: f.failed,
+						replies: f.replies,
+						clicks: f.clicks,
+						optOuts: f.optOuts,
+					})),
+					winner: variants.winner && {
+						index: variants.winner.index,
+						by: variants.winner.by,
+						byHand: variants.winner.byHand,
+						decidedAt: variants.winner.decidedAt,
+					},
+				}
+			: {}),
 	};
 }
 

@@ -21,6 +21,8 @@ import { dailyCap } from './dailyCap';
 import { daemonChunks, waitingForPostgres } from './runLedger';
 import { GatedChunks } from './sendingGate';
 import { isStoreFault, StoreFault } from '../../storage/storeFault';
+import { daemonClock } from '../daemonClock';
+import { withVariantEvent } from '../callbacks/5-events/variantEventReporter';
 
 /** Attempts at queuing a campaign.paused (about a minute of back-off) before it is given up, logged. */
 const PAUSE_QUEUE_TRIES = 16;
@@ -82,8 +84,15 @@ export class CampaignRunner {
 					maxCost: campaign.maxCost,
 					// A run paused when the worker stopped is taken up paused: it waits for the resume and goes on to its end.
 					waitWhilePaused: true,
+					waitForVariantDecision: true,
+					now: daemonClock.now,
 				},
-				{ ledger, reporter: this.reporter(named, ledger, log), signal, chunks },
+				{
+					ledger,
+					reporter: withVariantEvent(this.reporter(named, ledger, log), this.events, named, log),
+					signal,
+					chunks,
+				},
 			);
 			if (summary.storeFault)
 				throw new StoreFault(

@@ -1,6 +1,7 @@
 import type { CampaignSpec } from '../../settings/campaignSpec';
 import type { CampaignConfig } from '../../config/workerConfigSchema';
 import { parseCountries } from '../../rows/numberGuard';
+import { variantSpec } from './variantSpec';
 
 /** The engine's spec of one run of a configured campaign, named `<campaign>-<tick>`. */
 export function configuredSpec(campaign: CampaignConfig, run: string): CampaignSpec {
@@ -19,5 +20,6 @@ export function configuredSpec(campaign: CampaignConfig, run: string): CampaignS
 		smartEncoding: campaign.smartEncoding || undefined,
 		countries: campaign.countries && parseCountries(campaign.countries),
 		allowLandlines: campaign.allowLandlines || undefined,
+		...variantSpec(campaign),
 	};
 }

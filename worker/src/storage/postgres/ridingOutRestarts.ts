@@ -13,9 +13,12 @@ const FIRST_RETRY_MS = 250;
 const MAX_RETRY_MS = 5_000;
 
 type RunLedger = Ledger & SharedLedger;
-type Call<K extends keyof RunLedger> = (
-	...args: Parameters<RunLedger[K]>
-) => ReturnType<RunLedger[K]>;
+/** The ledger's calls, not its parts (such as `variants`, a store of its own). */
+type Method = {
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any
+	[K in keyof RunLedger]: RunLedger[K] extends (...args: any[]) => unknown ? K : never;
+}[keyof RunLedger];
+type Call<K extends Method> = (...args: Parameters<RunLedger[K]>) => ReturnType<RunLedger[K]>;
 
 /**
  * A Postgres ledger that rides out a restart of its database: a call that fails because
@@ -81,13 +84,18 @@ export class RidingOutRestarts implements RunLedger {
 	readonly campaignNumbers = this.passed('campaignNumbers');
 	readonly suppressions = this.passed('suppressions');
 
+	/** Variant decisions go straight to the ledger's own store: a lost connection fails the run, which resumes (its decision is made once). */
+	get variants(): RunLedger['variants'] {
+		return this.ledger.variants;
+	}
+
 	constructor(
 		private readonly ledger: PgLedger,
 		private readonly onRetry: (waitingMs: number, error: Error) => void,
 		private readonly limitMs = DB_OUTAGE_LIMIT_MS,
 	) {}
 
-	private retried<K extends keyof RunLedger>(name: K): Call<K> {
+	private retried<K extends Method>(name: K): Call<K> {
 		return ((...args: unknown[]) => {
 			const method = this.ledger[name] as (...a: unknown[]) => Promise<unknown>;
 			const call = () => method.apply(this.ledger, args);
@@ -99,7 +107,7 @@ export class RidingOutRestarts implements RunLedger {
 		}) as unknown as Call<K>;
 	}
 
-	private passed<K extends keyof RunLedger>(name: K): Call<K> {
+	private passed<K extends Method>(name: K): Call<K> {
 		return ((...args: unknown[]) =>
 			(this.ledger[name] as (...a: unknown[]) => unknown).apply(this.ledger, args)) as Call<K>;
 	}

@@ -131,6 +131,17 @@ export class CampaignEvents {
 		);
 	}
 
+	/** A variant campaign's decision: once per run, as the decision is made once. */
+	variantDecidedForwards(run: EventRun, at: number, data: object): KeyedForward[] {
+		return this.keyed(
+			this.event('campaign.variant_decided', `campaign.variant_decided:${run.run}`, run, at, {
+				...data,
+				...this.runData(run),
+			}),
+			run.url,
+		);
+	}
+
 	/**
 	 * A reply's events, queued with the callback's other forwards (in the transaction that
 	 * marks it processed): `reply`, and `optout` when it opted its sender out.

@@ -1,0 +1,44 @@
+import type { WinnerBy } from '../settings/campaignSpec';
+import type { VariantTally } from '../storage/variantStore';
+import { variantClicks } from './variantClicks';
+
+/** The measure's rate of one variant among its sent rows; null when none was sent. */
+export function variantRate(campaign: string, t: VariantTally, by: WinnerBy): number | null {
+	if (t.sent === 0) return null;
+	const count =
+		by === 'delivered'
+			? t.delivered
+			: by === 'replies'
+				? t.replies
+				: by === 'optouts'
+					? t.optOuts
+					: (variantClicks(campaign, t) ?? 0);
+	return count / t.sent;
+}
+
+/**
+ * The rates of variants 1..count, and the winner: the best rate (the fewest opt-outs),
+ * the first given on a tie; a variant nothing of which was sent cannot win unless none was.
+ */
+export function pickWinner(
+	campaign: string,
+	tallies: VariantTally[],
+	count: number,
+	by: WinnerBy,
+): { winner: number; rates: (number | null)[] } {
+	const rates = Array.from({ length: count }, (_, i) => {
+		const t = tallies.find((x) => x.variant === i + 1);
+		return t ? variantRate(campaign, t, by) : null;
+	});
+	let winner = 1;
+	let best: number | null = null;
+	rates.forEach((rate, i) => {
+		if (rate === null) return;
+		const better = best === null || (by === 'optouts' ? rate < best : rate > best);
+		if (better) {
+			best = rate;
+			winner = i + 1;
+		}
+	});
+	return { winner, rates };
+}
