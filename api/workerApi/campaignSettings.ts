@@ -36,6 +36,8 @@ export interface CampaignSettings {
 	batchSize?: number;
 	/** Typographic characters sent as their GSM-7 equivalents. */
 	smartEncoding?: boolean;
+	/** Every http(s) URL of the text becomes a short link per recipient, counted by the worker (its `links.baseUrl`). */
+	trackLinks?: boolean;
 	/** Ask for delivery receipts to this worker (default true). */
 	receipts?: boolean;
 	/** Replies to this worker; only with a leased sender (default true without `from`). */
@@ -59,6 +61,7 @@ export const CAMPAIGN_SETTING_NAMES: readonly CampaignSettingName[] = [
 	'rate',
 	'batchSize',
 	'smartEncoding',
+	'trackLinks',
 	'receipts',
 	'replies',
 	'events',
@@ -242,6 +245,8 @@ export function checkCampaignSettings(body: unknown): {
 	if (batchSize !== undefined) out.batchSize = batchSize;
 	const smartEncoding = bool('smartEncoding');
 	if (smartEncoding !== undefined) out.smartEncoding = smartEncoding;
+	const trackLinks = bool('trackLinks');
+	if (trackLinks !== undefined) out.trackLinks = trackLinks;
 	out.receipts = bool('receipts') ?? true;
 	const leased = isBlank(from);
 	const replies = bool('replies');

@@ -3,6 +3,8 @@ import { STALE_OWNER_MS } from '../errors';
 import { ownerIsAlive } from '../storage/ownerIsAlive';
 import type { CampaignPhase, DeliveryCounts, LedgerReader, StatusCounts } from '../storage/ledger';
 import { lineRanges } from '../report/lineRanges';
+import type { LinkCounts } from '../storage/linkStore';
+import { linkStoreOf } from '../storage/openStores';
 
 export interface CampaignStatus {
 	name: string;
@@ -15,6 +17,8 @@ export interface CampaignStatus {
 	acceptedSegments: number;
 	/** What receipts and replies said of the accepted rows. */
 	delivery: DeliveryCounts;
+	/** With --track-links: recipients who clicked at least once, all clicks, previews (not clicks). */
+	links?: LinkCounts;
 	importedThrough: number;
 	uncertainLines: number[];
 	firstErrors: { line: number; code: string; reason: string }[];
@@ -43,6 +47,9 @@ export async function readStatus(ledger: LedgerReader, name: string): Promise<Ca
 		total: counts.total,
 		acceptedSegments: counts.acceptedSegments,
 		delivery: await ledger.deliveryCounts(name),
+		...(record.spec.linkBase !== undefined
+			? { links: await linkStoreOf(ledger).counts(name) }
+			: {}),
 		importedThrough: record.importedThrough,
 		uncertainLines,
 		firstErrors,
@@ -72,6 +79,10 @@ export function formatStatus(s: CampaignStatus): string {
 			: `  receipts: ${formatDelivery(s.delivery)}`,
 	);
 	lines.push(`  replies ${s.delivery.replied}, opted out ${s.delivery.optedOut}`);
+	if (s.links)
+		lines.push(
+			`  links: clicked by ${s.links.clicked} recipient${s.links.clicked === 1 ? '' : 's'} (${s.links.clicks} click${s.links.clicks === 1 ? '' : 's'}); ${s.links.prefetches} preview${s.links.prefetches === 1 ? '' : 's'} not counted`,
+		);
 	// Every one, as ranges: thousands of uncertain rows stay one short line.
 	if (s.uncertainLines.length > 0) lines.push(`  uncertain lines: ${lineRanges(s.uncertainLines)}`);
 	for (const e of s.firstErrors) lines.push(`  line ${e.line}: ${e.code}: ${e.reason}`);

@@ -23,6 +23,7 @@ import { resolveTimeZone } from '../schedule/timeZone';
 import { keywordWords, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from './optOutKeywords';
 import { compileReplyPattern } from './replyPattern';
 import { allowEntry } from './outboundAllow';
+import { linkBaseProblem } from '../settings/linkBase';
 
 /** One value or a list of them; always a list after parsing. */
 function oneOrMany<T extends z.ZodType>(item: T) {
@@ -202,6 +203,8 @@ const campaign = z.strictObject({
 	encoding: z.enum(ENCODING_NAMES).optional(),
 	/** Typographic characters sent as their GSM-7 equivalents, as `campaign run --smart-encoding`. */
 	smartEncoding: z.boolean().optional(),
+	/** Every http(s) URL of the text becomes a tracked link at `links.baseUrl`, as `campaign run --track-links`. */
+	trackLinks: z.boolean().optional(),
 	sendWindow: z
 		.string()
 		.refine((v) => {
@@ -333,6 +336,29 @@ const outbound = z.strictObject({
 		.default([]),
 });
 
+/**
+ * `links`: tracked links (a campaign's `trackLinks`, the API's `trackLinks`). `baseUrl` is
+ * where they point (a domain aimed at this worker, or `{publicUrl}/l`); the worker answers
+ * `GET {its path}/{token}`. `ttl`: how long a link redirects (then 410). `scanWindowSeconds`:
+ * a request this soon after the message was sent, or around its receipt, is a carrier's
+ * scanner (kept as a prefetch, not a click).
+ */
+const links = z.strictObject({
+	baseUrl: z
+		.string()
+		.superRefine((v, ctx) => {
+			const problem = linkBaseProblem(v);
+			if (problem) ctx.addIssue({ code: 'custom', message: problem });
+		})
+		.transform((v) => v.replace(/\/+$/, ''))
+		.optional(),
+	ttl: z
+		.string()
+		.regex(/^\d+[mhd]$/, 'must be a period such as 90d, 24h or 30m')
+		.default('90d'),
+	scanWindowSeconds: z.number().min(0).max(3600).default(5),
+});
+
 /** A keyword of one or more words; punctuation does not count, as it does not in replies. */
 const keyword = text.refine((v) => keywordWords(v).length > 0, 'must have a letter or digit');
 
@@ -368,6 +394,7 @@ export const workerConfigSchema = z
 		forward: forward.prefault({}),
 		events: events.optional(),
 		outbound: outbound.prefault({}),
+		links: links.prefault({}),
 	})
 	.superRefine((config, ctx) => {
 		if (isPostgresUrl(config.db)) {
@@ -402,6 +429,13 @@ export const workerConfigSchema = z
 					message: 'needs the time zone it is in: give timeZone or timeZoneColumn',
 				});
 			}
+			if (c.trackLinks === true && config.links.baseUrl === undefined)
+				ctx.addIssue({
+					code: 'custom',
+					path: ['campaigns', i, 'trackLinks'],
+					message:
+						'needs links.baseUrl: the address the links point at (a domain aimed at this worker, or {publicUrl}/l)',
+				});
 			if (c.replies === true && !isBlank(c.from)) {
 				ctx.addIssue({
 					code: 'custom',
@@ -499,3 +533,4 @@ export type N8nForwardConfig = NonNullable<WorkerConfig['forward']['n8n']>;
 export type EventsConfig = NonNullable<WorkerConfig['events']>;
 export type OptOutConfig = WorkerConfig['optOut'];
 export type LogConfig = WorkerConfig['log'];
+export type LinksConfig = WorkerConfig['links'];

@@ -1,7 +1,14 @@
 import type { DeliveryReceiptCallback, ReplyCallback } from '../../../api';
 import type { N8nForwardConfig, OptOutConfig, ReplyRule } from '../config/workerConfigSchema';
 import type { CallbackLedger } from '../storage/ledger';
-import type { CompletedEvent, EventStore, NewForward, StoredEvent } from '../storage/daemonStore';
+import type {
+	CompletedEvent,
+	EventStore,
+	LinkClickEvent,
+	NewForward,
+	StoredEvent,
+} from '../storage/daemonStore';
+import type { LinkStore, RecordedClick } from '../storage/linkStore';
 import type { ForwardOutbox } from './forward/forwardOutbox';
 import type { ForwardAction, QueuedForward } from './forward/forwardPayload';
 import type { Logger } from './jsonLogger';
@@ -61,6 +68,13 @@ export class CallbackProcessor {
 		private readonly n8n?: Pick<N8nForwardConfig, 'events'>,
 		/** Events out: reply and optout, queued with the callback's other forwards. */
 		private readonly events?: CampaignEvents,
+		/** Clicks on tracked links: stored against their row; a scanner's soon after delivery is a prefetch. */
+		private readonly links?: {
+			store: LinkStore;
+			scanWindowMs: number;
+			/** The first real click of a recipient on a link, for events out. */
+			clicked?: (click: RecordedClick, receivedAt: number) => Promise<Forward[]>;
+		},
 	) {
 		this.optOutIntent = optOutMatcher({ optOut: keywords.keywords, optIn: keywords.optInKeywords });
 	}
@@ -153,6 +167,7 @@ export class CallbackProcessor {
 	}
 
 	private async process(stored: StoredEvent): Promise<Forward[]> {
+		if (stored.event.kind === 'click') return this.click(stored.key, stored.event.data);
 		const forwards =
 			stored.event.kind === 'receipt'
 				? (await this.receipt(stored.event.data, stored.receivedAt), [])
@@ -164,6 +179,23 @@ export class CallbackProcessor {
 				payload: { action: { type: 'n8n' }, event: stored.event, receivedAt: stored.receivedAt },
 			});
 		return forwards;
+	}
+
+	private async click(key: string, click: LinkClickEvent['data']): Promise<Forward[]> {
+		if (!this.links) return [];
+		const stored = await this.links.store.recordClick(
+			{ key, token: click.Token, at: click.At, prefetch: click.Prefetch },
+			this.links.scanWindowMs,
+		);
+		// Forgotten or pruned between the redirect and now: nothing of it is kept.
+		if (!stored) return [];
+		this.log.debug('link clicked', {
+			campaign: stored.campaign,
+			row: stored.line,
+			prefetch: stored.prefetch,
+			first: stored.first,
+		});
+		return stored.first && this.links.clicked ? this.links.clicked(stored, click.At) : [];
 	}
 
 	private async receipt(receipt: DeliveryReceiptCallback, receivedAt: number): Promise<void> {

@@ -2,7 +2,9 @@ import type { Socket } from 'node:net';
 import type { WorkerConfig } from '../config/workerConfigSchema';
 import type { Ledger } from '../storage/ledger';
 import { dbLocation } from '../storage/dbLocation';
-import { openCluster, openDaemonStore, openLedger } from '../storage/openStores';
+import { linkStoreOf, openCluster, openDaemonStore, openLedger } from '../storage/openStores';
+import { linkBasePath } from '../settings/linkBase';
+import { catchUpMs } from './campaigns/missedTicks';
 import { WORKER_ID } from '../storage/workerId';
 import { hostname } from 'node:os';
 import { BatchClient } from '../provider/batchClient';
@@ -129,6 +131,7 @@ export class WorkerDaemon {
 			config.spool.maxBytes,
 			log.child({ part: 'spool' }),
 		);
+		const links = linkStoreOf(ledger);
 		const processor = new CallbackProcessor(
 			store,
 			ledger,
@@ -138,6 +141,7 @@ export class WorkerDaemon {
 			config.optOut,
 			config.forward.n8n,
 			events,
+			{ store: links, scanWindowMs: config.links.scanWindowSeconds * 1000 },
 		);
 		const scheduler = new CampaignScheduler(
 			config.campaigns,
@@ -198,6 +202,18 @@ export class WorkerDaemon {
 			health: () => health.report(),
 			healthToken: config.server.reportToken,
 			reports: { token: config.server.reportToken, ledger },
+			links:
+				config.links.baseUrl === undefined
+					? undefined
+					: {
+							path: linkBasePath(config.links.baseUrl),
+							// The same period syntax as a campaign's catchUp (90d, 24h, 30m).
+							ttlMs: catchUpMs(config.links.ttl)!,
+							target: (token) => links.target(token),
+							store: (key, event, at) => intake.take(key, event, at),
+							stored: () => processor.kick(),
+							log: log.child({ part: 'links' }),
+						},
 			// The campaign API's route plugins (ApiRoutes) are mounted here, under /api.
 			api: { token: config.server.apiToken, routes: [api.routes] },
 			log: log.child({ part: 'webhooks' }),

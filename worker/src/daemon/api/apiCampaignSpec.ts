@@ -1,5 +1,5 @@
 import { isBlank, type CampaignSettings } from '../../../../api';
-import { RUN_DEFAULTS, type Setting } from '../../errors';
+import { RUN_DEFAULTS, SettingError, type Setting } from '../../errors';
 import type { CampaignSpec } from '../../settings/campaignSpec';
 
 /** The engine's spec of an API campaign: the ledger campaign has the API campaign's name. */
@@ -8,7 +8,14 @@ export function apiCampaignSpec(
 	settings: CampaignSettings,
 	csvPath: string,
 	source: 'pages' | 'csv',
+	/** The worker config's `links.baseUrl`, for `trackLinks`. */
+	linkBase?: string,
 ): CampaignSpec {
+	if (settings.trackLinks && linkBase === undefined)
+		throw new SettingError(
+			'linkBase',
+			"needs the worker config's links.baseUrl: the address tracked links point at",
+		);
 	return {
 		name,
 		csvPath,
@@ -27,6 +34,7 @@ export function apiCampaignSpec(
 		// The CSV made from pages is comma-separated, its header quoted: nothing to sniff.
 		delimiter: source === 'pages' ? ',' : undefined,
 		smartEncoding: settings.smartEncoding || undefined,
+		linkBase: settings.trackLinks ? linkBase : undefined,
 	};
 }
 
@@ -53,4 +61,5 @@ export const API_SETTING: Partial<Record<Setting, string>> = {
 	batchSize: 'batchSize',
 	replyUrl: 'replies',
 	smartEncoding: 'smartEncoding',
+	linkBase: 'trackLinks',
 };

@@ -129,6 +129,13 @@ export const settingsBody = z
 			.nullable()
 			.optional()
 			.describe('Typographic characters sent as their GSM-7 equivalents.'),
+		trackLinks: z
+			.boolean()
+			.nullable()
+			.optional()
+			.describe(
+				"Every http(s) URL of the text becomes a short link per recipient at the worker's links.baseUrl, its clicks counted.",
+			),
 		receipts: z
 			.boolean()
 			.nullable()

@@ -74,7 +74,7 @@ export class CampaignRunner {
 			const chunks = daemonChunks(ledger);
 			const summary = await runCampaign(
 				{
-					spec: configuredSpec(campaign, run),
+					spec: configuredSpec(campaign, run, this.config.links.baseUrl),
 					provider: this.config.provider,
 					rate: campaign.rate ?? RUN_DEFAULTS.rate,
 					batchSize: campaign.batchSize ?? RUN_DEFAULTS.batchSize,

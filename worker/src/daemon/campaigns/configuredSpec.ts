@@ -1,8 +1,12 @@
 import type { CampaignSpec } from '../../settings/campaignSpec';
 import type { CampaignConfig } from '../../config/workerConfigSchema';
 
-/** The engine's spec of one run of a configured campaign, named `<campaign>-<tick>`. */
-export function configuredSpec(campaign: CampaignConfig, run: string): CampaignSpec {
+/** The engine's spec of one run of a configured campaign, named `<campaign>-<tick>`; `linkBase` is the config's `links.baseUrl`. */
+export function configuredSpec(
+	campaign: CampaignConfig,
+	run: string,
+	linkBase?: string,
+): CampaignSpec {
 	return {
 		name: run,
 		csvPath: campaign.csv,
@@ -16,5 +20,6 @@ export function configuredSpec(campaign: CampaignConfig, run: string): CampaignS
 		sendWindow: campaign.sendWindow,
 		encoding: campaign.encoding,
 		smartEncoding: campaign.smartEncoding || undefined,
+		linkBase: campaign.trackLinks ? linkBase : undefined,
 	};
 }
