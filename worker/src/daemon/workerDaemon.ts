@@ -238,6 +238,7 @@ export class WorkerDaemon {
 			config.retentionDays,
 			log.child({ part: 'retention' }),
 			{ store: api.store, dir: api.dir },
+			{ store: links, ttlMs: catchUpMs(config.links.ttl)! },
 		);
 		const daemon = new WorkerDaemon(
 			port,
