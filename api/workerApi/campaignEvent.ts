@@ -5,7 +5,8 @@ export type CampaignEventType =
 	| 'campaign.finished'
 	| 'campaign.paused'
 	| 'reply'
-	| 'optout';
+	| 'optout'
+	| 'click';
 
 export const CAMPAIGN_EVENT_TYPES: readonly CampaignEventType[] = [
 	'campaign.started',
@@ -13,6 +14,7 @@ export const CAMPAIGN_EVENT_TYPES: readonly CampaignEventType[] = [
 	'campaign.paused',
 	'reply',
 	'optout',
+	'click',
 ];
 
 /** `campaign.finished` data. */
@@ -27,6 +29,17 @@ export interface ReplyEventData {
 	text: string;
 	messageSid: string;
 	campaign?: string;
+}
+
+/** `click`: a recipient's first real click on one of a campaign's tracked links (previews never). */
+export interface ClickEventData {
+	/** The recipient's number. */
+	number: string;
+	url: string;
+	/** The recipient's CSV line (or API recipient's row) in the campaign. */
+	row: number;
+	/** The cron run, for a config campaign's. */
+	run?: string;
 }
 
 export interface OptOutEventData {

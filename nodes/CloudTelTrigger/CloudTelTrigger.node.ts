@@ -34,7 +34,7 @@ export class CloudTelTrigger implements INodeType {
 		version: 1,
 		// The events' names as the panel shows them, not their values ("receipt").
 		subtitle:
-			'={{ $parameter["events"].map((e) => ({ receipt: "Delivery Receipt", reply: "Reply", campaignStarted: "Campaign Started", campaignFinished: "Campaign Finished", campaignPaused: "Campaign Paused", campaignReply: "Campaign Reply", optout: "Opt-Out" })[e] || e).join(", ") }}',
+			'={{ $parameter["events"].map((e) => ({ receipt: "Delivery Receipt", reply: "Reply", campaignStarted: "Campaign Started", campaignFinished: "Campaign Finished", campaignPaused: "Campaign Paused", campaignReply: "Campaign Reply", optout: "Opt-Out", linkClicked: "Link Clicked" })[e] || e).join(", ") }}',
 		description:
 			"Starts the workflow when CloudTel sends a delivery receipt or a reply to a leased number, or when a cloudtel worker's campaign starts, pauses or finishes",
 		// As for the CloudTel node: opened as it is, so the "#heading" stays intact.
@@ -99,6 +99,12 @@ export class CloudTelTrigger implements INodeType {
 						name: 'Delivery Receipt',
 						value: 'receipt',
 						description: 'A message was delivered, or failed',
+					},
+					{
+						name: 'Link Clicked',
+						value: 'linkClicked',
+						description:
+							"A recipient's first click on a tracked link of a cloudtel worker's campaign (link previews never count)",
 					},
 					{
 						name: 'Opt-Out',

@@ -8,6 +8,7 @@ export const WORKER_EVENT_CHOICES: Record<CampaignEventType, { value: string; ev
 	'campaign.paused': { value: 'campaignPaused', event: 'CampaignPaused' },
 	reply: { value: 'campaignReply', event: 'CampaignReply' },
 	optout: { value: 'optout', event: 'OptOut' },
+	click: { value: 'linkClicked', event: 'LinkClicked' },
 };
 
 export interface WorkerEvent {

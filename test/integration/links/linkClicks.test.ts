@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
+import { CallbackCatcher } from '../../support/callbackCatcher';
 import {
 	ensureBuilt,
 	freePort,
@@ -30,6 +31,7 @@ interface Status {
  */
 describe('tracked links served by a worker', () => {
 	let sandbox: RunningSandbox;
+	let catcher: CallbackCatcher;
 	let worker: WorkerProcess;
 	let db: string;
 	let base: string;
@@ -57,6 +59,7 @@ describe('tracked links served by a worker', () => {
 	beforeAll(async () => {
 		await ensureBuilt();
 		sandbox = await startSandbox({ port: 0, receiptDelayMs: 60_000 });
+		catcher = await CallbackCatcher.start();
 		const dir = tempDir();
 		const port = await freePort();
 		db = join(dir, 'worker.db');
@@ -66,6 +69,7 @@ describe('tracked links served by a worker', () => {
 			db,
 			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1' },
 			links: { baseUrl: base, scanWindowSeconds: 0 },
+			events: { url: catcher.url },
 		});
 		worker = await WorkerProcess.start(config, {
 			CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
@@ -104,6 +108,7 @@ describe('tracked links served by a worker', () => {
 	afterAll(async () => {
 		await worker?.stop('SIGKILL');
 		await sandbox?.close();
+		await catcher?.close();
 	});
 
 	it('redirects each link to its own URL at once (302), and counts clicks per recipient apart from previews', async () => {
@@ -128,6 +133,37 @@ describe('tracked links served by a worker', () => {
 		expect(unfurl.status).toBe(302);
 		const s = await statusWhen((x) => x.links.clicks + x.links.prefetches === 5);
 		expect(s.links).toEqual({ clicked: 1, clicks: 3, prefetches: 2 });
+		// Events out: a click event per recipient and link, on the first real click only.
+		const clicks = () => catcher.requests.filter((r) => r.body?.type === 'click');
+		await until(() => clicks().length === 2 || undefined, 20_000, 'two click events');
+		expect(
+			clicks()
+				.map((r) => [r.body.campaign, r.body.data.number, r.body.data.url])
+				.sort(),
+		).toEqual([
+			['promo', ANN, MAP],
+			['promo', ANN, SHOP],
+		]);
+		expect(clicks().map((r) => r.headers['idempotency-key'])).toEqual(
+			clicks().map((r) => r.body.id),
+		);
+		// The report: the click rate in the funnel's terms, clicks per link and over time.
+		const report = await cli(['campaign', 'report', '--db', db, '--name', 'promo', '--json']);
+		expect(report.code, report.stderr).toBe(0);
+		const r = JSON.parse(report.stdout) as {
+			links: {
+				clicked: number;
+				clickRate: number;
+				perLink: unknown[];
+				timeline: { count: number }[];
+			};
+		};
+		expect(r.links).toMatchObject({ clicked: 1, clicks: 3, prefetches: 2, clickRate: 0.3333 });
+		expect(r.links.perLink).toEqual([
+			{ url: SHOP, clicked: 1, clicks: 2 },
+			{ url: MAP, clicked: 1, clicks: 1 },
+		]);
+		expect(r.links.timeline.reduce((sum, b) => sum + b.count, 0)).toBe(3);
 		const text = await cli(['campaign', 'status', '--db', db, '--name', 'promo']);
 		expect(text.stdout).toContain(
 			'links: clicked by 1 recipient (3 clicks); 2 previews not counted',

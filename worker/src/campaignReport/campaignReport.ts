@@ -4,6 +4,7 @@ import { resolveTimeZone } from '../schedule/timeZone';
 import { failuresByCountry } from '../rows/countryOfPrefix';
 import { receiptPercentiles } from './receiptPercentiles';
 import { timeBucket } from './timeBucket';
+import { linkStoreOf } from '../storage/openStores';
 
 /** A campaign's outcome, as `campaign report --json` prints it and the HTML shows it. */
 export interface CampaignReport {
@@ -61,6 +62,19 @@ export interface CampaignReport {
 	 */
 	sendTimes: { fromAnswer: number; fromRequest: number; note: string };
 	segments: { sent: number; pricePerSegment: number | null; estimatedCost: number | null };
+	/**
+	 * With --track-links: recipients who clicked at least once (and their share of those
+	 * sent), real clicks, prefetches kept apart, clicks over time (the timeline's buckets) and
+	 * per link, most clicked first.
+	 */
+	links?: {
+		clicked: number;
+		clickRate: number | null;
+		clicks: number;
+		prefetches: number;
+		timeline: { at: string; count: number }[];
+		perLink: { url: string; clicked: number; clicks: number }[];
+	};
 }
 
 export const SEND_TIMES =
@@ -117,6 +131,8 @@ export async function readCampaignReport(
 		Intl.DateTimeFormat().resolvedOptions().timeZone ||
 		'UTC';
 	const now = Date.now();
+	const links = record.spec.linkBase === undefined ? undefined : linkStoreOf(ledger);
+	const linkCounts = links ? await links.counts(name) : undefined;
 	return {
 		campaign: name,
 		phase: record.phase,
@@ -183,5 +199,22 @@ export async function readCampaignReport(
 			estimatedCost:
 				price === undefined ? null : Math.round(counts.acceptedSegments * price * 1e6) / 1e6,
 		},
+		...(links && linkCounts
+			? {
+					links: {
+						...linkCounts,
+						clickRate:
+							counts.rows.accepted > 0
+								? Math.round((linkCounts.clicked / counts.rows.accepted) * 10_000) / 10_000
+								: null,
+						// Clicks come long after the sends: their own buckets, of the timeline's width.
+						timeline: (await links.clickBuckets(name, bucketSeconds)).map((b) => ({
+							at: iso(b.at),
+							count: b.count,
+						})),
+						perLink: await links.perLink(name),
+					},
+				}
+			: {}),
 	};
 }

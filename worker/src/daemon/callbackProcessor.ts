@@ -73,7 +73,7 @@ export class CallbackProcessor {
 			store: LinkStore;
 			scanWindowMs: number;
 			/** The first real click of a recipient on a link, for events out. */
-			clicked?: (click: RecordedClick, receivedAt: number) => Promise<Forward[]>;
+			clicked?: (click: RecordedClick, token: string, at: number) => Promise<Forward[]>;
 		},
 	) {
 		this.optOutIntent = optOutMatcher({ optOut: keywords.keywords, optIn: keywords.optInKeywords });
@@ -195,7 +195,9 @@ export class CallbackProcessor {
 			prefetch: stored.prefetch,
 			first: stored.first,
 		});
-		return stored.first && this.links.clicked ? this.links.clicked(stored, click.At) : [];
+		return stored.first && this.links.clicked
+			? this.links.clicked(stored, click.Token, click.At)
+			: [];
 	}
 
 	private async receipt(receipt: DeliveryReceiptCallback, receivedAt: number): Promise<void> {

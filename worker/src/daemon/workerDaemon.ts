@@ -141,7 +141,11 @@ export class WorkerDaemon {
 			config.optOut,
 			config.forward.n8n,
 			events,
-			{ store: links, scanWindowMs: config.links.scanWindowSeconds * 1000 },
+			{
+				store: links,
+				scanWindowMs: config.links.scanWindowSeconds * 1000,
+				clicked: (click, token, at) => events.clickForwards(click, token, at),
+			},
 		);
 		const scheduler = new CampaignScheduler(
 			config.campaigns,

@@ -1,6 +1,7 @@
 import type {
 	CampaignCounts,
 	CampaignEvent,
+	ClickEventData,
 	OptOutEventData,
 	ReplyEventData,
 } from '../../../../api';
@@ -8,6 +9,8 @@ import type { CampaignConfig, EventsConfig } from '../../config/workerConfigSche
 import type { DaemonStore, KeyedForward, NewForward } from '../../storage/daemonStore';
 import type { EventForward } from '../forward/eventForward';
 import type { ReplyContext } from '../forward/forwardPayload';
+import type { RecordedClick } from '../../storage/linkStore';
+import { readExternalId } from '../replies/runName';
 
 /**
  * A run as its events name it: a config campaign's cron run (`<campaign>-<tick>`), or a
@@ -179,6 +182,30 @@ export class CampaignEvents {
 			const payload: EventForward = { action, event: e };
 			return [{ actionKey: `${ACTION}.${e.type}`, payload }];
 		});
+	}
+
+	/**
+	 * `click`: a recipient's first real click on a link, queued with the click's processing;
+	 * its id is the link's token, so it goes once per recipient and link.
+	 */
+	async clickForwards(
+		click: RecordedClick,
+		token: string,
+		at: number,
+	): Promise<(NewForward & { payload: EventForward })[]> {
+		if (!this.enabled) return [];
+		const origin = readExternalId(`${click.campaign}:${click.line}`);
+		const run = { campaign: origin?.campaign ?? click.campaign, run: click.campaign };
+		const url = this.campaignUrl ? await this.campaignUrl(run.campaign) : undefined;
+		const data: ClickEventData = {
+			number: click.to ?? '',
+			url: click.url,
+			row: click.line,
+			...this.runData(run),
+		};
+		const event = this.event('click', `click:${token}`, run, at, data);
+		const action = this.route(event, url);
+		return action ? [{ actionKey: `${ACTION}.click`, payload: { action, event } }] : [];
 	}
 
 	/** Tells the outbox that forwards were queued (by a caller's own transaction too). */
