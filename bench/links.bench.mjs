@@ -84,7 +84,6 @@ try {
 				host: '127.0.0.1',
 				secret: 'bench-links-secret-0123456789',
 			},
-			log: { level: 'warn' },
 			links: { baseUrl: base, scanWindowSeconds: 0 },
 		}),
 	);

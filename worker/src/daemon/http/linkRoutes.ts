@@ -29,8 +29,8 @@ const PAGE_HEADERS = {
 /**
  * `GET|HEAD {path}/{token}`: a tracked link, answered 302 to the URL stored for it, without
  * authentication. Only a stored URL is ever a Location (no open redirect). The request is
- * kept as a click (a HEAD or a preview's user agent as a prefetch) before the answer
- * leaves, through the callback intake, so a store that is down spools it rather than lose it.
+ * kept as a click (a HEAD or a preview's user agent as a prefetch) through the callback
+ * intake as the answer leaves, so a store that is down spools it rather than lose it.
  */
 export function linkRoutes(options: LinkRouteOptions) {
 	return async (app: FastifyInstance): Promise<void> => {
@@ -61,17 +61,12 @@ export function linkRoutes(options: LinkRouteOptions) {
 					Prefetch: request.method === 'HEAD' || isPreviewAgent(request.headers['user-agent']),
 				},
 			};
-			try {
-				await options.store(
-					`click:${token}:${at}:${randomBytes(6).toString('base64url')}`,
-					event,
-					at,
-				);
-				options.stored();
-			} catch (error) {
-				// The store and the spool both refused it: the person still gets where they were going.
-				options.log.error('a click was neither stored nor spooled', { error: error as Error });
-			}
+			// Answered at once: the click goes to the store (or the spool) meanwhile; a person is
+			// not kept waiting on a commit, and gets where they were going either way.
+			options.store(`click:${token}:${at}:${randomBytes(6).toString('base64url')}`, event, at).then(
+				() => options.stored(),
+				(error: Error) => options.log.error('a click was neither stored nor spooled', { error }),
+			);
 			return reply
 				.code(302)
 				.headers({
