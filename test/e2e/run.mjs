@@ -25,6 +25,7 @@ import * as queueMode from './scenarios/queue-mode.mjs';
 import * as sendBatch from './scenarios/send-batch.mjs';
 import * as logins from './scenarios/logins.mjs';
 import * as trigger from './scenarios/trigger.mjs';
+import * as linkClicked from './scenarios/link-clicked.mjs';
 import * as retries from './scenarios/safe-retries.mjs';
 import * as everyOperation from './scenarios/every-operation.mjs';
 import * as credentialTest from './scenarios/credential-test.mjs';
@@ -44,6 +45,7 @@ const scenarios = {
 	sendBatch,
 	logins,
 	trigger,
+	linkClicked,
 	credentialTest,
 	retries,
 	failedItems,
