@@ -7,7 +7,8 @@ export type CampaignEventType =
 	| 'campaign.variant_decided'
 	| 'reply'
 	| 'optout'
-	| 'optout.review';
+	| 'optout.review'
+	| 'click';
 
 export const CAMPAIGN_EVENT_TYPES: readonly CampaignEventType[] = [
 	'campaign.started',
@@ -17,6 +18,7 @@ export const CAMPAIGN_EVENT_TYPES: readonly CampaignEventType[] = [
 	'reply',
 	'optout',
 	'optout.review',
+	'click',
 ];
 
 /** `campaign.finished` data. */
@@ -43,6 +45,17 @@ export interface ReplyEventData {
 	text: string;
 	messageSid: string;
 	campaign?: string;
+}
+
+/** `click`: a recipient's first real click on one of a campaign's tracked links (previews never). */
+export interface ClickEventData {
+	/** The recipient's number. */
+	number: string;
+	url: string;
+	/** The recipient's CSV line (or API recipient's row) in the campaign. */
+	row: number;
+	/** The cron run, for a config campaign's. */
+	run?: string;
 }
 
 export interface OptOutEventData {

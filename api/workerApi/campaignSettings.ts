@@ -53,6 +53,8 @@ export interface CampaignSettings {
 	winnerBy?: 'delivered' | 'replies' | 'clicks' | 'optouts';
 	/** How long after the test's last send the winner is chosen: `2h`, `30m`, `90s` (default 2h). */
 	decideAfter?: string;
+	/** Every http(s) URL of the text becomes a short link per recipient, counted by the worker (its `links.baseUrl`). */
+	trackLinks?: boolean;
 	/** Ask for delivery receipts to this worker (default true). */
 	receipts?: boolean;
 	/** Replies to this worker; only with a leased sender (default true without `from`). */
@@ -86,6 +88,7 @@ export const CAMPAIGN_SETTING_NAMES: readonly CampaignSettingName[] = [
 	'testShare',
 	'winnerBy',
 	'decideAfter',
+	'trackLinks',
 	'receipts',
 	'replies',
 	'events',
@@ -342,6 +345,8 @@ export function checkCampaignSettings(body: unknown): {
 				'testShare, winnerBy and decideAfter need variants: other texts to test against text',
 			),
 		);
+	const trackLinks = bool('trackLinks');
+	if (trackLinks !== undefined) out.trackLinks = trackLinks;
 	out.receipts = bool('receipts') ?? true;
 	const leased = isBlank(from);
 	const replies = bool('replies');

@@ -35,7 +35,7 @@ export class CloudTelTrigger implements INodeType {
 		version: 1,
 		// The events' names as the panel shows them, not their values ("receipt").
 		subtitle:
-			'={{ $parameter["events"].map((e) => ({ receipt: "Delivery Receipt", reply: "Reply", campaignStarted: "Campaign Started", campaignFinished: "Campaign Finished", campaignPaused: "Campaign Paused", campaignVariantDecided: "Campaign Variant Decided", campaignReply: "Campaign Reply", optout: "Opt-Out", optoutReview: "Opt-Out to Review" })[e] || e).join(", ") }}',
+			'={{ $parameter["events"].map((e) => ({ receipt: "Delivery Receipt", reply: "Reply", campaignStarted: "Campaign Started", campaignFinished: "Campaign Finished", campaignPaused: "Campaign Paused", campaignVariantDecided: "Campaign Variant Decided", campaignReply: "Campaign Reply", optout: "Opt-Out", optoutReview: "Opt-Out to Review", linkClicked: "Link Clicked" })[e] || e).join(", ") }}',
 		description:
 			"Starts the workflow when CloudTel sends a delivery receipt or a reply to a leased number, or when a cloudtel worker's campaign starts, pauses or finishes",
 		// As for the CloudTel node: opened as it is, so the "#heading" stays intact.
@@ -106,6 +106,12 @@ export class CloudTelTrigger implements INodeType {
 						name: 'Delivery Receipt',
 						value: 'receipt',
 						description: 'A message was delivered, or failed',
+					},
+					{
+						name: 'Link Clicked',
+						value: 'linkClicked',
+						description:
+							"A recipient's first click on a tracked link of a cloudtel worker's campaign (link previews never count)",
 					},
 					{
 						name: 'Opt-Out',

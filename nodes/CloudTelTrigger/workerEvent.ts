@@ -10,6 +10,7 @@ export const WORKER_EVENT_CHOICES: Record<CampaignEventType, { value: string; ev
 	reply: { value: 'campaignReply', event: 'CampaignReply' },
 	optout: { value: 'optout', event: 'OptOut' },
 	'optout.review': { value: 'optoutReview', event: 'OptOutReview' },
+	click: { value: 'linkClicked', event: 'LinkClicked' },
 };
 
 export interface WorkerEvent {

@@ -26,6 +26,7 @@ import * as sendBatch from './scenarios/send-batch.mjs';
 import * as logins from './scenarios/logins.mjs';
 import * as trigger from './scenarios/trigger.mjs';
 import * as signedTrigger from './scenarios/signed-trigger.mjs';
+import * as linkClicked from './scenarios/link-clicked.mjs';
 import * as retries from './scenarios/safe-retries.mjs';
 import * as everyOperation from './scenarios/every-operation.mjs';
 import * as credentialTest from './scenarios/credential-test.mjs';
@@ -48,6 +49,7 @@ const scenarios = {
 	logins,
 	trigger,
 	signedTrigger,
+	linkClicked,
 	credentialTest,
 	retries,
 	failedItems,

@@ -7,7 +7,7 @@ let hook: WebhookServer;
 
 beforeAll(async () => {
 	hook = await webhookServer(new CloudTelTrigger(), {
-		events: ['campaignFinished', 'optout', 'receipt', 'campaignReply'],
+		events: ['campaignFinished', 'optout', 'receipt', 'campaignReply', 'linkClicked'],
 		secret: SECRET,
 		options: {},
 	});
@@ -46,6 +46,32 @@ async function post(body: unknown, headers: Record<string, string> = {}) {
 }
 
 describe("CloudTel Trigger: the worker's campaign events", () => {
+	it("starts one execution for a Link Clicked event (a recipient's first click on a tracked link), once however often it is posted", async () => {
+		const click = {
+			id: 'click:AbCdEfGhIj',
+			type: 'click',
+			occurredAt: '2026-11-25T02:00:00.000Z',
+			campaign: 'spring',
+			data: { number: '+61412000001', url: 'https://shop.example.com/sale', row: 7 },
+		};
+		const first = await post(click, { 'idempotency-key': click.id });
+		expect(first.status).toBe(200);
+		expect(first.call.workflowData?.[0][0].json).toEqual({
+			Event: 'LinkClicked',
+			type: 'click',
+			id: click.id,
+			occurredAt: click.occurredAt,
+			campaign: 'spring',
+			number: '+61412000001',
+			url: 'https://shop.example.com/sale',
+			row: 7,
+		});
+		expect((await post(click, { 'idempotency-key': click.id })).body).toEqual({
+			received: true,
+			ignored: 'repeat',
+		});
+	});
+
 	it('starts one execution for campaign.finished, with its counts, the event named as the other events are', async () => {
 		const { status, call } = await post(finished, { 'idempotency-key': finished.id });
 		expect(status).toBe(200);

@@ -10,7 +10,7 @@ import type { DaemonStore } from '../../../worker/src/storage/daemonStore';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import { Retention } from '../../../worker/src/daemon/retention';
 import type { Ledger } from '../../../worker/src/storage/ledger';
-import { openDaemonStore, openLedger } from '../../../worker/src/storage/openStores';
+import { linkStoreOf, openDaemonStore, openLedger } from '../../../worker/src/storage/openStores';
 import { storeBackends } from '../../support/storeBackends';
 
 const backends = storeBackends();
@@ -61,6 +61,36 @@ async function sentRun(ledger: Ledger, run: string): Promise<void> {
 }
 
 describe.each(backends)('retention ($name)', (backend) => {
+	it('prunes tracked links past links.ttl: their tokens then are unknown; younger ones stay', async () => {
+		const store: DaemonStore = await openDaemonStore(backend.location());
+		const ledger = await openLedger(backend.location());
+		open.push(store, ledger);
+		await ledger.createCampaign({ name: 'tl', csvPath: '/l.csv', propertySid: 'PR1', text: 'x' });
+		await ledger.importBatch(
+			'tl',
+			[
+				{
+					line: 2,
+					to: '+61491570156',
+					text: 'https://go.example.com/AbCdEfGhIj',
+					segments: 1,
+					status: 'pending',
+					links: [{ token: 'AbCdEfGhIj', url: 'https://shop.example.com/' }],
+				},
+			],
+			2,
+		);
+		const links = linkStoreOf(ledger);
+		const retention = new Retention(store, ledger, 365, log, undefined, {
+			store: links,
+			ttlMs: 90 * DAY,
+		});
+		expect((await retention.prune(Date.now() + 89 * DAY)).links).toBe(0);
+		expect(await links.target('AbCdEfGhIj')).toMatchObject({ url: 'https://shop.example.com/' });
+		expect((await retention.prune(Date.now() + 91 * DAY)).links).toBe(1);
+		expect(await links.target('AbCdEfGhIj')).toBeUndefined();
+	});
+
 	it('prunes processed events, settled forwards and finished runs with their ledger rows past the period, and keeps the rest', async () => {
 		const store: DaemonStore = await openDaemonStore(backend.location());
 		const ledger = await openLedger(backend.location());
@@ -106,6 +136,7 @@ describe.each(backends)('retention ($name)', (backend) => {
 			forwards: 1,
 			runs: 1,
 			apiCampaigns: 0,
+			links: 0,
 		});
 		expect((await store.unprocessedEvents(10)).map((e) => e.key)).toEqual(['reply:stuck']);
 		expect(await store.waitingEvents()).toBe(1);
@@ -134,6 +165,7 @@ describe.each(backends)('retention ($name)', (backend) => {
 			forwards: 0,
 			runs: 0,
 			apiCampaigns: 0,
+			links: 0,
 		});
 	});
 
@@ -195,6 +227,7 @@ describe.each(backends)('retention ($name)', (backend) => {
 			forwards: 0,
 			runs: 0,
 			apiCampaigns: 3,
+			links: 0,
 		});
 		expect((await api.list()).map((c) => c.name)).toEqual(kept);
 		expect(await ledger.campaignNames()).toEqual(kept.filter((n) => n !== 'api-draft-old'));
@@ -220,6 +253,7 @@ describe.each(backends)('retention ($name)', (backend) => {
 			forwards: 0,
 			runs: 0,
 			apiCampaigns: 0,
+			links: 0,
 		});
 	});
 });

@@ -7,6 +7,7 @@ import { timeBucket } from './timeBucket';
 import { optOutWord } from '../storage/evidence';
 import { SPEND_KEY } from '../storage/guardSql';
 import { variantsStatus, type VariantsStatus } from '../campaign/variantStatus';
+import { linkStoreOf } from '../storage/openStores';
 
 /** A campaign's outcome, as `campaign report --json` prints it and the HTML shows it. */
 export interface CampaignReport {
@@ -77,6 +78,19 @@ export interface CampaignReport {
 	};
 	/** The guardrail that paused the campaign, and what it saw; what its spend cap counted as paid. */
 	guardrails: { pausedBy: string | null; reason: string | null; spent: number };
+	/**
+	 * With --track-links: recipients who clicked at least once (and their share of those
+	 * sent), real clicks, prefetches kept apart, clicks over time (the timeline's buckets) and
+	 * per link, most clicked first.
+	 */
+	links?: {
+		clicked: number;
+		clickRate: number | null;
+		clicks: number;
+		prefetches: number;
+		timeline: { at: string; count: number }[];
+		perLink: { url: string; clicked: number; clicks: number }[];
+	};
 }
 
 export const SEND_TIMES =
@@ -163,6 +177,8 @@ export async function readCampaignReport(
 		spent: (await ledger.spent(SPEND_KEY + name)) / 1e6,
 	};
 	const variants = await variantsStatus(ledger, record.spec);
+	const links = record.spec.linkBase === undefined ? undefined : linkStoreOf(ledger);
+	const linkCounts = links ? await links.counts(name) : undefined;
 	return {
 		guardrails,
 		campaign: name,
@@ -232,5 +248,22 @@ export async function readCampaignReport(
 			estimatedCost:
 				price === undefined ? null : Math.round(counts.acceptedSegments * price * 1e6) / 1e6,
 		},
+		...(links && linkCounts
+			? {
+					links: {
+						...linkCounts,
+						clickRate:
+							counts.rows.accepted > 0
+								? Math.round((linkCounts.clicked / counts.rows.accepted) * 10_000) / 10_000
+								: null,
+						// Clicks come long after the sends: their own buckets, of the timeline's width.
+						timeline: (await links.clickBuckets(name, bucketSeconds)).map((b) => ({
+							at: iso(b.at),
+							count: b.count,
+						})),
+						perLink: await links.perLink(name),
+					},
+				}
+			: {}),
 	};
 }

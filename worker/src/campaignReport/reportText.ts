@@ -46,6 +46,16 @@ export function reportText(r: CampaignReport): string {
 		lines.push(
 			`  send times: ${n(r.sendTimes.fromAnswer)} from the answer accepting them, ${n(r.sendTimes.fromRequest)} from when their request left (answer lost, accepted by their receipt)`,
 		);
+	if (r.links) {
+		const l = r.links;
+		lines.push(
+			`  links: clicked by ${n(l.clicked)} recipients` +
+				(l.clickRate !== null ? ` (${(l.clickRate * 100).toFixed(1)}% of those sent)` : '') +
+				`, ${n(l.clicks)} clicks, ${n(l.prefetches)} previews not counted`,
+			...l.perLink.map((p) => `    ${p.url}: ${n(p.clicked)} recipients, ${n(p.clicks)} clicks`),
+			...l.timeline.map((b) => `    ${b.at} ${n(b.count)} clicks`),
+		);
+	}
 	lines.push(
 		`  segments sent ${n(r.segments.sent)}` +
 			(r.segments.estimatedCost === null

@@ -13,6 +13,8 @@ import { fromMicros, money } from '../campaign/spendCap';
 import { SPEND_KEY } from '../storage/guardSql';
 import { VARIANT_DEFAULTS } from '../settings/variantSettings';
 import { formatVariants, variantsStatus, type VariantsStatus } from '../campaign/variantStatus';
+import type { LinkCounts } from '../storage/linkStore';
+import { linkStoreOf } from '../storage/openStores';
 
 export interface CampaignStatus {
 	name: string;
@@ -30,6 +32,8 @@ export interface CampaignStatus {
 	acceptedSegments: number;
 	/** What receipts and replies said of the accepted rows. */
 	delivery: DeliveryCounts;
+	/** With --track-links: recipients who clicked at least once, all clicks, previews (not clicks). */
+	links?: LinkCounts;
 	importedThrough: number;
 	uncertainLines: number[];
 	firstErrors: { line: number; code: string; reason: string }[];
@@ -65,6 +69,9 @@ export async function readStatus(ledger: LedgerReader, name: string): Promise<Ca
 		total: counts.total,
 		acceptedSegments: counts.acceptedSegments,
 		delivery: await ledger.deliveryCounts(name),
+		...(record.spec.linkBase !== undefined
+			? { links: await linkStoreOf(ledger).counts(name) }
+			: {}),
 		importedThrough: record.importedThrough,
 		uncertainLines,
 		firstErrors,
@@ -97,6 +104,10 @@ export function formatStatus(s: CampaignStatus): string {
 			: `  receipts: ${formatDelivery(s.delivery)}`,
 	);
 	lines.push(`  replies ${s.delivery.replied}, opted out ${s.delivery.optedOut}`);
+	if (s.links)
+		lines.push(
+			`  links: clicked by ${s.links.clicked} recipient${s.links.clicked === 1 ? '' : 's'} (${s.links.clicks} click${s.links.clicks === 1 ? '' : 's'}); ${s.links.prefetches} preview${s.links.prefetches === 1 ? '' : 's'} not counted`,
+		);
 	// Every one, as ranges: thousands of uncertain rows stay one short line.
 	if (s.uncertainLines.length > 0) lines.push(`  uncertain lines: ${lineRanges(s.uncertainLines)}`);
 	if (s.variants)

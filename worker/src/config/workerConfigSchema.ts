@@ -30,6 +30,7 @@ import { compileReplyPattern } from './replyPattern';
 import { allowEntry } from './outboundAllow';
 import { signingConfig } from './signingConfig';
 import { durationMs } from './duration';
+import { linkBaseProblem } from '../settings/linkBase';
 
 /** One value or a list of them; always a list after parsing. */
 function oneOrMany<T extends z.ZodType>(item: T) {
@@ -221,6 +222,8 @@ const campaign = z
 			})
 			.optional(),
 		batchSize: z.number().int().min(1).max(BATCH_MAX_MESSAGES).optional(),
+		/** Every http(s) URL of the text becomes a tracked link at `links.baseUrl`, as `campaign run --track-links`. */
+		trackLinks: z.boolean().optional(),
 		/** Variants, as `campaign run --variant`, `--test-share`, `--winner-by`, `--decide-after`. */
 		variants: z.array(text).max(4).optional(),
 		testShare: z.number().gt(0).max(1).optional(),
@@ -367,6 +370,29 @@ const outbound = z.strictObject({
 		.default([]),
 });
 
+/**
+ * `links`: tracked links (a campaign's `trackLinks`, the API's `trackLinks`). `baseUrl` is
+ * where they point (a domain aimed at this worker, or `{publicUrl}/l`); the worker answers
+ * `GET {its path}/{token}`. `ttl`: how long a link redirects (then 410). `scanWindowSeconds`:
+ * a request this soon after the message was sent, or around its receipt, is a carrier's
+ * scanner (kept as a prefetch, not a click).
+ */
+const links = z.strictObject({
+	baseUrl: z
+		.string()
+		.superRefine((v, ctx) => {
+			const problem = linkBaseProblem(v);
+			if (problem) ctx.addIssue({ code: 'custom', message: problem });
+		})
+		.transform((v) => v.replace(/\/+$/, ''))
+		.optional(),
+	ttl: z
+		.string()
+		.regex(/^\d+[mhd]$/, 'must be a period such as 90d, 24h or 30m')
+		.default('90d'),
+	scanWindowSeconds: z.number().min(0).max(3600).default(5),
+});
+
 /** A keyword of one or more words; punctuation does not count, as it does not in replies. */
 const keyword = text.refine((v) => keywordWords(v).length > 0, 'must have a letter or digit');
 
@@ -427,6 +453,7 @@ export const workerConfigSchema = z
 		outbound: outbound.prefault({}),
 		/** Signs every POST out (Standard Webhooks) whose destination has no `signing` of its own. */
 		signing: signingConfig.optional(),
+		links: links.prefault({}),
 	})
 	.superRefine((config, ctx) => {
 		if (isPostgresUrl(config.db)) {
@@ -461,6 +488,13 @@ export const workerConfigSchema = z
 					message: 'needs the time zone it is in: give timeZone or timeZoneColumn',
 				});
 			}
+			if (c.trackLinks === true && config.links.baseUrl === undefined)
+				ctx.addIssue({
+					code: 'custom',
+					path: ['campaigns', i, 'trackLinks'],
+					message:
+						'needs links.baseUrl: the address the links point at (a domain aimed at this worker, or {publicUrl}/l)',
+				});
 			if (c.replies === true && !isBlank(c.from)) {
 				ctx.addIssue({
 					code: 'custom',
@@ -558,3 +592,4 @@ export type N8nForwardConfig = NonNullable<WorkerConfig['forward']['n8n']>;
 export type EventsConfig = NonNullable<WorkerConfig['events']>;
 export type OptOutConfig = WorkerConfig['optOut'];
 export type LogConfig = WorkerConfig['log'];
+export type LinksConfig = WorkerConfig['links'];

@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import type { ApiCampaignStore } from '../storage/apiCampaignStore';
 import type { Ledger } from '../storage/ledger';
 import type { DaemonStore } from '../storage/daemonStore';
+import type { LinkStore } from '../storage/linkStore';
 import { apiCampaignCsvPath } from './api/apiCampaignFiles';
 import type { Logger } from './jsonLogger';
 
@@ -27,6 +28,8 @@ export class Retention {
 		private readonly log: Logger,
 		/** The API campaigns' store and the folder of their CSVs, where the API is on. */
 		private readonly api?: { store: ApiCampaignStore; dir: string },
+		/** Tracked links past `links.ttl`: deleted, so they answer as unknown (404) from then on. */
+		private readonly links?: { store: LinkStore; ttlMs: number },
 	) {}
 
 	start(): void {
@@ -43,9 +46,13 @@ export class Retention {
 		if (this.timer) clearInterval(this.timer);
 	}
 
-	async prune(
-		now: number,
-	): Promise<{ events: number; forwards: number; runs: number; apiCampaigns: number }> {
+	async prune(now: number): Promise<{
+		events: number;
+		forwards: number;
+		runs: number;
+		apiCampaigns: number;
+		links: number;
+	}> {
 		const before = now - this.days * DAY_MS;
 		// Deleting a run's campaign takes its record too, in the same transaction.
 		const runs = await this.store.finishedRunsBefore(before);
@@ -55,8 +62,9 @@ export class Retention {
 			...left,
 			runs: runs.length + left.runs,
 			apiCampaigns: await this.pruneApiCampaigns(before),
+			links: this.links ? await this.links.store.pruneLinks(now - this.links.ttlMs) : 0,
 		};
-		if (pruned.events + pruned.forwards + pruned.runs + pruned.apiCampaigns > 0)
+		if (pruned.events + pruned.forwards + pruned.runs + pruned.apiCampaigns + pruned.links > 0)
 			this.log.info('pruned', {
 				...pruned,
 				olderThan: new Date(before).toISOString(),

@@ -2,7 +2,9 @@ import type { Socket } from 'node:net';
 import type { WorkerConfig } from '../config/workerConfigSchema';
 import type { Ledger } from '../storage/ledger';
 import { dbLocation } from '../storage/dbLocation';
-import { openCluster, openDaemonStore, openLedger } from '../storage/openStores';
+import { linkStoreOf, openCluster, openDaemonStore, openLedger } from '../storage/openStores';
+import { linkBasePath } from '../settings/linkBase';
+import { catchUpMs } from './campaigns/missedTicks';
 import { WORKER_ID } from '../storage/workerId';
 import { hostname } from 'node:os';
 import { BatchClient } from '../provider/batchClient';
@@ -188,6 +190,7 @@ export class WorkerDaemon {
 			log.child({ part: 'spool' }),
 		);
 		opened.push(() => intake.close(0));
+		const links = linkStoreOf(ledger);
 		const processor = new CallbackProcessor(
 			store,
 			ledger,
@@ -197,6 +200,11 @@ export class WorkerDaemon {
 			config.optOut,
 			config.forward.n8n,
 			events,
+			{
+				store: links,
+				scanWindowMs: config.links.scanWindowSeconds * 1000,
+				clicked: (click, token, at) => events.clickForwards(click, token, at),
+			},
 		);
 		const scheduler = new CampaignScheduler(
 			config.campaigns,
@@ -246,6 +254,18 @@ export class WorkerDaemon {
 			health: () => health.report(),
 			healthToken: config.server.reportToken,
 			reports: { token: config.server.reportToken, ledger },
+			links:
+				config.links.baseUrl === undefined
+					? undefined
+					: {
+							path: linkBasePath(config.links.baseUrl),
+							// The same period syntax as a campaign's catchUp (90d, 24h, 30m).
+							ttlMs: catchUpMs(config.links.ttl)!,
+							target: (token) => links.target(token),
+							store: (key, event, at) => intake.take(key, event, at),
+							stored: () => processor.kick(),
+							log: log.child({ part: 'links' }),
+						},
 			// The campaign API's route plugins (ApiRoutes) are mounted here, under /api.
 			api: { token: config.server.apiToken, routes: [api.routes] },
 			log: log.child({ part: 'webhooks' }),
@@ -257,6 +277,7 @@ export class WorkerDaemon {
 			config.retentionDays,
 			log.child({ part: 'retention' }),
 			{ store: api.store, dir: api.dir },
+			{ store: links, ttlMs: catchUpMs(config.links.ttl)! },
 		);
 		return {
 			port,

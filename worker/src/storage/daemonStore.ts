@@ -1,8 +1,23 @@
 import type { CallbackEvent } from '../../../api';
 
+/** A request that reached a tracked link (daemon/http/linkRoutes.ts): kept like a callback, spooled while the store is down. */
+export interface LinkClickEvent {
+	kind: 'click';
+	data: {
+		Token: string;
+		/** Unix milliseconds. */
+		At: number;
+		/** A HEAD, or a preview's or scanner's user agent. */
+		Prefetch: boolean;
+	};
+}
+
+/** What the callback intake takes: the provider's callbacks, and clicks on tracked links. */
+export type IntakeEvent = CallbackEvent | LinkClickEvent;
+
 export interface StoredEvent {
 	key: string;
-	event: CallbackEvent;
+	event: IntakeEvent;
 	receivedAt: number;
 }
 
@@ -64,7 +79,7 @@ export interface CampaignRun {
 /** The callback intake's and its processor's: events stored as they arrive, then processed. */
 export interface EventStore {
 	/** Durable when it resolves. False when this MessageSid and event were already stored. */
-	recordEvent(key: string, event: CallbackEvent, receivedAt: number): Promise<boolean>;
+	recordEvent(key: string, event: IntakeEvent, receivedAt: number): Promise<boolean>;
 	unprocessedEvents(limit: number): Promise<StoredEvent[]>;
 	/** Queues the events' forwards and marks them processed, in one transaction. */
 	completeEvents(events: CompletedEvent[], at: number): Promise<void>;

@@ -12,6 +12,7 @@ export function linkSql(d: Dialect) {
 		target: `SELECT url, created_at, campaign, line FROM links WHERE token = $1`,
 		/** When the row's message was sent and its receipt came: a request close to either is a carrier's scanner. */
 		rowTimes: `SELECT (SELECT received_at FROM deliveries WHERE campaign = $1 AND line = $2) AS received_at, ${SENT_AT} AS sent_at`,
+		rowNumber: `SELECT to_number FROM recipients WHERE campaign = $1 AND line = $2`,
 		clickedBefore: `SELECT 1 AS found FROM link_clicks WHERE token = $1 AND NOT prefetch LIMIT 1`,
 		insertClick: `INSERT INTO link_clicks (click_key, token, campaign, line, at, prefetch) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (click_key) DO NOTHING`,
 		counts: `SELECT COUNT(DISTINCT CASE WHEN prefetch THEN NULL ELSE line END) AS clicked,

@@ -22,6 +22,8 @@ export interface ClickRecord {
 export interface RecordedClick extends LinkTarget {
 	prefetch: boolean;
 	first: boolean;
+	/** The row's number, for the click event to the sender's own automation. */
+	to?: string;
 }
 
 /** `campaign status`'s figures: recipients who clicked at least once, all clicks, previews. */

@@ -6,12 +6,14 @@ import { openPostgres } from './postgres/pgDatabase';
 import { SqlDaemonStore } from './sqlDaemonStore';
 import { SqliteDb } from './sqlite/sqliteDb';
 import type { SqlDb } from './work';
-import type { Ledger } from './ledger';
+import type { Ledger, LedgerReader } from './ledger';
 import { openDatabase } from './sqlite/openDatabase';
 import { PgLedger } from './postgres/pgLedger';
 import type { SharedLedger } from './sharedLedger';
 import { RidingOutRestarts } from './postgres/ridingOutRestarts';
 import { SqliteLedger } from './sqlite/sqliteLedger';
+import type { LinkStore } from './linkStore';
+import { SqlLedger } from './sqlLedger';
 
 /**
  * The ledger at `--db` / `db`: a SQLite file, or Postgres (checked and migrated first).
@@ -68,4 +70,10 @@ export async function openCluster(location: DbLocation): Promise<PgCluster | und
  */
 export function sharedLedgerOf(ledger: Ledger): SharedLedger | undefined {
 	return ledger instanceof PgLedger || ledger instanceof RidingOutRestarts ? ledger : undefined;
+}
+
+/** Tracked links and their clicks, on the ledger's own connection. */
+export function linkStoreOf(ledger: LedgerReader): LinkStore {
+	if (!(ledger instanceof SqlLedger)) throw new Error('tracked links need a SQL ledger');
+	return ledger.links();
 }

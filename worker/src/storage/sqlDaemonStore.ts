@@ -1,4 +1,3 @@
-import type { CallbackEvent } from '../../../api';
 import {
 	FORWARD_STATES,
 	type CampaignRun,
@@ -9,6 +8,7 @@ import {
 	type KeyedForward,
 	type StoredEvent,
 	type StoredPayload,
+	type IntakeEvent,
 } from './daemonStore';
 import { daemonSql, queueForwardsWrite } from './daemonSql';
 import { all, type SqlDb } from './work';
@@ -56,7 +56,7 @@ export class SqlDaemonStore implements DaemonStore {
 		this.sql = daemonSql(db.dialect);
 	}
 
-	async recordEvent(key: string, event: CallbackEvent, receivedAt: number): Promise<boolean> {
+	async recordEvent(key: string, event: IntakeEvent, receivedAt: number): Promise<boolean> {
 		const [changed] = await this.db.write(
 			[[this.sql.insertEvent, key, event.kind, JSON.stringify(event), receivedAt]],
 			'synced',
@@ -70,7 +70,7 @@ export class SqlDaemonStore implements DaemonStore {
 		);
 		return rows.map((r) => ({
 			key: r.event_key,
-			event: JSON.parse(r.payload) as CallbackEvent,
+			event: JSON.parse(r.payload) as IntakeEvent,
 			receivedAt: r.received_at,
 		}));
 	}

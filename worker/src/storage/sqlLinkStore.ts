@@ -65,7 +65,10 @@ export class SqlLinkStore implements LinkStore {
 					click.at,
 					prefetch ? 1 : 0,
 				);
-				return { ...t, prefetch, first: first && stored > 0 };
+				const to = first
+					? (yield* get<{ to_number: string | null }>(q.rowNumber, t.campaign, t.line))?.to_number
+					: undefined;
+				return { ...t, prefetch, first: first && stored > 0, ...(to ? { to } : {}) };
 			})(),
 		);
 	}

@@ -31,6 +31,7 @@ export const SETTING_DISPLAY_NAMES: Record<CampaignSettingName, string> = {
 	testShare: 'Test Share',
 	winnerBy: 'Winner By',
 	decideAfter: 'Decide After',
+	trackLinks: 'Track Links',
 	receipts: 'Delivery Receipts',
 	replies: 'Replies',
 	events: 'Events URL',
@@ -237,6 +238,14 @@ export const settingsFields: INodeProperties[] = [
 				placeholder: 'e.g. phone',
 				description:
 					'The recipient field holding the number; empty, the first field named To, Phone or Mobile (any case)',
+			},
+			{
+				displayName: 'Track Links',
+				name: 'trackLinks',
+				type: 'boolean',
+				default: false,
+				description:
+					"Whether every http(s) URL in the text becomes a short link of each recipient's own, counted by the worker (needs links.baseUrl in the worker's config)",
 			},
 			{
 				displayName: 'Variants',

@@ -134,7 +134,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 			const pace = apiCampaignPace(record.settings);
 			const summary = await runCampaign(
 				{
-					spec: apiCampaignSpec(name, record.settings, csvPath, source),
+					spec: apiCampaignSpec(name, record.settings, csvPath, source, this.config.links.baseUrl),
 					provider: this.config.provider,
 					rate: pace.rate,
 					batchSize: pace.batchSize,

@@ -1,5 +1,5 @@
 import { isBlank, type CampaignSettings } from '../../../../api';
-import { RUN_DEFAULTS, type Setting } from '../../errors';
+import { RUN_DEFAULTS, SettingError, type Setting } from '../../errors';
 import type { CampaignSpec } from '../../settings/campaignSpec';
 import { variantSpec } from '../campaigns/variantSpec';
 
@@ -9,7 +9,14 @@ export function apiCampaignSpec(
 	settings: CampaignSettings,
 	csvPath: string,
 	source: 'pages' | 'csv',
+	/** The worker config's `links.baseUrl`, for `trackLinks`. */
+	linkBase?: string,
 ): CampaignSpec {
+	if (settings.trackLinks && linkBase === undefined)
+		throw new SettingError(
+			'linkBase',
+			"needs the worker config's links.baseUrl: the address tracked links point at",
+		);
 	return {
 		name,
 		csvPath,
@@ -31,6 +38,7 @@ export function apiCampaignSpec(
 		countries: settings.countries?.join(','),
 		allowLandlines: settings.allowLandlines || undefined,
 		...variantSpec(settings),
+		linkBase: settings.trackLinks ? linkBase : undefined,
 	};
 }
 
@@ -72,4 +80,5 @@ export const API_SETTING: Partial<Record<Setting, string>> = {
 	winnerBy: 'winnerBy',
 	decideAfter: 'decideAfter',
 	winner: 'winner',
+	linkBase: 'trackLinks',
 };

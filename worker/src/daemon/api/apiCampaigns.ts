@@ -74,6 +74,8 @@ export class ApiCampaigns {
 		private readonly guard: {
 			outboundAllow: readonly string[];
 			configCampaigns: readonly string[];
+			/** `links.baseUrl`, for a campaign's `trackLinks`. */
+			linkBase?: string;
 		} = { outboundAllow: [], configCampaigns: [] },
 		private readonly now: () => number = Date.now,
 	) {
@@ -252,7 +254,13 @@ export class ApiCampaigns {
 				},
 			]);
 		const source = record.source ?? 'pages';
-		const spec = apiCampaignSpec(name, record.settings, apiCampaignCsvPath(this.dir, name), source);
+		const spec = apiCampaignSpec(
+			name,
+			record.settings,
+			apiCampaignCsvPath(this.dir, name),
+			source,
+			this.guard.linkBase,
+		);
 		const header =
 			source === 'pages'
 				? unionColumns(await this.store.pageColumns(name))
@@ -405,7 +413,7 @@ export class ApiCampaigns {
 		const { lineBreaks } = await materializeCsv(this.store, name, source, path);
 		// Recipient n of the pages is line n + 1 of their CSV, unless a value spans lines.
 		const exact = source === 'pages' && !lineBreaks;
-		const spec = apiCampaignSpec(name, record.settings, path, source);
+		const spec = apiCampaignSpec(name, record.settings, path, source, this.guard.linkBase);
 		const pace = apiCampaignPace(record.settings);
 		let summary;
 		try {

@@ -182,6 +182,13 @@ export const settingsBody = z
 			.describe(
 				"How long after the test's last send the winner is chosen: 2h, 30m, 90s (default 2h).",
 			),
+		trackLinks: z
+			.boolean()
+			.nullable()
+			.optional()
+			.describe(
+				"Every http(s) URL of the text becomes a short link per recipient at the worker's links.baseUrl, its clicks counted.",
+			),
 		receipts: z
 			.boolean()
 			.nullable()

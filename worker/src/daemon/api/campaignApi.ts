@@ -60,6 +60,7 @@ export class CampaignApi {
 			runner,
 			new ApiCampaigns(store, ledger, runner, dir, options.events, {
 				outboundAllow: config.outbound.allow,
+				linkBase: config.links.baseUrl,
 				configCampaigns: config.campaigns.map((c) => c.name),
 			}),
 			dir,

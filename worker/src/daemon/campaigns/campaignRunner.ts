@@ -73,7 +73,7 @@ export class CampaignRunner {
 			const chunks = new GatedChunks(daemonChunks(ledger), this.sendingMayGo, log, signal);
 			const summary = await runCampaign(
 				{
-					spec: configuredSpec(campaign, run),
+					spec: configuredSpec(campaign, run, this.config.links.baseUrl),
 					provider: this.config.provider,
 					rate: campaign.rate ?? RUN_DEFAULTS.rate,
 					batchSize: campaign.batchSize ?? RUN_DEFAULTS.batchSize,

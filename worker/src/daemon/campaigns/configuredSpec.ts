@@ -3,8 +3,12 @@ import type { CampaignConfig } from '../../config/workerConfigSchema';
 import { parseCountries } from '../../rows/numberGuard';
 import { variantSpec } from './variantSpec';
 
-/** The engine's spec of one run of a configured campaign, named `<campaign>-<tick>`. */
-export function configuredSpec(campaign: CampaignConfig, run: string): CampaignSpec {
+/** The engine's spec of one run of a configured campaign, named `<campaign>-<tick>`; `linkBase` is the config's `links.baseUrl`. */
+export function configuredSpec(
+	campaign: CampaignConfig,
+	run: string,
+	linkBase?: string,
+): CampaignSpec {
 	return {
 		name: run,
 		csvPath: campaign.csv,
@@ -21,5 +25,6 @@ export function configuredSpec(campaign: CampaignConfig, run: string): CampaignS
 		countries: campaign.countries && parseCountries(campaign.countries),
 		allowLandlines: campaign.allowLandlines || undefined,
 		...variantSpec(campaign),
+		linkBase: campaign.trackLinks ? linkBase : undefined,
 	};
 }

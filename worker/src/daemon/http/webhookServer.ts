@@ -5,6 +5,7 @@ import type { Ledger } from '../../storage/ledger';
 import type { Logger } from '../jsonLogger';
 import { type ApiOptions, apiRoutes } from './apiRoutes';
 import { type CallbackIntakeOptions, callbackRoutes } from '../callbacks/1-http/callbackRoutes';
+import { type LinkRouteOptions, linkRoutes } from './linkRoutes';
 import { ConnectionCap } from './connectionCap';
 import type { HealthReport } from './healthCheck';
 import { readCallbackPath } from '../callbacks/1-http/callbackUrls';
@@ -46,6 +47,8 @@ export interface WebhookServerOptions extends CallbackIntakeOptions {
 	healthToken?: string;
 	/** GET /campaigns: the campaign reports, behind this token; none without one. */
 	reports?: { token: string | undefined; ledger: Ledger };
+	/** Tracked links (`links.baseUrl`'s path): redirected and counted; none without. */
+	links?: LinkRouteOptions;
 	/** /api: the campaign API's route plugins, behind `server.apiToken`; every /api path is 404 without one. */
 	api?: ApiOptions;
 	log: Logger;
@@ -147,6 +150,7 @@ export class WebhookServer {
 			apiRoutes(options.api ?? { token: undefined, routes: [] }, this.refusals),
 			{ prefix: WORKER_API_PREFIX },
 		);
+		if (options.links) void this.app.register(linkRoutes(options.links));
 		void this.app.register(callbackRoutes, {
 			...options,
 			refusals: this.refusals,

@@ -1,5 +1,4 @@
-import type { CallbackEvent } from '../../../../../api';
-import type { EventStore } from '../../../storage/daemonStore';
+import type { EventStore, IntakeEvent } from '../../../storage/daemonStore';
 import type { Logger } from '../../jsonLogger';
 import { BackgroundLoop } from '../../../pacing/backgroundLoop';
 import { orphanSpools, readSpool, removeSpool, type SpoolEntry, SpoolFile } from './spoolFile';
@@ -131,7 +130,7 @@ export class CallbackIntake {
 	}
 
 	/** Durable when it resolves: in the store or in the spool. False for a callback the store already had. */
-	async take(key: string, event: CallbackEvent, receivedAt: number): Promise<boolean> {
+	async take(key: string, event: IntakeEvent, receivedAt: number): Promise<boolean> {
 		if (this.unfed.length === 0) {
 			try {
 				const fresh = await timeout(

@@ -1,13 +1,13 @@
 import { constants, type FileHandle, open, readdir, readFile, rm } from 'node:fs/promises';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CallbackEvent } from '../../../../../api';
 import { PRIVATE_MODE } from '../../../storage/privateFile';
+import type { IntakeEvent } from '../../../storage/daemonStore';
 import { isSameProcess, ownIdentity, type ProcessIdentity } from './processIdentity';
 
 export interface SpoolEntry {
 	key: string;
-	event: CallbackEvent;
+	event: IntakeEvent;
 	receivedAt: number;
 }
 
@@ -207,7 +207,7 @@ export async function readSpool(path: string): Promise<SpoolEntry[]> {
 	for (const line of (end < 0 ? text : text.slice(0, end)).split('\n')) {
 		if (line === '') continue;
 		try {
-			const raw = JSON.parse(line) as { k: string; e: CallbackEvent; t: number };
+			const raw = JSON.parse(line) as { k: string; e: IntakeEvent; t: number };
 			out.push({ key: raw.k, event: raw.e, receivedAt: raw.t });
 		} catch {
 			// The line a crash cut off was never answered 200.

@@ -4,9 +4,11 @@ import type { CallbackLedger } from '../../../storage/ledger';
 import type {
 	CompletedEvent,
 	EventStore,
+	LinkClickEvent,
 	NewForward,
 	StoredEvent,
 } from '../../../storage/daemonStore';
+import type { LinkStore, RecordedClick } from '../../../storage/linkStore';
 import type { ForwardOutbox } from '../6-forward/forwardOutbox';
 import type { ForwardAction, QueuedForward, ReplyContext } from '../6-forward/forwardPayload';
 import type { Logger } from '../../jsonLogger';
@@ -87,6 +89,13 @@ export class CallbackProcessor {
 		private readonly n8n?: Pick<N8nForwardConfig, 'events'>,
 		/** Events out: reply and optout, queued with the callback's other forwards. */
 		private readonly events?: CampaignEvents,
+		/** Clicks on tracked links: stored against their row; a scanner's soon after delivery is a prefetch. */
+		private readonly links?: {
+			store: LinkStore;
+			scanWindowMs: number;
+			/** The first real click of a recipient on a link, for events out. */
+			clicked?: (click: RecordedClick, token: string, at: number) => Promise<Forward[]>;
+		},
 	) {
 		this.optOutIntent = optOutMatcher({ optOut: keywords.keywords, optIn: keywords.optInKeywords });
 	}
@@ -130,6 +139,7 @@ export class CallbackProcessor {
 	}
 
 	private async process(stored: StoredEvent): Promise<Forward[]> {
+		if (stored.event.kind === 'click') return this.click(stored.key, stored.event.data);
 		const forwards =
 			stored.event.kind === 'receipt'
 				? (await this.receipt(stored.event.data, stored.receivedAt), [])
@@ -141,6 +151,25 @@ export class CallbackProcessor {
 				payload: { action: { type: 'n8n' }, event: stored.event, receivedAt: stored.receivedAt },
 			});
 		return forwards;
+	}
+
+	private async click(key: string, click: LinkClickEvent['data']): Promise<Forward[]> {
+		if (!this.links) return [];
+		const stored = await this.links.store.recordClick(
+			{ key, token: click.Token, at: click.At, prefetch: click.Prefetch },
+			this.links.scanWindowMs,
+		);
+		// Forgotten or pruned between the redirect and now: nothing of it is kept.
+		if (!stored) return [];
+		this.log.debug('link clicked', {
+			campaign: stored.campaign,
+			row: stored.line,
+			prefetch: stored.prefetch,
+			first: stored.first,
+		});
+		return stored.first && this.links.clicked
+			? this.links.clicked(stored, click.Token, click.At)
+			: [];
 	}
 
 	private async receipt(receipt: DeliveryReceiptCallback, receivedAt: number): Promise<void> {

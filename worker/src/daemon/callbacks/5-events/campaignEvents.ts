@@ -2,6 +2,7 @@ import type { PausedBy } from '../../../storage/ledger';
 import type {
 	CampaignCounts,
 	CampaignEvent,
+	ClickEventData,
 	OptOutEventData,
 	OptOutReviewEventData,
 	ReplyEventData,
@@ -10,6 +11,8 @@ import type { CampaignConfig, EventsConfig } from '../../../config/workerConfigS
 import type { DaemonStore, KeyedForward, NewForward } from '../../../storage/daemonStore';
 import type { EventForward } from '../6-forward/eventForward';
 import type { ReplyContext } from '../6-forward/forwardPayload';
+import type { RecordedClick } from '../../../storage/linkStore';
+import { readExternalId } from '../4-replies/runName';
 
 /**
  * A run as its events name it: a config campaign's cron run (`<campaign>-<tick>`), or a
@@ -194,6 +197,30 @@ export class CampaignEvents {
 			const payload: EventForward = { action, event: e };
 			return [{ actionKey: `${ACTION}.${e.type}`, payload }];
 		});
+	}
+
+	/**
+	 * `click`: a recipient's first real click on a link, queued with the click's processing;
+	 * its id is the link's token, so it goes once per recipient and link.
+	 */
+	async clickForwards(
+		click: RecordedClick,
+		token: string,
+		at: number,
+	): Promise<(NewForward & { payload: EventForward })[]> {
+		if (!this.enabled) return [];
+		const origin = readExternalId(`${click.campaign}:${click.line}`);
+		const run = { campaign: origin?.campaign ?? click.campaign, run: click.campaign };
+		const url = this.campaignUrl ? await this.campaignUrl(run.campaign) : undefined;
+		const data: ClickEventData = {
+			number: click.to ?? '',
+			url: click.url,
+			row: click.line,
+			...this.runData(run),
+		};
+		const event = this.event('click', `click:${token}`, run, at, data);
+		const action = this.route(event, url);
+		return action ? [{ actionKey: `${ACTION}.click`, payload: { action, event } }] : [];
 	}
 
 	/** Tells the outbox that forwards were queued (by a caller's own transaction too). */
