@@ -5,6 +5,7 @@ import type { Ledger } from '../../storage/ledger';
 import type { Logger } from '../jsonLogger';
 import { type ApiOptions, apiRoutes } from './apiRoutes';
 import { type CallbackIntakeOptions, callbackRoutes } from '../callbacks/1-http/callbackRoutes';
+import { bearerOf } from './bearer';
 import { ConnectionCap } from './connectionCap';
 import type { HealthReport } from './healthCheck';
 import { readCallbackPath } from '../callbacks/1-http/callbackUrls';
@@ -191,7 +192,7 @@ export class WebhookServer {
 					? 'degraded'
 					: 'running';
 		if (readyOnly) return sendJson(reply, ok ? 200 : 503, { ready: ok, status });
-		const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
+		const bearer = bearerOf(request.headers.authorization);
 		const detailed =
 			this.options.healthToken !== undefined &&
 			bearer !== undefined &&
