@@ -1,22 +1,15 @@
-import {
-	WORKER_API_ERROR_STATUS,
-	type WorkerApiErrorBody,
-	type WorkerApiErrorCode,
-} from '../../../../api';
+import type { WorkerApiErrorBody, WorkerApiErrorCode } from '../../../../api';
+import { HttpError } from '../http/httpErrors';
 
 type Details = Omit<WorkerApiErrorBody['error'], 'code' | 'message'>;
 
-/** A refusal of the campaign API, answered with its status and `{"error": {...}}`. */
-export class ApiError extends Error {
-	readonly status: number;
+/** A refusal of the campaign API: its code's status (the catalogue, http/httpErrors) and `{"error": {...}}`. */
+export class ApiError extends HttpError {
+	declare readonly code: WorkerApiErrorCode;
+	declare readonly details: Details;
 
-	constructor(
-		readonly code: WorkerApiErrorCode,
-		message: string,
-		readonly details: Details = {},
-	) {
-		super(message);
-		this.status = WORKER_API_ERROR_STATUS[code];
+	constructor(code: WorkerApiErrorCode, message: string, details: Details = {}) {
+		super(code, message, { details });
 	}
 
 	body(): WorkerApiErrorBody {

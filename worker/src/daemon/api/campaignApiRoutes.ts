@@ -1,10 +1,9 @@
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './jsonDepth';
 import { withoutServerPaths } from './serverPaths';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { dropRestOfBody } from '../http/dropRestOfBody';
+import { httpErrorHandler } from '../http/httpErrorHandler';
 import type { Logger } from '../jsonLogger';
-import { clientGone } from '../http/jsonReply';
 import type { ApiCampaigns } from './apiCampaigns';
 import { ApiError } from './apiError';
 import { API_ROUTES, SMALL_BODY_BYTES, type ApiRoute } from './apiRouteTable';
@@ -28,14 +27,13 @@ const name = (request: FastifyRequest) => (request.params as { name: string }).n
 const price = (request: FastifyRequest) =>
 	(request.query as { pricePerSegment?: number }).pricePerSegment;
 
-/** A fastify error's refusal in the API's own terms. */
-function refusalOf(error: Error & { code?: string; statusCode?: number }): ApiError | undefined {
-	if (error instanceof ApiError) return error;
+/** A fastify refusal of a request (by its code) in the API's own terms; undefined: a fault of ours. */
+function refusalOf(error: FastifyError): ApiError | undefined {
 	switch (error.code) {
 		case 'FST_ERR_CTP_BODY_TOO_LARGE':
 			return new ApiError(
 				'too_large',
-				`the body is larger than this route takes (${error.message.replace(/^Request body is too large$/, 'see the limits in worker/README.md')})`,
+				'the body is larger than this route takes (see the limits in worker/README.md)',
 			);
 		case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
 			return new ApiError(
@@ -93,42 +91,17 @@ export async function campaignApiRoutes(
 		(_request, payload, done) => done(null, payload),
 	);
 
-	app.setErrorHandler(async (error: Error, request, reply) => {
-		// A client that went away mid-upload: nothing for anyone to act on, as for callbacks.
-		if (clientGone(request.raw, error)) {
-			options.log.debug('client went away mid-request', {
-				error,
-				method: request.method,
-				url: request.url.replace(/\?.*$/, ''),
-			});
-			return undefined;
-		}
-		const refusal = refusalOf(error);
-		if (refusal?.code === 'too_large') {
-			// The rest is read and dropped, so the sender sees the 413 rather than a reset; the connection then closes.
-			await dropRestOfBody(request.raw);
-			return reply
-				.code(413)
-				.header('cache-control', 'no-store')
-				.header('connection', 'close')
-				.send(refusal.body());
-		}
-		// Its message names the recipients, never where the worker keeps them.
-		if (refusal)
-			return reply
-				.code(refusal.status)
-				.header('cache-control', 'no-store')
-				.header('content-type', 'application/json')
-				.send(withoutServerPaths(JSON.stringify(refusal.body()), options.dir));
-		options.log.error('campaign API error', {
-			error,
-			method: request.method,
-			url: request.url.replace(/\?.*$/, ''),
-		});
-		return reply
-			.code(500)
-			.send(new ApiError('internal', 'the worker failed to answer; its log has the detail').body());
-	});
+	app.setErrorHandler(
+		httpErrorHandler({
+			log: options.log,
+			errorLine: 'campaign API error',
+			fastifyRefusal: refusalOf,
+			logFields: (request) => ({ method: request.method, url: request.url.replace(/\?.*$/, '') }),
+			// Its message names the recipients, never where the worker keeps them.
+			coded: { scrub: (json) => withoutServerPaths(json, options.dir) },
+			internal: new ApiError('internal', 'the worker failed to answer; its log has the detail'),
+		}),
+	);
 
 	const handlers: Record<ApiRoute['id'], Handler> = {
 		openapi: async () => openApiDocument(),

@@ -21,7 +21,7 @@ export function clientGone(req: IncomingMessage, error: Error): boolean {
 	const code = (error as NodeJS.ErrnoException).code;
 	return (
 		req.socket.destroyed ||
-		error.message === 'aborted' ||
+		// Node's `aborted` (a body cut off) carries ECONNRESET.
 		code === 'ECONNRESET' ||
 		code === 'ECONNABORTED' ||
 		code === 'EPIPE'

@@ -6,11 +6,15 @@ import type { Logger } from '../jsonLogger';
 import { type ApiOptions, apiRoutes } from './apiRoutes';
 import { type CallbackIntakeOptions, callbackRoutes } from '../callbacks/1-http/callbackRoutes';
 import { type LinkRouteOptions, linkRoutes } from './linkRoutes';
+import { bearerOf } from './bearer';
 import { ConnectionCap } from './connectionCap';
 import type { HealthReport } from './healthCheck';
 import { readCallbackPath } from '../callbacks/1-http/callbackUrls';
-import { clientGone, sendJson } from './jsonReply';
+import { httpErrorHandler } from './httpErrorHandler';
+import { type HttpError, httpError } from './httpErrors';
+import { sendJson } from './jsonReply';
 import { RefusalLog } from './refusalLog';
+import { refuse } from './refuse';
 import { REPORT_HEADERS, reportRoute } from './reportRoutes';
 import { secretMatches } from './secretMatches';
 
@@ -82,17 +86,11 @@ export class WebhookServer {
 			// A path fastify cannot decode (`%zz`) is refused as any other: a callback's with a secret that cannot match, else no path.
 			frameworkErrors: (error, request, reply) => {
 				if (error.code !== 'FST_ERR_BAD_URL')
-					return void this.refuse(reply, 400, 'request not understood', { error: error.message });
+					return void this.refuse(reply, httpError('NOT_UNDERSTOOD', [error.message]));
 				const route = readCallbackPath(request.url.split('?')[0])?.route;
 				if (route)
-					return void this.refuse(
-						reply,
-						401,
-						'wrong or missing callback secret',
-						{ error: 'unknown callback URL' },
-						{ route },
-					);
-				return void this.refuse(reply, 404, 'no such path', { error: 'not found' });
+					return void this.refuse(reply, httpError('CALLBACK_SECRET', [], { fields: { route } }));
+				return void this.refuse(reply, httpError('NO_SUCH_PATH'));
 			},
 		});
 		this.app.server.headersTimeout = HEADERS_TIMEOUT_MS;
@@ -109,39 +107,25 @@ export class WebhookServer {
 			const done = new Promise<void>((resolve) => reply.raw.once('close', resolve));
 			this.inflight.add(done);
 			void done.then(() => this.inflight.delete(done));
+			const full = { fields: { limit: cap.limit }, close: true };
 			if (cap.isOver(request.raw.socket))
-				return this.refuse(
-					reply,
-					503,
-					'too many connections',
-					{ error: 'too many connections; try again' },
-					{ limit: cap.limit },
-					true,
-				);
+				return this.refuse(reply, httpError('TOO_MANY_CONNECTIONS', [], full));
 			if (cap.sharedFull() && isApiOrReport(request.url))
-				return this.refuse(
-					reply,
-					503,
-					'too many connections for the API and reports',
-					{ error: 'too many connections; try again' },
-					{ limit: cap.limit },
-					true,
-				);
+				return this.refuse(reply, httpError('API_CONNECTIONS_FULL', [], full));
 			return undefined;
 		});
-		this.app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
-			if (clientGone(request.raw, error))
-				options.log.debug('client went away mid-request', { error });
-			// Fastify's own refusals of a request (a body that does not parse, say) keep their 4xx.
-			else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500)
-				return this.refuse(reply, error.statusCode, 'request not understood', {
-					error: error.message,
-				});
-			else options.log.error('webhook error', { error });
-			if (!reply.sent && !reply.raw.destroyed)
-				return sendJson(reply, 500, { error: 'internal error' });
-			return undefined;
-		});
+		this.app.setErrorHandler(
+			httpErrorHandler({
+				log: options.log,
+				refusals: this.refusals,
+				errorLine: 'webhook error',
+				// Fastify's own refusals of a request (a body that does not parse, say) keep their 4xx.
+				fastifyRefusal: (error) =>
+					error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500
+						? httpError('NOT_UNDERSTOOD', [error.message], { status: error.statusCode })
+						: undefined,
+			}),
+		);
 		this.app.get('/health', (request, reply) => this.health(request, reply, false));
 		this.app.get('/ready', (request, reply) => this.health(request, reply, true));
 		const reports = options.reports;
@@ -188,17 +172,8 @@ export class WebhookServer {
 		this.refusals.flush();
 	}
 
-	/** Refused, and counted in the log (RefusalLog), not logged one line each. */
-	private refuse(
-		reply: FastifyReply,
-		status: number,
-		reason: string,
-		body: Record<string, unknown>,
-		fields: Record<string, unknown> = {},
-		close = false,
-	): FastifyReply {
-		this.refusals.refused(reason, { status, ...fields });
-		return sendJson(reply, status, body, close);
+	private refuse(reply: FastifyReply, error: HttpError): FastifyReply {
+		return refuse(reply, error, { refusals: this.refusals });
 	}
 
 	/**
@@ -221,7 +196,7 @@ export class WebhookServer {
 					? 'degraded'
 					: 'running';
 		if (readyOnly) return sendJson(reply, ok ? 200 : 503, { ready: ok, status });
-		const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
+		const bearer = bearerOf(request.headers.authorization);
 		const detailed =
 			this.options.healthToken !== undefined &&
 			bearer !== undefined &&
@@ -255,7 +230,7 @@ export class WebhookServer {
 				reports.token,
 				reports.ledger,
 			);
-			if (!report) return this.refuse(reply, 404, 'no such path', { error: 'not found' });
+			if (!report) return this.refuse(reply, httpError('NO_SUCH_PATH'));
 			if (report.refused) this.refusals.refused(report.refused, { status: report.status });
 			return reply
 				.code(report.status)

@@ -52,7 +52,9 @@ function openInPlace(path: string): Database.Database | undefined {
 		return db;
 	} catch (error) {
 		db?.close();
-		if (!/readonly|unable to open/i.test((error as Error).message) || !existsSync(path))
+		// better-sqlite3's code, extended codes too (SQLITE_READONLY_RECOVERY, SQLITE_CANTOPEN_ISDIR).
+		const code = (error as { code?: unknown }).code;
+		if (typeof code !== 'string' || !/^SQLITE_(READONLY|CANTOPEN)/.test(code) || !existsSync(path))
 			throw error;
 		return undefined;
 	}

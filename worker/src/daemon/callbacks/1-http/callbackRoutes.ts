@@ -1,12 +1,14 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callbackEventKey, parseCallback, type CallbackEvent } from '../../../../../api';
 import type { Logger } from '../../jsonLogger';
 import { callbackPayload } from './callbackPayload';
 import { readCallbackPath } from './callbackUrls';
 import { bodyDeadline, CALLBACK_BODY_MS } from '../../http/bodyDeadline';
-import { dropRestOfBody } from '../../http/dropRestOfBody';
-import { clientGone, sendJson } from '../../http/jsonReply';
+import { httpErrorHandler } from '../../http/httpErrorHandler';
+import { httpError } from '../../http/httpErrors';
+import { sendJson } from '../../http/jsonReply';
 import type { RefusalLog } from '../../http/refusalLog';
+import { refuse } from '../../http/refuse';
 import { secretMatches } from '../../http/secretMatches';
 
 export interface CallbackIntakeOptions {
@@ -42,17 +44,7 @@ export async function callbackRoutes(
 	options: CallbackIntakeOptions & Context,
 ): Promise<void> {
 	const { refusals, log } = options;
-	const refuse = (
-		reply: FastifyReply,
-		status: number,
-		reason: string,
-		body: Record<string, unknown>,
-		fields: Record<string, unknown> = {},
-		close = false,
-	) => {
-		refusals.refused(reason, { status, ...fields });
-		return sendJson(reply, status, body, close);
-	};
+	const style = { refusals };
 
 	// The provider's body is read as it comes (JSON, or a form), whatever its content type says.
 	app.removeAllContentTypeParsers();
@@ -64,25 +56,13 @@ export async function callbackRoutes(
 
 	app.addHook('onRequest', async (request, reply) => {
 		const route = readCallbackPath(pathOf(request));
-		if (!route) return refuse(reply, 404, 'no such path', { error: 'not found' });
-		if (!options.secrets.some((secret) => secretMatches(route.secret, secret))) {
-			return refuse(
-				reply,
-				401,
-				'wrong or missing callback secret',
-				{ error: 'unknown callback URL' },
-				{ route: route.route },
-			);
-		}
+		if (!route) return refuse(reply, httpError('NO_SUCH_PATH'), style);
+		const fields = { route: route.route };
+		if (!options.secrets.some((secret) => secretMatches(route.secret, secret)))
+			return refuse(reply, httpError('CALLBACK_SECRET', [], { fields }), style);
 		if (request.method !== 'GET' && request.method !== 'POST') {
 			reply.header('allow', 'GET, POST');
-			return refuse(
-				reply,
-				405,
-				'callback neither GET nor POST',
-				{ error: 'callbacks are GET or POST' },
-				{ route: route.route },
-			);
+			return refuse(reply, httpError('CALLBACK_METHOD', [], { fields }), style);
 		}
 		// A provider retries a 503; what it sends while we stop comes back to the next run.
 		if (options.stopping())
@@ -91,40 +71,27 @@ export async function callbackRoutes(
 		return undefined;
 	});
 
-	app.setErrorHandler(async (error: FastifyError, request, reply) => {
-		if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-			await dropRestOfBody(request.raw);
-			const route = readCallbackPath(pathOf(request))?.route;
-			return refuse(
-				reply,
-				413,
-				'callback body too large',
-				{ error: `the body is larger than ${options.maxBodyBytes} bytes` },
-				{ route, limit: options.maxBodyBytes },
-				true,
-			);
-		}
-		// A body shorter or longer than its Content-Length, say: the sender's fault, not ours.
-		if (
-			!clientGone(request.raw, error) &&
-			error.statusCode !== undefined &&
-			error.statusCode >= 400 &&
-			error.statusCode < 500
-		) {
-			return refuse(
-				reply,
-				error.statusCode,
-				'callback body not readable',
-				{ error: error.message },
-				{ route: readCallbackPath(pathOf(request))?.route },
-			);
-		}
-		if (clientGone(request.raw, error)) log.debug('client went away mid-request', { error });
-		else log.error('webhook error', { error });
-		if (!reply.sent && !reply.raw.destroyed)
-			return sendJson(reply, 500, { error: 'internal error' });
-		return undefined;
-	});
+	app.setErrorHandler(
+		httpErrorHandler({
+			log,
+			refusals,
+			errorLine: 'webhook error',
+			fastifyRefusal: (error, request) => {
+				const fields = { route: readCallbackPath(pathOf(request))?.route };
+				if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+					return httpError('CALLBACK_TOO_LARGE', [options.maxBodyBytes], {
+						fields: { ...fields, limit: options.maxBodyBytes },
+					});
+				// A body shorter or longer than its Content-Length, say: the sender's fault, not ours.
+				if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500)
+					return httpError('CALLBACK_UNREADABLE', [error.message], {
+						status: error.statusCode,
+						fields,
+					});
+				return undefined;
+			},
+		}),
+	);
 
 	const handle = async (request: FastifyRequest, reply: FastifyReply) => {
 		// The onRequest hook has answered every other path.
@@ -136,34 +103,23 @@ export async function callbackRoutes(
 			request.headers['content-type'],
 			body,
 		);
+		const fields = { route };
 		if (!payload.ok)
-			return refuse(reply, 400, 'callback body not JSON', { error: payload.error }, { route });
+			return refuse(reply, httpError('CALLBACK_NOT_JSON', [payload.error], { fields }), style);
 		const parsed = parseCallback(payload.raw);
-		if (!parsed.ok)
-			return refuse(
-				reply,
-				400,
-				'not a valid callback',
-				{ error: 'not a valid callback', violations: parsed.violations },
-				{ route },
-			);
+		if (!parsed.ok) {
+			const details = { violations: parsed.violations };
+			return refuse(reply, httpError('CALLBACK_INVALID', [], { fields, details }), style);
+		}
 		// The secret is in every message's callback URLs, kept by the provider and by any proxy
 		// on the way: a callback must also be for this worker's account.
 		if (!secretMatches(parsed.event.data.AccountSid, options.accountSid))
-			return refuse(
-				reply,
-				401,
-				'callback for another account',
-				{ error: 'not a callback for this account' },
-				{ route },
-			);
+			return refuse(reply, httpError('CALLBACK_ACCOUNT', [], { fields }), style);
 		if (parsed.event.kind !== KIND[route])
 			return refuse(
 				reply,
-				400,
-				'callback sent to the URL of the other kind',
-				{ error: `a ${parsed.event.kind} sent to the ${route} URL` },
-				{ route },
+				httpError('CALLBACK_WRONG_KIND', [parsed.event.kind, route], { fields }),
+				style,
 			);
 		let fresh: boolean;
 		try {
