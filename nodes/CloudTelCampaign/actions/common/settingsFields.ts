@@ -27,6 +27,7 @@ export const SETTING_DISPLAY_NAMES: Record<CampaignSettingName, string> = {
 	allowLandlines: 'Allow Landlines',
 	maxCost: 'Max Cost',
 	pricePerSegment: 'Price Per Segment',
+	requireConsent: 'Require Consent',
 	receipts: 'Delivery Receipts',
 	replies: 'Replies',
 	events: 'Events URL',

@@ -1,14 +1,20 @@
 import { isBlank, type CampaignSettings } from '../../../../api';
 import { RUN_DEFAULTS, type Setting } from '../../errors';
 import type { CampaignSpec } from '../../settings/campaignSpec';
+import { CONSENT_AT_COLUMN, CONSENT_SOURCE_COLUMN, consentInCsv } from './materializeCsv';
 
-/** The engine's spec of an API campaign: the ledger campaign has the API campaign's name. */
+/**
+ * The engine's spec of an API campaign: the ledger campaign has the API campaign's name.
+ * `columns`: the pages' columns, whose `consent` the CSV carries as two columns.
+ */
 export function apiCampaignSpec(
 	name: string,
 	settings: CampaignSettings,
 	csvPath: string,
 	source: 'pages' | 'csv',
+	columns: readonly string[] = [],
 ): CampaignSpec {
+	const consent = source === 'pages' && consentInCsv(columns, settings.requireConsent);
 	return {
 		name,
 		csvPath,
@@ -29,6 +35,9 @@ export function apiCampaignSpec(
 		smartEncoding: settings.smartEncoding || undefined,
 		countries: settings.countries?.join(','),
 		allowLandlines: settings.allowLandlines || undefined,
+		consentColumn: consent ? CONSENT_SOURCE_COLUMN : undefined,
+		consentAtColumn: consent ? CONSENT_AT_COLUMN : undefined,
+		requireConsent: settings.requireConsent || undefined,
 	};
 }
 
@@ -65,4 +74,5 @@ export const API_SETTING: Partial<Record<Setting, string>> = {
 	countries: 'countries',
 	allowLandlines: 'allowLandlines',
 	maxCost: 'maxCost',
+	requireConsent: 'requireConsent',
 };

@@ -26,6 +26,7 @@ import { columnProblems } from '../../campaign/csvColumns';
 import { runCampaign } from '../../campaign/runCampaign';
 import { readCampaignReport, type CampaignReport } from '../../campaignReport/campaignReport';
 import { FatalError, SettingError } from '../../errors';
+import type { EvidenceRow } from '../../storage/evidence';
 import type { Ledger } from '../../storage/ledger';
 import type {
 	ApiCampaignRecord,
@@ -39,7 +40,7 @@ import type { CampaignEvents } from '../callbacks/5-events/campaignEvents';
 import { CampaignControl, eventRun, type CampaignKicker } from './campaignControl';
 import { campaignStatusOf } from './campaignStatusOf';
 import { receiveCsv } from './csvUpload';
-import { materializeCsv, unionColumns } from './materializeCsv';
+import { csvHeader, materializeCsv, unionColumns } from './materializeCsv';
 import { SilentReporter } from './silentReporter';
 
 export type { CampaignKicker } from './campaignControl';
@@ -252,10 +253,17 @@ export class ApiCampaigns {
 				},
 			]);
 		const source = record.source ?? 'pages';
-		const spec = apiCampaignSpec(name, record.settings, apiCampaignCsvPath(this.dir, name), source);
+		const union = unionColumns(await this.store.pageColumns(name));
+		const spec = apiCampaignSpec(
+			name,
+			record.settings,
+			apiCampaignCsvPath(this.dir, name),
+			source,
+			union,
+		);
 		const header =
 			source === 'pages'
-				? unionColumns(await this.store.pageColumns(name))
+				? csvHeader(union, spec.consentColumn !== undefined)
 				: ((await this.store.pageColumns(name))[0] ?? []);
 		const problems = columnProblems(header, spec).map((e) => ({
 			field: API_SETTING[e.setting] ?? e.setting,
@@ -384,6 +392,22 @@ export class ApiCampaigns {
 		};
 	}
 
+	/** The JSON of `cloudtel campaign evidence --json`: one row per recipient, by line. */
+	async evidence(
+		name: string,
+	): Promise<{ campaign: string; exportedAt: string; rows: EvidenceRow[] }> {
+		const record = await this.record(name);
+		if (record.state === 'draft' || !(await this.ledger.campaign(name)))
+			throw new ApiError(
+				'conflict',
+				`campaign "${name}" has not started sending: there is no evidence yet`,
+				{ field: 'state' },
+			);
+		const rows: EvidenceRow[] = [];
+		for await (const r of this.ledger.evidence(name)) rows.push(r);
+		return { campaign: name, exportedAt: new Date(this.now()).toISOString(), rows };
+	}
+
 	/** The dry run of the recipients as they stand: counts, segments, cost, the first problems. */
 	async preview(name: string, pricePerSegment?: number): Promise<CampaignPreview> {
 		const record = await this.record(name);
@@ -402,10 +426,22 @@ export class ApiCampaigns {
 			);
 		const source = record.source ?? 'pages';
 		const path = apiCampaignCsvPath(this.dir, name);
-		const { lineBreaks } = await materializeCsv(this.store, name, source, path);
+		const { lineBreaks } = await materializeCsv(
+			this.store,
+			name,
+			source,
+			path,
+			record.settings.requireConsent,
+		);
 		// Recipient n of the pages is line n + 1 of their CSV, unless a value spans lines.
 		const exact = source === 'pages' && !lineBreaks;
-		const spec = apiCampaignSpec(name, record.settings, path, source);
+		const spec = apiCampaignSpec(
+			name,
+			record.settings,
+			path,
+			source,
+			unionColumns(await this.store.pageColumns(name)),
+		);
 		const pace = apiCampaignPace(record.settings);
 		let summary;
 		try {
