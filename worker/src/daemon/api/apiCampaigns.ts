@@ -75,6 +75,8 @@ export class ApiCampaigns {
 		private readonly guard: {
 			outboundAllow: readonly string[];
 			configCampaigns: readonly string[];
+			/** senderIds.registered: a preview warns of another alphanumeric `from` sent to Australia. */
+			registeredSenderIds?: readonly string[];
 		} = { outboundAllow: [], configCampaigns: [] },
 		private readonly now: () => number = Date.now,
 	) {
@@ -455,6 +457,7 @@ export class ApiCampaigns {
 					threads: 0,
 					pricePerSegment: pricePerSegment ?? pace.pricePerSegment,
 					maxCost: pace.maxCost,
+					registeredSenderIds: this.guard.registeredSenderIds,
 				},
 				{ ledger: this.ledger, reporter: new SilentReporter() },
 			);
@@ -482,6 +485,7 @@ export class ApiCampaigns {
 			...(f?.estimatedCost !== undefined ? { cost: f.estimatedCost } : {}),
 			...(f?.spendCap ? { spendCap: f.spendCap } : {}),
 			...(f?.refused ? { refused: f.refused } : {}),
+			...(f?.senderId ? { warnings: [f.senderId.message] } : {}),
 			problems: summary.firstErrors.map((p) => ({
 				line: p.line,
 				...(exact ? { recipient: p.line - 1 } : {}),

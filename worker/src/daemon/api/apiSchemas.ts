@@ -306,6 +306,12 @@ export const previewAnswer = z.strictObject({
 	segments: z.number().int(),
 	messages: z.number().int(),
 	cost: z.number().optional(),
+	warnings: z
+		.array(z.string())
+		.optional()
+		.describe(
+			"An alphanumeric from sent to Australian numbers and not in the worker's senderIds.registered (Australia's SMS Sender ID Register).",
+		),
 	problems: z.array(
 		z.strictObject({
 			line: z.number().int(),

@@ -61,6 +61,7 @@ export class CampaignApi {
 			new ApiCampaigns(store, ledger, runner, dir, options.events, {
 				outboundAllow: config.outbound.allow,
 				configCampaigns: config.campaigns.map((c) => c.name),
+				registeredSenderIds: config.senderIds.registered,
 			}),
 			dir,
 			{ maxCsvBytes: options.maxCsvBytes ?? DEFAULT_MAX_CSV_BYTES, log },
