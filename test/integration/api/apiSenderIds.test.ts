@@ -9,11 +9,14 @@ const sqlite = storeBackends().filter((b) => b.name === 'sqlite');
 /** The API's preview warns as the CLI's dry run does of an unregistered alphanumeric `from` to Australia. */
 describe.each(sqlite)('the preview and unregistered sender IDs ($name)', (backend) => {
 	it("warns of an alphanumeric from sent to Australian numbers, naming Australia's SMS Sender ID Register", async () => {
-		const api = await ApiUnderTest.startWithSandbox(backend, cleanup);
+		const api = await ApiUnderTest.startWithSandbox(backend, cleanup, {
+			registeredSenderIds: ['BondiShop'],
+		});
 		const property = api.sandbox.demo.PropertySid;
 		for (const [name, from] of [
 			['alpha', 'BondiDeals'],
 			['number', '+61491570199'],
+			['listed', 'BONDISHOP'],
 		]) {
 			expect(
 				(await api.call('PUT', `/api/campaigns/${name}`, { property, text: 'Hi', from })).status,
@@ -31,6 +34,8 @@ describe.each(sqlite)('the preview and unregistered sender IDs ($name)', (backen
 				/^sender ID "BondiDeals" goes to 1 Australian number and is not listed as registered .*SMS Sender ID Register: from 1 July 2026.*"Unverified"/,
 			),
 		]);
+		// A number, or an ID in the worker's senderIds.registered: no warning.
 		expect((await api.call('GET', '/api/campaigns/number/preview')).body.warnings).toBeUndefined();
+		expect((await api.call('GET', '/api/campaigns/listed/preview')).body.warnings).toBeUndefined();
 	});
 });
