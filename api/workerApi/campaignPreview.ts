@@ -20,6 +20,8 @@ export interface CampaignPreview {
 	spendCap?: { maxCost: number; rowsWithin: number; costWithin: number };
 	/** Recipients the number guardrails refused: by country (`countries`), and fixed lines (NOT_MOBILE). */
 	refused?: { countries: { country: string; rows: number }[]; notMobile: number };
+	/** What sends but may not arrive as meant: an alphanumeric `from` to Australia not listed in the worker's `senderIds.registered`. */
+	warnings?: string[];
 	/** The first three valid recipients' messages as they would go out (absent from workers before it). */
 	samples?: CampaignSample[];
 }

@@ -55,6 +55,8 @@ export interface CampaignSettings {
 	decideAfter?: string;
 	/** Every http(s) URL of the text becomes a short link per recipient, counted by the worker (its `links.baseUrl`). */
 	trackLinks?: boolean;
+	/** A recipient whose number has no consent, given (`consent`) or recorded before, ends invalid (NO_CONSENT). */
+	requireConsent?: boolean;
 	/** Ask for delivery receipts to this worker (default true). */
 	receipts?: boolean;
 	/** Replies to this worker; only with a leased sender (default true without `from`). */
@@ -89,6 +91,7 @@ export const CAMPAIGN_SETTING_NAMES: readonly CampaignSettingName[] = [
 	'winnerBy',
 	'decideAfter',
 	'trackLinks',
+	'requireConsent',
 	'receipts',
 	'replies',
 	'events',
@@ -347,6 +350,8 @@ export function checkCampaignSettings(body: unknown): {
 		);
 	const trackLinks = bool('trackLinks');
 	if (trackLinks !== undefined) out.trackLinks = trackLinks;
+	const requireConsent = bool('requireConsent');
+	if (requireConsent !== undefined) out.requireConsent = requireConsent;
 	out.receipts = bool('receipts') ?? true;
 	const leased = isBlank(from);
 	const replies = bool('replies');

@@ -25,6 +25,72 @@ export type RecipientValue = string | number | boolean | null;
 /** One recipient: a flat object whose keys are the columns, as a CSV header names them. */
 export type Recipient = Record<string, RecipientValue>;
 
+/**
+ * The one field of a recipient that is not a column: where its number's consent came from
+ * (`source`, such as "web form 2026-03") and when (`at`, ISO 8601; left out, when it is stored).
+ */
+export const RECIPIENT_CONSENT_KEY = 'consent';
+/** As a consent source a list's column gives. */
+export const MAX_CONSENT_SOURCE_LENGTH = 500;
+
+export interface RecipientConsent {
+	source: string;
+	at?: string;
+}
+
+/** A date (2026-03-01) or a date and time with its offset, as ISO 8601 writes them. */
+const CONSENT_AT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/;
+
+/** What is wrong with a recipient's `consent`, in words naming the field; undefined when nothing is. */
+export function consentProblem(value: unknown, at: string): ApiProblem | undefined {
+	const field = `${at}.${RECIPIENT_CONSENT_KEY}`;
+	if (value === null) return undefined;
+	if (!isPlainObject(value))
+		return problem(
+			field,
+			`${field} must be an object {"source": "...", "at": "2026-03-01T09:00:00Z"}`,
+		);
+	for (const key of Object.keys(value))
+		if (key !== 'source' && key !== 'at')
+			return problem(
+				`${field}.${key}`,
+				`${field}.${key} is not a field of consent (only "source" and "at")`,
+			);
+	const { source, at: when } = value;
+	if (typeof source !== 'string' || source.trim() === '')
+		return problem(
+			`${field}.source`,
+			`${field}.source must be a non-blank string saying where the number consented, such as "web form 2026-03"`,
+		);
+	if (source.length > MAX_CONSENT_SOURCE_LENGTH)
+		return problem(
+			`${field}.source`,
+			`${field}.source is longer than ${MAX_CONSENT_SOURCE_LENGTH} characters`,
+		);
+	if (
+		when !== undefined &&
+		when !== null &&
+		(typeof when !== 'string' ||
+			!CONSENT_AT.test(when.trim()) ||
+			Number.isNaN(Date.parse(when.trim())))
+	)
+		return problem(
+			`${field}.at`,
+			`${field}.at must be an ISO 8601 date or date and time with its offset, such as 2026-03-01T09:00:00Z (got ${JSON.stringify(when)})`,
+		);
+	return undefined;
+}
+
+/** A recipient's consent as given, or undefined (none, or null). */
+export function recipientConsent(recipient: object): RecipientConsent | undefined {
+	const value: unknown = Object.prototype.hasOwnProperty.call(recipient, RECIPIENT_CONSENT_KEY)
+		? (recipient as Record<string, unknown>)[RECIPIENT_CONSENT_KEY]
+		: undefined;
+	return isPlainObject(value) && typeof value.source === 'string'
+		? (value as unknown as RecipientConsent)
+		: undefined;
+}
+
 /** `PUT /api/campaigns/{name}/pages/{page}` body. */
 export interface RecipientPage {
 	recipients: Recipient[];
@@ -85,7 +151,12 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** A recipient's shape: a flat object of column: value (its column names and lengths are checkRecipientPage's). */
 export function isRecipient(value: unknown): value is Recipient {
 	if (!isPlainObject(value)) return false;
-	for (const key of Object.keys(value)) if (!isRecipientValue(value[key])) return false;
+	for (const key of Object.keys(value))
+		if (
+			!isRecipientValue(value[key]) &&
+			!(key === RECIPIENT_CONSENT_KEY && consentProblem(value[key], 'recipient') === undefined)
+		)
+			return false;
 	return true;
 }
 
@@ -148,7 +219,10 @@ export function checkRecipientPage(body: unknown, limit = 20): ApiProblem[] {
 						`${at} has a column named "${key}", the name of a member of every JavaScript object: rename it`,
 					),
 				);
-			else if (!isRecipientValue(v)) {
+			else if (key === RECIPIENT_CONSENT_KEY) {
+				const wrong = consentProblem(v, at);
+				if (wrong) problems.push(wrong);
+			} else if (!isRecipientValue(v)) {
 				problems.push(
 					problem(
 						field,

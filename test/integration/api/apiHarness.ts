@@ -44,6 +44,8 @@ type ApiOptions = {
 	events?: CampaignEvents;
 	outboundAllow?: string[];
 	campaigns?: Record<string, unknown>[];
+	/** Config senderIds.registered. */
+	registeredSenderIds?: string[];
 };
 
 /** The campaign API on a fastify of its own (the worker's server mounts the same plugin), over real HTTP. */
@@ -87,6 +89,7 @@ export class ApiUnderTest {
 			server: { publicUrl: 'http://127.0.0.1:9', secret: 'callback-secret-0123456789' },
 			outbound: { allow: options.outboundAllow ?? ['127.0.0.1'] },
 			campaigns: options.campaigns ?? [],
+			senderIds: { registered: options.registeredSenderIds ?? [] },
 		});
 		const ledger = await openLedger(location);
 		const lines: string[] = [];

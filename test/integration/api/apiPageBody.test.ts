@@ -154,9 +154,15 @@ describe.each(storeBackends())('a page of recipients over HTTP ($name)', (backen
 			minItems: 1,
 			maxItems: 10_000,
 		});
-		expect(schema.properties.recipients.items).toEqual({
+		expect(schema.properties.recipients.items).toMatchObject({
 			type: 'object',
 			additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+		});
+		// The one field that is no column: where and when the number consented.
+		expect(schema.properties.recipients.items.properties.consent).toMatchObject({
+			type: ['object', 'null'],
+			required: ['source'],
+			additionalProperties: false,
 		});
 	});
 });

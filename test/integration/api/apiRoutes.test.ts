@@ -237,6 +237,7 @@ describe.each(storeBackends())('campaign API routes ($name)', (backend) => {
 			'/api/campaigns/{name}',
 			'/api/campaigns/{name}/cancel',
 			'/api/campaigns/{name}/csv',
+			'/api/campaigns/{name}/evidence',
 			'/api/campaigns/{name}/pages/{page}',
 			'/api/campaigns/{name}/pause',
 			'/api/campaigns/{name}/preview',

@@ -1,5 +1,6 @@
 import { failuresByCountry } from '../rows/countryOfPrefix';
 import type { RefusedCounts } from './refusedTally';
+import type { SenderIdWarning } from './senderIdRegister';
 import type { ImportRow } from '../storage/ledger';
 import { localTime } from '../schedule/localTime';
 import type { Timing } from '../schedule/sendTime';
@@ -23,6 +24,8 @@ export interface DryRunForecast {
 	countries: { country: string; messages: number }[];
 	/** Rows the number guardrails refused: by country (--countries), and fixed lines (NOT_MOBILE). */
 	refused?: RefusedCounts;
+	/** An alphanumeric --from to Australian numbers, not listed as registered. */
+	senderId?: SenderIdWarning;
 	/** With --max-cost: the valid rows, in file order, a run sends before its cap pauses it. */
 	spendCap?: { maxCost: number; rowsWithin: number; costWithin: number };
 	/** When the last message should go out, from the rate, the schedule, the send window and the zones. */

@@ -39,6 +39,7 @@ import { campaignTiming } from './campaignTiming';
 import type { ChunkSource } from './chunkSource';
 import { mapColumns } from './csvColumns';
 import { DryRunSink } from './dryRunSink';
+import { unregisteredSenderId } from './senderIdRegister';
 import { inputChange } from './inputCheck';
 import { ExitCodes } from './exitCodes';
 import {
@@ -78,6 +79,8 @@ export interface RunCampaignOptions {
 	threads?: number;
 	/** Retries of a batch after a 5xx or a failed connection (429s have their own, larger limit). */
 	retries?: number;
+	/** Alphanumeric sender IDs registered (Australia's Sender ID Register): a dry run warns of any other. */
+	registeredSenderIds?: readonly string[];
 	/** A dry run's price of one segment, for its cost; with `maxCost`, the spend cap's. */
 	pricePerSegment?: number;
 	/** --max-cost: the most the campaign may spend, counted before each message leaves (spendCap.ts). */
@@ -550,6 +553,17 @@ async function dryRun(
 		});
 		const sink = result.sink as DryRunSink;
 		const total = ROW_STATUSES.reduce((n, s) => n + sink.rows[s], 0);
+		const forecast = sink.tally.forecast({
+			pricePerSegment: options.pricePerSegment,
+			rate: options.rate,
+			timing,
+			now: Math.floor(Date.now() / 1000),
+		});
+		const senderId = unregisteredSenderId(
+			spec.from,
+			options.registeredSenderIds,
+			forecast.countries,
+		);
 		const summary: CampaignSummary = {
 			campaign: spec.name,
 			dryRun: true,
@@ -562,12 +576,8 @@ async function dryRun(
 			uncertainLines: [],
 			preview: sink.preview,
 			forecast: {
-				...sink.tally.forecast({
-					pricePerSegment: options.pricePerSegment,
-					rate: options.rate,
-					timing,
-					now: Math.floor(Date.now() / 1000),
-				}),
+				...forecast,
+				...(senderId ? { senderId } : {}),
 				...(sink.spendFit ? { spendCap: sink.spendFit.result() } : {}),
 				...sink.refused.result(),
 			},

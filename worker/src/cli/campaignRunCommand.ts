@@ -114,6 +114,10 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 						: parseNumberFlag('--threads', values.threads, 0),
 				callbacks: callbacksFrom(values['receipt-url'], values['reply-url']),
 				pricePerSegment: parsePrice(values['price-per-segment']),
+				registeredSenderIds: values['registered-sender-ids']
+					?.split(',')
+					.map((id) => id.trim())
+					.filter((id) => id !== ''),
 				maxCost: parseMaxCost(values['max-cost']),
 				dailyMaxCost: parseMaxCost(values['daily-max-cost'], '--daily-max-cost'),
 				winner:
@@ -180,6 +184,7 @@ function parseFlags(argv: string[]) {
 				'daily-max-cost': { type: 'string' },
 				countries: { type: 'string' },
 				'allow-landlines': { type: 'boolean' },
+				'registered-sender-ids': { type: 'string' },
 				out: { type: 'string' },
 				'dry-run': { type: 'boolean' },
 				'resend-uncertain': { type: 'boolean' },

@@ -48,6 +48,9 @@ const RUN_OPTIONS = `  --csv FILE                 the recipients; the first line
   --countries AU,NZ          send only to numbers of these countries; others end invalid
                              (COUNTRY_NOT_ALLOWED)
   --allow-landlines          send to fixed-line-only numbers too (else invalid: NOT_MOBILE)
+  --registered-sender-ids A,B
+                             alphanumeric --from IDs in Australia's SMS Sender ID Register;
+                             a dry run warns of any other sent to Australian numbers
   --daily-max-cost AMOUNT    pause (exit 4) before a message would take the day's spend
                              across this ledger's campaigns past AMOUNT (day of --time-zone)
   --max-cost AMOUNT          pause (exit 4) before a message would take the campaign's spend

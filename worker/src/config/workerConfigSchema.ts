@@ -448,6 +448,8 @@ export const workerConfigSchema = z
 			.optional(),
 		replies: z.array(rule).default([]),
 		optOut: optOut.prefault({}),
+		/** Alphanumeric sender IDs registered in Australia's SMS Sender ID Register: a preview warns of any other sent to +61 numbers. */
+		senderIds: z.strictObject({ registered: z.array(text).default([]) }).prefault({}),
 		forward: forward.prefault({}),
 		events: events.optional(),
 		outbound: outbound.prefault({}),

@@ -49,6 +49,7 @@ export function formatForecast(f: DryRunForecast): string[] {
 		out.push(
 			`  spend cap  ${plural(f.spendCap.rowsWithin, 'message')} of ${n(f.messages)} fit under --max-cost ${money(f.spendCap.maxCost)} (${money(f.spendCap.costWithin)}); the run pauses there`,
 		);
+	if (f.senderId) out.push(`  sender ID  warning: ${f.senderId.message}`);
 	if (f.countries.length > 0)
 		out.push(`  countries  ${f.countries.map((c) => `${c.country} ${n(c.messages)}`).join(', ')}`);
 	if (f.finish) {

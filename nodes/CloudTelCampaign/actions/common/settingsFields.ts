@@ -32,6 +32,7 @@ export const SETTING_DISPLAY_NAMES: Record<CampaignSettingName, string> = {
 	winnerBy: 'Winner By',
 	decideAfter: 'Decide After',
 	trackLinks: 'Track Links',
+	requireConsent: 'Require Consent',
 	receipts: 'Delivery Receipts',
 	replies: 'Replies',
 	events: 'Events URL',

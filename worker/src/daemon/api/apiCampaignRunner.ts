@@ -28,7 +28,7 @@ import type { JsonLogger } from '../jsonLogger';
 import { apiCampaignCsvPath } from './apiCampaignFiles';
 import type { CampaignKicker } from './apiCampaigns';
 import { API_SETTING, apiCampaignPace, apiCampaignSpec } from './apiCampaignSpec';
-import { materializeCsv } from './materializeCsv';
+import { materializeCsv, unionColumns } from './materializeCsv';
 import { campaignStatusOf } from './campaignStatusOf';
 import type { CampaignEvents, FinishedState } from '../callbacks/5-events/campaignEvents';
 import { daemonClock } from '../daemonClock';
@@ -127,14 +127,21 @@ export class ApiCampaignRunner implements CampaignKicker {
 			if (record.state === 'cancelling' || stored?.phase === 'cancelled')
 				return await this.finishCancel(record, opened, log);
 			if (stored === undefined || stored.phase === 'importing')
-				await materializeCsv(this.store, name, source, csvPath);
+				await materializeCsv(this.store, name, source, csvPath, record.settings.requireConsent);
 			// Past its import a copy left here is not needed, and may hold a number `contact forget`
 			// erased from the pages since (run on another host): gone, it is not compared either.
 			else await rm(csvPath, { force: true });
 			const pace = apiCampaignPace(record.settings);
 			const summary = await runCampaign(
 				{
-					spec: apiCampaignSpec(name, record.settings, csvPath, source, this.config.links.baseUrl),
+					spec: apiCampaignSpec(
+						name,
+						record.settings,
+						csvPath,
+						source,
+						this.config.links.baseUrl,
+						unionColumns(await this.store.pageColumns(name)),
+					),
 					provider: this.config.provider,
 					rate: pace.rate,
 					batchSize: pace.batchSize,

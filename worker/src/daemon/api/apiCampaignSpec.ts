@@ -2,8 +2,12 @@ import { isBlank, type CampaignSettings } from '../../../../api';
 import { RUN_DEFAULTS, SettingError, type Setting } from '../../errors';
 import type { CampaignSpec } from '../../settings/campaignSpec';
 import { variantSpec } from '../campaigns/variantSpec';
+import { CONSENT_AT_COLUMN, CONSENT_SOURCE_COLUMN, consentInCsv } from './materializeCsv';
 
-/** The engine's spec of an API campaign: the ledger campaign has the API campaign's name. */
+/**
+ * The engine's spec of an API campaign: the ledger campaign has the API campaign's name.
+ * `columns`: the pages' columns, whose `consent` the CSV carries as two columns.
+ */
 export function apiCampaignSpec(
 	name: string,
 	settings: CampaignSettings,
@@ -11,12 +15,14 @@ export function apiCampaignSpec(
 	source: 'pages' | 'csv',
 	/** The worker config's `links.baseUrl`, for `trackLinks`. */
 	linkBase?: string,
+	columns: readonly string[] = [],
 ): CampaignSpec {
 	if (settings.trackLinks && linkBase === undefined)
 		throw new SettingError(
 			'linkBase',
 			"needs the worker config's links.baseUrl: the address tracked links point at",
 		);
+	const consent = source === 'pages' && consentInCsv(columns, settings.requireConsent);
 	return {
 		name,
 		csvPath,
@@ -39,6 +45,9 @@ export function apiCampaignSpec(
 		allowLandlines: settings.allowLandlines || undefined,
 		...variantSpec(settings),
 		linkBase: settings.trackLinks ? linkBase : undefined,
+		consentColumn: consent ? CONSENT_SOURCE_COLUMN : undefined,
+		consentAtColumn: consent ? CONSENT_AT_COLUMN : undefined,
+		requireConsent: settings.requireConsent || undefined,
 	};
 }
 
@@ -81,4 +90,5 @@ export const API_SETTING: Partial<Record<Setting, string>> = {
 	decideAfter: 'decideAfter',
 	winner: 'winner',
 	linkBase: 'trackLinks',
+	requireConsent: 'requireConsent',
 };

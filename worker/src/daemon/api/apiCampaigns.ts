@@ -26,6 +26,7 @@ import { columnProblems } from '../../campaign/csvColumns';
 import { runCampaign } from '../../campaign/runCampaign';
 import { readCampaignReport, type CampaignReport } from '../../campaignReport/campaignReport';
 import { FatalError, SettingError } from '../../errors';
+import type { EvidenceRow } from '../../storage/evidence';
 import type { Ledger } from '../../storage/ledger';
 import type {
 	ApiCampaignRecord,
@@ -39,7 +40,7 @@ import type { CampaignEvents } from '../callbacks/5-events/campaignEvents';
 import { CampaignControl, eventRun, type CampaignKicker } from './campaignControl';
 import { campaignStatusOf } from './campaignStatusOf';
 import { receiveCsv } from './csvUpload';
-import { materializeCsv, unionColumns } from './materializeCsv';
+import { csvHeader, materializeCsv, unionColumns } from './materializeCsv';
 import { SilentReporter } from './silentReporter';
 
 export type { CampaignKicker } from './campaignControl';
@@ -76,6 +77,8 @@ export class ApiCampaigns {
 			configCampaigns: readonly string[];
 			/** `links.baseUrl`, for a campaign's `trackLinks`. */
 			linkBase?: string;
+			/** senderIds.registered: a preview warns of another alphanumeric `from` sent to Australia. */
+			registeredSenderIds?: readonly string[];
 		} = { outboundAllow: [], configCampaigns: [] },
 		private readonly now: () => number = Date.now,
 	) {
@@ -254,16 +257,18 @@ export class ApiCampaigns {
 				},
 			]);
 		const source = record.source ?? 'pages';
+		const union = unionColumns(await this.store.pageColumns(name));
 		const spec = apiCampaignSpec(
 			name,
 			record.settings,
 			apiCampaignCsvPath(this.dir, name),
 			source,
 			this.guard.linkBase,
+			union,
 		);
 		const header =
 			source === 'pages'
-				? unionColumns(await this.store.pageColumns(name))
+				? csvHeader(union, spec.consentColumn !== undefined)
 				: ((await this.store.pageColumns(name))[0] ?? []);
 		const problems = columnProblems(header, spec).map((e) => ({
 			field: API_SETTING[e.setting] ?? e.setting,
@@ -392,6 +397,22 @@ export class ApiCampaigns {
 		};
 	}
 
+	/** The JSON of `cloudtel campaign evidence --json`: one row per recipient, by line. */
+	async evidence(
+		name: string,
+	): Promise<{ campaign: string; exportedAt: string; rows: EvidenceRow[] }> {
+		const record = await this.record(name);
+		if (record.state === 'draft' || !(await this.ledger.campaign(name)))
+			throw new ApiError(
+				'conflict',
+				`campaign "${name}" has not started sending: there is no evidence yet`,
+				{ field: 'state' },
+			);
+		const rows: EvidenceRow[] = [];
+		for await (const r of this.ledger.evidence(name)) rows.push(r);
+		return { campaign: name, exportedAt: new Date(this.now()).toISOString(), rows };
+	}
+
 	/** The dry run of the recipients as they stand: counts, segments, cost, the first problems. */
 	async preview(name: string, pricePerSegment?: number): Promise<CampaignPreview> {
 		const record = await this.record(name);
@@ -410,10 +431,23 @@ export class ApiCampaigns {
 			);
 		const source = record.source ?? 'pages';
 		const path = apiCampaignCsvPath(this.dir, name);
-		const { lineBreaks } = await materializeCsv(this.store, name, source, path);
+		const { lineBreaks } = await materializeCsv(
+			this.store,
+			name,
+			source,
+			path,
+			record.settings.requireConsent,
+		);
 		// Recipient n of the pages is line n + 1 of their CSV, unless a value spans lines.
 		const exact = source === 'pages' && !lineBreaks;
-		const spec = apiCampaignSpec(name, record.settings, path, source, this.guard.linkBase);
+		const spec = apiCampaignSpec(
+			name,
+			record.settings,
+			path,
+			source,
+			this.guard.linkBase,
+			unionColumns(await this.store.pageColumns(name)),
+		);
 		const pace = apiCampaignPace(record.settings);
 		let summary;
 		try {
@@ -427,6 +461,7 @@ export class ApiCampaigns {
 					threads: 0,
 					pricePerSegment: pricePerSegment ?? pace.pricePerSegment,
 					maxCost: pace.maxCost,
+					registeredSenderIds: this.guard.registeredSenderIds,
 				},
 				{ ledger: this.ledger, reporter: new SilentReporter() },
 			);
@@ -454,6 +489,7 @@ export class ApiCampaigns {
 			...(f?.estimatedCost !== undefined ? { cost: f.estimatedCost } : {}),
 			...(f?.spendCap ? { spendCap: f.spendCap } : {}),
 			...(f?.refused ? { refused: f.refused } : {}),
+			...(f?.senderId ? { warnings: [f.senderId.message] } : {}),
 			problems: summary.firstErrors.map((p) => ({
 				line: p.line,
 				...(exact ? { recipient: p.line - 1 } : {}),

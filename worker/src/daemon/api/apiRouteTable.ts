@@ -3,6 +3,7 @@ import { MAX_PAGE_BODY_BYTES, type WorkerApiErrorCode } from '../../../../api';
 import {
 	csvAnswer,
 	deletedAnswer,
+	evidenceAnswer,
 	listAnswer,
 	nameParams,
 	pageAnswer,
@@ -34,6 +35,7 @@ export interface ApiRoute {
 		| 'resumeCampaign'
 		| 'cancelCampaign'
 		| 'getReport'
+		| 'getEvidence'
 		| 'getPreview';
 	method: 'GET' | 'PUT' | 'POST' | 'DELETE';
 	/** Under /api, in fastify's form (`:name`). */
@@ -191,6 +193,16 @@ export const API_ROUTES: readonly ApiRoute[] = [
 		query: reportQuery,
 		answers: { 200: { description: 'The report.', schema: reportAnswer } },
 		errors: ['not_found', 'conflict', 'invalid'],
+	},
+	{
+		id: 'getEvidence',
+		method: 'GET',
+		path: '/campaigns/:name/evidence',
+		summary:
+			"The evidence, the JSON of `cloudtel campaign evidence --json`: each recipient's consent, sending, receipt, replies, opt-out, and whether anything went after an opt-out.",
+		params: nameParams,
+		answers: { 200: { description: 'The evidence.', schema: evidenceAnswer } },
+		errors: ['not_found', 'conflict'],
 	},
 	{
 		id: 'getPreview',

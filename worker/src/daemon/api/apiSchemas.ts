@@ -189,6 +189,13 @@ export const settingsBody = z
 			.describe(
 				"Every http(s) URL of the text becomes a short link per recipient at the worker's links.baseUrl, its clicks counted.",
 			),
+		requireConsent: z
+			.boolean()
+			.nullable()
+			.optional()
+			.describe(
+				'A recipient whose number has no consent, in its `consent` or recorded before, ends invalid (NO_CONSENT).',
+			),
 		receipts: z
 			.boolean()
 			.nullable()
@@ -230,6 +237,22 @@ const recipient = z
 	})
 	.meta({
 		type: 'object',
+		properties: {
+			consent: {
+				type: ['object', 'null'],
+				description:
+					'Where the number consented and when; stored the first time the number is seen, kept when later lists omit it.',
+				properties: {
+					source: { type: 'string', description: 'Such as "web form 2026-03".' },
+					at: {
+						type: 'string',
+						description: 'ISO 8601; left out, when it is stored.',
+					},
+				},
+				required: ['source'],
+				additionalProperties: false,
+			},
+		},
 		additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
 	});
 
@@ -342,6 +365,12 @@ export const previewAnswer = z.strictObject({
 	segments: z.number().int(),
 	messages: z.number().int(),
 	cost: z.number().optional(),
+	warnings: z
+		.array(z.string())
+		.optional()
+		.describe(
+			"An alphanumeric from sent to Australian numbers and not in the worker's senderIds.registered (Australia's SMS Sender ID Register).",
+		),
 	problems: z.array(
 		z.strictObject({
 			line: z.number().int(),
@@ -363,6 +392,35 @@ export const previewAnswer = z.strictObject({
 		)
 		.optional(),
 });
+
+const evidenceRow = z.looseObject({
+	line: z.number().int(),
+	number: z.string().optional(),
+	consentSource: z.string().optional(),
+	consentAt: z.number().int().optional().describe('Unix milliseconds, as every time of a row.'),
+	status: z.string(),
+	text: z.string().optional(),
+	handedOverAt: z.number().int().optional(),
+	messageSid: z.string().optional(),
+	receiptStatus: z.string().optional(),
+	receiptAt: z.number().int().optional(),
+	replies: z.array(z.number().int()),
+	optOutAt: z.number().int().optional(),
+	optOutWord: z.string().optional(),
+	suppressedAt: z.number().int().optional(),
+	confirmationAt: z.number().int().optional(),
+	sentAfterOptOut: z
+		.boolean()
+		.describe('The message was handed over while its number was opted out.'),
+});
+
+export const evidenceAnswer = z
+	.strictObject({
+		campaign: z.string(),
+		exportedAt: z.string(),
+		rows: z.array(evidenceRow),
+	})
+	.describe('The JSON of `cloudtel campaign evidence --json`: one row per recipient, by line.');
 
 export const reportAnswer = z
 	.looseObject({ campaign: z.string() })

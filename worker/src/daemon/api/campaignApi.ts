@@ -62,6 +62,7 @@ export class CampaignApi {
 				outboundAllow: config.outbound.allow,
 				linkBase: config.links.baseUrl,
 				configCampaigns: config.campaigns.map((c) => c.name),
+				registeredSenderIds: config.senderIds.registered,
 			}),
 			dir,
 			{ maxCsvBytes: options.maxCsvBytes ?? DEFAULT_MAX_CSV_BYTES, log },

@@ -145,6 +145,7 @@ export async function campaignApiRoutes(
 				price(request),
 				request.query as { notSentLimit?: number; notSentAfter?: number },
 			),
+		getEvidence: async (request) => campaigns.evidence(name(request)),
 		getPreview: async (request) => campaigns.preview(name(request), price(request)),
 	};
 

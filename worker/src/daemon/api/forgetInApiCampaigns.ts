@@ -178,7 +178,13 @@ async function blankLocalCsv(
 	if (!present && !stored?.input) return false;
 	const fresh = `${path}.forget-${randomUUID()}`;
 	try {
-		await materializeCsv(store, record.name, record.source ?? 'pages', fresh);
+		await materializeCsv(
+			store,
+			record.name,
+			record.source ?? 'pages',
+			fresh,
+			record.settings.requireConsent,
+		);
 		const changed = present && (await overwriteDifferences(path, fresh));
 		if (stored?.input) {
 			// The local CSV holds the fresh bytes now (moved there when its length differed).
