@@ -16,7 +16,13 @@ import { linkBaseProblem } from '../settings/linkBase';
 import { pickReporter } from './pickReporter';
 import { parseCountries } from '../rows/numberGuard';
 import { interruptSignal } from './interruptSignal';
-import { parseMaxCost, parseNumberFlag, parsePrice, parseRateFlag } from './parseNumberFlag';
+import {
+	parseFailureRate,
+	parseMaxCost,
+	parseNumberFlag,
+	parsePrice,
+	parseRateFlag,
+} from './parseNumberFlag';
 
 export const DEFAULT_DB = 'cloudtel.db';
 
@@ -114,6 +120,7 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 				pricePerSegment: parsePrice(values['price-per-segment']),
 				maxCost: parseMaxCost(values['max-cost']),
 				dailyMaxCost: parseMaxCost(values['daily-max-cost'], '--daily-max-cost'),
+				maxFailureRate: parseFailureRate(values['max-failure-rate']),
 			},
 			{ ledger, reporter, signal: interrupt.signal },
 		);
@@ -174,6 +181,7 @@ function parseFlags(argv: string[]) {
 				'price-per-segment': { type: 'string' },
 				'max-cost': { type: 'string' },
 				'daily-max-cost': { type: 'string' },
+				'max-failure-rate': { type: 'string' },
 				countries: { type: 'string' },
 				'allow-landlines': { type: 'boolean' },
 				out: { type: 'string' },
