@@ -45,6 +45,8 @@ export interface CampaignSettings {
 	maxCost?: number;
 	/** The price of one segment, for `maxCost`. */
 	pricePerSegment?: number;
+	/** Pauses the campaign when more than this share of its latest 200 delivery outcomes failed (default 0.3; 0 never). */
+	maxFailureRate?: number;
 	/** Ask for delivery receipts to this worker (default true). */
 	receipts?: boolean;
 	/** Replies to this worker; only with a leased sender (default true without `from`). */
@@ -74,6 +76,7 @@ export const CAMPAIGN_SETTING_NAMES: readonly CampaignSettingName[] = [
 	'allowLandlines',
 	'maxCost',
 	'pricePerSegment',
+	'maxFailureRate',
 	'receipts',
 	'replies',
 	'events',
@@ -283,6 +286,8 @@ export function checkCampaignSettings(body: unknown): {
 			problem('maxCost', 'maxCost needs pricePerSegment: the cap counts segments at that price'),
 		);
 	else if (maxCost !== undefined) out.maxCost = maxCost;
+	const maxFailureRate = num('maxFailureRate', 0, 1, false);
+	if (maxFailureRate !== undefined) out.maxFailureRate = maxFailureRate;
 	out.receipts = bool('receipts') ?? true;
 	const leased = isBlank(from);
 	const replies = bool('replies');

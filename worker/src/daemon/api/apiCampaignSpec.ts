@@ -37,12 +37,14 @@ export function apiCampaignPace(settings: CampaignSettings): {
 	batchSize: number;
 	maxCost?: number;
 	pricePerSegment?: number;
+	maxFailureRate?: number;
 } {
 	return {
 		rate: settings.rate ?? RUN_DEFAULTS.rate,
 		batchSize: settings.batchSize ?? RUN_DEFAULTS.batchSize,
 		maxCost: settings.maxCost,
 		pricePerSegment: settings.pricePerSegment,
+		maxFailureRate: settings.maxFailureRate,
 	};
 }
 
@@ -65,4 +67,5 @@ export const API_SETTING: Partial<Record<Setting, string>> = {
 	countries: 'countries',
 	allowLandlines: 'allowLandlines',
 	maxCost: 'maxCost',
+	maxFailureRate: 'maxFailureRate',
 };

@@ -155,6 +155,15 @@ export const settingsBody = z
 			.nullable()
 			.optional()
 			.describe('The price of one segment, for maxCost.'),
+		maxFailureRate: z
+			.number()
+			.min(0)
+			.max(1)
+			.nullable()
+			.optional()
+			.describe(
+				'Pauses the campaign when more than this share of its latest 200 delivery outcomes (50 at least) failed; default 0.3, 0 never.',
+			),
 		receipts: z
 			.boolean()
 			.nullable()
