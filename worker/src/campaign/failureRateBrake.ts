@@ -32,11 +32,14 @@ export class FailureRateBrake {
 		readonly maxRate: number,
 	) {}
 
-	/** Why the campaign must pause now, or undefined; asks the store at most once a second. */
-	async judge(now = performance.now()): Promise<PausedBy | undefined> {
+	/**
+	 * Why the campaign must pause now, or undefined; asks the store at most once a second.
+	 * `throughLine`: the highest line this run has settled, where the window ends.
+	 */
+	async judge(throughLine: number, now = performance.now()): Promise<PausedBy | undefined> {
 		if (this.maxRate <= 0 || now - this.judgedAt < JUDGE_EVERY_MS) return undefined;
 		this.judgedAt = now;
-		const o = await this.store.latestOutcomes(this.campaign, BRAKE_WINDOW);
+		const o = await this.store.latestOutcomes(this.campaign, BRAKE_WINDOW, throughLine);
 		if (o.total < BRAKE_MIN_OUTCOMES || o.failed / o.total <= this.maxRate) return undefined;
 		const codes = Object.entries(o.failedByCode)
 			.sort((a, b) => b[1] - a[1])

@@ -77,6 +77,8 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 	let control = { at: 0, paused: false, cancelled: false, guarded: false };
 	/** The cap that cut a chunk short: the run pauses once its chunks are in. */
 	let capped: SpendCap | undefined;
+	/** The highest line this run has settled: the brake's window ends there. */
+	let settledThrough = 0;
 	/** What the failure-rate brake saw when it paused the campaign. */
 	let braked: PausedBy | undefined;
 	let pausedReported = false;
@@ -113,7 +115,7 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 		const now = performance.now();
 		if (now - control.at < pollMs) return control;
 		if (!braked && input.brake) {
-			braked = await input.brake.judge(now);
+			braked = await input.brake.judge(settledThrough, now);
 			if (braked) {
 				await ledger.setPaused(campaign, true, braked);
 				reporter.event(
@@ -152,6 +154,7 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 
 	const settle = async (chunk: number, rows: SettledRow[]) => {
 		await ledger.settle(campaign, chunk, rows);
+		for (const r of rows) if (r.line > settledThrough) settledThrough = r.line;
 		for (const r of rows)
 			if (r.status === 'suppressed') heldBack++;
 			else if (r.status !== 'pending') sent++;

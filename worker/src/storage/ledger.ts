@@ -309,7 +309,7 @@ export interface GuardLedger {
 	/** Gives back what was reserved for messages that were not handed over after all. */
 	releaseSpend(key: string, micros: number): Promise<void>;
 	/** The failure-rate brake's window: the latest `limit` outcomes after its mark, and the failed ones' ErrorCodes. */
-	latestOutcomes(name: string, limit: number): Promise<Outcomes>;
+	latestOutcomes(name: string, limit: number, throughLine: number): Promise<Outcomes>;
 	/** Sets the brake's mark past every row sent so far: after a resume it judges afresh. */
 	markOutcomesSeen(name: string): Promise<void>;
 }

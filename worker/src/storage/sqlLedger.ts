@@ -209,7 +209,7 @@ export class SqlLedger implements Ledger {
 		return Number(row?.micros ?? 0);
 	}
 
-	async latestOutcomes(name: string, limit: number): Promise<Outcomes> {
+	async latestOutcomes(name: string, limit: number, throughLine: number): Promise<Outcomes> {
 		const g = this.g;
 		return this.db.run(
 			(function* () {
@@ -219,6 +219,7 @@ export class SqlLedger implements Ledger {
 					name,
 					Number(from?.line ?? 0),
 					limit,
+					throughLine,
 				);
 				const failedByCode: Record<string, number> = Object.create(null);
 				let failed = 0;
