@@ -57,6 +57,8 @@ export interface CampaignSettings {
 	trackLinks?: boolean;
 	/** A recipient whose number has no consent, given (`consent`) or recorded before, ends invalid (NO_CONSENT). */
 	requireConsent?: boolean;
+	/** Pauses the campaign when more than this share of its latest 200 delivery outcomes failed (default 0.3; 0 never). */
+	maxFailureRate?: number;
 	/** Ask for delivery receipts to this worker (default true). */
 	receipts?: boolean;
 	/** Replies to this worker; only with a leased sender (default true without `from`). */
@@ -92,6 +94,7 @@ export const CAMPAIGN_SETTING_NAMES: readonly CampaignSettingName[] = [
 	'decideAfter',
 	'trackLinks',
 	'requireConsent',
+	'maxFailureRate',
 	'receipts',
 	'replies',
 	'events',
@@ -352,6 +355,8 @@ export function checkCampaignSettings(body: unknown): {
 	if (trackLinks !== undefined) out.trackLinks = trackLinks;
 	const requireConsent = bool('requireConsent');
 	if (requireConsent !== undefined) out.requireConsent = requireConsent;
+	const maxFailureRate = num('maxFailureRate', 0, 1, false);
+	if (maxFailureRate !== undefined) out.maxFailureRate = maxFailureRate;
 	out.receipts = bool('receipts') ?? true;
 	const leased = isBlank(from);
 	const replies = bool('replies');

@@ -71,6 +71,7 @@ export const SETTING_FLAG = {
 	dailyMaxCost: '--daily-max-cost',
 	countries: '--countries',
 	allowLandlines: '--allow-landlines',
+	maxFailureRate: '--max-failure-rate',
 } as const;
 
 export type Setting = keyof typeof SETTING_FLAG;

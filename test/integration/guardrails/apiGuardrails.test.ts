@@ -21,6 +21,13 @@ describe.each(sqlite)('guardrails of an API campaign ($name)', (backend) => {
 		});
 		expect(refused.status).toBe(400);
 		expect(JSON.stringify(refused.body)).toMatch(/maxCost needs pricePerSegment/);
+		const badRate = await call('PUT', '/campaigns/wrong', {
+			property: sandbox.demo.PropertySid,
+			text: 'Hi',
+			maxFailureRate: 1.5,
+		});
+		expect(badRate.status).toBe(400);
+		expect(JSON.stringify(badRate.body)).toMatch(/"field":"maxFailureRate"/);
 
 		const settings = {
 			property: sandbox.demo.PropertySid,
@@ -31,6 +38,7 @@ describe.each(sqlite)('guardrails of an API campaign ($name)', (backend) => {
 			// One segment a message at 0.01: 0.03 pays for 3.
 			pricePerSegment: 0.01,
 			maxCost: 0.03,
+			maxFailureRate: 0.5,
 		};
 		expect((await call('PUT', '/campaigns/capped', settings)).status).toBe(201);
 		const list = [...recipients(0, 5), { phone: '+447400123456', first_name: 'Gb' }];

@@ -55,6 +55,14 @@ describe('worker config', () => {
 		expect(loadWorkerConfig(write(ok), {}).campaigns[0]).toMatchObject({ maxCost: 5 });
 	});
 
+	it('takes a campaign maxFailureRate from 0 to 1, naming it when out of range', () => {
+		expect(problems(`${BASE}campaigns:\n${campaign({ maxFailureRate: 1.5 })}`)).toEqual([
+			expect.stringMatching(/^campaigns\[0\]\.maxFailureRate: /),
+		]);
+		const ok = `${BASE}campaigns:\n${campaign({ maxFailureRate: 0 })}`;
+		expect(loadWorkerConfig(write(ok), {}).campaigns[0]).toMatchObject({ maxFailureRate: 0 });
+	});
+
 	it('refuses limits.dailyMaxCost without the pricePerSegment that counts it', () => {
 		expect(problems(`${BASE}limits: { dailyMaxCost: 50 }\n`)).toEqual([
 			'limits.dailyMaxCost: needs pricePerSegment: the daily cap counts segments at that price',

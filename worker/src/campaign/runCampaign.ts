@@ -1,3 +1,8 @@
+import {
+	checkMaxFailureRate,
+	DEFAULT_MAX_FAILURE_RATE,
+	FailureRateBrake,
+} from './failureRateBrake';
 import { randomUUID } from 'node:crypto';
 import { hostname, availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
@@ -85,6 +90,8 @@ export interface RunCampaignOptions {
 	pricePerSegment?: number;
 	/** --max-cost: the most the campaign may spend, counted before each message leaves (spendCap.ts). */
 	maxCost?: number;
+	/** --max-failure-rate: the share of failed outcomes that pauses the campaign (default 0.3; 0 never). */
+	maxFailureRate?: number;
 	/** --daily-max-cost (limits.dailyMaxCost): the most a day may spend across the ledger's campaigns. */
 	dailyMaxCost?: number;
 	/** The zone whose midnight starts the day of `dailyMaxCost` (limits.timeZone); else the campaign's, else UTC. */
@@ -239,6 +246,7 @@ async function joinRun(
 function checkSettings(options: RunCampaignOptions): void {
 	checkSpendCap(options.maxCost, options.pricePerSegment);
 	checkSpendCap(options.dailyMaxCost, options.pricePerSegment, 'dailyMaxCost');
+	checkMaxFailureRate(options.maxFailureRate);
 	if (options.spec.text !== undefined && options.spec.text.trim() === '')
 		throw new SettingError(
 			'text',
@@ -771,6 +779,7 @@ async function sendRound(
 		controls: deps.controls,
 		rate: options.rate,
 		spendCaps: spendCapsOf(options, ledger, name, timing.timeZone),
+		brake: new FailureRateBrake(ledger, name, options.maxFailureRate ?? DEFAULT_MAX_FAILURE_RATE),
 		backoff:
 			options.retries === undefined
 				? undefined

@@ -10,6 +10,7 @@ import { CallbacksGate } from './callbacksGate';
 import { sendChunk, type ChunkRequest } from './sendChunk';
 import { paidFor, spendCapPause } from './spendCapChunk';
 import type { SpendCap } from './spendCap';
+import type { FailureRateBrake } from './failureRateBrake';
 import { sleep } from './sleep';
 
 export interface SendStageInput extends ChunkRequest {
@@ -33,6 +34,8 @@ export interface SendStageInput extends ChunkRequest {
 	/** Where the provider calls back about each message: the worker daemon's webhooks. */
 	/** --max-cost, --daily-max-cost: each chunk pays for its messages before they leave (spendCap.ts). */
 	spendCaps?: readonly SpendCap[];
+	/** --max-failure-rate: pauses the campaign when too many of its latest messages fail (failureRateBrake.ts). */
+	brake?: FailureRateBrake;
 	callbacks?: Pick<
 		SendMessageRequest,
 		'DeliveryReceiptWebhookUri' | 'DeliveryReceiptWebhookMethod' | 'WebhookUri' | 'WebhookMethod'
@@ -74,6 +77,10 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 	let control = { at: 0, paused: false, cancelled: false, guarded: false };
 	/** The cap that cut a chunk short: the run pauses once its chunks are in. */
 	let capped: SpendCap | undefined;
+	/** The highest line this run has settled: the brake's window ends there. */
+	let settledThrough = 0;
+	/** What the failure-rate brake saw when it paused the campaign. */
+	let braked: PausedBy | undefined;
 	let pausedReported = false;
 	const callbacksIn = new CallbacksGate(ledger, reporter, signal, input.callbacksWaitMs);
 	const taker = (input.chunks ?? localChunks).taker({
@@ -107,6 +114,17 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 	const readControl = async () => {
 		const now = performance.now();
 		if (now - control.at < pollMs) return control;
+		if (!braked && input.brake) {
+			braked = await input.brake.judge(settledThrough, now);
+			if (braked) {
+				await ledger.setPaused(campaign, true, braked);
+				reporter.event(
+					'paused',
+					{ campaign, pausedBy: braked.by, reason: braked.detail },
+					`paused by its ${braked.by}: ${braked.detail}`,
+				);
+			}
+		}
 		const c = await ledger.campaign(campaign);
 		const other = await input.controls?.();
 		control = {
@@ -136,6 +154,7 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 
 	const settle = async (chunk: number, rows: SettledRow[]) => {
 		await ledger.settle(campaign, chunk, rows);
+		for (const r of rows) if (r.line > settledThrough) settledThrough = r.line;
 		for (const r of rows)
 			if (r.status === 'suppressed') heldBack++;
 			else if (r.status !== 'pending') sent++;
@@ -242,8 +261,10 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 	progress(true);
 	// A chunk cut short may settle before the loop looks again, and the rest seem done.
 	if (capped && stop === 'finished') stop = 'paused';
-	const pausedBy = capped && !fatal ? await spendCapPause(ledger, campaign, capped) : undefined;
-	if (pausedBy)
+	// Every row sent is in: a resume judges only what is sent after it.
+	if (braked) await input.brake?.seen();
+	const pausedBy = capped && !fatal ? await spendCapPause(ledger, campaign, capped) : braked;
+	if (pausedBy && pausedBy !== braked)
 		reporter.event(
 			'paused',
 			{ campaign, pausedBy: pausedBy.by, reason: pausedBy.detail },

@@ -17,7 +17,13 @@ import { linkBaseProblem } from '../settings/linkBase';
 import { pickReporter } from './pickReporter';
 import { parseCountries } from '../rows/numberGuard';
 import { interruptSignal } from './interruptSignal';
-import { parseMaxCost, parseNumberFlag, parsePrice, parseRateFlag } from './parseNumberFlag';
+import {
+	parseFailureRate,
+	parseMaxCost,
+	parseNumberFlag,
+	parsePrice,
+	parseRateFlag,
+} from './parseNumberFlag';
 
 export const DEFAULT_DB = 'cloudtel.db';
 
@@ -122,6 +128,7 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 				dailyMaxCost: parseMaxCost(values['daily-max-cost'], '--daily-max-cost'),
 				winner:
 					values.winner === undefined ? undefined : parseNumberFlag('--winner', values.winner, 1),
+				maxFailureRate: parseFailureRate(values['max-failure-rate']),
 			},
 			{ ledger, reporter, signal: interrupt.signal },
 		);
@@ -182,6 +189,7 @@ function parseFlags(argv: string[]) {
 				'price-per-segment': { type: 'string' },
 				'max-cost': { type: 'string' },
 				'daily-max-cost': { type: 'string' },
+				'max-failure-rate': { type: 'string' },
 				countries: { type: 'string' },
 				'allow-landlines': { type: 'boolean' },
 				'registered-sender-ids': { type: 'string' },

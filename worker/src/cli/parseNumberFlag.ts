@@ -39,3 +39,14 @@ export function parseMaxCost(value: string | undefined, flag = '--max-cost'): nu
 		);
 	return n;
 }
+
+/** `--max-failure-rate`: a fraction of the latest delivery outcomes; 0 turns the brake off. */
+export function parseFailureRate(value: string | undefined): number | undefined {
+	if (value === undefined) return undefined;
+	const n = Number(value);
+	if (value.trim() === '' || !(n >= 0 && n <= 1))
+		throw new UsageError(
+			`--max-failure-rate must be a fraction from 0 to 1, such as 0.3 (0 turns the brake off) (got "${value}")`,
+		);
+	return n;
+}

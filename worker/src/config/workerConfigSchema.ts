@@ -243,6 +243,8 @@ const campaign = z
 		maxCost: z.number().min(0).optional(),
 		/** The price of one segment, for maxCost. */
 		pricePerSegment: z.number().min(0).max(MAX_PRICE_PER_SEGMENT).optional(),
+		/** The failure-rate brake's fraction, as `campaign run --max-failure-rate` (default 0.3; 0 off). */
+		maxFailureRate: z.number().min(0).max(1).optional(),
 		/** Ask for delivery receipts at this worker's receipt URL. */
 		receipts: z.boolean().default(true),
 		/**

@@ -10,6 +10,8 @@ export const SPEND_KEY = 'spend:';
 export const PAUSED_BY_KEY = 'paused-by:';
 /** The spend of one day across every campaign (`limits.dailyMaxCost`): `spend-day:2026-11-28`. */
 export const DAY_KEY = 'spend-day:';
+/** The failure-rate brake judges only rows after this line: the last one sent when it paused. */
+export const BRAKE_FROM_KEY = 'brake-from:';
 
 export function guardSql(d: Dialect) {
 	return {
@@ -21,5 +23,15 @@ export function guardSql(d: Dialect) {
 		release: `UPDATE meta SET value = CAST(${d.greatest('CAST(value AS BIGINT) - $2', '0')} AS TEXT) WHERE key = $1`,
 		setPausedBy: `INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
 		forget: `DELETE FROM meta WHERE key = $1`,
+		// The failure-rate brake's window: the latest rows with an outcome (refused, or a receipt
+		// came), in line order, which is the order chunks are sent in; from the highest line the
+		// run has settled down, so the rows still pending are not scanned.
+		outcomes: `SELECT CASE WHEN r.status = 'rejected' OR d.status = 'Failed' THEN 1 ELSE 0 END AS failed,
+			COALESCE(d.error_code, r.error_code, '') AS code
+			FROM recipients r LEFT JOIN deliveries d ON d.campaign = r.campaign AND d.line = r.line
+			WHERE r.campaign = $1 AND r.line > $2 AND r.line <= $4 AND (r.status = 'rejected' OR (r.status = 'accepted' AND d.status IS NOT NULL))
+			ORDER BY r.line DESC LIMIT $3`,
+		sentThrough: `SELECT MAX(line) AS line FROM recipients WHERE campaign = $1 AND status IN ('accepted', 'rejected', 'uncertain')`,
+		brakeFrom: `SELECT CAST(value AS BIGINT) AS line FROM meta WHERE key = $1`,
 	};
 }

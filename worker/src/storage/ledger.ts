@@ -319,6 +319,17 @@ export interface GuardLedger {
 	reserveSpend(key: string, micros: number, capMicros: number): Promise<boolean>;
 	/** Gives back what was reserved for messages that were not handed over after all. */
 	releaseSpend(key: string, micros: number): Promise<void>;
+	/** The failure-rate brake's window: the latest `limit` outcomes after its mark, and the failed ones' ErrorCodes. */
+	latestOutcomes(name: string, limit: number, throughLine: number): Promise<Outcomes>;
+	/** Sets the brake's mark past every row sent so far: after a resume it judges afresh. */
+	markOutcomesSeen(name: string): Promise<void>;
+}
+
+/** Delivery outcomes (provider rejections, receipts): how many, how many failed, by ErrorCode. */
+export interface Outcomes {
+	total: number;
+	failed: number;
+	failedByCode: Record<string, number>;
 }
 
 export interface Ledger extends LedgerReader, CallbackLedger, GuardLedger {

@@ -31,8 +31,9 @@ import {
 	type ConsentRecord,
 	type PendingReview,
 	type PausedBy,
+	type Outcomes,
 } from './ledger';
-import { guardSql, PAUSED_BY_KEY, SPEND_KEY } from './guardSql';
+import { BRAKE_FROM_KEY, guardSql, PAUSED_BY_KEY, SPEND_KEY } from './guardSql';
 import {
 	ANSWER_LOST,
 	CALLBACKS_IN,
@@ -215,6 +216,38 @@ export class SqlLedger implements Ledger {
 		return Number(row?.micros ?? 0);
 	}
 
+	async latestOutcomes(name: string, limit: number, throughLine: number): Promise<Outcomes> {
+		const g = this.g;
+		return this.db.run(
+			(function* () {
+				const from = yield* get<{ line: number | string }>(g.brakeFrom, BRAKE_FROM_KEY + name);
+				const rows = yield* all<{ failed: number | string; code: string }>(
+					g.outcomes,
+					name,
+					Number(from?.line ?? 0),
+					limit,
+					throughLine,
+				);
+				const failedByCode: Record<string, number> = Object.create(null);
+				let failed = 0;
+				for (const r of rows)
+					if (Number(r.failed) === 1) {
+						failed++;
+						failedByCode[r.code] = (failedByCode[r.code] ?? 0) + 1;
+					}
+				return { total: rows.length, failed, failedByCode };
+			})(),
+		);
+	}
+
+	async markOutcomesSeen(name: string): Promise<void> {
+		const g = this.g;
+		await this.tx(function* () {
+			const through = yield* get<{ line: number | null }>(g.sentThrough, name);
+			yield* run(g.setPausedBy, BRAKE_FROM_KEY + name, String(through?.line ?? 0));
+		});
+	}
+
 	async reserveSpend(key: string, micros: number, capMicros: number): Promise<boolean> {
 		const g = this.g;
 		return this.tx(function* () {
@@ -252,7 +285,8 @@ export class SqlLedger implements Ledger {
 				if (yield* get(q.tableExists, 'campaign_runs'))
 					yield* run(q.deleteFrom('campaign_runs'), name);
 				yield* run(q.clampIndexedThrough);
-				for (const key of [SPEND_KEY, PAUSED_BY_KEY]) yield* run(g.forget, key + name);
+				for (const key of [SPEND_KEY, PAUSED_BY_KEY, BRAKE_FROM_KEY])
+					yield* run(g.forget, key + name);
 				// Its receipts and replies as the worker stored them, and their forwards: each names
 				// the campaign in its ExternalId, `"<campaign>:<row>"`. Opt-outs stay: they are the person's.
 				if (purge)

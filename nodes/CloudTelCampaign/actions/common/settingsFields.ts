@@ -26,6 +26,7 @@ export const SETTING_DISPLAY_NAMES: Record<CampaignSettingName, string> = {
 	countries: 'Countries',
 	allowLandlines: 'Allow Landlines',
 	maxCost: 'Max Cost',
+	maxFailureRate: 'Max Failure Rate',
 	pricePerSegment: 'Price Per Segment',
 	variants: 'Variants',
 	testShare: 'Test Share',

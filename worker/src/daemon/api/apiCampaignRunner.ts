@@ -147,6 +147,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 					batchSize: pace.batchSize,
 					...dailyCap(this.config),
 					maxCost: pace.maxCost,
+					maxFailureRate: pace.maxFailureRate,
 					pricePerSegment: pace.pricePerSegment ?? this.config.limits?.pricePerSegment,
 					concurrency: RUN_DEFAULTS.concurrency,
 					callbacks: this.callbacks(record),

@@ -56,12 +56,14 @@ export function apiCampaignPace(settings: CampaignSettings): {
 	batchSize: number;
 	maxCost?: number;
 	pricePerSegment?: number;
+	maxFailureRate?: number;
 } {
 	return {
 		rate: settings.rate ?? RUN_DEFAULTS.rate,
 		batchSize: settings.batchSize ?? RUN_DEFAULTS.batchSize,
 		maxCost: settings.maxCost,
 		pricePerSegment: settings.pricePerSegment,
+		maxFailureRate: settings.maxFailureRate,
 	};
 }
 
@@ -91,4 +93,5 @@ export const API_SETTING: Partial<Record<Setting, string>> = {
 	winner: 'winner',
 	linkBase: 'trackLinks',
 	requireConsent: 'requireConsent',
+	maxFailureRate: 'maxFailureRate',
 };

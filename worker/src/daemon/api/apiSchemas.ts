@@ -196,6 +196,15 @@ export const settingsBody = z
 			.describe(
 				'A recipient whose number has no consent, in its `consent` or recorded before, ends invalid (NO_CONSENT).',
 			),
+		maxFailureRate: z
+			.number()
+			.min(0)
+			.max(1)
+			.nullable()
+			.optional()
+			.describe(
+				'Pauses the campaign when more than this share of its latest 200 delivery outcomes (50 at least) failed; default 0.3, 0 never.',
+			),
 		receipts: z
 			.boolean()
 			.nullable()

@@ -80,6 +80,8 @@ export class RidingOutRestarts implements RunLedger {
 	readonly spent = this.retried('spent');
 	readonly reserveSpend = this.retried('reserveSpend');
 	readonly releaseSpend = this.retried('releaseSpend');
+	readonly latestOutcomes = this.retried('latestOutcomes');
+	readonly markOutcomesSeen = this.retried('markOutcomesSeen');
 	readonly rows = this.passed('rows');
 	readonly campaignNumbers = this.passed('campaignNumbers');
 	readonly suppressions = this.passed('suppressions');
