@@ -19,11 +19,11 @@ const cleanup = cleanupAfterEach();
 
 /**
  * A campaign through a running worker, its receipts from the sandbox: retry-failed sends the
- * UNDELIVERABLE number again, with its text, and never the unknown one. On both backends:
- * its rows are read from the store.
+ * UNDELIVERABLE number again, with its text, and never the unknown one; a later campaign
+ * skips the unknown number as suppressed. On both backends: it is read from the store.
  */
 describe.each(storeBackends())('campaign retry-failed ($name)', (backend) => {
-	it('retries 0666 only, with its original text', async () => {
+	it('retries 0666 only, with its original text; a later campaign skips 0667 as suppressed', async () => {
 		const sandbox = await startSandbox({ port: 0, receiptDelayMs: 20 });
 		cleanup.push(() => sandbox.close());
 		const dir = tempDir();
@@ -83,13 +83,14 @@ describe.each(storeBackends())('campaign retry-failed ($name)', (backend) => {
 		expect(spring.code, spring.stderr).toBe(0);
 		await until(
 			() =>
-				reading(async (ledger) =>
-					(await Promise.all([2, 3, 4].map((line) => ledger.delivery('spring', line)))).every(
-						Boolean,
-					),
+				reading(
+					async (ledger) =>
+						(await Promise.all([2, 3, 4].map((line) => ledger.delivery('spring', line)))).every(
+							Boolean,
+						) && (await ledger.isSuppressed(GONE)),
 				),
 			15_000,
-			"every row's receipt",
+			"every row's receipt, and the unknown number suppressed",
 		);
 
 		const retry = await cli(
@@ -113,5 +114,40 @@ describe.each(storeBackends())('campaign retry-failed ($name)', (backend) => {
 		);
 		expect(retry.code, retry.stderr).toBe(0);
 		expect(await sentIn('spring-again')).toEqual([{ To: SOFT, Text: 'Hi Sol, spring sale' }]);
+
+		const later = writeCsv(dir, 'summer.csv', `Phone,Name\n${GOOD},Gia\n${GONE},Gus\n`);
+		const summer = await cli(
+			[
+				'campaign',
+				'run',
+				'--csv',
+				later,
+				'--name',
+				'summer',
+				'--to-column',
+				'Phone',
+				'--text',
+				'Hi {{Name}}, summer sale',
+				'--property',
+				sandbox.demo.PropertySid,
+				'--db',
+				db,
+				'--rate',
+				'0',
+			],
+			env,
+		);
+		expect(summer.code, summer.stderr).toBe(0);
+		expect((await sentIn('summer')).map((m) => m.To)).toEqual([GOOD]);
+		const rows: { to?: string; status: string }[] = [];
+		await reading(async (ledger) => {
+			for await (const r of ledger.rows('summer')) rows.push({ to: r.to, status: r.status });
+		});
+		expect(rows).toEqual([
+			{ to: GOOD, status: 'accepted' },
+			{ to: GONE, status: 'suppressed' },
+		]);
+		const contact = await cli(['contact', 'show', GONE, '--db', db]);
+		expect(contact.stdout).toContain('UNKNOWN_SUBSCRIBER');
 	}, 60_000);
 });

@@ -196,6 +196,7 @@ export class WorkerDaemon {
 			config.optOut,
 			config.forward.n8n,
 			events,
+			config.suppressPermanentFailures,
 		);
 		const scheduler = new CampaignScheduler(
 			config.campaigns,
