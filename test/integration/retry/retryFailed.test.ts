@@ -7,13 +7,22 @@ import { cleanupAfterEach } from '../../support/cleanup';
 import { allSandboxMessages } from '../../support/sandboxMessages';
 import { storeBackends } from '../../support/storeBackends';
 import { cli, writeCsv } from '../worker/harness';
-import { freePort, tempDir, until, WorkerProcess, writeConfig } from '../daemon/harness';
+import {
+	freePort,
+	SandboxDriver,
+	tempDir,
+	until,
+	WorkerProcess,
+	writeConfig,
+} from '../daemon/harness';
 
 const SECRET = 'retry-secret-0123456789abcdef';
 const GOOD = '+61491570101';
 /** The sandbox fails these: 0666 as UNDELIVERABLE (passing), 0667 as UNKNOWN_SUBSCRIBER (no such number). */
 const SOFT = '+61491570666';
 const GONE = '+61491570667';
+/** Fails as SOFT does, but opts out before the retry. */
+const QUIT = '+61491580666';
 
 const cleanup = cleanupAfterEach();
 
@@ -56,7 +65,11 @@ describe.each(storeBackends())('campaign retry-failed ($name)', (backend) => {
 				.filter((m) => String(m.ExternalId).startsWith(`${name}:`))
 				.map((m) => ({ To: m.To, Text: m.Text }));
 
-		const list = writeCsv(dir, 'spring.csv', `Phone,Name\n${GOOD},Gia\n${SOFT},Sol\n${GONE},Gus\n`);
+		const list = writeCsv(
+			dir,
+			'spring.csv',
+			`Phone,Name\n${GOOD},Gia\n${SOFT},Sol\n${GONE},Gus\n${QUIT},Quin\n`,
+		);
 		const spring = await cli(
 			[
 				'campaign',
@@ -75,6 +88,8 @@ describe.each(storeBackends())('campaign retry-failed ($name)', (backend) => {
 				db,
 				'--receipt-url',
 				receiptUrl,
+				'--reply-url',
+				receiptUrl.replace(/receipts$/, 'replies'),
 				'--rate',
 				'0',
 			],
@@ -85,13 +100,17 @@ describe.each(storeBackends())('campaign retry-failed ($name)', (backend) => {
 			() =>
 				reading(
 					async (ledger) =>
-						(await Promise.all([2, 3, 4].map((line) => ledger.delivery('spring', line)))).every(
+						(await Promise.all([2, 3, 4, 5].map((line) => ledger.delivery('spring', line)))).every(
 							Boolean,
 						) && (await ledger.isSuppressed(GONE)),
 				),
 			15_000,
 			"every row's receipt, and the unknown number suppressed",
 		);
+
+		const quitLeased = (await allSandboxMessages(sandbox.url)).find((m) => m.To === QUIT).From;
+		await new SandboxDriver(sandbox).reply(QUIT, quitLeased, 'STOP');
+		await until(() => reading((ledger) => ledger.isSuppressed(QUIT)), 15_000, 'the opt-out');
 
 		const retry = await cli(
 			[
@@ -114,6 +133,12 @@ describe.each(storeBackends())('campaign retry-failed ($name)', (backend) => {
 		);
 		expect(retry.code, retry.stderr).toBe(0);
 		expect(await sentIn('spring-again')).toEqual([{ To: SOFT, Text: 'Hi Sol, spring sale' }]);
+		// Not even a suppressed row: the opted-out number is not in the retry at all.
+		const again: (string | undefined)[] = [];
+		await reading(async (ledger) => {
+			for await (const r of ledger.rows('spring-again')) again.push(r.to);
+		});
+		expect(again).toEqual([SOFT]);
 
 		const later = writeCsv(dir, 'summer.csv', `Phone,Name\n${GOOD},Gia\n${GONE},Gus\n`);
 		const summer = await cli(
