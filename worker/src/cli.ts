@@ -4,6 +4,7 @@ import type * as CampaignControl from './cli/campaignControlCommand';
 import type * as CampaignEvidence from './cli/campaignEvidenceCommand';
 import type * as CampaignReport from './cli/campaignReportCommand';
 import type * as CampaignRun from './cli/campaignRunCommand';
+import type * as CampaignRetry from './cli/campaignRetryCommand';
 import type * as Contact from './cli/contactCommand';
 import type * as Demo from './cli/demoCommand';
 import type * as OptOuts from './cli/optOutsCommand';
@@ -19,6 +20,7 @@ import {
 	OPTOUTS_USAGE,
 	REPORT_USAGE,
 	EVENTS_USAGE,
+	RETRY_USAGE,
 	RUN_USAGE,
 	SECRET_USAGE,
 	STATUS_USAGE,
@@ -57,18 +59,24 @@ async function dispatch(argv: string[]): Promise<number> {
 				const text =
 					sub === 'run'
 						? RUN_USAGE
-						: sub === 'status'
-							? STATUS_USAGE
-							: sub === 'report'
-								? REPORT_USAGE
-								: sub === 'evidence'
-									? EVIDENCE_USAGE
-									: CONTROL_USAGE[sub as keyof typeof CONTROL_USAGE];
+						: sub === 'retry-failed'
+							? RETRY_USAGE
+							: sub === 'status'
+								? STATUS_USAGE
+								: sub === 'report'
+									? REPORT_USAGE
+									: sub === 'evidence'
+										? EVIDENCE_USAGE
+										: CONTROL_USAGE[sub as keyof typeof CONTROL_USAGE];
 				if (text !== undefined) return help(text);
 			}
 			switch (sub) {
 				case 'run':
 					return load<typeof CampaignRun>('./cli/campaignRunCommand').campaignRunCommand(rest);
+				case 'retry-failed':
+					return load<typeof CampaignRetry>('./cli/campaignRetryCommand').campaignRetryCommand(
+						rest,
+					);
 				case 'status':
 				case 'pause':
 				case 'resume':
@@ -87,7 +95,7 @@ async function dispatch(argv: string[]): Promise<number> {
 					);
 				default:
 					return usage(
-						`unknown campaign command ${sub === undefined ? '(none)' : JSON.stringify(sub)}: use run, status, report, evidence, pause, resume, cancel or delete`,
+						`unknown campaign command ${sub === undefined ? '(none)' : JSON.stringify(sub)}: use run, retry-failed, status, report, evidence, pause, resume, cancel or delete`,
 					);
 			}
 		case 'contact':

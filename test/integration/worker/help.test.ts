@@ -18,6 +18,10 @@ describe('help everywhere', () => {
 		[['campaign', 'run', '--help'], /^Usage: cloudtel campaign run [\s\S]*--resend-uncertain/],
 		[['campaign', 'run', '--csv', 'x.csv', '-h'], /^Usage: cloudtel campaign run/],
 		[['campaign', 'status', '--help'], /^Usage: cloudtel campaign status/],
+		[
+			['campaign', 'retry-failed', '-h'],
+			/^Usage: cloudtel campaign retry-failed [\s\S]*--error-codes/,
+		],
 		[['campaign', 'report', '-h'], /^Usage: cloudtel campaign report [\s\S]*--price-per-segment/],
 		[['campaign', 'pause', '--help'], /^Usage: cloudtel campaign pause/],
 		[['campaign', 'resume', '--help'], /^Usage: cloudtel campaign resume/],

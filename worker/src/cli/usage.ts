@@ -144,6 +144,7 @@ export const CAMPAIGN_USAGE = `Usage: cloudtel campaign COMMAND [options]
 
 Commands:
   run       send a CSV file's rows (--dry-run: preview, send nothing)
+  retry-failed  a new campaign of a campaign's rows that failed for a passing reason
   status    how far a campaign has got
   evidence  one line per recipient proving consent, sends, receipts and opt-outs
   report    what a campaign sent and what it cost (text, --json or --html)
@@ -208,6 +209,8 @@ export const USAGE = `cloudtel: bulk SMS campaigns from CSV files, paced, crash-
 Usage:
   cloudtel campaign run --csv FILE --property SID --text TEMPLATE [options]
   cloudtel campaign status --db FILE --name NAME [--json]
+  cloudtel campaign retry-failed --db FILE --name NAME --as NEW [--error-codes A,B]
+                         a new campaign of NAME's rows whose delivery failed for a passing reason
   cloudtel campaign report --db FILE --name NAME [--html FILE] [--json] [--price-per-segment N]
   cloudtel campaign pause|resume|cancel --db FILE --name NAME
   cloudtel campaign delete --db FILE --name NAME [--force] [--purge]
@@ -251,4 +254,21 @@ the worker's outbox: the running worker sends them within 30 s, or the next one 
   --destination URL    replay only those to this URL (or events, n8n, post)
   --dead-only          replay only dead deliveries, not those that failed for good
   --json               one JSON document
+`;
+
+export const RETRY_USAGE = `Usage: cloudtel campaign retry-failed --db FILE|URL --name NAME --as NEW [options]
+
+Starts campaign NEW of NAME's rows whose delivery receipt failed with a code worth retrying,
+each sent the text it was sent before, with NAME's settings. Never a number that opted out,
+is suppressed, or was delivered since. Its list is written beside the ledger as NEW.retry.csv;
+run the same command again to resume NEW.
+
+  --error-codes A,B      the receipt ErrorCodes to retry (default: UNDELIVERABLE)
+  --list FILE            where to write NEW's list (default: NEW.retry.csv beside a SQLite
+                         ledger, in the working folder for Postgres)
+  --rate, --batch-size, --concurrency, --receipt-url, --reply-url, --base-url,
+  --account-sid, --auth-token, --out, --threads, --retries, --price-per-segment,
+  --max-cost, --daily-max-cost, --json
+                         as for \`campaign run\`
+  -h, --help             this help
 `;

@@ -1,3 +1,4 @@
+import { PERMANENT_FAILURE_CODES } from '../settings/failureCodes';
 import { dbLocation, isPostgresUrl } from '../storage/dbLocation';
 import cron from 'node-cron';
 import { z } from 'zod';
@@ -452,6 +453,16 @@ export const workerConfigSchema = z
 		optOut: optOut.prefault({}),
 		/** Alphanumeric sender IDs registered in Australia's SMS Sender ID Register: a preview warns of any other sent to +61 numbers. */
 		senderIds: z.strictObject({ registered: z.array(text).default([]) }).prefault({}),
+		/**
+		 * Numbers whose receipt says they do not exist are suppressed until a later delivery to
+		 * them succeeds: `true` (the default) for PERMANENT_FAILURE_CODES, `{ codes: [...] }` for others, `false` never.
+		 */
+		suppressPermanentFailures: z
+			.union([z.boolean(), z.strictObject({ codes: z.array(text).min(1) })])
+			.default(true)
+			.transform((v): readonly string[] =>
+				v === true ? PERMANENT_FAILURE_CODES : v === false ? [] : v.codes,
+			),
 		forward: forward.prefault({}),
 		events: events.optional(),
 		outbound: outbound.prefault({}),

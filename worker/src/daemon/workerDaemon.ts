@@ -205,6 +205,7 @@ export class WorkerDaemon {
 				scanWindowMs: config.links.scanWindowSeconds * 1000,
 				clicked: (click, token, at) => events.clickForwards(click, token, at),
 			},
+			config.suppressPermanentFailures,
 		);
 		const scheduler = new CampaignScheduler(
 			config.campaigns,

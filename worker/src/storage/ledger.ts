@@ -142,6 +142,14 @@ export interface SettledRow {
 	message?: string;
 }
 
+/** A failed row as `campaign retry-failed` sends it again: its number and the text it was sent. */
+export interface RetryableRow {
+	line: number;
+	to: string;
+	text: string;
+	timeZone?: string;
+}
+
 export interface LedgerRow extends RowFields {
 	status: RowStatus;
 	messageSid?: string;
@@ -282,6 +290,10 @@ export interface CallbackLedger {
 	/** Each worker's last word that its callbacks were in, and how long ago, by the database's clock. */
 	callbacksStamps(): Promise<CallbacksStamp[]>;
 	addSuppression(number: string, reason: string): Promise<void>;
+	/** Suppresses a number its receipt says does not exist, unless it is suppressed already (an opt-out keeps its reason). */
+	suppressPermanentFailure(number: string, reason: string): Promise<void>;
+	/** A delivery succeeded: lifts a suppression whose reason begins with `prefix` (a permanent failure's), never an opt-out. */
+	liftPermanentFailure(number: string, prefix: string): Promise<boolean>;
 	/** `reason`: the opt-in as it came (the START and its message); recorded with its time. */
 	removeSuppression(number: string, reason?: string): Promise<boolean>;
 	/** A consent event besides an opt-out or opt-in: a reply held for review, a confirmation sent. */
@@ -375,6 +387,8 @@ export interface Ledger extends LedgerReader, CallbackLedger, GuardLedger {
 	 */
 	peekPending(name: string, limit: number, afterLine?: number): Promise<PendingRow[]>;
 	markSuppressed(name: string, lines: number[]): Promise<void>;
+	/** Rows whose receipt failed with one of `codes`, neither suppressed nor delivered since. */
+	retryableRows(name: string, codes: readonly string[]): Promise<RetryableRow[]>;
 	/**
 	 * Durable before it returns: the request leaves only after this. The lines must be all
 	 * the pending rows between the first and the last, none already submitting; else nothing

@@ -20,6 +20,7 @@ import {
 	type InputMark,
 	type Ledger,
 	type LedgerRow,
+	type RetryableRow,
 	type PendingRow,
 	type ReplyRecord,
 	type ReportFigures,
@@ -48,6 +49,7 @@ import { VariantStore } from './variantStore';
 import { all, get, raw, run, type SqlDb, type TxMode, type Work } from './work';
 import { optOutOf, type ConsentTrailEvent, type EvidenceRow } from './evidence';
 import { evidenceSql } from './evidenceSql';
+import { retrySql } from './retrySql';
 import { WORKER_ID } from './workerId';
 
 /** Rows read per query by the readers that page (rows, numbers, suppressions), which hold no cursor open between pages. */
@@ -634,6 +636,30 @@ export class SqlLedger implements Ledger {
 			yield* run(q.addSuppression, number, reason, now);
 			yield* run(q.consentEvent, number, now, 'opt-out', reason);
 		});
+	}
+
+	async suppressPermanentFailure(number: string, reason: string): Promise<void> {
+		await this.db.run(run(retrySql(this.db.dialect).suppressPermanent, number, reason, Date.now()));
+	}
+
+	async liftPermanentFailure(number: string, prefix: string): Promise<boolean> {
+		return (await this.db.run(run(retrySql(this.db.dialect).liftPermanent, number, prefix))) > 0;
+	}
+
+	async retryableRows(name: string, codes: readonly string[]): Promise<RetryableRow[]> {
+		const rows = await this.db.run(
+			all<{ line: number; to_number: string; text: string | null; time_zone: string | null }>(
+				retrySql(this.db.dialect).retryableRows,
+				name,
+				JSON.stringify(codes),
+			),
+		);
+		return rows.map((r) => ({
+			line: Number(r.line),
+			to: r.to_number,
+			text: r.text ?? '',
+			...(r.time_zone ? { timeZone: r.time_zone } : {}),
+		}));
 	}
 
 	async removeSuppression(number: string, reason = 'replied to opt in'): Promise<boolean> {

@@ -59,6 +59,9 @@ export class RidingOutRestarts implements RunLedger {
 	readonly recoverSubmitting = this.retried('recoverSubmitting');
 	readonly release = this.retried('release');
 	readonly removeSuppression = this.retried('removeSuppression');
+	readonly retryableRows = this.retried('retryableRows');
+	readonly suppressPermanentFailure = this.retried('suppressPermanentFailure');
+	readonly liftPermanentFailure = this.retried('liftPermanentFailure');
 	readonly reportFigures = this.retried('reportFigures');
 	readonly requeueUncertain = this.retried('requeueUncertain');
 	readonly requeueUncertainWith = this.retried('requeueUncertainWith');

@@ -1,3 +1,4 @@
+import { PERMANENT_FAILURE_REASON } from '../../../settings/failureCodes';
 import type { DeliveryReceiptCallback, ReplyCallback } from '../../../../../api';
 import type { N8nForwardConfig, OptOutConfig, ReplyRule } from '../../../config/workerConfigSchema';
 import type { CallbackLedger } from '../../../storage/ledger';
@@ -96,6 +97,8 @@ export class CallbackProcessor {
 			/** The first real click of a recipient on a link, for events out. */
 			clicked?: (click: RecordedClick, token: string, at: number) => Promise<Forward[]>;
 		},
+		/** `suppressPermanentFailures`: receipt ErrorCodes that say the number does not exist. */
+		private readonly permanentFailures: readonly string[] = [],
 	) {
 		this.optOutIntent = optOutMatcher({ optOut: keywords.keywords, optIn: keywords.optInKeywords });
 	}
@@ -192,6 +195,7 @@ export class CallbackProcessor {
 				errorCode: receipt.ErrorCode || undefined,
 			});
 			this.countReceipt(row.campaign, receipt.Status === 'Delivered');
+			await this.judgeNumber(receipt);
 			if (row.resolved)
 				this.log.info('uncertain row resolved by its receipt: it was sent', {
 					campaign: row.campaign,
@@ -203,6 +207,32 @@ export class CallbackProcessor {
 				messageSid: receipt.MessageSid,
 				externalId: receipt.ExternalId,
 				status: receipt.Status,
+			});
+	}
+
+	/**
+	 * A number that does not exist is suppressed, so later campaigns skip it; a later delivery
+	 * to it lifts that (a number can be given out again), never an opt-out.
+	 */
+	private async judgeNumber(receipt: DeliveryReceiptCallback): Promise<void> {
+		if (this.permanentFailures.length === 0) return;
+		const permanent =
+			receipt.Status === 'Failed' && this.permanentFailures.includes(receipt.ErrorCode);
+		if (!permanent && receipt.Status !== 'Delivered') return;
+		const number = await this.ledger.sentTo(receipt.MessageSid);
+		if (!number) return;
+		if (permanent) {
+			await this.ledger.suppressPermanentFailure(
+				number,
+				`${PERMANENT_FAILURE_REASON}${receipt.ErrorCode}`,
+			);
+			this.log.info('number suppressed: its receipt says it does not exist', {
+				messageSid: receipt.MessageSid,
+				errorCode: receipt.ErrorCode,
+			});
+		} else if (await this.ledger.liftPermanentFailure(number, PERMANENT_FAILURE_REASON))
+			this.log.info('suppression lifted: a delivery to the number succeeded', {
+				messageSid: receipt.MessageSid,
 			});
 	}
 
