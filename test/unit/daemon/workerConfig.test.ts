@@ -346,10 +346,13 @@ describe('worker config: db', () => {
 				'campaign.started',
 				'campaign.finished',
 				'campaign.paused',
+				'campaign.variant_decided',
 				'reply',
 				'optout',
 				'optout.review',
+				'click',
 			],
+			maxAge: '3d',
 		});
 		expect(ok.campaigns[0].events).toBe('https://n8n.example.com/webhook/y');
 		const out = problems(
@@ -359,7 +362,7 @@ describe('worker config: db', () => {
 			expect.arrayContaining([
 				expect.stringMatching(/^events\.url: /),
 				expect.stringMatching(
-					/^events\.types\[1\]: must be one of campaign\.started, campaign\.finished, campaign\.paused, reply, optout/,
+					/^events\.types\[1\]: must be one of campaign\.started, campaign\.finished, campaign\.paused, campaign\.variant_decided, reply, optout/,
 				),
 				'events.colour: is not a setting here (a typo?)',
 				expect.stringMatching(/^campaigns\[0\]\.events: /),

@@ -1,8 +1,11 @@
 import type { ScheduledTask } from 'node-cron';
 
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-/** More ticks than this in one grace period (a seconds cron over days) are not walked. */
-const MAX_TICKS = 20_000;
+/**
+ * More ticks than this in one grace period (a seconds cron over hours) are not walked: only
+ * the latest is run and node-cron's matcher costs about a millisecond a tick.
+ */
+const MAX_TICKS = 2_000;
 
 /** A campaign's `catchUp` in milliseconds; undefined for `none`. */
 export function catchUpMs(catchUp: string): number | undefined {
