@@ -26,10 +26,11 @@ afterAll(async () => {
 });
 
 /** 200 AU mobiles, four in five ending 0666 or 0667: the sandbox fails those on delivery. */
-function deadList(): string {
+/** `from`: the first number's offset; a list of its own, as the worker suppresses a number whose receipt said it does not exist (0667). */
+function deadList(from = 0): string {
 	let text = 'Phone,Name\n';
 	for (let i = 0; i < 200; i++)
-		text += `+614${1000 + i}${i % 5 === 0 ? '1234' : i % 2 ? '0666' : '0667'},N${i}\n`;
+		text += `+614${1000 + from + i}${i % 5 === 0 ? '1234' : i % 2 ? '0666' : '0667'},N${i}\n`;
 	return writeCsv(tempDir(), 'list.csv', text);
 }
 
@@ -95,7 +96,7 @@ describe('campaign run --max-failure-rate', () => {
 	});
 
 	it('0 turns the brake off: the same list is sent to its end', async () => {
-		const r = await run(deadList(), 'dead-off', ['--max-failure-rate', '0'], '0');
+		const r = await run(deadList(200), 'dead-off', ['--max-failure-rate', '0'], '0');
 		expect(r.code, r.stderr + r.stdout.slice(-3000)).toBe(0);
 		expect(await status('dead-off')).toMatchObject({ paused: false, rows: { accepted: 200 } });
 	});

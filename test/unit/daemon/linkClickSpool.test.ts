@@ -5,7 +5,7 @@ import Fastify from 'fastify';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { linkRoutes } from '../../../worker/src/daemon/http/linkRoutes';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
-import { CallbackIntake } from '../../../worker/src/daemon/spool/callbackIntake';
+import { CallbackIntake } from '../../../worker/src/daemon/callbacks/2-spool/callbackIntake';
 import type { DaemonStore, IntakeEvent } from '../../../worker/src/storage/daemonStore';
 
 const dirs: string[] = [];
