@@ -4,7 +4,6 @@ import type { Ledger } from '../storage/ledger';
 import { dbLocation } from '../storage/dbLocation';
 import { linkStoreOf, openCluster, openDaemonStore, openLedger } from '../storage/openStores';
 import { linkBasePath } from '../settings/linkBase';
-import { catchUpMs } from './campaigns/missedTicks';
 import { WORKER_ID } from '../storage/workerId';
 import { hostname } from 'node:os';
 import { BatchClient } from '../provider/batchClient';
@@ -191,6 +190,8 @@ export class WorkerDaemon {
 		);
 		opened.push(() => intake.close(0));
 		const links = linkStoreOf(ledger);
+		// The redirect answers 410 and retention prunes past the same period (90d, 24h, 30m).
+		const linkTtlMs = durationMs(config.links.ttl)!;
 		const processor = new CallbackProcessor(
 			store,
 			ledger,
@@ -260,8 +261,7 @@ export class WorkerDaemon {
 					? undefined
 					: {
 							path: linkBasePath(config.links.baseUrl),
-							// The same period syntax as a campaign's catchUp (90d, 24h, 30m).
-							ttlMs: catchUpMs(config.links.ttl)!,
+							ttlMs: linkTtlMs,
 							target: (token) => links.target(token),
 							store: (key, event, at) => intake.take(key, event, at),
 							stored: () => processor.kick(),
@@ -278,7 +278,7 @@ export class WorkerDaemon {
 			config.retentionDays,
 			log.child({ part: 'retention' }),
 			{ store: api.store, dir: api.dir },
-			{ store: links, ttlMs: catchUpMs(config.links.ttl)! },
+			{ store: links, ttlMs: linkTtlMs },
 		);
 		return {
 			port,

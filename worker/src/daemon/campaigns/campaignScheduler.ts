@@ -6,7 +6,8 @@ import type { Logger } from '../jsonLogger';
 import { runName, tickOfRun } from '../callbacks/4-replies/runName';
 import type { DaemonStore } from '../../storage/daemonStore';
 import type { CampaignRunner } from './campaignRunner';
-import { catchUpMs, ticksBetween } from './missedTicks';
+import { durationMs } from '../../config/duration';
+import { ticksBetween } from './missedTicks';
 
 /** How often missed ticks are looked for (a tick whose run could not start is one). */
 const CATCH_UP_EVERY_MS = 10_000;
@@ -103,7 +104,8 @@ export class CampaignScheduler {
 		const task = this.tasks.get(campaign.name);
 		if (!task || !this.store || this.controller.signal.aborted || this.running.has(campaign.name))
 			return;
-		const grace = catchUpMs(campaign.catchUp ?? '24h');
+		// `none` is no duration: nothing is caught up.
+		const grace = durationMs(campaign.catchUp ?? '24h');
 		const now = Date.now();
 		const since = now - (grace ?? LOOK_BACK_MS);
 		const known = await this.store.runsSince(campaign.name, since);

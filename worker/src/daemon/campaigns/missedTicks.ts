@@ -1,17 +1,10 @@
 import type { ScheduledTask } from 'node-cron';
 
-const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 /**
  * More ticks than this in one grace period (a seconds cron over hours) are not walked: only
  * the latest is run and node-cron's matcher costs about a millisecond a tick.
  */
 const MAX_TICKS = 2_000;
-
-/** A campaign's `catchUp` in milliseconds; undefined for `none`. */
-export function catchUpMs(catchUp: string): number | undefined {
-	const m = /^(\d+)([mhd])$/.exec(catchUp);
-	return m ? Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS] : undefined;
-}
 
 interface TimeMatcher {
 	getNextMatch(date: Date): Date;
