@@ -161,7 +161,20 @@ try {
 		sandbox = await startSandbox({ receiptDelayMs: 3_600_000 });
 	});
 	if (up) {
-		for (const release of releases) {
+		// Each line runs as soon as its install is ready: on an empty cache the 1.x smoke set
+		// runs while 2.x is still installing.
+		const ready = new Map(
+			releases.map((r) => [
+				r,
+				installs.get(r).then(
+					() => r,
+					() => r,
+				),
+			]),
+		);
+		while (ready.size > 0) {
+			const release = await Promise.race(ready.values());
+			ready.delete(release);
 			await runRelease(release);
 			// One release's servers are stopped before the next starts: two cores are shared.
 			for (const instance of instances.splice(0)) await instance.stopServer().catch(() => {});
