@@ -1,8 +1,9 @@
 // The house rules for everything that does not ship inside n8n: the worker, the sandbox, the
 // tests, the benches and the scripts. Each of those folders has an eslint.config.mjs of one
 // line that calls this; ESLint finds it from the linted file (ESLINT_FLAGS=
-// unstable_config_lookup_from_file, set by `npm run lint:n8n`), because the root
-// eslint.config.mjs must stay n8n's default for n8n Cloud verification (docs/internals.md, "n8n package: lint, verification and screenshots").
+// unstable_config_lookup_from_file, which the repository's .npmrc sets for whatever npm or npx
+// starts), because the root eslint.config.mjs must stay n8n's default for n8n Cloud
+// verification (docs/internals.md, "n8n package: lint, verification and screenshots").
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
