@@ -17,7 +17,7 @@ import { N8nForwarder } from './callbacks/6-forward/n8nForwarder';
 import { EventForwarder } from './callbacks/6-forward/eventForwarder';
 import { CampaignEvents } from './callbacks/5-events/campaignEvents';
 import { postSigning } from './callbacks/6-forward/postSigning';
-import { durationMs } from '../config/duration';
+import { durationMs } from '../../../api';
 import { failingDestinations } from './callbacks/6-forward/failingDestinations';
 import { CampaignApi } from './api/campaignApi';
 import { PostForwarder } from './callbacks/6-forward/postForwarder';
