@@ -264,7 +264,6 @@ export class WorkerDaemon {
 							ttlMs: linkTtlMs,
 							target: (token) => links.target(token),
 							store: (key, event, at) => intake.take(key, event, at),
-							stored: () => processor.kick(),
 							log: log.child({ part: 'links' }),
 						},
 			// The campaign API's route plugins (ApiRoutes) are mounted here, under /api.
