@@ -6,7 +6,8 @@ export interface CampaignRun {
 	csv: string;
 	/** A SQLite file or a postgres:// URL. */
 	db: string;
-	name: string;
+	/** `--name`; the CLI names the campaign after the CSV when left out. */
+	name?: string;
 	text: string;
 	/** A worker's callback base (`…/callbacks/{secret}`): `--receipt-url` and `--reply-url` under it. */
 	callbacks?: string;
@@ -35,8 +36,7 @@ export function runCampaign(sandbox: RunningSandbox, run: CampaignRun): Promise<
 		run.text,
 		'--db',
 		run.db,
-		'--name',
-		run.name,
+		...(run.name !== undefined ? ['--name', run.name] : []),
 		...(receipts !== undefined ? ['--receipt-url', receipts] : []),
 		...(run.callbacks !== undefined ? ['--reply-url', `${run.callbacks}/replies`] : []),
 		...(run.rate !== undefined ? ['--rate', run.rate] : []),
