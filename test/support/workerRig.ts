@@ -8,6 +8,7 @@ import {
 	writeConfig,
 } from '../integration/daemon/harness';
 import { envFor } from '../integration/worker/harness';
+import type { DbLocation } from '../../worker/src/storage/dbLocation';
 import type { Cleanup } from './cleanup';
 import type { StoreBackend } from './storeBackends';
 
@@ -18,6 +19,8 @@ export interface WorkerRig {
 	dir: string;
 	/** The store as `--db` takes it: the SQLite file's path or the postgres:// URL. */
 	db: string;
+	/** The same store, as the worker's own openers take it. */
+	location: DbLocation;
 	port: number;
 	worker: WorkerProcess;
 	/** `http://127.0.0.1:{port}/callbacks/{secret}`: receipts and replies go under it. */
@@ -44,8 +47,10 @@ export async function workerRig(
 	const sandbox = await startSandbox({ port: 0, ...options.sandbox });
 	cleanup.push(() => sandbox.close());
 	const dir = tempDir();
-	const location = options.backend?.location();
-	const db = location?.kind === 'postgres' ? location.url : join(dir, 'worker.db');
+	const backend = options.backend?.location();
+	const location: DbLocation =
+		backend?.kind === 'postgres' ? backend : { kind: 'sqlite', path: join(dir, 'worker.db') };
+	const db = location.kind === 'postgres' ? location.url : location.path;
 	const port = await freePort();
 	const config = writeConfig(dir, {
 		db,
@@ -61,5 +66,6 @@ export async function workerRig(
 	const worker = await WorkerProcess.start(config, env);
 	cleanup.push(() => worker.stop('SIGKILL'));
 	const callbacks = `http://127.0.0.1:${port}/callbacks/${options.secret}`;
-	return { sandbox, driver: new SandboxDriver(sandbox), dir, db, port, worker, callbacks, env };
+	const driver = new SandboxDriver(sandbox);
+	return { sandbox, driver, dir, db, location, port, worker, callbacks, env };
 }
