@@ -12,10 +12,7 @@ export interface LinkRouteOptions {
 	/** A link older than this answers 410. */
 	ttlMs: number;
 	target(token: string): Promise<LinkTarget | undefined>;
-	/**
-	 * Durable when it resolves: in the store, or in the spool while the store is down. The
-	 * callback intake, which kicks the processor for every new event, clicks included.
-	 */
+	/** The callback intake (durable when it resolves, store or spool): it kicks the processor. */
 	store(key: string, event: LinkClickEvent, receivedAt: number): Promise<boolean>;
 	log: Logger;
 }
