@@ -5,6 +5,7 @@ import { senderKind } from '../rules/sender';
 import { isWebhookUri } from '../rules/webhook';
 import { WEBHOOK_SECRET_PREFIX, webhookSecretKey } from '../webhookSigning';
 import { isWindowsTimeZone } from '../rules/timeZone';
+import { DURATION_EXAMPLES, durationMs } from './duration';
 import { problem, type ApiProblem } from './problem';
 
 /**
@@ -102,8 +103,6 @@ export const CAMPAIGN_SETTING_NAMES: readonly CampaignSettingName[] = [
 ];
 
 const WINNER_BY = ['delivered', 'replies', 'clicks', 'optouts'];
-/** `2h`, `30m`, `90s`, `1d`, or seconds: as `campaign run --decide-after`. */
-const DURATION = /^\s*\d+(\.\d+)?\s*[dhms]?\s*$/;
 
 export const MAX_BATCH_SIZE = 1000;
 export const MAX_TEMPLATE_LENGTH = 10_000;
@@ -333,11 +332,11 @@ export function checkCampaignSettings(body: unknown): {
 		problems.push(problem('winnerBy', `winnerBy must be one of ${WINNER_BY.join(', ')}`));
 	else if (winnerBy !== undefined) out.winnerBy = winnerBy;
 	const decideAfter = str('decideAfter', false);
-	if (decideAfter !== undefined && !DURATION.test(decideAfter))
+	if (decideAfter !== undefined && durationMs(decideAfter) === undefined)
 		problems.push(
 			problem(
 				'decideAfter',
-				`decideAfter must be a duration such as 2h, 30m or 90s (got "${decideAfter}")`,
+				`decideAfter must be a duration such as ${DURATION_EXAMPLES} (got "${decideAfter}")`,
 			),
 		);
 	else if (decideAfter !== undefined) out.decideAfter = decideAfter.trim();

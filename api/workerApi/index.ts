@@ -4,6 +4,7 @@ export * from './problem';
 export * from './campaignName';
 export * from './campaignRate';
 export * from './campaignSettings';
+export * from './duration';
 export * from './recipientPage';
 export * from './campaignStatus';
 export * from './campaignPreview';

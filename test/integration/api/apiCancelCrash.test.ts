@@ -5,6 +5,7 @@ import { storeBackends } from '../../support/storeBackends';
 import { until } from '../daemon/harness';
 import { recipients, startCatcher } from './apiHarness';
 import { apiWorkerRig } from './apiRig';
+import { startApiCampaign } from './startApiCampaign';
 
 const cleanup = cleanupAfterEach();
 
@@ -27,25 +28,18 @@ describe.each(storeBackends())(
 				(await driver.messages()).filter((m) => String(m.ExternalId).startsWith('killed:'));
 
 			let worker = await start();
-			expect(
-				(
-					await call('PUT', '/campaigns/killed', {
-						property: sandbox.demo.PropertySid,
-						text: 'Hi {{first_name}}',
-						rate: 2,
-						batchSize: 1,
-						events: `${receiver.url}/hook`,
-					})
-				).status,
-			).toBe(201);
-			expect(
-				(
-					await call('PUT', '/campaigns/killed/pages/1', {
-						recipients: recipients(0, 30, '+614915731'),
-					})
-				).status,
-			).toBe(200);
-			expect((await call('POST', '/campaigns/killed/start', { pages: 1 })).status).toBe(202);
+			await startApiCampaign(
+				call,
+				'killed',
+				{
+					property: sandbox.demo.PropertySid,
+					text: 'Hi {{first_name}}',
+					rate: 2,
+					batchSize: 1,
+					events: `${receiver.url}/hook`,
+				},
+				recipients(0, 30, '+614915731'),
+			);
 			await until(
 				async () => (await call('GET', '/campaigns/killed')).body.campaign.counts.accepted >= 1,
 				60_000,

@@ -8,6 +8,7 @@ import { storeBackends } from '../../support/storeBackends';
 import { until } from '../daemon/harness';
 import { recipients, startCatcher } from './apiHarness';
 import { apiWorkerRig } from './apiRig';
+import { startApiCampaign } from './startApiCampaign';
 
 const cleanup = cleanupAfterEach();
 
@@ -56,25 +57,18 @@ describe.each(storeBackends())('cancel of an API campaign not running ($name)', 
 			(await driver.messages()).filter((m) => String(m.ExternalId).startsWith('halted:'));
 
 		let worker = await start();
-		expect(
-			(
-				await call('PUT', '/campaigns/halted', {
-					property: sandbox.demo.PropertySid,
-					text: 'Hi {{first_name}}',
-					rate: 2,
-					batchSize: 1,
-					events: `${receiver.url}/hook`,
-				})
-			).status,
-		).toBe(201);
-		expect(
-			(
-				await call('PUT', '/campaigns/halted/pages/1', {
-					recipients: recipients(0, 30, '+614915730'),
-				})
-			).status,
-		).toBe(200);
-		expect((await call('POST', '/campaigns/halted/start', { pages: 1 })).status).toBe(202);
+		await startApiCampaign(
+			call,
+			'halted',
+			{
+				property: sandbox.demo.PropertySid,
+				text: 'Hi {{first_name}}',
+				rate: 2,
+				batchSize: 1,
+				events: `${receiver.url}/hook`,
+			},
+			recipients(0, 30, '+614915730'),
+		);
 		await until(
 			async () => (await call('GET', '/campaigns/halted')).body.campaign.counts.accepted >= 2,
 			30_000,

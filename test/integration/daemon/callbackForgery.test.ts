@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
 import { CallbackCatcher } from '../../support/callbackCatcher';
+import { runCampaign } from '../../support/runCampaign';
 import { cli } from '../worker/harness';
 import {
 	ensureBuilt,
@@ -98,32 +99,13 @@ beforeAll(async () => {
 
 	writeFileSync(join(dir, 'list.csv'), 'Phone\n' + NUMBERS.join('\n') + '\n');
 	const base = `http://127.0.0.1:${port}/callbacks/${OLD_SECRET}`;
-	const env = {
-		CLOUDTEL_BASE_URL: sandbox.url,
-		CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
-		CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
-	};
-	const run = await cli(
-		[
-			'campaign',
-			'run',
-			'--csv',
-			join(dir, 'list.csv'),
-			'--property',
-			sandbox.demo.PropertySid,
-			'--text',
-			'Hi, reply STOP to opt out',
-			'--db',
-			db,
-			'--name',
-			'alpha',
-			'--receipt-url',
-			`${base}/receipts`,
-			'--reply-url',
-			`${base}/replies`,
-		],
-		env,
-	);
+	const run = await runCampaign(sandbox, {
+		csv: join(dir, 'list.csv'),
+		db,
+		name: 'alpha',
+		text: 'Hi, reply STOP to opt out',
+		callbacks: base,
+	});
 	expect(run.code, run.stderr).toBe(0);
 	for (const m of (await driver.messages()).filter((m) =>
 		String(m.ExternalId).startsWith('alpha:'),
@@ -263,30 +245,13 @@ describe('a leaked callback URL cannot change who gets texted', () => {
 	});
 
 	it('receipts with ErrorCode __proto__, constructor or toString are counted like any other code', async () => {
-		const env = {
-			CLOUDTEL_BASE_URL: sandbox.url,
-			CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
-			CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
-		};
-		const run = await cli(
-			[
-				'campaign',
-				'run',
-				'--csv',
-				join(dir, 'list.csv'),
-				'--property',
-				sandbox.demo.PropertySid,
-				'--text',
-				'Hello',
-				'--from',
-				'CloudTel',
-				'--db',
-				db,
-				'--name',
-				'beta',
-			],
-			env,
-		);
+		const run = await runCampaign(sandbox, {
+			csv: join(dir, 'list.csv'),
+			db,
+			name: 'beta',
+			text: 'Hello',
+			flags: ['--from', 'CloudTel'],
+		});
 		expect(run.code, run.stderr).toBe(0);
 		const messages = (await driver.messages()).filter((m) =>
 			String(m.ExternalId).startsWith('beta:'),

@@ -1,13 +1,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../../sandbox/src';
 import { openLedger } from '../../../worker/src/storage/openStores';
 import { cleanupAfterEach } from '../../support/cleanup';
 import { sql } from '../../support/postgres/database';
 import { storeBackends } from '../../support/storeBackends';
+import { runCampaign } from '../../support/runCampaign';
+import { workerRig } from '../../support/workerRig';
 import { cli, writeCsv } from '../worker/harness';
-import { freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
+import { tempDir, until } from './harness';
 
 const SECRET = 'erasure-secret-0123456789abcdef';
 const OLIVIA = '+61428886573';
@@ -32,26 +33,13 @@ function filesUnder(dir: string): { path: string; bytes: Buffer }[] {
  */
 describe.each(storeBackends())('an erased number ($name)', (backend) => {
 	it('is gone from every file the worker and the CLI wrote, byte for byte; the others are kept', async () => {
-		const sandbox = await startSandbox({ port: 0, receiptDelayMs: 20 });
-		cleanup.push(() => sandbox.close());
-		const driver = new SandboxDriver(sandbox);
-		const dir = tempDir();
-		const location = backend.location();
-		const db = location.kind === 'sqlite' ? join(dir, 'worker.db') : location.url;
-		const port = await freePort();
-		const config = writeConfig(dir, {
-			db,
-			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET },
-			spool: { dir: join(dir, 'spool') },
+		const { sandbox, driver, dir, db, worker, callbacks } = await workerRig(cleanup, {
+			secret: SECRET,
+			backend,
+			sandbox: { receiptDelayMs: 20 },
+			config: (dir) => ({ spool: { dir: join(dir, 'spool') } }),
 		});
-		const env = {
-			CLOUDTEL_BASE_URL: sandbox.url,
-			CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
-			CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
-		};
-		const worker = await WorkerProcess.start(config, env);
-		cleanup.push(() => worker.stop('SIGKILL'));
-		const callbacks = `http://127.0.0.1:${port}/callbacks/${SECRET}`;
+		const location = backend.location();
 		const others = Array.from({ length: 6 }, (_, i) => `+614915${String(70000 + i)},Guest${i}`);
 		const list = writeCsv(
 			tempDir(),
@@ -59,31 +47,15 @@ describe.each(storeBackends())('an erased number ($name)', (backend) => {
 			['Phone,Name', ...others, `0428 886 573,Olivia`].join('\n') + '\n',
 		);
 		for (const name of ['winter', 'spring']) {
-			const run = await cli(
-				[
-					'campaign',
-					'run',
-					'--csv',
-					list,
-					'--default-country',
-					'AU',
-					'--text',
-					`Hi {{Name}}, ${name} sale at Bondi: 20% off`,
-					'--property',
-					sandbox.demo.PropertySid,
-					'--db',
-					db,
-					'--name',
-					name,
-					'--receipt-url',
-					`${callbacks}/receipts`,
-					'--reply-url',
-					`${callbacks}/replies`,
-					'--rate',
-					'0',
-				],
-				env,
-			);
+			const run = await runCampaign(sandbox, {
+				csv: list,
+				db,
+				name,
+				text: `Hi {{Name}}, ${name} sale at Bondi: 20% off`,
+				callbacks,
+				rate: '0',
+				flags: ['--default-country', 'AU'],
+			});
 			expect(run.code, run.stderr).toBe(0);
 		}
 		const hers = (await driver.messages()).find(

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../../sandbox/src';
 import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
+import { runCampaign } from '../../support/runCampaign';
+import { workerRig } from '../../support/workerRig';
 import { cli, writeCsv } from '../worker/harness';
-import { freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
+import { tempDir, until } from './harness';
 
 const SECRET = 'evidence-secret-0123456789abcdef';
 const ANN = '+61491570801';
@@ -32,54 +33,25 @@ function csvRecords(text: string): Record<string, string>[] {
  */
 describe.each(storeBackends())('campaign evidence ($name)', (backend) => {
 	it('one line per recipient: consent, text, hand-over, MessageSid, receipt, replies, opt-out and nothing sent after it', async () => {
-		const sandbox = await startSandbox({ port: 0, receiptDelayMs: 20 });
-		cleanup.push(() => sandbox.close());
-		const driver = new SandboxDriver(sandbox);
-		const dir = tempDir();
-		const location = backend.location();
-		const db = location.kind === 'sqlite' ? join(dir, 'worker.db') : location.url;
-		const port = await freePort();
-		const config = writeConfig(dir, {
-			db,
-			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET },
+		const { sandbox, driver, dir, db, worker, callbacks } = await workerRig(cleanup, {
+			secret: SECRET,
+			backend,
+			sandbox: { receiptDelayMs: 20 },
 		});
-		const env = {
-			CLOUDTEL_BASE_URL: sandbox.url,
-			CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
-			CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
-		};
-		const worker = await WorkerProcess.start(config, env);
-		cleanup.push(() => worker.stop('SIGKILL'));
-		const callbacks = `http://127.0.0.1:${port}/callbacks/${SECRET}`;
 		const send = async (name: string) => {
 			const list = writeCsv(
 				tempDir(),
 				`${name}.csv`,
 				`Phone,Name\n${ANN},Ann\n${BEN},Ben\n${CAL},Cal\n`,
 			);
-			const run = await cli(
-				[
-					'campaign',
-					'run',
-					'--csv',
-					list,
-					'--text',
-					`Hi {{Name}} from Bondi: ${name} deals`,
-					'--property',
-					sandbox.demo.PropertySid,
-					'--db',
-					db,
-					'--name',
-					name,
-					'--receipt-url',
-					`${callbacks}/receipts`,
-					'--reply-url',
-					`${callbacks}/replies`,
-					'--rate',
-					'0',
-				],
-				env,
-			);
+			const run = await runCampaign(sandbox, {
+				csv: list,
+				db,
+				name,
+				text: `Hi {{Name}} from Bondi: ${name} deals`,
+				callbacks,
+				rate: '0',
+			});
 			expect(run.code, run.stderr).toBe(0);
 		};
 		await send('winter');

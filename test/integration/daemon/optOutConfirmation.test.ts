@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../../sandbox/src';
 import { openLedger } from '../../../worker/src/storage/openStores';
 import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
-import { freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
+import { workerRig } from '../../support/workerRig';
+import { until } from './harness';
 
 const SECRET = 'confirmation-secret-0123456789';
 const CONFIRMATION = 'Bondi Deals: you are unsubscribed and will get no more messages.';
@@ -17,26 +17,17 @@ const cleanup = cleanupAfterEach();
  */
 describe.each(storeBackends())('the opt-out confirmation ($name)', (backend) => {
 	it('goes once, from the sender the opt-out answered, and is recorded with the opt-out', async () => {
-		const sandbox = await startSandbox({ port: 0, receiptDelayMs: 600_000 });
-		cleanup.push(() => sandbox.close());
-		const driver = new SandboxDriver(sandbox);
-		const dir = tempDir();
-		const location = backend.location();
-		const db = location.kind === 'sqlite' ? location.path : location.url;
-		const port = await freePort();
-		const config = writeConfig(dir, {
-			db,
-			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET },
-			outbox: { concurrency: 1, backoffMs: 50, maxBackoffMs: 200 },
-			optOut: { confirmation: CONFIRMATION },
+		const rig = await workerRig(cleanup, {
+			secret: SECRET,
+			backend,
+			sandbox: { receiptDelayMs: 600_000 },
+			config: () => ({
+				outbox: { concurrency: 1, backoffMs: 50, maxBackoffMs: 200 },
+				optOut: { confirmation: CONFIRMATION },
+			}),
 		});
-		const worker = await WorkerProcess.start(config, {
-			CLOUDTEL_BASE_URL: sandbox.url,
-			CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
-			CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
-		});
-		cleanup.push(() => worker.stop('SIGKILL'));
-		const callbacks = `http://127.0.0.1:${port}/callbacks/${SECRET}/replies`;
+		const { driver, location, worker } = rig;
+		const callbacks = `${rig.callbacks}/replies`;
 		const senders = new Map<string, string>();
 		const replies = async (to: string, text: string) => {
 			if (!senders.has(to))

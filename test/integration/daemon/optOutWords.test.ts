@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../../sandbox/src';
 import { openLedger } from '../../../worker/src/storage/openStores';
 import { CallbackCatcher } from '../../support/callbackCatcher';
 import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends, type StoreBackend } from '../../support/storeBackends';
+import { workerRig } from '../../support/workerRig';
 import { cli } from '../worker/harness';
-import { freePort, SandboxDriver, tempDir, until, WorkerProcess, writeConfig } from './harness';
+import { until } from './harness';
 
 const SECRET = 'opt-out-words-secret-0123456789';
 
@@ -18,28 +18,18 @@ const cleanup = cleanupAfterEach();
  * opt-out and its record are the store's.
  */
 async function setUp(backend: StoreBackend, optOut: Record<string, unknown>, more = {}) {
-	const sandbox = await startSandbox({ port: 0, receiptDelayMs: 600_000 });
-	cleanup.push(() => sandbox.close());
-	const driver = new SandboxDriver(sandbox);
-	const dir = tempDir();
-	const location = backend.location();
-	const db = location.kind === 'sqlite' ? location.path : location.url;
-	const port = await freePort();
-	const config = writeConfig(dir, {
-		db,
-		server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET },
-		outbox: { concurrency: 1, backoffMs: 50, maxBackoffMs: 200 },
-		optOut,
-		...more,
+	const rig = await workerRig(cleanup, {
+		secret: SECRET,
+		backend,
+		sandbox: { receiptDelayMs: 600_000 },
+		config: () => ({
+			outbox: { concurrency: 1, backoffMs: 50, maxBackoffMs: 200 },
+			optOut,
+			...more,
+		}),
 	});
-	const env = {
-		CLOUDTEL_BASE_URL: sandbox.url,
-		CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
-		CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
-	};
-	const worker = await WorkerProcess.start(config, env);
-	cleanup.push(() => worker.stop('SIGKILL'));
-	const callbacks = `http://127.0.0.1:${port}/callbacks/${SECRET}/replies`;
+	const { driver, db, location, worker } = rig;
+	const callbacks = `${rig.callbacks}/replies`;
 	/** A message to `to`, and `to`'s reply to it, once the worker has processed it. */
 	const replies = async (to: string, text: string) => {
 		const sent = await driver.send({ To: to, Text: 'Winter sale at Bondi', WebhookUri: callbacks });
@@ -47,12 +37,12 @@ async function setUp(backend: StoreBackend, optOut: Record<string, unknown>, mor
 		await worker.waitFor((l) => l.msg === 'reply' && l.messageSid === sid, 15_000, `reply ${sid}`);
 		return sid;
 	};
-	return { db, worker, replies };
+	return { db, location, worker, replies };
 }
 
 describe.each(storeBackends())('opt-out words ($name)', (backend) => {
 	it('REVOKE, "Arrêt", BASTA and "please remove me from this list" opt out, each recorded with what matched; "don\'t stop the deals" and "don\'t remove me" stay replies', async () => {
-		const { db, replies } = await setUp(backend, {});
+		const { location, replies } = await setUp(backend, {});
 		const said: [string, string, string | undefined][] = [
 			['+61491570601', 'REVOKE', 'replied REVOKE'],
 			['+61491570602', 'Arrêt', 'replied ARRET'],
@@ -63,9 +53,7 @@ describe.each(storeBackends())('opt-out words ($name)', (backend) => {
 			['+61491570607', "Please don't remove me", undefined],
 		];
 		for (const [number, text] of said) await replies(number, text);
-		const ledger = await openLedger(
-			backend.name === 'sqlite' ? { kind: 'sqlite', path: db } : backend.location(),
-		);
+		const ledger = await openLedger(location);
 		try {
 			for (const [number, text, reason] of said) {
 				const history = await ledger.contactHistory(number);

@@ -2,6 +2,7 @@ import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
+import { runCampaign } from '../../support/runCampaign';
 import { cli } from '../worker/harness';
 import { CallbackCatcher } from '../../support/callbackCatcher';
 import {
@@ -19,18 +20,12 @@ const SECRET = 'private-files-secret-0123';
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 
 let sandbox: RunningSandbox;
-let env: Record<string, string>;
 
 beforeAll(async () => {
 	await ensureBuilt();
 	// The umask most systems give: without care, every file would be -rw-r--r--.
 	process.umask(0o022);
 	sandbox = await startSandbox({ port: 0 });
-	env = {
-		CLOUDTEL_BASE_URL: sandbox.url,
-		CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
-		CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
-	};
 }, 60_000);
 
 afterAll(async () => {
@@ -43,27 +38,13 @@ describe('files holding personal data are private', () => {
 		writeFileSync(join(dir, 'list.csv'), 'Phone\n+61491570101\n+61491570102\n');
 		const db = join(dir, 'l.db');
 		const out = join(dir, 'out.csv');
-		const run = await cli(
-			[
-				'campaign',
-				'run',
-				'--csv',
-				join(dir, 'list.csv'),
-				'--property',
-				sandbox.demo.PropertySid,
-				'--text',
-				'Hi',
-				'--from',
-				'CloudTel',
-				'--db',
-				db,
-				'--name',
-				'p',
-				'--out',
-				out,
-			],
-			env,
-		);
+		const run = await runCampaign(sandbox, {
+			csv: join(dir, 'list.csv'),
+			db,
+			name: 'p',
+			text: 'Hi',
+			flags: ['--from', 'CloudTel', '--out', out],
+		});
 		expect(run.code, run.stderr).toBe(0);
 		expect(mode(db)).toBe('600');
 		expect(mode(out)).toBe('600');

@@ -5,6 +5,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { signReportPath } from '../../../worker/src/daemon/http/reportLinks';
+import { runCampaign } from '../../support/runCampaign';
 import { cli } from '../worker/harness';
 import { ensureBuilt, freePort, tempDir, WorkerProcess, writeConfig } from './harness';
 
@@ -43,25 +44,14 @@ beforeAll(async () => {
 		CLOUDTEL_CALLBACK_SECRET: SECRET,
 	};
 	writeFileSync(join(dir, 'list.csv'), 'Phone\n+61491570101\n+61491570102\n');
-	const run = await cli(
-		[
-			'campaign',
-			'run',
-			'--csv',
-			join(dir, 'list.csv'),
-			'--property',
-			sandbox.demo.PropertySid,
-			'--text',
-			'Hi',
-			'--from',
-			'CloudTel',
-			'--db',
-			join(dir, 'worker.db'),
-			'--name',
-			'spring',
-		],
-		{ CLOUDTEL_BASE_URL: sandbox.url, ...env },
-	);
+	const run = await runCampaign(sandbox, {
+		csv: join(dir, 'list.csv'),
+		db: join(dir, 'worker.db'),
+		name: 'spring',
+		text: 'Hi',
+		flags: ['--from', 'CloudTel'],
+		env,
+	});
 	expect(run.code, run.stderr).toBe(0);
 }, 120_000);
 

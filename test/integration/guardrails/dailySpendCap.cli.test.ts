@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
+import { runCampaign } from '../../support/runCampaign';
 import {
 	cli,
 	numbersCsv,
@@ -12,36 +13,20 @@ import {
 
 // The day's spend is kept as the campaign's is (spendCap.cli.test.ts runs both backends): SQLite here.
 let sandbox: RunningSandbox;
-let env: Record<string, string>;
-sandboxForTests((s) => ({ sandbox, env } = s));
+sandboxForTests((s) => ({ sandbox } = s));
 
 it('--daily-max-cost is shared by the campaigns of a ledger: the second one pauses (exit 4) where the day is spent', async () => {
 	const dir = tempDir();
 	const db = `${dir}/ledger.db`;
 	const run = (name: string, csv: string) =>
-		cli(
-			[
-				'campaign',
-				'run',
-				'--csv',
-				csv,
-				'--name',
-				name,
-				'--db',
-				db,
-				'--text',
-				'Hi {{Name}}',
-				'--property',
-				sandbox.demo.PropertySid,
-				'--rate',
-				'0',
-				'--price-per-segment',
-				'0.01',
-				'--daily-max-cost',
-				'0.05',
-			],
-			env,
-		);
+		runCampaign(sandbox, {
+			csv,
+			db,
+			name,
+			text: 'Hi {{Name}}',
+			rate: '0',
+			flags: ['--price-per-segment', '0.01', '--daily-max-cost', '0.05'],
+		});
 	const first = await run('day-one', writeCsv(dir, 'a.csv', numbersCsv(3, 500)));
 	expect(first.code, first.stderr).toBe(0);
 	const second = await run('day-two', writeCsv(dir, 'b.csv', numbersCsv(4, 600)));

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
 import { ensureBuilt, workerOnSandbox, type WorkerProcess } from '../daemon/harness';
-import { cli, envFor, summaryOf, tempDir, withSandbox, writeCsv } from '../worker/harness';
+import { runCampaign } from '../../support/runCampaign';
+import { cli, summaryOf, tempDir, withSandbox, writeCsv } from '../worker/harness';
 
 // The brake reads the rows and receipts in the store with SQL both backends share: SQLite only.
 const SECRET = 'brake-secret-0123456789abcdef';
@@ -35,28 +36,7 @@ function deadList(from = 0): string {
 }
 
 const run = (csv: string, name: string, extra: string[] = [], rate = '40') =>
-	cli(
-		[
-			'campaign',
-			'run',
-			'--csv',
-			csv,
-			'--name',
-			name,
-			'--db',
-			db,
-			'--text',
-			'Hi {{Name}}',
-			'--property',
-			sandbox.demo.PropertySid,
-			'--rate',
-			rate,
-			'--receipt-url',
-			receiptUrl,
-			...extra,
-		],
-		envFor(sandbox),
-	);
+	runCampaign(sandbox, { csv, db, name, text: 'Hi {{Name}}', rate, receiptUrl, flags: extra });
 
 const status = async (name: string) =>
 	JSON.parse((await cli(['campaign', 'status', '--db', db, '--name', name, '--json'])).stdout);

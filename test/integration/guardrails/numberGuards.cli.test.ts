@@ -1,18 +1,11 @@
 import { expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
-import {
-	cli,
-	sandboxForTests,
-	sandboxMessages,
-	summaryOf,
-	tempDir,
-	writeCsv,
-} from '../worker/harness';
+import { runCampaign, type CampaignRun } from '../../support/runCampaign';
+import { sandboxForTests, sandboxMessages, summaryOf, tempDir, writeCsv } from '../worker/harness';
 
 // Judged at import, in the engine: one backend (SQLite).
 let sandbox: RunningSandbox;
-let env: Record<string, string>;
-sandboxForTests((s) => ({ sandbox, env } = s));
+sandboxForTests((s) => ({ sandbox } = s));
 
 const LIST = `Phone,Name
 0491 570 156,Au mobile
@@ -27,23 +20,15 @@ it('--countries and landlines: the dry run counts them per country, the run ends
 	const dir = tempDir();
 	const csv = writeCsv(dir, 'guarded.csv', LIST);
 	const db = `${dir}/ledger.db`;
-	const args = [
-		'campaign',
-		'run',
-		'--csv',
+	const guarded: CampaignRun = {
 		csv,
-		'--db',
 		db,
-		'--text',
-		'Hi {{Name}}',
-		'--default-country',
-		'AU',
-		'--property',
-		sandbox.demo.PropertySid,
-		'--countries',
-		'au,NZ',
-	];
-	const dry = await cli([...args, '--dry-run'], env);
+		text: 'Hi {{Name}}',
+		flags: ['--default-country', 'AU', '--countries', 'au,NZ'],
+	};
+	const run = (...flags: string[]) =>
+		runCampaign(sandbox, { ...guarded, flags: [...guarded.flags!, ...flags] });
+	const dry = await run('--dry-run');
 	expect(dry.code, dry.stderr).toBe(0);
 	const forecast = (summaryOf(dry) as { forecast?: Record<string, unknown> }).forecast;
 	expect(forecast?.refused).toEqual({
@@ -54,9 +39,9 @@ it('--countries and landlines: the dry run counts them per country, the run ends
 		notMobile: 1,
 	});
 
-	const run = await cli(args, env);
-	expect(run.code, run.stderr).toBe(0);
-	const summary = summaryOf(run);
+	const first = await run();
+	expect(first.code, first.stderr).toBe(0);
+	const summary = summaryOf(first);
 	expect(summary.rows).toMatchObject({ accepted: 2, invalid: 4 });
 	expect(summary.firstErrors).toEqual([
 		{
@@ -80,7 +65,7 @@ it('--countries and landlines: the dry run counts them per country, the run ends
 	expect(sent).toEqual(['+61491570156', '+64211234567']);
 
 	// --allow-landlines on a new campaign sends the landline; the countries still hold.
-	const again = await cli([...args, '--name', 'landlines', '--allow-landlines'], env);
+	const again = await run('--name', 'landlines', '--allow-landlines');
 	expect(again.code, again.stderr).toBe(0);
 	expect(summaryOf(again).rows).toMatchObject({ accepted: 3, invalid: 3 });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
+import { runCampaign } from '../../support/runCampaign';
 import { storeBackends } from '../../support/storeBackends';
 import {
 	cli,
@@ -13,8 +14,7 @@ import {
 
 // About the store (the cap is reserved in it): both backends.
 let sandbox: RunningSandbox;
-let env: Record<string, string>;
-sandboxForTests((s) => ({ sandbox, env } = s));
+sandboxForTests((s) => ({ sandbox } = s));
 
 describe.each(storeBackends())('campaign run --max-cost ($name)', (backend) => {
 	it('the dry run says how many rows fit; the run pauses (exit 4) before passing it, and a higher cap resumes with no row twice', async () => {
@@ -28,32 +28,22 @@ describe.each(storeBackends())('campaign run --max-cost ($name)', (backend) => {
 		);
 		// One segment a message at 0.05: 0.30 pays for 6; batches of 4 cut the second short.
 		const run = (maxCost: string, extra: string[] = []) =>
-			cli(
-				[
-					'campaign',
-					'run',
-					'--csv',
-					csv,
-					'--name',
-					name,
-					'--db',
-					db,
-					'--text',
-					'Hi {{Name}}',
-					'--property',
-					sandbox.demo.PropertySid,
+			runCampaign(sandbox, {
+				csv,
+				db,
+				name,
+				text: 'Hi {{Name}}',
+				rate: '0',
+				flags: [
 					'--batch-size',
 					'4',
-					'--rate',
-					'0',
 					'--price-per-segment',
 					'0.05',
 					'--max-cost',
 					maxCost,
 					...extra,
 				],
-				env,
-			);
+			});
 
 		const dry = await run('0.30', ['--dry-run']);
 		expect(dry.code, dry.stderr).toBe(0);

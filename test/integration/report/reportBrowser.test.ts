@@ -13,6 +13,7 @@ import {
 	WorkerProcess,
 	writeConfig,
 } from '../daemon/harness';
+import { runCampaign } from '../../support/runCampaign';
 import { cli } from '../worker/harness';
 import Database from 'better-sqlite3';
 import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
@@ -160,33 +161,14 @@ beforeAll(async () => {
 		'Phone,Name\n' + NUMBERS.map((n, i) => `${n},N${i}`).join('\n') + '\n',
 	);
 	const db = join(dir, 'worker.db');
-	const env = {
-		CLOUDTEL_BASE_URL: sandbox.url,
-		CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
-		CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
-	};
 	const base = `http://127.0.0.1:${port}/callbacks/${SECRET}`;
-	const run = await cli(
-		[
-			'campaign',
-			'run',
-			'--csv',
-			join(dir, 'list.csv'),
-			'--property',
-			sandbox.demo.PropertySid,
-			'--text',
-			'Hi {{Name}}, reply YES to book',
-			'--db',
-			db,
-			'--name',
-			'spring',
-			'--receipt-url',
-			`${base}/receipts`,
-			'--reply-url',
-			`${base}/replies`,
-		],
-		env,
-	);
+	const run = await runCampaign(sandbox, {
+		csv: join(dir, 'list.csv'),
+		db,
+		name: 'spring',
+		text: 'Hi {{Name}}, reply YES to book',
+		callbacks: base,
+	});
 	expect(run.code, run.stderr).toBe(0);
 	const driver = new SandboxDriver(sandbox);
 	const sent = (await driver.messages()).filter((m) => String(m.ExternalId).startsWith('spring:'));

@@ -1,20 +1,14 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../../sandbox/src';
 import type { Ledger } from '../../../worker/src/storage/ledger';
 import { openLedger } from '../../../worker/src/storage/openStores';
 import { cleanupAfterEach } from '../../support/cleanup';
 import { allSandboxMessages } from '../../support/sandboxMessages';
 import { storeBackends } from '../../support/storeBackends';
+import { runCampaign } from '../../support/runCampaign';
+import { workerRig } from '../../support/workerRig';
 import { cli, writeCsv } from '../worker/harness';
-import {
-	freePort,
-	SandboxDriver,
-	tempDir,
-	until,
-	WorkerProcess,
-	writeConfig,
-} from '../daemon/harness';
+import { until } from '../daemon/harness';
 
 const SECRET = 'retry-secret-0123456789abcdef';
 const GOOD = '+61491570101';
@@ -33,24 +27,11 @@ const cleanup = cleanupAfterEach();
  */
 describe.each(storeBackends())('campaign retry-failed ($name)', (backend) => {
 	it('retries 0666 only, with its original text; a later campaign skips 0667 as suppressed', async () => {
-		const sandbox = await startSandbox({ port: 0, receiptDelayMs: 20 });
-		cleanup.push(() => sandbox.close());
-		const dir = tempDir();
-		const location = backend.location();
-		const db = location.kind === 'sqlite' ? location.path : location.url;
-		const port = await freePort();
-		const config = writeConfig(dir, {
-			db,
-			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1', secret: SECRET },
+		const { sandbox, driver, dir, db, location, callbacks, env } = await workerRig(cleanup, {
+			secret: SECRET,
+			backend,
+			sandbox: { receiptDelayMs: 20 },
 		});
-		const env = {
-			CLOUDTEL_BASE_URL: sandbox.url,
-			CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
-			CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
-		};
-		const worker = await WorkerProcess.start(config, env);
-		cleanup.push(() => worker.stop('SIGKILL'));
-		const receiptUrl = `http://127.0.0.1:${port}/callbacks/${SECRET}/receipts`;
 		// Opened for each look: a SQLite reader kept open would hold the worker's writes back.
 		const reading = async <T>(read: (ledger: Ledger) => Promise<T>): Promise<T> => {
 			const ledger = await openLedger(location);
@@ -70,31 +51,15 @@ describe.each(storeBackends())('campaign retry-failed ($name)', (backend) => {
 			'spring.csv',
 			`Phone,Name\n${GOOD},Gia\n${SOFT},Sol\n${GONE},Gus\n${QUIT},Quin\n`,
 		);
-		const spring = await cli(
-			[
-				'campaign',
-				'run',
-				'--csv',
-				list,
-				'--name',
-				'spring',
-				'--to-column',
-				'Phone',
-				'--text',
-				'Hi {{Name}}, spring sale',
-				'--property',
-				sandbox.demo.PropertySid,
-				'--db',
-				db,
-				'--receipt-url',
-				receiptUrl,
-				'--reply-url',
-				receiptUrl.replace(/receipts$/, 'replies'),
-				'--rate',
-				'0',
-			],
-			env,
-		);
+		const spring = await runCampaign(sandbox, {
+			csv: list,
+			db,
+			name: 'spring',
+			text: 'Hi {{Name}}, spring sale',
+			callbacks,
+			rate: '0',
+			flags: ['--to-column', 'Phone'],
+		});
 		expect(spring.code, spring.stderr).toBe(0);
 		await until(
 			() =>
@@ -109,7 +74,7 @@ describe.each(storeBackends())('campaign retry-failed ($name)', (backend) => {
 		);
 
 		const quitLeased = (await allSandboxMessages(sandbox.url)).find((m) => m.To === QUIT).From;
-		await new SandboxDriver(sandbox).reply(QUIT, quitLeased, 'STOP');
+		await driver.reply(QUIT, quitLeased, 'STOP');
 		await until(() => reading((ledger) => ledger.isSuppressed(QUIT)), 15_000, 'the opt-out');
 
 		const retry = await cli(
@@ -125,7 +90,7 @@ describe.each(storeBackends())('campaign retry-failed ($name)', (backend) => {
 				'--list',
 				join(dir, 'again.csv'),
 				'--receipt-url',
-				receiptUrl,
+				`${callbacks}/receipts`,
 				'--rate',
 				'0',
 			],
@@ -141,27 +106,14 @@ describe.each(storeBackends())('campaign retry-failed ($name)', (backend) => {
 		expect(again).toEqual([SOFT]);
 
 		const later = writeCsv(dir, 'summer.csv', `Phone,Name\n${GOOD},Gia\n${GONE},Gus\n`);
-		const summer = await cli(
-			[
-				'campaign',
-				'run',
-				'--csv',
-				later,
-				'--name',
-				'summer',
-				'--to-column',
-				'Phone',
-				'--text',
-				'Hi {{Name}}, summer sale',
-				'--property',
-				sandbox.demo.PropertySid,
-				'--db',
-				db,
-				'--rate',
-				'0',
-			],
-			env,
-		);
+		const summer = await runCampaign(sandbox, {
+			csv: later,
+			db,
+			name: 'summer',
+			text: 'Hi {{Name}}, summer sale',
+			rate: '0',
+			flags: ['--to-column', 'Phone'],
+		});
 		expect(summer.code, summer.stderr).toBe(0);
 		expect((await sentIn('summer')).map((m) => m.To)).toEqual([GOOD]);
 		const rows: { to?: string; status: string }[] = [];

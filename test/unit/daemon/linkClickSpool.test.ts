@@ -12,7 +12,7 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 describe('a click while the store is down', () => {
-	it('is redirected at once, spooled, and fed into the store once it answers: none lost', async () => {
+	it('is redirected at once, spooled, fed into the store once it answers (none lost), and the intake kicks the processor', async () => {
 		const dir = mkdtempSync(join(tmpdir(), 'cloudtel-links-'));
 		dirs.push(dir);
 		const taken: { key: string; event: IntakeEvent }[] = [];
@@ -26,7 +26,8 @@ describe('a click while the store is down', () => {
 		} as unknown as DaemonStore;
 		const log = new JsonLogger(() => undefined);
 		const intake = await CallbackIntake.open(store, join(dir, 'spool'), 64 * 1024, log);
-		intake.start({ passes: 0, kick: () => undefined });
+		let kicks = 0;
+		intake.start({ passes: 0, kick: () => void kicks++ });
 		const app = Fastify();
 		await app.register(
 			linkRoutes({
@@ -40,7 +41,6 @@ describe('a click while the store is down', () => {
 					line: 2,
 				}),
 				store: (key, event, at) => intake.take(key, event, at),
-				stored: () => undefined,
 				log,
 			}),
 		);
@@ -71,6 +71,11 @@ describe('a click while the store is down', () => {
 			]);
 			// Two clicks on one link are two events, each of its own key.
 			expect(new Set(taken.map((t) => t.key)).size).toBe(3);
+			// With the store up, the intake's own kick is what tells the processor of a click.
+			const before = kicks;
+			expect((await app.inject({ url: '/l/QwErTyUiOp' })).statusCode).toBe(302);
+			await vi.waitFor(() => expect(taken).toHaveLength(4));
+			await vi.waitFor(() => expect(kicks).toBeGreaterThan(before));
 		} finally {
 			await app.close();
 			await intake.close(0);

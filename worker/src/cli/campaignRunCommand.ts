@@ -1,8 +1,7 @@
 import { basename, extname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isWebhookUri } from '../../../api';
+import { DURATION_EXAMPLES, durationMs, isWebhookUri } from '../../../api';
 import type { CampaignSpec, WinnerBy } from '../settings/campaignSpec';
-import { parseDuration } from '../settings/variantSettings';
 import { RUN_DEFAULTS, UsageError } from '../errors';
 import { runCampaign } from '../campaign/runCampaign';
 import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
@@ -260,10 +259,11 @@ function variantFlags(values: {
 }): Pick<CampaignSpec, 'variants' | 'testShare' | 'winnerBy' | 'decideAfter'> {
 	const share = values['test-share'];
 	const after = values['decide-after'];
-	const decideAfter = after === undefined ? undefined : parseDuration(after);
+	const afterMs = after === undefined ? undefined : durationMs(after);
+	const decideAfter = afterMs === undefined ? undefined : afterMs / 1000;
 	if (after !== undefined && decideAfter === undefined)
 		throw new UsageError(
-			`--decide-after must be a duration such as 2h, 30m, 90s or 1d (got "${after}")`,
+			`--decide-after must be a duration such as ${DURATION_EXAMPLES} (got "${after}")`,
 		);
 	return {
 		variants: values.variant,

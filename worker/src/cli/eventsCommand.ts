@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { durationMs } from '../config/duration';
+import { durationMs } from '../../../api';
 import { deliveryOf, type Delivery } from '../daemon/callbacks/6-forward/deliveryView';
 import { FatalError, UsageError } from '../errors';
 import { dbLocation } from '../storage/dbLocation';

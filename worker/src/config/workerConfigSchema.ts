@@ -8,6 +8,8 @@ import {
 	CAMPAIGN_NAME_PATTERN,
 	CAMPAIGN_NAME_RULE,
 	campaignRateProblem,
+	DURATION_EXAMPLES,
+	durationMs,
 	isBlank,
 	isE164,
 	isEmail,
@@ -21,7 +23,6 @@ import {
 	type CampaignEventType,
 } from '../../../api';
 import { parseSendWindow } from '../schedule/sendWindow';
-import { parseDuration } from '../settings/variantSettings';
 import { SINGLE_BYTE_ENCODINGS } from '../csv/csvDecoder';
 
 const ENCODING_NAMES = Object.keys(SINGLE_BYTE_ENCODINGS) as [string, ...string[]];
@@ -30,7 +31,6 @@ import { keywordWords, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from './optOutKeyword
 import { compileReplyPattern } from './replyPattern';
 import { allowEntry } from './outboundAllow';
 import { signingConfig } from './signingConfig';
-import { durationMs } from './duration';
 import { linkBaseProblem } from '../settings/linkBase';
 
 /** One value or a list of them; always a list after parsing. */
@@ -181,7 +181,10 @@ const campaign = z
 		 */
 		catchUp: z
 			.string()
-			.regex(/^(none|\d+[mhd])$/, 'must be none, or a period such as 30m, 24h or 7d')
+			.refine(
+				(v) => v === 'none' || durationMs(v) !== undefined,
+				`must be none, or a duration such as ${DURATION_EXAMPLES}`,
+			)
 			.default('24h'),
 		csv: text,
 		property: sid,
@@ -231,7 +234,7 @@ const campaign = z
 		winnerBy: z.enum(['delivered', 'replies', 'clicks', 'optouts']).optional(),
 		decideAfter: z
 			.string()
-			.refine((v) => parseDuration(v) !== undefined, 'must be a duration such as 2h, 30m or 90s')
+			.refine((v) => durationMs(v) !== undefined, `must be a duration such as ${DURATION_EXAMPLES}`)
 			.optional(),
 		/** Send only to numbers of these countries, as `campaign run --countries`. */
 		countries: z
@@ -336,7 +339,7 @@ const forward = z.strictObject({
  */
 const duration = z
 	.string()
-	.refine((v) => durationMs(v) !== undefined, 'must be a duration such as 90s, 30m, 12h or 3d');
+	.refine((v) => durationMs(v) !== undefined, `must be a duration such as ${DURATION_EXAMPLES}`);
 
 const events = z.strictObject({
 	/** Left out: no worker-wide events URL, the settings below still hold for every delivery. */
@@ -391,7 +394,7 @@ const links = z.strictObject({
 		.optional(),
 	ttl: z
 		.string()
-		.regex(/^\d+[mhd]$/, 'must be a period such as 90d, 24h or 30m')
+		.refine((v) => durationMs(v) !== undefined, `must be a duration such as ${DURATION_EXAMPLES}`)
 		.default('90d'),
 	scanWindowSeconds: z.number().min(0).max(3600).default(5),
 });

@@ -17,7 +17,7 @@ import { N8nForwarder } from './callbacks/6-forward/n8nForwarder';
 import { EventForwarder } from './callbacks/6-forward/eventForwarder';
 import { CampaignEvents } from './callbacks/5-events/campaignEvents';
 import { postSigning } from './callbacks/6-forward/postSigning';
-import { durationMs } from '../config/duration';
+import { durationMs } from '../../../api';
 import { failingDestinations } from './callbacks/6-forward/failingDestinations';
 import { CampaignApi } from './api/campaignApi';
 import { PostForwarder } from './callbacks/6-forward/postForwarder';
@@ -264,7 +264,6 @@ export class WorkerDaemon {
 							ttlMs: linkTtlMs,
 							target: (token) => links.target(token),
 							store: (key, event, at) => intake.take(key, event, at),
-							stored: () => processor.kick(),
 							log: log.child({ part: 'links' }),
 						},
 			// The campaign API's route plugins (ApiRoutes) are mounted here, under /api.

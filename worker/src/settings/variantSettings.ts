@@ -1,3 +1,4 @@
+import { DURATION_EXAMPLES } from '../../../api';
 import { SettingError } from '../errors';
 import type { CampaignSpec, WinnerBy } from './campaignSpec';
 
@@ -65,14 +66,6 @@ export function checkVariantSettings(spec: Partial<CampaignSpec>): void {
 	if (spec.decideAfter !== undefined && !(spec.decideAfter >= 0))
 		throw new SettingError(
 			'decideAfter',
-			`must be a duration such as 2h, 30m or 0s (got ${spec.decideAfter})`,
+			`must be a duration such as ${DURATION_EXAMPLES} (got ${spec.decideAfter})`,
 		);
-}
-
-/** `2h`, `30m`, `90s`, `1d`, or a number of seconds; undefined when it is none of these. */
-export function parseDuration(text: string): number | undefined {
-	const m = /^\s*(\d+(?:\.\d+)?)\s*(d|h|m|s)?\s*$/.exec(text);
-	if (!m) return undefined;
-	const unit = { d: 86400, h: 3600, m: 60, s: 1 }[m[2] ?? 's']!;
-	return Number(m[1]) * unit;
 }

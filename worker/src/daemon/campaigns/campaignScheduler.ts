@@ -6,7 +6,7 @@ import type { Logger } from '../jsonLogger';
 import { runName, tickOfRun } from '../callbacks/4-replies/runName';
 import type { DaemonStore } from '../../storage/daemonStore';
 import type { CampaignRunner } from './campaignRunner';
-import { durationMs } from '../../config/duration';
+import { durationMs } from '../../../../api';
 import { ticksBetween } from './missedTicks';
 
 /** How often missed ticks are looked for (a tick whose run could not start is one). */

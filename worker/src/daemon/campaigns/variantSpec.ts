@@ -1,5 +1,5 @@
 import type { CampaignSpec, WinnerBy } from '../../settings/campaignSpec';
-import { parseDuration } from '../../settings/variantSettings';
+import { durationMs } from '../../../../api';
 
 /** A config or API campaign's variant settings as the engine's spec has them (decideAfter in seconds). */
 export function variantSpec(settings: {
@@ -14,6 +14,6 @@ export function variantSpec(settings: {
 	if (settings.winnerBy) out.winnerBy = settings.winnerBy;
 	if (typeof settings.decideAfter === 'string')
 		// A duration the engine cannot read is NaN: it refuses it, naming decideAfter.
-		out.decideAfter = parseDuration(settings.decideAfter) ?? NaN;
+		out.decideAfter = (durationMs(settings.decideAfter) ?? NaN) / 1000;
 	return out;
 }

@@ -12,10 +12,8 @@ export interface LinkRouteOptions {
 	/** A link older than this answers 410. */
 	ttlMs: number;
 	target(token: string): Promise<LinkTarget | undefined>;
-	/** Durable when it resolves: in the store, or in the spool while the store is down. */
+	/** The callback intake (durable when it resolves, store or spool): it kicks the processor. */
 	store(key: string, event: LinkClickEvent, receivedAt: number): Promise<boolean>;
-	/** Called once a click is stored. */
-	stored(): void;
 	log: Logger;
 }
 
@@ -63,10 +61,11 @@ export function linkRoutes(options: LinkRouteOptions) {
 			};
 			// Answered at once: the click goes to the store (or the spool) meanwhile; a person is
 			// not kept waiting on a commit, and gets where they were going either way.
-			options.store(`click:${token}:${at}:${randomBytes(6).toString('base64url')}`, event, at).then(
-				() => options.stored(),
-				(error: Error) => options.log.error('a click was neither stored nor spooled', { error }),
-			);
+			options
+				.store(`click:${token}:${at}:${randomBytes(6).toString('base64url')}`, event, at)
+				.catch((error: Error) =>
+					options.log.error('a click was neither stored nor spooled', { error }),
+				);
 			return reply
 				.code(302)
 				.headers({

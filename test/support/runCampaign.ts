@@ -1,0 +1,46 @@
+import type { RunningSandbox } from '../../sandbox/src';
+import { cli, envFor, type CliOptions, type CliResult } from '../integration/worker/harness';
+
+/** One `cloudtel campaign run` on the sandbox's demo Property, as a user would type it. */
+export interface CampaignRun {
+	csv: string;
+	/** A SQLite file or a postgres:// URL. */
+	db: string;
+	/** `--name`; the CLI names the campaign after the CSV when left out. */
+	name?: string;
+	text: string;
+	/** A worker's callback base (`…/callbacks/{secret}`): `--receipt-url` and `--reply-url` under it. */
+	callbacks?: string;
+	/** `--receipt-url` alone (no reply URL). */
+	receiptUrl?: string;
+	/** `--rate`; the CLI's default when left out. */
+	rate?: string;
+	/** Any other flags, as typed. */
+	flags?: string[];
+	/** More environment beside the sandbox's credentials. */
+	env?: Record<string, string>;
+	options?: CliOptions;
+}
+
+/** Runs the built CLI against `sandbox` with its credentials in the environment. */
+export function runCampaign(sandbox: RunningSandbox, run: CampaignRun): Promise<CliResult> {
+	const receipts = run.callbacks !== undefined ? `${run.callbacks}/receipts` : run.receiptUrl;
+	const args = [
+		'campaign',
+		'run',
+		'--csv',
+		run.csv,
+		'--property',
+		sandbox.demo.PropertySid,
+		'--text',
+		run.text,
+		'--db',
+		run.db,
+		...(run.name !== undefined ? ['--name', run.name] : []),
+		...(receipts !== undefined ? ['--receipt-url', receipts] : []),
+		...(run.callbacks !== undefined ? ['--reply-url', `${run.callbacks}/replies`] : []),
+		...(run.rate !== undefined ? ['--rate', run.rate] : []),
+		...(run.flags ?? []),
+	];
+	return cli(args, { ...envFor(sandbox), ...run.env }, run.options);
+}
