@@ -49,7 +49,7 @@ async function newReader(): Promise<Reader> {
 	);
 	// The reader's shell: nothing of cloudtel's set, the built CLI first on the PATH.
 	const env = Object.entries(process.env)
-		.filter(([k]) => !k.startsWith('CLOUDTEL_') && !SHELL_OWN.has(k))
+		.filter(([k]) => /^[A-Za-z_]\w*$/.test(k) && !k.startsWith('CLOUDTEL_') && !SHELL_OWN.has(k))
 		.map(([k, v]) => `export ${k}=${shellQuote(v ?? '')}`);
 	env.push(`export PATH=${shellQuote(`${bin}:${process.env.PATH}`)}`, `export HOME=${dir}`);
 	writeFileSync(join(dir, '.env.sh'), env.join('\n') + '\n');
@@ -93,13 +93,19 @@ function runBlock(
 		cwd: reader.dir,
 		env: { PATH: process.env.PATH, TERM: 'xterm', HOME: reader.dir },
 		stdio: ['ignore', 'pipe', 'pipe'],
+		detached: true,
 	});
 	let output = '';
 	child.stdout.on('data', (d) => (output += d));
 	child.stderr.on('data', (d) => (output += d));
+	// A block that never ends (a daemon not marked so) is stopped, and fails by its exit code.
+	const hung = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 60_000);
 	return new Promise((done, fail) => {
 		child.on('error', fail);
-		child.on('close', (code) => done({ code, output }));
+		child.on('close', (code) => {
+			clearTimeout(hung);
+			done({ code, output });
+		});
 	});
 }
 
@@ -143,7 +149,12 @@ async function stopDaemons(reader: Reader): Promise<void> {
 			(child) =>
 				new Promise<void>((done) => {
 					if (child.exitCode !== null || child.signalCode !== null) return done();
-					child.once('close', () => done());
+					// SIGTERM lets the worker finish what is in flight; one that hangs is killed.
+					const hung = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 15_000);
+					child.once('close', () => {
+						clearTimeout(hung);
+						done();
+					});
 					process.kill(-child.pid!, 'SIGTERM');
 				}),
 		),
@@ -167,9 +178,7 @@ async function runReadme(
 			}
 			if (block.body.includes('campaign report --name spring --html'))
 				await receiptsSettled(reader);
-			const t0 = Date.now();
 			const { code, output } = await runBlock(reader, block);
-			if (process.env.README_TIMES) console.log(block.where, Date.now() - t0);
 			const shown = `${block.where}:\n${block.body}\n--- printed:\n${output.slice(-4000)}`;
 			expect(code, `exit code of ${shown}`).toBe(block.exit);
 			if (block.output)
