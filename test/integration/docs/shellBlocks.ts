@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
  * A ```sh or ```bash block of a README. Its fence may say how the test runs it:
  * `no-run: why` (never run), `daemon=URL` (started in the background, ready once URL answers,
  * stopped after the README's last block), `exit=N` (the exit code it must end with; else 0).
- * A ```text output block right after it is a run of lines its output must contain.
+ * A ```text output block right after it is a run of lines its output must contain (`...`
+ * standing for one line that changes from run to run).
  */
 export interface ShellBlock {
 	/** Where its fence is: README path and line, counted from 1. */
@@ -69,10 +70,11 @@ export function maskLine(line: string): string {
 	return line.replace(/\d+\.\d+/g, 'N.N').trimEnd();
 }
 
-/** Whether `want` appears in `got` as consecutive lines. */
+/** Whether `want` appears in `got` as consecutive lines; a line `...` stands for any one line. */
 export function containsRun(got: string[], want: string[]): boolean {
 	const w = want.map(maskLine).filter((l) => l !== '');
+	const same = (a: string, b: string) => a === b || b.trim() === '...';
 	for (let i = 0; i + w.length <= got.length; i++)
-		if (w.every((line, j) => got[i + j] === line)) return true;
+		if (w.every((line, j) => same(got[i + j], line))) return true;
 	return false;
 }
