@@ -201,7 +201,13 @@ describe('campaign run with --variant', () => {
 		expect(
 			(await cli(['campaign', 'report', '--name', 'sale', '--db', db, '--html', html], env)).code,
 		).toBe(0);
-		expect(readFileSync(html, 'utf8')).toContain('<caption>Variants: text 2 won (by replies');
+		const page = readFileSync(html, 'utf8');
+		expect(page).toContain('<caption>Variants: text 2 won (by replies');
+		// And a chart of the texts side by side, the winner named.
+		const chart = /<figure class="chart" data-chart="variants">(.*?)<\/figure>/s.exec(page)?.[1];
+		expect(chart).toMatch(/<svg/);
+		expect(chart).toContain('2 (won)');
+		expect(chart).toContain('Replied');
 	}, 60_000);
 
 	it('decides by hand once: killed after the decision with the rest on its way, run again it sends no row twice and keeps the winner', async () => {
