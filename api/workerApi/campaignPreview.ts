@@ -24,6 +24,26 @@ export interface CampaignPreview {
 	warnings?: string[];
 	/** The first three valid recipients' messages as they would go out (absent from workers before it). */
 	samples?: CampaignSample[];
+	/** A campaign with variants: each text's test and, if it wins, the rest; `text` first. */
+	variants?: CampaignPreviewVariant[];
+}
+
+/** One text of a campaign with variants, as its preview counts it. */
+export interface CampaignPreviewVariant {
+	text: string;
+	testRecipients: number;
+	testSegments: number;
+	/** The recipients outside the test, sent with this text if it wins. */
+	restRecipients: number;
+	restSegments: number;
+	/** With `?pricePerSegment=N`. */
+	testCost?: number;
+	restCost?: number;
+	/** Recipients whose message goes as UCS-2 (70 characters a segment) with this text, and the characters that make it so. */
+	ucs2Recipients: number;
+	ucs2Characters: string;
+	/** The first valid recipient's message with this text. */
+	sample?: { to: string; text: string; segments: number };
 }
 
 /** One recipient's message as the worker renders it: its number in E.164, its text, its segments. */

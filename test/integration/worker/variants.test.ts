@@ -6,6 +6,7 @@ import { runCampaign } from '../../../worker/src/campaign/runCampaign';
 import type { Reporter } from '../../../worker/src/campaign/reporter';
 import { dbLocation } from '../../../worker/src/storage/dbLocation';
 import { openRunLedger } from '../../../worker/src/storage/openStores';
+import { inTest } from '../../../worker/src/campaign/variantSink';
 import { HoldingProxy, type BatchFate } from '../../support/holdingProxy';
 import { freePort, SandboxDriver, until, WorkerProcess, writeConfig } from '../daemon/harness';
 import {
@@ -201,7 +202,13 @@ describe('campaign run with --variant', () => {
 		expect(
 			(await cli(['campaign', 'report', '--name', 'sale', '--db', db, '--html', html], env)).code,
 		).toBe(0);
-		expect(readFileSync(html, 'utf8')).toContain('<caption>Variants: text 2 won (by replies');
+		const page = readFileSync(html, 'utf8');
+		expect(page).toContain('<caption>Variants: text 2 won (by replies');
+		// And a chart of the texts side by side, the winner named.
+		const chart = /<figure class="chart" data-chart="variants">(.*?)<\/figure>/s.exec(page)?.[1];
+		expect(chart).toMatch(/<svg/);
+		expect(chart).toContain('2 (won)');
+		expect(chart).toContain('Replied');
 	}, 60_000);
 
 	it('decides by hand once: killed after the decision with the rest on its way, run again it sends no row twice and keeps the winner', async () => {
@@ -264,6 +271,83 @@ describe('campaign run with --variant', () => {
 			for (const m of all.filter((x) => !test.some((t) => t.MessageSid === x.MessageSid))) {
 				expect(m.ExternalId).toMatch(/^flash:v2:\d+$/);
 				expect(m.Text).toMatch(/20% off everything today only$/);
+			}
+		} finally {
+			await proxy.close();
+		}
+	}, 60_000);
+	it('decides by itself once: killed with the rest on its way, run again after replies that favour the other text, it keeps the winner and sends no row twice', async () => {
+		const list = numbersCsv(30, 2000);
+		const csv = writeCsv(dir, 'crash.csv', list);
+		const numbers = list
+			.trim()
+			.split('\n')
+			.slice(1)
+			.map((l) => l.split(',')[0]);
+		// The test's batches pass; from the rest's first on, the sandbox sends, the answer is lost.
+		const testBatches = Math.ceil(numbers.filter((to) => inTest('crash', to, 0.5)).length / 3);
+		let holdFrom = testBatches;
+		const proxy = new HoldingProxy(
+			sandbox.url,
+			(batch): BatchFate => (batch < holdFrom ? 'pass' : 'answerLost'),
+		);
+		await proxy.start();
+		const viaProxy = { ...env, CLOUDTEL_BASE_URL: proxy.url };
+		// No wait: the decision follows the test in the same run (no reply yet: a tie, text 1).
+		const args = runArgs('crash', csv, [
+			'--test-share',
+			'0.5',
+			'--decide-after',
+			'0s',
+			'--batch-size',
+			'3',
+			'--concurrency',
+			'1',
+		]);
+		try {
+			const first = startCli(args, viaProxy);
+			let ended = false;
+			void first.done.then(() => (ended = true));
+			await waitFor(() => ended || proxy.batches.length > testBatches, 30_000);
+			expect(ended, (await Promise.race([first.done, Promise.resolve(undefined)]))?.stderr).toBe(
+				false,
+			);
+			first.child.kill('SIGKILL');
+			expect((await first.done).code).toBeNull();
+			const decided = await status('crash');
+			expect(decided.winner).toMatchObject({ index: 1, by: 'replies', byHand: false });
+
+			// Now two of text 2's recipients answer: judged again, text 2 would win.
+			const test = await ofCampaign('crash', list);
+			const ofB = test.filter((m) => m.ExternalId!.startsWith('crash:v2:'));
+			for (const m of ofB.slice(0, 2)) await driver.reply(m.To, m.From!, 'Yes!');
+			await until(
+				async () => ((await status('crash')).variants[1].replies === 2 ? true : undefined),
+				20_000,
+				'the replies in the ledger',
+			);
+
+			holdFrom = Infinity;
+			const again = await cli(args, viaProxy);
+			// The rows of the batch whose answer was lost are uncertain, not sent again.
+			expect(again.code, again.stderr).toBe(3);
+			const after = await status('crash');
+			expect(after.winner).toEqual(decided.winner);
+			expect(after.rows).toMatchObject({ held: 0, pending: 0, submitting: 0 });
+			expect(after.rows.accepted + after.rows.uncertain).toBe(30);
+			const all = await ofCampaign('crash', list);
+			expect(all).toHaveLength(30);
+			expect(new Set(all.map((m) => m.To)).size).toBe(30);
+			const testSids = new Set(
+				test
+					.filter((m) =>
+						proxy.batches.slice(0, testBatches).some((b) => b.externalIds.includes(m.ExternalId!)),
+					)
+					.map((m) => m.MessageSid),
+			);
+			for (const m of all.filter((x) => !testSids.has(x.MessageSid))) {
+				expect(m.ExternalId).toMatch(/^crash:v1:\d+$/);
+				expect(m.Text).toMatch(/our sale starts today$/);
 			}
 		} finally {
 			await proxy.close();

@@ -18,6 +18,13 @@ export interface VariantForecast {
 	restSegments: number;
 	/** Rows UCS-2 (70 characters a part) with this text, test and rest. */
 	ucs2Rows: number;
+	/** The characters outside GSM-7 that make this text's rows UCS-2, each once ('' when none). */
+	ucs2Characters: string;
+	/** With a price per segment: the test's cost with this text, and the rest's if it wins. */
+	testCost?: number;
+	restCost?: number;
+	/** The first valid row as this text renders it. */
+	sample?: { line: number; to: string; text: string; segments: number };
 }
 
 export type StopReason = 'finished' | 'paused' | 'cancelled' | 'interrupted' | 'waiting' | 'failed';

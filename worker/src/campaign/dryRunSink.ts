@@ -15,18 +15,23 @@ import { RefusedTally } from './refusedTally';
 
 const PREVIEW = 3;
 
+export interface DryRunSample {
+	line: number;
+	to: string;
+	text: string;
+	segments: number;
+	links?: TrackedLink[];
+}
+
 /** A dry run's rows: counted, written to --out, a few rendered for a preview; nothing stored. */
 export class DryRunSink implements RowSink {
 	readonly rows: StatusCounts = Object.fromEntries(ROW_STATUSES.map((s) => [s, 0])) as StatusCounts;
 	segments = 0;
-	readonly preview: {
-		line: number;
-		to: string;
-		text: string;
-		segments: number;
-		links?: TrackedLink[];
-	}[] = [];
-	private readonly previewer: RowValidator;
+	readonly preview: DryRunSample[] = [];
+	/** One per text: a variant campaign's rows are rendered with their own text. */
+	private readonly previewers: RowValidator[];
+	/** A variant campaign's first valid row as each text renders it. */
+	readonly samples: DryRunSample[] = [];
 	readonly tally: ForecastTally;
 	readonly refused = new RefusedTally();
 
@@ -36,8 +41,10 @@ export class DryRunSink implements RowSink {
 		private readonly now: () => number,
 		/** --max-cost: how many rows fit under it. */
 		readonly spendFit?: SpendFit,
+		/** A variant campaign's texts, --text first. */
+		texts: string[] = [rules.text],
 	) {
-		this.previewer = new RowValidator({ ...rules, wantText: true });
+		this.previewers = texts.map((text) => new RowValidator({ ...rules, text, wantText: true }));
 		this.tally = new ForecastTally(rules.smartEncoding ?? false);
 	}
 
@@ -48,12 +55,18 @@ export class DryRunSink implements RowSink {
 			if (r.status === 'pending') {
 				this.segments += r.segments;
 				this.spendFit?.add(r.segments);
-				if (this.preview.length < PREVIEW) this.addPreview(r.line, items);
+				if (this.preview.length < PREVIEW) this.addPreview(r.line, items, r.variant);
+				if (this.samples.length === 0 && this.previewers.length > 1)
+					for (let i = 0; i < this.previewers.length; i++) {
+						const sample = this.render(r.line, items, i + 1);
+						if (sample) this.samples.push(sample);
+					}
 				const examples = this.tally.examples.length;
 				this.tally.add(r);
 				// A UCS-2 example is shown with its text, rendered again here for the few shown.
 				if (this.tally.examples.length > examples)
-					this.tally.examples[examples].text = r.text ?? this.render(r.line, items)?.text;
+					this.tally.examples[examples].text =
+						r.text ?? this.render(r.line, items, r.variant)?.text;
 			}
 			if (this.out) {
 				const valid = r.status === 'pending';
@@ -70,20 +83,16 @@ export class DryRunSink implements RowSink {
 		}
 	}
 
-	private addPreview(line: number, items: CsvItem[]): void {
-		const v = this.render(line, items);
+	private addPreview(line: number, items: CsvItem[], variant?: number): void {
+		const v = this.render(line, items, variant);
 		if (v) this.preview.push(v);
 	}
 
-	private render(
-		line: number,
-		items: CsvItem[],
-	):
-		| { line: number; to: string; text: string; segments: number; links?: TrackedLink[] }
-		| undefined {
+	/** The row as `variant` (1 is --text) renders it. */
+	private render(line: number, items: CsvItem[], variant = 1): DryRunSample | undefined {
 		const item = items.find((i) => i.line === line);
 		if (!item || !('fields' in item)) return undefined;
-		const v = this.previewer.validate(item, this.now());
+		const v = this.previewers[variant - 1].validate(item, this.now());
 		return v.ok && v.text !== undefined
 			? {
 					line,

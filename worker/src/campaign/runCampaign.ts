@@ -67,6 +67,7 @@ import { SPEND_KEY } from '../storage/guardSql';
 import { checkVariantSettings, variantSettings } from '../settings/variantSettings';
 import { createVariantJudge } from '../rows/variantJudge';
 import { VariantSink } from './variantSink';
+import { variantForecasts } from './variantForecasts';
 import { variantStep } from './variantStage';
 
 export interface RunCampaignOptions {
@@ -554,7 +555,13 @@ async function dryRun(
 			deps,
 			timing,
 			sink: (rules) =>
-				new DryRunSink(rules, out, () => Math.floor(Date.now() / 1000), spendFitOf(options)),
+				new DryRunSink(
+					rules,
+					out,
+					() => Math.floor(Date.now() / 1000),
+					spendFitOf(options),
+					variantSettings(spec)?.texts,
+				),
 			importedThrough: 0,
 			seen: new NumberSet(),
 			wantText: out !== undefined,
@@ -591,7 +598,12 @@ async function dryRun(
 			},
 			exitCode: result.interrupted ? ExitCodes.Interrupted : ExitCodes.Finished,
 		};
-		if (result.variants) summary.variants = result.variants.forecast;
+		if (result.variants)
+			summary.variants = variantForecasts(
+				result.variants.forecast,
+				sink.samples,
+				options.pricePerSegment,
+			);
 		deps.reporter.summary(summary);
 		return summary;
 	} finally {

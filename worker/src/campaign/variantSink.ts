@@ -37,6 +37,7 @@ export class VariantSink implements RowSink {
 			restRows: 0,
 			restSegments: 0,
 			ucs2Rows: 0,
+			ucs2Characters: '',
 		}));
 	}
 
@@ -60,7 +61,10 @@ export class VariantSink implements RowSink {
 		const rest = { ...row };
 		delete rest.variants;
 		renderings.forEach((r, i) => {
-			if (r.ucs2 !== undefined) this.forecast[i].ucs2Rows++;
+			if (r.ucs2 === undefined) return;
+			const f = this.forecast[i];
+			f.ucs2Rows++;
+			for (const c of r.ucs2) if (!f.ucs2Characters.includes(c)) f.ucs2Characters += c;
 		});
 		if (inTest(this.campaign, row.to, this.share)) {
 			const i = this.nextTest++ % renderings.length;

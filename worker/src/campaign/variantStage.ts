@@ -60,7 +60,7 @@ export async function variantStep(
 		if (options.now() < until) return { kind: 'waiting', until };
 	}
 	const tallies = await ledger.variants.tally(name);
-	const picked = pickWinner(name, tallies, count, settings.winnerBy);
+	const picked = pickWinner(tallies, count, settings.winnerBy);
 	const { decision, decided, released } = await ledger.variants.decide(name, {
 		winner: byHand ?? picked.winner,
 		by: settings.winnerBy,

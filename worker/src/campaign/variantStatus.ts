@@ -1,7 +1,6 @@
 import type { CampaignSpec, WinnerBy } from '../settings/campaignSpec';
 import { variantSettings } from '../settings/variantSettings';
 import type { LedgerReader } from '../storage/ledger';
-import { variantClicks } from './variantClicks';
 
 export interface VariantFigures {
 	text: string;
@@ -10,7 +9,7 @@ export interface VariantFigures {
 	delivered: number;
 	failed: number;
 	replies: number;
-	/** 0 while clicks are not tracked (`clicksTracked` false). */
+	/** Rows whose links a person followed; 0 while links are not tracked (`clicksTracked` false). */
 	clicks: number;
 	clicksTracked: boolean;
 	optOuts: number;
@@ -49,8 +48,9 @@ export async function variantsStatus(
 				failed: 0,
 				replies: 0,
 				optOuts: 0,
+				clicks: 0,
 			};
-			const clicks = variantClicks(spec.name, t);
+			const clicksTracked = spec.linkBase !== undefined;
 			return {
 				text,
 				rows: t.rows,
@@ -58,8 +58,8 @@ export async function variantsStatus(
 				delivered: t.delivered,
 				failed: t.failed,
 				replies: t.replies,
-				clicks: clicks ?? 0,
-				clicksTracked: clicks !== undefined,
+				clicks: clicksTracked ? t.clicks : 0,
+				clicksTracked,
 				optOuts: t.optOuts,
 			};
 		}),

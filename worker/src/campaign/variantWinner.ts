@@ -1,9 +1,8 @@
 import type { WinnerBy } from '../settings/campaignSpec';
 import type { VariantTally } from '../storage/variantStore';
-import { variantClicks } from './variantClicks';
 
 /** The measure's rate of one variant among its sent rows; null when none was sent. */
-export function variantRate(campaign: string, t: VariantTally, by: WinnerBy): number | null {
+export function variantRate(t: VariantTally, by: WinnerBy): number | null {
 	if (t.sent === 0) return null;
 	const count =
 		by === 'delivered'
@@ -12,7 +11,7 @@ export function variantRate(campaign: string, t: VariantTally, by: WinnerBy): nu
 				? t.replies
 				: by === 'optouts'
 					? t.optOuts
-					: (variantClicks(campaign, t) ?? 0);
+					: t.clicks;
 	return count / t.sent;
 }
 
@@ -21,14 +20,13 @@ export function variantRate(campaign: string, t: VariantTally, by: WinnerBy): nu
  * the first given on a tie; a variant nothing of which was sent cannot win unless none was.
  */
 export function pickWinner(
-	campaign: string,
 	tallies: VariantTally[],
 	count: number,
 	by: WinnerBy,
 ): { winner: number; rates: (number | null)[] } {
 	const rates = Array.from({ length: count }, (_, i) => {
 		const t = tallies.find((x) => x.variant === i + 1);
-		return t ? variantRate(campaign, t, by) : null;
+		return t ? variantRate(t, by) : null;
 	});
 	let winner = 1;
 	let best: number | null = null;

@@ -1,8 +1,9 @@
 import * as echarts from 'echarts';
 import type { CampaignReport } from './campaignReport';
+import { variantChartOption } from './variantChart';
 
 export interface RenderedChart {
-	id: 'funnel' | 'timeline' | 'errorCodes' | 'countries';
+	id: 'funnel' | 'timeline' | 'errorCodes' | 'countries' | 'variants';
 	title: string;
 	/** An SVG element, or undefined when there is nothing to draw. */
 	svg?: string;
@@ -171,7 +172,17 @@ export function reportCharts(r: CampaignReport): RenderedChart[] {
 						chartHeight(r.failuresByCountry.length),
 					),
 	};
-	return [funnel, timeline, errorCodes, countries];
+	const v = r.variants;
+	const variants: RenderedChart = {
+		id: 'variants',
+		title: 'Each text: its messages sent that were delivered, replied to, clicked, opted out',
+		empty: 'Nothing of the test sent yet.',
+		svg:
+			!v || v.variants.every((f) => f.sent === 0)
+				? undefined
+				: svg(variantChartOption(v), chartHeight(v.variants.length * 3) + 40),
+	};
+	return [funnel, timeline, errorCodes, countries, ...(v ? [variants] : [])];
 }
 
 function funnelBars(r: CampaignReport): [string[], number[], string[]] {

@@ -165,6 +165,7 @@ ${figure('funnel.optedOut', f.optedOut, 'Opted out')}
 </dl>
 ${rowStates(r)}
 ${variantTable(r)}
+${r.variants ? chart('variants') : ''}
 ${chart('funnel')}
 </section>
 <section>

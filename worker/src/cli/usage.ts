@@ -36,7 +36,8 @@ const RUN_OPTIONS = `  --csv FILE                 the recipients; the first line
   --variant TEXT             another text to test against --text (repeat, up to five texts in
                              all): the test share gets them by turns, the rest gets the winner
   --test-share FRACTION      the share of the list in the variants' test (default: 0.2)
-  --winner-by MEASURE        delivered, replies, clicks or optouts (the fewest) (default: replies)
+  --winner-by MEASURE        delivered, replies, clicks (needs --track-links) or optouts (the
+                             fewest) (default: replies)
   --decide-after DURATION    the wait after the test's last send, such as 2h or 30m (default: 2h);
                              the run exits 4 until then, and the same command after it goes on
   --winner N                 decide the variants by hand now: text N (1 is --text) wins

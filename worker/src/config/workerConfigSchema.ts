@@ -513,6 +513,13 @@ export const workerConfigSchema = z
 					message:
 						'needs links.baseUrl: the address the links point at (a domain aimed at this worker, or {publicUrl}/l)',
 				});
+			if (c.winnerBy === 'clicks' && c.trackLinks !== true)
+				ctx.addIssue({
+					code: 'custom',
+					path: ['campaigns', i, 'winnerBy'],
+					message:
+						'clicks needs trackLinks: true: only tracked links are counted (or judge by replies, delivered or optouts)',
+				});
 			if (c.replies === true && !isBlank(c.from)) {
 				ctx.addIssue({
 					code: 'custom',

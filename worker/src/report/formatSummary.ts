@@ -106,11 +106,20 @@ export function formatSummary(s: CampaignSummary): string {
 	if (s.forecast) lines.push(...formatForecast(s.forecast));
 	if (s.variants) {
 		lines.push('  variants (test rows; the rest if it wins):');
-		s.variants.forEach((v, i) =>
+		const cost = (x: number | undefined) => (x === undefined ? '' : ` (cost ${money(x)})`);
+		s.variants.forEach((v, i) => {
+			const ucs2 =
+				v.ucs2Rows > 0
+					? `; UCS-2 in ${plural(v.ucs2Rows, 'row')} because of ${[...v.ucs2Characters].join(' ')}`
+					: '';
 			lines.push(
-				`    ${i + 1}: ${v.testRows} rows, ${v.testSegments} segments; rest ${v.restRows} rows, ${v.restSegments} segments${v.ucs2Rows > 0 ? `; UCS-2 in ${v.ucs2Rows} rows` : ''}: ${JSON.stringify(v.text)}`,
-			),
-		);
+				`    ${i + 1}: ${plural(v.testRows, 'row')}, ${plural(v.testSegments, 'segment')}${cost(v.testCost)}; rest ${plural(v.restRows, 'row')}, ${plural(v.restSegments, 'segment')}${cost(v.restCost)}${ucs2}: ${JSON.stringify(v.text)}`,
+			);
+			if (v.sample)
+				lines.push(
+					`       line ${v.sample.line} to ${v.sample.to} (${plural(v.sample.segments, 'segment')}): ${v.sample.text}`,
+				);
+		});
 	}
 	if (s.preview && s.preview.length > 0) {
 		lines.push('  first messages:');

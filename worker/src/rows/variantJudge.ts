@@ -19,8 +19,11 @@ export function createVariantJudge(rules: RowRules, texts: string[], threads: nu
 					const failed = all[other][r] as Extract<RowVerdict, { ok: false }>;
 					return { ...failed, reason: `${failed.reason} (with text ${other + 1}, --variant)` };
 				}
+				// Every text's tokens are stored: the rest goes with a text not chosen yet.
+				const links = all.flatMap((verdicts) => (verdicts[r] as typeof first).links ?? []);
 				return {
 					...first,
+					...(links.length > 0 ? { links } : {}),
 					variants: all.map((verdicts) => {
 						const v = verdicts[r] as Extract<RowVerdict, { ok: true }>;
 						return { text: v.text, segments: v.segments, ucs2: v.ucs2 };

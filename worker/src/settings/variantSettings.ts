@@ -63,6 +63,12 @@ export function checkVariantSettings(spec: Partial<CampaignSpec>): void {
 			'winnerBy',
 			`must be one of ${WINNER_BY.join(', ')} (got ${JSON.stringify(spec.winnerBy)})`,
 		);
+	if (spec.winnerBy === 'clicks' && spec.linkBase === undefined)
+		throw new SettingError(
+			'winnerBy',
+			'clicks needs trackLinks: only tracked links are counted (or judge by replies, delivered or optouts)',
+			'--winner-by clicks needs --track-links (with --link-base URL): only tracked links are counted; track them, or judge by replies, delivered or optouts',
+		);
 	if (spec.decideAfter !== undefined && !(spec.decideAfter >= 0))
 		throw new SettingError(
 			'decideAfter',

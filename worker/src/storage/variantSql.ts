@@ -10,7 +10,8 @@ export function variantSql(d: Dialect) {
 			SUM(CASE WHEN d.status = 'Delivered' THEN 1 ELSE 0 END) AS delivered,
 			SUM(CASE WHEN d.status = 'Failed' THEN 1 ELSE 0 END) AS failed,
 			SUM(CASE WHEN EXISTS (SELECT 1 FROM replies p WHERE p.campaign = r.campaign AND p.line = r.line AND NOT p.opt_out) THEN 1 ELSE 0 END) AS replies,
-			SUM(CASE WHEN EXISTS (SELECT 1 FROM replies p WHERE p.campaign = r.campaign AND p.line = r.line AND p.opt_out) THEN 1 ELSE 0 END) AS opt_outs
+			SUM(CASE WHEN EXISTS (SELECT 1 FROM replies p WHERE p.campaign = r.campaign AND p.line = r.line AND p.opt_out) THEN 1 ELSE 0 END) AS opt_outs,
+			SUM(CASE WHEN EXISTS (SELECT 1 FROM link_clicks c WHERE c.campaign = r.campaign AND c.line = r.line AND NOT c.prefetch) THEN 1 ELSE 0 END) AS clicks
 			FROM recipients r LEFT JOIN deliveries d ON d.campaign = r.campaign AND d.line = r.line
 			WHERE r.campaign = $1 AND r.variant IS NOT NULL GROUP BY r.variant ORDER BY r.variant`,
 		testRows: `SELECT COUNT(*) AS n FROM recipients WHERE campaign = $1 AND variant IS NOT NULL`,

@@ -12,6 +12,8 @@ export interface VariantTally {
 	/** Rows with a reply that did not opt out, and rows whose reply did. */
 	replies: number;
 	optOuts: number;
+	/** Rows whose tracked links were followed by a person (previews and scanners not counted). */
+	clicks: number;
 }
 
 /** The winner, stored once: `rates` has one per variant (null where none was sent). */
@@ -58,6 +60,7 @@ export class VariantStore {
 			failed: Number(r.failed),
 			replies: Number(r.replies),
 			optOuts: Number(r.opt_outs),
+			clicks: Number(r.clicks),
 		}));
 	}
 

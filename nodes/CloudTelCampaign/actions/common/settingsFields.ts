@@ -270,7 +270,8 @@ export const settingsFields: INodeProperties[] = [
 					{ name: 'Replies', value: 'replies' },
 				],
 				default: 'replies',
-				description: 'With Variants: what makes a text the winner, as a rate of its messages sent',
+				description:
+					'With Variants: what makes a text the winner, as a rate of its messages sent (Clicks needs Track Links)',
 			},
 		],
 	},

@@ -16,6 +16,7 @@ import {
 	type CampaignDeleted,
 	type CampaignList,
 	type CampaignPreview,
+	type CampaignPreviewVariant,
 	type CsvAccepted,
 	type CampaignStatus,
 	type PageAccepted,
@@ -23,6 +24,7 @@ import {
 	type StartRequest,
 } from '../../../../api';
 import { columnProblems } from '../../campaign/csvColumns';
+import type { VariantForecast } from '../../campaign/campaignSummary';
 import { runCampaign } from '../../campaign/runCampaign';
 import { readCampaignReport, type CampaignReport } from '../../campaignReport/campaignReport';
 import { FatalError, SettingError } from '../../errors';
@@ -503,8 +505,25 @@ export class ApiCampaigns {
 				text: p.text,
 				segments: p.segments,
 			})),
+			...(summary.variants ? { variants: summary.variants.map(previewVariant) } : {}),
 		};
 	}
+}
+
+function previewVariant(v: VariantForecast): CampaignPreviewVariant {
+	return {
+		text: v.text,
+		testRecipients: v.testRows,
+		testSegments: v.testSegments,
+		restRecipients: v.restRows,
+		restSegments: v.restSegments,
+		...(v.testCost !== undefined ? { testCost: v.testCost, restCost: v.restCost } : {}),
+		ucs2Recipients: v.ucs2Rows,
+		ucs2Characters: v.ucs2Characters,
+		...(v.sample
+			? { sample: { to: v.sample.to, text: v.sample.text, segments: v.sample.segments } }
+			: {}),
+	};
 }
 
 /** Final as the API shows it: a cancel a run is still settling is cancelled for its callers. */

@@ -400,6 +400,27 @@ export const previewAnswer = z.strictObject({
 			}),
 		)
 		.optional(),
+	variants: z
+		.array(
+			z.strictObject({
+				text: z.string(),
+				testRecipients: z.number().int(),
+				testSegments: z.number().int(),
+				restRecipients: z.number().int(),
+				restSegments: z.number().int(),
+				testCost: z.number().optional(),
+				restCost: z.number().optional(),
+				ucs2Recipients: z.number().int(),
+				ucs2Characters: z.string(),
+				sample: z
+					.strictObject({ to: z.string(), text: z.string(), segments: z.number().int() })
+					.optional(),
+			}),
+		)
+		.optional()
+		.describe(
+			"A campaign with variants: each text's test, and the rest if it wins (with a price, their cost), text first.",
+		),
 });
 
 const evidenceRow = z.looseObject({
