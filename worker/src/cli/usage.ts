@@ -64,7 +64,7 @@ const RUN_OPTIONS = `  --csv FILE                 the recipients; the first line
                              sharing --db ({publicUrl}/callbacks/{secret}/receipts) stores them
   --reply-url URL            replies go to this URL ({publicUrl}/callbacks/{secret}/replies);
                              the provider calls it only for messages from a leased number
-  --json                     JSON log lines even on a terminal
+  --json                     JSON lines even on a terminal (piped, they are the default)
   --base-url URL, --account-sid SID, --auth-token TOKEN
                              default: CLOUDTEL_BASE_URL, CLOUDTEL_ACCOUNT_SID, CLOUDTEL_AUTH_TOKEN
   -h, --help                 this help
@@ -78,6 +78,10 @@ export const RUN_USAGE = `Usage: cloudtel campaign run --csv FILE --property SID
 
 Sends one SMS a CSV row, paced, crash-safe, never twice. Run the same command again to
 resume: the ledger (--db) remembers every row.
+
+Output: on a terminal, a progress bar and a summary for a person. Piped or redirected (into
+a file, jq or another program), or with --json, it is JSON lines on stdout instead: one
+object a line (each event, then the summary), for a script to read.
 
 ${RUN_OPTIONS}
 ${EXIT_CODES}`;
