@@ -43,6 +43,23 @@ describe('report routes', () => {
 		expect((JSON.parse(accepted!.body) as { campaign: string }).campaign).toBe('promo.json');
 	});
 
+	it("show costs at the config's price, in its currency", async () => {
+		const priced = await reportRoute(
+			{
+				method: 'GET',
+				headers: { authorization: `Bearer ${TOKEN}`, accept: 'application/json' },
+			} as unknown as IncomingMessage,
+			new URL('http://worker/campaigns/spring'),
+			TOKEN,
+			ledger,
+			undefined,
+			{ pricePerSegment: 0.05, currency: 'AUD' },
+		);
+		expect(JSON.parse(priced!.body)).toMatchObject({
+			segments: { pricePerSegment: 0.05, currency: 'AUD' },
+		});
+	});
+
 	it("keep NAME.json as NAME's JSON, and list every campaign", async () => {
 		const spring = await get('/campaigns/spring.json');
 		expect(spring?.type).toBe('application/json');

@@ -9,9 +9,9 @@ import { dbLocation } from '../storage/dbLocation';
 import { openLedger } from '../storage/openStores';
 import { writePrivateFile } from '../storage/privateFile';
 import { DEFAULT_DB, dbSetting } from './campaignRunCommand';
-import { parsePrice } from './parseNumberFlag';
+import { parseCurrency, parsePrice } from './parseNumberFlag';
 
-/** `cloudtel campaign report --db FILE --name NAME [--html FILE] [--json] [--price-per-segment N]` */
+/** `cloudtel campaign report --db FILE --name NAME [--html FILE] [--json] [--price-per-segment N] [--currency C]` */
 export async function campaignReportCommand(argv: string[]): Promise<number> {
 	let values;
 	try {
@@ -25,6 +25,7 @@ export async function campaignReportCommand(argv: string[]): Promise<number> {
 				html: { type: 'string' },
 				json: { type: 'boolean' },
 				'price-per-segment': { type: 'string' },
+				currency: { type: 'string' },
 			},
 		}));
 	} catch (error) {
@@ -34,6 +35,7 @@ export async function campaignReportCommand(argv: string[]): Promise<number> {
 		throw new UsageError(`campaign report needs --name (and --db, default ${DEFAULT_DB})`);
 	const price = values['price-per-segment'];
 	const pricePerSegment = parsePrice(price);
+	const currency = parseCurrency(values.currency);
 	if (values.html !== undefined && values.html.trim() === '')
 		throw new UsageError('--html needs the path of the file to write');
 	const db = dbLocation(dbSetting(values.db));
@@ -47,7 +49,7 @@ export async function campaignReportCommand(argv: string[]): Promise<number> {
 	try {
 		if (!(await ledger.campaign(values.name)))
 			throw new FatalError(`no campaign named ${values.name} in ${dbPath}`);
-		const report = await readCampaignReport(ledger, values.name, { pricePerSegment });
+		const report = await readCampaignReport(ledger, values.name, { pricePerSegment, currency });
 		if (values.html !== undefined) {
 			// Written beside, then renamed: a browser or a mail never picks up half a report. The
 			// new file is private, as the ledger it comes from, whatever mode an older report had.

@@ -96,7 +96,7 @@ How far a campaign has got: rows by state, receipts, whether a run is active.
   -h, --help     this help
 `;
 
-export const REPORT_USAGE = `Usage: cloudtel campaign report --name NAME [--db FILE|URL] [--html FILE] [--json] [--price-per-segment N]
+export const REPORT_USAGE = `Usage: cloudtel campaign report --name NAME [--db FILE|URL] [--html FILE] [--json] [--price-per-segment N] [--currency C]
 
 A campaign's report: what was sent, what reached people, what it cost.
 
@@ -105,7 +105,11 @@ A campaign's report: what was sent, what reached people, what it cost.
   --html FILE              write a page with charts, readable on a desktop and a phone
   --json                   the figures as JSON
   --price-per-segment N    the price of one segment, for the cost
+  --currency C             the price's unit, shown with the cost (AUD, $); without it the
+                           cost is a bare number in the unit of --price-per-segment
   -h, --help               this help
+
+Times are shown in the campaign's --time-zone, else this machine's zone, named beside them.
 `;
 
 const controlUsage = (

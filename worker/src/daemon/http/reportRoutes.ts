@@ -31,6 +31,12 @@ export const REPORT_HEADERS: Readonly<Record<string, string>> = {
 /** /campaigns, /campaigns.json, /campaigns/SEGMENT: a campaign name may itself end in .json. */
 const PATH = /^\/campaigns(?:(\.json)|\/([^/]+))?\/?$/;
 
+/** The config's price (limits.pricePerSegment) and its unit (currency), for the reports' costs. */
+export interface ReportFigures {
+	pricePerSegment?: number;
+	currency?: string;
+}
+
 function json(status: number, body: unknown, refused?: string): ReportResponse {
 	return { status, type: 'application/json', body: JSON.stringify(body), refused };
 }
@@ -49,6 +55,7 @@ export async function reportRoute(
 	token: string | undefined,
 	ledger: LedgerReader,
 	nowSeconds = Math.floor(Date.now() / 1000),
+	figures: ReportFigures = {},
 ): Promise<ReportResponse | undefined> {
 	const m = PATH.exec(url.pathname);
 	if (!m) return undefined;
@@ -109,7 +116,7 @@ export async function reportRoute(
 		wantsJson = true;
 	}
 	if (!names.includes(name)) return json(404, { error: `no campaign named ${name}` });
-	const report = await readCampaignReport(ledger, name);
+	const report = await readCampaignReport(ledger, name, figures);
 	if (wantsJson) return json(200, report);
 	// The chart library loads when a page is first asked for, not at every start of the worker.
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
