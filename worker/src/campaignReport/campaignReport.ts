@@ -46,8 +46,8 @@ export interface CampaignReport {
 		generatedLocal: string;
 	};
 	/**
-	 * Whether delivery receipts came: only a run with a --receipt-url (or the worker's cron
-	 * campaigns) gets them, and without any the receipt figures would only say "awaiting".
+	 * Whether delivery receipts were asked for (a --receipt-url, the worker's campaigns) or
+	 * came: without them the receipt figures would only say "awaiting".
 	 */
 	receipts: boolean;
 	awaitingReceipt: number;
@@ -240,7 +240,7 @@ export async function readCampaignReport(
 			endLocal: span ? localTime(span.to, zone) : null,
 			generatedLocal: localTime(Math.floor(now / 1000), zone),
 		},
-		receipts: delivery.delivered + delivery.failed > 0,
+		receipts: record.spec.receipts === true || delivery.delivered + delivery.failed > 0,
 		rowStates: (Object.keys(STATE_MEANINGS) as RowStatus[])
 			.filter((s) => counts.rows[s] > 0)
 			.map((state) => ({

@@ -8,6 +8,7 @@ import { reportText } from '../campaignReport/reportText';
 import { dbLocation } from '../storage/dbLocation';
 import { openLedger } from '../storage/openStores';
 import { writePrivateFile } from '../storage/privateFile';
+import { runsOfCampaign } from '../daemon/callbacks/4-replies/runName';
 import { DEFAULT_DB, dbSetting } from './campaignRunCommand';
 import { parseCurrency, parsePrice } from './parseNumberFlag';
 
@@ -47,8 +48,15 @@ export async function campaignReportCommand(argv: string[]): Promise<number> {
 	// ledger of their own is upgraded, should it be older, as any command would.
 	const ledger = await openLedger(db, { readonly: db.kind === 'postgres' || !writable(db.path) });
 	try {
-		if (!(await ledger.campaign(values.name)))
-			throw new FatalError(`no campaign named ${values.name} in ${dbPath}`);
+		if (!(await ledger.campaign(values.name))) {
+			// A config campaign's name stands for its latest cron run, as in `campaign status`.
+			const runs = runsOfCampaign(values.name, await ledger.campaignNames());
+			if (runs.length === 0) throw new FatalError(`no campaign named ${values.name} in ${dbPath}`);
+			process.stderr.write(
+				`${values.name} has ${runs.length} run${runs.length === 1 ? '' : 's'}, latest first: ${runs.join(', ')}; this is the report of the latest, ${runs[0]}\n`,
+			);
+			values.name = runs[0];
+		}
 		const report = await readCampaignReport(ledger, values.name, { pricePerSegment, currency });
 		if (values.html !== undefined) {
 			// Written beside, then renamed: a browser or a mail never picks up half a report. The
