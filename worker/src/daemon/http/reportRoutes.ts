@@ -6,6 +6,7 @@ import type * as ReportHtml from '../../campaignReport/reportHtml';
 import type { LedgerReader } from '../../storage/ledger';
 import { REPORT_LINK_SECONDS, signedLinkExpiry, signReportPath } from './reportLinks';
 import { secretMatches } from './secretMatches';
+import { runsOfCampaign } from '../callbacks/4-replies/runName';
 
 export interface ReportResponse {
 	status: number;
@@ -107,14 +108,13 @@ export async function reportRoute(
 	}
 	// Any valid name is a campaign's page, `promo.json` too; NAME.json is NAME's JSON.
 	let wantsJson = acceptsJson;
-	if (
-		!names.includes(name) &&
-		name.endsWith('.json') &&
-		names.includes(name.slice(0, -'.json'.length))
-	) {
+	const known = (n: string) => names.includes(n) || runsOfCampaign(n, names).length > 0;
+	if (!known(name) && name.endsWith('.json') && known(name.slice(0, -'.json'.length))) {
 		name = name.slice(0, -'.json'.length);
 		wantsJson = true;
 	}
+	// A config campaign's name stands for its latest cron run, as in `campaign status`.
+	if (!names.includes(name)) name = runsOfCampaign(name, names)[0] ?? name;
 	if (!names.includes(name)) return json(404, { error: `no campaign named ${name}` });
 	const report = await readCampaignReport(ledger, name, figures);
 	if (wantsJson) return json(200, report);
