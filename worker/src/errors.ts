@@ -67,6 +67,7 @@ export const SETTING_FLAG = {
 	batchSize: '--batch-size',
 	concurrency: '--concurrency',
 	replyUrl: '--reply-url',
+	receipts: '--receipt-url',
 	maxCost: '--max-cost',
 	dailyMaxCost: '--daily-max-cost',
 	countries: '--countries',

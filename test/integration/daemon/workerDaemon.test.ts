@@ -179,10 +179,11 @@ describe('cloudtel worker, end to end', () => {
 		expect(booking.to).toEqual(['bookings@example.com']);
 		expect(booking.from).toBe('worker@example.com');
 		expect(booking.text).toContain('Yes please, Tuesday');
-		expect(booking.text).toContain(`From: ${RECIPIENTS[0]}`);
+		// The row's Name column names the person (replyEmailName.test.ts has the rules).
+		expect(booking.text).toContain(`From: N0 (${RECIPIENTS[0]})`);
 		expect(booking.text).toMatch(/Campaign: promo \(row \d+\)/);
 		expect(booking.text).toMatch(/Time: \d{4}-\d\d-\d\dT/);
-		expect(booking.text).toMatch(/Subject: SMS reply from \+61491570101 to promo/);
+		expect(booking.text).toMatch(/Subject: SMS reply from N0 \(\+61491570101\) to promo/);
 
 		const posted = await until(
 			() => catcher.requests.find((r) => r.body?.MessageSid === yes),

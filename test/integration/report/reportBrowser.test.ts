@@ -262,7 +262,12 @@ describe('campaign report', () => {
 		expect(receipt.receipts).toBe(11);
 		expect(receipt.p50).toBeGreaterThanOrEqual(0.1);
 		expect(receipt.p95).toBeGreaterThanOrEqual(receipt.p50);
-		expect(report.segments).toEqual({ sent: 11, pricePerSegment: 0.045, estimatedCost: 0.495 });
+		expect(report.segments).toEqual({
+			sent: 11,
+			pricePerSegment: 0.045,
+			estimatedCost: 0.495,
+			currency: null,
+		});
 		const sends = report.timeline as {
 			sends: { count: number }[];
 			deliveries: { delivered: number; failed: number }[];
@@ -398,7 +403,7 @@ describe('campaign report', () => {
 		});
 		expect(timeless(served)).toEqual({
 			...timeless(report),
-			segments: { sent: 11, pricePerSegment: null, estimatedCost: null },
+			segments: { sent: 11, pricePerSegment: null, estimatedCost: null, currency: null },
 		});
 		expect(served.details.generatedLocal).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
 		const page = await fetch(`http://127.0.0.1:${port}${link}`);

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../../support/freshBuild';
+import { loadWorkerConfigForCheck } from '../../../worker/src/config/loadWorkerConfig';
 
 const ROOT = resolve(__dirname, '../../..');
 const CLI = join(ROOT, 'worker/bin/cloudtel.js');
@@ -31,6 +32,14 @@ describe('the shipped example configs pass --check', () => {
 			'to start, the worker needs these from its environment, not set in this one: provider.accountSid (CLOUDTEL_ACCOUNT_SID), provider.authToken (CLOUDTEL_AUTH_TOKEN), server.secret (CLOUDTEL_CALLBACK_SECRET)',
 		);
 		expect(result.status).toBe(0);
+	});
+
+	it("examples/worker.config.yaml keeps the CLI's ledger: CLOUDTEL_DB, the variable the CLI reads", () => {
+		const ledger = join(ROOT, 'shared', 'cloudtel.db');
+		for (const file of ['examples/worker.config.yaml', 'examples/quickstart.config.yaml'])
+			expect(loadWorkerConfigForCheck(join(ROOT, file), { CLOUDTEL_DB: ledger }).config.db).toBe(
+				ledger,
+			);
 	});
 
 	it("examples/quickstart.config.yaml with the quick start's environment, and nothing left to name", () => {

@@ -40,6 +40,13 @@ describe('help everywhere', () => {
 		expect(r.stdout).toMatch(expected);
 	});
 
+	it('campaign run --help says piped output is JSON lines', async () => {
+		const r = await cli(['campaign', 'run', '--help']);
+		expect(r.stdout.replace(/\s+/g, ' ')).toContain(
+			'Piped or redirected (into a file, jq or another program), or with --json, it is JSON lines on stdout',
+		);
+	});
+
 	it('--version prints the package version', async () => {
 		const r = await cli(['--version']);
 		expect(r.code).toBe(0);

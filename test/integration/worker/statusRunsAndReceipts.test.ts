@@ -1,13 +1,25 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
-import { cli, tempDir } from './harness';
+import { cli, numbersCsv, sandboxForTests, tempDir, writeCsv } from './harness';
 
 let db: string;
+let env: Record<string, string>;
+let property: string;
+sandboxForTests((started) => {
+	env = started.env;
+	property = started.sandbox.demo.PropertySid;
+});
 
 /** Three accepted rows, with or without a receipt among them. */
 async function sent(ledger: SqliteLedger, name: string, receipt: boolean) {
-	await ledger.createCampaign({ name, csvPath: '/list.csv', propertySid: 'PR1', text: 'Hi' });
+	await ledger.createCampaign({
+		name,
+		csvPath: '/list.csv',
+		propertySid: 'PR1',
+		text: 'Hi',
+		...(receipt ? { receipts: true } : {}),
+	});
 	await ledger.importBatch(
 		name,
 		[2, 3, 4].map((line) => ({
@@ -55,7 +67,7 @@ describe('campaign status', () => {
 		const r = await cli(['campaign', 'status', '--db', db, '--name', 'weekly-offer']);
 		expect(r.code, r.stderr).toBe(0);
 		expect(r.stdout).toMatch(
-			/^weekly-offer has 2 runs, latest first: weekly-offer-20261204T220000Z, weekly-offer-20261127T220000Z\nCampaign weekly-offer-20261204T220000Z: /,
+			/^weekly-offer has 2 runs, latest first: weekly-offer-20261204T220000Z, weekly-offer-20261127T220000Z; showing the latest, weekly-offer-20261204T220000Z\nCampaign weekly-offer-20261204T220000Z: /,
 		);
 		const json = await cli(['campaign', 'status', '--db', db, '--name', 'weekly-offer', '--json']);
 		expect(JSON.parse(json.stdout)).toMatchObject({
@@ -74,6 +86,18 @@ describe('campaign status', () => {
 		expect(one.stdout).toMatch(/^Campaign weekly-offer-20261127T220000Z: /);
 	});
 
+	it('campaign report takes the config name for the latest run, and says which; none at all is exit 1', async () => {
+		const r = await cli(['campaign', 'report', '--db', db, '--name', 'weekly-offer']);
+		expect(r.code, r.stderr).toBe(0);
+		expect(r.stdout).toMatch(/^Campaign weekly-offer-20261204T220000Z: /);
+		expect(r.stderr).toBe(
+			'weekly-offer has 2 runs, latest first: weekly-offer-20261204T220000Z, weekly-offer-20261127T220000Z; this is the report of the latest, weekly-offer-20261204T220000Z\n',
+		);
+		const none = await cli(['campaign', 'report', '--db', db, '--name', 'autumn']);
+		expect(none.code).toBe(1);
+		expect(none.stderr).toContain('no campaign named autumn');
+	});
+
 	it('pause takes the config name for the latest run; delete wants the run named', async () => {
 		const pause = await cli(['campaign', 'pause', '--db', db, '--name', 'weekly-offer']);
 		expect(pause.stdout).toBe('paused campaign weekly-offer-20261204T220000Z\n');
@@ -86,7 +110,35 @@ describe('campaign status', () => {
 		);
 	});
 
-	it('shows "awaiting receipt" only where receipts came, and otherwise says how to get them', async () => {
+	it('awaits receipts a run asked for with --receipt-url, none having come yet', async () => {
+		const dir = tempDir();
+		const csv = writeCsv(dir, 'asked.csv', numbersCsv(3));
+		const run = await cli(
+			[
+				'campaign',
+				'run',
+				'--csv',
+				csv,
+				'--property',
+				property,
+				'--text',
+				'Hi',
+				'--db',
+				db,
+				'--name',
+				'asked',
+				'--receipt-url',
+				'http://127.0.0.1:9/callbacks/never/receipts',
+				'--json',
+			],
+			env,
+		);
+		expect(run.code, run.stderr).toBe(0);
+		const status = await cli(['campaign', 'status', '--db', db, '--name', 'asked']);
+		expect(status.stdout).toContain('receipts: delivered 0, failed 0, awaiting receipt 3');
+	});
+
+	it('shows "awaiting receipt" only where receipts were asked for, and otherwise says how to get them', async () => {
 		const withReceipts = await cli([
 			'campaign',
 			'status',
@@ -100,7 +152,7 @@ describe('campaign status', () => {
 		expect(without.code, without.stderr).toBe(0);
 		expect(without.stdout).not.toContain('awaiting receipt');
 		expect(without.stdout).toContain(
-			'receipts: none received; a campaign gets them when sent with --receipt-url pointing at a running `cloudtel worker` on this ledger',
+			'receipts: not asked for; to get them, send with --receipt-url pointing at a running `cloudtel worker` on this ledger, or run the campaign through the worker',
 		);
 	});
 });

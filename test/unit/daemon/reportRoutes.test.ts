@@ -11,7 +11,12 @@ let ledger: SqliteLedger;
 
 beforeAll(async () => {
 	ledger = new SqliteLedger(join(mkdtempSync(join(tmpdir(), 'cloudtel-routes-')), 'l.db'));
-	for (const name of ['promo.json', 'spring']) {
+	for (const name of [
+		'promo.json',
+		'spring',
+		'weekly-20261127T220900Z',
+		'weekly-20261204T220900Z',
+	]) {
 		await ledger.createCampaign({ name, csvPath: '/x.csv', propertySid: 'PR1', text: 'Hi' });
 		await ledger.importBatch(
 			name,
@@ -43,6 +48,32 @@ describe('report routes', () => {
 		expect((JSON.parse(accepted!.body) as { campaign: string }).campaign).toBe('promo.json');
 	});
 
+	it("serve a config campaign's latest run by the campaign's name", async () => {
+		const latest = await get('/campaigns/weekly.json');
+		expect(latest?.status).toBe(200);
+		expect((JSON.parse(latest!.body) as { campaign: string }).campaign).toBe(
+			'weekly-20261204T220900Z',
+		);
+		expect((await get('/campaigns/week.json'))?.status).toBe(404);
+	});
+
+	it("show costs at the config's price, in its currency", async () => {
+		const priced = await reportRoute(
+			{
+				method: 'GET',
+				headers: { authorization: `Bearer ${TOKEN}`, accept: 'application/json' },
+			} as unknown as IncomingMessage,
+			new URL('http://worker/campaigns/spring'),
+			TOKEN,
+			ledger,
+			undefined,
+			{ pricePerSegment: 0.05, currency: 'AUD' },
+		);
+		expect(JSON.parse(priced!.body)).toMatchObject({
+			segments: { pricePerSegment: 0.05, currency: 'AUD' },
+		});
+	});
+
 	it("keep NAME.json as NAME's JSON, and list every campaign", async () => {
 		const spring = await get('/campaigns/spring.json');
 		expect(spring?.type).toBe('application/json');
@@ -54,6 +85,8 @@ describe('report routes', () => {
 		expect(listed).toEqual([
 			{ name: 'promo.json', report: '/campaigns/promo.json' },
 			{ name: 'spring', report: '/campaigns/spring' },
+			{ name: 'weekly-20261127T220900Z', report: '/campaigns/weekly-20261127T220900Z' },
+			{ name: 'weekly-20261204T220900Z', report: '/campaigns/weekly-20261204T220900Z' },
 		]);
 		expect((await get('/campaigns/nope.json'))?.status).toBe(404);
 		expect(await get('/campaignsx')).toBeUndefined();

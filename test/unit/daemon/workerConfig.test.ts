@@ -186,15 +186,16 @@ describe('worker config', () => {
 		]);
 	});
 
-	it('accepts the example config, whose database is in the home directory, not beside it in examples/', () => {
+	it("accepts the example config, whose ledger is CLOUDTEL_DB's, the CLI's", () => {
 		const examples = join(__dirname, '../../../examples');
 		const config = loadWorkerConfig(join(examples, 'worker.config.yaml'), {
 			HOME: '/home/marketing',
 			CLOUDTEL_ACCOUNT_SID: 'A',
 			CLOUDTEL_AUTH_TOKEN: 'T',
 			CLOUDTEL_CALLBACK_SECRET: '0123456789abcdef',
+			CLOUDTEL_DB: '/home/marketing/cloudtel.db',
 		});
-		expect(config.db).toBe('/home/marketing/cloudtel-worker.db');
+		expect(config.db).toBe('/home/marketing/cloudtel.db');
 		expect(config.campaigns[0].csv).toBe(join(examples, 'demo-campaign.csv'));
 		expect(config.campaigns.map((c) => c.name)).toEqual(['weekly-offer']);
 		expect(config.replies.length).toBeGreaterThan(2);

@@ -190,7 +190,13 @@ export async function runCampaign(
 			);
 		}
 		const resumed = stored !== undefined && !replaces && !restart;
-		let record = resumed ? stored : await ledger.createCampaign(spec);
+		let record = resumed
+			? stored
+			: await ledger.createCampaign(
+					options.callbacks?.DeliveryReceiptWebhookUri !== undefined
+						? { ...spec, receipts: true }
+						: spec,
+				);
 		const other = await ledger.claim(name, owner, STALE_OWNER_MS);
 		if (other && !deps.chunks?.together) throw new RunHeldError(name, other);
 		if (other) {

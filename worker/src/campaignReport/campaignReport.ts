@@ -46,8 +46,8 @@ export interface CampaignReport {
 		generatedLocal: string;
 	};
 	/**
-	 * Whether delivery receipts came: only a run with a --receipt-url (or the worker's cron
-	 * campaigns) gets them, and without any the receipt figures would only say "awaiting".
+	 * Whether delivery receipts were asked for (a --receipt-url, the worker's campaigns) or
+	 * came: without them the receipt figures would only say "awaiting".
 	 */
 	receipts: boolean;
 	awaitingReceipt: number;
@@ -66,7 +66,18 @@ export interface CampaignReport {
 	 * receipt showed it was sent, the moment its request left.
 	 */
 	sendTimes: { fromAnswer: number; fromRequest: number; note: string };
-	segments: { sent: number; pricePerSegment: number | null; estimatedCost: number | null };
+	/** The price's unit (`--currency`, config `currency`): null shows the cost as a bare number. */
+	segments: {
+		sent: number;
+		pricePerSegment: number | null;
+		estimatedCost: number | null;
+		currency: string | null;
+	};
+	/**
+	 * The rows not sent (invalid, refused by the provider), by ErrorCode: how many, the first
+	 * lines (`campaign status` lists every one) and the first one's reason.
+	 */
+	notSentByCode: NotSentCode[];
 	/**
 	 * The opt-outs replies to this campaign made: by word or phrase, and the seconds from the
 	 * reply's arrival to its suppression being in force (null before any).
@@ -91,6 +102,37 @@ export interface CampaignReport {
 		timeline: { at: string; count: number }[];
 		perLink: { url: string; clicked: number; clicks: number }[];
 	};
+}
+
+export interface NotSentCode {
+	status: 'invalid' | 'rejected';
+	code: string;
+	count: number;
+	lines: number[];
+	reason: string;
+}
+
+/** Example lines kept per ErrorCode. */
+const EXAMPLE_LINES = 5;
+
+/** Streams only the rows not sent, which a list that reads well has few of, into one entry per code. */
+async function notSentByCode(ledger: LedgerReader, name: string): Promise<NotSentCode[]> {
+	const byCode = new Map<string, NotSentCode>();
+	for await (const r of ledger.rows(name, ['invalid', 'rejected'])) {
+		const status = r.status as NotSentCode['status'];
+		const code = r.errorCode ?? '';
+		const key = `${status}\u0000${code}`;
+		const entry = byCode.get(key);
+		if (!entry)
+			byCode.set(key, { status, code, count: 1, lines: [r.line], reason: r.message ?? '' });
+		else {
+			entry.count++;
+			if (entry.lines.length < EXAMPLE_LINES) entry.lines.push(r.line);
+		}
+	}
+	return [...byCode.values()].sort(
+		(a, b) => b.count - a.count || a.code.localeCompare(b.code) || a.status.localeCompare(b.status),
+	);
 }
 
 export const SEND_TIMES =
@@ -152,11 +194,14 @@ function filled<T extends { at: number }>(
 	return out;
 }
 
-/** Reads counts and buckets, never the rows: as fast on a million-row campaign as the database's GROUP BYs. */
+/**
+ * Reads counts and buckets, and of the rows only those not sent: as fast on a million-row
+ * campaign as the database's GROUP BYs.
+ */
 export async function readCampaignReport(
 	ledger: LedgerReader,
 	name: string,
-	options: { pricePerSegment?: number } = {},
+	options: { pricePerSegment?: number; currency?: string } = {},
 ): Promise<CampaignReport> {
 	const record = await ledger.campaign(name);
 	if (!record) throw new Error(`no campaign named ${name}`);
@@ -195,7 +240,7 @@ export async function readCampaignReport(
 			endLocal: span ? localTime(span.to, zone) : null,
 			generatedLocal: localTime(Math.floor(now / 1000), zone),
 		},
-		receipts: delivery.delivered + delivery.failed > 0,
+		receipts: record.spec.receipts === true || delivery.delivered + delivery.failed > 0,
 		rowStates: (Object.keys(STATE_MEANINGS) as RowStatus[])
 			.filter((s) => counts.rows[s] > 0)
 			.map((state) => ({
@@ -241,9 +286,11 @@ export async function readCampaignReport(
 			note: SEND_TIMES,
 		},
 		optOuts: optOutFigures(await ledger.campaignOptOuts(name)),
+		notSentByCode: await notSentByCode(ledger, name),
 		segments: {
 			sent: counts.acceptedSegments,
 			pricePerSegment: price ?? null,
+			currency: options.currency ?? null,
 			// Rounded to a millionth: prices per segment are often fractions of a cent.
 			estimatedCost:
 				price === undefined ? null : Math.round(counts.acceptedSegments * price * 1e6) / 1e6,

@@ -35,6 +35,22 @@ function variantTable(r: CampaignReport): string {
 	return `<table class="variants"><caption>${escape(caption)}</caption><thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table>`;
 }
 
+/** The rows not sent, by ErrorCode, with their first lines and the first one's reason. */
+function notSentTable(r: CampaignReport): string {
+	if (r.notSentByCode.length === 0) return '';
+	const rows = r.notSentByCode
+		.map(
+			(e, i) =>
+				`<tr><th scope="row">${escape(e.code || '(no code)')}</th><td data-figure="notSentByCode.${i}.count" data-value="${e.count}">${number(e.count)}</td><td class="meaning">${escape(e.status)}; line${e.lines.length === 1 ? '' : 's'} ${e.lines.join(', ')}${e.count > e.lines.length ? ', ...' : ''}: ${escape(e.reason)}</td></tr>`,
+		)
+		.join('');
+	return `<section>
+<h2>Not sent, by ErrorCode</h2>
+<p class="note"><code>cloudtel campaign status --name ${escape(r.campaign)}</code> lists every line.</p>
+<table class="states"><tbody>${rows}</tbody></table>
+</section>`;
+}
+
 function details(r: CampaignReport): string {
 	const d = r.details;
 	const when = d.startLocal
@@ -80,10 +96,11 @@ export function reportHtml(r: CampaignReport): string {
 		r.sendTimes.fromRequest > 0
 			? `<p class="note" data-figure="sendTimes.fromRequest" data-value="${r.sendTimes.fromRequest}">${r.sendTimes.fromRequest} of the ${r.funnel.sent} messages sent had their answer lost and were accepted by their receipt: they are timed from when their request left, the others from the answer accepting them.</p>`
 			: '';
+	const unit = r.segments.currency ? ` (${r.segments.currency})` : '';
 	const cost =
 		r.segments.estimatedCost === null
 			? '<p class="note">Give <code>--price-per-segment</code> for an estimated cost.</p>'
-			: `<dl class="figures">${figure('segments.pricePerSegment', r.segments.pricePerSegment!, 'Price per segment')}${figure('segments.estimatedCost', r.segments.estimatedCost, 'Estimated cost')}</dl>`;
+			: `<dl class="figures">${figure('segments.pricePerSegment', r.segments.pricePerSegment!, `Price per segment${unit}`)}${figure('segments.estimatedCost', r.segments.estimatedCost, `Estimated cost${unit}`)}</dl>`;
 	// Failures are what receipts tell: without receipts there is nothing to show.
 	const failures = `<div class="grid">
 <section>
@@ -175,6 +192,7 @@ ${receipt}
 ${sendTimes}
 </section>
 ${r.receipts ? failures : ''}
+${notSentTable(r)}
 <section>
 <h2>Segments and cost</h2>
 <dl class="figures">${figure('segments.sent', r.segments.sent, 'Segments sent')}</dl>

@@ -56,11 +56,20 @@ export function reportText(r: CampaignReport): string {
 			...l.timeline.map((b) => `    ${b.at} ${n(b.count)} clicks`),
 		);
 	}
+	if (r.notSentByCode.length > 0)
+		lines.push(
+			'  not sent, by ErrorCode (`campaign status` lists every line):',
+			...r.notSentByCode.map(
+				(e) =>
+					`    ${e.code || '(no code)'} ${n(e.count)} ${e.status}: line${e.lines.length === 1 ? '' : 's'} ${e.lines.join(', ')}${e.count > e.lines.length ? ', ...' : ''}: ${e.reason}`,
+			),
+		);
+	const unit = r.segments.currency ? `${r.segments.currency} ` : '';
 	lines.push(
 		`  segments sent ${n(r.segments.sent)}` +
 			(r.segments.estimatedCost === null
 				? ''
-				: `, estimated cost ${n(r.segments.estimatedCost)} at ${r.segments.pricePerSegment} per segment`),
+				: `, estimated cost ${unit}${n(r.segments.estimatedCost)} at ${unit}${r.segments.pricePerSegment} per segment`),
 	);
 	if (r.guardrails.pausedBy)
 		lines.push(`  paused by its ${r.guardrails.pausedBy}: ${r.guardrails.reason}`);

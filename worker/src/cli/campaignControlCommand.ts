@@ -105,7 +105,7 @@ export async function campaignControlCommand(action: Control, argv: string[]): P
 				const status = await readStatus(ledger, values.name);
 				const listed =
 					runs.length > 0
-						? `${runs[0].replace(/-\d{8}T\d{6}Z$/, '')} has ${runs.length} run${runs.length === 1 ? '' : 's'}, latest first: ${runs.join(', ')}\n`
+						? `${runs[0].replace(/-\d{8}T\d{6}Z$/, '')} has ${runs.length} run${runs.length === 1 ? '' : 's'}, latest first: ${runs.join(', ')}; showing the latest, ${runs[0]}\n`
 						: '';
 				process.stdout.write(
 					values.json

@@ -8,10 +8,11 @@ import { reportText } from '../campaignReport/reportText';
 import { dbLocation } from '../storage/dbLocation';
 import { openLedger } from '../storage/openStores';
 import { writePrivateFile } from '../storage/privateFile';
+import { runsOfCampaign } from '../daemon/callbacks/4-replies/runName';
 import { DEFAULT_DB, dbSetting } from './campaignRunCommand';
-import { parsePrice } from './parseNumberFlag';
+import { parseCurrency, parsePrice } from './parseNumberFlag';
 
-/** `cloudtel campaign report --db FILE --name NAME [--html FILE] [--json] [--price-per-segment N]` */
+/** `cloudtel campaign report --db FILE --name NAME [--html FILE] [--json] [--price-per-segment N] [--currency C]` */
 export async function campaignReportCommand(argv: string[]): Promise<number> {
 	let values;
 	try {
@@ -25,6 +26,7 @@ export async function campaignReportCommand(argv: string[]): Promise<number> {
 				html: { type: 'string' },
 				json: { type: 'boolean' },
 				'price-per-segment': { type: 'string' },
+				currency: { type: 'string' },
 			},
 		}));
 	} catch (error) {
@@ -34,6 +36,7 @@ export async function campaignReportCommand(argv: string[]): Promise<number> {
 		throw new UsageError(`campaign report needs --name (and --db, default ${DEFAULT_DB})`);
 	const price = values['price-per-segment'];
 	const pricePerSegment = parsePrice(price);
+	const currency = parseCurrency(values.currency);
 	if (values.html !== undefined && values.html.trim() === '')
 		throw new UsageError('--html needs the path of the file to write');
 	const db = dbLocation(dbSetting(values.db));
@@ -45,9 +48,16 @@ export async function campaignReportCommand(argv: string[]): Promise<number> {
 	// ledger of their own is upgraded, should it be older, as any command would.
 	const ledger = await openLedger(db, { readonly: db.kind === 'postgres' || !writable(db.path) });
 	try {
-		if (!(await ledger.campaign(values.name)))
-			throw new FatalError(`no campaign named ${values.name} in ${dbPath}`);
-		const report = await readCampaignReport(ledger, values.name, { pricePerSegment });
+		if (!(await ledger.campaign(values.name))) {
+			// A config campaign's name stands for its latest cron run, as in `campaign status`.
+			const runs = runsOfCampaign(values.name, await ledger.campaignNames());
+			if (runs.length === 0) throw new FatalError(`no campaign named ${values.name} in ${dbPath}`);
+			process.stderr.write(
+				`${values.name} has ${runs.length} run${runs.length === 1 ? '' : 's'}, latest first: ${runs.join(', ')}; this is the report of the latest, ${runs[0]}\n`,
+			);
+			values.name = runs[0];
+		}
+		const report = await readCampaignReport(ledger, values.name, { pricePerSegment, currency });
 		if (values.html !== undefined) {
 			// Written beside, then renamed: a browser or a mail never picks up half a report. The
 			// new file is private, as the ledger it comes from, whatever mode an older report had.

@@ -96,11 +96,11 @@ export function formatStatus(s: CampaignStatus): string {
 	lines.push(`  segments accepted ${s.acceptedSegments}`);
 	if (s.pausedReason) lines.push(`  ${s.pausedBy}: ${s.pausedReason}`);
 	else if (s.spent > 0) lines.push(`  spent ${money(s.spent)} (--max-cost)`);
-	// No receipt at all most often means none was asked for: "awaiting" would promise what never comes.
-	const noReceipts = s.delivery.delivered + s.delivery.failed === 0;
+	// Awaited only when asked for (or come anyway): "awaiting" would promise what never comes.
+	const asked = s.spec.receipts === true || s.delivery.delivered + s.delivery.failed > 0;
 	lines.push(
-		noReceipts && s.rows.accepted > 0
-			? '  receipts: none received; a campaign gets them when sent with --receipt-url pointing at a running `cloudtel worker` on this ledger (a config or API campaign asks for them itself)'
+		!asked && s.rows.accepted > 0
+			? '  receipts: not asked for; to get them, send with --receipt-url pointing at a running `cloudtel worker` on this ledger, or run the campaign through the worker (a config or API campaign asks for them itself)'
 			: `  receipts: ${formatDelivery(s.delivery)}`,
 	);
 	lines.push(`  replies ${s.delivery.replied}, opted out ${s.delivery.optedOut}`);

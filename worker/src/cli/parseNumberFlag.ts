@@ -50,3 +50,13 @@ export function parseFailureRate(value: string | undefined): number | undefined 
 		);
 	return n;
 }
+
+/** `--currency`: the price's unit as the report shows it, a code (AUD) or a symbol ($). */
+export function parseCurrency(value: string | undefined): string | undefined {
+	if (value === undefined) return undefined;
+	if (!/^\S{1,8}$/u.test(value))
+		throw new UsageError(
+			`--currency must be a code such as AUD or a symbol such as $, at most 8 characters without spaces (got "${value}")`,
+		);
+	return value;
+}

@@ -65,7 +65,7 @@ const RUN_OPTIONS = `  --csv FILE                 the recipients; the first line
                              sharing --db ({publicUrl}/callbacks/{secret}/receipts) stores them
   --reply-url URL            replies go to this URL ({publicUrl}/callbacks/{secret}/replies);
                              the provider calls it only for messages from a leased number
-  --json                     JSON log lines even on a terminal
+  --json                     JSON lines even on a terminal (piped, they are the default)
   --base-url URL, --account-sid SID, --auth-token TOKEN
                              default: CLOUDTEL_BASE_URL, CLOUDTEL_ACCOUNT_SID, CLOUDTEL_AUTH_TOKEN
   -h, --help                 this help
@@ -80,6 +80,10 @@ export const RUN_USAGE = `Usage: cloudtel campaign run --csv FILE --property SID
 Sends one SMS a CSV row, paced, crash-safe, never twice. Run the same command again to
 resume: the ledger (--db) remembers every row.
 
+Output: on a terminal, a progress bar and a summary for a person. Piped or redirected (into
+a file, jq or another program), or with --json, it is JSON lines on stdout instead: one
+object a line (each event, then the summary), for a script to read.
+
 ${RUN_OPTIONS}
 ${EXIT_CODES}`;
 
@@ -93,7 +97,7 @@ How far a campaign has got: rows by state, receipts, whether a run is active.
   -h, --help     this help
 `;
 
-export const REPORT_USAGE = `Usage: cloudtel campaign report --name NAME [--db FILE|URL] [--html FILE] [--json] [--price-per-segment N]
+export const REPORT_USAGE = `Usage: cloudtel campaign report --name NAME [--db FILE|URL] [--html FILE] [--json] [--price-per-segment N] [--currency C]
 
 A campaign's report: what was sent, what reached people, what it cost.
 
@@ -102,7 +106,11 @@ A campaign's report: what was sent, what reached people, what it cost.
   --html FILE              write a page with charts, readable on a desktop and a phone
   --json                   the figures as JSON
   --price-per-segment N    the price of one segment, for the cost
+  --currency C             the price's unit, shown with the cost (AUD, $); without it the
+                           cost is a bare number in the unit of --price-per-segment
   -h, --help               this help
+
+Times are shown in the campaign's --time-zone, else this machine's zone, named beside them.
 `;
 
 const controlUsage = (

@@ -437,6 +437,11 @@ export const workerConfigSchema = z
 		/** Days processed callback events, settled forwards and finished runs (with their ledger rows) are kept. */
 		retentionDays: z.number().positive().default(90),
 		campaigns: z.array(campaign).default([]),
+		/** The unit of every price here, shown with the costs of the reports this worker serves (AUD, $). */
+		currency: z
+			.string()
+			.regex(/^\S{1,8}$/u, 'must be a code such as AUD or a symbol such as $, at most 8 characters')
+			.optional(),
 		/** Guardrails across every campaign of the ledger: the day's spend cap (`dailyMaxCost` needs `pricePerSegment`). */
 		limits: z
 			.strictObject({

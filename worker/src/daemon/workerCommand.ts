@@ -15,7 +15,7 @@ import { setPrivateFileWarnings } from '../storage/privateFile';
 import { isStoreFault } from '../storage/storeFault';
 import { checkCampaignCsvs } from './campaigns/csvCheck';
 import { bufferedLines } from './bufferedLines';
-import { signReportPath } from './http/reportLinks';
+import { reportLinkCommand } from './reportLinkCommand';
 import { JsonLogger } from './jsonLogger';
 import { Redactor } from './redactor';
 import { WorkerDaemon } from './workerDaemon';
@@ -87,22 +87,6 @@ export function configSecrets(config: WorkerConfig): string[] {
 	];
 }
 
-/** A signed link to the reports at the worker's public URL (see reportLinks). */
-function reportLink(config: WorkerConfig, campaign: string | undefined, minutes = '60'): string {
-	const token = config.server.reportToken;
-	if (token === undefined)
-		throw new UsageError(
-			'--report-link needs server.reportToken (or CLOUDTEL_REPORT_TOKEN): the worker serves no report without it',
-		);
-	const n = Number(minutes);
-	if (!/^\d+$/.test(minutes) || n < 1 || n > 7 * 24 * 60)
-		throw new UsageError(
-			`--minutes must be a whole number of minutes from 1 to ${7 * 24 * 60} (got "${minutes}")`,
-		);
-	const path = campaign === undefined ? '/campaigns' : `/campaigns/${encodeURIComponent(campaign)}`;
-	return `${config.server.publicUrl.replace(/\/+$/, '')}${signReportPath(token, path, Math.floor(Date.now() / 1000) + n * 60)}`;
-}
-
 export async function workerCommand(argv: string[]): Promise<number> {
 	if (!cluster.isWorker) return workerOrSupervisor(argv);
 	// A copy the supervisor started: its channel to the supervisor keeps it alive, so once
@@ -149,11 +133,15 @@ async function workerOrSupervisor(argv: string[]): Promise<number> {
 		throw new UsageError(
 			'cloudtel worker needs --config FILE (YAML or JSON; see examples/worker.config.yaml)',
 		);
-	const { config, unset } = values.check
-		? loadWorkerConfigForCheck(values.config)
-		: { config: loadWorkerConfig(values.config), unset: [] };
+	// A link needs the report token and the ledger only: the provider's settings may be unset.
+	const { config, unset } =
+		values.check || values['report-link']
+			? loadWorkerConfigForCheck(values.config)
+			: { config: loadWorkerConfig(values.config), unset: [] };
 	if (values['report-link']) {
-		process.stdout.write(reportLink(config, values.campaign, values.minutes) + '\n');
+		const { link, note } = await reportLinkCommand(config, values.campaign, values.minutes);
+		if (note) process.stderr.write(`cloudtel: ${note}\n`);
+		process.stdout.write(link + '\n');
 		return 0;
 	}
 	if (values.campaign !== undefined || values.minutes !== undefined)

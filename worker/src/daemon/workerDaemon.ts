@@ -255,7 +255,11 @@ export class WorkerDaemon {
 			store: (key, event, at) => intake.take(key, event, at),
 			health: () => health.report(),
 			healthToken: config.server.reportToken,
-			reports: { token: config.server.reportToken, ledger },
+			reports: {
+				token: config.server.reportToken,
+				ledger,
+				figures: { currency: config.currency, pricePerSegment: config.limits?.pricePerSegment },
+			},
 			links:
 				config.links.baseUrl === undefined
 					? undefined

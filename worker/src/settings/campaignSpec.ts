@@ -43,6 +43,11 @@ export interface CampaignSpec {
 	winnerBy?: WinnerBy;
 	/** Seconds from the test's last send to the decision; 2 h when left out. */
 	decideAfter?: number;
+	/**
+	 * The run that made it asked for delivery receipts (--receipt-url; config and API
+	 * campaigns do): status then awaits them. Not a setting: a later run may differ.
+	 */
+	receipts?: boolean;
 }
 
 /** What makes a variant the winner: the best rate of it among its sent rows (optouts: the fewest). */

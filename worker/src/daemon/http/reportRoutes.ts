@@ -6,6 +6,7 @@ import type * as ReportHtml from '../../campaignReport/reportHtml';
 import type { LedgerReader } from '../../storage/ledger';
 import { REPORT_LINK_SECONDS, signedLinkExpiry, signReportPath } from './reportLinks';
 import { secretMatches } from './secretMatches';
+import { runsOfCampaign } from '../callbacks/4-replies/runName';
 
 export interface ReportResponse {
 	status: number;
@@ -31,6 +32,12 @@ export const REPORT_HEADERS: Readonly<Record<string, string>> = {
 /** /campaigns, /campaigns.json, /campaigns/SEGMENT: a campaign name may itself end in .json. */
 const PATH = /^\/campaigns(?:(\.json)|\/([^/]+))?\/?$/;
 
+/** The config's price (limits.pricePerSegment) and its unit (currency), for the reports' costs. */
+export interface ReportFigures {
+	pricePerSegment?: number;
+	currency?: string;
+}
+
 function json(status: number, body: unknown, refused?: string): ReportResponse {
 	return { status, type: 'application/json', body: JSON.stringify(body), refused };
 }
@@ -49,6 +56,7 @@ export async function reportRoute(
 	token: string | undefined,
 	ledger: LedgerReader,
 	nowSeconds = Math.floor(Date.now() / 1000),
+	figures: ReportFigures = {},
 ): Promise<ReportResponse | undefined> {
 	const m = PATH.exec(url.pathname);
 	if (!m) return undefined;
@@ -100,16 +108,15 @@ export async function reportRoute(
 	}
 	// Any valid name is a campaign's page, `promo.json` too; NAME.json is NAME's JSON.
 	let wantsJson = acceptsJson;
-	if (
-		!names.includes(name) &&
-		name.endsWith('.json') &&
-		names.includes(name.slice(0, -'.json'.length))
-	) {
+	const known = (n: string) => names.includes(n) || runsOfCampaign(n, names).length > 0;
+	if (!known(name) && name.endsWith('.json') && known(name.slice(0, -'.json'.length))) {
 		name = name.slice(0, -'.json'.length);
 		wantsJson = true;
 	}
+	// A config campaign's name stands for its latest cron run, as in `campaign status`.
+	if (!names.includes(name)) name = runsOfCampaign(name, names)[0] ?? name;
 	if (!names.includes(name)) return json(404, { error: `no campaign named ${name}` });
-	const report = await readCampaignReport(ledger, name);
+	const report = await readCampaignReport(ledger, name, figures);
 	if (wantsJson) return json(200, report);
 	// The chart library loads when a page is first asked for, not at every start of the worker.
 	// eslint-disable-next-line @typescript-eslint/no-require-imports

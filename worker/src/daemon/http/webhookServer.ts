@@ -15,7 +15,7 @@ import { type HttpError, httpError } from './httpErrors';
 import { sendJson } from './jsonReply';
 import { RefusalLog } from './refusalLog';
 import { refuse } from './refuse';
-import { REPORT_HEADERS, reportRoute } from './reportRoutes';
+import { REPORT_HEADERS, reportRoute, type ReportFigures } from './reportRoutes';
 import { secretMatches } from './secretMatches';
 
 /** A request's line and headers must have come within this; Node answers 408 and closes. */
@@ -50,7 +50,7 @@ export interface WebhookServerOptions extends CallbackIntakeOptions {
 	/** Shows /health's details; the reports' token. */
 	healthToken?: string;
 	/** GET /campaigns: the campaign reports, behind this token; none without one. */
-	reports?: { token: string | undefined; ledger: Ledger };
+	reports?: { token: string | undefined; ledger: Ledger; figures?: ReportFigures };
 	/** Tracked links (`links.baseUrl`'s path): redirected and counted; none without. */
 	links?: LinkRouteOptions;
 	/** /api: the campaign API's route plugins, behind `server.apiToken`; every /api path is 404 without one. */
@@ -216,7 +216,7 @@ export class WebhookServer {
 	 */
 	private reportRoutes(
 		app: FastifyInstance,
-		reports: { token: string | undefined; ledger: Ledger },
+		reports: { token: string | undefined; ledger: Ledger; figures?: ReportFigures },
 	): void {
 		app.removeAllContentTypeParsers();
 		app.addContentTypeParser('*', (_request, payload, done) => {
@@ -229,6 +229,8 @@ export class WebhookServer {
 				new URL(request.url, 'http://worker'),
 				reports.token,
 				reports.ledger,
+				undefined,
+				reports.figures,
 			);
 			if (!report) return this.refuse(reply, httpError('NO_SUCH_PATH'));
 			if (report.refused) this.refusals.refused(report.refused, { status: report.status });

@@ -1,7 +1,7 @@
 import { PERMANENT_FAILURE_REASON } from '../../../settings/failureCodes';
 import type { DeliveryReceiptCallback, ReplyCallback } from '../../../../../api';
 import type { N8nForwardConfig, OptOutConfig, ReplyRule } from '../../../config/workerConfigSchema';
-import type { CallbackLedger } from '../../../storage/ledger';
+import type { CallbackLedger, LedgerReader } from '../../../storage/ledger';
 import type {
 	CompletedEvent,
 	EventStore,
@@ -18,6 +18,7 @@ import { matchRules } from '../4-replies/matchRules';
 import { optOutMatcher, type OptOutIntent } from '../../../config/optOutKeywords';
 import { replyContext } from '../4-replies/replyContext';
 import { readExternalId } from '../4-replies/runName';
+import { rowName } from '../4-replies/rowName';
 import { BackgroundLoop } from '../../../pacing/backgroundLoop';
 import { reasonableMeansPhrase } from '../../../config/reasonableMeans';
 
@@ -77,7 +78,7 @@ export class CallbackProcessor {
 
 	constructor(
 		private readonly store: EventStore,
-		private readonly ledger: CallbackLedger,
+		private readonly ledger: CallbackLedger & Pick<LedgerReader, 'campaign'>,
 		private readonly rules: readonly ReplyRule[],
 		private readonly outbox: ForwardOutbox,
 		private readonly log: Logger,
@@ -298,6 +299,26 @@ export class CallbackProcessor {
 		];
 	}
 
+	/**
+	 * What an e-mail tells a person the other forwards need not: whose reply it is (the
+	 * row's name) and that it opted them out. Only its copy of the context gets them.
+	 */
+	private async forEmail(
+		forwards: Forward[],
+		context: ReplyContext,
+		optedOut: ReplyContext['optedOut'],
+	): Promise<void> {
+		const emails = forwards.filter((f) => f.payload.action.type === 'forwardEmail');
+		if (emails.length === 0) return;
+		const spec =
+			context.run !== undefined && context.row !== undefined
+				? (await this.ledger.campaign(context.run))?.spec
+				: undefined;
+		const name = spec ? await rowName(spec, context.row!, context.reply.From) : undefined;
+		const own = { ...context, ...(name ? { name } : {}), ...(optedOut ? { optedOut } : {}) };
+		for (const f of emails) (f.payload as { context: ReplyContext }).context = own;
+	}
+
 	private async reply(reply: ReplyCallback, receivedAt: number): Promise<Forward[]> {
 		const context = replyContext(reply, receivedAt);
 		const listed = this.optOutIntent(reply.Text);
@@ -385,6 +406,13 @@ export class CallbackProcessor {
 					payload: { action: queued(m.action as ForwardAction), context },
 				});
 		}
+		await this.forEmail(
+			forwards,
+			context,
+			optedOut
+				? { keyword: found?.intent === 'optOut' ? found.keyword : undefined, rule: optOutRule }
+				: undefined,
+		);
 		if (optedOut && this.keywords.confirmation !== undefined)
 			forwards.push(...(await this.confirmation(reply, context, this.keywords.confirmation)));
 		// The run is the ledger's campaign: its row counts the reply in the report.

@@ -15,6 +15,10 @@ export interface ReplyContext {
 	row?: number;
 	/** Unix milliseconds the webhook stored the reply. */
 	receivedAt: number;
+	/** An e-mail's: the name on the row replied to (its CSV's first_name or name column). */
+	name?: string;
+	/** An e-mail's: the reply opted its sender out, by this keyword or reply rule. */
+	optedOut?: { keyword?: string; rule?: string };
 }
 
 /**

@@ -1,0 +1,157 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CallbackProcessor } from '../../../worker/src/daemon/callbacks/3-processor/callbackProcessor';
+import type { ForwardOutbox } from '../../../worker/src/daemon/callbacks/6-forward/forwardOutbox';
+import type { ForwardPayload } from '../../../worker/src/daemon/callbacks/6-forward/forwardPayload';
+import { SmtpSender } from '../../../worker/src/daemon/callbacks/6-forward/smtpSender';
+import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
+import type { ReplyRule } from '../../../worker/src/config/workerConfigSchema';
+import type {
+	CompletedEvent,
+	EventStore,
+	StoredEvent,
+} from '../../../worker/src/storage/daemonStore';
+import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
+import { freePort } from '../../support/freePort.mjs';
+
+const RUN = 'weekly-offer-20261127T220900Z';
+const ANN = '+61491570156';
+const BOB = '+61491570157';
+
+/** In-process: the processor on a real ledger and CSV, its e-mails through a real SMTP server. */
+let ledger: SqliteLedger;
+let smtp: SMTPServer;
+let port: number;
+const mails: string[] = [];
+
+beforeAll(async () => {
+	const dir = mkdtempSync(join(tmpdir(), 'cloudtel-reply-name-'));
+	const csv = join(dir, 'list.csv');
+	writeFileSync(csv, `Mobile,first_name,city\n${ANN},Ann,Perth\n${BOB},Bob,Hobart\n`);
+	ledger = new SqliteLedger(join(dir, 'l.db'));
+	await ledger.createCampaign({
+		name: RUN,
+		csvPath: csv,
+		propertySid: 'PR1',
+		text: 'Hi {{first_name}}, 20% off this week',
+	});
+	await ledger.importBatch(
+		RUN,
+		[ANN, BOB].map((to, i) => ({
+			line: i + 2,
+			to,
+			text: 'Hi',
+			segments: 1,
+			status: 'pending' as const,
+		})),
+		3,
+	);
+	await ledger.markSubmitting(RUN, [2, 3], 1);
+	await ledger.settle(
+		RUN,
+		1,
+		[2, 3].map((line) => ({ line, status: 'accepted' as const, messageSid: `SM${line}` })),
+	);
+	port = await freePort();
+	smtp = new SMTPServer({
+		authOptional: true,
+		disabledCommands: ['STARTTLS'],
+		logger: false,
+		closeTimeout: 100,
+		onData(stream, _session, callback) {
+			const chunks: Buffer[] = [];
+			stream.on('data', (c: Buffer) => chunks.push(c));
+			stream.on('end', () => {
+				mails.push(
+					Buffer.concat(chunks)
+						.toString('utf8')
+						.replace(/=\r?\n/g, ''),
+				);
+				callback();
+			});
+		},
+	});
+	await new Promise<void>((r) => smtp.listen(port, '127.0.0.1', r));
+});
+
+afterAll(async () => {
+	await ledger?.close();
+	await new Promise<void>((r) => (smtp ? smtp.close(() => r()) : r()));
+});
+
+function reply(from: string, line: number, text: string, sid = `SMr${line}`): StoredEvent {
+	return {
+		key: `reply:${sid}`,
+		receivedAt: Date.now(),
+		event: {
+			kind: 'reply',
+			data: {
+				AccountSid: 'AC1',
+				MessageSid: sid,
+				PropertySid: 'PR1',
+				From: from,
+				To: '+61480000001',
+				ExternalId: `${RUN}:${line}`,
+				OriginalMessageSid: `SM${line}`,
+				Text: text,
+				Timestamp: 0,
+			},
+		},
+	};
+}
+
+describe('a reply forwarded by e-mail', () => {
+	it("carries the row's name and says plainly when the reply opted the person out", async () => {
+		const pending = [
+			reply(ANN, 2, 'Thanks, see you Friday'),
+			reply(BOB, 3, 'STOP'),
+			// Another number answering line 3 (the list was replaced since): no name rather than Bob's.
+			reply('+61491570158', 3, 'Who is this?', 'SMr3b'),
+		];
+		const forwards: ForwardPayload[] = [];
+		const store = {
+			unprocessedEvents: async () => pending.splice(0),
+			completeEvents: async (done: CompletedEvent[]) => {
+				for (const d of done)
+					for (const f of d.forwards) forwards.push(f.payload as ForwardPayload);
+			},
+			processingAlone: (pass: () => Promise<unknown>) => pass(),
+		} as unknown as EventStore;
+		const rules = [
+			{ name: 'mail', match: {}, actions: [{ type: 'forwardEmail', to: ['team@example.com'] }] },
+		] as unknown as ReplyRule[];
+		const processor = new CallbackProcessor(
+			store,
+			ledger,
+			rules,
+			{ kick: () => undefined } as unknown as ForwardOutbox,
+			new JsonLogger(() => undefined),
+		);
+		processor.start();
+		await processor.idle();
+		expect(forwards).toHaveLength(3);
+		const sender = new SmtpSender(
+			{ host: '127.0.0.1', port, allowInsecure: true, from: 'worker@example.com' } as never,
+			1,
+		);
+		for (const [i, f] of forwards.entries())
+			expect(await sender.send(f, { id: i, key: `k${i}` })).toEqual({ kind: 'sent' });
+		sender.close();
+		const ann = mails.find((m) => m.includes('Thanks, see you Friday'))!;
+		const bob = mails.find((m) => m.includes('STOP'))!;
+		expect(ann).toMatch(/^Subject: SMS reply from Ann \(\+61491570156\) to weekly-offer\r?$/m);
+		expect(ann).toContain(`From: Ann (${ANN})`);
+		expect(ann).not.toContain('Opted out');
+		expect(bob).toMatch(
+			/^Subject: SMS reply from Bob \(\+61491570157\) to weekly-offer: opted out\r?$/m,
+		);
+		expect(bob).toContain(`From: Bob (${BOB})`);
+		expect(mails.find((m) => m.includes('Who is this?'))).toMatch(/^From: \+61491570158\r?$/m);
+		expect(bob).toContain(
+			`Opted out: this reply (STOP) put ${BOB} on the suppression list; no campaign texts them again unless they reply START`,
+		);
+	});
+});
