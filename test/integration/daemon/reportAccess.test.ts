@@ -110,7 +110,8 @@ describe('campaign reports need their own token, and the server its limits', () 
 		const html = await index.text();
 		expect(html).not.toContain(TOKEN);
 		expect(html).toMatch(/href="\/campaigns\/spring\?expires=\d+&amp;signature=[\w-]+"/);
-		// The dashboard loads its stylesheet and script from the worker; a report page loads nothing.
+		// The dashboard and a campaign's page load their stylesheet and script from the worker (the
+		// report in the page keeps its inline styles); the JSON, as before.
 		for (const [res, policy] of [
 			[
 				index,
@@ -118,6 +119,10 @@ describe('campaign reports need their own token, and the server its limits', () 
 			],
 			[
 				await fetch(`${url}/spring`, { headers: { authorization: `Bearer ${TOKEN}` } }),
+				"default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+			],
+			[
+				await fetch(`${url}/spring.json`, { headers: { authorization: `Bearer ${TOKEN}` } }),
 				"default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 			],
 		] as const) {

@@ -39,5 +39,15 @@ dl.figures dd{margin:0;font-weight:600;font-variant-numeric:tabular-nums}
 .signin input{width:100%;padding:8px;border:1px solid var(--line);border-radius:6px;background:var(--bg);margin:6px 0 12px}
 table{border-collapse:collapse;max-width:100%}
 td,th{padding:4px 8px;border-bottom:1px solid var(--line);text-align:left}
+:root{background:var(--bg);color:var(--ink)}
+section.panel{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:12px 14px;margin:12px 0}
+section.panel h2{font-size:1.1rem;margin:0 0 8px}
+.report{margin-top:16px}
+.report section{background:var(--card);box-shadow:none;border:1px solid var(--line)}
+.report .figure{background:var(--bg)}
+.report dt,.report .meta,.report .note,.report .empty,.report .zone,.report td.meaning{color:var(--muted)}
+.report th,.report td{border-bottom-color:var(--line)}
+.report figure.chart svg{background:#fff;border-radius:6px}
+.report dd{font-size:1.25rem}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;

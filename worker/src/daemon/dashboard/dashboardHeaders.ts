@@ -9,3 +9,12 @@ export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = {
 	'x-content-type-options': 'nosniff',
 	'cache-control': 'no-store',
 };
+
+/** A campaign's page: the report in it keeps its inline styles and SVG (reportHtml). */
+export const CAMPAIGN_PAGE_HEADERS: Readonly<Record<string, string>> = {
+	...DASHBOARD_HEADERS,
+	'content-security-policy': DASHBOARD_HEADERS['content-security-policy'].replace(
+		"style-src 'self'",
+		"style-src 'self' 'unsafe-inline'",
+	),
+};

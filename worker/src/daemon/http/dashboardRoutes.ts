@@ -1,9 +1,12 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ledger } from '../../storage/ledger';
 import type { Dashboard } from '../dashboard/dashboard';
 import { DASHBOARD_CSS } from '../dashboard/dashboardCss';
 import { DASHBOARD_HEADERS } from '../dashboard/dashboardHeaders';
 import { DASHBOARD_JS } from '../dashboard/dashboardScript';
+import { evidenceCsv, outcomeCsv } from '../dashboard/csvDownloads';
+import { bearerOf } from './bearer';
 import { signInHtml } from '../dashboard/signInHtml';
 import { confirmCancelHtml, messagePage } from '../dashboard/messagePage';
 import type { CampaignControl } from '../api/campaignControl';
@@ -130,7 +133,7 @@ export async function dashboardRoutes(
 		return reply
 			.code(report.status)
 			.headers({
-				...(report.dashboard ? DASHBOARD_HEADERS : REPORT_HEADERS),
+				...(report.headers ?? REPORT_HEADERS),
 				'content-type': report.type,
 			})
 			.send(report.body);
@@ -190,6 +193,41 @@ export async function dashboardRoutes(
 				'cache-control': 'no-store',
 			})
 			.send();
+	});
+	app.get('/campaigns/:name/:file', async (request, reply) => {
+		const { name, file } = request.params as { name: string; file: string };
+		const csv =
+			file === 'outcome.csv' ? outcomeCsv : file === 'evidence.csv' ? evidenceCsv : undefined;
+		if (!csv) return options.notFound(reply);
+		const bearer = bearerOf(request.headers.authorization);
+		const role =
+			bearer !== undefined ? roleOfToken(tokens, bearer) : signedIn(request, tokens)?.role;
+		if (!role)
+			return refused(
+				reply,
+				401,
+				'a download without a token',
+				messagePage(
+					'Sign in first',
+					'The CSVs need a sign-in (or the token as a Bearer header).',
+					'/sign-in',
+				),
+			);
+		if (!(await options.ledger.campaign(name)))
+			return refused(
+				reply,
+				404,
+				'a download of no campaign',
+				messagePage('No such campaign', `There is no campaign named ${name}.`, '/campaigns'),
+			);
+		const filename = `${name.replace(/[^\w.-]+/g, '_')}-${file}`;
+		return reply
+			.headers({
+				...DASHBOARD_HEADERS,
+				'content-type': 'text/csv; charset=utf-8',
+				'content-disposition': `attachment; filename="${filename}"`,
+			})
+			.send(Readable.from(csv(options.ledger, name)));
 	});
 	app.post('/campaigns/:name/:action', async (request, reply) => {
 		const { name, action } = request.params as { name: string; action: string };

@@ -2,6 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { bearerOf } from './bearer';
 import type { Dashboard } from '../dashboard/dashboard';
 import { accountForm } from '../dashboard/accountForm';
+import { campaignPage } from '../dashboard/campaignPage';
+import { CAMPAIGN_PAGE_HEADERS, DASHBOARD_HEADERS } from '../dashboard/dashboardHeaders';
 import { controlForms } from '../dashboard/controlForms';
 import type { DashboardRow } from '../dashboard/dashboardRow';
 import { dashboardHtml } from '../dashboard/dashboardHtml';
@@ -17,8 +19,8 @@ export interface ReportResponse {
 	body: string;
 	/** Why it was refused, for the log's count of refusals. */
 	refused?: string;
-	/** A dashboard page, which loads its stylesheet and script from the worker (DASHBOARD_HEADERS). */
-	dashboard?: boolean;
+	/** A dashboard page's own headers (its policy lets it load the worker's stylesheet and script); else REPORT_HEADERS. */
+	headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -132,7 +134,7 @@ export async function reportRoute(
 				: {}),
 			notice: noticeOf(url),
 		});
-		return { status: 200, type: 'text/html; charset=utf-8', body, dashboard: true };
+		return { status: 200, type: 'text/html; charset=utf-8', body, headers: DASHBOARD_HEADERS };
 	}
 	const names = await ledger.campaignNames();
 	let name: string;
@@ -157,5 +159,23 @@ export async function reportRoute(
 	// The chart library loads when a page is first asked for, not at every start of the worker.
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { reportHtml } = require('../../campaignReport/reportHtml') as typeof ReportHtml;
-	return { status: 200, type: 'text/html; charset=utf-8', body: reportHtml(report) };
+	const row = await dashboard.row(name);
+	if (!row) return { status: 200, type: 'text/html; charset=utf-8', body: reportHtml(report) };
+	const page = campaignPage({
+		reportHtml: reportHtml(report),
+		row,
+		...(session ? { account: accountForm(session.role, session.csrf) } : {}),
+		...(session?.role === 'control'
+			? { controls: controlForms(row, session.csrf, row.report) }
+			: {}),
+		notice: noticeOf(url),
+		// A signed link opens its page only; the CSVs need the token or a sign-in.
+		downloads: bearer !== undefined || session !== undefined,
+	});
+	return {
+		status: 200,
+		type: 'text/html; charset=utf-8',
+		body: page,
+		headers: CAMPAIGN_PAGE_HEADERS,
+	};
 }
