@@ -1,102 +1,35 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import axe from 'axe-core';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
-import { recipients } from '../api/apiHarness';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
-	ensureBuilt,
-	freePort,
-	ROOT,
-	tempDir,
-	until,
-	WorkerProcess,
-	writeConfig,
-} from '../daemon/harness';
+	API_TOKEN,
+	card,
+	DashboardRig,
+	describeInChromium,
+	hasChromium,
+	REPORT_TOKEN,
+	SECRET,
+} from './dashboardRig';
 
 /**
- * The campaigns dashboard in headless Chromium, as a marketer uses it: one sandbox and one
- * worker (SQLite: the store is not what is tested) with two slow API campaigns.
+ * The campaigns dashboard in headless Chromium, as a marketer uses it: access, sign-in, live
+ * progress and the controls, on one worker with two slow API campaigns (dashboardRig.ts).
+ * Its pages' layout and the campaign page: dashboardPages.test.ts.
  */
-const CHROMIUM = process.env.CLOUDTEL_CHROMIUM || '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI !== 'true')
-	console.log(`dashboard browser test skipped: no Chromium at ${CHROMIUM}`);
-const run = hasChromium || process.env.CI === 'true' ? describe : describe.skip;
-
-const SECRET = 'dashboard-secret-0123456789';
-const REPORT_TOKEN = 'dashboard-report-token-0123';
-const API_TOKEN = 'dashboard-api-token-0123456';
-
-let sandbox: RunningSandbox;
-let worker: WorkerProcess | undefined;
-let browser: Browser | undefined;
+let rig: DashboardRig;
 let base: string;
 /** Another site (localhost, not 127.0.0.1) with a form aimed at the worker. */
 let evil: Server | undefined;
 let evilUrl: string;
 
-async function api(method: string, path: string, body?: unknown): Promise<any> {
-	const res = await fetch(`${base}/api${path}`, {
-		method,
-		headers: {
-			authorization: `Bearer ${API_TOKEN}`,
-			...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-		},
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	return res.json();
-}
-
-const stateOf = async (name: string): Promise<string> =>
-	(await api('GET', `/campaigns/${name}`)).campaign.state as string;
-
-/** A campaign sending one message a second (a rate of 1, batches of 1): it sends for half a minute. */
-async function slowCampaign(name: string, prefix: string): Promise<void> {
-	const settings = {
-		property: sandbox.demo.PropertySid,
-		text: 'Hi {{first_name}}',
-		rate: 1,
-		batchSize: 1,
-	};
-	await api('PUT', `/campaigns/${name}`, settings);
-	await api('PUT', `/campaigns/${name}/pages/1`, { recipients: recipients(0, 30, prefix) });
-	await api('POST', `/campaigns/${name}/start`, { pages: 1 });
-}
-
 beforeAll(async () => {
 	if (!hasChromium) return;
-	await ensureBuilt();
-	sandbox = await startSandbox({ port: 0, receiptDelayMs: 100 });
-	const dir = tempDir();
-	const port = await freePort();
-	base = `http://127.0.0.1:${port}`;
-	const config = writeConfig(dir, {
-		db: 'worker.db',
-		server: {
-			publicUrl: base,
-			port,
-			host: '127.0.0.1',
-			secret: SECRET,
-			reportToken: REPORT_TOKEN,
-			apiToken: API_TOKEN,
-		},
-	});
-	worker = await WorkerProcess.start(config, {
-		CLOUDTEL_BASE_URL: sandbox.url,
-		CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
-		CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
-	});
-	await slowCampaign('spring-sale', '+614915740');
-	await slowCampaign('winter-sale', '+614915741');
-	await until(
-		async () => (await api('GET', '/campaigns/spring-sale')).campaign.counts.accepted >= 1,
-		20_000,
-		'the first message sent',
-	);
+	rig = await DashboardRig.start([
+		['spring-sale', '+614915740'],
+		['winter-sale', '+614915741'],
+	]);
+	base = rig.base;
 	evil = createServer((req, res) => {
 		res.setHeader('content-type', 'text/html');
 		res.end(
@@ -105,42 +38,22 @@ beforeAll(async () => {
 	});
 	await new Promise<void>((r) => evil!.listen(0, 'localhost', () => r()));
 	evilUrl = `http://localhost:${(evil.address() as AddressInfo).port}/`;
-	browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
 }, 120_000);
 
 afterAll(async () => {
-	await browser?.close();
 	evil?.close();
-	await worker?.stop('SIGKILL');
-	await sandbox?.close();
+	await rig?.close();
 });
 
-async function signIn(token: string, viewport = { width: 1366, height: 900 }, js = true) {
-	const context = await browser!.newContext({ viewport, javaScriptEnabled: js });
-	const page = await context.newPage();
-	const problems: string[] = [];
-	page.on('pageerror', (e) => problems.push(e.message));
-	page.on('console', (m) => {
-		if (m.type() === 'error') problems.push(m.text());
-	});
-	page.on('request', (r) => {
-		if (!r.url().startsWith(base) && !r.url().startsWith(evilUrl))
-			problems.push(`fetched ${r.url()}`);
-	});
-	await page.goto(`${base}/`);
-	expect(new URL(page.url()).pathname).toBe('/sign-in');
-	await page.fill('input[name="token"]', token);
-	await Promise.all([page.waitForURL(`${base}/`), page.click('button[type="submit"]')]);
-	return { context, page, problems };
-}
-
-const card = (page: Page, name: string) => page.locator(`article.campaign[data-name="${name}"]`);
+const signIn = (token: string, viewport?: { width: number; height: number }, js = true) =>
+	rig.signIn(token, viewport, js, [evilUrl]);
+const stateOf = (name: string) => rig.stateOf(name);
 const progressOf = (page: Page, name: string) =>
 	card(page, name)
 		.locator('progress')
 		.evaluate((p) => (p as HTMLProgressElement).value);
 
-run('the campaigns dashboard', () => {
+describeInChromium('the campaigns dashboard', () => {
 	it('serves nothing without a token: a browser is sent to sign in, anything else 401', async () => {
 		const page = await fetch(`${base}/campaigns`, {
 			headers: { accept: 'text/html' },
@@ -274,98 +187,4 @@ run('the campaigns dashboard', () => {
 		expect(forged.status()).toBe(403);
 		await context.close();
 	});
-
-	it("a campaign's page: live card, guardrails, errors by code, its report, and the outcome and evidence CSVs", async () => {
-		const { context, page, problems } = await signIn(REPORT_TOKEN);
-		await page.click('a[href="/campaigns/spring-sale"]');
-		await page.waitForURL(`${base}/campaigns/spring-sale`);
-		expect(await page.locator('h1').first().textContent()).toBe('Campaign spring-sale');
-		expect(await card(page, 'spring-sale').getAttribute('data-phase')).toBe('cancelled');
-		expect(await page.locator('[data-f="guard"]').textContent()).toMatch(
-			/Not paused by any guardrail/,
-		);
-		expect(await page.locator('[data-figure="funnel.rows"]').getAttribute('data-value')).toBe('30');
-		expect(await page.locator('[data-chart="timeline"]').count()).toBe(1);
-		for (const file of ['outcome.csv', 'evidence.csv'])
-			expect(await page.locator(`a[href="/campaigns/spring-sale/${file}"]`).count()).toBe(1);
-		const outcome = await page.request.get(`${base}/campaigns/spring-sale/outcome.csv`);
-		expect(outcome.headers()['content-disposition']).toBe(
-			'attachment; filename="spring-sale-outcome.csv"',
-		);
-		const lines = (await outcome.text()).trim().split('\n');
-		expect(lines[0]).toBe('row,To,status,MessageSid,ErrorCode,message');
-		expect(lines).toHaveLength(31);
-		expect(lines.filter((l) => l.includes(',accepted,')).length).toBeGreaterThan(0);
-		expect(lines.filter((l) => l.includes(',cancelled,')).length).toBeGreaterThan(0);
-		const evidence = await (
-			await page.request.get(`${base}/campaigns/spring-sale/evidence.csv`)
-		).text();
-		expect(evidence.split('\r\n')[0]).toMatch(/^line,number,consent_source,/);
-		expect((await fetch(`${base}/campaigns/spring-sale/evidence.csv`)).status).toBe(401);
-		expect(problems).toEqual([]);
-		await context.close();
-	});
-
-	it('reads at 1366 and 390 px: no horizontal scroll, text >= 12 px, no serious axe violation, keyboard focus shown, dark mode', async () => {
-		const shots = process.env.CLOUDTEL_DASHBOARD_SCREENSHOTS === '1';
-		for (const width of [1366, 390]) {
-			const { context, page } = await signIn(API_TOKEN, { width, height: 900 });
-			for (const path of ['/', '/campaigns/spring-sale']) {
-				await page.goto(base + path);
-				for (const scheme of ['light', 'dark'] as const) {
-					await page.emulateMedia({ colorScheme: scheme });
-					const fit = await page.evaluate(() => ({
-						scroll: document.documentElement.scrollWidth,
-						client: document.documentElement.clientWidth,
-					}));
-					expect(fit.scroll, `${path} at ${width} px`).toBeLessThanOrEqual(fit.client);
-					const smallest = await page.evaluate(() => {
-						let min = Infinity;
-						for (const el of document.body.querySelectorAll('*')) {
-							const text = [...el.childNodes].some(
-								(n) => n.nodeType === 3 && n.textContent!.trim(),
-							);
-							if (text && (el as HTMLElement).offsetParent !== null && !el.closest('svg'))
-								min = Math.min(min, parseFloat(getComputedStyle(el).fontSize));
-						}
-						return min;
-					});
-					expect(smallest, `${path} at ${width} px`).toBeGreaterThanOrEqual(12);
-					// Evaluated, not a <script>: the page's policy lets no inline script run.
-					await page.evaluate(axe.source);
-					const found = await page.evaluate(async () => {
-						const r = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-						return r.violations
-							.filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
-							.map(
-								(v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`,
-							);
-					});
-					expect(found, `${path} at ${width} px, ${scheme}`).toEqual([]);
-				}
-				const dark = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-				expect(dark).toBe('rgb(17, 20, 24)');
-				await page.emulateMedia({ colorScheme: 'light' });
-				if (shots && path === '/') {
-					mkdirSync(join(ROOT, 'docs/images'), { recursive: true });
-					await page.screenshot({
-						path: join(ROOT, `docs/images/dashboard-${width}.png`),
-						fullPage: true,
-					});
-				}
-			}
-			// Real links and buttons, reached with Tab, with a visible ring.
-			await page.goto(`${base}/`);
-			let ring = '';
-			for (let i = 0; i < 8 && !ring; i++) {
-				await page.keyboard.press('Tab');
-				ring = await page.evaluate(() => {
-					const el = document.activeElement as HTMLElement;
-					return el?.tagName === 'BUTTON' ? getComputedStyle(el).outlineStyle : '';
-				});
-			}
-			expect(ring).toBe('solid');
-			await context.close();
-		}
-	}, 60_000);
 });
