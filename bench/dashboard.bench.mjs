@@ -78,7 +78,9 @@ async function build(path) {
 		fill(BIG, ROWS, 1000);
 		for (let c = 0; c < CAMPAIGNS; c++)
 			fill(`promo-${String(c).padStart(4, '0')}`, SMALL_ROWS, SMALL_ROWS);
-		db.prepare(`UPDATE campaigns SET phase = 'finished'`).run();
+		// As an import leaves them: its last line (the header is line 1).
+		db.prepare(`UPDATE campaigns SET phase = 'finished', imported_through = ?`).run(SMALL_ROWS + 1);
+		db.prepare(`UPDATE campaigns SET imported_through = ? WHERE name = ?`).run(ROWS + 1, BIG);
 	})();
 	db.pragma('wal_checkpoint(TRUNCATE)');
 	db.close();
@@ -112,9 +114,24 @@ async function timed(label, path, accept = 'text/html') {
 	return ms;
 }
 
-await timed('dashboard, first page (every count read, cold)', '/campaigns');
+// The first page counts the small campaigns and answers; the million-row one is counted
+// once that answer has gone (its card says "counting" meanwhile), on the one connection:
+// a request that comes during that count waits for it. Each request is its own turn of the
+// event loop, as in the server (the count runs between them).
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+const first = await timed('dashboard, first page (the big one still counting)', '/campaigns');
+const counting = performance.now();
+await turn();
+await turn();
+const countMs = performance.now() - counting;
+console.log(
+	`${'the big campaign counted after the first page'.padEnd(52)} ${countMs.toFixed(0).padStart(6)} ms  (a request then waits up to this)`,
+);
 const warm = [];
-for (let i = 0; i < 5; i++) warm.push(await timed(`dashboard, page ${i + 2}`, '/campaigns'));
+for (let i = 0; i < 5; i++) {
+	await turn();
+	warm.push(await timed(`dashboard, page ${i + 2}`, '/campaigns'));
+}
 // Past the small campaigns' staleness (about a second, five for finished ones): they are read again.
 await new Promise((r) => setTimeout(r, 6_000));
 warm.push(await timed('dashboard after 6 s (small campaigns read again)', '/campaigns'));
@@ -128,7 +145,7 @@ warm.push(
 const page = await timed(`campaign page of ${BIG} (its report and card)`, `/campaigns/${BIG}`);
 const slowest = Math.max(...warm);
 console.log(
-	`dashboard after the first: slowest ${slowest.toFixed(0)} ms (goal < 500 ms); campaign page ${page.toFixed(0)} ms (goal < 3,000 ms)`,
+	`dashboard: first page ${first.toFixed(0)} ms, the big count after it ${countMs.toFixed(0)} ms, later pages at most ${slowest.toFixed(0)} ms (goal < 500 ms); campaign page ${page.toFixed(0)} ms (goal < 3,000 ms)`,
 );
 await ledger.close();
 console.log('(figures from one run on a machine shared with other work: indicative)');

@@ -2,6 +2,7 @@ import type { LedgerReader } from '../../storage/ledger';
 import { PHASES, type DashboardPhase } from './campaignPhase';
 import { byPhase, dashboardRow, type DashboardRow } from './dashboardRow';
 import { FiguresCache } from './figuresCache';
+import { emptyFigures } from '../../storage/dashboardFigures';
 
 export interface DashboardFilter {
 	phase?: string;
@@ -34,7 +35,13 @@ export class Dashboard {
 		const phase = PHASES.includes(filter.phase as DashboardPhase) ? filter.phase : undefined;
 		return campaigns
 			.filter((c) => !q || c.name.toLowerCase().includes(q))
-			.map((c) => dashboardRow(c, figures.get(c.name)!, now, this.options.pricePerSegment))
+			.map((c) => {
+				const f = figures.get(c.name);
+				const row = dashboardRow(c, f ?? emptyFigures(), now, this.options.pricePerSegment);
+				return f
+					? row
+					: { ...row, counting: true as const, why: `${row.why} (counting its figures)` };
+			})
 			.filter((r) => phase === undefined || r.phase === phase)
 			.sort(byPhase);
 	}

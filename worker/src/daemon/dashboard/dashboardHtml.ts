@@ -40,7 +40,7 @@ export function campaignCard(row: DashboardRow, link: string, controls = ''): st
 		fig('Started', 'startedAt', when(row.startedAt)),
 		fig('Ended', 'endedAt', when(row.endedAt)),
 	].join('');
-	return `<li><article class="campaign" data-name="${escape(row.name)}" data-phase="${row.phase}" aria-labelledby="c-${escape(encodeURIComponent(row.name))}">
+	return `<li><article class="campaign" data-name="${escape(row.name)}" data-phase="${row.phase}"${row.counting ? ' data-counting="1"' : ''} aria-labelledby="c-${escape(encodeURIComponent(row.name))}">
 <h2 id="c-${escape(encodeURIComponent(row.name))}"><a href="${escape(link)}">${escape(row.name)}</a></h2>
 <span class="phase phase-${row.phase}" data-f="phase">${row.phase}</span> <span class="why" data-f="why">${escape(row.why)}</span>
 <progress data-f="progress" max="${Math.max(1, row.toSend)}" value="${row.sent}" aria-label="${escape(row.name)}: sent ${row.sent} of ${row.toSend}">${row.sent} of ${row.toSend}</progress>

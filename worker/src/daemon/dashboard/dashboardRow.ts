@@ -27,6 +27,8 @@ export interface DashboardRow {
 	endedAt?: string;
 	/** Failed receipts by the provider's ErrorCode. */
 	failedByCode: Record<string, number>;
+	/** Its figures are being counted (a big campaign, first seen): they come with the next read. */
+	counting?: true;
 	/** Not over yet: it can be paused or cancelled; a paused one resumed. */
 	open: boolean;
 	paused: boolean;

@@ -20,6 +20,7 @@ export const DASHBOARD_JS = `'use strict';
 		yes.value = 'yes';
 		form.appendChild(yes);
 	});
+	// A campaign sending, or one whose figures are being counted, is read again every 2 s.
 	var cards = document.querySelectorAll('article.campaign');
 	if (cards.length === 0) return;
 	function n(v) {
@@ -56,6 +57,8 @@ export const DASHBOARD_JS = `'use strict';
 			var card = cards[i];
 			if (card.getAttribute('data-name') !== row.name) continue;
 			card.setAttribute('data-phase', row.phase);
+			if (row.counting) card.setAttribute('data-counting', '1');
+			else card.removeAttribute('data-counting');
 			var phase = card.querySelector('[data-f="phase"]');
 			phase.className = 'phase phase-' + row.phase;
 			set(card, 'phase', row.phase);
@@ -78,7 +81,8 @@ export const DASHBOARD_JS = `'use strict';
 	}
 	function sending() {
 		for (var i = 0; i < cards.length; i++)
-			if (cards[i].getAttribute('data-phase') === 'sending') return true;
+			if (cards[i].getAttribute('data-phase') === 'sending' || cards[i].hasAttribute('data-counting'))
+				return true;
 		return false;
 	}
 	function later() {
