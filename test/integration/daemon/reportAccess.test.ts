@@ -100,13 +100,23 @@ describe('campaign reports need their own token, and the server its limits', () 
 		const html = await index.text();
 		expect(html).not.toContain(TOKEN);
 		expect(html).toMatch(/href="\/campaigns\/spring\?expires=\d+&amp;signature=[\w-]+"/);
-		for (const res of [
-			index,
-			await fetch(`${url}/spring`, { headers: { authorization: `Bearer ${TOKEN}` } }),
-		]) {
-			expect(res.headers.get('content-security-policy')).toBe(
+		// The dashboard and a campaign's page load their stylesheet and script from the worker (the
+		// report in the page keeps its inline styles); the JSON, as before.
+		for (const [res, policy] of [
+			[
+				index,
+				"default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+			],
+			[
+				await fetch(`${url}/spring`, { headers: { authorization: `Bearer ${TOKEN}` } }),
+				"default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+			],
+			[
+				await fetch(`${url}/spring.json`, { headers: { authorization: `Bearer ${TOKEN}` } }),
 				"default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-			);
+			],
+		] as const) {
+			expect(res.headers.get('content-security-policy')).toBe(policy);
 			expect(res.headers.get('referrer-policy')).toBe('no-referrer');
 			expect(res.headers.get('x-content-type-options')).toBe('nosniff');
 		}

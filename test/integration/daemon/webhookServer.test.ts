@@ -1,3 +1,4 @@
+import { Dashboard } from '../../../worker/src/daemon/dashboard/dashboard';
 import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -224,7 +225,14 @@ describe('the webhook server keeps its limits', () => {
 		const s = server(lines, {
 			maxConnections: 8,
 			maxConnectionsPerClient: 8,
-			reports: { token, ledger: { campaignNames: async () => [] } as unknown as Ledger },
+			reports: {
+				tokens: { report: token },
+				ledger: { campaignNames: async () => [] } as unknown as Ledger,
+				dashboard: new Dashboard({
+					ledger: { dashboardCampaigns: async () => [], dashboardFigures: async () => new Map() },
+				}),
+				secureCookies: false,
+			},
 		});
 		const port = await s.listen();
 		const idle = await Promise.all(
@@ -300,7 +308,14 @@ describe('the webhook server keeps its limits', () => {
 		const lines: string[] = [];
 		const token = 'report-token-0123456789';
 		const s = server(lines, {
-			reports: { token, ledger: { campaignNames: async () => [] } as unknown as Ledger },
+			reports: {
+				tokens: { report: token },
+				ledger: { campaignNames: async () => [] } as unknown as Ledger,
+				dashboard: new Dashboard({
+					ledger: { dashboardCampaigns: async () => [], dashboardFigures: async () => new Map() },
+				}),
+				secureCookies: false,
+			},
 		});
 		const port = await s.listen();
 		try {

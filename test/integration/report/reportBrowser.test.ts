@@ -377,19 +377,26 @@ describe('campaign report', () => {
 		const list = await fetch(url, {
 			headers: { authorization: `Bearer ${TOKEN}`, accept: 'application/json' },
 		});
-		expect(await list.json()).toEqual({
+		// The dashboard's list: each campaign with its phase and figures (dashboardRow.ts).
+		expect(await list.json()).toMatchObject({
 			campaigns: [
 				{
 					name: 'spring',
 					report: '/campaigns/spring',
 					link: expect.stringMatching(/^\/campaigns\/spring\?expires=\d+&signature=[\w-]+$/),
+					phase: 'finished',
+					sent: 11,
+					delivered: 8,
+					failed: 3,
+					replied: 2,
+					optedOut: 1,
 				},
 			],
 		});
 		const index = await (
 			await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } })
 		).text();
-		const link = /href="([^"]+)"/.exec(index)![1].replace(/&amp;/g, '&');
+		const link = /href="(\/campaigns\/spring[^"]*)"/.exec(index)![1].replace(/&amp;/g, '&');
 		expect(link).toMatch(/^\/campaigns\/spring\?expires=\d+&signature=/);
 		expect(index).not.toContain(TOKEN);
 		const served = (await (

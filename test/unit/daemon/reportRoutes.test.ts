@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Dashboard } from '../../../worker/src/daemon/dashboard/dashboard';
 import { reportRoute } from '../../../worker/src/daemon/http/reportRoutes';
 import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
 
@@ -34,8 +35,9 @@ const get = (path: string, accept = '*/*') =>
 			headers: { authorization: `Bearer ${TOKEN}`, accept },
 		} as unknown as IncomingMessage,
 		new URL(`http://worker${path}`),
-		TOKEN,
+		{ tokens: { report: TOKEN } },
 		ledger,
+		new Dashboard({ ledger }),
 	);
 
 describe('report routes', () => {
@@ -81,7 +83,9 @@ describe('report routes', () => {
 		const list = await get('/campaigns.json');
 		const listed = (
 			JSON.parse(list!.body) as { campaigns: { name: string; report: string }[] }
-		).campaigns.map((c) => ({ name: c.name, report: c.report }));
+		).campaigns
+			.map((c) => ({ name: c.name, report: c.report }))
+			.sort((a, b) => a.name.localeCompare(b.name));
 		expect(listed).toEqual([
 			{ name: 'promo.json', report: '/campaigns/promo.json' },
 			{ name: 'spring', report: '/campaigns/spring' },

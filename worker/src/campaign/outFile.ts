@@ -27,6 +27,12 @@ function cell(value: string | number | undefined): string {
 	return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/** One row of --out (and of the dashboard's outcome CSV), without its line end. */
+export function outLine(row: OutLine, withText = false): string {
+	const text = withText ? `,${cell(row.text)},${cell(row.segments)}` : '';
+	return `${row.line},${cell(row.to)},${cell(row.status)},${cell(row.messageSid)},${cell(row.errorCode)},${cell(row.message)}${text}`;
+}
+
 /** --out is written at the end of a run: a path that cannot take it is found before anything is sent. */
 export async function checkOutPath(path: string): Promise<void> {
 	const existed = existsSync(path);
@@ -64,10 +70,7 @@ export class OutFile {
 
 	async write(row: OutLine): Promise<void> {
 		if (this.failure) throw new FatalError(`cannot write ${this.path}: ${this.failure.message}`);
-		const text = this.withText ? `,${cell(row.text)},${cell(row.segments)}` : '';
-		const ok = this.stream.write(
-			`${row.line},${cell(row.to)},${cell(row.status)},${cell(row.messageSid)},${cell(row.errorCode)},${cell(row.message)}${text}\n`,
-		);
+		const ok = this.stream.write(outLine(row, this.withText) + '\n');
 		if (!ok) await once(this.stream, 'drain');
 	}
 

@@ -1,61 +1,12 @@
 import { existsSync, renameSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { spreadsheetSafe } from '../campaign/spreadsheetSafe';
+import { EVIDENCE_COLUMNS, evidenceCsvLine } from '../campaign/evidenceCsv';
 import { FatalError, UsageError } from '../errors';
 import type { EvidenceRow } from '../storage/evidence';
 import { dbLocation } from '../storage/dbLocation';
 import { openLedger } from '../storage/openStores';
 import { writePrivateFile } from '../storage/privateFile';
 import { DEFAULT_DB, dbSetting } from './campaignRunCommand';
-
-/** The CSV's columns, in order; times are ISO 8601 UTC. */
-const COLUMNS = [
-	'line',
-	'number',
-	'consent_source',
-	'consent_at',
-	'status',
-	'text',
-	'handed_over_at',
-	'message_sid',
-	'receipt_status',
-	'receipt_at',
-	'replies',
-	'opt_out_at',
-	'opt_out_word',
-	'suppressed_at',
-	'confirmation_at',
-	'sent_after_opt_out',
-] as const;
-
-const iso = (ms: number | undefined) => (ms === undefined ? '' : new Date(ms).toISOString());
-
-function csvCell(value: string): string {
-	const safe = spreadsheetSafe(value);
-	return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-function csvLine(r: EvidenceRow): string {
-	const cells: Record<(typeof COLUMNS)[number], string> = {
-		line: String(r.line),
-		number: r.number ?? '',
-		consent_source: r.consentSource ?? '',
-		consent_at: iso(r.consentAt),
-		status: r.status,
-		text: r.text ?? '',
-		handed_over_at: iso(r.handedOverAt),
-		message_sid: r.messageSid ?? '',
-		receipt_status: r.receiptStatus ?? '',
-		receipt_at: iso(r.receiptAt),
-		replies: r.replies.map((at) => iso(at)).join(' '),
-		opt_out_at: iso(r.optOutAt),
-		opt_out_word: r.optOutWord ?? '',
-		suppressed_at: iso(r.suppressedAt),
-		confirmation_at: iso(r.confirmationAt),
-		sent_after_opt_out: r.sentAfterOptOut ? 'YES' : 'no',
-	};
-	return COLUMNS.map((c) => csvCell(cells[c])).join(',');
-}
 
 /**
  * `cloudtel campaign evidence --name NAME --out FILE [--json]`: one line per recipient with
@@ -97,7 +48,7 @@ export async function campaignEvidenceCommand(argv: string[]): Promise<number> {
 					null,
 					2,
 				) + '\n'
-			: [COLUMNS.join(','), ...rows.map(csvLine)].join('\r\n') + '\r\n';
+			: [EVIDENCE_COLUMNS.join(','), ...rows.map(evidenceCsvLine)].join('\r\n') + '\r\n';
 		// Private, as the ledger it comes from; written beside and renamed, never half a file.
 		const temp = `${values.out}.${process.pid}.tmp`;
 		try {

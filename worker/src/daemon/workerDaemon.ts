@@ -24,6 +24,7 @@ import { PostForwarder } from './callbacks/6-forward/postForwarder';
 import { postHeaders } from './callbacks/6-forward/postHeaders';
 import { SmsForwarder } from './callbacks/6-forward/smsForwarder';
 import { WebhookServer } from './http/webhookServer';
+import { Dashboard } from './dashboard/dashboard';
 import type { JsonLogger } from './jsonLogger';
 import type { PgCluster } from '../storage/postgres/pgCluster';
 import { LEASE_BEAT_MS, LEASE_STALE_MS, WorkerLease } from './workerLease';
@@ -256,9 +257,18 @@ export class WorkerDaemon {
 			health: () => health.report(),
 			healthToken: config.server.reportToken,
 			reports: {
-				token: config.server.reportToken,
+				tokens: { report: config.server.reportToken, api: config.server.apiToken },
+				// The URL the operator says the worker is reached at: a proxy's X-Forwarded-Proto could be anyone's.
+				// Every interface's pause, resume and cancel, on the API's campaigns too.
+				control: api.campaigns.control,
+				secureCookies: config.server.publicUrl?.startsWith('https:') === true,
 				ledger,
 				figures: { currency: config.currency, pricePerSegment: config.limits?.pricePerSegment },
+				dashboard: new Dashboard({
+					ledger,
+					pricePerSegment: config.limits?.pricePerSegment,
+					cron: () => scheduler.nextTicks(),
+				}),
 			},
 			links:
 				config.links.baseUrl === undefined

@@ -233,6 +233,31 @@ export interface CampaignCounts {
 	sendableSegments: number;
 }
 
+/** A campaign as the dashboard lists it: its record, and the millionths of money its spend cap reserved. */
+export interface DashboardCampaign {
+	name: string;
+	record: CampaignRecord;
+	spentMicros: number;
+}
+
+/** A campaign's figures on the dashboard: its rows by status, and what receipts, replies and clicks said. */
+export interface DashboardFigures {
+	rows: StatusCounts;
+	total: number;
+	acceptedSegments: number;
+	delivered: number;
+	failed: number;
+	/** Failed receipts by ErrorCode ('' when none was given); an object with no prototype. */
+	failedByCode: Record<string, number>;
+	replied: number;
+	optedOut: number;
+	/** Rows with a click a person made (previews' prefetches left out). */
+	clicked: number;
+	/** Unix milliseconds of its first and last stored answer. */
+	firstSentAt?: number;
+	lastSentAt?: number;
+}
+
 /** The readers': `campaign status`, `campaign report`, `contact show`, the daemon's report links. */
 export interface LedgerReader {
 	/** A variant campaign's tallies and decision. */
@@ -240,6 +265,10 @@ export interface LedgerReader {
 	campaign(name: string): Promise<CampaignRecord | undefined>;
 	/** Every campaign's name, in order. */
 	campaignNames(): Promise<string[]>;
+	/** The dashboard: every campaign with its record, in one statement. */
+	dashboardCampaigns(): Promise<DashboardCampaign[]>;
+	/** The dashboard: these campaigns' figures, in a few grouped statements. */
+	dashboardFigures(names: readonly string[]): Promise<Map<string, DashboardFigures>>;
 	counts(name: string): Promise<CampaignCounts>;
 	/** Rows in line order, those of `statuses` only when given, after line `afterLine` when given. */
 	rows(

@@ -7,6 +7,7 @@ import {
 	type ForgetResult,
 } from './contact';
 import { ownerIsAlive } from './ownerIsAlive';
+import { readDashboardCampaigns, readDashboardFigures } from './dashboardFigures';
 import { campaignRecord, type CampaignDbRow, type RecipientDbRow } from './ledgerDbRows';
 import {
 	ROW_STATUSES,
@@ -33,6 +34,8 @@ import {
 	type PendingReview,
 	type PausedBy,
 	type Outcomes,
+	type DashboardCampaign,
+	type DashboardFigures,
 } from './ledger';
 import { BRAKE_FROM_KEY, guardSql, PAUSED_BY_KEY, SPEND_KEY } from './guardSql';
 import {
@@ -1131,6 +1134,14 @@ export class SqlLedger implements Ledger {
 
 	async campaignNames(): Promise<string[]> {
 		return (await this.db.run(all<{ name: string }>(this.q.campaignNames))).map((r) => r.name);
+	}
+
+	dashboardCampaigns(): Promise<DashboardCampaign[]> {
+		return readDashboardCampaigns(this.db);
+	}
+
+	dashboardFigures(names: readonly string[]): Promise<Map<string, DashboardFigures>> {
+		return readDashboardFigures(this.db, names);
 	}
 
 	async close(): Promise<void> {

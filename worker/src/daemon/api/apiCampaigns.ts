@@ -87,8 +87,8 @@ export class ApiCampaigns {
 		this.control = new CampaignControl({ ledger, store, dir, runner, events, now });
 	}
 
-	/** Pause, resume, cancel and delete, as the CLI's act too. */
-	private readonly control: CampaignControl;
+	/** Pause, resume, cancel and delete, as the CLI's act too (and the dashboard's, through this one). */
+	readonly control: CampaignControl;
 
 	private async record(name: string): Promise<ApiCampaignRecord> {
 		const bad = checkCampaignName(name);

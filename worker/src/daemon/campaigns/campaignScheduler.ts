@@ -82,6 +82,14 @@ export class CampaignScheduler {
 		}
 	}
 
+	/** Each cron campaign's next tick (ISO 8601), for the dashboard; none before start. */
+	nextTicks(): { campaign: string; next?: string }[] {
+		return [...this.tasks].map(([campaign, task]) => ({
+			campaign,
+			next: task.getNextRun()?.toISOString(),
+		}));
+	}
+
 	/** Catches up, or reports, the ticks missed since the last look. Never throws: a store that fails is asked again later. */
 	lookForMissed(): Promise<void> {
 		this.lookingForMissed ??= (async () => {

@@ -1,7 +1,6 @@
 import type { AddressInfo, Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { WORKER_API_PREFIX } from '../../../../api';
-import type { Ledger } from '../../storage/ledger';
 import type { Logger } from '../jsonLogger';
 import { type ApiOptions, apiRoutes } from './apiRoutes';
 import { type CallbackIntakeOptions, callbackRoutes } from '../callbacks/1-http/callbackRoutes';
@@ -15,7 +14,7 @@ import { type HttpError, httpError } from './httpErrors';
 import { sendJson } from './jsonReply';
 import { RefusalLog } from './refusalLog';
 import { refuse } from './refuse';
-import { REPORT_HEADERS, reportRoute, type ReportFigures } from './reportRoutes';
+import { type DashboardRouteOptions, dashboardRoutes } from './dashboardRoutes';
 import { secretMatches } from './secretMatches';
 
 /** A request's line and headers must have come within this; Node answers 408 and closes. */
@@ -29,7 +28,8 @@ function isApiOrReport(url: string): boolean {
 		url === WORKER_API_PREFIX ||
 		url.startsWith(`${WORKER_API_PREFIX}/`) ||
 		url.startsWith(`${WORKER_API_PREFIX}?`) ||
-		/^\/campaigns(?:[/.?]|$)/.test(url)
+		/^\/campaigns(?:[/.?]|$)/.test(url) ||
+		/^\/(?:\?|$)/.test(url)
 	);
 }
 
@@ -49,8 +49,8 @@ export interface WebhookServerOptions extends CallbackIntakeOptions {
 	health(): Promise<HealthReport>;
 	/** Shows /health's details; the reports' token. */
 	healthToken?: string;
-	/** GET /campaigns: the campaign reports, behind this token; none without one. */
-	reports?: { token: string | undefined; ledger: Ledger; figures?: ReportFigures };
+	/** GET / and /campaigns: the dashboard and the campaign reports, behind the tokens; none without one. */
+	reports?: Omit<DashboardRouteOptions, 'refusals' | 'notFound'>;
 	/** Tracked links (`links.baseUrl`'s path): redirected and counted; none without. */
 	links?: LinkRouteOptions;
 	/** /api: the campaign API's route plugins, behind `server.apiToken`; every /api path is 404 without one. */
@@ -129,7 +129,12 @@ export class WebhookServer {
 		this.app.get('/health', (request, reply) => this.health(request, reply, false));
 		this.app.get('/ready', (request, reply) => this.health(request, reply, true));
 		const reports = options.reports;
-		if (reports) void this.app.register(async (app) => this.reportRoutes(app, reports));
+		if (reports)
+			void this.app.register(dashboardRoutes, {
+				...reports,
+				refusals: this.refusals,
+				notFound: (reply: FastifyReply) => this.refuse(reply, httpError('NO_SUCH_PATH')),
+			});
 		void this.app.register(
 			apiRoutes(options.api ?? { token: undefined, routes: [] }, this.refusals),
 			{ prefix: WORKER_API_PREFIX },
@@ -207,45 +212,5 @@ export class WebhookServer {
 			degraded: h.degraded,
 			...(detailed ? h.details : {}),
 		});
-	}
-
-	/**
-	 * /campaigns, /campaigns.json and /campaigns/NAME (reportRoute); any other path under them
-	 * is no report's. A body sent to them is not read (drained unparsed): whatever it holds,
-	 * the answer is the token's 401 or the method's 405.
-	 */
-	private reportRoutes(
-		app: FastifyInstance,
-		reports: { token: string | undefined; ledger: Ledger; figures?: ReportFigures },
-	): void {
-		app.removeAllContentTypeParsers();
-		app.addContentTypeParser('*', (_request, payload, done) => {
-			payload.resume();
-			done(null, undefined);
-		});
-		const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-			const report = await reportRoute(
-				request.raw,
-				new URL(request.url, 'http://worker'),
-				reports.token,
-				reports.ledger,
-				undefined,
-				reports.figures,
-			);
-			if (!report) return this.refuse(reply, httpError('NO_SUCH_PATH'));
-			if (report.refused) this.refusals.refused(report.refused, { status: report.status });
-			return reply
-				.code(report.status)
-				.headers({ ...REPORT_HEADERS, 'content-type': report.type })
-				.send(report.body);
-		};
-		for (const url of [
-			'/campaigns',
-			'/campaigns/',
-			'/campaigns.json',
-			'/campaigns/:name',
-			'/campaigns/:name/',
-		])
-			app.all(url, handler);
 	}
 }

@@ -36,6 +36,8 @@ export class RidingOutRestarts implements RunLedger {
 	readonly callbacksStamps = this.retried('callbacksStamps');
 	readonly campaign = this.retried('campaign');
 	readonly campaignNames = this.retried('campaignNames');
+	readonly dashboardCampaigns = this.retried('dashboardCampaigns');
+	readonly dashboardFigures = this.retried('dashboardFigures');
 	readonly cancelPending = this.retried('cancelPending');
 	readonly claim = this.retried('claim');
 	readonly close = this.retried('close');

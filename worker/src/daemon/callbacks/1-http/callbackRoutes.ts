@@ -144,7 +144,8 @@ export async function callbackRoutes(
 		}
 		return reply;
 	};
-	app.all('/', handle);
+	// Every method at `/` but GET and HEAD, which are the dashboard's (webhookServer) or fall to `/*`.
+	app.route({ method: ['DELETE', 'OPTIONS', 'PATCH', 'POST', 'PUT'], url: '/', handler: handle });
 	app.all('/*', handle);
 }
 

@@ -1,0 +1,56 @@
+import type { LedgerReader } from '../../storage/ledger';
+import { PHASES, type DashboardPhase } from './campaignPhase';
+import { byPhase, dashboardRow, type DashboardRow } from './dashboardRow';
+import { FiguresCache } from './figuresCache';
+import { emptyFigures } from '../../storage/dashboardFigures';
+
+export interface DashboardFilter {
+	phase?: string;
+	/** Part of a name, in any case. */
+	q?: string;
+}
+
+export interface DashboardOptions {
+	ledger: Pick<LedgerReader, 'dashboardCampaigns' | 'dashboardFigures'>;
+	/** `limits.pricePerSegment`: a cost for campaigns no spend cap reserved money for. */
+	pricePerSegment?: number;
+	/** The config's cron campaigns and their next tick (ISO 8601). */
+	cron?: () => { campaign: string; next?: string }[];
+	now?: () => number;
+}
+
+/** Every campaign of the ledger as the dashboard lists it: one read of the campaigns, their figures from the cache. */
+export class Dashboard {
+	private readonly cache: FiguresCache;
+
+	constructor(private readonly options: DashboardOptions) {
+		this.cache = new FiguresCache(options.ledger, options.now);
+	}
+
+	async rows(filter: DashboardFilter = {}): Promise<DashboardRow[]> {
+		const now = (this.options.now ?? Date.now)();
+		const campaigns = await this.options.ledger.dashboardCampaigns();
+		const figures = await this.cache.figures(campaigns);
+		const q = filter.q?.trim().toLowerCase();
+		const phase = PHASES.includes(filter.phase as DashboardPhase) ? filter.phase : undefined;
+		return campaigns
+			.filter((c) => !q || c.name.toLowerCase().includes(q))
+			.map((c) => {
+				const f = figures.get(c.name);
+				const row = dashboardRow(c, f ?? emptyFigures(), now, this.options.pricePerSegment);
+				return f
+					? row
+					: { ...row, counting: true as const, why: `${row.why} (counting its figures)` };
+			})
+			.filter((r) => phase === undefined || r.phase === phase)
+			.sort(byPhase);
+	}
+
+	async row(name: string): Promise<DashboardRow | undefined> {
+		return (await this.rows()).find((r) => r.name === name);
+	}
+
+	cron(): { campaign: string; next?: string }[] {
+		return this.options.cron?.() ?? [];
+	}
+}
