@@ -66,8 +66,9 @@ describe('report routes', () => {
 				headers: { authorization: `Bearer ${TOKEN}`, accept: 'application/json' },
 			} as unknown as IncomingMessage,
 			new URL('http://worker/campaigns/spring'),
-			TOKEN,
+			{ tokens: { report: TOKEN } },
 			ledger,
+			new Dashboard({ ledger }),
 			undefined,
 			{ pricePerSegment: 0.05, currency: 'AUD' },
 		);
