@@ -62,6 +62,7 @@ import { readStage, type RowSink } from './readStage';
 import { refusal, unreachable } from './sendChunk';
 import { sendStage, type RunControls } from './sendStage';
 import { sleep } from './sleep';
+import { frequencyCapCheck, frequencyCapOf } from './frequencyCap';
 import { checkSpendCap, dayKey, SpendCap, SpendFit } from './spendCap';
 import { SPEND_KEY } from '../storage/guardSql';
 import { checkVariantSettings, variantSettings } from '../settings/variantSettings';
@@ -92,6 +93,8 @@ export interface RunCampaignOptions {
 	maxCost?: number;
 	/** --max-failure-rate: the share of failed outcomes that pauses the campaign (default 0.3; 0 never). */
 	maxFailureRate?: number;
+	/** --frequency-cap N/PERIOD: a row whose number had N messages within PERIOD (any campaign) ends capped. */
+	frequencyCap?: string;
 	/** --daily-max-cost (limits.dailyMaxCost): the most a day may spend across the ledger's campaigns. */
 	dailyMaxCost?: number;
 	/** The zone whose midnight starts the day of `dailyMaxCost` (limits.timeZone); else the campaign's, else UTC. */
@@ -247,6 +250,7 @@ function checkSettings(options: RunCampaignOptions): void {
 	checkSpendCap(options.maxCost, options.pricePerSegment);
 	checkSpendCap(options.dailyMaxCost, options.pricePerSegment, 'dailyMaxCost');
 	checkMaxFailureRate(options.maxFailureRate);
+	frequencyCapOf(options.frequencyCap);
 	if (options.spec.text !== undefined && options.spec.text.trim() === '')
 		throw new SettingError(
 			'text',
@@ -554,7 +558,15 @@ async function dryRun(
 			deps,
 			timing,
 			sink: (rules) =>
-				new DryRunSink(rules, out, () => Math.floor(Date.now() / 1000), spendFitOf(options)),
+				new DryRunSink(
+					rules,
+					out,
+					() => Math.floor(Date.now() / 1000),
+					spendFitOf(options),
+					deps.ledger && options.frequencyCap !== undefined
+						? frequencyCapCheck(deps.ledger, spec.name, options.frequencyCap)
+						: undefined,
+				),
 			importedThrough: 0,
 			seen: new NumberSet(),
 			wantText: out !== undefined,
@@ -780,6 +792,10 @@ async function sendRound(
 		rate: options.rate,
 		spendCaps: spendCapsOf(options, ledger, name, timing.timeZone),
 		brake: new FailureRateBrake(ledger, name, options.maxFailureRate ?? DEFAULT_MAX_FAILURE_RATE),
+		frequencyCap:
+			options.frequencyCap === undefined
+				? undefined
+				: frequencyCapCheck(ledger, name, options.frequencyCap),
 		backoff:
 			options.retries === undefined
 				? undefined

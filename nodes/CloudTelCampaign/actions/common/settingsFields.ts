@@ -27,6 +27,7 @@ export const SETTING_DISPLAY_NAMES: Record<CampaignSettingName, string> = {
 	allowLandlines: 'Allow Landlines',
 	maxCost: 'Max Cost',
 	maxFailureRate: 'Max Failure Rate',
+	frequencyCap: 'Frequency Cap',
 	pricePerSegment: 'Price Per Segment',
 	variants: 'Variants',
 	testShare: 'Test Share',
@@ -140,6 +141,15 @@ export const settingsFields: INodeProperties[] = [
 				placeholder: 'e.g. https://n8n.example.com/webhook/.../cloudtel?secret=...',
 				description:
 					"Where the worker posts this campaign's events (started, paused, finished with its counts): the Production URL of a CloudTel Trigger listening for campaign events, with ?secret= if it has a Secret",
+			},
+			{
+				displayName: 'Frequency Cap',
+				name: 'frequencyCap',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 1/24h',
+				description:
+					'At most N messages to one number within a period, across all campaigns of the worker (1/24h, 3/7d); a recipient past it ends capped, not sent',
 			},
 			{
 				displayName: 'From',
