@@ -64,7 +64,7 @@ import { sendStage, type RunControls } from './sendStage';
 import { sleep } from './sleep';
 import { frequencyCapCheck, frequencyCapOf } from './frequencyCap';
 import { checkSpendCap, dayKey, SpendCap, SpendFit } from './spendCap';
-import { SPEND_KEY } from '../storage/guardSql';
+import { DAY_KEY, SPEND_KEY } from '../storage/guardSql';
 import { checkVariantSettings, variantSettings } from '../settings/variantSettings';
 import { createVariantJudge } from '../rows/variantJudge';
 import { VariantSink } from './variantSink';
@@ -112,6 +112,8 @@ export interface RunCampaignOptions {
 	now?: () => number;
 	/** The worker's runs wait for a variant decision and go on; `campaign run` stops (exit 4) instead. */
 	waitForVariantDecision?: boolean;
+	/** The worker's runs paused by the daily spend cap wait for the next day (by `now`) and go on; `campaign run` stops (exit 4). */
+	waitForNextDay?: boolean;
 }
 
 export interface RunCampaignDeps {
@@ -720,6 +722,20 @@ async function stages(
 				return { stop: 'waiting', decideAt: step.until, sendRate: rateOf(sent, seconds) };
 			}
 		}
+		if (result.pausedBy?.by === 'daily-spend-cap' && options.waitForNextDay) {
+			const zone = dailyZone(options, timing.timeZone);
+			const waited = await waitForNextDay(ledger, name, dayKey(zone, now()), zone, now, signal);
+			if (waited === 'interrupted') return { stop: 'interrupted' };
+			if (waited === 'next-day') {
+				await ledger.setPaused(name, false);
+				reporter.event(
+					'resumed',
+					{ campaign: name, pausedBy: 'daily-spend-cap' },
+					`resumed: a new day (${dayKey(zone, now()).slice(DAY_KEY.length)}) under --daily-max-cost`,
+				);
+			}
+			continue;
+		}
 		if (result.stop === 'cancelled') await ledger.cancelPending(name);
 		if (result.stop === 'finished') await ledger.setPhase(name, 'finished');
 		return { stop: result.stop, sendRate: rateOf(sent, seconds), fatal: result.fatal };
@@ -744,6 +760,33 @@ async function waitForDecision(
 	}
 	return 'due';
 }
+
+/**
+ * Until the day of the daily spend cap is over by the run's clock (a test's moves on at
+ * once), looking each second; a person's resume or cancel ends the wait sooner (the send
+ * stage then pauses again, or stops).
+ */
+async function waitForNextDay(
+	ledger: Ledger,
+	name: string,
+	day: string,
+	zone: string | undefined,
+	now: () => number,
+	signal?: AbortSignal,
+): Promise<'next-day' | 'changed' | 'interrupted'> {
+	for (;;) {
+		if (signal?.aborted) return 'interrupted';
+		if (dayKey(zone, now()) !== day) return 'next-day';
+		const c = await ledger.campaign(name);
+		if (!c?.paused || c.pausedBy?.by !== 'daily-spend-cap' || c.phase === 'cancelled')
+			return 'changed';
+		await sleep(1000, signal);
+	}
+}
+
+/** The zone whose midnight starts the daily spend cap's day: limits.timeZone, else the campaign's, else UTC. */
+const dailyZone = (options: RunCampaignOptions, campaignZone: string | undefined) =>
+	options.dailyTimeZone ?? campaignZone;
 
 interface StagesOutcome {
 	stop: StopReason;
@@ -911,7 +954,7 @@ function spendCapsOf(
 		caps.push(
 			new SpendCap(
 				ledger,
-				() => dayKey(options.dailyTimeZone ?? campaignZone),
+				() => dayKey(dailyZone(options, campaignZone), (options.now ?? Date.now)()),
 				{ maxCost: options.dailyMaxCost, pricePerSegment: price },
 				'daily-spend-cap',
 			),

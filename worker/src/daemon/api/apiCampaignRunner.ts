@@ -153,6 +153,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 					concurrency: RUN_DEFAULTS.concurrency,
 					callbacks: this.callbacks(record),
 					waitForVariantDecision: true,
+					waitForNextDay: true,
 					now: daemonClock.now,
 				},
 				{

@@ -87,6 +87,7 @@ export class CampaignRunner {
 					// A run paused when the worker stopped is taken up paused: it waits for the resume and goes on to its end.
 					waitWhilePaused: true,
 					waitForVariantDecision: true,
+					waitForNextDay: true,
 					now: daemonClock.now,
 				},
 				{
