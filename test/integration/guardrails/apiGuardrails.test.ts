@@ -100,5 +100,26 @@ describe.each(sqlite)('guardrails of an API campaign ($name)', (backend) => {
 			pending: 0,
 		});
 		expect(await sandboxMessages(sandbox)).toHaveLength(5);
+
+		// A higher maxCost given to the paused campaign: it goes on by itself, no row twice.
+		const raised = await call('PUT', '/campaigns/capped', { ...settings, maxCost: 0.1 });
+		expect(raised.status, JSON.stringify(raised.body)).toBe(200);
+		await until(
+			async () => (await call('GET', '/campaigns/capped')).body.campaign.state === 'finished',
+			30_000,
+			'capped finished under its raised cap',
+		);
+		expect((await call('GET', '/campaigns/capped')).body.campaign).toMatchObject({
+			settings: { maxCost: 0.1 },
+			counts: { accepted: 5, invalid: 1, pending: 0 },
+		});
+		const ids = (await sandboxMessages(sandbox))
+			.map((m) => m.ExternalId ?? '')
+			.filter((id) => id.startsWith('capped:'));
+		expect(ids).toHaveLength(5);
+		expect(new Set(ids).size).toBe(5);
+		// Any other setting still conflicts.
+		const other = await call('PUT', '/campaigns/capped', { ...settings, maxCost: 0.1, rate: 5 });
+		expect(other.status).toBe(409);
 	});
 });

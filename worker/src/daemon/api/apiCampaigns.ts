@@ -17,6 +17,7 @@ import {
 	type CampaignList,
 	type CampaignPreview,
 	type CsvAccepted,
+	type CampaignSettings,
 	type CampaignStatus,
 	type PageAccepted,
 	type RecipientPage,
@@ -150,6 +151,8 @@ export class ApiCampaigns {
 		const { created, record } = await this.store.create(name, settings, this.now());
 		if (!created) {
 			const differences = settingDifferences(record.settings, settings);
+			if (differences.length > 0 && differences.every((d) => d.setting === 'maxCost'))
+				return { created, campaign: await this.changeMaxCost(record, settings) };
 			if (differences.length > 0) {
 				throw new ApiError(
 					'conflict',
@@ -159,6 +162,30 @@ export class ApiCampaigns {
 			}
 		}
 		return { created, campaign: await this.status(record) };
+	}
+
+	/**
+	 * The one setting that may change after the create: maxCost, while the campaign is a draft
+	 * or paused (a run holds the cap it started with). One its spend cap paused goes on when
+	 * the new cap is higher; the spend so far stays counted, and no row is sent twice.
+	 */
+	private async changeMaxCost(
+		record: ApiCampaignRecord,
+		settings: CampaignSettings,
+	): Promise<CampaignStatus> {
+		const { name } = record;
+		if (!(await this.store.changeSettings(name, settings, this.now())))
+			throw new ApiError(
+				'conflict',
+				`campaign "${name}" is ${shownState(record.state)}: maxCost can change while it is a draft or paused (pause it first)`,
+				{ field: 'maxCost', differences: settingDifferences(record.settings, settings) },
+			);
+		const raised =
+			settings.maxCost === undefined ||
+			(record.settings.maxCost !== undefined && settings.maxCost > record.settings.maxCost);
+		if (raised && (await this.ledger.campaign(name))?.pausedBy?.by === 'spend-cap')
+			await this.control.resume(name);
+		return this.get(name);
 	}
 
 	async putPage(name: string, pageParam: string, body: unknown): Promise<PageAccepted> {
