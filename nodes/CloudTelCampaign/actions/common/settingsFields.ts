@@ -170,6 +170,15 @@ export const settingsFields: INodeProperties[] = [
 					'Spend cap: the campaign pauses before a message would take its cost past this (needs Price Per Segment)',
 			},
 			{
+				displayName: 'Max Failure Rate',
+				name: 'maxFailureRate',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 2 },
+				default: 0.3,
+				description:
+					'Failure-rate brake: the campaign pauses when more than this share of its latest 200 delivery outcomes (50 at least) failed; 0 turns it off. Resume it to go on.',
+			},
+			{
 				displayName: 'Price Per Segment',
 				name: 'pricePerSegment',
 				type: 'number',
