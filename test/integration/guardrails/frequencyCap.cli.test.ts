@@ -47,7 +47,7 @@ describe.each(storeBackends())('campaign run --frequency-cap ($name)', (backend)
 		expect(first.code, first.stderr).toBe(0);
 
 		// A capped campaign's rows are imported before any other message to 10 and 11 (a spend
-		// cap of 0 pauses it before it sends); another campaign then sends to them.
+		// cap of 0 pauses it before it sends); another campaign then sends to them, and to 0 and 1.
 		const late = `late-${backend.name}`;
 		const lateList = csv('late', 2, 10);
 		const held = await run(late, lateList, [
@@ -57,7 +57,12 @@ describe.each(storeBackends())('campaign run --frequency-cap ($name)', (backend)
 		]);
 		expect(held.code, held.stderr + held.stdout.slice(-2000)).toBe(4);
 		expect(summaryOf(held).rows).toMatchObject({ pending: 2, capped: 0 });
-		expect((await run(`meanwhile-${backend.name}`, lateList)).code).toBe(0);
+		const meanwhile = writeCsv(
+			dir,
+			'meanwhile.csv',
+			numbersCsv(2, base) + numbersCsv(2, base + 10).slice('Phone,Name\n'.length),
+		);
+		expect((await run(`meanwhile-${backend.name}`, meanwhile)).code).toBe(0);
 
 		// The dry run counts the capped rows; the run holds them back and sends the others.
 		const second = `second-${backend.name}`;
@@ -70,23 +75,11 @@ describe.each(storeBackends())('campaign run --frequency-cap ($name)', (backend)
 		expect(summaryOf(capped).rows).toMatchObject({ accepted: 2, capped: 4, pending: 0 });
 		expect(await sentBy(second)).toEqual([number(4), number(5)]);
 
-		const status = await cli(['campaign', 'status', '--db', db, '--name', second, '--json']);
-		const json = JSON.parse(status.stdout);
-		expect(json.rows).toMatchObject({ accepted: 2, capped: 4 });
-		expect(json.firstErrors[0]).toMatchObject({
-			line: 2,
-			code: 'FREQUENCY_CAPPED',
-			reason: expect.stringMatching(/sent 1 message within 24h already \(--frequency-cap 1\/24h\)/),
-		});
-		const text = await cli(['campaign', 'status', '--db', db, '--name', second]);
-		expect(text.stdout).toMatch(/capped 4/);
-
-		// Two within the day is the cap now: 0-5 each had one message, so each gets a second.
+		// Two within the day: 0 and 1 had two (first, meanwhile), 2 to 5 one each.
 		const third = `third-${backend.name}`;
 		const again = await run(third, list, ['--frequency-cap', '2/24h']);
-		expect(summaryOf(again).rows).toMatchObject({ accepted: 6, capped: 0 });
-		const fourth = await run(`fourth-${backend.name}`, list, ['--frequency-cap', '2/24h']);
-		expect(summaryOf(fourth).rows).toMatchObject({ accepted: 0, capped: 6 });
+		expect(summaryOf(again).rows).toMatchObject({ accepted: 4, capped: 2 });
+		expect(await sentBy(third)).toEqual([2, 3, 4, 5].map(number));
 
 		// Judged when sent: the rows imported before `meanwhile` sent to their numbers.
 		const resumed = await run(late, lateList, [
@@ -98,6 +91,18 @@ describe.each(storeBackends())('campaign run --frequency-cap ($name)', (backend)
 		expect(summaryOf(resumed).rows).toMatchObject({ accepted: 0, capped: 2, pending: 0 });
 		expect(await sentBy(late)).toEqual([]);
 
+		// How a person reads it: the same on both backends (the counts above are the store's).
+		if (backend.name === 'postgres') return;
+		const status = await cli(['campaign', 'status', '--db', db, '--name', second, '--json']);
+		const json = JSON.parse(status.stdout);
+		expect(json.rows).toMatchObject({ accepted: 2, capped: 4 });
+		expect(json.firstErrors[0]).toMatchObject({
+			line: 2,
+			code: 'FREQUENCY_CAPPED',
+			reason: expect.stringMatching(/sent 1 message within 24h already \(--frequency-cap 1\/24h\)/),
+		});
+		const text = await cli(['campaign', 'status', '--db', db, '--name', second]);
+		expect(text.stdout).toMatch(/capped 4/);
 		const report = await cli(['campaign', 'report', '--db', db, '--name', second, '--json']);
 		expect(report.code, report.stderr).toBe(0);
 		expect(JSON.stringify(JSON.parse(report.stdout))).toMatch(/"capped":4/);
