@@ -5,6 +5,8 @@ export interface CampaignPreview {
 	invalid: number;
 	duplicates: number;
 	suppressed: number;
+	/** At their frequency cap now (frequencyCap): a start would hold them back. */
+	capped: number;
 	/** Segments of every valid message. */
 	segments: number;
 	/** Messages that would be sent (the valid ones). */

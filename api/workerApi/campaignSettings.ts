@@ -1,4 +1,5 @@
 import { campaignRateProblem, MAX_CAMPAIGN_RATE, MAX_PRICE_PER_SEGMENT } from './campaignRate';
+import { parseFrequencyCap } from './frequencyCap';
 import { isBlank } from '../fields';
 import { isSid } from '../sid';
 import { senderKind } from '../rules/sender';
@@ -60,6 +61,8 @@ export interface CampaignSettings {
 	requireConsent?: boolean;
 	/** Pauses the campaign when more than this share of its latest 200 delivery outcomes failed (default 0.3; 0 never). */
 	maxFailureRate?: number;
+	/** At most N messages to one number within a period, across campaigns: `1/24h`, `3/7d`; a row past it ends capped. */
+	frequencyCap?: string;
 	/** Ask for delivery receipts to this worker (default true). */
 	receipts?: boolean;
 	/** Replies to this worker; only with a leased sender (default true without `from`). */
@@ -96,6 +99,7 @@ export const CAMPAIGN_SETTING_NAMES: readonly CampaignSettingName[] = [
 	'trackLinks',
 	'requireConsent',
 	'maxFailureRate',
+	'frequencyCap',
 	'receipts',
 	'replies',
 	'events',
@@ -356,6 +360,10 @@ export function checkCampaignSettings(body: unknown): {
 	if (requireConsent !== undefined) out.requireConsent = requireConsent;
 	const maxFailureRate = num('maxFailureRate', 0, 1, false);
 	if (maxFailureRate !== undefined) out.maxFailureRate = maxFailureRate;
+	const frequencyCap = str('frequencyCap', false);
+	const capped = frequencyCap === undefined ? undefined : parseFrequencyCap(frequencyCap);
+	if (typeof capped === 'string') problems.push(problem('frequencyCap', `frequencyCap ${capped}`));
+	else if (capped !== undefined) out.frequencyCap = frequencyCap!.replace(/\s+/g, '');
 	out.receipts = bool('receipts') ?? true;
 	const leased = isBlank(from);
 	const replies = bool('replies');

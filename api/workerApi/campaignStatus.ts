@@ -35,6 +35,8 @@ export interface CampaignCounts {
 	invalid: number;
 	duplicate: number;
 	suppressed: number;
+	/** Not sent: the number had had its frequency cap of messages (frequencyCap). */
+	capped: number;
 	cancelled: number;
 	delivered: number;
 	undelivered: number;
@@ -50,6 +52,7 @@ export const CAMPAIGN_COUNT_NAMES: readonly (keyof CampaignCounts)[] = [
 	'invalid',
 	'duplicate',
 	'suppressed',
+	'capped',
 	'cancelled',
 	'delivered',
 	'undelivered',
@@ -115,6 +118,7 @@ export function emptyCampaignCounts(): CampaignCounts {
 		invalid: 0,
 		duplicate: 0,
 		suppressed: 0,
+		capped: 0,
 		cancelled: 0,
 		delivered: 0,
 		undelivered: 0,

@@ -3,6 +3,7 @@
 export * from './problem';
 export * from './campaignName';
 export * from './campaignRate';
+export * from './frequencyCap';
 export * from './campaignSettings';
 export * from './duration';
 export * from './recipientPage';

@@ -73,6 +73,7 @@ export const SETTING_FLAG = {
 	countries: '--countries',
 	allowLandlines: '--allow-landlines',
 	maxFailureRate: '--max-failure-rate',
+	frequencyCap: '--frequency-cap',
 } as const;
 
 export type Setting = keyof typeof SETTING_FLAG;

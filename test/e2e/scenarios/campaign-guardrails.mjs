@@ -1,6 +1,7 @@
 // The Campaign node's guardrails in real n8n against a real `cloudtel worker` and the sandbox:
 // Countries refuses a foreign number, Allow Landlines left off refuses a fixed line, and Max
-// Cost with Price Per Segment pauses the campaign before a message would pass the cap.
+// Cost with Price Per Segment pauses the campaign before a message would pass the cap; Max
+// Failure Rate and Frequency Cap are handed to the worker.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +18,8 @@ import {
 } from '../lib/workflows.mjs';
 import { waitFor } from '../lib/waitFor.mjs';
 
-export const title = 'CloudTel Campaign: guardrails (countries, landlines, spend cap) as Options';
+export const title =
+	'CloudTel Campaign: guardrails (countries, landlines, spend cap, failure rate, frequency cap) as Options';
 
 const CAMPAIGN = 'CloudTel Campaign';
 // Five AU mobiles, a GB mobile, an AU landline.
@@ -67,6 +69,8 @@ export async function run(ctx, test) {
 						countries: 'AU',
 						maxCost: 0.02,
 						pricePerSegment: 0.01,
+						maxFailureRate: 0.5,
+						frequencyCap: '3/7d',
 					},
 				},
 				{ credential: { id: credId, name: `guard ${ctx.install.major}` } },
@@ -97,6 +101,14 @@ export async function run(ctx, test) {
 					pending: status.counts.pending,
 				},
 				{ accepted: 2, invalid: 2, pending: 3 },
+			);
+			// Max Failure Rate and Frequency Cap reach the worker as its settings.
+			assert.deepEqual(
+				{
+					maxFailureRate: status.settings.maxFailureRate,
+					frequencyCap: status.settings.frequencyCap,
+				},
+				{ maxFailureRate: 0.5, frequencyCap: '3/7d' },
 			);
 			const sent = (await sandbox.control.messages({ PropertySid: sandbox.demo.PropertySid }))
 				.filter((m) => String(m.ExternalId ?? '').startsWith(`${name}:`))

@@ -55,7 +55,8 @@ export async function apiWorkerRig(
 	options: {
 		sandbox?: SandboxOptions;
 		apiToken?: string | null;
-		config?: Record<string, unknown>;
+		/** A function of the sandbox for what needs its IDs (a configured campaign's property). */
+		config?: Record<string, unknown> | ((sandbox: RunningSandbox) => Record<string, unknown>);
 	} = {},
 ): Promise<ApiWorkerRig> {
 	await ensureBuilt();
@@ -78,7 +79,7 @@ export async function apiWorkerRig(
 		outbox: { backoffMs: 50, maxBackoffMs: 200 },
 		// The tests' receivers of events listen here.
 		outbound: { allow: ['127.0.0.1'] },
-		...options.config,
+		...(typeof options.config === 'function' ? options.config(sandbox) : options.config),
 	});
 	const env = {
 		CLOUDTEL_BASE_URL: sandbox.url,

@@ -79,6 +79,7 @@ export function scenarios(part: 'sqlite' | 'postgres' | 'two-workers'): void {
 					invalid: 2,
 					duplicate: 1,
 					suppressed: 1,
+					capped: 0,
 					cancelled: 0,
 					delivered: 96,
 					undelivered: 0,

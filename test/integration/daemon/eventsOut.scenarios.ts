@@ -194,6 +194,7 @@ export function scenarios(part: 'sqlite' | 'postgres' | 'two-workers'): void {
 						invalid: 1,
 						duplicate: 1,
 						suppressed: 1,
+						capped: 0,
 						cancelled: 0,
 						delivered: 0,
 						undelivered: 0,

@@ -185,6 +185,7 @@ export async function contractWorker(
 					invalid: 0,
 					duplicates: 0,
 					suppressed: 0,
+					capped: 0,
 					segments: all.length,
 					messages: all.length,
 					problems: [],

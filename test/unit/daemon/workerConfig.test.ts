@@ -63,6 +63,14 @@ describe('worker config', () => {
 		expect(loadWorkerConfig(write(ok), {}).campaigns[0]).toMatchObject({ maxFailureRate: 0 });
 	});
 
+	it('takes a campaign frequencyCap of N/PERIOD, naming it when it is not one', () => {
+		expect(problems(`${BASE}campaigns:\n${campaign({ frequencyCap: '1/day' })}`)).toEqual([
+			'campaigns[0].frequencyCap: must be N/PERIOD such as 1/24h or 3/7d (got "1/day")',
+		]);
+		const ok = `${BASE}campaigns:\n${campaign({ frequencyCap: '3/7d' })}`;
+		expect(loadWorkerConfig(write(ok), {}).campaigns[0]).toMatchObject({ frequencyCap: '3/7d' });
+	});
+
 	it('refuses limits.dailyMaxCost without the pricePerSegment that counts it', () => {
 		expect(problems(`${BASE}limits: { dailyMaxCost: 50 }\n`)).toEqual([
 			'limits.dailyMaxCost: needs pricePerSegment: the daily cap counts segments at that price',

@@ -25,10 +25,11 @@ const expected = JSON.parse(readFileSync(join(fixtures, 'expected.json'), 'utf8'
 // submitting) out of the segments that would be sent, its SQLite ledger counted them (11).
 // One model now counts them on both, as the interface says: every row that would be sent.
 expected.postgres.spring.counts.sendableSegments = 11;
-// Schema 10's row status `held` (a variant campaign's rows waiting for the winner): none in a release's ledger.
+// Schema 10's row status `held` (a variant campaign's rows waiting for the winner) and 11's
+// `capped` (a number at its frequency cap): none in a release's ledger.
 const withHeld = (campaigns: unknown) => {
 	for (const c of Object.values(campaigns as Record<string, { counts: { rows: object } }>))
-		if (c.counts) c.counts.rows = { ...c.counts.rows, held: 0 };
+		if (c.counts) c.counts.rows = { ...c.counts.rows, held: 0, capped: 0 };
 };
 withHeld(expected.sqlite);
 withHeld(expected.postgres);
@@ -50,7 +51,7 @@ describe('a ledger made by an earlier release', () => {
 		const db = new Database(path);
 		expect(
 			db.prepare('SELECT version FROM cloudtel_schema ORDER BY version').pluck().all(),
-		).toEqual([7, 8, 9, 10]);
+		).toEqual([7, 8, 9, 10, 11]);
 		db.close();
 	});
 
@@ -62,7 +63,14 @@ describe('a ledger made by an earlier release', () => {
 			expect(await readBack(ledger)).toEqual(expected.postgres);
 			expect(
 				await sql(url, 'SELECT version FROM cloudtel_schema WHERE version > 5 ORDER BY version'),
-			).toEqual([{ version: 6 }, { version: 7 }, { version: 8 }, { version: 9 }, { version: 10 }]);
+			).toEqual([
+				{ version: 6 },
+				{ version: 7 },
+				{ version: 8 },
+				{ version: 9 },
+				{ version: 10 },
+				{ version: 11 },
+			]);
 		} finally {
 			await ledger.close();
 		}

@@ -22,6 +22,7 @@ export async function campaignCounts(
 		invalid: rows.invalid,
 		duplicate: rows.duplicate,
 		suppressed: rows.suppressed,
+		capped: rows.capped,
 		cancelled: rows.cancelled,
 		delivered: delivery.delivered,
 		undelivered: delivery.failed,

@@ -12,6 +12,10 @@ import { ForecastTally } from './dryRunForecast';
 import type { RowSink } from './readStage';
 import type { SpendFit } from './spendCap';
 import { RefusedTally } from './refusedTally';
+import { FREQUENCY_CAPPED, type FrequencyCapCheck } from './frequencyCap';
+
+/** A dry run's row whose number is at its frequency cap now: a run would hold it back. */
+type CappedRow = Omit<ImportRow, 'status'> & { status: 'capped' };
 
 const PREVIEW = 3;
 
@@ -43,13 +47,29 @@ export class DryRunSink implements RowSink {
 		readonly spendFit?: SpendFit,
 		/** A variant campaign's texts, --text first. */
 		texts: string[] = [rules.text],
+		/** --frequency-cap: rows whose number is at its cap now are counted capped, not valid. */
+		private readonly frequency?: FrequencyCapCheck,
 	) {
 		this.previewers = texts.map((text) => new RowValidator({ ...rules, text, wantText: true }));
 		this.tally = new ForecastTally(rules.smartEncoding ?? false);
 	}
 
 	async accept(rows: ImportRow[], _through: number, items: CsvItem[]): Promise<void> {
-		for (const r of rows) {
+		const capped = this.frequency
+			? await this.frequency.reachedAmong(
+					rows.filter((r) => r.status === 'pending').map((r) => r.to!),
+				)
+			: new Set<string>();
+		for (const row of rows) {
+			const r: ImportRow | CappedRow =
+				row.status === 'pending' && capped.has(row.to!)
+					? {
+							...row,
+							status: 'capped',
+							errorCode: FREQUENCY_CAPPED,
+							message: this.frequency!.reason,
+						}
+					: row;
 			this.rows[r.status]++;
 			if (r.status === 'invalid') this.refused.add(r);
 			if (r.status === 'pending') {

@@ -62,8 +62,9 @@ import { readStage, type RowSink } from './readStage';
 import { refusal, unreachable } from './sendChunk';
 import { sendStage, type RunControls } from './sendStage';
 import { sleep } from './sleep';
+import { frequencyCapCheck, frequencyCapOf } from './frequencyCap';
 import { checkSpendCap, dayKey, SpendCap, SpendFit } from './spendCap';
-import { SPEND_KEY } from '../storage/guardSql';
+import { DAY_KEY, SPEND_KEY } from '../storage/guardSql';
 import { checkVariantSettings, variantSettings } from '../settings/variantSettings';
 import { createVariantJudge } from '../rows/variantJudge';
 import { VariantSink } from './variantSink';
@@ -93,6 +94,8 @@ export interface RunCampaignOptions {
 	maxCost?: number;
 	/** --max-failure-rate: the share of failed outcomes that pauses the campaign (default 0.3; 0 never). */
 	maxFailureRate?: number;
+	/** --frequency-cap N/PERIOD: a row whose number had N messages within PERIOD (any campaign) ends capped. */
+	frequencyCap?: string;
 	/** --daily-max-cost (limits.dailyMaxCost): the most a day may spend across the ledger's campaigns. */
 	dailyMaxCost?: number;
 	/** The zone whose midnight starts the day of `dailyMaxCost` (limits.timeZone); else the campaign's, else UTC. */
@@ -110,6 +113,8 @@ export interface RunCampaignOptions {
 	now?: () => number;
 	/** The worker's runs wait for a variant decision and go on; `campaign run` stops (exit 4) instead. */
 	waitForVariantDecision?: boolean;
+	/** The worker's runs paused by the daily spend cap wait for the next day (by `now`) and go on; `campaign run` stops (exit 4). */
+	waitForNextDay?: boolean;
 }
 
 export interface RunCampaignDeps {
@@ -254,6 +259,7 @@ function checkSettings(options: RunCampaignOptions): void {
 	checkSpendCap(options.maxCost, options.pricePerSegment);
 	checkSpendCap(options.dailyMaxCost, options.pricePerSegment, 'dailyMaxCost');
 	checkMaxFailureRate(options.maxFailureRate);
+	frequencyCapOf(options.frequencyCap);
 	if (options.spec.text !== undefined && options.spec.text.trim() === '')
 		throw new SettingError(
 			'text',
@@ -567,6 +573,9 @@ async function dryRun(
 					() => Math.floor(Date.now() / 1000),
 					spendFitOf(options),
 					variantSettings(spec)?.texts,
+					deps.ledger && options.frequencyCap !== undefined
+						? frequencyCapCheck(deps.ledger, spec.name, options.frequencyCap)
+						: undefined,
 				),
 			importedThrough: 0,
 			seen: new NumberSet(),
@@ -726,6 +735,20 @@ async function stages(
 				return { stop: 'waiting', decideAt: step.until, sendRate: rateOf(sent, seconds) };
 			}
 		}
+		if (result.pausedBy?.by === 'daily-spend-cap' && options.waitForNextDay) {
+			const zone = dailyZone(options, timing.timeZone);
+			const waited = await waitForNextDay(ledger, name, dayKey(zone, now()), zone, now, signal);
+			if (waited === 'interrupted') return { stop: 'interrupted' };
+			if (waited === 'next-day') {
+				await ledger.setPaused(name, false);
+				reporter.event(
+					'resumed',
+					{ campaign: name, pausedBy: 'daily-spend-cap' },
+					`resumed: a new day (${dayKey(zone, now()).slice(DAY_KEY.length)}) under --daily-max-cost`,
+				);
+			}
+			continue;
+		}
 		if (result.stop === 'cancelled') await ledger.cancelPending(name);
 		if (result.stop === 'finished') await ledger.setPhase(name, 'finished');
 		return { stop: result.stop, sendRate: rateOf(sent, seconds), fatal: result.fatal };
@@ -750,6 +773,33 @@ async function waitForDecision(
 	}
 	return 'due';
 }
+
+/**
+ * Until the day of the daily spend cap is over by the run's clock (a test's moves on at
+ * once), looking each second; a person's resume or cancel ends the wait sooner (the send
+ * stage then pauses again, or stops).
+ */
+async function waitForNextDay(
+	ledger: Ledger,
+	name: string,
+	day: string,
+	zone: string | undefined,
+	now: () => number,
+	signal?: AbortSignal,
+): Promise<'next-day' | 'changed' | 'interrupted'> {
+	for (;;) {
+		if (signal?.aborted) return 'interrupted';
+		if (dayKey(zone, now()) !== day) return 'next-day';
+		const c = await ledger.campaign(name);
+		if (!c?.paused || c.pausedBy?.by !== 'daily-spend-cap' || c.phase === 'cancelled')
+			return 'changed';
+		await sleep(1000, signal);
+	}
+}
+
+/** The zone whose midnight starts the daily spend cap's day: limits.timeZone, else the campaign's, else UTC. */
+const dailyZone = (options: RunCampaignOptions, campaignZone: string | undefined) =>
+	options.dailyTimeZone ?? campaignZone;
 
 interface StagesOutcome {
 	stop: StopReason;
@@ -798,6 +848,10 @@ async function sendRound(
 		rate: options.rate,
 		spendCaps: spendCapsOf(options, ledger, name, timing.timeZone),
 		brake: new FailureRateBrake(ledger, name, options.maxFailureRate ?? DEFAULT_MAX_FAILURE_RATE),
+		frequencyCap:
+			options.frequencyCap === undefined
+				? undefined
+				: frequencyCapCheck(ledger, name, options.frequencyCap),
 		backoff:
 			options.retries === undefined
 				? undefined
@@ -913,7 +967,7 @@ function spendCapsOf(
 		caps.push(
 			new SpendCap(
 				ledger,
-				() => dayKey(options.dailyTimeZone ?? campaignZone),
+				() => dayKey(dailyZone(options, campaignZone), (options.now ?? Date.now)()),
 				{ maxCost: options.dailyMaxCost, pricePerSegment: price },
 				'daily-spend-cap',
 			),

@@ -8,6 +8,7 @@ import type { Reporter } from './reporter';
 import { FatalError, SettingError } from '../errors';
 import { settleAnswer } from './settleAnswer';
 import { sleep } from './sleep';
+import { FREQUENCY_CAPPED, type FrequencyCapCheck } from './frequencyCap';
 
 /** What one chunk's request needs of the run. */
 export interface ChunkRequest {
@@ -20,6 +21,8 @@ export interface ChunkRequest {
 	backoff?: BackoffPolicy;
 	/** The suppression list as it is now: read just before each request leaves. */
 	suppressedAmong?: (numbers: readonly string[]) => Promise<Set<string>>;
+	/** --frequency-cap: the numbers sent their cap's messages already, asked after the chunk's mark (frequencyCap.ts). */
+	frequencyCap?: FrequencyCapCheck;
 }
 
 /** 429s are the provider pacing us, not failing: allow many more of them than of faults. */
@@ -48,16 +51,27 @@ export async function sendChunk(
 			lines.map((line) => ({ line, status: 'pending' })),
 		);
 	/** The last look before the request leaves, after any wait (the disk, an outage, a retry): a STOP answered meanwhile is honoured. */
-	const holdSuppressed = async () => {
-		if (!input.suppressedAmong) return;
-		const now = await input.suppressedAmong(messages.map((m) => m.To));
-		if (now.size === 0) return;
-		const keep = messages.map((m) => !now.has(m.To));
-		held.push(
-			...lines.filter((_, i) => !keep[i]).map((line) => ({ line, status: 'suppressed' as const })),
-		);
+	const hold = (numbers: Set<string>, row: (line: number) => SettledRow) => {
+		if (numbers.size === 0) return;
+		const keep = messages.map((m) => !numbers.has(m.To));
+		held.push(...lines.filter((_, i) => !keep[i]).map(row));
 		lines = lines.filter((_, i) => keep[i]);
 		messages = messages.filter((_, i) => keep[i]);
+	};
+	const holdSuppressed = async () => {
+		if (input.suppressedAmong)
+			hold(await input.suppressedAmong(messages.map((m) => m.To)), (line) => ({
+				line,
+				status: 'suppressed',
+			}));
+		const cap = input.frequencyCap;
+		if (cap)
+			hold(await cap.reachedAmong(messages.map((m) => m.To)), (line) => ({
+				line,
+				status: 'capped',
+				errorCode: FREQUENCY_CAPPED,
+				message: cap.reason,
+			}));
 	};
 	if (durable) {
 		try {
@@ -79,7 +93,7 @@ export async function sendChunk(
 			// The list cannot be read: nothing of this chunk leaves unchecked, its rows are pending again.
 			await backToPending();
 			return new FatalError(
-				`the suppression list could not be read before sending: ${(error as Error).message}; the rows not sent stay pending: run again to resume`,
+				`the suppression list or the frequency cap's count could not be read before sending: ${(error as Error).message}; the rows not sent stay pending: run again to resume`,
 				1,
 				{ cause: error },
 			);

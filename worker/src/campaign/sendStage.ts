@@ -70,7 +70,7 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 	const inflight = new Set<Promise<void>>();
 	const started = performance.now();
 	let sent = 0;
-	/** Rows whose number was suppressed after they were taken, found by the last look before their request. */
+	/** Rows whose number was suppressed (or at its frequency cap) after they were taken, found by the last look before their request. */
 	let heldBack = 0;
 	let fatal: FatalError | undefined;
 	let lastProgress = 0;
@@ -156,7 +156,7 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 		await ledger.settle(campaign, chunk, rows);
 		for (const r of rows) if (r.line > settledThrough) settledThrough = r.line;
 		for (const r of rows)
-			if (r.status === 'suppressed') heldBack++;
+			if (r.status === 'suppressed' || r.status === 'capped') heldBack++;
 			else if (r.status !== 'pending') sent++;
 		const uncertain = rows.filter((r) => r.status === 'uncertain');
 		if (uncertain.length > 0) {

@@ -5,7 +5,7 @@ import type { SpendCap } from './spendCap';
 type Settle = (chunk: number, rows: SettledRow[]) => Promise<void>;
 
 /** Statuses of a settled row whose message was not handed over, or not taken: nothing to pay. */
-const UNPAID = new Set<SettledRow['status']>(['pending', 'suppressed', 'rejected']);
+const UNPAID = new Set<SettledRow['status']>(['pending', 'suppressed', 'capped', 'rejected']);
 
 /**
  * A chunk as far as the spend cap pays for it: its first rows that fit, the others back to

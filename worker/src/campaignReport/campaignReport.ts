@@ -168,6 +168,7 @@ export const STATE_MEANINGS: Partial<Record<RowStatus, string>> = {
 	invalid: 'not sent: the row could not be read, or its number or text is not valid',
 	duplicate: 'not sent: an earlier row of the list has the same number',
 	suppressed: 'not sent: the number opted out (on the suppression list)',
+	capped: 'not sent: the number had had its --frequency-cap of messages (FREQUENCY_CAPPED)',
 	cancelled: 'not sent: the campaign was cancelled before their turn',
 	rejected: 'refused by the provider (its ErrorCode says why)',
 	uncertain:

@@ -128,6 +128,7 @@ export async function campaignRunCommand(argv: string[]): Promise<number> {
 				winner:
 					values.winner === undefined ? undefined : parseNumberFlag('--winner', values.winner, 1),
 				maxFailureRate: parseFailureRate(values['max-failure-rate']),
+				frequencyCap: values['frequency-cap'],
 			},
 			{ ledger, reporter, signal: interrupt.signal },
 		);
@@ -189,6 +190,7 @@ function parseFlags(argv: string[]) {
 				'max-cost': { type: 'string' },
 				'daily-max-cost': { type: 'string' },
 				'max-failure-rate': { type: 'string' },
+				'frequency-cap': { type: 'string' },
 				countries: { type: 'string' },
 				'allow-landlines': { type: 'boolean' },
 				'registered-sender-ids': { type: 'string' },

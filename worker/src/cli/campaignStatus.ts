@@ -51,7 +51,7 @@ export async function readStatus(ledger: LedgerReader, name: string): Promise<Ca
 	// Every one: a person checks each uncertain line before sending it again.
 	for await (const r of ledger.rows(name, ['uncertain'])) uncertainLines.push(r.line);
 	const firstErrors: CampaignStatus['firstErrors'] = [];
-	for await (const r of ledger.rows(name, ['invalid', 'rejected'], 10))
+	for await (const r of ledger.rows(name, ['invalid', 'rejected', 'capped'], 10))
 		firstErrors.push({ line: r.line, code: r.errorCode ?? '', reason: r.message ?? '' });
 	const variants = await variantsStatus(ledger, record.spec);
 	const live =

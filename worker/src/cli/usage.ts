@@ -58,6 +58,8 @@ const RUN_OPTIONS = `  --csv FILE                 the recipients; the first line
                              past AMOUNT; run again with a higher one to go on
   --max-failure-rate F       pause (exit 4) when more than F of the latest 200 delivery
                              outcomes failed (default 0.3; 0: never); \`campaign resume\` goes on
+  --frequency-cap N/PERIOD   a row whose number this ledger sent N messages within PERIOD
+                             (any campaign; 1/24h, 3/7d) ends capped, never sent
   --retries N                retries of a batch after a 5xx or a lost connection (default: 7)
   --resend-uncertain         send again the rows whose earlier answer was lost (never those a
                              delivery receipt has shown were sent)

@@ -14,6 +14,7 @@ import {
 	isE164,
 	isEmail,
 	isSid,
+	parseFrequencyCap,
 	isWebhookUri,
 	MIN_API_TOKEN_LENGTH,
 	MAX_PRICE_PER_SEGMENT,
@@ -249,6 +250,14 @@ const campaign = z
 		pricePerSegment: z.number().min(0).max(MAX_PRICE_PER_SEGMENT).optional(),
 		/** The failure-rate brake's fraction, as `campaign run --max-failure-rate` (default 0.3; 0 off). */
 		maxFailureRate: z.number().min(0).max(1).optional(),
+		/** At most N messages to one number within a period, across campaigns, as `campaign run --frequency-cap`. */
+		frequencyCap: z
+			.string()
+			.superRefine((v, ctx) => {
+				const cap = parseFrequencyCap(v);
+				if (typeof cap === 'string') ctx.addIssue({ code: 'custom', message: cap });
+			})
+			.optional(),
 		/** Ask for delivery receipts at this worker's receipt URL. */
 		receipts: z.boolean().default(true),
 		/**

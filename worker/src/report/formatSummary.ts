@@ -73,6 +73,7 @@ const LABELS: [string, keyof CampaignSummary['rows'], string][] = [
 	['invalid', 'invalid', 'not sent: see the errors'],
 	['duplicate', 'duplicate', 'not sent: number already in the campaign'],
 	['suppressed', 'suppressed', 'not sent: opted out'],
+	['capped', 'capped', 'not sent: the number had its --frequency-cap of messages'],
 	['uncertain', 'uncertain', 'answer lost: --resend-uncertain to send again'],
 	['cancelled', 'cancelled', ''],
 	['pending', 'pending', 'not sent yet'],
@@ -96,6 +97,7 @@ export function formatSummary(s: CampaignSummary): string {
 		row('invalid', s.rows.invalid, '');
 		row('duplicate', s.rows.duplicate, '');
 		row('suppressed', s.rows.suppressed, '');
+		if (s.rows.capped > 0) row('capped', s.rows.capped, 'at their --frequency-cap now');
 	} else {
 		for (const [label, key, note] of LABELS) {
 			if (s.rows[key] > 0 || key === 'accepted')

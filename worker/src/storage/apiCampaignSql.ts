@@ -39,6 +39,8 @@ export const API_CAMPAIGN_SQL = {
 		finished_at = CASE WHEN $1 IN ('finished', 'cancelled', 'failed', 'cancelling') THEN $2 ELSE finished_at END,
 		reason = CASE WHEN $1 IN ('started', 'finished') THEN $3 ELSE COALESCE($3, reason) END
 		WHERE name = $4 AND ${IN_STATES('$5')}`,
+	/** Settings changed after the create (a raised maxCost): only while it is a draft or paused, not under a run. */
+	changeSettings: `UPDATE api_campaigns SET settings = $2, updated_at = $3 WHERE name = $1 AND state IN ('draft', 'paused')`,
 	endedBefore: `SELECT name FROM api_campaigns WHERE state IN ('finished', 'cancelled', 'failed') AND finished_at < $1 ORDER BY finished_at, name`,
 	removeEnded: `DELETE FROM api_campaigns WHERE name = $1 AND state IN ('finished', 'cancelled', 'failed')`,
 	/** A draft only: a start (an update of the same row) comes wholly before or after. */

@@ -97,6 +97,8 @@ export interface ApiCampaignStore {
 		reason?: string,
 		events?: readonly KeyedForward[],
 	): Promise<boolean>;
+	/** Replaces the settings of a draft or a paused campaign; false when it is in another state. */
+	changeSettings(name: string, settings: CampaignSettings, at: number): Promise<boolean>;
 	/** The campaigns that ended (finished, cancelled or failed) before this time (Unix ms), the oldest first: retention's to prune. */
 	endedBefore(before: number): Promise<string[]>;
 	/** Deletes an ended campaign's record and whatever pages it left; false when there was none (or it has not ended). */

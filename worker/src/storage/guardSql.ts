@@ -33,5 +33,16 @@ export function guardSql(d: Dialect) {
 			ORDER BY r.line DESC LIMIT $3`,
 		sentThrough: `SELECT MAX(line) AS line FROM recipients WHERE campaign = $1 AND status IN ('accepted', 'rejected', 'uncertain')`,
 		brakeFrom: `SELECT CAST(value AS BIGINT) AS line FROM meta WHERE key = $1`,
+		// The frequency cap's count: messages to each number sent since $3 (Unix ms) by any
+		// campaign (when its answer was stored, or its request left for one whose answer was
+		// lost), and those of other campaigns on their way now; the asking campaign's own rows
+		// on their way are the ones being judged.
+		sendsTo: `SELECT r.to_number AS number, COUNT(*) AS n FROM recipients r
+			WHERE r.to_number IN (SELECT l.value FROM ${d.jsonTexts('$1', 'l')})
+			AND ((r.status IN ('accepted', 'uncertain') AND (r.attempted_at >= $3
+					OR (SELECT a.at FROM answers a WHERE a.campaign = r.campaign AND a.first <= r.line AND a.last >= r.line ORDER BY a.first DESC LIMIT 1) >= $3))
+				OR (r.status = 'pending' AND r.campaign <> $2
+					AND EXISTS (SELECT 1 FROM submissions s WHERE s.campaign = r.campaign AND r.line BETWEEN s.first AND s.last)))
+			GROUP BY r.to_number`,
 	};
 }

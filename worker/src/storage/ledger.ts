@@ -22,6 +22,7 @@ export const ROW_STATUSES = [
 	'suppressed',
 	'cancelled',
 	'held',
+	'capped',
 ] as const;
 
 export type RowStatus = (typeof ROW_STATUSES)[number];
@@ -35,6 +36,7 @@ export const FINAL_STATUSES: readonly RowStatus[] = [
 	'duplicate',
 	'suppressed',
 	'cancelled',
+	'capped',
 ];
 
 export type CampaignPhase = 'importing' | 'sending' | 'finished' | 'cancelled';
@@ -135,8 +137,11 @@ export interface CallbacksStamp {
 
 export interface SettledRow {
 	line: number;
-	/** `suppressed`: its number was put on the suppression list while the chunk waited to leave; it was not sent. */
-	status: 'accepted' | 'rejected' | 'uncertain' | 'pending' | 'suppressed';
+	/**
+	 * `suppressed`: its number was put on the suppression list while the chunk waited to leave;
+	 * `capped`: its number had had its --frequency-cap of messages. Neither was sent.
+	 */
+	status: 'accepted' | 'rejected' | 'uncertain' | 'pending' | 'suppressed' | 'capped';
 	messageSid?: string;
 	errorCode?: string;
 	message?: string;
@@ -364,6 +369,16 @@ export interface GuardLedger {
 	latestOutcomes(name: string, limit: number, throughLine: number): Promise<Outcomes>;
 	/** Sets the brake's mark past every row sent so far: after a resume it judges afresh. */
 	markOutcomesSeen(name: string): Promise<void>;
+	/**
+	 * The frequency cap's count: of `numbers`, those sent `count` messages or more since
+	 * `sinceMs` (Unix ms) by any campaign, counting other campaigns' messages on their way.
+	 */
+	cappedAmong(
+		numbers: readonly string[],
+		campaign: string,
+		sinceMs: number,
+		count: number,
+	): Promise<Set<string>>;
 }
 
 /** Delivery outcomes (provider rejections, receipts): how many, how many failed, by ErrorCode. */

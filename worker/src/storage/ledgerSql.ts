@@ -188,7 +188,7 @@ export function ledgerSql(d: Dialect) {
 			) AS t WHERE tenths IS NOT NULL GROUP BY tenths ORDER BY tenths`,
 		campaignNames: `SELECT name FROM campaigns ORDER BY name`,
 
-		// contact show / forget: no index on numbers (it would slow every import): one scan, for one person's request.
+		// contact show / forget: by the index of numbers the frequency cap needs (schema 11).
 		contactRows: `SELECT campaign, line, status, text, message_sid, attempted_at, message FROM recipients WHERE to_number = $1`,
 		contactAnswer: `SELECT sids, at FROM answers WHERE campaign = $1 AND first <= $2 AND last >= $2 ORDER BY id DESC LIMIT 1`,
 		// The reply's text is kept only in its callback (until retention prunes it).

@@ -5,7 +5,7 @@ import type { Dialect } from './work';
  * The version the tables below stand for, on both backends: a new SQLite file or Postgres
  * database is made at it directly; one a release made is moved to it by schemaUpgrades.ts.
  */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 /**
  * Every table of the worker (ledger, daemon, API campaigns), written once and rendered per
@@ -69,6 +69,7 @@ CREATE TABLE ${IF_ABSENT}recipients (
 	variant INTEGER,
 	PRIMARY KEY (campaign, line)
 )${KEYED};
+${recipientsByNumberSql(IF_ABSENT)}
 -- The report finds the few rows timed from their request without a scan of the campaign.
 CREATE INDEX ${IF_ABSENT}recipients_attempted ON recipients (campaign, attempted_at) WHERE attempted_at IS NOT NULL;
 -- A chunk whose request may be on its way: its pending rows between first and last are
@@ -255,3 +256,7 @@ CREATE TABLE ${IF_ABSENT}variant_decisions (
 	by_hand ${BOOL} NOT NULL,
 	decided_at ${BIG} NOT NULL
 );`;
+
+/** A number's messages across campaigns (schema 11): the frequency cap counts them before each send. */
+export const recipientsByNumberSql = (IF_ABSENT: string) =>
+	`CREATE INDEX ${IF_ABSENT}recipients_by_number ON recipients (to_number);`;

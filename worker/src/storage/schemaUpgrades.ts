@@ -1,5 +1,5 @@
 import { linkTablesSql } from './linkSchema';
-import { schemaSql, variantDecisionsSql } from './schema';
+import { recipientsByNumberSql, schemaSql, variantDecisionsSql } from './schema';
 
 import { SQLITE, all, run, type Dialect, type Work } from './work';
 
@@ -54,6 +54,8 @@ export const UPGRADES: Record<Dialect['name'], { release: number; steps: readonl
 						yield* run(variantDecisionsSql('IF NOT EXISTS ', 'INTEGER', 'INTEGER'));
 					},
 				},
+				// The frequency cap: a number's messages across campaigns.
+				{ version: 11, work: () => run(recipientsByNumberSql('IF NOT EXISTS ')) },
 			],
 		},
 		postgres: {
@@ -163,6 +165,7 @@ ALTER TABLE submissions ALTER COLUMN at DROP NOT NULL;
 							`ALTER TABLE recipients ADD COLUMN variant INTEGER;${variantDecisionsSql('', 'BIGINT', 'BOOLEAN')}`,
 						),
 				},
+				{ version: 11, work: () => run(recipientsByNumberSql('')) },
 			],
 		},
 	};

@@ -135,6 +135,13 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 		return changed === 1;
 	}
 
+	async changeSettings(name: string, settings: CampaignSettings, at: number): Promise<boolean> {
+		const [changed] = await this.db.write([
+			[SQL.changeSettings, name, JSON.stringify(settings), at],
+		]);
+		return changed === 1;
+	}
+
 	async transition(
 		name: string,
 		from: readonly ApiCampaignState[],

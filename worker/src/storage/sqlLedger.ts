@@ -253,6 +253,24 @@ export class SqlLedger implements Ledger {
 		});
 	}
 
+	async cappedAmong(
+		numbers: readonly string[],
+		campaign: string,
+		sinceMs: number,
+		count: number,
+	): Promise<Set<string>> {
+		if (numbers.length === 0) return new Set();
+		const rows = await this.db.run(
+			all<{ number: string; n: number | string }>(
+				this.g.sendsTo,
+				JSON.stringify(numbers),
+				campaign,
+				sinceMs,
+			),
+		);
+		return new Set(rows.filter((r) => Number(r.n) >= count).map((r) => r.number));
+	}
+
 	async reserveSpend(key: string, micros: number, capMicros: number): Promise<boolean> {
 		const g = this.g;
 		return this.tx(function* () {

@@ -27,6 +27,7 @@ export const SETTING_DISPLAY_NAMES: Record<CampaignSettingName, string> = {
 	allowLandlines: 'Allow Landlines',
 	maxCost: 'Max Cost',
 	maxFailureRate: 'Max Failure Rate',
+	frequencyCap: 'Frequency Cap',
 	pricePerSegment: 'Price Per Segment',
 	variants: 'Variants',
 	testShare: 'Test Share',
@@ -142,6 +143,15 @@ export const settingsFields: INodeProperties[] = [
 					"Where the worker posts this campaign's events (started, paused, finished with its counts): the Production URL of a CloudTel Trigger listening for campaign events, with ?secret= if it has a Secret",
 			},
 			{
+				displayName: 'Frequency Cap',
+				name: 'frequencyCap',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 1/24h',
+				description:
+					'At most N messages to one number within a period, across all campaigns of the worker (1/24h, 3/7d); a recipient past it ends capped, not sent',
+			},
+			{
 				displayName: 'From',
 				name: 'from',
 				type: 'string',
@@ -158,6 +168,15 @@ export const settingsFields: INodeProperties[] = [
 				default: 0,
 				description:
 					'Spend cap: the campaign pauses before a message would take its cost past this (needs Price Per Segment)',
+			},
+			{
+				displayName: 'Max Failure Rate',
+				name: 'maxFailureRate',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 2 },
+				default: 0.3,
+				description:
+					'Failure-rate brake: the campaign pauses when more than this share of its latest 200 delivery outcomes (50 at least) failed; 0 turns it off. Resume it to go on.',
 			},
 			{
 				displayName: 'Price Per Segment',

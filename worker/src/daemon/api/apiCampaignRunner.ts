@@ -148,10 +148,12 @@ export class ApiCampaignRunner implements CampaignKicker {
 					...dailyCap(this.config),
 					maxCost: pace.maxCost,
 					maxFailureRate: pace.maxFailureRate,
+					frequencyCap: pace.frequencyCap,
 					pricePerSegment: pace.pricePerSegment ?? this.config.limits?.pricePerSegment,
 					concurrency: RUN_DEFAULTS.concurrency,
 					callbacks: this.callbacks(record),
 					waitForVariantDecision: true,
+					waitForNextDay: true,
 					now: daemonClock.now,
 				},
 				{

@@ -57,6 +57,7 @@ export function apiCampaignPace(settings: CampaignSettings): {
 	maxCost?: number;
 	pricePerSegment?: number;
 	maxFailureRate?: number;
+	frequencyCap?: string;
 } {
 	return {
 		rate: settings.rate ?? RUN_DEFAULTS.rate,
@@ -64,6 +65,7 @@ export function apiCampaignPace(settings: CampaignSettings): {
 		maxCost: settings.maxCost,
 		pricePerSegment: settings.pricePerSegment,
 		maxFailureRate: settings.maxFailureRate,
+		frequencyCap: settings.frequencyCap,
 	};
 }
 
@@ -94,4 +96,5 @@ export const API_SETTING: Partial<Record<Setting, string>> = {
 	linkBase: 'trackLinks',
 	requireConsent: 'requireConsent',
 	maxFailureRate: 'maxFailureRate',
+	frequencyCap: 'frequencyCap',
 };

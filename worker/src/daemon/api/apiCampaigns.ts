@@ -18,6 +18,7 @@ import {
 	type CampaignPreview,
 	type CampaignPreviewVariant,
 	type CsvAccepted,
+	type CampaignSettings,
 	type CampaignStatus,
 	type PageAccepted,
 	type RecipientPage,
@@ -152,6 +153,8 @@ export class ApiCampaigns {
 		const { created, record } = await this.store.create(name, settings, this.now());
 		if (!created) {
 			const differences = settingDifferences(record.settings, settings);
+			if (differences.length > 0 && differences.every((d) => d.setting === 'maxCost'))
+				return { created, campaign: await this.changeMaxCost(record, settings) };
 			if (differences.length > 0) {
 				throw new ApiError(
 					'conflict',
@@ -161,6 +164,30 @@ export class ApiCampaigns {
 			}
 		}
 		return { created, campaign: await this.status(record) };
+	}
+
+	/**
+	 * The one setting that may change after the create: maxCost, while the campaign is a draft
+	 * or paused (a run holds the cap it started with). One its spend cap paused goes on when
+	 * the new cap is higher; the spend so far stays counted, and no row is sent twice.
+	 */
+	private async changeMaxCost(
+		record: ApiCampaignRecord,
+		settings: CampaignSettings,
+	): Promise<CampaignStatus> {
+		const { name } = record;
+		if (!(await this.store.changeSettings(name, settings, this.now())))
+			throw new ApiError(
+				'conflict',
+				`campaign "${name}" is ${shownState(record.state)}: maxCost can change while it is a draft or paused (pause it first)`,
+				{ field: 'maxCost', differences: settingDifferences(record.settings, settings) },
+			);
+		const raised =
+			settings.maxCost === undefined ||
+			(record.settings.maxCost !== undefined && settings.maxCost > record.settings.maxCost);
+		if (raised && (await this.ledger.campaign(name))?.pausedBy?.by === 'spend-cap')
+			await this.control.resume(name);
+		return this.get(name);
 	}
 
 	async putPage(name: string, pageParam: string, body: unknown): Promise<PageAccepted> {
@@ -463,6 +490,7 @@ export class ApiCampaigns {
 					threads: 0,
 					pricePerSegment: pricePerSegment ?? pace.pricePerSegment,
 					maxCost: pace.maxCost,
+					frequencyCap: pace.frequencyCap,
 					registeredSenderIds: this.guard.registeredSenderIds,
 				},
 				{ ledger: this.ledger, reporter: new SilentReporter() },
@@ -486,6 +514,7 @@ export class ApiCampaigns {
 			invalid: summary.rows.invalid,
 			duplicates: summary.rows.duplicate,
 			suppressed: summary.rows.suppressed,
+			capped: summary.rows.capped,
 			segments: summary.segments,
 			messages: f?.messages ?? summary.rows.pending,
 			...(f?.estimatedCost !== undefined ? { cost: f.estimatedCost } : {}),

@@ -76,7 +76,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
 		id: 'putCampaign',
 		method: 'PUT',
 		path: '/campaigns/:name',
-		summary: 'Creates a campaign with its settings; the same settings again are harmless.',
+		summary:
+			'Creates a campaign with its settings; the same settings again are harmless. Of a draft or a paused campaign, maxCost may change: higher, it resumes one its spend cap paused.',
 		params: nameParams,
 		body: settingsBody,
 		answers: { 201: STATUS('Created.'), 200: STATUS('It existed with the same settings.') },

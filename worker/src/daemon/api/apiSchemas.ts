@@ -205,6 +205,13 @@ export const settingsBody = z
 			.describe(
 				'Pauses the campaign when more than this share of its latest 200 delivery outcomes (50 at least) failed; default 0.3, 0 never.',
 			),
+		frequencyCap: z
+			.string()
+			.nullable()
+			.optional()
+			.describe(
+				'At most N messages to one number within a period, across campaigns: 1/24h, 3/7d; a recipient past it ends capped, never sent.',
+			),
 		receipts: z
 			.boolean()
 			.nullable()
@@ -298,6 +305,7 @@ const counts = z.strictObject({
 	invalid: z.number().int(),
 	duplicate: z.number().int(),
 	suppressed: z.number().int(),
+	capped: z.number().int(),
 	cancelled: z.number().int(),
 	delivered: z.number().int(),
 	undelivered: z.number().int(),
@@ -371,6 +379,7 @@ export const previewAnswer = z.strictObject({
 	invalid: z.number().int(),
 	duplicates: z.number().int(),
 	suppressed: z.number().int(),
+	capped: z.number().int(),
 	segments: z.number().int(),
 	messages: z.number().int(),
 	cost: z.number().optional(),

@@ -83,9 +83,11 @@ export class CampaignRunner {
 					pricePerSegment: campaign.pricePerSegment ?? this.config.limits?.pricePerSegment,
 					maxCost: campaign.maxCost,
 					maxFailureRate: campaign.maxFailureRate,
+					frequencyCap: campaign.frequencyCap,
 					// A run paused when the worker stopped is taken up paused: it waits for the resume and goes on to its end.
 					waitWhilePaused: true,
 					waitForVariantDecision: true,
+					waitForNextDay: true,
 					now: daemonClock.now,
 				},
 				{

@@ -87,6 +87,7 @@ export class RidingOutRestarts implements RunLedger {
 	readonly releaseSpend = this.retried('releaseSpend');
 	readonly latestOutcomes = this.retried('latestOutcomes');
 	readonly markOutcomesSeen = this.retried('markOutcomesSeen');
+	readonly cappedAmong = this.retried('cappedAmong');
 	readonly rows = this.passed('rows');
 	readonly campaignNumbers = this.passed('campaignNumbers');
 	readonly suppressions = this.passed('suppressions');

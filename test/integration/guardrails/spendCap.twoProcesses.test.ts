@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../../sandbox/src';
+import { cleanupAfterEach } from '../../support/cleanup';
+import { storeBackends } from '../../support/storeBackends';
+import {
+	ensureBuilt,
+	freePort,
+	SandboxDriver,
+	tempDir,
+	until,
+	WorkerProcess,
+	writeConfig,
+} from '../daemon/harness';
+import { recipients } from '../api/apiHarness';
+import { API_SECRET, API_TOKEN } from '../api/apiRig';
+
+// Postgres only: several worker processes share a store, and so a cap, only there.
+const cleanup = cleanupAfterEach();
+const [, postgres] = storeBackends();
+
+describe('a spend cap of an API campaign sent by two worker processes on one Postgres', () => {
+	it('together they never pass it; a higher cap given to either sends the rest, nobody twice', async () => {
+		await ensureBuilt();
+		// Answers take a moment, so both workers have chunks on their way when the cap nears.
+		const sandbox = await startSandbox({ port: 0, receiptDelayMs: 60_000, latencyMs: 20 });
+		cleanup.push(() => sandbox.close());
+		const driver = new SandboxDriver(sandbox);
+		const location = postgres.location();
+		const env = {
+			CLOUDTEL_BASE_URL: sandbox.url,
+			CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
+			CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
+		};
+		const workers: WorkerProcess[] = [];
+		const urls: string[] = [];
+		for (let i = 0; i < 2; i++) {
+			const port = await freePort();
+			const config = writeConfig(tempDir(), {
+				db: location.kind === 'postgres' ? location.url : '',
+				server: {
+					publicUrl: `http://127.0.0.1:${port}`,
+					port,
+					host: '127.0.0.1',
+					secret: API_SECRET,
+					apiToken: API_TOKEN,
+				},
+			});
+			const worker = await WorkerProcess.start(config, env);
+			cleanup.push(() => worker.stop('SIGKILL'));
+			workers.push(worker);
+			urls.push(`http://127.0.0.1:${port}/api`);
+		}
+		const call = async (i: number, method: string, path: string, body?: unknown) => {
+			const res = await fetch(urls[i] + path, {
+				method,
+				headers: {
+					authorization: `Bearer ${API_TOKEN}`,
+					...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+				},
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+			return { status: res.status, body: (await res.json()) as any };
+		};
+		const state = async () => (await call(1, 'GET', '/campaigns/capped')).body.campaign;
+		const sent = async () =>
+			(await driver.messages()).filter((m) => String(m.ExternalId).startsWith('capped:'));
+
+		// One segment a message at 0.01: 1.50 pays for 150 of the 400.
+		const settings = {
+			property: sandbox.demo.PropertySid,
+			text: 'Hi {{first_name}}',
+			rate: 40,
+			batchSize: 7,
+			pricePerSegment: 0.01,
+			maxCost: 1.5,
+		};
+		expect((await call(0, 'PUT', '/campaigns/capped', settings)).status).toBe(201);
+		for (let p = 1; p <= 2; p++)
+			expect(
+				(
+					await call(p % 2, 'PUT', `/campaigns/capped/pages/${p}`, {
+						recipients: recipients((p - 1) * 200, 200),
+					})
+				).status,
+			).toBe(200);
+		expect((await call(0, 'POST', '/campaigns/capped/start', { pages: 2 })).status).toBe(202);
+		await until(async () => (await state()).state === 'paused', 60_000, 'paused by the cap');
+		// Chunks on their way when the cap paused it settle before a run stops: both runs' ends.
+		await until(
+			() =>
+				workers.every((w) =>
+					w.count((l) => l.campaign === 'capped' && l.msg === 'campaign summary'),
+				),
+			20_000,
+			'both runs stopped',
+		);
+		expect((await state()).counts).toMatchObject({ accepted: 150, pending: 250, uncertain: 0 });
+		const capped = await sent();
+		expect(capped).toHaveLength(150);
+		expect(new Set(capped.map((m) => m.ExternalId)).size).toBe(150);
+		// Both took part: each logged the run's start.
+		for (const w of workers)
+			expect(w.count((l) => l.campaign === 'capped' && l.msg === 'campaign start')).toBeGreaterThan(
+				0,
+			);
+
+		// The cap raised through the other worker: the rest goes, each row once.
+		expect((await call(1, 'PUT', '/campaigns/capped', { ...settings, maxCost: 10 })).status).toBe(
+			200,
+		);
+		await until(async () => (await state()).state === 'finished', 60_000, 'the rest sent');
+		expect((await state()).counts).toMatchObject({ accepted: 400, pending: 0, uncertain: 0 });
+		const all = await sent();
+		expect(all).toHaveLength(400);
+		expect(new Set(all.map((m) => m.ExternalId)).size).toBe(400);
+	}, 120_000);
+});
