@@ -133,9 +133,10 @@ async function startDaemon(reader: Reader, block: ShellBlock): Promise<void> {
 			throw new Error(`${block.where}: ${url} never answered\n${output.slice(-3000)}`);
 		await new Promise((r) => setTimeout(r, 100));
 	}
-	// What the reader pastes: the CLOUDTEL_ lines a daemon printed, and its PropertySid as P.
-	const pasted = [...output.matchAll(/^\s*(CLOUDTEL_[A-Z_]+)=(\S+)$/gm)].map(
-		([, k, v]) => `export ${k}=${shellQuote(v)}`,
+	// What the reader pastes: the CLOUDTEL_ lines a daemon printed, word for word (a line
+	// without its `export` leaves the CLI blind to it), and its PropertySid as P.
+	const pasted = [...output.matchAll(/^\s*((?:export )?CLOUDTEL_[A-Z_]+=\S+)$/gm)].map(
+		([, line]) => line,
 	);
 	const property = /PropertySid (\S+)/.exec(output)?.[1];
 	if (property) pasted.push(`export P=${shellQuote(property)}`);
