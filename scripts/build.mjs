@@ -1,7 +1,7 @@
 // Builds the n8n package (api, credentials, nodes) into dist/, then the worker and the
 // sandbox into their own dist/ folders, each with its own compiled copy of api/. The
 // worker's package carries what `cloudtel sandbox` and `cloudtel demo` need, so it can be
-// installed alone: the sandbox's compiled files and the demo's CSV go into worker/dist.
+// installed alone: the sandbox's compiled files and the examples go into worker/dist.
 import { execFileSync } from 'node:child_process';
 import {
 	cpSync,
@@ -46,7 +46,10 @@ copyAssets(join(root, 'credentials'));
 const workerDist = join(root, 'worker', 'dist');
 rmSync(join(workerDist, 'sandbox'), { recursive: true, force: true });
 cpSync(join(root, 'sandbox', 'dist', 'sandbox'), join(workerDist, 'sandbox'), { recursive: true });
+// Every config and CSV of examples/ (the n8n workflows are not the worker's): one added
+// there ships without a list here to forget. Emptied first, so a removed one does not linger.
+rmSync(join(workerDist, 'examples'), { recursive: true, force: true });
 mkdirSync(join(workerDist, 'examples'), { recursive: true });
-for (const name of ['demo-campaign.csv', 'worker.config.yaml', 'quickstart.config.yaml'])
+for (const name of readdirSync(join(root, 'examples')).filter((f) => /\.(ya?ml|csv)$/.test(f)))
 	cpSync(join(root, 'examples', name), join(workerDist, 'examples', name));
 writeFileSync(join(workerDist, '.build-stamp.json'), JSON.stringify({ startedAt }));

@@ -46,6 +46,8 @@ type ApiOptions = {
 	campaigns?: Record<string, unknown>[];
 	/** Config senderIds.registered. */
 	registeredSenderIds?: string[];
+	/** More of the worker's config (`currency`, `limits`, say). */
+	config?: Record<string, unknown>;
 };
 
 /** The campaign API on a fastify of its own (the worker's server mounts the same plugin), over real HTTP. */
@@ -90,6 +92,7 @@ export class ApiUnderTest {
 			outbound: { allow: options.outboundAllow ?? ['127.0.0.1'] },
 			campaigns: options.campaigns ?? [],
 			senderIds: { registered: options.registeredSenderIds ?? [] },
+			...options.config,
 		});
 		const ledger = await openLedger(location);
 		const lines: string[] = [];

@@ -3,7 +3,7 @@
 // terminal (util-linux `script`), each README's own sandbox and worker started by its daemon
 // blocks. The ports the READMEs name (4010 the sandbox, 8080 the worker, 2525 the mail relay)
 // become free ones, in the blocks and the examples alike.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -133,9 +133,10 @@ async function startDaemon(reader: Reader, block: ShellBlock): Promise<void> {
 			throw new Error(`${block.where}: ${url} never answered\n${output.slice(-3000)}`);
 		await new Promise((r) => setTimeout(r, 100));
 	}
-	// What the reader pastes: the CLOUDTEL_ lines a daemon printed, and its PropertySid as P.
-	const pasted = [...output.matchAll(/^\s*(CLOUDTEL_[A-Z_]+)=(\S+)$/gm)].map(
-		([, k, v]) => `export ${k}=${shellQuote(v)}`,
+	// What the reader pastes: the CLOUDTEL_ lines a daemon printed, word for word (a line
+	// without its `export` leaves the CLI blind to it), and its PropertySid as P.
+	const pasted = [...output.matchAll(/^\s*((?:export )?CLOUDTEL_[A-Z_]+=\S+)$/gm)].map(
+		([, line]) => line,
 	);
 	const property = /PropertySid (\S+)/.exec(output)?.[1];
 	if (property) pasted.push(`export P=${shellQuote(property)}`);
@@ -280,6 +281,20 @@ describe('every shell block of the READMEs runs', () => {
 		expect(worker, 'the quick start ran').toBeDefined();
 		await checkReportScreenshot(join(worker.dir, 'spring.html'));
 	}, 60_000);
+
+	it("leaves `git status` clean: what worker/README.md's commands write is in .gitignore", () => {
+		expect(worker, 'the quick start ran').toBeDefined();
+		// Dotfiles are this test's own (and HOME's); examples/ is the repository's.
+		const left = readdirSync(worker.dir, { withFileTypes: true })
+			.filter((e) => !e.name.startsWith('.') && e.name !== 'examples')
+			.map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
+		const ignored = spawnSync('git', ['check-ignore', '--no-index', '--stdin'], {
+			cwd: ROOT,
+			input: left.join('\n'),
+			encoding: 'utf8',
+		}).stdout.split('\n');
+		expect(left.filter((f) => !ignored.includes(f))).toEqual([]);
+	});
 
 	it('README.md and sandbox/README.md', async () => {
 		for (const name of ['README.md', 'sandbox/README.md']) {

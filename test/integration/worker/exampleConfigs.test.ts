@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../../support/freshBuild';
@@ -53,6 +54,19 @@ describe('the shipped example configs pass --check', () => {
 		expect(result.stderr).toBe('');
 		expect(result.stdout).toBe(
 			'examples/quickstart.config.yaml: valid; campaigns: 0, reply rules: 1\n',
+		);
+		expect(result.status).toBe(0);
+	});
+
+	it('every example config and CSV ships in the worker package (worker/dist/examples), the cron example passing --check there', () => {
+		const shipped = readdirSync(join(ROOT, 'worker/dist/examples'));
+		const examples = readdirSync(join(ROOT, 'examples')).filter((f) => /\.(ya?ml|csv)$/.test(f));
+		expect(shipped.sort()).toEqual(examples.sort());
+		// weekly-offer's csv is read from its own folder: the packaged copy finds the packaged CSV.
+		const result = check(join(ROOT, 'worker/dist/examples/weekly-offer.config.yaml'));
+		expect(result.stderr).toBe('');
+		expect(result.stdout).toMatch(
+			/weekly-offer\.config\.yaml: valid; campaigns: 1, reply rules: 2$/m,
 		);
 		expect(result.status).toBe(0);
 	});

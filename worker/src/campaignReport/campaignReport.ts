@@ -17,7 +17,8 @@ export interface CampaignReport {
 	phase: CampaignPhase;
 	generatedAt: string;
 	/**
-	 * Each stage a subset of the one before: rows, valid (not invalid), sent (accepted), then
+	 * Each stage a subset of the one before: rows, valid (neither invalid, a duplicate nor
+	 * opted out: the dry run's "valid"), sent (accepted), then
 	 * what receipts and replies said. `uncertain` beside `sent`: messages whose answer was
 	 * lost, which may or may not have gone out.
 	 */
@@ -254,7 +255,7 @@ export async function readCampaignReport(
 			})),
 		funnel: {
 			rows: counts.total,
-			valid: counts.total - counts.rows.invalid,
+			valid: counts.total - counts.rows.invalid - counts.rows.duplicate - counts.rows.suppressed,
 			sent: counts.rows.accepted,
 			uncertain: counts.rows.uncertain,
 			delivered: delivery.delivered,

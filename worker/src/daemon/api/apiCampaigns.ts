@@ -82,6 +82,9 @@ export class ApiCampaigns {
 			linkBase?: string;
 			/** senderIds.registered: a preview warns of another alphanumeric `from` sent to Australia. */
 			registeredSenderIds?: readonly string[];
+			/** Config `currency` and `limits.pricePerSegment`: the report's cost, as the worker's report pages show it. */
+			currency?: string;
+			pricePerSegment?: number;
 		} = { outboundAllow: [], configCampaigns: [] },
 		private readonly now: () => number = Date.now,
 	) {
@@ -400,7 +403,12 @@ export class ApiCampaigns {
 				`campaign "${name}" has not started sending: there is no report yet`,
 				{ field: 'state' },
 			);
-		const report = await readCampaignReport(this.ledger, name, { pricePerSegment });
+		// The Campaign node asks without a price: the campaign's own, else the config's, gives the cost.
+		const report = await readCampaignReport(this.ledger, name, {
+			pricePerSegment:
+				pricePerSegment ?? record.settings.pricePerSegment ?? this.guard.pricePerSegment,
+			currency: this.guard.currency,
+		});
 		const limit = page.notSentLimit ?? 0;
 		if (limit === 0) return report;
 		const rows: NotSentPage['recipients'] = [];

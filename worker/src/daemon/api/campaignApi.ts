@@ -63,6 +63,8 @@ export class CampaignApi {
 				linkBase: config.links.baseUrl,
 				configCampaigns: config.campaigns.map((c) => c.name),
 				registeredSenderIds: config.senderIds.registered,
+				currency: config.currency,
+				pricePerSegment: config.limits?.pricePerSegment,
 			}),
 			dir,
 			{ maxCsvBytes: options.maxCsvBytes ?? DEFAULT_MAX_CSV_BYTES, log },
