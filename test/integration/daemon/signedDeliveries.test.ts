@@ -118,8 +118,8 @@ describe('signed deliveries', () => {
 		// A body changed in transit no longer matches.
 		expect(signedBy(WORKER, { ...event, text: event.text.replace('yes', 'no') })).toBe(false);
 
-		// The README's 10-line example, as a reader copies it, agrees.
-		const readme = readFileSync(join(ROOT, 'worker/README.md'), 'utf8');
+		// The documented 10-line example (the worker README's webhook details), as a reader copies it, agrees.
+		const readme = readFileSync(join(ROOT, 'docs/internals.md'), 'utf8');
 		const code = /```js\n(\/\/ verify\.js[\s\S]*?)```/.exec(readme)?.[1];
 		expect(code?.split('\n').filter((l) => l.trim() !== '')).toHaveLength(12);
 		const verify = new Function('require', `${code}; return verify;`)(require) as (
