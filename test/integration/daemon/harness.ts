@@ -233,7 +233,7 @@ export class WorkerProcess {
 
 	waitFor(
 		predicate: (line: LogLine) => boolean,
-		timeoutMs = 15_000,
+		timeoutMs = 30_000,
 		what = 'a log line',
 	): Promise<LogLine> {
 		return until(() => this.logs.find(predicate), timeoutMs, what);
