@@ -160,6 +160,7 @@ export const CAMPAIGN_USAGE = `Usage: cloudtel campaign COMMAND [options]
 
 Commands:
   run       send a CSV file's rows (--dry-run: preview, send nothing)
+            or a worker config campaign's run now (--config FILE --name NAME)
   retry-failed  a new campaign of a campaign's rows that failed for a passing reason
   status    how far a campaign has got
   evidence  one line per recipient proving consent, sends, receipts and opt-outs
