@@ -4,6 +4,7 @@ import type * as CampaignControl from './cli/campaignControlCommand';
 import type * as CampaignEvidence from './cli/campaignEvidenceCommand';
 import type * as CampaignReport from './cli/campaignReportCommand';
 import type * as CampaignRun from './cli/campaignRunCommand';
+import type * as ConfigRun from './cli/configRunCommand';
 import type * as CampaignRetry from './cli/campaignRetryCommand';
 import type * as Contact from './cli/contactCommand';
 import type * as Demo from './cli/demoCommand';
@@ -72,6 +73,9 @@ async function dispatch(argv: string[]): Promise<number> {
 			}
 			switch (sub) {
 				case 'run':
+					// A config campaign's run now, as its cron would start it.
+					if (rest.some((a) => a === '--config' || a.startsWith('--config=')))
+						return load<typeof ConfigRun>('./cli/configRunCommand').configRunCommand(rest);
 					return load<typeof CampaignRun>('./cli/campaignRunCommand').campaignRunCommand(rest);
 				case 'retry-failed':
 					return load<typeof CampaignRetry>('./cli/campaignRetryCommand').campaignRetryCommand(

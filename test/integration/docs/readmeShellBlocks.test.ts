@@ -261,7 +261,8 @@ describe('every shell block of the READMEs runs', () => {
 			// The quick start's replies reach the mail relay while its worker still runs.
 			const replied = () =>
 				relay.mails.some((m) => m.includes('YES please')) &&
-				relay.mails.some((m) => m.includes('+61491570004') && m.includes('STOP'));
+				relay.mails.some((m) => m.includes('+61491570004') && m.includes('STOP')) &&
+				relay.mails.some((m) => m.includes('YES, book me'));
 			const blocks = await runReadme('worker/README.md', worker, () => until(replied));
 			expect(blocks.filter((b) => b.noRun).length).toBeLessThanOrEqual(3);
 		} finally {
@@ -275,6 +276,11 @@ describe('every shell block of the READMEs runs', () => {
 			const mail = relay.mails.find((m) => m.includes(number) && m.includes(text));
 			expect(mail, `the e-mail of ${number}'s ${text}`).toMatch(/^Subject: .*to spring/m);
 		}
+		// The cron campaign's run sent now: the reply to it names the run.
+		const cron = relay.mails.find((m) => m.includes('+61491570017') && m.includes('YES, book me'));
+		expect(cron, "the e-mail of Noah's reply to weekly-offer").toMatch(
+			/^Subject: .*to weekly-offer\r?$[\s\S]*^Run: weekly-offer-\d{8}T\d{6}Z\r?$/m,
+		);
 	}, 120_000);
 
 	it("worker/README.md's report screenshot shows the report today's code writes", async () => {

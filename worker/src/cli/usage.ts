@@ -78,6 +78,11 @@ rows; 4 paused, cancelled or waiting; 130 interrupted (run again to resume).
 `;
 
 export const RUN_USAGE = `Usage: cloudtel campaign run --csv FILE --property SID --text TEMPLATE [options]
+       cloudtel campaign run --config FILE --name NAME
+
+The second sends one run of the worker config's campaign NAME now, as its cron would:
+named NAME-YYYYMMDDTHHMMSSZ, with the config's settings and ledger, receipts and replies
+going to the config's worker. Refused while a run of it is not finished.
 
 Sends one SMS a CSV row, paced, crash-safe, never twice. Run the same command again to
 resume: the ledger (--db) remembers every row.
@@ -155,6 +160,7 @@ export const CAMPAIGN_USAGE = `Usage: cloudtel campaign COMMAND [options]
 
 Commands:
   run       send a CSV file's rows (--dry-run: preview, send nothing)
+            or a worker config campaign's run now (--config FILE --name NAME)
   retry-failed  a new campaign of a campaign's rows that failed for a passing reason
   status    how far a campaign has got
   evidence  one line per recipient proving consent, sends, receipts and opt-outs
