@@ -28,7 +28,7 @@ import { withVariantEvent } from '../callbacks/5-events/variantEventReporter';
 const PAUSE_QUEUE_TRIES = 16;
 
 /** Whether the run may be taken up again at the next start: only one cut short by a stop. */
-export type RunEnd = 'finished' | 'interrupted' | 'failed';
+export type RunEnd = 'finished' | 'interrupted' | 'failed' | 'skipped';
 
 /**
  * Runs one cron tick of a campaign with the campaign engine. The run gets a name of its
@@ -55,6 +55,18 @@ export class CampaignRunner {
 			for (const problem of problems)
 				log.error('campaign not run: its config does not fit its CSV', { problem });
 			return 'failed';
+		}
+		// One run of a campaign at a time, whoever began the other (a tick, `campaign run --config`,
+		// another worker's tick of another second): two would text the same people. Of runs left
+		// unfinished together, the oldest goes on, so they never wait for each other.
+		const runs = (await this.store.unfinishedRuns()).filter((r) => r.campaign === campaign.name);
+		const since = runs.find((r) => r.run === run)?.startedAt ?? Infinity;
+		const other = runs.find(
+			(r) => r.run !== run && (r.startedAt < since || (r.startedAt === since && r.run < run)),
+		);
+		if (other) {
+			log.warn('campaign run skipped: another run of it is not finished', { other: other.run });
+			return 'skipped';
 		}
 		const startedAt = Date.now();
 		const named: EventRun = { campaign: campaign.name, run };
