@@ -43,7 +43,7 @@ export async function readDashboardFigures(
 	const read = await db.tx(
 		(function* (): Work<{
 			rows: { campaign: string; status: RowStatus; n: Num; segs: Num }[];
-			receipts: { campaign: string; status: string; code: string; n: Num }[];
+			receipts: { campaign: string; status: string; code: string | null; n: Num }[];
 			replies: { campaign: string; replied: Num; opted_out: Num }[];
 			clicks: { campaign: string; clicked: Num }[];
 			sends: { campaign: string; first: Num; last: Num }[];
@@ -69,7 +69,8 @@ export async function readDashboardFigures(
 		if (r.status === 'Delivered') f.delivered += Number(r.n);
 		else {
 			f.failed += Number(r.n);
-			f.failedByCode[r.code] = (f.failedByCode[r.code] ?? 0) + Number(r.n);
+			const code = r.code ?? '';
+			f.failedByCode[code] = (f.failedByCode[code] ?? 0) + Number(r.n);
 		}
 	}
 	for (const r of read.replies) {

@@ -277,7 +277,8 @@ export interface LedgerReader {
 		limit?: number,
 		afterLine?: number,
 	): AsyncIterable<LedgerRow>;
-	deliveryCounts(name: string): Promise<DeliveryCounts>;
+	/** `acceptedRows`: the campaign's accepted rows, when the caller has just counted them (spares a scan). */
+	deliveryCounts(name: string, acceptedRows?: number): Promise<DeliveryCounts>;
 	delivery(name: string, line: number): Promise<DeliveryRecord | undefined>;
 	/** The first and last moment (Unix seconds) a message of the campaign was sent or a receipt came; undefined before any. */
 	activitySpan(name: string): Promise<{ from: number; to: number } | undefined>;

@@ -1059,23 +1059,26 @@ export class SqlLedger implements Ledger {
 		);
 	}
 
-	async deliveryCounts(name: string): Promise<DeliveryCounts> {
-		const [codes, awaiting, replies] = await this.tx(function* (q) {
+	async deliveryCounts(name: string, acceptedRows?: number): Promise<DeliveryCounts> {
+		const [codes, accepted, notAccepted, replies] = await this.tx(function* (q) {
 			return [
-				yield* all<{ status: DeliveryRecord['status']; code: string; n: number }>(
+				yield* all<{ status: DeliveryRecord['status']; code: string | null; n: number }>(
 					q.receiptsByCode,
 					name,
 				),
-				(yield* get<{ n: number }>(q.awaitingReceipt, name))!.n,
+				acceptedRows ?? (yield* get<{ n: number }>(q.acceptedCount, name))!.n,
+				(yield* get<{ n: number }>(q.receiptsNotAccepted, name))!.n,
 				(yield* get<{ replied: number; opted_out: number }>(q.replyCounts, name))!,
 			] as const;
 		}, 'read');
+		const receipts = codes.reduce((sum, r) => sum + r.n, 0);
 		// Keyed by the provider's ErrorCode: no key ("__proto__", "constructor") may reach a prototype.
 		const out: DeliveryCounts = {
 			delivered: 0,
 			failed: 0,
 			failedByCode: Object.create(null) as Record<string, number>,
-			awaitingReceipt: awaiting,
+			// Never below none: the caller's count of accepted rows may be a moment older.
+			awaitingReceipt: Math.max(0, accepted - receipts + notAccepted),
 			replied: replies.replied,
 			optedOut: replies.opted_out,
 		};
@@ -1083,7 +1086,8 @@ export class SqlLedger implements Ledger {
 			if (r.status === 'Delivered') out.delivered += r.n;
 			else {
 				out.failed += r.n;
-				out.failedByCode[r.code] = (out.failedByCode[r.code] ?? 0) + r.n;
+				const code = r.code ?? '';
+				out.failedByCode[code] = (out.failedByCode[code] ?? 0) + r.n;
 			}
 		}
 		return out;
@@ -1126,7 +1130,10 @@ export class SqlLedger implements Ledger {
 					name,
 					bucketSeconds,
 				),
-				receiptTenths: yield* all<ReportFigures['receiptTenths'][number]>(q.receiptTenths, name),
+				receiptTenths: addTenths(
+					yield* all<ReportFigures['receiptTenths'][number]>(q.receiptTenths, name),
+					yield* all<ReportFigures['receiptTenths'][number]>(q.receiptTenthsLookedUp, name),
+				),
 				sentByReceipt: (yield* get<{ n: number }>(q.acceptedByReceipt, name))!.n,
 			};
 		}, 'read');
@@ -1169,6 +1176,17 @@ function addBuckets(a: ReportFigures['sends'], b: ReportFigures['sends']): Repor
 	const byStart = new Map(a.map((x) => [x.at, x.count]));
 	for (const x of b) byStart.set(x.at, (byStart.get(x.at) ?? 0) + x.count);
 	return [...byStart].sort((x, y) => x[0] - y[0]).map(([at, count]) => ({ at, count }));
+}
+
+/** Two lists of receipt times as one, in order, counts of the same tenth added; a NULL tenth (no send time) left out. */
+function addTenths(
+	a: ReportFigures['receiptTenths'],
+	b: ReportFigures['receiptTenths'],
+): ReportFigures['receiptTenths'] {
+	const byTenths = new Map<number, number>();
+	for (const x of [...a, ...b])
+		if (x.tenths !== null) byTenths.set(x.tenths, (byTenths.get(x.tenths) ?? 0) + x.count);
+	return [...byTenths].sort((x, y) => x[0] - y[0]).map(([tenths, count]) => ({ tenths, count }));
 }
 
 /** The Text of a stored reply callback; undefined once retention or an erasure took it. */
