@@ -80,11 +80,12 @@ const ORDER: Record<DashboardPhase, number> = {
 	sending: 0,
 	paused: 1,
 	waiting: 2,
-	finished: 3,
-	cancelled: 3,
+	draft: 3,
+	finished: 4,
+	cancelled: 4,
 };
 
-/** Running ones first, then paused, then waiting; the rest latest first. */
+/** Running ones first, then paused, then waiting, then drafts; the rest latest first. */
 export function byPhase(a: DashboardRow, b: DashboardRow): number {
 	return (
 		ORDER[a.phase] - ORDER[b.phase] ||
