@@ -1,5 +1,11 @@
 import { dashboardSql } from './dashboardSql';
-import type { DashboardCampaign, DashboardFigures, RowStatus, StatusCounts } from './ledger';
+import type {
+	DashboardCampaign,
+	DashboardFigures,
+	FigureLines,
+	RowStatus,
+	StatusCounts,
+} from './ledger';
 import { ROW_STATUSES } from './ledger';
 import { campaignRecord, type CampaignDbRow } from './ledgerDbRows';
 import { all, type SqlDb, type Work } from './work';
@@ -30,15 +36,19 @@ export async function readDashboardCampaigns(db: SqlDb): Promise<DashboardCampai
 	}));
 }
 
-/** The figures of these campaigns, read in one transaction: a handful of grouped statements whatever their number. */
+/**
+ * The figures of these campaigns, read in one transaction: a handful of grouped statements
+ * whatever their number; of their lines after `lines.after` through `lines.through` only, when given.
+ */
 export async function readDashboardFigures(
 	db: SqlDb,
 	names: readonly string[],
+	lines?: FigureLines,
 ): Promise<Map<string, DashboardFigures>> {
 	const out = new Map(names.map((n) => [n, emptyFigures()]));
 	if (names.length === 0) return out;
-	const q = dashboardSql(db.dialect);
-	const list = JSON.stringify(names);
+	const q = dashboardSql(db.dialect, lines !== undefined);
+	const list = [JSON.stringify(names), ...(lines ? [lines.after, lines.through] : [])];
 	type Num = number | string | null;
 	const read = await db.tx(
 		(function* (): Work<{
@@ -49,11 +59,11 @@ export async function readDashboardFigures(
 			sends: { campaign: string; first: Num; last: Num }[];
 		}> {
 			return {
-				rows: yield* all(q.rows, list),
-				receipts: yield* all(q.receipts, list),
-				replies: yield* all(q.replies, list),
-				clicks: yield* all(q.clicks, list),
-				sends: yield* all(q.sends, list),
+				rows: yield* all(q.rows, ...list),
+				receipts: yield* all(q.receipts, ...list),
+				replies: yield* all(q.replies, ...list),
+				clicks: yield* all(q.clicks, ...list),
+				sends: yield* all(q.sends, ...list),
 			};
 		})(),
 		'read',

@@ -240,6 +240,12 @@ export interface DashboardCampaign {
 	spentMicros: number;
 }
 
+/** A part of a campaign's lines: after `after`, through `through`. */
+export interface FigureLines {
+	after: number;
+	through: number;
+}
+
 /** A campaign's figures on the dashboard: its rows by status, and what receipts, replies and clicks said. */
 export interface DashboardFigures {
 	rows: StatusCounts;
@@ -267,8 +273,11 @@ export interface LedgerReader {
 	campaignNames(): Promise<string[]>;
 	/** The dashboard: every campaign with its record, in one statement. */
 	dashboardCampaigns(): Promise<DashboardCampaign[]>;
-	/** The dashboard: these campaigns' figures, in a few grouped statements. */
-	dashboardFigures(names: readonly string[]): Promise<Map<string, DashboardFigures>>;
+	/** The dashboard: these campaigns' figures, in a few grouped statements; of some lines only, when given. */
+	dashboardFigures(
+		names: readonly string[],
+		lines?: FigureLines,
+	): Promise<Map<string, DashboardFigures>>;
 	counts(name: string): Promise<CampaignCounts>;
 	/** Rows in line order, those of `statuses` only when given, after line `afterLine` when given. */
 	rows(

@@ -36,6 +36,7 @@ import {
 	type Outcomes,
 	type DashboardCampaign,
 	type DashboardFigures,
+	type FigureLines,
 } from './ledger';
 import { BRAKE_FROM_KEY, guardSql, PAUSED_BY_KEY, SPEND_KEY } from './guardSql';
 import {
@@ -1147,8 +1148,11 @@ export class SqlLedger implements Ledger {
 		return readDashboardCampaigns(this.db);
 	}
 
-	dashboardFigures(names: readonly string[]): Promise<Map<string, DashboardFigures>> {
-		return readDashboardFigures(this.db, names);
+	dashboardFigures(
+		names: readonly string[],
+		lines?: FigureLines,
+	): Promise<Map<string, DashboardFigures>> {
+		return readDashboardFigures(this.db, names, lines);
 	}
 
 	async close(): Promise<void> {

@@ -11,7 +11,7 @@ export interface DashboardRow {
 	sent: number;
 	toSend: number;
 	pending: number;
-	/** Rows never to be sent: invalid, duplicate, suppressed, cancelled. */
+	/** Rows never to be sent: invalid, duplicate, suppressed, cancelled (a status not known here too). */
 	skipped: number;
 	delivered: number;
 	/** Refused by the provider, or a receipt said failed. */
@@ -61,7 +61,8 @@ export function dashboardRow(
 		sent,
 		toSend: sent + pending,
 		pending,
-		skipped: r.invalid + r.duplicate + r.suppressed + r.cancelled,
+		// Invalid, duplicate, suppressed, cancelled, and any status this version does not know.
+		skipped: f.total - sent - pending,
 		delivered: f.delivered,
 		failed: r.rejected + f.failed,
 		replied: f.replied,
