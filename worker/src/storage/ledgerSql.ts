@@ -186,12 +186,12 @@ export function ledgerSql(d: Dialect) {
 		receiptBuckets: `SELECT CAST(at / $2 AS BIGINT) * $2 AS at, SUM(CASE WHEN status = 'Delivered' THEN 1 ELSE 0 END) AS delivered, SUM(CASE WHEN status = 'Failed' THEN 1 ELSE 0 END) AS failed
 			FROM deliveries WHERE campaign = $1 GROUP BY 1 ORDER BY 1`,
 		// sent_at, copied when the receipt was stored; looked up only where it was not known then.
-		// In two statements: with the look-up beside it in one, SQLite computed every receipt's tenths
-		// several times over. The caller adds the two and drops a NULL tenths (no send time known).
-		receiptTenths: `SELECT ${d.greatest('0', `CAST((COALESCE(d.received_at, d.at * 1000) - d.sent_at) / 100 AS BIGINT)`)} AS tenths, COUNT(*) AS count
-			FROM deliveries d WHERE d.campaign = $1 AND d.sent_at IS NOT NULL GROUP BY 1 ORDER BY 1`,
-		receiptTenthsLookedUp: `SELECT ${d.greatest('0', `CAST((COALESCE(d.received_at, d.at * 1000) - ${answerAt('d.campaign', 'd.line')}) / 100 AS BIGINT)`)} AS tenths, COUNT(*) AS count
-			FROM deliveries d WHERE d.campaign = $1 AND d.sent_at IS NULL GROUP BY 1 ORDER BY 1`,
+		// The LIMIT (no limit) keeps SQLite from flattening the subquery into the GROUP BY, which
+		// computed each receipt's tenths, with its look-up, several times over.
+		receiptTenths: `SELECT tenths, COUNT(*) AS count FROM (
+				SELECT ${d.greatest('0', `CAST((COALESCE(d.received_at, d.at * 1000) - COALESCE(d.sent_at, ${answerAt('d.campaign', 'd.line')})) / 100 AS BIGINT)`)} AS tenths
+				FROM deliveries d WHERE d.campaign = $1 LIMIT 9223372036854775807
+			) AS t WHERE tenths IS NOT NULL GROUP BY tenths ORDER BY tenths`,
 		campaignNames: `SELECT name FROM campaigns ORDER BY name`,
 
 		// contact show / forget: no index on numbers (it would slow every import): one scan, for one person's request.

@@ -1131,10 +1131,7 @@ export class SqlLedger implements Ledger {
 					name,
 					bucketSeconds,
 				),
-				receiptTenths: addTenths(
-					yield* all<ReportFigures['receiptTenths'][number]>(q.receiptTenths, name),
-					yield* all<ReportFigures['receiptTenths'][number]>(q.receiptTenthsLookedUp, name),
-				),
+				receiptTenths: yield* all<ReportFigures['receiptTenths'][number]>(q.receiptTenths, name),
 				sentByReceipt: (yield* get<{ n: number }>(q.acceptedByReceipt, name))!.n,
 			};
 		}, 'read');
@@ -1180,17 +1177,6 @@ function addBuckets(a: ReportFigures['sends'], b: ReportFigures['sends']): Repor
 	const byStart = new Map(a.map((x) => [x.at, x.count]));
 	for (const x of b) byStart.set(x.at, (byStart.get(x.at) ?? 0) + x.count);
 	return [...byStart].sort((x, y) => x[0] - y[0]).map(([at, count]) => ({ at, count }));
-}
-
-/** Two lists of receipt times as one, in order, counts of the same tenth added; a NULL tenth (no send time) left out. */
-function addTenths(
-	a: ReportFigures['receiptTenths'],
-	b: ReportFigures['receiptTenths'],
-): ReportFigures['receiptTenths'] {
-	const byTenths = new Map<number, number>();
-	for (const x of [...a, ...b])
-		if (x.tenths !== null) byTenths.set(x.tenths, (byTenths.get(x.tenths) ?? 0) + x.count);
-	return [...byTenths].sort((x, y) => x[0] - y[0]).map(([tenths, count]) => ({ tenths, count }));
 }
 
 /** The Text of a stored reply callback; undefined once retention or an erasure took it. */
