@@ -120,12 +120,20 @@ async function timed(label, path, accept = 'text/html') {
 // event loop, as in the server (the count runs between them).
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 const first = await timed('dashboard, first page (the big one still counting)', '/campaigns');
+// The big count goes a part of its lines at a time, a turn between parts: the longest turn
+// is the longest a request that comes meanwhile waits.
 const counting = performance.now();
-await turn();
-await turn();
+let longestTurn = 0;
+let parts = 0;
+do {
+	const t = performance.now();
+	await turn();
+	longestTurn = Math.max(longestTurn, performance.now() - t);
+	parts++;
+} while ((await dashboard.row(BIG))?.counting);
 const countMs = performance.now() - counting;
 console.log(
-	`${'the big campaign counted after the first page'.padEnd(52)} ${countMs.toFixed(0).padStart(6)} ms  (a request then waits up to this)`,
+	`${'the big campaign counted after the first page'.padEnd(52)} ${countMs.toFixed(0).padStart(6)} ms  (in ${parts} turns; a request then waits up to ${longestTurn.toFixed(0)} ms)`,
 );
 const warm = [];
 for (let i = 0; i < 5; i++) {
@@ -145,7 +153,7 @@ warm.push(
 const page = await timed(`campaign page of ${BIG} (its report and card)`, `/campaigns/${BIG}`);
 const slowest = Math.max(...warm);
 console.log(
-	`dashboard: first page ${first.toFixed(0)} ms, the big count after it ${countMs.toFixed(0)} ms, later pages at most ${slowest.toFixed(0)} ms (goal < 500 ms); campaign page ${page.toFixed(0)} ms (goal < 3,000 ms)`,
+	`dashboard: first page ${first.toFixed(0)} ms, the big count after it ${countMs.toFixed(0)} ms (a request waits at most ${longestTurn.toFixed(0)} ms of it), later pages at most ${slowest.toFixed(0)} ms (goal < 500 ms); campaign page ${page.toFixed(0)} ms (goal < 3,000 ms)`,
 );
 await ledger.close();
 console.log('(figures from one run on a machine shared with other work: indicative)');

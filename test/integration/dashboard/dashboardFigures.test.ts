@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Dashboard } from '../../../worker/src/daemon/dashboard/dashboard';
-import type { Ledger } from '../../../worker/src/storage/ledger';
+import { addFigures } from '../../../worker/src/daemon/dashboard/addFigures';
+import { emptyFigures } from '../../../worker/src/storage/dashboardFigures';
+import type { DashboardFigures, Ledger } from '../../../worker/src/storage/ledger';
 import { openLedger } from '../../../worker/src/storage/openStores';
 import { storeBackends } from '../../support/storeBackends';
 
@@ -84,6 +86,18 @@ describe.each(storeBackends())('the dashboard on $name', (backend) => {
 		expect({ ...f.failedByCode }).toEqual({ UNDELIVERABLE: 1 });
 		expect(f.rows).toMatchObject({ accepted: 2, rejected: 1, pending: 2, held: 1, invalid: 1 });
 		expect(f.firstSentAt).toBeGreaterThan(0);
+		// A big campaign is counted in parts of its lines (FiguresCache): lines 2-3, then 4 on.
+		const inParts = emptyFigures();
+		for (const lines of [
+			{ after: 0, through: 3 },
+			{ after: 3, through: 2_147_483_647 },
+		])
+			addFigures(inParts, (await ledger.dashboardFigures(['braked'], lines)).get('braked')!);
+		const plain = (x: DashboardFigures) => ({ ...x, failedByCode: { ...x.failedByCode } });
+		expect(plain(inParts)).toEqual(plain(f));
+		expect(
+			(await ledger.dashboardFigures(['braked'], { after: 0, through: 3 })).get('braked'),
+		).toMatchObject({ total: 2, delivered: 1, failed: 1, replied: 1, optedOut: 1 });
 
 		const rows = await new Dashboard({ ledger, pricePerSegment: 0.05 }).rows();
 		expect(rows.map((r) => [r.name, r.phase])).toEqual([

@@ -63,6 +63,31 @@ describeInChromium("the dashboard's pages", () => {
 		await context.close();
 	});
 
+	it('lists an API draft (settings put, not started) as a draft, and opens its page', async () => {
+		const put = await rig.api('PUT', '/campaigns/autumn-draft', {
+			property: '0b6f7a52-3c1d-4e8f-9a2b-5c6d7e8f9a0b',
+			text: 'Hello',
+		});
+		expect(put.campaign.state).toBe('draft');
+		const listed = (await (
+			await fetch(`${base}/campaigns.json?q=autumn`, {
+				headers: { authorization: `Bearer ${REPORT_TOKEN}`, accept: 'application/json' },
+			})
+		).json()) as { campaigns: { name: string; phase: string; why: string }[] };
+		expect(listed.campaigns.map((c) => [c.name, c.phase])).toEqual([['autumn-draft', 'draft']]);
+		const { context, page } = await signIn(REPORT_TOKEN);
+		await page.goto(`${base}/campaigns?phase=draft`);
+		expect(await page.locator('article.campaign').count()).toBe(1);
+		expect(await card(page, 'autumn-draft').locator('[data-f="why"]').textContent()).toMatch(
+			/not started/,
+		);
+		await page.click('a[href="/campaigns/autumn-draft"]');
+		await page.waitForURL(`${base}/campaigns/autumn-draft`);
+		expect(await page.locator('h1').first().textContent()).toBe('Campaign autumn-draft');
+		expect(await card(page, 'autumn-draft').getAttribute('data-phase')).toBe('draft');
+		await context.close();
+	});
+
 	it('reads at 1366 and 390 px: no horizontal scroll, text >= 12 px, no serious axe violation, keyboard focus shown, dark mode', async () => {
 		const shots = process.env.CLOUDTEL_DASHBOARD_SCREENSHOTS === '1';
 		for (const width of [1366, 390]) {

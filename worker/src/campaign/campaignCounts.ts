@@ -11,7 +11,7 @@ export async function campaignCounts(
 	name: string,
 ): Promise<CampaignCounts> {
 	const { rows, total } = await ledger.counts(name);
-	const delivery = await ledger.deliveryCounts(name);
+	const delivery = await ledger.deliveryCounts(name, rows.accepted);
 	return {
 		recipients: total,
 		// A variant campaign's held rows are still to be sent, with the winner's text.

@@ -208,7 +208,7 @@ export async function readCampaignReport(
 	const record = await ledger.campaign(name);
 	if (!record) throw new Error(`no campaign named ${name}`);
 	const counts = await ledger.counts(name);
-	const delivery = await ledger.deliveryCounts(name);
+	const delivery = await ledger.deliveryCounts(name, counts.rows.accepted);
 	const span = await ledger.activitySpan(name);
 	const bucketSeconds = timeBucket(span ? span.to - span.from : 0);
 	const figures = await ledger.reportFigures(name, bucketSeconds);
@@ -288,7 +288,9 @@ export async function readCampaignReport(
 			note: SEND_TIMES,
 		},
 		optOuts: optOutFigures(await ledger.campaignOptOuts(name)),
-		notSentByCode: await notSentByCode(ledger, name),
+		// Not a scan of every row for none.
+		notSentByCode:
+			counts.rows.invalid + counts.rows.rejected > 0 ? await notSentByCode(ledger, name) : [],
 		segments: {
 			sent: counts.acceptedSegments,
 			pricePerSegment: price ?? null,

@@ -267,6 +267,7 @@ export class WorkerDaemon {
 				dashboard: new Dashboard({
 					ledger,
 					pricePerSegment: config.limits?.pricePerSegment,
+					drafts: () => api.store.campaignsIn(['draft']),
 					cron: () => scheduler.nextTicks(),
 				}),
 			},

@@ -1,5 +1,11 @@
 import { dashboardSql } from './dashboardSql';
-import type { DashboardCampaign, DashboardFigures, RowStatus, StatusCounts } from './ledger';
+import type {
+	DashboardCampaign,
+	DashboardFigures,
+	FigureLines,
+	RowStatus,
+	StatusCounts,
+} from './ledger';
 import { ROW_STATUSES } from './ledger';
 import { campaignRecord, type CampaignDbRow } from './ledgerDbRows';
 import { all, type SqlDb, type Work } from './work';
@@ -30,30 +36,34 @@ export async function readDashboardCampaigns(db: SqlDb): Promise<DashboardCampai
 	}));
 }
 
-/** The figures of these campaigns, read in one transaction: a handful of grouped statements whatever their number. */
+/**
+ * The figures of these campaigns, read in one transaction: a handful of grouped statements
+ * whatever their number; of their lines after `lines.after` through `lines.through` only, when given.
+ */
 export async function readDashboardFigures(
 	db: SqlDb,
 	names: readonly string[],
+	lines?: FigureLines,
 ): Promise<Map<string, DashboardFigures>> {
 	const out = new Map(names.map((n) => [n, emptyFigures()]));
 	if (names.length === 0) return out;
-	const q = dashboardSql(db.dialect);
-	const list = JSON.stringify(names);
+	const q = dashboardSql(db.dialect, lines !== undefined);
+	const list = [JSON.stringify(names), ...(lines ? [lines.after, lines.through] : [])];
 	type Num = number | string | null;
 	const read = await db.tx(
 		(function* (): Work<{
 			rows: { campaign: string; status: RowStatus; n: Num; segs: Num }[];
-			receipts: { campaign: string; status: string; code: string; n: Num }[];
+			receipts: { campaign: string; status: string; code: string | null; n: Num }[];
 			replies: { campaign: string; replied: Num; opted_out: Num }[];
 			clicks: { campaign: string; clicked: Num }[];
 			sends: { campaign: string; first: Num; last: Num }[];
 		}> {
 			return {
-				rows: yield* all(q.rows, list),
-				receipts: yield* all(q.receipts, list),
-				replies: yield* all(q.replies, list),
-				clicks: yield* all(q.clicks, list),
-				sends: yield* all(q.sends, list),
+				rows: yield* all(q.rows, ...list),
+				receipts: yield* all(q.receipts, ...list),
+				replies: yield* all(q.replies, ...list),
+				clicks: yield* all(q.clicks, ...list),
+				sends: yield* all(q.sends, ...list),
 			};
 		})(),
 		'read',
@@ -69,7 +79,8 @@ export async function readDashboardFigures(
 		if (r.status === 'Delivered') f.delivered += Number(r.n);
 		else {
 			f.failed += Number(r.n);
-			f.failedByCode[r.code] = (f.failedByCode[r.code] ?? 0) + Number(r.n);
+			const code = r.code ?? '';
+			f.failedByCode[code] = (f.failedByCode[code] ?? 0) + Number(r.n);
 		}
 	}
 	for (const r of read.replies) {

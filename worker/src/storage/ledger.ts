@@ -245,6 +245,12 @@ export interface DashboardCampaign {
 	spentMicros: number;
 }
 
+/** A part of a campaign's lines: after `after`, through `through`. */
+export interface FigureLines {
+	after: number;
+	through: number;
+}
+
 /** A campaign's figures on the dashboard: its rows by status, and what receipts, replies and clicks said. */
 export interface DashboardFigures {
 	rows: StatusCounts;
@@ -272,8 +278,11 @@ export interface LedgerReader {
 	campaignNames(): Promise<string[]>;
 	/** The dashboard: every campaign with its record, in one statement. */
 	dashboardCampaigns(): Promise<DashboardCampaign[]>;
-	/** The dashboard: these campaigns' figures, in a few grouped statements. */
-	dashboardFigures(names: readonly string[]): Promise<Map<string, DashboardFigures>>;
+	/** The dashboard: these campaigns' figures, in a few grouped statements; of some lines only, when given. */
+	dashboardFigures(
+		names: readonly string[],
+		lines?: FigureLines,
+	): Promise<Map<string, DashboardFigures>>;
 	counts(name: string): Promise<CampaignCounts>;
 	/** Rows in line order, those of `statuses` only when given, after line `afterLine` when given. */
 	rows(
@@ -282,7 +291,8 @@ export interface LedgerReader {
 		limit?: number,
 		afterLine?: number,
 	): AsyncIterable<LedgerRow>;
-	deliveryCounts(name: string): Promise<DeliveryCounts>;
+	/** `acceptedRows`: the campaign's accepted rows, when the caller has just counted them (spares a scan). */
+	deliveryCounts(name: string, acceptedRows?: number): Promise<DeliveryCounts>;
 	delivery(name: string, line: number): Promise<DeliveryRecord | undefined>;
 	/** The first and last moment (Unix seconds) a message of the campaign was sent or a receipt came; undefined before any. */
 	activitySpan(name: string): Promise<{ from: number; to: number } | undefined>;

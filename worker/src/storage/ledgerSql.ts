@@ -164,9 +164,13 @@ export function ledgerSql(d: Dialect) {
 		recordReply: `INSERT INTO replies (campaign, line, message_sid, at, opt_out)
 			SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM recipients WHERE campaign = $1 AND line = $2) ON CONFLICT DO NOTHING`,
 
-		receiptsByCode: `SELECT status, COALESCE(error_code, '') AS code, COUNT(*) AS n FROM deliveries WHERE campaign = $1 GROUP BY status, COALESCE(error_code, '')`,
-		awaitingReceipt: `SELECT (SELECT COUNT(*) FROM recipients WHERE campaign = $1 AND status = 'accepted')
-			- (SELECT COUNT(*) FROM deliveries d JOIN recipients r ON r.campaign = d.campaign AND r.line = d.line WHERE d.campaign = $1 AND r.status = 'accepted') AS n`,
+		// Grouped as the index deliveries_by_status is ordered (no sort of every receipt); a NULL code is '' to the caller.
+		receiptsByCode: `SELECT status, error_code AS code, COUNT(*) AS n FROM deliveries WHERE campaign = $1 GROUP BY status, error_code`,
+		// With every receipt counted (receiptsByCode) and the accepted rows: the rows awaiting a receipt.
+		// A receipt always has its row; the look-up is made only for the few rows not accepted.
+		acceptedCount: `SELECT COUNT(*) AS n FROM recipients WHERE campaign = $1 AND status = 'accepted'`,
+		receiptsNotAccepted: `SELECT COUNT(*) AS n FROM recipients r WHERE r.campaign = $1 AND r.status <> 'accepted'
+			AND EXISTS (SELECT 1 FROM deliveries d WHERE d.campaign = r.campaign AND d.line = r.line)`,
 		replyCounts: `SELECT COUNT(DISTINCT line) AS replied, COUNT(DISTINCT CASE WHEN opt_out THEN line END) AS opted_out FROM replies WHERE campaign = $1`,
 		answersSpan: `SELECT MIN(at) AS first, MAX(at) AS last FROM answers WHERE campaign = $1 AND at IS NOT NULL`,
 		// Messages a receipt showed were sent after their answer was lost, timed from when their request left.
@@ -182,9 +186,11 @@ export function ledgerSql(d: Dialect) {
 		receiptBuckets: `SELECT CAST(at / $2 AS BIGINT) * $2 AS at, SUM(CASE WHEN status = 'Delivered' THEN 1 ELSE 0 END) AS delivered, SUM(CASE WHEN status = 'Failed' THEN 1 ELSE 0 END) AS failed
 			FROM deliveries WHERE campaign = $1 GROUP BY 1 ORDER BY 1`,
 		// sent_at, copied when the receipt was stored; looked up only where it was not known then.
+		// The LIMIT (no limit) keeps SQLite from flattening the subquery into the GROUP BY, which
+		// computed each receipt's tenths, with its look-up, several times over.
 		receiptTenths: `SELECT tenths, COUNT(*) AS count FROM (
 				SELECT ${d.greatest('0', `CAST((COALESCE(d.received_at, d.at * 1000) - COALESCE(d.sent_at, ${answerAt('d.campaign', 'd.line')})) / 100 AS BIGINT)`)} AS tenths
-				FROM deliveries d WHERE d.campaign = $1
+				FROM deliveries d WHERE d.campaign = $1 LIMIT 9223372036854775807
 			) AS t WHERE tenths IS NOT NULL GROUP BY tenths ORDER BY tenths`,
 		campaignNames: `SELECT name FROM campaigns ORDER BY name`,
 

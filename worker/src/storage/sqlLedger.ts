@@ -36,6 +36,7 @@ import {
 	type Outcomes,
 	type DashboardCampaign,
 	type DashboardFigures,
+	type FigureLines,
 } from './ledger';
 import { BRAKE_FROM_KEY, guardSql, PAUSED_BY_KEY, SPEND_KEY } from './guardSql';
 import {
@@ -1077,23 +1078,26 @@ export class SqlLedger implements Ledger {
 		);
 	}
 
-	async deliveryCounts(name: string): Promise<DeliveryCounts> {
-		const [codes, awaiting, replies] = await this.tx(function* (q) {
+	async deliveryCounts(name: string, acceptedRows?: number): Promise<DeliveryCounts> {
+		const [codes, accepted, notAccepted, replies] = await this.tx(function* (q) {
 			return [
-				yield* all<{ status: DeliveryRecord['status']; code: string; n: number }>(
+				yield* all<{ status: DeliveryRecord['status']; code: string | null; n: number }>(
 					q.receiptsByCode,
 					name,
 				),
-				(yield* get<{ n: number }>(q.awaitingReceipt, name))!.n,
+				acceptedRows ?? (yield* get<{ n: number }>(q.acceptedCount, name))!.n,
+				(yield* get<{ n: number }>(q.receiptsNotAccepted, name))!.n,
 				(yield* get<{ replied: number; opted_out: number }>(q.replyCounts, name))!,
 			] as const;
 		}, 'read');
+		const receipts = codes.reduce((sum, r) => sum + r.n, 0);
 		// Keyed by the provider's ErrorCode: no key ("__proto__", "constructor") may reach a prototype.
 		const out: DeliveryCounts = {
 			delivered: 0,
 			failed: 0,
 			failedByCode: Object.create(null) as Record<string, number>,
-			awaitingReceipt: awaiting,
+			// Never below none: the caller's count of accepted rows may be a moment older.
+			awaitingReceipt: Math.max(0, accepted - receipts + notAccepted),
 			replied: replies.replied,
 			optedOut: replies.opted_out,
 		};
@@ -1101,7 +1105,8 @@ export class SqlLedger implements Ledger {
 			if (r.status === 'Delivered') out.delivered += r.n;
 			else {
 				out.failed += r.n;
-				out.failedByCode[r.code] = (out.failedByCode[r.code] ?? 0) + r.n;
+				const code = r.code ?? '';
+				out.failedByCode[code] = (out.failedByCode[code] ?? 0) + r.n;
 			}
 		}
 		return out;
@@ -1158,8 +1163,11 @@ export class SqlLedger implements Ledger {
 		return readDashboardCampaigns(this.db);
 	}
 
-	dashboardFigures(names: readonly string[]): Promise<Map<string, DashboardFigures>> {
-		return readDashboardFigures(this.db, names);
+	dashboardFigures(
+		names: readonly string[],
+		lines?: FigureLines,
+	): Promise<Map<string, DashboardFigures>> {
+		return readDashboardFigures(this.db, names, lines);
 	}
 
 	async close(): Promise<void> {

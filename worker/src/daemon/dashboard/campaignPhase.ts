@@ -5,7 +5,7 @@ import { insideWindow, nextWindowOpening, parseSendWindow } from '../../schedule
 import { localSecondOfDay, resolveTimeZone } from '../../schedule/timeZone';
 
 /** Where a campaign stands, as the dashboard sorts and filters it. */
-export const PHASES = ['sending', 'paused', 'waiting', 'finished', 'cancelled'] as const;
+export const PHASES = ['sending', 'paused', 'waiting', 'draft', 'finished', 'cancelled'] as const;
 export type DashboardPhase = (typeof PHASES)[number];
 
 const GUARDRAILS: Record<string, string> = {

@@ -3,6 +3,8 @@ import { PHASES, type DashboardPhase } from './campaignPhase';
 import { byPhase, dashboardRow, type DashboardRow } from './dashboardRow';
 import { FiguresCache } from './figuresCache';
 import { emptyFigures } from '../../storage/dashboardFigures';
+import type { ApiCampaignRecord } from '../../storage/apiCampaignStore';
+import { draftRow } from './draftRow';
 
 export interface DashboardFilter {
 	phase?: string;
@@ -14,6 +16,8 @@ export interface DashboardOptions {
 	ledger: Pick<LedgerReader, 'dashboardCampaigns' | 'dashboardFigures'>;
 	/** `limits.pricePerSegment`: a cost for campaigns no spend cap reserved money for. */
 	pricePerSegment?: number;
+	/** The API's drafts (settings put, not started): not in the ledger until they start. */
+	drafts?: () => Promise<Pick<ApiCampaignRecord, 'name' | 'createdAt'>[]>;
 	/** The config's cron campaigns and their next tick (ISO 8601). */
 	cron?: () => { campaign: string; next?: string }[];
 	now?: () => number;
@@ -31,17 +35,20 @@ export class Dashboard {
 		const now = (this.options.now ?? Date.now)();
 		const campaigns = await this.options.ledger.dashboardCampaigns();
 		const figures = await this.cache.figures(campaigns);
+		const inLedger = new Set(campaigns.map((c) => c.name));
+		const drafts = (await (this.options.drafts?.() ?? [])).filter((d) => !inLedger.has(d.name));
 		const q = filter.q?.trim().toLowerCase();
 		const phase = PHASES.includes(filter.phase as DashboardPhase) ? filter.phase : undefined;
 		return campaigns
-			.filter((c) => !q || c.name.toLowerCase().includes(q))
-			.map((c) => {
+			.map((c): DashboardRow => {
 				const f = figures.get(c.name);
 				const row = dashboardRow(c, f ?? emptyFigures(), now, this.options.pricePerSegment);
 				return f
 					? row
 					: { ...row, counting: true as const, why: `${row.why} (counting its figures)` };
 			})
+			.concat(drafts.map(draftRow))
+			.filter((r) => !q || r.name.toLowerCase().includes(q))
 			.filter((r) => phase === undefined || r.phase === phase)
 			.sort(byPhase);
 	}

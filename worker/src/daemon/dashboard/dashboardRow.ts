@@ -11,7 +11,7 @@ export interface DashboardRow {
 	sent: number;
 	toSend: number;
 	pending: number;
-	/** Rows never to be sent: invalid, duplicate, suppressed, cancelled. */
+	/** Rows never to be sent: invalid, duplicate, suppressed, cancelled (a status not known here too). */
 	skipped: number;
 	delivered: number;
 	/** Refused by the provider, or a receipt said failed. */
@@ -61,7 +61,8 @@ export function dashboardRow(
 		sent,
 		toSend: sent + pending,
 		pending,
-		skipped: r.invalid + r.duplicate + r.suppressed + r.cancelled,
+		// Invalid, duplicate, suppressed, cancelled, and any status this version does not know.
+		skipped: f.total - sent - pending,
 		delivered: f.delivered,
 		failed: r.rejected + f.failed,
 		replied: f.replied,
@@ -80,11 +81,12 @@ const ORDER: Record<DashboardPhase, number> = {
 	sending: 0,
 	paused: 1,
 	waiting: 2,
-	finished: 3,
-	cancelled: 3,
+	draft: 3,
+	finished: 4,
+	cancelled: 4,
 };
 
-/** Running ones first, then paused, then waiting; the rest latest first. */
+/** Running ones first, then paused, then waiting, then drafts; the rest latest first. */
 export function byPhase(a: DashboardRow, b: DashboardRow): number {
 	return (
 		ORDER[a.phase] - ORDER[b.phase] ||

@@ -160,7 +160,23 @@ export async function reportRoute(
 	}
 	// A config campaign's name stands for its latest cron run, as in `campaign status`.
 	if (!names.includes(name)) name = runsOfCampaign(name, names)[0] ?? name;
-	if (!names.includes(name)) return json(404, { error: `no campaign named ${name}` });
+	if (!names.includes(name)) {
+		// An API draft has its card before the ledger has it (a start puts it there), no report yet.
+		const draft = wantsJson ? undefined : await dashboard.row(name);
+		if (draft?.phase === 'draft')
+			return {
+				status: 200,
+				type: 'text/html; charset=utf-8',
+				body: campaignPage({
+					reportHtml: '',
+					row: draft,
+					...(session ? { account: accountForm(session.role, session.csrf) } : {}),
+					downloads: false,
+				}),
+				headers: CAMPAIGN_PAGE_HEADERS,
+			};
+		return json(404, { error: `no campaign named ${name}` });
+	}
 	const report = await readCampaignReport(ledger, name, figures);
 	if (wantsJson) return json(200, report);
 	// The chart library loads when a page is first asked for, not at every start of the worker.
