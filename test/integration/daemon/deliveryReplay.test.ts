@@ -25,7 +25,7 @@ interface Listed {
 }
 
 /**
- * The delivery log, on `backend`'s store (replay is a store's update): a receiver down
+ * The delivery log, on `backend`'s store (replay is a store's update): a receiver down, by the worker's clock,
  * longer than `events.maxAge` leaves its deliveries dead, `cloudtel events list` shows
  * them, `cloudtel events replay` sends them again through the running worker, each once,
  * under its original webhook-id.
@@ -46,7 +46,7 @@ describe.each(storeBackends())('delivery log and replay ($name)', (backend: Stor
 			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1' },
 			outbox: { backoffMs: 50, maxBackoffMs: 200, maxAttempts: 1000 },
 			forward: { n8n: { url: `${receiver.url}/n8n`, events: ['reply'] } },
-			events: { url: `${receiver.url}/events`, types: ['reply'], maxAge: '2s' },
+			events: { url: `${receiver.url}/events`, types: ['reply'], maxAge: '1h' },
 		});
 		const worker = await WorkerProcess.start(config, {
 			CLOUDTEL_BASE_URL: sandbox.url,
@@ -72,15 +72,23 @@ describe.each(storeBackends())('delivery log and replay ($name)', (backend: Stor
 			expect(r.stderr).toBe('');
 			return JSON.parse(r.stdout) as Listed[];
 		};
-		// Each reply twice: to n8n and to the events URL; dead once failing for 2 s.
-		const dead = await until(
-			async () => {
-				const got = await list('--dead');
-				return got.length === 4 && got;
-			},
+		// Each reply twice: to n8n and to the events URL. Retried while younger than maxAge; an
+		// hour on by the worker's clock (not waited out), the next failure of each makes it dead.
+		const failedTwice = (id: string, path: string) =>
+			receiver.requests.filter((r) => r.path === path && r.headers['webhook-id'] === id).length >=
+			2;
+		await until(
+			() => ids.every((id) => failedTwice(id, '/n8n') && failedTwice(id, '/events')),
+			30_000,
+			'each delivery retried',
+		);
+		worker.advanceClock(60 * 60_000);
+		await until(
+			() => worker.count((l) => l.msg === 'delivery dead') === 4 || undefined,
 			30_000,
 			'four dead deliveries',
 		);
+		const dead = await list('--dead');
 		expect(dead.map((d) => d.id).sort()).toEqual([...ids, ...ids].sort());
 		expect(new Set(dead.map((d) => d.destination))).toEqual(new Set(['n8n', 'events']));
 		expect((await list('--failed')).length).toBe(4);

@@ -60,7 +60,9 @@ async function forwardingWorker(
  * is) exactly once once n8n answers 2xx: as the provider's payload, with the event key as
  * Idempotency-Key, retried while n8n answers 503 or 404, given up on a 401.
  */
-describe.each(storeBackends())('forward.n8n ($name)', (backend) => {
+const backends = storeBackends();
+
+describe.each(backends)('forward.n8n ($name)', (backend) => {
 	it('hands each receipt and reply on once, as sent, with its event key, through an n8n outage', async () => {
 		// n8n restarting: 503, then its webhook not registered yet (404), then up.
 		const { driver, n8n, port, idle } = await forwardingWorker(
@@ -137,10 +139,14 @@ describe.each(storeBackends())('forward.n8n ($name)', (backend) => {
 				refused.headers['idempotency-key'],
 			);
 	}, 120_000);
+});
 
+// On Postgres only: a refusal is the forwarder's judgement, not the store's (marking a forward
+// failed is test/unit/daemon/forwardOutbox.test.ts's, on both backends).
+describe('forward.n8n refused', () => {
 	it('gives up on a forward n8n refuses (401, a wrong secret), saying why', async () => {
 		const { driver, n8n, port, worker, idle } = await forwardingWorker(
-			backend,
+			backends[1],
 			[401],
 			(n8nUrl) => ({
 				outbox: { backoffMs: 50, maxBackoffMs: 200 },

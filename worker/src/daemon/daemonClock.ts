@@ -1,6 +1,7 @@
 /**
- * The worker's clock for what it waits on itself (a variant decision): the wall clock, moved
- * on only by a test's `clock` command (testControl.ts), so a wait of hours is proven at once.
+ * The worker's clock for what it waits on itself (a variant decision, a delivery's maxAge): the
+ * wall clock, moved on only by a test's `clock` command (testControl.ts), so a wait of hours is
+ * proven at once.
  */
 let offsetMs = 0;
 

@@ -15,6 +15,7 @@ import {
 import type { N8nForwarder } from './n8nForwarder';
 import { destinationOf } from './forwardDestination';
 import { isDeadDelivery } from './deadDelivery';
+import { daemonClock } from '../../daemonClock';
 
 /** However far off the next retry is, look again this often: a kick may have been missed. */
 const MAX_IDLE_MS = 30_000;
@@ -285,7 +286,8 @@ export class ForwardOutbox {
 				this.log.error('forward uncertain', this.fields(job, { reason: outcome.reason }));
 				return;
 			case 'retry': {
-				if (isDeadDelivery(job, now, this.maxAgeMs())) {
+				// The age by the worker's clock: a test moves it past maxAge rather than waiting it out.
+				if (isDeadDelivery(job, daemonClock.now(), this.maxAgeMs())) {
 					const reason = `failing for longer than events.maxAge; last: ${outcome.reason}`;
 					await this.store.markDead(job.id, reason, now);
 					this.log.error('delivery dead', this.fields(job, { reason }));
