@@ -271,8 +271,11 @@ describe('receipts resolve rows whose answer was cut off', () => {
 			const ended = Date.now();
 			expect(run.code, run.stderr).toBe(3);
 			const cut = cutter.externalIds('answerCut').map((id) => Number(id.split(':')[1]));
-			expect(summaryOf(run).uncertainLines).toEqual(cut);
 			expect(cut).toHaveLength(10);
+			// Those rows end uncertain, unless a receipt (100 ms after the send) settled one first,
+			// as it may on a busy machine: never a row whose answer came.
+			const uncertain: number[] = summaryOf(run).uncertainLines;
+			expect(cut).toEqual(expect.arrayContaining(uncertain));
 
 			await until(
 				async () =>
