@@ -126,8 +126,16 @@ describe.runIf(process.platform === 'linux')('a dead worker’s spool', () => {
 				accountSid,
 			);
 			worker.lookForSpools();
+			// Its log line too: the forward can reach the receiver before the worker's line is read.
 			await until(
-				() => keys().includes(`reply:${sid}`) && !existsSync(path),
+				() =>
+					keys().includes(`reply:${sid}`) &&
+					!existsSync(path) &&
+					worker.logs.some(
+						(l) =>
+							l.msg === 'callbacks spooled by a process that is gone are in the store' &&
+							l.spool === path,
+					),
 				10_000,
 				`the mark ${sid} fed and forwarded`,
 			);
