@@ -25,7 +25,7 @@ import { run, spawnTracked, stop, tail } from './procs.mjs';
 const manifestDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'registry');
 const MARKER = '.cloudtel-complete';
 
-async function ensureVerdaccio() {
+export async function ensureVerdaccio() {
 	const hash = createHash('sha256');
 	for (const file of ['package.json', 'package-lock.json'])
 		hash.update(readFileSync(join(manifestDir, file)));
