@@ -6,6 +6,7 @@ import type { WorkerConfig } from '../../config/workerConfigSchema';
 import type { Logger } from '../jsonLogger';
 import { backoffDelay } from '../../pacing/backoff';
 import { ConnectionHandover, HANDED_PORT_ENV } from './connectionHandover';
+import { copyV8Flags } from './copyV8Flags';
 import { listenPort, openListenSocket } from './listenSocket';
 import { logReloadLimits } from './reloadLimits';
 import { takeTestCommands } from '../testControl';
@@ -88,6 +89,7 @@ export class WorkerSupervisor {
 		cluster.setupPrimary({
 			exec: process.argv[1],
 			args: ['worker', '--config', this.configPath],
+			execArgv: [...process.execArgv, ...copyV8Flags()],
 			silent: true,
 		});
 		const first = this.fork(false);
