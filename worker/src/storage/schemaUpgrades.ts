@@ -1,3 +1,4 @@
+import { CANCELLED_BY_KEY } from './guardSql';
 import { linkTablesSql } from './linkSchema';
 import { recipientsByNumberSql, schemaSql, variantDecisionsSql } from './schema';
 
@@ -14,6 +15,33 @@ function* addColumn(table: string, column: string, type: string): Work<void> {
 	const columns = yield* all<{ name: string }>(`SELECT name FROM pragma_table_info('${table}')`);
 	if (columns.length > 0 && !columns.some((c) => c.name === column))
 		yield* run(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+}
+
+/**
+ * Schema 12, both backends: a cancel a run held is the ledger's alone (its phase and
+ * CancelledBy), no longer an API campaign's `cancelling`. Such a campaign is started again
+ * with its reason and time in the ledger, so the next worker finishes the cancel and
+ * announces it; one with no ledger campaign (never the case: its run had made it) ends here.
+ */
+function* cancelsToLedger(): Work<void> {
+	const asked = yield* all<{ name: string; reason: string | null; at: number | string }>(
+		`SELECT name, reason, COALESCE(finished_at, updated_at) AS at FROM api_campaigns WHERE state = 'cancelling'`,
+	);
+	for (const a of asked) {
+		const held = yield* run(`UPDATE campaigns SET phase = 'cancelled' WHERE name = $1`, a.name);
+		if (held > 0)
+			yield* run(
+				'INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+				CANCELLED_BY_KEY + a.name,
+				JSON.stringify({ reason: a.reason ?? 'cancelled', at: Number(a.at) }),
+			);
+		else yield* run('DELETE FROM api_pages WHERE campaign = $1', a.name);
+		yield* run(
+			'UPDATE api_campaigns SET state = $2 WHERE name = $1',
+			a.name,
+			held > 0 ? 'started' : 'cancelled',
+		);
+	}
 }
 
 /**
@@ -56,6 +84,7 @@ export const UPGRADES: Record<Dialect['name'], { release: number; steps: readonl
 				},
 				// The frequency cap: a number's messages across campaigns.
 				{ version: 11, work: () => run(recipientsByNumberSql('IF NOT EXISTS ')) },
+				{ version: 12, work: cancelsToLedger },
 			],
 		},
 		postgres: {
@@ -166,6 +195,7 @@ ALTER TABLE submissions ALTER COLUMN at DROP NOT NULL;
 						),
 				},
 				{ version: 11, work: () => run(recipientsByNumberSql('')) },
+				{ version: 12, work: cancelsToLedger },
 			],
 		},
 	};

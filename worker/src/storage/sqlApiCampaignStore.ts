@@ -191,6 +191,10 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 		);
 	}
 
+	async campaignsToRun(): Promise<ApiCampaignRecord[]> {
+		return (await this.db.run(all<ApiCampaignRow>(SQL.toRun))).map(apiCampaignRecord);
+	}
+
 	async close(): Promise<void> {
 		await this.db.close();
 	}

@@ -76,7 +76,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 		const look = async () => {
 			try {
 				const now = Date.now();
-				for (const c of await this.store.campaignsIn(['started', 'cancelling']))
+				for (const c of await this.store.campaignsToRun())
 					if ((this.retry.get(c.name)?.at ?? 0) <= now) this.kick(c.name);
 			} catch (error) {
 				// The store is down: the next look tries again.
@@ -109,7 +109,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 
 	private async run(name: string): Promise<void> {
 		const record = await this.store.campaign(name);
-		if (!record || (record.state !== 'started' && record.state !== 'cancelling')) return;
+		if (!record || (record.state !== 'started' && record.state !== 'paused')) return;
 		const log = this.log.child({ campaign: name, api: true });
 		const signal = this.abort.signal;
 		const location = dbLocation(this.config.db, 'db');
@@ -124,8 +124,9 @@ export class ApiCampaignRunner implements CampaignKicker {
 			// imported from. Past its import the engine reads no CSV, so none is written then.
 			const stored = await opened.campaign(name);
 			// Cancelled while a run held it, and that run stopped before it could say so (the worker was killed).
-			if (record.state === 'cancelling' || stored?.phase === 'cancelled')
+			if (stored?.phase === 'cancelled' && (record.state === 'started' || stored.cancelledBy))
 				return await this.finishCancel(record, opened, log);
+			if (record.state === 'paused') return;
 			if (stored === undefined || stored.phase === 'importing')
 				await materializeCsv(this.store, name, source, csvPath, record.settings.requireConsent);
 			// Past its import a copy left here is not needed, and may hold a number `contact forget`
@@ -252,22 +253,22 @@ export class ApiCampaignRunner implements CampaignKicker {
 	}
 
 	/**
-	 * Moves a cancelled campaign to its end with its campaign.finished, in one write. Cancelled
-	 * through the API it keeps the API's reason; from the CLI, it says cancelled.
+	 * Moves a cancelled campaign to its end with its campaign.finished, in one write, with the
+	 * reason its cancel gave the ledger (else, cancelled).
 	 */
 	private async cancelled(record: ApiCampaignRecord, ledger: Ledger, now: number): Promise<void> {
 		// The engine cancels the pending rows of a run it stops; one it never began (a resume found it cancelled) leaves them.
 		await ledger.cancelPending(record.name);
 		const current = (await this.store.campaign(record.name)) ?? record;
-		const reason = current.state === 'cancelling' ? current.reason : 'cancelled';
+		const reason = (await ledger.campaign(record.name))?.cancelledBy?.reason ?? 'cancelled';
 		const announcement = await this.announcement(current, 'cancelled', ledger, now, reason);
 		if (
 			await this.store.transition(
 				record.name,
-				['started', 'paused', 'cancelling'],
+				['started', 'paused'],
 				'cancelled',
 				now,
-				current.state === 'cancelling' ? undefined : reason,
+				reason,
 				announcement,
 			)
 		)
@@ -356,10 +357,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 	 */
 	private async controls(name: string): Promise<RunControls> {
 		const state = (await this.store.campaign(name))?.state;
-		return {
-			paused: state === 'paused',
-			cancelled: state === 'cancelled' || state === 'cancelling',
-		};
+		return { paused: state === 'paused', cancelled: state === 'cancelled' };
 	}
 
 	/** Receipts and replies to this worker, as the settings ask; replies only to a leased sender. */

@@ -75,10 +75,11 @@ export class CampaignControl {
 	}
 
 	/**
-	 * Cancelled in the ledger and the API's state. With no live run its pending rows are
-	 * cancelled now (those a dead run left submitting uncertain), and an API campaign moves
-	 * to cancelled in the write that queues its campaign.finished; a live run does both
-	 * itself once its batches in flight settle (until then the API campaign is cancelling).
+	 * With a live run, one write: cancelled in the ledger with why and when, which the run
+	 * watches and ends once its batches in flight settle (an API campaign shows cancelled
+	 * meanwhile). With none, its pending rows are cancelled now (those a dead run left
+	 * submitting uncertain), and an API campaign moves to cancelled in the write that queues
+	 * its campaign.finished.
 	 */
 	async cancel(name: string, reason: string): Promise<CancelOutcome> {
 		const { store, ledger, runner, events } = this.parts;
@@ -89,13 +90,13 @@ export class CampaignControl {
 			open &&
 			(runner?.isRunning(name) === true ||
 				(stored.owner !== undefined && ownerIsAlive(stored.owner, STALE_OWNER_MS)));
-		if (open) await ledger.setPhase(name, 'cancelled');
-		const movable = ['draft', 'started', 'paused'] as const;
+		// A crash before the run settles leaves it so: the next worker to take it up finishes it.
 		if (live) {
-			// A crash before the run settles leaves it cancelling: the next worker to take it up finishes it.
-			if (api) await store.transition(name, movable, 'cancelling', this.now(), reason);
+			await ledger.setPhase(name, 'cancelled', { reason, at: this.now() });
 			return { live: true };
 		}
+		if (open) await ledger.setPhase(name, 'cancelled');
+		const movable = ['draft', 'started', 'paused'] as const;
 		const uncertain = open ? await ledger.recoverSubmitting(name) : 0;
 		const cancelled = open ? await ledger.cancelPending(name) : 0;
 		if (api && (movable as readonly string[]).includes(api.state)) {
