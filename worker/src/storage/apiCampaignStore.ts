@@ -91,6 +91,14 @@ export interface ApiCampaignStore {
 		reason?: string,
 		events?: readonly KeyedForward[],
 	): Promise<boolean>;
+	/**
+	 * Pauses a started campaign in one write: its ledger campaign's flag once its run has made
+	 * it, else the record's state; `events` (campaign.paused) queued only by the write that
+	 * paused it. False when it was not started or is paused already.
+	 */
+	pause(name: string, at: number, events?: readonly KeyedForward[]): Promise<boolean>;
+	/** Resumes a campaign wherever its pause was written, in one write; false when it was not paused. */
+	resume(name: string, at: number): Promise<boolean>;
 	/** Replaces the settings of a draft or a paused campaign not being cancelled; false otherwise. */
 	changeSettings(name: string, settings: CampaignSettings, at: number): Promise<boolean>;
 	/** The campaigns that ended (finished, cancelled or failed) before this time (Unix ms), the oldest first: retention's to prune. */

@@ -45,6 +45,20 @@ function* cancelsToLedger(): Work<void> {
 }
 
 /**
+ * Schema 13, both backends: a pause is the ledger's once the run has made its campaign (the
+ * record holds one only before): an API campaign paused then is started again, its ledger
+ * campaign paused (as it was already, unless a resume was cut off between its two writes).
+ */
+function* pausesToLedger(): Work<void> {
+	yield* run(
+		`UPDATE campaigns SET paused = true WHERE name IN (SELECT name FROM api_campaigns WHERE state = 'paused')`,
+	);
+	yield* run(
+		`UPDATE api_campaigns SET state = 'started' WHERE state = 'paused' AND EXISTS (SELECT 1 FROM campaigns c WHERE c.name = api_campaigns.name)`,
+	);
+}
+
+/**
  * The steps from the schema each backend's release left (the first published: SQLite
  * files at 7, Postgres databases at 5) to schema.ts's. Anything older was a development
  * build's and is refused (migrateSchema.ts), so no step starts below the release. Append;
@@ -85,6 +99,7 @@ export const UPGRADES: Record<Dialect['name'], { release: number; steps: readonl
 				// The frequency cap: a number's messages across campaigns.
 				{ version: 11, work: () => run(recipientsByNumberSql('IF NOT EXISTS ')) },
 				{ version: 12, work: cancelsToLedger },
+				{ version: 13, work: pausesToLedger },
 			],
 		},
 		postgres: {
@@ -196,6 +211,7 @@ ALTER TABLE submissions ALTER COLUMN at DROP NOT NULL;
 				},
 				{ version: 11, work: () => run(recipientsByNumberSql('')) },
 				{ version: 12, work: cancelsToLedger },
+				{ version: 13, work: pausesToLedger },
 			],
 		},
 	};

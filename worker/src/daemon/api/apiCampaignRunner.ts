@@ -126,7 +126,13 @@ export class ApiCampaignRunner implements CampaignKicker {
 			// Cancelled while a run held it, and that run stopped before it could say so (the worker was killed).
 			if (stored?.phase === 'cancelled' && (record.state === 'started' || stored.cancelledBy))
 				return await this.finishCancel(record, opened, log);
-			if (record.state === 'paused') return;
+			// Paused (in the ledger, or on the record before the run made it): a resume goes on. The
+			// daily spend cap's run waits for the next day, and is taken up again after a restart.
+			if (
+				record.state === 'paused' ||
+				(stored?.paused && stored.pausedBy?.by !== 'daily-spend-cap')
+			)
+				return;
 			if (stored === undefined || stored.phase === 'importing')
 				await materializeCsv(this.store, name, source, csvPath, record.settings.requireConsent);
 			// Past its import a copy left here is not needed, and may hold a number `contact forget`
@@ -194,9 +200,6 @@ export class ApiCampaignRunner implements CampaignKicker {
 			} else if (summary.stop === 'cancelled') {
 				await this.cancelled(record, ledger, now);
 			}
-			// Paused from the CLI (`cloudtel campaign pause`): the API shows it so, and resume goes on.
-			else if (summary.stop === 'paused')
-				await this.store.transition(name, ['started'], 'paused', now);
 			// The engine stops a run it cannot go on with (the provider unreachable, refusing, its
 			// 5xx past the retries) with rows still to send: the campaign stays started and goes again.
 			else if (summary.stop === 'failed')

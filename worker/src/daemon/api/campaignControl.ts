@@ -42,36 +42,33 @@ export class CampaignControl {
 		return (this.parts.now ?? Date.now)();
 	}
 
-	/** Paused in the ledger, which a run watches, and in the API's state, which a run not begun finds. */
+	/**
+	 * One write: paused in the ledger, which a run watches; an API campaign whose run has not
+	 * made its ledger campaign yet, on its record, which that run reads too.
+	 */
 	async pause(name: string): Promise<void> {
 		const { store, ledger, events } = this.parts;
 		const api = await store.campaign(name);
-		if (api?.state === 'started') {
-			const at = this.now();
-			// Each pause is its own event, queued by the move itself: the time it was paused tells them apart.
-			const { counts } = await campaignStatusOf(api, store, ledger, at);
-			const paused = await store.transition(
-				name,
-				['started'],
-				'paused',
-				at,
-				undefined,
-				events?.pausedForwards(eventRun(api), at, counts, at),
-			);
-			if (paused) events?.wake();
+		if (!api) {
+			if (await ledger.campaign(name)) await ledger.setPaused(name, true);
+			return;
 		}
-		if (await ledger.campaign(name)) await ledger.setPaused(name, true);
+		if (api.state !== 'started') return;
+		const at = this.now();
+		// Each pause is its own event, queued by the move itself: the time it was paused tells them apart.
+		const { counts } = await campaignStatusOf(api, store, ledger, at);
+		if (await store.pause(name, at, events?.pausedForwards(eventRun(api), at, counts, at)))
+			events?.wake();
 	}
 
+	/** One write, wherever the pause was; an API campaign goes on in this worker at once. */
 	async resume(name: string): Promise<void> {
 		const { store, ledger, runner } = this.parts;
-		if (await ledger.campaign(name)) await ledger.setPaused(name, false);
-		const api = await store.campaign(name);
-		if (
-			api?.state === 'paused' &&
-			(await store.transition(name, ['paused'], 'started', this.now()))
-		)
-			runner?.kick(name);
+		if (!(await store.campaign(name))) {
+			if (await ledger.campaign(name)) await ledger.setPaused(name, false);
+			return;
+		}
+		if (await store.resume(name, this.now())) runner?.kick(name);
 	}
 
 	/**
