@@ -181,11 +181,15 @@ export class ApiCampaignRunner implements CampaignKicker {
 				},
 			);
 			const now = Date.now();
+			// A cancel asked while its last rows went is the end it was shown as meanwhile.
+			const asked = !summary.storeFault && (await opened.campaign(name))?.cancelledBy;
 			if (summary.storeFault)
 				log.warn(
 					'API campaign stopped: the database failed under it; it is taken up again once it answers',
 					{ reason: summary.message },
 				);
+			else if (summary.stop === 'cancelled' || (asked && summary.stop === 'finished'))
+				await this.cancelled(record, ledger, now);
 			else if (summary.stop === 'finished') {
 				// Its campaign.finished is queued by the move itself: of several workers, the one that makes it.
 				await this.store.transition(
@@ -197,8 +201,6 @@ export class ApiCampaignRunner implements CampaignKicker {
 					await this.announcement(record, 'finished', ledger, now),
 				);
 				this.events?.wake();
-			} else if (summary.stop === 'cancelled') {
-				await this.cancelled(record, ledger, now);
 			}
 			// The engine stops a run it cannot go on with (the provider unreachable, refusing, its
 			// 5xx past the retries) with rows still to send: the campaign stays started and goes again.
@@ -308,8 +310,11 @@ export class ApiCampaignRunner implements CampaignKicker {
 		ledger: Ledger | undefined,
 	): Promise<void> {
 		log.error('API campaign failed', { reason: fullReason });
-		const reason = withoutServerPaths(fullReason, this.dir);
 		const at = Date.now();
+		// Cancelled while its run held it: it ends as it was shown meanwhile.
+		if (ledger && (await ledger.campaign(record.name))?.cancelledBy)
+			return this.cancelled(record, ledger, at);
+		const reason = withoutServerPaths(fullReason, this.dir);
 		await this.store.transition(
 			record.name,
 			['started', 'paused'],
