@@ -109,7 +109,7 @@ export interface ApiCampaignStore {
 	removeDraft(name: string): Promise<boolean>;
 	/** Campaigns in these states, oldest first. */
 	campaignsIn(states: readonly ApiCampaignState[]): Promise<ApiCampaignRecord[]>;
-	/** What the workers run, oldest first: the started campaigns, and the paused ones with a cancel their run left to settle. */
+	/** What the workers run, oldest first: the started campaigns not paused in their ledger, and any with a cancel their run left to settle. */
 	campaignsToRun(): Promise<ApiCampaignRecord[]>;
 	close(): Promise<void>;
 }

@@ -14,9 +14,9 @@ const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date
 
 /**
  * A campaign's Status: its state from the API's record (and, while it runs, the ledger's
- * pause flag and cancel, and the schedule), its counts from the ledger's row counts and what the
- * receipts and replies said. `recipients` is what its pages hold, imported or not yet (at
- * its end, when the pages are dropped, the ledger's rows).
+ * pause and cancel, and the schedule), its counts from the ledger's row counts and what
+ * the receipts and replies said. `recipients` is what its pages hold, imported or not yet
+ * (at its end, when the pages are dropped, the ledger's rows).
  */
 export async function campaignStatusOf(
 	record: ApiCampaignRecord,
@@ -76,8 +76,8 @@ export async function campaignStatusOf(
 
 /**
  * The state a caller sees: a started campaign is sending, scheduled (its schedule ahead
- * and nothing sent yet) or paused (the ledger's flag, set by a pause from any interface
- * before the record moved).
+ * and nothing sent yet) or paused (the ledger's flag, where a pause from any interface is
+ * written once its run has made the campaign).
  */
 function shownState(
 	record: ApiCampaignRecord,
