@@ -9,7 +9,7 @@ import { apiWorkerRig } from './apiRig';
 const cleanup = cleanupAfterEach();
 const sqlite = storeBackends().filter((b) => b.name === 'sqlite');
 
-/** The state the database holds (the API shows `cancelling` as cancelled). */
+/** The state the database holds (a cancel its run still settles is the ledger's until then). */
 function storedState(path: string, name: string): string {
 	const db = new Database(path, { readonly: true });
 	try {

@@ -51,7 +51,7 @@ describe('a ledger made by an earlier release', () => {
 		const db = new Database(path);
 		expect(
 			db.prepare('SELECT version FROM cloudtel_schema ORDER BY version').pluck().all(),
-		).toEqual([7, 8, 9, 10, 11]);
+		).toEqual([7, 8, 9, 10, 11, 12, 13]);
 		db.close();
 	});
 
@@ -70,6 +70,8 @@ describe('a ledger made by an earlier release', () => {
 				{ version: 9 },
 				{ version: 10 },
 				{ version: 11 },
+				{ version: 12 },
+				{ version: 13 },
 			]);
 		} finally {
 			await ledger.close();

@@ -94,7 +94,7 @@ export async function campaignControlCommand(action: Control, argv: string[]): P
 			record?.owner && ownerIsAlive(record.owner, STALE_OWNER_MS) ? record.owner : undefined;
 		// An API campaign's end, as the API shows it, counts as the ledger's does.
 		const phase =
-			api?.state === 'cancelled' || api?.state === 'cancelling'
+			api?.state === 'cancelled'
 				? 'cancelled'
 				: api?.state === 'finished' || api?.state === 'failed'
 					? 'finished'

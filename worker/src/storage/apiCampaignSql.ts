@@ -6,6 +6,16 @@
 /** `state` among a comma-separated list: one parameter, the same text on both backends. */
 const IN_STATES = (param: string) => `(',' || ${param} || ',' LIKE '%,' || state || ',%')`;
 
+/** No cancel is left for a run to settle (the ledger's, guardSql.ts): it lives in the same database. */
+const NO_CANCEL = `NOT EXISTS (SELECT 1 FROM meta WHERE meta.key = 'cancelled-by:' || api_campaigns.name)`;
+/**
+ * Paused in its ledger campaign (where a pause is written once the run has made it), by a
+ * person or a guardrail that stopped the run; one the daily spend cap paused is not: its
+ * run waits for the next day, and goes on at the worker's next start.
+ */
+const LEDGER_PAUSED = `EXISTS (SELECT 1 FROM campaigns c WHERE c.name = api_campaigns.name AND c.paused = true
+	AND NOT EXISTS (SELECT 1 FROM meta m WHERE m.key = 'paused-by:' || c.name AND m.value LIKE '%"by":"daily-spend-cap"%'))`;
+
 const COLUMNS =
 	'name, settings, state, source, csv_hash, created_at, started_at, finished_at, reason';
 
@@ -36,16 +46,33 @@ export const API_CAMPAIGN_SQL = {
 	// finished, the reason is the one given or none: a passing fault's is not kept.
 	transition: `UPDATE api_campaigns SET state = $1, updated_at = $2,
 		started_at = CASE WHEN $1 = 'started' AND started_at IS NULL THEN $2 ELSE started_at END,
-		finished_at = CASE WHEN $1 IN ('finished', 'cancelled', 'failed', 'cancelling') THEN $2 ELSE finished_at END,
+		finished_at = CASE WHEN $1 IN ('finished', 'cancelled', 'failed') THEN $2 ELSE finished_at END,
 		reason = CASE WHEN $1 IN ('started', 'finished') THEN $3 ELSE COALESCE($3, reason) END
 		WHERE name = $4 AND ${IN_STATES('$5')}`,
-	/** Settings changed after the create (a raised maxCost): only while it is a draft or paused, not under a run. */
-	changeSettings: `UPDATE api_campaigns SET settings = $2, updated_at = $3 WHERE name = $1 AND state IN ('draft', 'paused')`,
+	/** Settings changed after the create (a raised maxCost): only while it is a draft or paused, not under a run nor its cancel. */
+	changeSettings: `UPDATE api_campaigns SET settings = $2, updated_at = $3 WHERE name = $1
+		AND (state IN ('draft', 'paused') OR (state = 'started' AND ${LEDGER_PAUSED})) AND ${NO_CANCEL}`,
 	endedBefore: `SELECT name FROM api_campaigns WHERE state IN ('finished', 'cancelled', 'failed') AND finished_at < $1 ORDER BY finished_at, name`,
 	removeEnded: `DELETE FROM api_campaigns WHERE name = $1 AND state IN ('finished', 'cancelled', 'failed')`,
 	/** A draft only: a start (an update of the same row) comes wholly before or after. */
 	removeDraft: `DELETE FROM api_campaigns WHERE name = $1 AND state = 'draft'`,
 	inStates: `SELECT ${COLUMNS} FROM api_campaigns WHERE ${IN_STATES('$1')} ORDER BY created_at, name`,
+	toRun: `SELECT ${COLUMNS} FROM api_campaigns
+		WHERE (state = 'started' AND NOT ${LEDGER_PAUSED}) OR (state IN ('started', 'paused') AND NOT ${NO_CANCEL}) ORDER BY created_at, name`,
+	/**
+	 * A person's pause of a started campaign: in its ledger campaign once the run made it,
+	 * else on the record (which the run reads too). The guardrail's note goes: it is a
+	 * person's pause now, as ledger.setPaused has it.
+	 */
+	pauseLedger: `UPDATE campaigns SET paused = true, updated_at = $2 WHERE name = $1 AND paused = false
+		AND EXISTS (SELECT 1 FROM api_campaigns a WHERE a.name = $1 AND a.state = 'started')`,
+	pauseRecord: `UPDATE api_campaigns SET state = 'paused', updated_at = $2 WHERE name = $1 AND state = 'started'
+		AND NOT EXISTS (SELECT 1 FROM campaigns c WHERE c.name = $1)`,
+	forgetPausedBy: `DELETE FROM meta WHERE key = 'paused-by:' || $1 AND EXISTS (SELECT 1 FROM api_campaigns a WHERE a.name = $1 AND a.state IN ('started', 'paused'))`,
+	/** A resume, wherever the pause was written; going again, a passing fault's reason is not kept. */
+	resumeLedger: `UPDATE campaigns SET paused = false, updated_at = $2 WHERE name = $1 AND paused = true`,
+	resumeRecord: `UPDATE api_campaigns SET state = 'started', updated_at = $2, reason = NULL WHERE name = $1 AND state = 'paused'`,
+	clearReason: `UPDATE api_campaigns SET reason = NULL, updated_at = $2 WHERE name = $1 AND state = 'started'`,
 } as const;
 
 export type ApiCampaignStatement = keyof typeof API_CAMPAIGN_SQL;

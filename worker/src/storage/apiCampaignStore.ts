@@ -4,19 +4,13 @@ import type { KeyedForward } from './daemonStore';
 /**
  * An API campaign's own state, beside its ledger campaign (which exists once it is
  * started and its recipients imported): `draft` takes settings and pages; `started` is
- * run by the workers (and resumed at their start); `paused` waits for resume.
- * `cancelling` is a cancel a run held when it was asked: shown as cancelled, it becomes
- * `cancelled` in the write that queues its campaign.finished, made by that run once its
- * batches in flight settle, or by whichever worker takes it up after a crash.
+ * run by the workers (and resumed at their start); `paused` waits for resume. A cancel a
+ * run held when it was asked is the ledger's alone (CampaignRecord.cancelledBy): shown as
+ * cancelled, it becomes `cancelled` here in the write that queues its campaign.finished,
+ * made by that run once its batches in flight settle, or by whichever worker takes it up
+ * after a crash.
  */
-export type ApiCampaignState =
-	| 'draft'
-	| 'started'
-	| 'paused'
-	| 'cancelling'
-	| 'finished'
-	| 'cancelled'
-	| 'failed';
+export type ApiCampaignState = 'draft' | 'started' | 'paused' | 'finished' | 'cancelled' | 'failed';
 
 export interface ApiCampaignRecord {
 	name: string;
@@ -97,7 +91,15 @@ export interface ApiCampaignStore {
 		reason?: string,
 		events?: readonly KeyedForward[],
 	): Promise<boolean>;
-	/** Replaces the settings of a draft or a paused campaign; false when it is in another state. */
+	/**
+	 * Pauses a started campaign in one write: its ledger campaign's flag once its run has made
+	 * it, else the record's state; `events` (campaign.paused) queued only by the write that
+	 * paused it. False when it was not started or is paused already.
+	 */
+	pause(name: string, at: number, events?: readonly KeyedForward[]): Promise<boolean>;
+	/** Resumes a campaign wherever its pause was written, in one write; false when it was not paused. */
+	resume(name: string, at: number): Promise<boolean>;
+	/** Replaces the settings of a draft or a paused campaign not being cancelled; false otherwise. */
 	changeSettings(name: string, settings: CampaignSettings, at: number): Promise<boolean>;
 	/** The campaigns that ended (finished, cancelled or failed) before this time (Unix ms), the oldest first: retention's to prune. */
 	endedBefore(before: number): Promise<string[]>;
@@ -107,6 +109,8 @@ export interface ApiCampaignStore {
 	removeDraft(name: string): Promise<boolean>;
 	/** Campaigns in these states, oldest first. */
 	campaignsIn(states: readonly ApiCampaignState[]): Promise<ApiCampaignRecord[]>;
+	/** What the workers run, oldest first: the started campaigns not paused in their ledger, and any with a cancel their run left to settle. */
+	campaignsToRun(): Promise<ApiCampaignRecord[]>;
 	close(): Promise<void>;
 }
 

@@ -4,10 +4,12 @@ import type { Dialect } from './work';
  * The guardrails' state, in meta rows both backends already have (one data model, no new
  * table for every worker's schema to agree on): `spend:<campaign>` holds the millionths of
  * money reserved for messages handed over, `paused-by:<campaign>` the guardrail that
- * paused it, as JSON {by, detail}.
+ * paused it, as JSON {by, detail}, `cancelled-by:<campaign>` a cancel its run had to settle
+ * (CancelledBy, as JSON).
  */
 export const SPEND_KEY = 'spend:';
 export const PAUSED_BY_KEY = 'paused-by:';
+export const CANCELLED_BY_KEY = 'cancelled-by:';
 /** The spend of one day across every campaign (`limits.dailyMaxCost`): `spend-day:2026-11-28`. */
 export const DAY_KEY = 'spend-day:';
 /** The failure-rate brake judges only rows after this line: the last one sent when it paused. */

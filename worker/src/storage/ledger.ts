@@ -69,12 +69,22 @@ export interface PausedBy {
 	detail: string;
 }
 
+/**
+ * A cancel asked while a run held the campaign: the run ends it once its batches in flight
+ * settle (or, killed first, whichever worker takes it up next). Why, and when (Unix ms).
+ */
+export interface CancelledBy {
+	reason: string;
+	at: number;
+}
+
 export interface CampaignRecord {
 	spec: CampaignSpec;
 	phase: CampaignPhase;
 	paused: boolean;
 	/** Set when a guardrail paused it; a pause or resume by a person clears it. */
 	pausedBy?: PausedBy;
+	cancelledBy?: CancelledBy;
 	/** The last CSV line whose row is in the ledger. */
 	importedThrough: number;
 	/** What the import had read of the CSV (schema 7); undefined before its first batch. */
@@ -404,7 +414,8 @@ export interface Ledger extends LedgerReader, CallbackLedger, GuardLedger {
 	claim(name: string, owner: RunOwner, staleMs: number): Promise<RunOwner | undefined>;
 	heartbeat(name: string, owner: RunOwner): Promise<void>;
 	release(name: string, owner: RunOwner): Promise<void>;
-	setPhase(name: string, phase: CampaignPhase): Promise<void>;
+	/** `cancelledBy`: a cancel its run has to settle, written with the phase in one transaction. */
+	setPhase(name: string, phase: CampaignPhase, cancelledBy?: CancelledBy): Promise<void>;
 	/** `by`: the guardrail pausing it; without, the pause (or resume) is a person's. */
 	setPaused(name: string, paused: boolean, by?: PausedBy): Promise<void>;
 	/** Forgets the campaign and everything stored about it (a cron run's record included), in one transaction. */

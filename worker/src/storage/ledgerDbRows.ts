@@ -1,5 +1,5 @@
 import type { CampaignSpec } from '../settings/campaignSpec';
-import type { CampaignPhase, CampaignRecord, PausedBy, RowStatus } from './ledger';
+import type { CampaignPhase, CampaignRecord, CancelledBy, PausedBy, RowStatus } from './ledger';
 
 /** A recipients row as the ledger selects it. */
 export interface RecipientDbRow {
@@ -32,6 +32,8 @@ export interface CampaignDbRow {
 	input_mtime?: number | null;
 	/** The guardrail that paused it, as JSON {by, detail} (guardSql.ts). */
 	paused_by?: string | null;
+	/** The cancel its run had to settle, as JSON {reason, at}. */
+	cancelled_by?: string | null;
 }
 
 export function campaignRecord(row: CampaignDbRow | undefined): CampaignRecord | undefined {
@@ -41,6 +43,7 @@ export function campaignRecord(row: CampaignDbRow | undefined): CampaignRecord |
 		phase: row.phase,
 		paused: row.paused === 1 || row.paused === true,
 		...(row.paused_by ? { pausedBy: JSON.parse(row.paused_by) as PausedBy } : {}),
+		...(row.cancelled_by ? { cancelledBy: JSON.parse(row.cancelled_by) as CancelledBy } : {}),
 		importedThrough: row.imported_through,
 		input: row.input_hash
 			? {

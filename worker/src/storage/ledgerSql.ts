@@ -29,8 +29,9 @@ const answerAt = (campaign: string, line: string) =>
  */
 export function ledgerSql(d: Dialect) {
 	return {
-		// With the guardrail that paused it, if one did (guardSql.ts).
-		campaign: `SELECT c.*, m.value AS paused_by FROM campaigns c LEFT JOIN meta m ON m.key = 'paused-by:' || c.name WHERE c.name = $1`,
+		// With the guardrail that paused it, and the cancel its run had to settle, if any (guardSql.ts).
+		campaign: `SELECT c.*, m.value AS paused_by, x.value AS cancelled_by FROM campaigns c
+			LEFT JOIN meta m ON m.key = 'paused-by:' || c.name LEFT JOIN meta x ON x.key = 'cancelled-by:' || c.name WHERE c.name = $1`,
 		insertCampaign: `INSERT INTO campaigns (name, spec, phase, created_at, updated_at) VALUES ($1, $2, 'importing', $3, $3) ON CONFLICT (name) DO NOTHING`,
 		setOwner: `UPDATE campaigns SET owner_pid = $1, owner_host = $2, owner_token = $3, heartbeat_at = $4 WHERE name = $5`,
 		heartbeat: `UPDATE campaigns SET heartbeat_at = $1 WHERE name = $2 AND owner_token = $3`,

@@ -1,3 +1,4 @@
+import { CANCELLED_BY_KEY } from './guardSql';
 import { linkTablesSql } from './linkSchema';
 import { recipientsByNumberSql, schemaSql, variantDecisionsSql } from './schema';
 
@@ -14,6 +15,47 @@ function* addColumn(table: string, column: string, type: string): Work<void> {
 	const columns = yield* all<{ name: string }>(`SELECT name FROM pragma_table_info('${table}')`);
 	if (columns.length > 0 && !columns.some((c) => c.name === column))
 		yield* run(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+}
+
+/**
+ * Schema 12, both backends: a cancel a run held is the ledger's alone (its phase and
+ * CancelledBy), no longer an API campaign's `cancelling`. Such a campaign is started again
+ * with its reason and time in the ledger, so the next worker finishes the cancel and
+ * announces it; one with no ledger campaign (never the case: its run had made it) ends here.
+ */
+function* cancelsToLedger(): Work<void> {
+	const asked = yield* all<{ name: string; reason: string | null; at: number | string }>(
+		`SELECT name, reason, COALESCE(finished_at, updated_at) AS at FROM api_campaigns WHERE state = 'cancelling'`,
+	);
+	for (const a of asked) {
+		const held = yield* run(`UPDATE campaigns SET phase = 'cancelled' WHERE name = $1`, a.name);
+		if (held > 0)
+			yield* run(
+				'INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+				CANCELLED_BY_KEY + a.name,
+				JSON.stringify({ reason: a.reason ?? 'cancelled', at: Number(a.at) }),
+			);
+		else yield* run('DELETE FROM api_pages WHERE campaign = $1', a.name);
+		yield* run(
+			'UPDATE api_campaigns SET state = $2 WHERE name = $1',
+			a.name,
+			held > 0 ? 'started' : 'cancelled',
+		);
+	}
+}
+
+/**
+ * Schema 13, both backends: a pause is the ledger's once the run has made its campaign (the
+ * record holds one only before): an API campaign paused then is started again, its ledger
+ * campaign paused (as it was already, unless a resume was cut off between its two writes).
+ */
+function* pausesToLedger(): Work<void> {
+	yield* run(
+		`UPDATE campaigns SET paused = true WHERE name IN (SELECT name FROM api_campaigns WHERE state = 'paused')`,
+	);
+	yield* run(
+		`UPDATE api_campaigns SET state = 'started' WHERE state = 'paused' AND EXISTS (SELECT 1 FROM campaigns c WHERE c.name = api_campaigns.name)`,
+	);
 }
 
 /**
@@ -56,6 +98,8 @@ export const UPGRADES: Record<Dialect['name'], { release: number; steps: readonl
 				},
 				// The frequency cap: a number's messages across campaigns.
 				{ version: 11, work: () => run(recipientsByNumberSql('IF NOT EXISTS ')) },
+				{ version: 12, work: cancelsToLedger },
+				{ version: 13, work: pausesToLedger },
 			],
 		},
 		postgres: {
@@ -166,6 +210,8 @@ ALTER TABLE submissions ALTER COLUMN at DROP NOT NULL;
 						),
 				},
 				{ version: 11, work: () => run(recipientsByNumberSql('')) },
+				{ version: 12, work: cancelsToLedger },
+				{ version: 13, work: pausesToLedger },
 			],
 		},
 	};

@@ -164,6 +164,30 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 		return changed === 1;
 	}
 
+	async pause(name: string, at: number, events: readonly KeyedForward[] = []): Promise<boolean> {
+		const [inLedger, onRecord] = await this.db.write([
+			[SQL.pauseLedger, name, at],
+			[SQL.pauseRecord, name, at],
+			[SQL.forgetPausedBy, name],
+			// Each pause is its own event, queued only by the write that made it.
+			([a, b]) =>
+				a + b === 1 && events.length > 0
+					? queueForwardsWrite(this.db.dialect, events, at)
+					: undefined,
+		]);
+		return inLedger + onRecord === 1;
+	}
+
+	async resume(name: string, at: number): Promise<boolean> {
+		const [inLedger, onRecord] = await this.db.write([
+			[SQL.resumeLedger, name, at],
+			[SQL.resumeRecord, name, at],
+			([a]) => (a === 1 ? [SQL.clearReason, name, at] : undefined),
+			[SQL.forgetPausedBy, name],
+		]);
+		return inLedger + onRecord > 0;
+	}
+
 	async endedBefore(before: number): Promise<string[]> {
 		return (await this.db.run(all<{ name: string }>(SQL.endedBefore, before))).map((r) => r.name);
 	}
@@ -189,6 +213,10 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 		return (await this.db.run(all<ApiCampaignRow>(SQL.inStates, states.join(',')))).map(
 			apiCampaignRecord,
 		);
+	}
+
+	async campaignsToRun(): Promise<ApiCampaignRecord[]> {
+		return (await this.db.run(all<ApiCampaignRow>(SQL.toRun))).map(apiCampaignRecord);
 	}
 
 	async close(): Promise<void> {

@@ -13,6 +13,7 @@ import {
 	ROW_STATUSES,
 	type CampaignCounts,
 	type CampaignPhase,
+	type CancelledBy,
 	type CampaignRecord,
 	type DeliveredRow,
 	type DeliveryCounts,
@@ -38,7 +39,7 @@ import {
 	type DashboardFigures,
 	type FigureLines,
 } from './ledger';
-import { BRAKE_FROM_KEY, guardSql, PAUSED_BY_KEY, SPEND_KEY } from './guardSql';
+import { BRAKE_FROM_KEY, CANCELLED_BY_KEY, guardSql, PAUSED_BY_KEY, SPEND_KEY } from './guardSql';
 import {
 	ANSWER_LOST,
 	CALLBACKS_IN,
@@ -204,8 +205,13 @@ export class SqlLedger implements Ledger {
 		await this.db.run(run(this.q.release, name, owner.token));
 	}
 
-	async setPhase(name: string, phase: CampaignPhase): Promise<void> {
-		await this.db.run(run(this.q.setPhase, phase, Date.now(), name));
+	async setPhase(name: string, phase: CampaignPhase, cancelledBy?: CancelledBy): Promise<void> {
+		const g = this.g;
+		await this.tx(function* (q) {
+			yield* run(q.setPhase, phase, Date.now(), name);
+			if (cancelledBy)
+				yield* run(g.setPausedBy, CANCELLED_BY_KEY + name, JSON.stringify(cancelledBy));
+		});
 	}
 
 	async setPaused(name: string, paused: boolean, by?: PausedBy): Promise<void> {
@@ -309,7 +315,7 @@ export class SqlLedger implements Ledger {
 				if (yield* get(q.tableExists, 'campaign_runs'))
 					yield* run(q.deleteFrom('campaign_runs'), name);
 				yield* run(q.clampIndexedThrough);
-				for (const key of [SPEND_KEY, PAUSED_BY_KEY, BRAKE_FROM_KEY])
+				for (const key of [SPEND_KEY, PAUSED_BY_KEY, BRAKE_FROM_KEY, CANCELLED_BY_KEY])
 					yield* run(g.forget, key + name);
 				// Its receipts and replies as the worker stored them, and their forwards: each names
 				// the campaign in its ExternalId, `"<campaign>:<row>"`. Opt-outs stay: they are the person's.

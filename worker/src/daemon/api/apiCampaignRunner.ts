@@ -76,7 +76,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 		const look = async () => {
 			try {
 				const now = Date.now();
-				for (const c of await this.store.campaignsIn(['started', 'cancelling']))
+				for (const c of await this.store.campaignsToRun())
 					if ((this.retry.get(c.name)?.at ?? 0) <= now) this.kick(c.name);
 			} catch (error) {
 				// The store is down: the next look tries again.
@@ -109,7 +109,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 
 	private async run(name: string): Promise<void> {
 		const record = await this.store.campaign(name);
-		if (!record || (record.state !== 'started' && record.state !== 'cancelling')) return;
+		if (!record || (record.state !== 'started' && record.state !== 'paused')) return;
 		const log = this.log.child({ campaign: name, api: true });
 		const signal = this.abort.signal;
 		const location = dbLocation(this.config.db, 'db');
@@ -124,8 +124,15 @@ export class ApiCampaignRunner implements CampaignKicker {
 			// imported from. Past its import the engine reads no CSV, so none is written then.
 			const stored = await opened.campaign(name);
 			// Cancelled while a run held it, and that run stopped before it could say so (the worker was killed).
-			if (record.state === 'cancelling' || stored?.phase === 'cancelled')
+			if (stored?.phase === 'cancelled' && (record.state === 'started' || stored.cancelledBy))
 				return await this.finishCancel(record, opened, log);
+			// Paused (in the ledger, or on the record before the run made it): a resume goes on. The
+			// daily spend cap's run waits for the next day, and is taken up again after a restart.
+			if (
+				record.state === 'paused' ||
+				(stored?.paused && stored.pausedBy?.by !== 'daily-spend-cap')
+			)
+				return;
 			if (stored === undefined || stored.phase === 'importing')
 				await materializeCsv(this.store, name, source, csvPath, record.settings.requireConsent);
 			// Past its import a copy left here is not needed, and may hold a number `contact forget`
@@ -174,11 +181,15 @@ export class ApiCampaignRunner implements CampaignKicker {
 				},
 			);
 			const now = Date.now();
+			// A cancel asked while its last rows went is the end it was shown as meanwhile.
+			const asked = !summary.storeFault && (await opened.campaign(name))?.cancelledBy;
 			if (summary.storeFault)
 				log.warn(
 					'API campaign stopped: the database failed under it; it is taken up again once it answers',
 					{ reason: summary.message },
 				);
+			else if (summary.stop === 'cancelled' || (asked && summary.stop === 'finished'))
+				await this.cancelled(record, ledger, now);
 			else if (summary.stop === 'finished') {
 				// Its campaign.finished is queued by the move itself: of several workers, the one that makes it.
 				await this.store.transition(
@@ -190,12 +201,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 					await this.announcement(record, 'finished', ledger, now),
 				);
 				this.events?.wake();
-			} else if (summary.stop === 'cancelled') {
-				await this.cancelled(record, ledger, now);
 			}
-			// Paused from the CLI (`cloudtel campaign pause`): the API shows it so, and resume goes on.
-			else if (summary.stop === 'paused')
-				await this.store.transition(name, ['started'], 'paused', now);
 			// The engine stops a run it cannot go on with (the provider unreachable, refusing, its
 			// 5xx past the retries) with rows still to send: the campaign stays started and goes again.
 			else if (summary.stop === 'failed')
@@ -252,22 +258,22 @@ export class ApiCampaignRunner implements CampaignKicker {
 	}
 
 	/**
-	 * Moves a cancelled campaign to its end with its campaign.finished, in one write. Cancelled
-	 * through the API it keeps the API's reason; from the CLI, it says cancelled.
+	 * Moves a cancelled campaign to its end with its campaign.finished, in one write, with the
+	 * reason its cancel gave the ledger (else, cancelled).
 	 */
 	private async cancelled(record: ApiCampaignRecord, ledger: Ledger, now: number): Promise<void> {
 		// The engine cancels the pending rows of a run it stops; one it never began (a resume found it cancelled) leaves them.
 		await ledger.cancelPending(record.name);
 		const current = (await this.store.campaign(record.name)) ?? record;
-		const reason = current.state === 'cancelling' ? current.reason : 'cancelled';
+		const reason = (await ledger.campaign(record.name))?.cancelledBy?.reason ?? 'cancelled';
 		const announcement = await this.announcement(current, 'cancelled', ledger, now, reason);
 		if (
 			await this.store.transition(
 				record.name,
-				['started', 'paused', 'cancelling'],
+				['started', 'paused'],
 				'cancelled',
 				now,
-				current.state === 'cancelling' ? undefined : reason,
+				reason,
 				announcement,
 			)
 		)
@@ -304,8 +310,11 @@ export class ApiCampaignRunner implements CampaignKicker {
 		ledger: Ledger | undefined,
 	): Promise<void> {
 		log.error('API campaign failed', { reason: fullReason });
-		const reason = withoutServerPaths(fullReason, this.dir);
 		const at = Date.now();
+		// Cancelled while its run held it: it ends as it was shown meanwhile.
+		if (ledger && (await ledger.campaign(record.name))?.cancelledBy)
+			return this.cancelled(record, ledger, at);
+		const reason = withoutServerPaths(fullReason, this.dir);
 		await this.store.transition(
 			record.name,
 			['started', 'paused'],
@@ -356,10 +365,7 @@ export class ApiCampaignRunner implements CampaignKicker {
 	 */
 	private async controls(name: string): Promise<RunControls> {
 		const state = (await this.store.campaign(name))?.state;
-		return {
-			paused: state === 'paused',
-			cancelled: state === 'cancelled' || state === 'cancelling',
-		};
+		return { paused: state === 'paused', cancelled: state === 'cancelled' };
 	}
 
 	/** Receipts and replies to this worker, as the settings ask; replies only to a leased sender. */

@@ -106,12 +106,19 @@ export class ApiCampaigns {
 		return campaignStatusOf(record, this.store, this.ledger, this.now());
 	}
 
+	/** Its end as the API shows it, if it has one: a cancel its run is still settling (the ledger's) is cancelled. */
+	private async ended(record: ApiCampaignRecord): Promise<string | undefined> {
+		if (record.state === 'finished' || record.state === 'cancelled' || record.state === 'failed')
+			return record.state;
+		if (record.state === 'draft') return undefined;
+		return (await this.ledger.campaign(record.name))?.cancelledBy ? 'cancelled' : undefined;
+	}
+
 	async list(): Promise<CampaignList> {
 		const all = await this.store.campaignsIn([
 			'draft',
 			'started',
 			'paused',
-			'cancelling',
 			'finished',
 			'cancelled',
 			'failed',
@@ -182,7 +189,7 @@ export class ApiCampaigns {
 		if (!(await this.store.changeSettings(name, settings, this.now())))
 			throw new ApiError(
 				'conflict',
-				`campaign "${name}" is ${shownState(record.state)}: maxCost can change while it is a draft or paused (pause it first)`,
+				`campaign "${name}" is ${(await this.ended(record)) ?? record.state}: maxCost can change while it is a draft or paused (pause it first)`,
 				{ field: 'maxCost', differences: settingDifferences(record.settings, settings) },
 			);
 		const raised =
@@ -339,12 +346,11 @@ export class ApiCampaigns {
 				`campaign "${name}" has not started: there is nothing to pause`,
 				{ field: 'state' },
 			);
-		if (isFinal(record.state))
-			throw new ApiError(
-				'conflict',
-				`campaign "${name}" is ${shownState(record.state)}: there is nothing to pause`,
-				{ field: 'state' },
-			);
+		const ended = await this.ended(record);
+		if (ended)
+			throw new ApiError('conflict', `campaign "${name}" is ${ended}: there is nothing to pause`, {
+				field: 'state',
+			});
 		await this.control.pause(name);
 		return this.get(name);
 	}
@@ -355,12 +361,11 @@ export class ApiCampaigns {
 			throw new ApiError('conflict', `campaign "${name}" has not started: start it`, {
 				field: 'state',
 			});
-		if (isFinal(record.state))
-			throw new ApiError(
-				'conflict',
-				`campaign "${name}" is ${shownState(record.state)} and cannot be resumed`,
-				{ field: 'state' },
-			);
+		const ended = await this.ended(record);
+		if (ended)
+			throw new ApiError('conflict', `campaign "${name}" is ${ended} and cannot be resumed`, {
+				field: 'state',
+			});
 		await this.control.resume(name);
 		return this.get(name);
 	}
@@ -373,7 +378,7 @@ export class ApiCampaigns {
 				`campaign "${name}" is ${record.state}: there is nothing to cancel`,
 				{ field: 'state' },
 			);
-		if (record.state === 'cancelled' || record.state === 'cancelling') return this.get(name);
+		if ((await this.ended(record)) === 'cancelled') return this.get(name);
 		await this.control.cancel(name, 'cancelled through the API');
 		return this.get(name);
 	}
@@ -453,10 +458,11 @@ export class ApiCampaigns {
 	/** The dry run of the recipients as they stand: counts, segments, cost, the first problems. */
 	async preview(name: string, pricePerSegment?: number): Promise<CampaignPreview> {
 		const record = await this.record(name);
-		if (isFinal(record.state))
+		const ended = await this.ended(record);
+		if (ended)
 			throw new ApiError(
 				'conflict',
-				`campaign "${name}" is ${shownState(record.state)}: its report says how it went`,
+				`campaign "${name}" is ${ended}: its report says how it went`,
 				{ field: 'state' },
 			);
 		const totals = await this.store.pageTotals(name);
@@ -561,17 +567,6 @@ function previewVariant(v: VariantForecast): CampaignPreviewVariant {
 			? { sample: { to: v.sample.to, text: v.sample.text, segments: v.sample.segments } }
 			: {}),
 	};
-}
-
-/** Final as the API shows it: a cancel a run is still settling is cancelled for its callers. */
-function isFinal(state: string): boolean {
-	return (
-		state === 'finished' || state === 'cancelled' || state === 'cancelling' || state === 'failed'
-	);
-}
-
-function shownState(state: string): string {
-	return state === 'cancelling' ? 'cancelled' : state;
 }
 
 function listed(pages: number[]): string {

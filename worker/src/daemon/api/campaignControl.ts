@@ -42,43 +42,41 @@ export class CampaignControl {
 		return (this.parts.now ?? Date.now)();
 	}
 
-	/** Paused in the ledger, which a run watches, and in the API's state, which a run not begun finds. */
+	/**
+	 * One write: paused in the ledger, which a run watches; an API campaign whose run has not
+	 * made its ledger campaign yet, on its record, which that run reads too.
+	 */
 	async pause(name: string): Promise<void> {
 		const { store, ledger, events } = this.parts;
 		const api = await store.campaign(name);
-		if (api?.state === 'started') {
-			const at = this.now();
-			// Each pause is its own event, queued by the move itself: the time it was paused tells them apart.
-			const { counts } = await campaignStatusOf(api, store, ledger, at);
-			const paused = await store.transition(
-				name,
-				['started'],
-				'paused',
-				at,
-				undefined,
-				events?.pausedForwards(eventRun(api), at, counts, at),
-			);
-			if (paused) events?.wake();
+		if (!api) {
+			if (await ledger.campaign(name)) await ledger.setPaused(name, true);
+			return;
 		}
-		if (await ledger.campaign(name)) await ledger.setPaused(name, true);
+		if (api.state !== 'started') return;
+		const at = this.now();
+		// Each pause is its own event, queued by the move itself: the time it was paused tells them apart.
+		const { counts } = await campaignStatusOf(api, store, ledger, at);
+		if (await store.pause(name, at, events?.pausedForwards(eventRun(api), at, counts, at)))
+			events?.wake();
 	}
 
+	/** One write, wherever the pause was; an API campaign goes on in this worker at once. */
 	async resume(name: string): Promise<void> {
 		const { store, ledger, runner } = this.parts;
-		if (await ledger.campaign(name)) await ledger.setPaused(name, false);
-		const api = await store.campaign(name);
-		if (
-			api?.state === 'paused' &&
-			(await store.transition(name, ['paused'], 'started', this.now()))
-		)
-			runner?.kick(name);
+		if (!(await store.campaign(name))) {
+			if (await ledger.campaign(name)) await ledger.setPaused(name, false);
+			return;
+		}
+		if (await store.resume(name, this.now())) runner?.kick(name);
 	}
 
 	/**
-	 * Cancelled in the ledger and the API's state. With no live run its pending rows are
-	 * cancelled now (those a dead run left submitting uncertain), and an API campaign moves
-	 * to cancelled in the write that queues its campaign.finished; a live run does both
-	 * itself once its batches in flight settle (until then the API campaign is cancelling).
+	 * With a live run, one write: cancelled in the ledger with why and when, which the run
+	 * watches and ends once its batches in flight settle (an API campaign shows cancelled
+	 * meanwhile). With none, its pending rows are cancelled now (those a dead run left
+	 * submitting uncertain), and an API campaign moves to cancelled in the write that queues
+	 * its campaign.finished.
 	 */
 	async cancel(name: string, reason: string): Promise<CancelOutcome> {
 		const { store, ledger, runner, events } = this.parts;
@@ -89,13 +87,13 @@ export class CampaignControl {
 			open &&
 			(runner?.isRunning(name) === true ||
 				(stored.owner !== undefined && ownerIsAlive(stored.owner, STALE_OWNER_MS)));
-		if (open) await ledger.setPhase(name, 'cancelled');
-		const movable = ['draft', 'started', 'paused'] as const;
+		// A crash before the run settles leaves it so: the next worker to take it up finishes it.
 		if (live) {
-			// A crash before the run settles leaves it cancelling: the next worker to take it up finishes it.
-			if (api) await store.transition(name, movable, 'cancelling', this.now(), reason);
+			await ledger.setPhase(name, 'cancelled', { reason, at: this.now() });
 			return { live: true };
 		}
+		if (open) await ledger.setPhase(name, 'cancelled');
+		const movable = ['draft', 'started', 'paused'] as const;
 		const uncertain = open ? await ledger.recoverSubmitting(name) : 0;
 		const cancelled = open ? await ledger.cancelPending(name) : 0;
 		if (api && (movable as readonly string[]).includes(api.state)) {

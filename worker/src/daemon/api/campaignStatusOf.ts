@@ -14,9 +14,9 @@ const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date
 
 /**
  * A campaign's Status: its state from the API's record (and, while it runs, the ledger's
- * pause flag and the schedule), its counts from the ledger's row counts and what the
- * receipts and replies said. `recipients` is what its pages hold, imported or not yet (at
- * its end, when the pages are dropped, the ledger's rows).
+ * pause and cancel, and the schedule), its counts from the ledger's row counts and what
+ * the receipts and replies said. `recipients` is what its pages hold, imported or not yet
+ * (at its end, when the pages are dropped, the ledger's rows).
  */
 export async function campaignStatusOf(
 	record: ApiCampaignRecord,
@@ -37,14 +37,19 @@ export async function campaignStatusOf(
 		}
 	} else if (record.state !== 'draft') counts.pending = totals.recipients;
 	const variants = stored ? await variantsStatus(ledger, stored.spec) : undefined;
+	// A cancel its run is still settling is the ledger's: shown as the end it will be.
+	const cancel =
+		record.state === 'started' || record.state === 'paused' ? stored?.cancelledBy : undefined;
+	const finishedAt = cancel?.at ?? record.finishedAt;
+	const reason = cancel?.reason ?? record.reason;
 	return {
 		name: record.name,
-		state: shownState(record, stored?.paused === true, counts, now),
+		state: cancel ? 'cancelled' : shownState(record, stored?.paused === true, counts, now),
 		settings: shownSettings(record.settings),
 		createdAt: iso(record.createdAt)!,
 		...(record.startedAt !== undefined ? { startedAt: iso(record.startedAt) } : {}),
-		...(record.finishedAt !== undefined ? { finishedAt: iso(record.finishedAt) } : {}),
-		...(record.reason !== undefined ? { reason: record.reason } : {}),
+		...(finishedAt !== undefined ? { finishedAt: iso(finishedAt) } : {}),
+		...(reason !== undefined ? { reason } : {}),
 		counts,
 		...(variants
 			? {
@@ -71,8 +76,8 @@ export async function campaignStatusOf(
 
 /**
  * The state a caller sees: a started campaign is sending, scheduled (its schedule ahead
- * and nothing sent yet) or paused (the ledger's flag, set by a pause from any interface
- * before the record moved); a cancel its run is still settling is cancelled.
+ * and nothing sent yet) or paused (the ledger's flag, where a pause from any interface is
+ * written once its run has made the campaign).
  */
 function shownState(
 	record: ApiCampaignRecord,
@@ -89,8 +94,6 @@ function shownState(
 				sent === 0;
 			return paused ? 'paused' : scheduled ? 'scheduled' : 'sending';
 		}
-		case 'cancelling':
-			return 'cancelled';
 		default:
 			return record.state;
 	}

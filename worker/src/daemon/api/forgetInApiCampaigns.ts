@@ -23,7 +23,7 @@ export interface ApiForgetResult {
 }
 
 /** The states whose pages are kept (a campaign that ended has dropped them). */
-const KEEPING_PAGES = ['draft', 'started', 'paused', 'cancelling'] as const;
+const KEEPING_PAGES = ['draft', 'started', 'paused'] as const;
 const PAGES_AT_ONCE = 4;
 const COMPARE_BYTES = 1024 * 1024;
 
