@@ -24,8 +24,13 @@ export interface CampaignRun {
 
 /** Runs the built CLI against `sandbox` with its credentials in the environment. */
 export function runCampaign(sandbox: RunningSandbox, run: CampaignRun): Promise<CliResult> {
+	return cli(campaignRunArgs(sandbox, run), { ...envFor(sandbox), ...run.env }, run.options);
+}
+
+/** The command line of `run` (`run.env` and `run.options` aside), for a CLI started in the background. */
+export function campaignRunArgs(sandbox: RunningSandbox, run: CampaignRun): string[] {
 	const receipts = run.callbacks !== undefined ? `${run.callbacks}/receipts` : run.receiptUrl;
-	const args = [
+	return [
 		'campaign',
 		'run',
 		'--csv',
@@ -42,5 +47,4 @@ export function runCampaign(sandbox: RunningSandbox, run: CampaignRun): Promise<
 		...(run.rate !== undefined ? ['--rate', run.rate] : []),
 		...(run.flags ?? []),
 	];
-	return cli(args, { ...envFor(sandbox), ...run.env }, run.options);
 }
