@@ -1,5 +1,12 @@
 import type { RunningSandbox } from '../../sandbox/src';
-import { cli, envFor, type CliOptions, type CliResult } from '../integration/worker/harness';
+import {
+	cli,
+	envFor,
+	sandboxMessages,
+	type CliOptions,
+	type CliResult,
+	type SandboxMessage,
+} from '../integration/worker/harness';
 
 /** One `cloudtel campaign run` on the sandbox's demo Property, as a user would type it. */
 export interface CampaignRun {
@@ -47,4 +54,21 @@ export function campaignRunArgs(sandbox: RunningSandbox, run: CampaignRun): stri
 		...(run.rate !== undefined ? ['--rate', run.rate] : []),
 		...(run.flags ?? []),
 	];
+}
+
+/** `cloudtel campaign status --json` of campaign `name` on `db`, parsed. */
+export async function campaignStatus(db: string, name: string): Promise<any> {
+	return JSON.parse(
+		(await cli(['campaign', 'status', '--db', db, '--name', name, '--json'])).stdout,
+	);
+}
+
+/** `cloudtel campaign status` of campaign `name` on `db`, as a person reads it. */
+export async function campaignStatusText(db: string, name: string): Promise<string> {
+	return (await cli(['campaign', 'status', '--db', db, '--name', name])).stdout;
+}
+
+/** The messages campaign `name` sent to `sandbox` (by their ExternalId), in the order taken. */
+export async function sentBy(sandbox: RunningSandbox, name: string): Promise<SandboxMessage[]> {
+	return (await sandboxMessages(sandbox)).filter((m) => m.ExternalId?.startsWith(`${name}:`));
 }
