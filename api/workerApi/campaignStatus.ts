@@ -83,7 +83,7 @@ export interface VariantFigures {
 	delivered: number;
 	failed: number;
 	replies: number;
-	/** 0 while clicks are not tracked. */
+	/** Rows whose links a person followed; 0 while clicks are not tracked. */
 	clicks: number;
 	optOuts: number;
 }

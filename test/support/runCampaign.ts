@@ -1,5 +1,12 @@
 import type { RunningSandbox } from '../../sandbox/src';
-import { cli, envFor, type CliOptions, type CliResult } from '../integration/worker/harness';
+import {
+	cli,
+	envFor,
+	sandboxMessages,
+	type CliOptions,
+	type CliResult,
+	type SandboxMessage,
+} from '../integration/worker/harness';
 
 /** One `cloudtel campaign run` on the sandbox's demo Property, as a user would type it. */
 export interface CampaignRun {
@@ -24,8 +31,13 @@ export interface CampaignRun {
 
 /** Runs the built CLI against `sandbox` with its credentials in the environment. */
 export function runCampaign(sandbox: RunningSandbox, run: CampaignRun): Promise<CliResult> {
+	return cli(campaignRunArgs(sandbox, run), { ...envFor(sandbox), ...run.env }, run.options);
+}
+
+/** The command line of `run` (`run.env` and `run.options` aside), for a CLI started in the background. */
+export function campaignRunArgs(sandbox: RunningSandbox, run: CampaignRun): string[] {
 	const receipts = run.callbacks !== undefined ? `${run.callbacks}/receipts` : run.receiptUrl;
-	const args = [
+	return [
 		'campaign',
 		'run',
 		'--csv',
@@ -42,5 +54,21 @@ export function runCampaign(sandbox: RunningSandbox, run: CampaignRun): Promise<
 		...(run.rate !== undefined ? ['--rate', run.rate] : []),
 		...(run.flags ?? []),
 	];
-	return cli(args, { ...envFor(sandbox), ...run.env }, run.options);
+}
+
+/** `cloudtel campaign status --json` of campaign `name` on `db`, parsed. */
+export async function campaignStatus(db: string, name: string): Promise<any> {
+	return JSON.parse(
+		(await cli(['campaign', 'status', '--db', db, '--name', name, '--json'])).stdout,
+	);
+}
+
+/** `cloudtel campaign status` of campaign `name` on `db`, as a person reads it. */
+export async function campaignStatusText(db: string, name: string): Promise<string> {
+	return (await cli(['campaign', 'status', '--db', db, '--name', name])).stdout;
+}
+
+/** The messages campaign `name` sent to `sandbox` (by their ExternalId), in the order taken. */
+export async function sentBy(sandbox: RunningSandbox, name: string): Promise<SandboxMessage[]> {
+	return (await sandboxMessages(sandbox)).filter((m) => m.ExternalId?.startsWith(`${name}:`));
 }

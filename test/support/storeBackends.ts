@@ -15,6 +15,12 @@ export interface StoreBackend {
 const TABLES =
 	'campaigns, recipients, submissions, deliveries, answers, message_sids, meta, replies, suppressions, consent_events, callback_events, forwards, campaign_runs, workers, pacing, api_campaigns, api_pages, variant_decisions';
 
+/** `backend`'s store for this test as the CLI's `--db` takes it: the SQLite file's path or the postgres:// URL. */
+export function dbArg(backend: StoreBackend): string {
+	const location = backend.location();
+	return location.kind === 'sqlite' ? location.path : location.url;
+}
+
 /**
  * Both backends, with the hooks that give each test an empty store: a new SQLite file
  * per test; for Postgres one database per test file (the run shares one server), emptied

@@ -40,8 +40,8 @@ export async function workerRig(
 		secret: string;
 		backend?: StoreBackend;
 		sandbox?: SandboxOptions;
-		/** Given the worker's folder, for paths in it (a relative one is the working directory's). */
-		config?: (dir: string) => Record<string, unknown>;
+		/** Given the worker's folder, for paths in it (a relative one is the working directory's), and its port. */
+		config?: (dir: string, port: number) => Record<string, unknown>;
 	},
 ): Promise<WorkerRig> {
 	const sandbox = await startSandbox({ port: 0, ...options.sandbox });
@@ -60,7 +60,7 @@ export async function workerRig(
 			host: '127.0.0.1',
 			secret: options.secret,
 		},
-		...options.config?.(dir),
+		...options.config?.(dir, port),
 	});
 	const env = envFor(sandbox);
 	const worker = await WorkerProcess.start(config, env);

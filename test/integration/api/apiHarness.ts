@@ -4,6 +4,7 @@ import { workerConfigSchema } from '../../../worker/src/config/workerConfigSchem
 import { CampaignApi } from '../../../worker/src/daemon/api/campaignApi';
 import type { CampaignEvents } from '../../../worker/src/daemon/callbacks/5-events/campaignEvents';
 import { apiRoutes } from '../../../worker/src/daemon/http/apiRoutes';
+import { httpErrorHandler } from '../../../worker/src/daemon/http/httpErrorHandler';
 import { RefusalLog } from '../../../worker/src/daemon/http/refusalLog';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import type { Ledger } from '../../../worker/src/storage/ledger';
@@ -102,7 +103,10 @@ export class ApiUnderTest {
 			events: options.events,
 		});
 		const app = Fastify({ logger: false });
-		// Mounted as the worker's server mounts it: under /api, behind the token.
+		// Mounted as the worker's server mounts it: the one error handler at the root, the API under /api behind the token.
+		app.setErrorHandler(
+			httpErrorHandler({ log, errorLine: 'webhook error', fastifyRefusal: () => undefined }),
+		);
 		await app.register(apiRoutes({ token: API_TOKEN, routes: [api.routes] }, new RefusalLog(log)), {
 			prefix: '/api',
 		});

@@ -45,6 +45,64 @@ export interface ApiWorkerRig {
 	idle(): Promise<boolean>;
 }
 
+/** One request to `url` + path, as ApiWorkerRig.call makes it. */
+function apiCall(url: string): ApiWorkerRig['call'] {
+	return async (method, path, body, { token = API_TOKEN, type = 'application/json' } = {}) => {
+		const res = await fetch(url + path, {
+			method,
+			headers: {
+				authorization: `Bearer ${token}`,
+				...(body !== undefined ? { 'content-type': type } : {}),
+			},
+			body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+		});
+		return { status: res.status, body: (await res.json()) as any, headers: res.headers };
+	};
+}
+
+type RigOptions = {
+	sandbox?: SandboxOptions;
+	apiToken?: string | null;
+	/** A function of the sandbox for what needs its IDs (a configured campaign's property). */
+	config?: Record<string, unknown> | ((sandbox: RunningSandbox) => Record<string, unknown>);
+};
+
+/** The sandbox and the store of a rig, and a worker's config for them, each on a port of its own. */
+async function rigParts(backend: StoreBackend, cleanup: Cleanup, options: RigOptions) {
+	await ensureBuilt();
+	const sandbox = await startSandbox({ port: 0, receiptDelayMs: 60_000, ...options.sandbox });
+	cleanup.push(() => sandbox.close());
+	const location = backend.location();
+	const db = location.kind === 'sqlite' ? location.path : location.url;
+	const token = options.apiToken === undefined ? API_TOKEN : options.apiToken;
+	const env = {
+		CLOUDTEL_BASE_URL: sandbox.url,
+		CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
+		CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
+	};
+	/** A worker's config in a folder of its own, and its API's URL. */
+	const workerConfig = async () => {
+		const port = await freePort();
+		const config = writeConfig(tempDir(), {
+			db,
+			server: {
+				publicUrl: `http://127.0.0.1:${port}`,
+				port,
+				host: '127.0.0.1',
+				secret: API_SECRET,
+				...(token === null ? {} : { apiToken: token }),
+			},
+			// Forwards retried within a test's patience.
+			outbox: { backoffMs: 50, maxBackoffMs: 200 },
+			// The tests' receivers of events listen here.
+			outbound: { allow: ['127.0.0.1'] },
+			...(typeof options.config === 'function' ? options.config(sandbox) : options.config),
+		});
+		return { config, url: `http://127.0.0.1:${port}/api` };
+	};
+	return { sandbox, location, db, env, workerConfig };
+}
+
 /**
  * Sets one up; `cleanup` gets what stops it (the sandbox, each worker started). `apiToken`
  * null starts the worker with the API off; `config`: more of the worker's config (`events`, say).
@@ -52,59 +110,17 @@ export interface ApiWorkerRig {
 export async function apiWorkerRig(
 	backend: StoreBackend,
 	cleanup: Cleanup,
-	options: {
-		sandbox?: SandboxOptions;
-		apiToken?: string | null;
-		/** A function of the sandbox for what needs its IDs (a configured campaign's property). */
-		config?: Record<string, unknown> | ((sandbox: RunningSandbox) => Record<string, unknown>);
-	} = {},
+	options: RigOptions = {},
 ): Promise<ApiWorkerRig> {
-	await ensureBuilt();
-	const sandbox = await startSandbox({ port: 0, receiptDelayMs: 60_000, ...options.sandbox });
-	cleanup.push(() => sandbox.close());
-	const location = backend.location();
-	const db = location.kind === 'sqlite' ? location.path : location.url;
-	const port = await freePort();
-	const token = options.apiToken === undefined ? API_TOKEN : options.apiToken;
-	const config = writeConfig(tempDir(), {
-		db,
-		server: {
-			publicUrl: `http://127.0.0.1:${port}`,
-			port,
-			host: '127.0.0.1',
-			secret: API_SECRET,
-			...(token === null ? {} : { apiToken: token }),
-		},
-		// Forwards retried within a test's patience.
-		outbox: { backoffMs: 50, maxBackoffMs: 200 },
-		// The tests' receivers of events listen here.
-		outbound: { allow: ['127.0.0.1'] },
-		...(typeof options.config === 'function' ? options.config(sandbox) : options.config),
-	});
-	const env = {
-		CLOUDTEL_BASE_URL: sandbox.url,
-		CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
-		CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
-	};
-	const url = `http://127.0.0.1:${port}/api`;
+	const { sandbox, location, db, env, workerConfig } = await rigParts(backend, cleanup, options);
+	const { config, url } = await workerConfig();
 	return {
 		sandbox,
 		driver: new SandboxDriver(sandbox),
 		location,
 		db,
 		url,
-		async call(method, path, body, { token: bearer = API_TOKEN, type = 'application/json' } = {}) {
-			const res = await fetch(url + path, {
-				method,
-				headers: {
-					authorization: `Bearer ${bearer}`,
-					...(body !== undefined ? { 'content-type': type } : {}),
-				},
-				body:
-					body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-			});
-			return { status: res.status, body: (await res.json()) as any, headers: res.headers };
-		},
+		call: apiCall(url),
 		idle: () => storeIdle(location),
 		async start(alone = false) {
 			const worker = await WorkerProcess.start(config, {
@@ -114,5 +130,39 @@ export async function apiWorkerRig(
 			cleanup.push(() => worker.stop('SIGKILL'));
 			return worker;
 		},
+	};
+}
+
+/** Workers started on one sandbox and one store (Postgres: one campaign sent by all), each with its API. */
+export interface ApiWorkersRig {
+	sandbox: RunningSandbox;
+	driver: SandboxDriver;
+	workers: WorkerProcess[];
+	/** ApiWorkerRig.call, to the `i`-th worker. */
+	call(i: number, ...request: Parameters<ApiWorkerRig['call']>): Promise<ApiAnswer>;
+}
+
+/** `count` workers as apiWorkerRig sets one up, started, sharing its sandbox and store. */
+export async function apiWorkers(
+	backend: StoreBackend,
+	cleanup: Cleanup,
+	count: number,
+	options: RigOptions = {},
+): Promise<ApiWorkersRig> {
+	const { sandbox, env, workerConfig } = await rigParts(backend, cleanup, options);
+	const workers: WorkerProcess[] = [];
+	const calls: ApiWorkerRig['call'][] = [];
+	for (let i = 0; i < count; i++) {
+		const { config, url } = await workerConfig();
+		const worker = await WorkerProcess.start(config, env);
+		cleanup.push(() => worker.stop('SIGKILL'));
+		workers.push(worker);
+		calls.push(apiCall(url));
+	}
+	return {
+		sandbox,
+		driver: new SandboxDriver(sandbox),
+		workers,
+		call: (i, ...request) => calls[i](...request),
 	};
 }

@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../../sandbox/src';
 import { openLedger } from '../../../worker/src/storage/openStores';
 import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
 import { cli } from '../worker/harness';
-import {
-	ensureBuilt,
-	freePort,
-	SandboxDriver,
-	tempDir,
-	until,
-	WorkerProcess,
-	writeConfig,
-} from '../daemon/harness';
+import { until } from '../daemon/harness';
 import { recipients, startCatcher } from './apiHarness';
-import { API_SECRET, API_TOKEN, apiWorkerRig } from './apiRig';
+import { apiWorkerRig, apiWorkers } from './apiRig';
 
 /** The worker's campaign API end to end, in parts: each backend, and two workers on one Postgres. */
 export function scenarios(part: 'sqlite' | 'postgres' | 'two-workers'): void {
@@ -214,46 +205,9 @@ export function scenarios(part: 'sqlite' | 'postgres' | 'two-workers'): void {
 		const [, postgres] = storeBackends();
 
 		it('sends a campaign started through one of them with both, nobody twice', async () => {
-			await ensureBuilt();
-			const sandbox = await startSandbox({ port: 0, receiptDelayMs: 60_000, latencyMs: 20 });
-			cleanup.push(() => sandbox.close());
-			const driver = new SandboxDriver(sandbox);
-			const location = postgres.location();
-			const env = {
-				CLOUDTEL_BASE_URL: sandbox.url,
-				CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
-				CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
-			};
-			const workers: WorkerProcess[] = [];
-			const urls: string[] = [];
-			for (let i = 0; i < 2; i++) {
-				const port = await freePort();
-				const config = writeConfig(tempDir(), {
-					db: location.kind === 'postgres' ? location.url : '',
-					server: {
-						publicUrl: `http://127.0.0.1:${port}`,
-						port,
-						host: '127.0.0.1',
-						secret: API_SECRET,
-						apiToken: API_TOKEN,
-					},
-				});
-				const worker = await WorkerProcess.start(config, env);
-				cleanup.push(() => worker.stop('SIGKILL'));
-				workers.push(worker);
-				urls.push(`http://127.0.0.1:${port}/api`);
-			}
-			const call = async (i: number, method: string, path: string, body?: unknown) => {
-				const res = await fetch(urls[i] + path, {
-					method,
-					headers: {
-						authorization: `Bearer ${API_TOKEN}`,
-						...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-					},
-					body: body === undefined ? undefined : JSON.stringify(body),
-				});
-				return { status: res.status, body: (await res.json()) as any };
-			};
+			const { driver, sandbox, workers, call } = await apiWorkers(postgres, cleanup, 2, {
+				sandbox: { latencyMs: 20 },
+			});
 			// Settings through one worker, pages through both (a balancer spreads them), the start through the first.
 			expect(
 				(

@@ -1,8 +1,7 @@
 import { expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
-import { runCampaign } from '../../support/runCampaign';
+import { campaignStatus, runCampaign } from '../../support/runCampaign';
 import {
-	cli,
 	numbersCsv,
 	sandboxForTests,
 	sandboxMessages,
@@ -33,9 +32,7 @@ it('--daily-max-cost is shared by the campaigns of a ledger: the second one paus
 	expect(second.code, second.stderr + second.stdout.slice(-1500)).toBe(4);
 	expect(summaryOf(second).rows).toMatchObject({ accepted: 2, pending: 2 });
 	expect((summaryOf(second) as { pausedBy?: string }).pausedBy).toBe('daily-spend-cap');
-	const status = JSON.parse(
-		(await cli(['campaign', 'status', '--db', db, '--name', 'day-two', '--json'])).stdout,
-	);
+	const status = await campaignStatus(db, 'day-two');
 	expect(status).toMatchObject({ paused: true, pausedBy: 'daily-spend-cap' });
 	expect(status.pausedReason).toMatch(
 		/the day's spend across campaigns is 0\.05 of --daily-max-cost 0\.05/,

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
 import { ensureBuilt, workerOnSandbox, type WorkerProcess } from '../daemon/harness';
-import { runCampaign } from '../../support/runCampaign';
+import { campaignStatus, campaignStatusText, runCampaign } from '../../support/runCampaign';
 import { cli, summaryOf, tempDir, withSandbox, writeCsv } from '../worker/harness';
 
 // The brake reads the rows and receipts in the store with SQL both backends share: SQLite only.
@@ -38,8 +38,7 @@ function deadList(from = 0): string {
 const run = (csv: string, name: string, extra: string[] = [], rate = '40') =>
 	runCampaign(sandbox, { csv, db, name, text: 'Hi {{Name}}', rate, receiptUrl, flags: extra });
 
-const status = async (name: string) =>
-	JSON.parse((await cli(['campaign', 'status', '--db', db, '--name', name, '--json'])).stdout);
+const status = (name: string) => campaignStatus(db, name);
 
 describe('campaign run --max-failure-rate', () => {
 	it('a list that mostly fails pauses (exit 4) by its failure-rate with the top ErrorCodes; a run does not resume it, `campaign resume` does and judges afresh', async () => {
@@ -53,8 +52,7 @@ describe('campaign run --max-failure-rate', () => {
 			/of the latest \d+ delivery outcomes failed \(\d+%, above --max-failure-rate 0\.3\): (UNDELIVERABLE|UNKNOWN_SUBSCRIBER) \d+, (UNDELIVERABLE|UNKNOWN_SUBSCRIBER) \d+/,
 		);
 		expect(paused.rows.pending).toBeGreaterThan(0);
-		const text = await cli(['campaign', 'status', '--db', db, '--name', 'dead']);
-		expect(text.stdout).toMatch(/paused by its failure-rate/);
+		expect(await campaignStatusText(db, 'dead')).toMatch(/paused by its failure-rate/);
 
 		// Running it again does not go on: the brake wants a person's resume.
 		const again = await run(csv, 'dead');

@@ -1,45 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
-import { storeBackends } from '../../support/storeBackends';
 import {
-	cli,
-	numbersCsv,
-	sandboxForTests,
-	sandboxMessages,
-	summaryOf,
-	tempDir,
-	writeCsv,
-} from '../worker/harness';
+	campaignStatus,
+	campaignStatusText,
+	runCampaign,
+	sentBy as sentOf,
+} from '../../support/runCampaign';
+import { dbArg, storeBackends } from '../../support/storeBackends';
+import { cli, numbersCsv, sandboxForTests, summaryOf, tempDir, writeCsv } from '../worker/harness';
 
 // About the store (the count is every campaign's messages in it): both backends.
 let sandbox: RunningSandbox;
-let env: Record<string, string>;
-sandboxForTests((s) => ({ sandbox, env } = s));
+sandboxForTests((s) => ({ sandbox } = s));
 
 describe.each(storeBackends())('campaign run --frequency-cap ($name)', (backend) => {
 	it('a number sent N messages within the period by any campaign ends capped, judged when its row is sent', async () => {
-		const location = backend.location();
-		const db = location.kind === 'sqlite' ? location.path : location.url;
+		const db = dbArg(backend);
 		const dir = tempDir();
 		const base = backend.name === 'sqlite' ? 0 : 500;
 		const csv = (name: string, n: number, start: number) =>
 			writeCsv(dir, `${name}.csv`, numbersCsv(n, base + start));
 		const run = (name: string, list: string, extra: string[] = []) =>
-			cli(
-				[
-					'campaign',
-					'run',
-					...['--csv', list, '--name', name, '--db', db, '--text', 'Hi {{Name}}'],
-					...['--property', sandbox.demo.PropertySid, '--batch-size', '3', '--rate', '0'],
-					...extra,
-				],
-				env,
-			);
-		const sentBy = async (name: string) =>
-			(await sandboxMessages(sandbox))
-				.filter((m) => m.ExternalId?.startsWith(`${name}:`))
-				.map((m) => m.To)
-				.sort();
+			runCampaign(sandbox, {
+				csv: list,
+				db,
+				name,
+				text: 'Hi {{Name}}',
+				rate: '0',
+				flags: ['--batch-size', '3', ...extra],
+			});
+		const sentBy = async (name: string) => (await sentOf(sandbox, name)).map((m) => m.To).sort();
 		const number = (i: number) => `+614${String(10_000_000 + base + i).slice(-8)}`;
 
 		// Numbers 0-3 had a message from a campaign of no cap.
@@ -93,16 +83,14 @@ describe.each(storeBackends())('campaign run --frequency-cap ($name)', (backend)
 
 		// How a person reads it: the same on both backends (the counts above are the store's).
 		if (backend.name === 'postgres') return;
-		const status = await cli(['campaign', 'status', '--db', db, '--name', second, '--json']);
-		const json = JSON.parse(status.stdout);
+		const json = await campaignStatus(db, second);
 		expect(json.rows).toMatchObject({ accepted: 2, capped: 4 });
 		expect(json.firstErrors[0]).toMatchObject({
 			line: 2,
 			code: 'FREQUENCY_CAPPED',
 			reason: expect.stringMatching(/sent 1 message within 24h already \(--frequency-cap 1\/24h\)/),
 		});
-		const text = await cli(['campaign', 'status', '--db', db, '--name', second]);
-		expect(text.stdout).toMatch(/capped 4/);
+		expect(await campaignStatusText(db, second)).toMatch(/capped 4/);
 		const report = await cli(['campaign', 'report', '--db', db, '--name', second, '--json']);
 		expect(report.code, report.stderr).toBe(0);
 		expect(JSON.stringify(JSON.parse(report.stdout))).toMatch(/"capped":4/);
@@ -110,16 +98,14 @@ describe.each(storeBackends())('campaign run --frequency-cap ($name)', (backend)
 
 	it('refuses a frequency cap that is not N/PERIOD, naming the flag', async () => {
 		if (backend.name === 'postgres') return;
-		const location = backend.location();
-		const db = location.kind === 'sqlite' ? location.path : location.url;
 		const list = writeCsv(tempDir(), 'list.csv', numbersCsv(1));
-		const bad = await cli(
-			[
-				...['campaign', 'run', '--csv', list, '--name', 'bad', '--db', db, '--text', 'Hi'],
-				...['--property', sandbox.demo.PropertySid, '--frequency-cap', '1/day'],
-			],
-			env,
-		);
+		const bad = await runCampaign(sandbox, {
+			csv: list,
+			db: dbArg(backend),
+			name: 'bad',
+			text: 'Hi',
+			flags: ['--frequency-cap', '1/day'],
+		});
 		expect(bad.code).toBe(2);
 		expect(bad.stderr).toMatch(
 			/--frequency-cap: must be N\/PERIOD such as 1\/24h or 3\/7d \(got "1\/day"\)/,

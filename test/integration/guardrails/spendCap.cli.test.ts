@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
-import { runCampaign } from '../../support/runCampaign';
-import { storeBackends } from '../../support/storeBackends';
-import {
-	cli,
-	numbersCsv,
-	sandboxForTests,
-	sandboxMessages,
-	summaryOf,
-	tempDir,
-	writeCsv,
-} from '../worker/harness';
+import { campaignStatus, campaignStatusText, runCampaign, sentBy } from '../../support/runCampaign';
+import { dbArg, storeBackends } from '../../support/storeBackends';
+import { cli, numbersCsv, sandboxForTests, summaryOf, tempDir, writeCsv } from '../worker/harness';
 
 // About the store (the cap is reserved in it): both backends.
 let sandbox: RunningSandbox;
@@ -18,8 +10,7 @@ sandboxForTests((s) => ({ sandbox } = s));
 
 describe.each(storeBackends())('campaign run --max-cost ($name)', (backend) => {
 	it('the dry run says how many rows fit; the run pauses (exit 4) before passing it, and a higher cap resumes with no row twice', async () => {
-		const location = backend.location();
-		const db = location.kind === 'sqlite' ? location.path : location.url;
+		const db = dbArg(backend);
 		const name = `cap-${backend.name}`;
 		const csv = writeCsv(
 			tempDir(),
@@ -57,22 +48,18 @@ describe.each(storeBackends())('campaign run --max-cost ($name)', (backend) => {
 		expect(paused.pausedBy).toBe('spend-cap');
 		expect(paused.rows).toMatchObject({ accepted: 6, pending: 4, submitting: 0 });
 		expect(paused.message).toMatch(/spent 0\.30 of --max-cost 0\.30/);
-		const ours = async () =>
-			(await sandboxMessages(sandbox)).filter((m) => m.ExternalId?.startsWith(`${name}:`));
+		const ours = () => sentBy(sandbox, name);
 		expect(await ours()).toHaveLength(6);
 
-		const status = await cli(['campaign', 'status', '--db', db, '--name', name, '--json']);
-		expect(JSON.parse(status.stdout)).toMatchObject({
+		expect(await campaignStatus(db, name)).toMatchObject({
 			paused: true,
 			pausedBy: 'spend-cap',
 			spent: 0.3,
 			rows: { accepted: 6, pending: 4 },
 		});
-		const text = await cli(['campaign', 'status', '--db', db, '--name', name]);
-		expect(text.stdout).toMatch(/paused by its spend-cap/);
-		expect(text.stdout).toMatch(
-			/spend-cap: spent 0\.30 of --max-cost 0\.30 .* 4 rows stay pending/,
-		);
+		const text = await campaignStatusText(db, name);
+		expect(text).toMatch(/paused by its spend-cap/);
+		expect(text).toMatch(/spend-cap: spent 0\.30 of --max-cost 0\.30 .* 4 rows stay pending/);
 
 		const report = await cli(['campaign', 'report', '--db', db, '--name', name, '--json']);
 		expect(JSON.parse(report.stdout).guardrails).toMatchObject({
@@ -91,9 +78,10 @@ describe.each(storeBackends())('campaign run --max-cost ($name)', (backend) => {
 		const sent = await ours();
 		expect(sent).toHaveLength(10);
 		expect(new Set(sent.map((m) => m.ExternalId)).size).toBe(10);
-		const after = JSON.parse(
-			(await cli(['campaign', 'status', '--db', db, '--name', name, '--json'])).stdout,
-		);
-		expect(after).toMatchObject({ paused: false, pausedBy: null, spent: 0.5 });
+		expect(await campaignStatus(db, name)).toMatchObject({
+			paused: false,
+			pausedBy: null,
+			spent: 0.5,
+		});
 	});
 });

@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../../sandbox/src';
 import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
-import {
-	ensureBuilt,
-	freePort,
-	SandboxDriver,
-	tempDir,
-	until,
-	WorkerProcess,
-	writeConfig,
-} from '../daemon/harness';
+import { until } from '../daemon/harness';
 import { recipients } from '../api/apiHarness';
-import { API_SECRET, API_TOKEN } from '../api/apiRig';
+import { apiWorkers } from '../api/apiRig';
 
 // Postgres only: several worker processes share a store, and so a cap, only there.
 const cleanup = cleanupAfterEach();
@@ -20,47 +11,10 @@ const [, postgres] = storeBackends();
 
 describe('a spend cap of an API campaign sent by two worker processes on one Postgres', () => {
 	it('together they never pass it; a higher cap given to either sends the rest, nobody twice', async () => {
-		await ensureBuilt();
 		// Answers take a moment, so both workers have chunks on their way when the cap nears.
-		const sandbox = await startSandbox({ port: 0, receiptDelayMs: 60_000, latencyMs: 20 });
-		cleanup.push(() => sandbox.close());
-		const driver = new SandboxDriver(sandbox);
-		const location = postgres.location();
-		const env = {
-			CLOUDTEL_BASE_URL: sandbox.url,
-			CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
-			CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
-		};
-		const workers: WorkerProcess[] = [];
-		const urls: string[] = [];
-		for (let i = 0; i < 2; i++) {
-			const port = await freePort();
-			const config = writeConfig(tempDir(), {
-				db: location.kind === 'postgres' ? location.url : '',
-				server: {
-					publicUrl: `http://127.0.0.1:${port}`,
-					port,
-					host: '127.0.0.1',
-					secret: API_SECRET,
-					apiToken: API_TOKEN,
-				},
-			});
-			const worker = await WorkerProcess.start(config, env);
-			cleanup.push(() => worker.stop('SIGKILL'));
-			workers.push(worker);
-			urls.push(`http://127.0.0.1:${port}/api`);
-		}
-		const call = async (i: number, method: string, path: string, body?: unknown) => {
-			const res = await fetch(urls[i] + path, {
-				method,
-				headers: {
-					authorization: `Bearer ${API_TOKEN}`,
-					...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-				},
-				body: body === undefined ? undefined : JSON.stringify(body),
-			});
-			return { status: res.status, body: (await res.json()) as any };
-		};
+		const { sandbox, driver, workers, call } = await apiWorkers(postgres, cleanup, 2, {
+			sandbox: { latencyMs: 20 },
+		});
 		const state = async () => (await call(1, 'GET', '/campaigns/capped')).body.campaign;
 		const sent = async () =>
 			(await driver.messages()).filter((m) => String(m.ExternalId).startsWith('capped:'));

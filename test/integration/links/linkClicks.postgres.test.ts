@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { newDatabase } from '../../support/postgres/database';
+import { runCampaign } from '../../support/runCampaign';
 import {
 	ensureBuilt,
 	freePort,
@@ -9,7 +10,7 @@ import {
 	WorkerProcess,
 	writeConfig,
 } from '../daemon/harness';
-import { cli, envFor, sandboxMessages, writeCsv } from '../worker/harness';
+import { cli, sandboxMessages, writeCsv } from '../worker/harness';
 
 const SECRET = 'links-pg-secret-0123456789abcdef';
 const NUMBERS = ['+61491572001', '+61491572002'];
@@ -62,26 +63,13 @@ describe('tracked links on a shared Postgres', () => {
 	it('either worker redirects any token, and the clicks of both count once per recipient', async () => {
 		const dir = tempDir();
 		const csv = writeCsv(dir, 'autumn.csv', `Phone\n${NUMBERS.join('\n')}\n`);
-		const run = await cli(
-			[
-				'campaign',
-				'run',
-				'--csv',
-				csv,
-				'--property',
-				sandbox.demo.PropertySid,
-				'--text',
-				`Autumn sale: ${SHOP}`,
-				'--db',
-				url,
-				'--name',
-				'autumn',
-				'--track-links',
-				'--link-base',
-				'https://go.example.com',
-			],
-			envFor(sandbox),
-		);
+		const run = await runCampaign(sandbox, {
+			csv,
+			db: url,
+			name: 'autumn',
+			text: `Autumn sale: ${SHOP}`,
+			flags: ['--track-links', '--link-base', 'https://go.example.com'],
+		});
 		expect(run.code, run.stderr).toBe(0);
 		const tokens = (await sandboxMessages(sandbox))
 			.filter((m) => m.ExternalId?.startsWith('autumn:'))

@@ -1,17 +1,12 @@
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../sandbox/src';
 import { CallbackCatcher } from '../../support/callbackCatcher';
-import {
-	ensureBuilt,
-	freePort,
-	tempDir,
-	until,
-	WorkerProcess,
-	writeConfig,
-} from '../daemon/harness';
-import { cli, envFor, sandboxMessages, writeCsv } from '../worker/harness';
+import { cleanupAfterAll } from '../../support/cleanup';
+import { runCampaign } from '../../support/runCampaign';
+import { workerRig } from '../../support/workerRig';
+import { until } from '../daemon/harness';
+import { cli, sandboxMessages, writeCsv } from '../worker/harness';
 
 const SECRET = 'links-secret-0123456789abcdef';
 const ANN = '+61491571001';
@@ -30,9 +25,9 @@ interface Status {
  * link asked of the worker.
  */
 describe('tracked links served by a worker', () => {
+	const cleanup = cleanupAfterAll();
 	let sandbox: RunningSandbox;
 	let catcher: CallbackCatcher;
-	let worker: WorkerProcess;
 	let db: string;
 	let base: string;
 	/** Each recipient's links, in the order of the text: the shop's, then the map's. */
@@ -57,46 +52,30 @@ describe('tracked links served by a worker', () => {
 		fetch(url, { redirect: 'manual', ...init });
 
 	beforeAll(async () => {
-		await ensureBuilt();
-		sandbox = await startSandbox({ port: 0, receiptDelayMs: 60_000 });
 		catcher = await CallbackCatcher.start();
-		const dir = tempDir();
-		const port = await freePort();
-		db = join(dir, 'worker.db');
-		base = `http://127.0.0.1:${port}/l`;
-		const config = writeConfig(dir, {
-			provider: { baseUrl: sandbox.url },
-			db,
-			server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1' },
-			links: { baseUrl: base, scanWindowSeconds: 0 },
-			events: { url: catcher.url },
+		cleanup.push(() => catcher.close());
+		const rig = await workerRig(cleanup, {
+			secret: SECRET,
+			sandbox: { receiptDelayMs: 60_000 },
+			config: (_dir, port) => ({
+				links: { baseUrl: `http://127.0.0.1:${port}/l`, scanWindowSeconds: 0 },
+				events: { url: catcher.url },
+			}),
 		});
-		worker = await WorkerProcess.start(config, {
-			CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
-			CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
-			CLOUDTEL_CALLBACK_SECRET: SECRET,
-		});
-		const csv = writeCsv(dir, 'promo.csv', `Phone,Name\n${ANN},Ann\n${BOB},Bob\n${CAROL},Carol\n`);
-		const run = await cli(
-			[
-				'campaign',
-				'run',
-				'--csv',
-				csv,
-				'--property',
-				sandbox.demo.PropertySid,
-				'--text',
-				`Hi {{Name}}: ${SHOP} or find us ${MAP}`,
-				'--db',
-				db,
-				'--name',
-				'promo',
-				'--track-links',
-				'--link-base',
-				base,
-			],
-			envFor(sandbox),
+		({ sandbox, db } = rig);
+		base = `http://127.0.0.1:${rig.port}/l`;
+		const csv = writeCsv(
+			rig.dir,
+			'promo.csv',
+			`Phone,Name\n${ANN},Ann\n${BOB},Bob\n${CAROL},Carol\n`,
 		);
+		const run = await runCampaign(sandbox, {
+			csv,
+			db,
+			name: 'promo',
+			text: `Hi {{Name}}: ${SHOP} or find us ${MAP}`,
+			flags: ['--track-links', '--link-base', base],
+		});
 		expect(run.code, run.stderr).toBe(0);
 		for (const m of await sandboxMessages(sandbox))
 			links.set(
@@ -104,12 +83,6 @@ describe('tracked links served by a worker', () => {
 				[...m.Text.matchAll(/http:\/\/127\.0\.0\.1:\d+\/l\/[A-Za-z0-9_-]{10}/g)].map((x) => x[0]),
 			);
 	}, 120_000);
-
-	afterAll(async () => {
-		await worker?.stop('SIGKILL');
-		await sandbox?.close();
-		await catcher?.close();
-	});
 
 	it('redirects each link to its own URL at once (302), and counts clicks per recipient apart from previews', async () => {
 		expect(links.get(ANN)).toHaveLength(2);

@@ -1,18 +1,10 @@
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
-import type { Reporter } from '../../../worker/src/campaign/reporter';
-import { runCampaign } from '../../../worker/src/campaign/runCampaign';
-import { dbLocation } from '../../../worker/src/storage/dbLocation';
-import { openRunLedger } from '../../../worker/src/storage/openStores';
-import {
-	ensureBuilt,
-	freePort,
-	tempDir,
-	until,
-	WorkerProcess,
-	writeConfig,
-} from '../daemon/harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../sandbox/src';
+import { cleanupAfterAll } from '../../support/cleanup';
+import { campaignRunArgs } from '../../support/runCampaign';
+import { runLater } from '../../support/runLater';
+import { workerRig } from '../../support/workerRig';
+import { until } from '../daemon/harness';
 import { cli, envFor, numbersCsv, sandboxMessages, summaryOf, writeCsv } from '../worker/harness';
 
 /**
@@ -25,14 +17,6 @@ const A = 'Hi {{Name}}, the spring sale: https://shop.example.com/spring';
 const B = 'Hi {{Name}}, 20% off today only: https://shop.example.com/today';
 const LINK = /http:\/\/127\.0\.0\.1:\d+\/l\/[A-Za-z0-9_-]{10}/;
 
-const silent: Reporter = {
-	event: () => undefined,
-	rowError: () => undefined,
-	progress: () => undefined,
-	summary: () => undefined,
-	close: () => undefined,
-};
-
 interface Status {
 	rows: Record<string, number>;
 	links: { clicked: number; clicks: number; prefetches: number };
@@ -40,59 +24,34 @@ interface Status {
 	winner: { index: number; by: string; byHand: boolean } | null;
 }
 
+const cleanup = cleanupAfterAll();
 let sandbox: RunningSandbox;
-let worker: WorkerProcess;
 let dir: string;
 let db: string;
 let base: string;
 
 beforeAll(async () => {
-	await ensureBuilt();
-	sandbox = await startSandbox({ port: 0, receiptDelayMs: 600_000 });
-	dir = tempDir();
-	db = join(dir, 'worker.db');
-	const port = await freePort();
-	base = `http://127.0.0.1:${port}/l`;
-	const config = writeConfig(dir, {
-		provider: { baseUrl: sandbox.url },
-		db,
-		server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1' },
+	const rig = await workerRig(cleanup, {
+		secret: SECRET,
+		sandbox: { receiptDelayMs: 600_000 },
 		// A click at once after the send is a person here, not a carrier's scanner.
-		links: { baseUrl: base, scanWindowSeconds: 0 },
+		config: (_dir, port) => ({
+			links: { baseUrl: `http://127.0.0.1:${port}/l`, scanWindowSeconds: 0 },
+		}),
 	});
-	worker = await WorkerProcess.start(config, {
-		CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
-		CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
-		CLOUDTEL_CALLBACK_SECRET: SECRET,
-	});
+	({ sandbox, dir, db } = rig);
+	base = `http://127.0.0.1:${rig.port}/l`;
 }, 60_000);
 
-afterAll(async () => {
-	await worker?.stop('SIGKILL');
-	await sandbox?.close();
-});
-
-const args = (name: string, csv: string, extra: string[]) => [
-	'campaign',
-	'run',
-	'--csv',
-	csv,
-	'--name',
-	name,
-	'--text',
-	A,
-	'--variant',
-	B,
-	'--property',
-	sandbox.demo.PropertySid,
-	'--db',
-	db,
-	'--rate',
-	'0',
-	'--winner-by',
-	'clicks',
-	...extra,
-];
+const args = (name: string, csv: string, extra: string[]) =>
+	campaignRunArgs(sandbox, {
+		csv,
+		db,
+		name,
+		text: A,
+		rate: '0',
+		flags: ['--variant', B, '--winner-by', 'clicks', ...extra],
+	});
 
 const status = async (name: string): Promise<Status> => {
 	const r = await cli(['campaign', 'status', '--name', name, '--db', db, '--json']);
@@ -155,37 +114,22 @@ describe('a variant campaign decided by clicks', () => {
 		expect(clicked.variants.map((v) => v.clicks)).toEqual([0, 2]);
 
 		// The same command again, by a clock past the decision.
-		const ledger = await openRunLedger(dbLocation(db), () => undefined);
-		try {
-			const summary = await runCampaign(
-				{
-					spec: {
-						name: 'spring',
-						csvPath: csv,
-						text: A,
-						variants: [B],
-						testShare: 0.5,
-						winnerBy: 'clicks',
-						decideAfter: 7200,
-						linkBase: base,
-						propertySid: sandbox.demo.PropertySid,
-					},
-					provider: {
-						baseUrl: sandbox.url,
-						accountSid: sandbox.demo.AccountSid,
-						authToken: sandbox.demo.AuthToken,
-					},
-					rate: 0,
-					batchSize: 100,
-					concurrency: 2,
-					now: () => Date.now() + 2 * 3600_000 + 1000,
-				},
-				{ ledger, reporter: silent },
-			);
-			expect(summary.exitCode, summary.message).toBe(0);
-		} finally {
-			await ledger.close();
-		}
+		const summary = await runLater(
+			sandbox,
+			db,
+			{
+				name: 'spring',
+				csvPath: csv,
+				text: A,
+				variants: [B],
+				testShare: 0.5,
+				winnerBy: 'clicks',
+				decideAfter: 7200,
+				linkBase: base,
+			},
+			2 * 3600_000 + 1000,
+		);
+		expect(summary.exitCode, summary.message).toBe(0);
 		const all = (await sandboxMessages(sandbox)).filter((m) =>
 			String(m.ExternalId).startsWith('spring:'),
 		);

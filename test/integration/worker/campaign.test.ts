@@ -3,6 +3,9 @@ import { join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/src';
+import { outcomeCsv } from '../../../worker/src/daemon/dashboard/csvDownloads';
+import { dbLocation } from '../../../worker/src/storage/dbLocation';
+import { openLedger } from '../../../worker/src/storage/openStores';
 import {
 	cli,
 	sandboxForTests,
@@ -80,6 +83,12 @@ describe('cloudtel campaign run, end to end against the sandbox', () => {
 		expect(lines).toHaveLength(312);
 		expect(lines[1]).toMatch(new RegExp(`^2,\\+61491570004,accepted,${first.MessageSid},,$`));
 		expect(lines.find((l) => l.startsWith('7,'))).toMatch(/^7,,invalid,,INVALID_NUMBER,/);
+		// The dashboard's outcome CSV of the same ledger is the --out file, byte for byte.
+		const ledger = await openLedger(dbLocation(db), { readonly: true });
+		let downloaded = '';
+		for await (const chunk of outcomeCsv(ledger, 'e2e')) downloaded += chunk;
+		await ledger.close();
+		expect(downloaded).toBe(readFileSync(out, 'utf8'));
 
 		const status = await cli(['campaign', 'status', '--db', db, '--name', 'e2e', '--json']);
 		expect(status.code).toBe(0);

@@ -5,25 +5,9 @@ import { sendStage } from '../../../worker/src/campaign/sendStage';
 import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
 import { TokenBucket } from '../../../worker/src/pacing/tokenBucket';
 import { BatchClient } from '../../../worker/src/provider/batchClient';
-import type { Reporter } from '../../../worker/src/campaign/reporter';
-import {
-	cli,
-	envFor,
-	numbersCsv,
-	sandboxMessages,
-	summaryOf,
-	tempDir,
-	withSandbox,
-	writeCsv,
-} from './harness';
-
-const silent: Reporter = {
-	event: () => undefined,
-	rowError: () => undefined,
-	progress: () => undefined,
-	summary: () => undefined,
-	close: () => undefined,
-};
+import { SilentReporter } from '../../../worker/src/daemon/api/silentReporter';
+import { runCampaign, sentBy } from '../../support/runCampaign';
+import { cli, envFor, numbersCsv, summaryOf, tempDir, withSandbox, writeCsv } from './harness';
 
 describe('a request that provably never left leaves its rows pending, never uncertain', () => {
 	let sandbox: RunningSandbox;
@@ -38,29 +22,37 @@ describe('a request that provably never left leaves its rows pending, never unce
 	});
 	afterAll(async () => sandbox?.close());
 
-	const run = (name: string, extra: string[], environment = env) =>
-		cli(
-			[
-				'campaign',
-				'run',
-				'--csv',
-				csv,
-				'--text',
-				'Hi {{Name}}',
-				'--property',
-				sandbox.demo.PropertySid,
-				'--db',
-				join(dir, 'l.db'),
-				'--name',
-				name,
-				'--rate',
-				'0',
-				...extra,
-			],
-			environment,
+	const run = (name: string, extra: string[]) =>
+		runCampaign(sandbox, {
+			csv,
+			db: join(dir, 'l.db'),
+			name,
+			text: 'Hi {{Name}}',
+			rate: '0',
+			flags: extra,
+		});
+	/** Campaign `name` in a ledger of its own (`file`), rows 2 to 4 imported and pending: what sendStage takes. */
+	const threePending = async (file: string, name: string) => {
+		const ledger = new SqliteLedger(join(dir, file));
+		await ledger.createCampaign({
+			name,
+			csvPath: csv,
+			propertySid: sandbox.demo.PropertySid,
+			text: 'Hi',
+		});
+		await ledger.importBatch(
+			name,
+			[2, 3, 4].map((line) => ({
+				line,
+				to: `+6149157015${line}`,
+				text: 'Hi',
+				segments: 1,
+				status: 'pending' as const,
+			})),
+			4,
 		);
-	const sentFor = async (name: string) =>
-		(await sandboxMessages(sandbox)).filter((m) => m.ExternalId?.startsWith(`${name}:`));
+		return ledger;
+	};
 
 	it('refuses ftp:// and a value that is no URL as usage errors naming --base-url', async () => {
 		for (const url of ['ftp://127.0.0.1/x', 'notaurl']) {
@@ -88,28 +80,11 @@ describe('a request that provably never left leaves its rows pending, never unce
 		const good = await run('tls', []);
 		expect(good.code, good.stderr).toBe(0);
 		expect(summaryOf(good).rows).toMatchObject({ accepted: 20, uncertain: 0 });
-		expect(await sentFor('tls')).toHaveLength(20);
+		expect(await sentBy(sandbox, 'tls')).toHaveLength(20);
 	});
 
 	it('at send time, a TLS error leaves the chunk pending and stops the run with a clear message', async () => {
-		const ledger = new SqliteLedger(join(dir, 'unit.db'));
-		await ledger.createCampaign({
-			name: 'mid',
-			csvPath: csv,
-			propertySid: sandbox.demo.PropertySid,
-			text: 'Hi',
-		});
-		await ledger.importBatch(
-			'mid',
-			[2, 3, 4].map((line) => ({
-				line,
-				to: `+6149157015${line}`,
-				text: 'Hi',
-				segments: 1,
-				status: 'pending' as const,
-			})),
-			4,
-		);
+		const ledger = await threePending('unit.db', 'mid');
 		const client = new BatchClient(
 			{ ...providerOf(sandbox), baseUrl: sandbox.url.replace('http://', 'https://') },
 			1,
@@ -124,7 +99,7 @@ describe('a request that provably never left leaves its rows pending, never unce
 			chunkSize: 2,
 			concurrency: 1,
 			total: 3,
-			reporter: silent,
+			reporter: new SilentReporter(),
 			controlPollMs: 0,
 		});
 		await client.close();
@@ -139,24 +114,7 @@ describe('a request that provably never left leaves its rows pending, never unce
 	});
 
 	it('at send time, a refused connection is retried, then leaves the chunk pending, never uncertain', async () => {
-		const ledger = new SqliteLedger(join(dir, 'refused.db'));
-		await ledger.createCampaign({
-			name: 'refused',
-			csvPath: csv,
-			propertySid: sandbox.demo.PropertySid,
-			text: 'Hi',
-		});
-		await ledger.importBatch(
-			'refused',
-			[2, 3, 4].map((line) => ({
-				line,
-				to: `+6149157015${line}`,
-				text: 'Hi',
-				segments: 1,
-				status: 'pending' as const,
-			})),
-			4,
-		);
+		const ledger = await threePending('refused.db', 'refused');
 		const client = new BatchClient({ ...providerOf(sandbox), baseUrl: 'http://127.0.0.1:1' }, 1);
 		const result = await sendStage({
 			campaign: 'refused',
@@ -168,7 +126,7 @@ describe('a request that provably never left leaves its rows pending, never unce
 			chunkSize: 3,
 			concurrency: 1,
 			total: 3,
-			reporter: silent,
+			reporter: new SilentReporter(),
 			controlPollMs: 0,
 			backoff: { baseMs: 10, maxMs: 20, maxAttempts: 3 },
 		});
@@ -237,7 +195,9 @@ describe('a request that provably never left leaves its rows pending, never unce
 		expect(s.uncertainLines).toEqual([21]);
 		expect(r.events.find((e) => e.event === 'requeued')).toMatchObject({ count: 19 });
 		expect(
-			(await sentFor('old')).map((m) => Number(m.ExternalId!.split(':')[1])).sort((a, b) => a - b),
+			(await sentBy(sandbox, 'old'))
+				.map((m) => Number(m.ExternalId!.split(':')[1]))
+				.sort((a, b) => a - b),
 		).toEqual(lines.slice(0, 19));
 	});
 });

@@ -1,21 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
-import { runCampaign } from '../../../worker/src/campaign/runCampaign';
-import type { Reporter } from '../../../worker/src/campaign/reporter';
-import { dbLocation } from '../../../worker/src/storage/dbLocation';
-import { openRunLedger } from '../../../worker/src/storage/openStores';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../sandbox/src';
 import { inTest } from '../../../worker/src/campaign/variantSink';
+import { cleanupAfterAll } from '../../support/cleanup';
 import { HoldingProxy, type BatchFate } from '../../support/holdingProxy';
-import { freePort, SandboxDriver, until, WorkerProcess, writeConfig } from '../daemon/harness';
+import { campaignRunArgs } from '../../support/runCampaign';
+import { runLater } from '../../support/runLater';
+import { workerRig } from '../../support/workerRig';
+import { type SandboxDriver, until } from '../daemon/harness';
 import {
 	cli,
 	numbersCsv,
 	sandboxMessages,
 	startCli,
 	summaryOf,
-	tempDir,
 	waitFor,
 	writeCsv,
 } from './harness';
@@ -29,67 +28,30 @@ const SECRET = 'variants-secret-0123456789';
 const A = 'Hi {{Name}}, our sale starts today';
 const B = 'Hi {{Name}}, 20% off everything today only';
 
-const silent: Reporter = {
-	event: () => undefined,
-	rowError: () => undefined,
-	progress: () => undefined,
-	summary: () => undefined,
-	close: () => undefined,
-};
-
+const cleanup = cleanupAfterAll();
 let sandbox: RunningSandbox;
 let driver: SandboxDriver;
-let worker: WorkerProcess;
 let dir: string;
 let db: string;
-let port: number;
+let callbacks: string;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, receiptDelayMs: 600_000 });
-	driver = new SandboxDriver(sandbox);
-	dir = tempDir();
-	db = join(dir, 'worker.db');
-	port = await freePort();
-	env = {
-		CLOUDTEL_BASE_URL: sandbox.url,
-		CLOUDTEL_ACCOUNT_SID: sandbox.demo.AccountSid,
-		CLOUDTEL_AUTH_TOKEN: sandbox.demo.AuthToken,
-		CLOUDTEL_CALLBACK_SECRET: SECRET,
-	};
-	const config = writeConfig(dir, {
-		db,
-		server: { publicUrl: `http://127.0.0.1:${port}`, port, host: '127.0.0.1' },
-	});
-	worker = await WorkerProcess.start(config, env);
+	({ sandbox, driver, dir, db, callbacks, env } = await workerRig(cleanup, {
+		secret: SECRET,
+		sandbox: { receiptDelayMs: 600_000 },
+	}));
 }, 60_000);
 
-afterAll(async () => {
-	await worker?.stop();
-	await sandbox?.close();
-});
-
-const runArgs = (name: string, csv: string, extra: string[]) => [
-	'campaign',
-	'run',
-	'--csv',
-	csv,
-	'--name',
-	name,
-	'--text',
-	A,
-	'--variant',
-	B,
-	'--property',
-	sandbox.demo.PropertySid,
-	'--db',
-	db,
-	'--rate',
-	'0',
-	'--reply-url',
-	`http://127.0.0.1:${port}/callbacks/${SECRET}/replies`,
-	...extra,
-];
+const runArgs = (name: string, csv: string, extra: string[]) =>
+	campaignRunArgs(sandbox, {
+		csv,
+		db,
+		name,
+		text: A,
+		rate: '0',
+		flags: ['--variant', B, '--reply-url', `${callbacks}/replies`, ...extra],
+	});
 const run = (name: string, csv: string, extra: string[]) => cli(runArgs(name, csv, extra), env);
 
 const status = async (name: string) => {
@@ -148,35 +110,13 @@ describe('campaign run with --variant', () => {
 		);
 
 		// The same command again, by a clock past the decision: B wins and the rest goes with it.
-		const ledger = await openRunLedger(dbLocation(db), () => undefined);
-		try {
-			const summary = await runCampaign(
-				{
-					spec: {
-						name: 'sale',
-						csvPath: csv,
-						text: A,
-						variants: [B],
-						testShare: 0.5,
-						decideAfter: 7200,
-						propertySid: sandbox.demo.PropertySid,
-					},
-					provider: {
-						baseUrl: sandbox.url,
-						accountSid: sandbox.demo.AccountSid,
-						authToken: sandbox.demo.AuthToken,
-					},
-					rate: 0,
-					batchSize: 100,
-					concurrency: 2,
-					now: () => Date.now() + 2 * 3600_000 + 1000,
-				},
-				{ ledger, reporter: silent },
-			);
-			expect(summary.exitCode, summary.message).toBe(0);
-		} finally {
-			await ledger.close();
-		}
+		const summary = await runLater(
+			sandbox,
+			db,
+			{ name: 'sale', csvPath: csv, text: A, variants: [B], testShare: 0.5, decideAfter: 7200 },
+			2 * 3600_000 + 1000,
+		);
+		expect(summary.exitCode, summary.message).toBe(0);
 		const all = await ofCampaign('sale');
 		expect(all).toHaveLength(40);
 		expect(new Set(all.map((m) => m.To)).size).toBe(40);

@@ -12,20 +12,12 @@ import { openPostgres } from '../../../worker/src/storage/postgres/pgDatabase';
 import { newDatabase } from '../../support/postgres/database';
 import { TokenBucket } from '../../../worker/src/pacing/tokenBucket';
 import type { BatchClient } from '../../../worker/src/provider/batchClient';
-import type { Reporter } from '../../../worker/src/campaign/reporter';
+import { SilentReporter } from '../../../worker/src/daemon/api/silentReporter';
 
 const dirs: string[] = [];
 afterEach(() => {
 	for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-
-const silent: Reporter = {
-	event: () => undefined,
-	rowError: () => undefined,
-	progress: () => undefined,
-	summary: () => undefined,
-	close: () => undefined,
-};
 
 /** A provider that accepts every message it is given, and counts them. */
 function acceptingClient() {
@@ -75,7 +67,7 @@ const stage = (ledger: Ledger, client: BatchClient) => ({
 	chunkSize: 2,
 	concurrency: 2,
 	total: 6,
-	reporter: silent,
+	reporter: new SilentReporter(),
 	controlPollMs: 0,
 });
 

@@ -6,7 +6,7 @@ import { sendStage } from '../../../worker/src/campaign/sendStage';
 import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
 import { TokenBucket } from '../../../worker/src/pacing/tokenBucket';
 import type { BatchClient } from '../../../worker/src/provider/batchClient';
-import type { Reporter } from '../../../worker/src/campaign/reporter';
+import { SilentReporter } from '../../../worker/src/daemon/api/silentReporter';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -76,17 +76,9 @@ const stageOf = (ledger: SqliteLedger, client: BatchClient) => ({
 	chunkSize: 2,
 	concurrency: 2,
 	total: 3,
-	reporter: silent,
+	reporter: new SilentReporter(),
 	controlPollMs: 0,
 });
-
-const silent: Reporter = {
-	event: () => undefined,
-	rowError: () => undefined,
-	progress: () => undefined,
-	summary: () => undefined,
-	close: () => undefined,
-};
 
 describe('send stage: each request after its submitting mark is on disk', () => {
 	it('ends the run with a fatal error after a few refusals, sends nothing and leaves every row pending', async () => {

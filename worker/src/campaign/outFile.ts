@@ -2,6 +2,7 @@ import { existsSync, type WriteStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { FatalError, UsageError } from '../errors';
+import type { LedgerRow } from '../storage/ledger';
 import { createPrivateStream, PRIVATE_MODE } from '../storage/privateFile';
 import { spreadsheetSafe } from './spreadsheetSafe';
 
@@ -25,6 +26,18 @@ function cell(value: string | number | undefined): string {
 	if (value === undefined) return '';
 	const s = spreadsheetSafe(String(value));
 	return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** A ledger row as --out and the dashboard's outcome CSV tell it. */
+export function outRecordOf(row: LedgerRow): OutLine {
+	return {
+		line: row.line,
+		to: row.to,
+		status: row.status,
+		messageSid: row.messageSid,
+		errorCode: row.errorCode,
+		message: row.message,
+	};
 }
 
 /** One row of --out (and of the dashboard's outcome CSV), without its line end. */

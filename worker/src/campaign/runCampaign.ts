@@ -30,7 +30,7 @@ import { DEFAULT_BACKOFF } from '../pacing/backoff';
 import { TokenBucket } from '../pacing/tokenBucket';
 import { BatchClient, type ProviderConfig } from '../provider/batchClient';
 import { NEVER_SENT_LOST_MESSAGES } from '../provider/neverSent';
-import { checkOutPath, OutFile } from './outFile';
+import { checkOutPath, OutFile, outRecordOf } from './outFile';
 import type { Reporter } from './reporter';
 import { NumberSet } from '../rows/numberSet';
 import { SuppressionList } from '../rows/suppressionList';
@@ -878,15 +878,7 @@ async function settleStage(
 	if (options.outPath) {
 		const out = new OutFile(options.outPath);
 		try {
-			for await (const r of ledger.rows(name))
-				await out.write({
-					line: r.line,
-					to: r.to,
-					status: r.status,
-					messageSid: r.messageSid,
-					errorCode: r.errorCode,
-					message: r.message,
-				});
+			for await (const r of ledger.rows(name)) await out.write(outRecordOf(r));
 		} finally {
 			await out.close();
 		}

@@ -1,30 +1,23 @@
+import type { CampaignStatus, VariantFigures as ApiVariantFigures } from '../../../api';
 import type { CampaignSpec, WinnerBy } from '../settings/campaignSpec';
 import { variantSettings } from '../settings/variantSettings';
 import type { LedgerReader } from '../storage/ledger';
 
-export interface VariantFigures {
-	text: string;
-	rows: number;
-	sent: number;
-	delivered: number;
-	failed: number;
-	replies: number;
-	/** Rows whose links a person followed; 0 while links are not tracked (`clicksTracked` false). */
-	clicks: number;
+/** The API's figures of one text, and whether links are tracked at all (status and report say "not tracked"). */
+export interface VariantFigures extends ApiVariantFigures {
 	clicksTracked: boolean;
-	optOuts: number;
+}
+
+/** The API's winner, with the rates it was decided on. */
+export interface VariantWinner extends NonNullable<CampaignStatus['winner']> {
+	by: WinnerBy;
+	rates: (number | null)[];
 }
 
 export interface VariantsStatus {
 	variants: VariantFigures[];
 	/** `index` is 1-based, as `--winner N` takes it; null until decided. */
-	winner: {
-		index: number;
-		by: WinnerBy;
-		byHand: boolean;
-		decidedAt: string;
-		rates: (number | null)[];
-	} | null;
+	winner: VariantWinner | null;
 	testShare: number;
 	decideAfterSeconds: number;
 }

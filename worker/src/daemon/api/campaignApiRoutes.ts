@@ -2,7 +2,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from './jsonDepth';
 import { withoutServerPaths } from './serverPaths';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { httpErrorHandler } from '../http/httpErrorHandler';
+import { routeErrors } from '../http/httpErrorHandler';
 import type { Logger } from '../jsonLogger';
 import type { ApiCampaigns } from './apiCampaigns';
 import { ApiError } from './apiError';
@@ -91,17 +91,15 @@ export async function campaignApiRoutes(
 		(_request, payload, done) => done(null, payload),
 	);
 
-	app.setErrorHandler(
-		httpErrorHandler({
-			log: options.log,
-			errorLine: 'campaign API error',
-			fastifyRefusal: refusalOf,
-			logFields: (request) => ({ method: request.method, url: request.url.replace(/\?.*$/, '') }),
-			// Its message names the recipients, never where the worker keeps them.
-			coded: { scrub: (json) => withoutServerPaths(json, options.dir) },
-			internal: new ApiError('internal', 'the worker failed to answer; its log has the detail'),
-		}),
-	);
+	routeErrors(app, {
+		log: options.log,
+		errorLine: 'campaign API error',
+		fastifyRefusal: refusalOf,
+		logFields: (request) => ({ method: request.method, url: request.url.replace(/\?.*$/, '') }),
+		// Its message names the recipients, never where the worker keeps them.
+		coded: { scrub: (json) => withoutServerPaths(json, options.dir) },
+		internal: new ApiError('internal', 'the worker failed to answer; its log has the detail'),
+	});
 
 	const handlers: Record<ApiRoute['id'], Handler> = {
 		openapi: async () => openApiDocument(),

@@ -1,5 +1,5 @@
 import { EVIDENCE_COLUMNS, evidenceCsvLine } from '../../campaign/evidenceCsv';
-import { OUT_HEADER, outLine } from '../../campaign/outFile';
+import { OUT_HEADER, outLine, outRecordOf } from '../../campaign/outFile';
 import type { LedgerReader } from '../../storage/ledger';
 
 /** Lines gathered into chunks of this many before they go out: a million rows stream in a thousand writes. */
@@ -26,15 +26,7 @@ export function outcomeCsv(
 	return chunked(
 		OUT_HEADER,
 		(async function* () {
-			for await (const r of ledger.rows(name))
-				yield outLine({
-					line: r.line,
-					to: r.to,
-					status: r.status,
-					messageSid: r.messageSid,
-					errorCode: r.errorCode,
-					message: r.message,
-				});
+			for await (const r of ledger.rows(name)) yield outLine(outRecordOf(r));
 		})(),
 		'\n',
 	);

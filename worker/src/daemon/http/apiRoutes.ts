@@ -14,7 +14,7 @@ import { secretMatches } from './secretMatches';
 /**
  * A plugin of the campaign API, registered under /api (its route `/campaigns` answers
  * `/api/campaigns`) behind the API token. It keeps its own content types, body limits,
- * schemas and error handler in its own fastify context.
+ * schemas and error options (routeErrors) in its own fastify context.
  */
 export type ApiRoutes = FastifyPluginAsync;
 

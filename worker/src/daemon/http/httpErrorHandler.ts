@@ -1,10 +1,11 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LogFields, Logger } from '../jsonLogger';
 import { dropRestOfBody } from './dropRestOfBody';
 import { HttpError, httpError } from './httpErrors';
 import { clientGone } from './jsonReply';
 import { refuse, type RefusalStyle } from './refuse';
 
+/** How a route set tells and answers its errors: the server's own, or a plugin's (routeErrors). */
 export interface HttpErrorHandlerOptions extends RefusalStyle {
 	log: Logger;
 	/** The log line of a fault of ours (a 500). */
@@ -17,14 +18,32 @@ export interface HttpErrorHandlerOptions extends RefusalStyle {
 	internal?: HttpError;
 }
 
+declare module 'fastify' {
+	interface FastifyContextConfig {
+		/** The route set's own error options (routeErrors); the server's without. */
+		errors?: HttpErrorHandlerOptions;
+	}
+}
+
 /**
- * The worker's one fastify error handler: a client gone is logged at debug; a refusal
- * (an HttpError thrown, or fastify's own) is answered with its status and counted; anything
- * else is logged and answered 500 without its message.
+ * The routes a plugin registers from here on answer their errors its way: the one handler
+ * reads the options from the route's config, so a plugin sets no error handler of its own.
  */
-export function httpErrorHandler(options: HttpErrorHandlerOptions) {
-	const internal = options.internal ?? httpError('INTERNAL');
+export function routeErrors(app: FastifyInstance, errors: HttpErrorHandlerOptions): void {
+	app.addHook('onRoute', (route) => {
+		route.config = { ...route.config, errors };
+	});
+}
+
+/**
+ * The worker's one fastify error handler, set on the server's root: a client gone is logged
+ * at debug; a refusal (an HttpError thrown, or fastify's own) is answered with its status
+ * and counted; anything else is logged and answered 500 without its message. Each route
+ * answers in its route set's terms (routeErrors), else in `server`'s.
+ */
+export function httpErrorHandler(server: HttpErrorHandlerOptions) {
 	return async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+		const options = request.routeOptions.config?.errors ?? server;
 		const fields = options.logFields?.(request) ?? {};
 		const gone = clientGone(request.raw, error);
 		const refusal = gone
@@ -40,7 +59,7 @@ export function httpErrorHandler(options: HttpErrorHandlerOptions) {
 		if (gone) options.log.debug('client went away mid-request', { error, ...fields });
 		else options.log.error(options.errorLine, { error, ...fields });
 		if (!reply.sent && !reply.raw.destroyed)
-			return refuse(reply, internal, { coded: options.coded });
+			return refuse(reply, options.internal ?? httpError('INTERNAL'), { coded: options.coded });
 		return undefined;
 	};
 }

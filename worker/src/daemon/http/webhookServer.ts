@@ -114,6 +114,7 @@ export class WebhookServer {
 				return this.refuse(reply, httpError('API_CONNECTIONS_FULL', [], full));
 			return undefined;
 		});
+		// The server's one error handler; the callbacks and the API answer in their own terms through it (routeErrors).
 		this.app.setErrorHandler(
 			httpErrorHandler({
 				log: options.log,

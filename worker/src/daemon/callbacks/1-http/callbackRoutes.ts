@@ -4,7 +4,7 @@ import type { Logger } from '../../jsonLogger';
 import { callbackPayload } from './callbackPayload';
 import { readCallbackPath } from './callbackUrls';
 import { bodyDeadline, CALLBACK_BODY_MS } from '../../http/bodyDeadline';
-import { httpErrorHandler } from '../../http/httpErrorHandler';
+import { routeErrors } from '../../http/httpErrorHandler';
 import { httpError } from '../../http/httpErrors';
 import { sendJson } from '../../http/jsonReply';
 import type { RefusalLog } from '../../http/refusalLog';
@@ -71,27 +71,25 @@ export async function callbackRoutes(
 		return undefined;
 	});
 
-	app.setErrorHandler(
-		httpErrorHandler({
-			log,
-			refusals,
-			errorLine: 'webhook error',
-			fastifyRefusal: (error, request) => {
-				const fields = { route: readCallbackPath(pathOf(request))?.route };
-				if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
-					return httpError('CALLBACK_TOO_LARGE', [options.maxBodyBytes], {
-						fields: { ...fields, limit: options.maxBodyBytes },
-					});
-				// A body shorter or longer than its Content-Length, say: the sender's fault, not ours.
-				if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500)
-					return httpError('CALLBACK_UNREADABLE', [error.message], {
-						status: error.statusCode,
-						fields,
-					});
-				return undefined;
-			},
-		}),
-	);
+	routeErrors(app, {
+		log,
+		refusals,
+		errorLine: 'webhook error',
+		fastifyRefusal: (error, request) => {
+			const fields = { route: readCallbackPath(pathOf(request))?.route };
+			if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+				return httpError('CALLBACK_TOO_LARGE', [options.maxBodyBytes], {
+					fields: { ...fields, limit: options.maxBodyBytes },
+				});
+			// A body shorter or longer than its Content-Length, say: the sender's fault, not ours.
+			if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500)
+				return httpError('CALLBACK_UNREADABLE', [error.message], {
+					status: error.statusCode,
+					fields,
+				});
+			return undefined;
+		},
+	});
 
 	const handle = async (request: FastifyRequest, reply: FastifyReply) => {
 		// The onRequest hook has answered every other path.
