@@ -291,7 +291,7 @@ export class WorkerDaemon {
 			ledger,
 			config.retentionDays,
 			log.child({ part: 'retention' }),
-			{ store: api.store, dir: api.dir },
+			{ store: api.store },
 			{ store: links, ttlMs: linkTtlMs },
 		);
 		return {

@@ -1,5 +1,4 @@
 import { withoutServerPaths } from './serverPaths';
-import { rm } from 'node:fs/promises';
 import { isBlank } from '../../../../api';
 import { runCampaign } from '../../campaign/runCampaign';
 import type { RunControls } from '../../campaign/sendStage';
@@ -25,10 +24,10 @@ import { daemonChunks, waitingForPostgres } from '../campaigns/runLedger';
 import { GatedChunks } from '../campaigns/sendingGate';
 import { callbackUrl } from '../callbacks/1-http/callbackUrls';
 import type { JsonLogger } from '../jsonLogger';
-import { apiCampaignCsvPath } from './apiCampaignFiles';
 import type { CampaignKicker } from './apiCampaigns';
 import { API_SETTING, apiCampaignPace, apiCampaignSpec } from './apiCampaignSpec';
-import { materializeCsv, unionColumns } from './materializeCsv';
+import { unionColumns } from './recipientColumns';
+import { recipientRows } from './recipientRows';
 import { campaignStatusOf } from './campaignStatusOf';
 import type { CampaignEvents, FinishedState } from '../callbacks/5-events/campaignEvents';
 import { daemonClock } from '../daemonClock';
@@ -114,30 +113,21 @@ export class ApiCampaignRunner implements CampaignKicker {
 		const signal = this.abort.signal;
 		const location = dbLocation(this.config.db, 'db');
 		const source = record.source ?? 'pages';
-		const csvPath = apiCampaignCsvPath(this.dir, name);
 		let ledger: Ledger | undefined;
 		try {
 			// A Postgres restarting under the run: it waits, then goes on (or, past the limit, stops to be resumed).
 			const opened = await openRunLedger(location, waitingForPostgres(log));
 			ledger = opened;
-			// Every worker writes the same bytes from the same pages: a resume finds the file it
-			// imported from. Past its import the engine reads no CSV, so none is written then.
 			const stored = await opened.campaign(name);
 			// Cancelled while a run held it, and that run stopped before it could say so (the worker was killed).
 			if (record.state === 'cancelling' || stored?.phase === 'cancelled')
 				return await this.finishCancel(record, opened, log);
-			if (stored === undefined || stored.phase === 'importing')
-				await materializeCsv(this.store, name, source, csvPath, record.settings.requireConsent);
-			// Past its import a copy left here is not needed, and may hold a number `contact forget`
-			// erased from the pages since (run on another host): gone, it is not compared either.
-			else await rm(csvPath, { force: true });
 			const pace = apiCampaignPace(record.settings);
 			const summary = await runCampaign(
 				{
 					spec: apiCampaignSpec(
 						name,
 						record.settings,
-						csvPath,
 						source,
 						this.config.links.baseUrl,
 						unionColumns(await this.store.pageColumns(name)),
@@ -171,6 +161,8 @@ export class ApiCampaignRunner implements CampaignKicker {
 					signal,
 					chunks: new GatedChunks(daemonChunks(opened), this.sendingMayGo, log, signal),
 					controls: () => this.controls(name),
+					// Every worker reads the same rows from the same pages: a resume skips those imported.
+					input: recipientRows(this.store, record),
 				},
 			);
 			const now = Date.now();
@@ -224,10 +216,6 @@ export class ApiCampaignRunner implements CampaignKicker {
 			else await this.fail(record, String((error as Error).stack ?? error), log, ledger);
 		} finally {
 			await ledger?.close();
-			// The recipients' CSV is kept only while the campaign may still need it.
-			const now = await this.store.campaign(name).catch(() => undefined);
-			if (now && (now.state === 'finished' || now.state === 'cancelled' || now.state === 'failed'))
-				await rm(csvPath, { force: true }).catch(() => undefined);
 		}
 	}
 

@@ -23,7 +23,7 @@ export class CampaignApi {
 		readonly store: ApiCampaignStore,
 		readonly runner: ApiCampaignRunner,
 		readonly campaigns: ApiCampaigns,
-		/** Where the CSVs made from the pages go (apiCampaignFiles.ts). */
+		/** Where an uploaded CSV waits while it is read (apiCampaignFiles.ts). */
 		readonly dir: string,
 		private readonly options: { maxCsvBytes: number; log: JsonLogger },
 	) {}
