@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiCampaignDir } from '../../../worker/src/daemon/api/apiCampaignFiles';
 import type { DbLocation } from '../../../worker/src/storage/dbLocation';
@@ -70,6 +71,11 @@ export function scenarios(part: 'sqlite' | 'postgres'): void {
 
 			it('before the start: blanks them in the pages and an uploaded CSV, the same pages again are unchanged, and the campaigns send everyone else', async () => {
 				const t = await setUp();
+				// What an older worker left of a campaign's pages (beside the SQLite file): gone at the start.
+				if (t.location.kind === 'sqlite') {
+					mkdirSync(t.dir, { recursive: true });
+					writeFileSync(join(t.dir, 'older.csv'), `phone\n${XENA}\n`);
+				}
 				await t.start();
 				const property = t.sandbox.demo.PropertySid;
 				expect(

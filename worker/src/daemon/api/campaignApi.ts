@@ -6,7 +6,7 @@ import type { DbLocation } from '../../storage/dbLocation';
 import { openApiCampaignStore } from '../../storage/openApiCampaignStore';
 import type { CampaignEvents } from '../callbacks/5-events/campaignEvents';
 import type { JsonLogger } from '../jsonLogger';
-import { apiCampaignDir } from './apiCampaignFiles';
+import { apiCampaignDir, removeRecipientCopies } from './apiCampaignFiles';
 import { ApiCampaignRunner } from './apiCampaignRunner';
 import { ApiCampaigns } from './apiCampaigns';
 import { campaignApiRoutes } from './campaignApiRoutes';
@@ -37,6 +37,7 @@ export class CampaignApi {
 	): Promise<CampaignApi> {
 		const store = await openApiCampaignStore(location, ledger);
 		const dir = apiCampaignDir(location);
+		await removeRecipientCopies(dir);
 		const runner = new ApiCampaignRunner(
 			config,
 			store,
