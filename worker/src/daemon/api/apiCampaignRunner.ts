@@ -1,5 +1,4 @@
 import { withoutServerPaths } from './serverPaths';
-import { isBlank } from '../../../../api';
 import { runCampaign } from '../../campaign/runCampaign';
 import type { RunControls } from '../../campaign/sendStage';
 import type { WorkerConfig } from '../../config/workerConfigSchema';
@@ -19,10 +18,10 @@ import { openRunLedger } from '../../storage/openStores';
 import { ownerIsAlive } from '../../storage/ownerIsAlive';
 import { isStoreFault } from '../../storage/storeFault';
 import { dailyCap } from '../campaigns/dailyCap';
+import { runCallbacks } from '../campaigns/runCallbacks';
 import { LogReporter } from '../campaigns/logReporter';
 import { daemonChunks, waitingForPostgres } from '../campaigns/runLedger';
 import { GatedChunks } from '../campaigns/sendingGate';
-import { callbackUrl } from '../callbacks/1-http/callbackUrls';
 import type { JsonLogger } from '../jsonLogger';
 import type { CampaignKicker } from './apiCampaigns';
 import { API_SETTING, apiCampaignPace, apiCampaignSpec } from './apiCampaignSpec';
@@ -141,7 +140,11 @@ export class ApiCampaignRunner implements CampaignKicker {
 					frequencyCap: pace.frequencyCap,
 					pricePerSegment: pace.pricePerSegment ?? this.config.limits?.pricePerSegment,
 					concurrency: RUN_DEFAULTS.concurrency,
-					callbacks: this.callbacks(record),
+					callbacks: runCallbacks(this.config.server, {
+						receipts: record.settings.receipts !== false,
+						replies: record.settings.replies !== false,
+						from: record.settings.from,
+					}),
 					waitForVariantDecision: true,
 					waitForNextDay: true,
 					now: daemonClock.now,
@@ -347,20 +350,6 @@ export class ApiCampaignRunner implements CampaignKicker {
 		return {
 			paused: state === 'paused',
 			cancelled: state === 'cancelled' || state === 'cancelling',
-		};
-	}
-
-	/** Receipts and replies to this worker, as the settings ask; replies only to a leased sender. */
-	private callbacks(record: ApiCampaignRecord) {
-		const { publicUrl, secret } = this.config.server;
-		const leased = isBlank(record.settings.from);
-		return {
-			...(record.settings.receipts !== false
-				? { DeliveryReceiptWebhookUri: callbackUrl(publicUrl, secret, 'receipts') }
-				: {}),
-			...(leased && record.settings.replies !== false
-				? { WebhookUri: callbackUrl(publicUrl, secret, 'replies') }
-				: {}),
 		};
 	}
 }
