@@ -230,6 +230,8 @@ export class WorkerDaemon {
 			events,
 		});
 		opened.push(() => api.close());
+		// A reply e-mail names an API campaign's recipient from its pages, as a config run's from its CSV.
+		processor.lookUpRows((run) => api.rowsOf(run));
 		const health = new HealthCheck({
 			counts: async () => ({
 				eventsWaiting: await store.waitingEvents(),

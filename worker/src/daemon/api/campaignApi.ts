@@ -9,6 +9,8 @@ import type { JsonLogger } from '../jsonLogger';
 import { apiCampaignDir, removeRecipientCopies } from './apiCampaignFiles';
 import { ApiCampaignRunner } from './apiCampaignRunner';
 import { ApiCampaigns } from './apiCampaigns';
+import { campaignRows } from './recipientRows';
+import type { CsvSource } from '../../csv/openCsv';
 import { campaignApiRoutes } from './campaignApiRoutes';
 
 /** The largest CSV one upload may be, unless the config says otherwise. */
@@ -75,6 +77,11 @@ export class CampaignApi {
 	/** The routes, for the worker's server to mount under /api behind the token (http/apiRoutes.ts). */
 	readonly routes = async (app: FastifyInstance): Promise<void> =>
 		campaignApiRoutes(app, { campaigns: this.campaigns, dir: this.dir, ...this.options });
+
+	/** An API campaign's rows, read from its pages while it keeps them; undefined for another name. */
+	rowsOf(name: string): Promise<(() => Promise<CsvSource>) | undefined> {
+		return campaignRows(this.store)(name);
+	}
 
 	/** Takes up the campaigns left started, and those started through other workers. */
 	start(): void {

@@ -29,6 +29,16 @@ export function recipientRows(
 	return () => (record.source === 'csv' ? uploadedCsv(store, record) : jsonPages(store, record));
 }
 
+/** The rows of the API campaign of this name while it keeps its pages; undefined for another name (a config run's). */
+export function campaignRows(
+	store: ApiCampaignStore,
+): (name: string) => Promise<(() => Promise<CsvSource>) | undefined> {
+	return async (name) => {
+		const record = await store.campaign(name);
+		return record ? recipientRows(store, record) : undefined;
+	};
+}
+
 async function jsonPages(store: ApiCampaignStore, record: ApiCampaignRecord): Promise<CsvSource> {
 	const name = record.name;
 	const union = unionColumns(await store.pageColumns(name));
