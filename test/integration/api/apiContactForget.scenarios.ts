@@ -1,10 +1,8 @@
 import Database from 'better-sqlite3';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-	apiCampaignCsvPath,
-	apiCampaignDir,
-} from '../../../worker/src/daemon/api/apiCampaignFiles';
+import { apiCampaignDir } from '../../../worker/src/daemon/api/apiCampaignFiles';
 import type { DbLocation } from '../../../worker/src/storage/dbLocation';
 import { cleanupAfterEach } from '../../support/cleanup';
 import { sql } from '../../support/postgres/database';
@@ -46,6 +44,12 @@ export function scenarios(part: 'sqlite' | 'postgres'): void {
 			.join('\n');
 	}
 
+	/** The CSV files in the worker's API folder, where a worker once wrote each campaign's as `<name>.csv`. */
+	const csvFiles = (dir: string): string[] =>
+		existsSync(dir)
+			? readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.csv'))
+			: [];
+
 	const recipient = (i: number) => ({
 		phone: `+614915704${String(i).padStart(2, '0')}`,
 		first_name: `N${i}`,
@@ -67,6 +71,11 @@ export function scenarios(part: 'sqlite' | 'postgres'): void {
 
 			it('before the start: blanks them in the pages and an uploaded CSV, the same pages again are unchanged, and the campaigns send everyone else', async () => {
 				const t = await setUp();
+				// What an older worker left of a campaign's pages (beside the SQLite file): gone at the start.
+				if (t.location.kind === 'sqlite') {
+					mkdirSync(t.dir, { recursive: true });
+					writeFileSync(join(t.dir, 'older.csv'), `phone\n${XENA}\n`);
+				}
 				await t.start();
 				const property = t.sandbox.demo.PropertySid;
 				expect(
@@ -99,15 +108,13 @@ export function scenarios(part: 'sqlite' | 'postgres'): void {
 				expect(
 					(await t.call('PUT', '/campaigns/upload/csv', csv, { type: 'text/csv' })).status,
 				).toBe(200);
-				// A preview writes the CSV the engine reads, beside the database.
+				// The engine reads the pages themselves: a preview writes no CSV of them.
 				expect((await t.call('GET', '/campaigns/early/preview')).body.valid).toBe(10);
-				const local = apiCampaignCsvPath(t.dir, 'early');
-				expect(readFileSync(local, 'utf8')).toContain(XENA_NATIONAL);
-				const size = statSync(local).size;
+				expect(csvFiles(t.dir)).toEqual([]);
 
 				const out = await t.forget();
 				expect(out).toMatch(
-					/2 recipients blanked in the pages of API campaigns early, upload and 1 local CSV made from them; 1 other recipient naming it kept, the value blanked/,
+					/2 recipients blanked in the pages of API campaigns early, upload; 1 other recipient naming it kept, the value blanked/,
 				);
 				for (const name of ['early', 'upload']) {
 					const stored = await storedPages(t.location, name);
@@ -126,12 +133,6 @@ export function scenarios(part: 'sqlite' | 'postgres'): void {
 				expect(await storedPages(t.location, 'early')).toContain(
 					`{"phone":"${recipient(8).phone}","first_name":"N8","referrer":"${' '.repeat(`call ${XENA}`.length)}"}`,
 				);
-				// In place: the same size, every other line where it was.
-				expect(statSync(local).size).toBe(size);
-				expect(readFileSync(local, 'utf8')).not.toContain(XENA_NATIONAL);
-				const lines = readFileSync(local, 'utf8').split('\n');
-				expect(lines[8]).toMatch(/^" +"," +",""$/);
-				expect(lines[9]).toBe(`"${recipient(7).phone}","N7",""`);
 
 				// The pages given again as first given (an n8n retry) are the same pages: unchanged, the number not back.
 				expect((await t.call('PUT', '/campaigns/early/pages/2', page2)).body).toMatchObject({
@@ -163,12 +164,12 @@ export function scenarios(part: 'sqlite' | 'postgres'): void {
 				const sent = await t.sentTo();
 				expect(sent).toHaveLength(12);
 				expect(sent).not.toContain(XENA);
-				expect(existsSync(local)).toBe(false);
+				expect(csvFiles(t.dir)).toEqual([]);
 				const show = await cli(['contact', 'show', XENA, '--db', t.db, '--json']);
 				expect(JSON.parse(show.stdout).events).toEqual([]);
 			}, 120_000);
 
-			it('while sending: erases the row, the pages and the local CSV in place; the run, killed and resumed, completes for everyone else', async () => {
+			it('while sending: erases the row and the pages, the only copies (no CSV is written of them); the run, killed and resumed, completes for everyone else', async () => {
 				const t = await setUp();
 				let worker = await t.start();
 				const recipients = Array.from({ length: 20 }, (_, i) =>
@@ -191,19 +192,16 @@ export function scenarios(part: 'sqlite' | 'postgres'): void {
 					30_000,
 					'some sent',
 				);
-				const local = apiCampaignCsvPath(t.dir, 'slow');
-				expect(readFileSync(local, 'utf8')).toContain(XENA);
-				const size = statSync(local).size;
+				// Sending: the run reads its rows from the pages, no file.
+				expect(csvFiles(t.dir)).toEqual([]);
 
 				const out = await t.forget();
 				expect(out).toMatch(
 					new RegExp(
-						`^forgot \\${XENA}: 1 row erased .*\\(campaigns slow\\); 1 recipient blanked in the pages of API campaign slow and 1 local CSV made from them`,
+						`^forgot \\${XENA}: 1 row erased .*\\(campaigns slow\\); 1 recipient blanked in the pages of API campaign slow\n`,
 					),
 				);
 				expect(await storedPages(t.location, 'slow')).not.toContain('491570399');
-				expect(statSync(local).size).toBe(size);
-				expect(readFileSync(local, 'utf8')).not.toContain('491570399');
 				const now = (await t.call('GET', '/campaigns/slow')).body.campaign;
 				expect(now.state).toBe('sending');
 				expect(now.counts.recipients).toBe(19);
@@ -229,6 +227,10 @@ export function scenarios(part: 'sqlite' | 'postgres'): void {
 				expect(sent.length).toBeGreaterThanOrEqual(counts.accepted);
 				expect(sent.length).toBeLessThanOrEqual(counts.accepted + counts.uncertain);
 				expect(worker.count((l) => l.msg === 'API campaign stopped; it goes again')).toBe(0);
+				// Nowhere left: not in the ledger, and no file was ever written of the pages.
+				const show = await cli(['contact', 'show', XENA, '--db', t.db, '--json']);
+				expect(JSON.parse(show.stdout).events).toEqual([]);
+				expect(csvFiles(t.dir)).toEqual([]);
 			}, 120_000);
 		},
 	);

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { materializeCsv } from '../../../worker/src/daemon/api/materializeCsv';
-import type { ApiCampaignStore } from '../../../worker/src/storage/apiCampaignStore';
+import { recipientRows } from '../../../worker/src/daemon/api/recipientRows';
+import type {
+	ApiCampaignRecord,
+	ApiCampaignStore,
+} from '../../../worker/src/storage/apiCampaignStore';
 import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
 import { ApiUnderTest } from './apiHarness';
@@ -52,7 +52,7 @@ describe.each(sqlite)(
 	},
 );
 
-describe('the CSV made from pages', () => {
+describe('the rows read from pages', () => {
 	it('gives a recipient without a column an empty cell, never an inherited member', async () => {
 		const pages = [
 			JSON.stringify([{ phone: '+61491570101', constructor: 'C' }]),
@@ -60,13 +60,18 @@ describe('the CSV made from pages', () => {
 		];
 		const store = {
 			pageColumns: async () => [['phone', 'constructor'], ['phone']],
+			pageTotals: async () => ({ pages: [1, 2], recipients: 2 }),
 			pagesAfter: async (_name: string, after: number) =>
 				after === 0 ? pages.map((body, i) => ({ page: i + 1, body })) : [],
 		} as unknown as ApiCampaignStore;
-		const path = join(mkdtempSync(join(tmpdir(), 'cloudtel-proto-')), 'proto.csv');
-		await materializeCsv(store, 'proto', 'pages', path);
-		expect(readFileSync(path, 'utf8')).toBe(
-			'"phone","constructor"\n"+61491570101","C"\n"+61491570102",""\n',
-		);
+		const record = { name: 'proto', source: 'pages', settings: {} } as ApiCampaignRecord;
+		const csv = await recipientRows(store, record)();
+		expect(csv.header).toEqual(['phone', 'constructor']);
+		const items = [];
+		for await (const batch of csv.batches) items.push(...batch.items);
+		expect(items).toEqual([
+			{ line: 2, fields: ['+61491570101', 'C'] },
+			{ line: 3, fields: ['+61491570102', ''] },
+		]);
 	});
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { unionColumns } from '../../../worker/src/daemon/api/materializeCsv';
+import { unionColumns } from '../../../worker/src/daemon/api/recipientColumns';
 import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
 import { ApiUnderTest } from './apiHarness';

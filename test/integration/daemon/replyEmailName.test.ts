@@ -8,6 +8,8 @@ import type { ForwardOutbox } from '../../../worker/src/daemon/callbacks/6-forwa
 import type { ForwardPayload } from '../../../worker/src/daemon/callbacks/6-forward/forwardPayload';
 import { SmtpSender } from '../../../worker/src/daemon/callbacks/6-forward/smtpSender';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
+import { campaignRows } from '../../../worker/src/daemon/api/recipientRows';
+import { openApiCampaignStore } from '../../../worker/src/storage/openApiCampaignStore';
 import type { ReplyRule } from '../../../worker/src/config/workerConfigSchema';
 import type {
 	CompletedEvent,
@@ -23,6 +25,7 @@ const BOB = '+61491570157';
 
 /** In-process: the processor on a real ledger and CSV, its e-mails through a real SMTP server. */
 let ledger: SqliteLedger;
+let dbPath: string;
 let smtp: SMTPServer;
 let port: number;
 const mails: string[] = [];
@@ -31,7 +34,8 @@ beforeAll(async () => {
 	const dir = mkdtempSync(join(tmpdir(), 'cloudtel-reply-name-'));
 	const csv = join(dir, 'list.csv');
 	writeFileSync(csv, `Mobile,first_name,city\n${ANN},Ann,Perth\n${BOB},Bob,Hobart\n`);
-	ledger = new SqliteLedger(join(dir, 'l.db'));
+	dbPath = join(dir, 'l.db');
+	ledger = new SqliteLedger(dbPath);
 	await ledger.createCampaign({
 		name: RUN,
 		csvPath: csv,
@@ -82,7 +86,13 @@ afterAll(async () => {
 	await new Promise<void>((r) => (smtp ? smtp.close(() => r()) : r()));
 });
 
-function reply(from: string, line: number, text: string, sid = `SMr${line}`): StoredEvent {
+function reply(
+	from: string,
+	line: number,
+	text: string,
+	sid = `SMr${line}`,
+	run = RUN,
+): StoredEvent {
 	return {
 		key: `reply:${sid}`,
 		receivedAt: Date.now(),
@@ -94,7 +104,7 @@ function reply(from: string, line: number, text: string, sid = `SMr${line}`): St
 				PropertySid: 'PR1',
 				From: from,
 				To: '+61480000001',
-				ExternalId: `${RUN}:${line}`,
+				ExternalId: `${run}:${line}`,
 				OriginalMessageSid: `SM${line}`,
 				Text: text,
 				Timestamp: 0,
@@ -153,5 +163,59 @@ describe('a reply forwarded by e-mail', () => {
 		expect(bob).toContain(
 			`Opted out: this reply (STOP) put ${BOB} on the suppression list; no campaign texts them again unless they reply START`,
 		);
+	});
+
+	it("carries the name of an API campaign's recipient, read from its pages (no file holds them)", async () => {
+		const api = await openApiCampaignStore({ kind: 'sqlite', path: dbPath }, ledger);
+		const body = JSON.stringify([
+			{ phone: ANN, first_name: 'Annie' },
+			{ phone: BOB, first_name: 'Bobby' },
+		]);
+		await api.create('spring', { property: 'PR1', text: 'Hi {{first_name}}' }, 1);
+		await api.putPage(
+			'spring',
+			{ page: 1, hash: 'h', recipients: 2, columns: ['phone', 'first_name'], body },
+			1,
+		);
+		expect(await api.transition('spring', ['draft'], 'started', 2)).toBe(true);
+		await ledger.createCampaign({
+			name: 'spring',
+			csvPath: "the recipients' CSV",
+			propertySid: 'PR1',
+			text: 'Hi {{first_name}}',
+		});
+		await ledger.importBatch(
+			'spring',
+			[{ line: 3, to: BOB, text: 'Hi', segments: 1, status: 'pending' as const }],
+			3,
+		);
+		await ledger.markSubmitting('spring', [3], 1);
+		await ledger.settle('spring', 1, [{ line: 3, status: 'accepted', messageSid: 'SMs3' }]);
+		const pending = [reply(BOB, 3, 'Count me in', 'SMs3r', 'spring')];
+		const forwards: ForwardPayload[] = [];
+		const store = {
+			unprocessedEvents: async () => pending.splice(0),
+			completeEvents: async (done: CompletedEvent[]) => {
+				for (const d of done)
+					for (const f of d.forwards) forwards.push(f.payload as ForwardPayload);
+			},
+			processingAlone: (pass: () => Promise<unknown>) => pass(),
+		} as unknown as EventStore;
+		const rules = [
+			{ name: 'mail', match: {}, actions: [{ type: 'forwardEmail', to: ['team@example.com'] }] },
+		] as unknown as ReplyRule[];
+		const processor = new CallbackProcessor(
+			store,
+			ledger,
+			rules,
+			{ kick: () => undefined } as unknown as ForwardOutbox,
+			new JsonLogger(() => undefined),
+		);
+		processor.lookUpRows(campaignRows(api));
+		processor.start();
+		await processor.idle();
+		expect(forwards.map((f) => (f as { context?: { name?: string } }).context?.name)).toEqual([
+			'Bobby',
+		]);
 	});
 });

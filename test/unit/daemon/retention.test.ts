@@ -1,9 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallbackEvent, CampaignSettings } from '../../../api';
-import { apiCampaignCsvPath } from '../../../worker/src/daemon/api/apiCampaignFiles';
 import type { ApiCampaignState } from '../../../worker/src/storage/apiCampaignStore';
 import { openApiCampaignStore } from '../../../worker/src/storage/openApiCampaignStore';
 import type { DaemonStore } from '../../../worker/src/storage/daemonStore';
@@ -169,20 +165,18 @@ describe.each(backends)('retention ($name)', (backend) => {
 		});
 	});
 
-	it('prunes API campaigns ended before the period with their ledger rows, pages and CSV; keeps the recent, the unended and a cancel still settling', async () => {
+	it('prunes API campaigns ended before the period with their ledger rows and pages; keeps the recent, the unended and a cancel still settling', async () => {
 		const store: DaemonStore = await openDaemonStore(backend.location());
 		const ledger = await openLedger(backend.location());
 		const api = await openApiCampaignStore(backend.location(), ledger);
 		open.push(store, api, ledger);
-		const dir = mkdtempSync(join(tmpdir(), 'cloudtel-retention-api-'));
-		mkdirSync(dir, { recursive: true });
 		const settings: CampaignSettings = {
 			property: '0b6f1c2e-3d4a-4b5c-8d9e-0f1a2b3c4d5e',
 			text: 'Hi {{first_name}}',
 		};
 		const old = NOW - 100 * DAY;
 		const recent = NOW - 10 * DAY;
-		/** An API campaign moved through `path` at `at`, its ledger campaign sent, a CSV left beside it, a page stored. */
+		/** An API campaign moved through `path` at `at`, its ledger campaign sent, a page stored. */
 		const campaign = async (name: string, path: ApiCampaignState[], at: number) => {
 			await api.create(name, settings, old - DAY);
 			await api.putPage(
@@ -202,7 +196,6 @@ describe.each(backends)('retention ($name)', (backend) => {
 				from = to;
 			}
 			if (path.length > 0) await sentRun(ledger, name);
-			writeFileSync(apiCampaignCsvPath(dir, name), 'phone\n+61491570156\n');
 		};
 		await campaign('api-finished-old', ['started', 'finished'], old);
 		await campaign('api-cancelled-old', ['started', 'paused', 'cancelled'], old);
@@ -223,7 +216,7 @@ describe.each(backends)('retention ($name)', (backend) => {
 			'api-sending-old',
 		];
 
-		const retention = new Retention(store, ledger, 90, log, { store: api, dir });
+		const retention = new Retention(store, ledger, 90, log, { store: api });
 		expect(await retention.prune(NOW)).toEqual({
 			events: 0,
 			forwards: 0,
@@ -239,9 +232,7 @@ describe.each(backends)('retention ($name)', (backend) => {
 			expect(
 				await ledger.recordDelivery({ messageSid: `SM-${name}`, status: 'Delivered', at: 2 }),
 			).toBeUndefined();
-			expect(existsSync(apiCampaignCsvPath(dir, name))).toBe(false);
 		}
-		for (const name of kept) expect(existsSync(apiCampaignCsvPath(dir, name))).toBe(true);
 		// Those not ended keep their pages.
 		expect((await api.pageTotals('api-sending-old')).recipients).toBe(1);
 		expect((await api.pageTotals('api-cancelling-old')).recipients).toBe(1);

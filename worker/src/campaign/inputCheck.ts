@@ -26,12 +26,8 @@ export async function inputChange(path: string, mark: InputMark): Promise<string
 	return (await fileMarkHash(path, mark.bytes)) === mark.hash ? undefined : why;
 }
 
-/**
- * The hash an input mark holds for a file: the SHA-256 (hex) of its first `bytes` bytes;
- * undefined when it is shorter. Whoever rewrites a CSV under a mark (contact forget) moves
- * the mark with this, so a resume compares like with like.
- */
-export async function fileMarkHash(path: string, bytes: number): Promise<string | undefined> {
+/** The hash an input mark holds for a file: the SHA-256 (hex) of its first `bytes` bytes; undefined when it is shorter. */
+async function fileMarkHash(path: string, bytes: number): Promise<string | undefined> {
 	if (bytes === 0) return createHash('sha256').digest('hex');
 	const { hash, read } = await hashOf(
 		createReadStream(path, { start: 0, end: bytes - 1 }),

@@ -130,6 +130,11 @@ export interface RunCampaignDeps {
 	chunks?: ChunkSource;
 	/** Pause and cancel as another place holds them besides the ledger (the campaign API's record). */
 	controls?: () => Promise<RunControls>;
+	/**
+	 * The rows, when they are no file (an API campaign's pages): `spec.csvPath` is then their
+	 * label, never opened, and is no setting of the campaign.
+	 */
+	input?: () => Promise<CsvSource>;
 }
 
 const HEARTBEAT_MS = 2_000;
@@ -153,7 +158,7 @@ export async function runCampaign(
 	const { ledger, reporter } = deps;
 	const name = options.spec.name;
 	const stored = ledger ? await ledger.campaign(name) : undefined;
-	const { spec, replaces } = await resolveSpec(options, stored, ledger);
+	const { spec, replaces } = await resolveSpec(options, stored, ledger, deps.input !== undefined);
 	const timing = campaignTiming(spec);
 	if (!stored || replaces) checkSchedule(spec.schedule);
 	checkFrom(spec.from);
@@ -170,7 +175,10 @@ export async function runCampaign(
 			'a run needs the provider: set CLOUDTEL_BASE_URL, CLOUDTEL_ACCOUNT_SID and CLOUDTEL_AUTH_TOKEN',
 		);
 
-	const restart = stored && !replaces ? await checkInput(spec, stored, ledger) : undefined;
+	// Rows given cannot change once the campaign started (an API campaign's pages are fixed
+	// at its start, and contact forget blanks in place): a resume skips the lines imported.
+	const restart =
+		stored && !replaces && !deps.input ? await checkInput(spec, stored, ledger) : undefined;
 	const client = new BatchClient(options.provider, options.concurrency);
 	const owner: RunOwner = { pid: process.pid, host: hostname(), token: randomUUID() };
 	let claimed = false;
@@ -306,15 +314,20 @@ async function resolveSpec(
 	options: RunCampaignOptions,
 	stored: CampaignRecord | undefined,
 	ledger: Ledger | undefined,
+	labelled: boolean,
 ): Promise<{ spec: CampaignSpec; replaces?: string[] }> {
 	const name = options.spec.name;
 	const csvPath = options.spec.csvPath;
 	const given = {
 		...options.spec,
-		csvPath: csvPath === undefined || csvPath === STDIN ? csvPath : resolve(csvPath),
+		csvPath: csvPath === undefined || csvPath === STDIN || labelled ? csvPath : resolve(csvPath),
 	};
 	if (stored) {
-		const conflicts = specConflicts(stored.spec, given);
+		// A label is no setting: an older worker stored the path of the CSV it wrote from the pages.
+		const conflicts = specConflicts(
+			stored.spec,
+			labelled ? { ...given, csvPath: undefined } : given,
+		);
 		if (conflicts.length === 0) return { spec: stored.spec };
 		const sent = ledger ? sentRows((await ledger.counts(name)).rows) : 0;
 		if (sent > 0) {
@@ -437,14 +450,17 @@ function threadsFor(options: RunCampaignOptions, csv: CsvSource): number {
 async function prepareRead(
 	spec: CampaignSpec,
 	options: RunCampaignOptions,
+	deps: RunCampaignDeps,
 	timing: Timing,
 	wantText: boolean,
 ) {
-	const csv = await openCsv(spec.csvPath, {
-		delimiter: spec.delimiter,
-		encoding: spec.encoding,
-		hash: !options.dryRun,
-	});
+	const csv = deps.input
+		? await deps.input()
+		: await openCsv(spec.csvPath, {
+				delimiter: spec.delimiter,
+				encoding: spec.encoding,
+				hash: !options.dryRun,
+			});
 	const columns = mapColumns(csv.header, spec);
 	const rules: RowRules = {
 		campaign: spec.name,
@@ -500,6 +516,7 @@ async function runRead({
 	const { csv, rules, threads, columns, judge } = await prepareRead(
 		spec,
 		options,
+		deps,
 		timing,
 		wantText,
 	);

@@ -4,7 +4,6 @@ import { FatalError, STALE_OWNER_MS, UsageError } from '../errors';
 import { sentRows } from '../storage/ledger';
 import { ownerIsAlive } from '../storage/ownerIsAlive';
 import { dbLocation, type DbLocation } from '../storage/dbLocation';
-import { apiCampaignCsvPath, apiCampaignDir } from '../daemon/api/apiCampaignFiles';
 import { openLedger } from '../storage/openStores';
 import { openApiCampaignStore } from '../storage/openApiCampaignStore';
 import { ApiError } from '../daemon/api/apiError';
@@ -19,20 +18,15 @@ type Control = 'status' | 'pause' | 'resume' | 'cancel' | 'delete';
  * After a delete: with --purge, what was removed to the last byte; without, how to get
  * there (its rows' old bytes stay in the file's free space until it is rewritten).
  */
-function purgeNote(db: DbLocation, name: string, reclaimed: boolean | undefined): string {
+function purgeNote(db: DbLocation, reclaimed: boolean | undefined): string {
 	const where = db.kind === 'postgres' ? 'the database' : db.path;
 	if (reclaimed === undefined)
 		return `its texts may still be read in the free space of ${where}: \`campaign delete --purge\` also drops its stored callbacks and rewrites the database; for test data, deleting ${db.kind === 'postgres' ? 'the database' : `${db.path}, its -wal and -shm files, its spool folder and ${db.path}.api`} removes every trace`;
-	// An API campaign's CSV is its API store's, deleted with it (DELETE /api/campaigns/NAME).
-	const csv = apiCampaignCsvPath(apiCampaignDir(db), name);
-	const left = existsSync(csv)
-		? `; ${csv} is its API campaign's: DELETE /api/campaigns/${name}`
-		: '';
 	if (db.kind === 'postgres')
-		return `purged: its stored callbacks dropped, the tables vacuumed (Postgres's WAL and backups keep older copies until recycled)${left}`;
+		return `purged: its stored callbacks dropped, the tables vacuumed (Postgres's WAL and backups keep older copies until recycled)`;
 	return reclaimed
-		? `purged: its stored callbacks dropped, ${where} rewritten and its WAL emptied: no byte of the campaign is left in it${left}`
-		: `purged: its stored callbacks dropped, ${where} rewritten, but another process was reading, so the WAL still holds older pages: run it again when the worker is idle${left}`;
+		? `purged: its stored callbacks dropped, ${where} rewritten and its WAL emptied: no byte of the campaign is left in it`
+		: `purged: its stored callbacks dropped, ${where} rewritten, but another process was reading, so the WAL still holds older pages: run it again when the worker is idle`;
 }
 
 /**
@@ -71,7 +65,7 @@ export async function campaignControlCommand(action: Control, argv: string[]): P
 	// Beside it, on its connection: an API campaign's record, which the API's runner watches.
 	const store = action === 'status' ? undefined : await openApiCampaignStore(db, ledger);
 	try {
-		const control = () => new CampaignControl({ ledger, store: store!, dir: apiCampaignDir(db) });
+		const control = () => new CampaignControl({ ledger, store: store! });
 		const api = await store?.campaign(values.name);
 		let record = await ledger.campaign(values.name);
 		// A config campaign's name stands for its latest cron run (`<campaign>-<tick>`), except for delete.
@@ -130,7 +124,7 @@ export async function campaignControlCommand(action: Control, argv: string[]): P
 				say(
 					`deleted campaign ${values.name} (${counts?.total ?? 0} rows${sent > 0 ? `, ${sent} of them sent or uncertain` : ', none sent'}): the name is free`,
 				);
-				say(purgeNote(db, values.name, reclaimed));
+				say(purgeNote(db, reclaimed));
 				return 0;
 			}
 			case 'pause':

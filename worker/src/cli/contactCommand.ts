@@ -5,12 +5,7 @@ import type { ContactEvent, ContactHistory } from '../storage/contact';
 import { PhoneNormalizer } from '../rows/phoneNormalizer';
 import { localTime } from '../schedule/localTime';
 import { resolveTimeZone } from '../schedule/timeZone';
-import { apiCampaignDir } from '../daemon/api/apiCampaignFiles';
-import {
-	forgetInApiCampaigns,
-	reblankLocalCsvs,
-	type ApiForgetResult,
-} from '../daemon/api/forgetInApiCampaigns';
+import { forgetInApiCampaigns, type ApiForgetResult } from '../daemon/api/forgetInApiCampaigns';
 import type { ForgetResult } from '../storage/contact';
 import { dbLocation, type DbLocation } from '../storage/dbLocation';
 import type { Ledger } from '../storage/ledger';
@@ -91,9 +86,6 @@ export async function contactCommand(action: string | undefined, argv: string[])
 				(api.recipients + api.mentions > 0
 					? `; ${api.recipients} recipient${api.recipients === 1 ? '' : 's'} blanked in the pages of API campaign${api.campaigns.length === 1 ? '' : 's'} ${api.campaigns.join(', ')}`
 					: '') +
-				(api.files > 0
-					? ` and ${api.files} local CSV${api.files === 1 ? '' : 's'} made from them`
-					: '') +
 				(api.mentions > 0
 					? `; ${api.mentions} other recipient${api.mentions === 1 ? '' : 's'} naming it kept, the value${api.mentions === 1 ? '' : 's'} blanked`
 					: '') +
@@ -115,8 +107,8 @@ const IMPORT_WAIT_MS = 60_000;
 const IMPORT_START_WAIT_MS = 10_000;
 
 /**
- * The API campaigns' pages (and the CSVs made from them) first, so that an import under
- * way reads blanks from then on; then the ledger. A row an import read before the blank
+ * The API campaigns' pages first, so that an import under way reads blanks from then on;
+ * then the ledger. A row an import read before the blank
  * and stores after is caught once that import is over, by erasing again.
  */
 async function forget(
@@ -126,8 +118,7 @@ async function forget(
 ): Promise<{ r: ForgetResult; api: ApiForgetResult }> {
 	const store = await openApiCampaignStore(db, ledger);
 	try {
-		const dir = apiCampaignDir(db);
-		const api = await forgetInApiCampaigns(store, ledger, dir, e164);
+		const api = await forgetInApiCampaigns(store, ledger, e164);
 		const r = await ledger.forgetContact(e164);
 		if (api.importing.length === 0) return { r, api };
 		const since = Date.now();
@@ -141,8 +132,6 @@ async function forget(
 		};
 		while (Date.now() < since + IMPORT_WAIT_MS && (await waiting()))
 			await new Promise((done) => setTimeout(done, 250));
-		// The import's last marks were of what it read: brought to the blanked bytes again.
-		await reblankLocalCsvs(store, ledger, dir, api.importing);
 		const again = await ledger.forgetContact(e164);
 		return {
 			r: {

@@ -5,6 +5,14 @@ export const MAX_FIELD_CHARS = 100_000;
 /** The largest record: many fields just under the limit must not hold the whole file in memory either. */
 export const MAX_RECORD_CHARS = 1_000_000;
 
+/** The parser's words for a row past MAX_RECORD_CHARS, and for a field past MAX_FIELD_CHARS (rowSource.ts holds rows to them too). */
+export function rowTooLong(max = MAX_RECORD_CHARS): string {
+	return `the row is longer than the maximum of ${max.toLocaleString('en-US')} characters`;
+}
+export function fieldTooLong(column: string, max = MAX_FIELD_CHARS): string {
+	return `${column} is longer than the maximum of ${max.toLocaleString('en-US')} characters`;
+}
+
 const QUOTE = 0x22;
 const LF = 0x0a;
 const CR = 0x0d;
@@ -94,10 +102,7 @@ export class CsvRecordParser {
 		let strayQuote = 0;
 		for (;;) {
 			const column = fields.length + 1;
-			if (p - start > this.maxRecord)
-				return this.fail(
-					`the row is longer than the maximum of ${this.maxRecord.toLocaleString('en-US')} characters`,
-				);
+			if (p - start > this.maxRecord) return this.fail(rowTooLong(this.maxRecord));
 			if (buf.charCodeAt(p) === QUOTE) {
 				let value = '';
 				let from = p + 1;
@@ -185,9 +190,7 @@ export class CsvRecordParser {
 	}
 
 	private tooLong(column: number): CsvItem {
-		return this.fail(
-			`${this.columnName(column)} is longer than the maximum of ${this.maxField.toLocaleString('en-US')} characters`,
-		);
+		return this.fail(fieldTooLong(this.columnName(column), this.maxField));
 	}
 
 	/** The record at `pos` is bad: its first line is reported, and reading resumes at the next line. */

@@ -112,6 +112,25 @@ export async function openCsv(path: string, options: CsvOptions = {}): Promise<C
 	}
 }
 
+/**
+ * The same reader over bytes that are no file (an uploaded CSV kept in the database):
+ * `label` names them where a path would; `size`, when known, is for progress.
+ */
+export async function openCsvStream(
+	stream: Readable,
+	label: string,
+	options: CsvOptions = {},
+	size = 0,
+): Promise<CsvSource> {
+	const close = () => stream.destroy();
+	try {
+		return await readHeader(label, options, stream, { size }, close);
+	} catch (error) {
+		close();
+		throw error;
+	}
+}
+
 async function readHeader(
 	path: string,
 	options: CsvOptions,
@@ -215,8 +234,7 @@ async function readHeader(
 		throw new FatalError(
 			`the header of ${path} (line ${first.line}) cannot be read: ${first.error}`,
 		);
-	const header = first.fields.map((h, i) => printable(h.trim()) || `column ${i + 1}`);
-	checkHeader(header, path, first.line);
+	const header = headerOf(first.fields, path, first.line);
 	parser.header = header;
 
 	const toBytes = (chars: number) =>
@@ -251,6 +269,13 @@ function notUtf8(path: string, bad: BadByte, line: number): FatalError {
 		`the CSV file ${path} is not UTF-8: line ${line} has byte 0x${hex} (byte ${(bad.offset + 1).toLocaleString('en-US')} of the file), which UTF-8 cannot read. ` +
 			`A file Excel saved as "CSV (Comma delimited)" is Windows-1252: give --encoding windows-1252 (or latin1) to read it so, or save it as "CSV UTF-8"`,
 	);
+}
+
+/** A header's names as the campaign uses them: trimmed, printable, a blank one named by its place. */
+export function headerOf(fields: readonly string[], path: string, line: number): string[] {
+	const header = fields.map((h, i) => printable(h.trim()) || `column ${i + 1}`);
+	checkHeader(header, path, line);
+	return header;
 }
 
 /** A name given twice would make {{Name}} and --to-column pick one of them silently. */

@@ -1,9 +1,7 @@
-import { rm } from 'node:fs/promises';
 import type { ApiCampaignStore } from '../storage/apiCampaignStore';
 import type { Ledger } from '../storage/ledger';
 import type { DaemonStore } from '../storage/daemonStore';
 import type { LinkStore } from '../storage/linkStore';
-import { apiCampaignCsvPath } from './api/apiCampaignFiles';
 import type { Logger } from './jsonLogger';
 
 const DAY_MS = 86_400_000;
@@ -15,7 +13,7 @@ export const PRUNE_EVERY_MS = 3_600_000;
  * the retention period and finished with is deleted, at start and then hourly. A run's
  * ledger rows and its record go in one transaction (Ledger.deleteCampaign). So do the
  * campaigns made through the API once ended: their ledger campaign, then their record
- * with any pages and the CSV a worker left of them. Idempotent, so several workers on one
+ * with any pages. Idempotent, so several workers on one
  * Postgres may all do it.
  */
 export class Retention {
@@ -26,8 +24,8 @@ export class Retention {
 		private readonly ledger: Ledger,
 		private readonly days: number,
 		private readonly log: Logger,
-		/** The API campaigns' store and the folder of their CSVs, where the API is on. */
-		private readonly api?: { store: ApiCampaignStore; dir: string },
+		/** The API campaigns' store, where the API is on. */
+		private readonly api?: { store: ApiCampaignStore },
 		/** Tracked links past `links.ttl`: deleted, so they answer as unknown (404) from then on. */
 		private readonly links?: { store: LinkStore; ttlMs: number },
 	) {}
@@ -82,7 +80,6 @@ export class Retention {
 		let pruned = 0;
 		for (const name of await this.api.store.endedBefore(before)) {
 			await this.ledger.deleteCampaign(name);
-			await rm(apiCampaignCsvPath(this.api.dir, name), { force: true });
 			if (await this.api.store.remove(name)) pruned++;
 		}
 		return pruned;

@@ -230,6 +230,8 @@ export class WorkerDaemon {
 			events,
 		});
 		opened.push(() => api.close());
+		// A reply e-mail names an API campaign's recipient from its pages, as a config run's from its CSV.
+		processor.lookUpRows((run) => api.rowsOf(run));
 		const health = new HealthCheck({
 			counts: async () => ({
 				eventsWaiting: await store.waitingEvents(),
@@ -291,7 +293,7 @@ export class WorkerDaemon {
 			ledger,
 			config.retentionDays,
 			log.child({ part: 'retention' }),
-			{ store: api.store, dir: api.dir },
+			{ store: api.store },
 			{ store: links, ttlMs: linkTtlMs },
 		);
 		return {

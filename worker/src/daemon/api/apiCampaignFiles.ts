@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
+import { readdir, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { DbLocation } from '../../storage/dbLocation';
 
 /**
- * Where a worker writes the CSV of an API campaign it runs, made from the pages in the
- * database (the engine reads a CSV): beside the SQLite file, or for Postgres one folder
- * per database under ~/.cloudtel/api. Every worker on one database must find the same
- * path (it is part of the campaign's spec), so run them as the same user.
+ * The folder of a worker's API files (an uploaded CSV waits there while it is read): beside
+ * the SQLite file, or for Postgres one folder per database under ~/.cloudtel/api.
  */
 export function apiCampaignDir(location: DbLocation): string {
 	if (location.kind === 'sqlite') return `${resolve(location.path)}.api`;
@@ -15,6 +14,12 @@ export function apiCampaignDir(location: DbLocation): string {
 	return join(homedir(), '.cloudtel', 'api', id);
 }
 
-export function apiCampaignCsvPath(dir: string, name: string): string {
-	return join(dir, `${name}.csv`);
+/**
+ * An older worker wrote each API campaign's recipients here as `<name>.csv` (and `.part`s
+ * of it): nothing reads them now and `contact forget` no longer reaches them, so they go.
+ */
+export async function removeRecipientCopies(dir: string): Promise<void> {
+	const names = await readdir(dir).catch(() => [] as string[]);
+	for (const name of names.filter((n) => /\.csv($|\.)/.test(n)))
+		await rm(join(dir, name), { force: true });
 }

@@ -1,6 +1,4 @@
 import { withoutServerPaths } from './serverPaths';
-import { rm } from 'node:fs/promises';
-import { isBlank } from '../../../../api';
 import { runCampaign } from '../../campaign/runCampaign';
 import type { RunControls } from '../../campaign/sendStage';
 import type { WorkerConfig } from '../../config/workerConfigSchema';
@@ -20,15 +18,15 @@ import { openRunLedger } from '../../storage/openStores';
 import { ownerIsAlive } from '../../storage/ownerIsAlive';
 import { isStoreFault } from '../../storage/storeFault';
 import { dailyCap } from '../campaigns/dailyCap';
+import { runCallbacks } from '../campaigns/runCallbacks';
 import { LogReporter } from '../campaigns/logReporter';
 import { daemonChunks, waitingForPostgres } from '../campaigns/runLedger';
 import { GatedChunks } from '../campaigns/sendingGate';
-import { callbackUrl } from '../callbacks/1-http/callbackUrls';
 import type { JsonLogger } from '../jsonLogger';
-import { apiCampaignCsvPath } from './apiCampaignFiles';
 import type { CampaignKicker } from './apiCampaigns';
 import { API_SETTING, apiCampaignPace, apiCampaignSpec } from './apiCampaignSpec';
-import { materializeCsv, unionColumns } from './materializeCsv';
+import { unionColumns } from './recipientColumns';
+import { recipientRows } from './recipientRows';
 import { campaignStatusOf } from './campaignStatusOf';
 import type { CampaignEvents, FinishedState } from '../callbacks/5-events/campaignEvents';
 import { daemonClock } from '../daemonClock';
@@ -114,14 +112,11 @@ export class ApiCampaignRunner implements CampaignKicker {
 		const signal = this.abort.signal;
 		const location = dbLocation(this.config.db, 'db');
 		const source = record.source ?? 'pages';
-		const csvPath = apiCampaignCsvPath(this.dir, name);
 		let ledger: Ledger | undefined;
 		try {
 			// A Postgres restarting under the run: it waits, then goes on (or, past the limit, stops to be resumed).
 			const opened = await openRunLedger(location, waitingForPostgres(log));
 			ledger = opened;
-			// Every worker writes the same bytes from the same pages: a resume finds the file it
-			// imported from. Past its import the engine reads no CSV, so none is written then.
 			const stored = await opened.campaign(name);
 			// Cancelled while a run held it, and that run stopped before it could say so (the worker was killed).
 			if (stored?.phase === 'cancelled' && (record.state === 'started' || stored.cancelledBy))
@@ -133,18 +128,12 @@ export class ApiCampaignRunner implements CampaignKicker {
 				(stored?.paused && stored.pausedBy?.by !== 'daily-spend-cap')
 			)
 				return;
-			if (stored === undefined || stored.phase === 'importing')
-				await materializeCsv(this.store, name, source, csvPath, record.settings.requireConsent);
-			// Past its import a copy left here is not needed, and may hold a number `contact forget`
-			// erased from the pages since (run on another host): gone, it is not compared either.
-			else await rm(csvPath, { force: true });
 			const pace = apiCampaignPace(record.settings);
 			const summary = await runCampaign(
 				{
 					spec: apiCampaignSpec(
 						name,
 						record.settings,
-						csvPath,
 						source,
 						this.config.links.baseUrl,
 						unionColumns(await this.store.pageColumns(name)),
@@ -158,7 +147,11 @@ export class ApiCampaignRunner implements CampaignKicker {
 					frequencyCap: pace.frequencyCap,
 					pricePerSegment: pace.pricePerSegment ?? this.config.limits?.pricePerSegment,
 					concurrency: RUN_DEFAULTS.concurrency,
-					callbacks: this.callbacks(record),
+					callbacks: runCallbacks(this.config.server, {
+						receipts: record.settings.receipts !== false,
+						replies: record.settings.replies !== false,
+						from: record.settings.from,
+					}),
 					waitForVariantDecision: true,
 					waitForNextDay: true,
 					now: daemonClock.now,
@@ -178,6 +171,8 @@ export class ApiCampaignRunner implements CampaignKicker {
 					signal,
 					chunks: new GatedChunks(daemonChunks(opened), this.sendingMayGo, log, signal),
 					controls: () => this.controls(name),
+					// Every worker reads the same rows from the same pages: a resume skips those imported.
+					input: recipientRows(this.store, record),
 				},
 			);
 			const now = Date.now();
@@ -230,10 +225,6 @@ export class ApiCampaignRunner implements CampaignKicker {
 			else await this.fail(record, String((error as Error).stack ?? error), log, ledger);
 		} finally {
 			await ledger?.close();
-			// The recipients' CSV is kept only while the campaign may still need it.
-			const now = await this.store.campaign(name).catch(() => undefined);
-			if (now && (now.state === 'finished' || now.state === 'cancelled' || now.state === 'failed'))
-				await rm(csvPath, { force: true }).catch(() => undefined);
 		}
 	}
 
@@ -366,19 +357,5 @@ export class ApiCampaignRunner implements CampaignKicker {
 	private async controls(name: string): Promise<RunControls> {
 		const state = (await this.store.campaign(name))?.state;
 		return { paused: state === 'paused', cancelled: state === 'cancelled' };
-	}
-
-	/** Receipts and replies to this worker, as the settings ask; replies only to a leased sender. */
-	private callbacks(record: ApiCampaignRecord) {
-		const { publicUrl, secret } = this.config.server;
-		const leased = isBlank(record.settings.from);
-		return {
-			...(record.settings.receipts !== false
-				? { DeliveryReceiptWebhookUri: callbackUrl(publicUrl, secret, 'receipts') }
-				: {}),
-			...(leased && record.settings.replies !== false
-				? { WebhookUri: callbackUrl(publicUrl, secret, 'replies') }
-				: {}),
-		};
 	}
 }

@@ -2,16 +2,17 @@ import { isBlank, type CampaignSettings } from '../../../../api';
 import { RUN_DEFAULTS, SettingError, type Setting } from '../../errors';
 import type { CampaignSpec } from '../../settings/campaignSpec';
 import { variantSpec } from '../campaigns/variantSpec';
-import { CONSENT_AT_COLUMN, CONSENT_SOURCE_COLUMN, consentInCsv } from './materializeCsv';
+import { CONSENT_AT_COLUMN, CONSENT_SOURCE_COLUMN, consentInCsv } from './recipientColumns';
+import { RECIPIENTS } from './recipientRows';
 
 /**
- * The engine's spec of an API campaign: the ledger campaign has the API campaign's name.
- * `columns`: the pages' columns, whose `consent` the CSV carries as two columns.
+ * The engine's spec of an API campaign: the ledger campaign has the API campaign's name;
+ * its rows come from the pages (recipientRows.ts), which `csvPath` only names.
+ * `columns`: the pages' columns, whose `consent` the rows carry as two columns.
  */
 export function apiCampaignSpec(
 	name: string,
 	settings: CampaignSettings,
-	csvPath: string,
 	source: 'pages' | 'csv',
 	/** The worker config's `links.baseUrl`, for `trackLinks`. */
 	linkBase?: string,
@@ -25,7 +26,7 @@ export function apiCampaignSpec(
 	const consent = source === 'pages' && consentInCsv(columns, settings.requireConsent);
 	return {
 		name,
-		csvPath,
+		csvPath: RECIPIENTS,
 		propertySid: settings.property,
 		text: settings.text,
 		from: isBlank(settings.from) ? undefined : settings.from,
@@ -38,8 +39,6 @@ export function apiCampaignSpec(
 			settings.schedule === undefined
 				? undefined
 				: Math.floor(Date.parse(settings.schedule) / 1000),
-		// The CSV made from pages is comma-separated, its header quoted: nothing to sniff.
-		delimiter: source === 'pages' ? ',' : undefined,
 		smartEncoding: settings.smartEncoding || undefined,
 		countries: settings.countries?.join(','),
 		allowLandlines: settings.allowLandlines || undefined,

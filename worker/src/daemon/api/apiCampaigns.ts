@@ -36,14 +36,14 @@ import type {
 	ApiCampaignStore,
 	PutPageOutcome,
 } from '../../storage/apiCampaignStore';
-import { apiCampaignCsvPath } from './apiCampaignFiles';
 import { API_SETTING, apiCampaignPace, apiCampaignSpec } from './apiCampaignSpec';
 import { ApiError, invalid, notFound } from './apiError';
 import type { CampaignEvents } from '../callbacks/5-events/campaignEvents';
 import { CampaignControl, eventRun, type CampaignKicker } from './campaignControl';
 import { campaignStatusOf } from './campaignStatusOf';
 import { receiveCsv } from './csvUpload';
-import { csvHeader, materializeCsv, unionColumns } from './materializeCsv';
+import { csvHeader, unionColumns } from './recipientColumns';
+import { recipientRows } from './recipientRows';
 import { SilentReporter } from './silentReporter';
 
 export type { CampaignKicker } from './campaignControl';
@@ -70,7 +70,7 @@ export class ApiCampaigns {
 		private readonly store: ApiCampaignStore,
 		private readonly ledger: Ledger,
 		private readonly runner: CampaignKicker,
-		/** Where the CSVs made from pages go (apiCampaignFiles.ts). */
+		/** Where an uploaded CSV waits while it is read (apiCampaignFiles.ts). */
 		private readonly dir: string,
 		/** Events out (campaign.started, .paused, .finished), to the campaign's own URL or the worker's. */
 		private readonly events?: CampaignEvents,
@@ -88,7 +88,7 @@ export class ApiCampaigns {
 		} = { outboundAllow: [], configCampaigns: [] },
 		private readonly now: () => number = Date.now,
 	) {
-		this.control = new CampaignControl({ ledger, store, dir, runner, events, now });
+		this.control = new CampaignControl({ ledger, store, runner, events, now });
 	}
 
 	/** Pause, resume, cancel and delete, as the CLI's act too (and the dashboard's, through this one). */
@@ -297,14 +297,7 @@ export class ApiCampaigns {
 			]);
 		const source = record.source ?? 'pages';
 		const union = unionColumns(await this.store.pageColumns(name));
-		const spec = apiCampaignSpec(
-			name,
-			record.settings,
-			apiCampaignCsvPath(this.dir, name),
-			source,
-			this.guard.linkBase,
-			union,
-		);
+		const spec = apiCampaignSpec(name, record.settings, source, this.guard.linkBase, union);
 		const header =
 			source === 'pages'
 				? csvHeader(union, spec.consentColumn !== undefined)
@@ -473,20 +466,11 @@ export class ApiCampaigns {
 				{ missing: [1] },
 			);
 		const source = record.source ?? 'pages';
-		const path = apiCampaignCsvPath(this.dir, name);
-		const { lineBreaks } = await materializeCsv(
-			this.store,
-			name,
-			source,
-			path,
-			record.settings.requireConsent,
-		);
-		// Recipient n of the pages is line n + 1 of their CSV, unless a value spans lines.
-		const exact = source === 'pages' && !lineBreaks;
+		// Recipient n of the pages is line n + 1, the header line 1, whatever its values hold.
+		const exact = source === 'pages';
 		const spec = apiCampaignSpec(
 			name,
 			record.settings,
-			path,
 			source,
 			this.guard.linkBase,
 			unionColumns(await this.store.pageColumns(name)),
@@ -507,7 +491,11 @@ export class ApiCampaigns {
 					frequencyCap: pace.frequencyCap,
 					registeredSenderIds: this.guard.registeredSenderIds,
 				},
-				{ ledger: this.ledger, reporter: new SilentReporter() },
+				{
+					ledger: this.ledger,
+					reporter: new SilentReporter(),
+					input: recipientRows(this.store, record),
+				},
 			);
 		} catch (error) {
 			if (error instanceof SettingError)

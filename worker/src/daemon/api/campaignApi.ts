@@ -6,9 +6,11 @@ import type { DbLocation } from '../../storage/dbLocation';
 import { openApiCampaignStore } from '../../storage/openApiCampaignStore';
 import type { CampaignEvents } from '../callbacks/5-events/campaignEvents';
 import type { JsonLogger } from '../jsonLogger';
-import { apiCampaignDir } from './apiCampaignFiles';
+import { apiCampaignDir, removeRecipientCopies } from './apiCampaignFiles';
 import { ApiCampaignRunner } from './apiCampaignRunner';
 import { ApiCampaigns } from './apiCampaigns';
+import { campaignRows } from './recipientRows';
+import type { CsvSource } from '../../csv/openCsv';
 import { campaignApiRoutes } from './campaignApiRoutes';
 
 /** The largest CSV one upload may be, unless the config says otherwise. */
@@ -23,7 +25,7 @@ export class CampaignApi {
 		readonly store: ApiCampaignStore,
 		readonly runner: ApiCampaignRunner,
 		readonly campaigns: ApiCampaigns,
-		/** Where the CSVs made from the pages go (apiCampaignFiles.ts). */
+		/** Where an uploaded CSV waits while it is read (apiCampaignFiles.ts). */
 		readonly dir: string,
 		private readonly options: { maxCsvBytes: number; log: JsonLogger },
 	) {}
@@ -37,6 +39,7 @@ export class CampaignApi {
 	): Promise<CampaignApi> {
 		const store = await openApiCampaignStore(location, ledger);
 		const dir = apiCampaignDir(location);
+		await removeRecipientCopies(dir);
 		const runner = new ApiCampaignRunner(
 			config,
 			store,
@@ -74,6 +77,11 @@ export class CampaignApi {
 	/** The routes, for the worker's server to mount under /api behind the token (http/apiRoutes.ts). */
 	readonly routes = async (app: FastifyInstance): Promise<void> =>
 		campaignApiRoutes(app, { campaigns: this.campaigns, dir: this.dir, ...this.options });
+
+	/** An API campaign's rows, read from its pages while it keeps them; undefined for another name. */
+	rowsOf(name: string): Promise<(() => Promise<CsvSource>) | undefined> {
+		return campaignRows(this.store)(name);
+	}
 
 	/** Takes up the campaigns left started, and those started through other workers. */
 	start(): void {

@@ -1,11 +1,9 @@
-import { rm } from 'node:fs/promises';
 import type { CampaignCounts } from '../../../../api';
 import { STALE_OWNER_MS } from '../../errors';
 import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
 import type { Ledger } from '../../storage/ledger';
 import { ownerIsAlive } from '../../storage/ownerIsAlive';
 import type { CampaignEvents, EventRun } from '../callbacks/5-events/campaignEvents';
-import { apiCampaignCsvPath } from './apiCampaignFiles';
 import { ApiError } from './apiError';
 import { campaignStatusOf } from './campaignStatusOf';
 
@@ -18,8 +16,6 @@ export interface CampaignKicker {
 export interface CampaignControlParts {
 	ledger: Ledger;
 	store: ApiCampaignStore;
-	/** Where the CSVs made from API campaigns' pages go (apiCampaignFiles.ts). */
-	dir: string;
 	/** The runner in this process (the worker's); the CLI has none, and the runners look for started campaigns. */
 	runner?: CampaignKicker;
 	events?: CampaignEvents;
@@ -119,15 +115,14 @@ export class CampaignControl {
 	}
 
 	/**
-	 * The campaign's ledger rows, and an API campaign's record, pages and CSV: the name is
+	 * The campaign's ledger rows, and an API campaign's record and pages: the name is
 	 * free again. An API campaign that may still send is refused (cancel it first); the
 	 * caller refuses a ledger campaign's live run. The ledger first, the record last, as
 	 * retention does: a delete cut off between them is made again whole.
 	 */
 	async delete(name: string, purge = false): Promise<boolean | undefined> {
-		const { store, ledger, runner, dir } = this.parts;
+		const { store, ledger, runner } = this.parts;
 		const api = await store.campaign(name);
-		const path = apiCampaignCsvPath(dir, name);
 		if (api?.state === 'draft') {
 			if (!(await store.removeDraft(name)))
 				throw new ApiError(
@@ -137,12 +132,18 @@ export class CampaignControl {
 						field: 'state',
 					},
 				);
-			await rm(path, { force: true });
 			return undefined;
 		}
 		if (api) {
 			const shown = (await campaignStatusOf(api, store, ledger, this.now())).state;
-			if (api.state !== 'finished' && api.state !== 'cancelled' && api.state !== 'failed')
+			// Cancelled in the ledger, its record not yet: its run has yet to settle the batches in flight.
+			const cancelling = shown === 'cancelled' && api.state !== 'cancelled';
+			if (
+				api.state !== 'finished' &&
+				api.state !== 'cancelled' &&
+				api.state !== 'failed' &&
+				!cancelling
+			)
 				throw new ApiError(
 					'conflict',
 					`campaign "${name}" is ${shown}: cancel it first, then delete it`,
@@ -151,6 +152,7 @@ export class CampaignControl {
 			// A run that saw the cancel late may still be writing its rows: deleting under it would leave them behind.
 			const stored = await ledger.campaign(name);
 			if (
+				cancelling ||
 				runner?.isRunning(name) ||
 				(stored?.owner !== undefined &&
 					stored.phase !== 'finished' &&
@@ -165,7 +167,6 @@ export class CampaignControl {
 		}
 		const reclaimed = await ledger.deleteCampaign(name, purge && !api);
 		if (!api) return reclaimed;
-		await rm(path, { force: true });
 		await store.remove(name);
 		// Its pages go with the record, after the rows: the purge rewrites the file once both are gone.
 		return purge ? ledger.deleteCampaign(name, true) : undefined;

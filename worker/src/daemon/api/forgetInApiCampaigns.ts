@@ -1,12 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
 import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
 import type { Ledger } from '../../storage/ledger';
-import { apiCampaignCsvPath } from './apiCampaignFiles';
 import { toColumnIndex } from '../../campaign/csvColumns';
-import { fileMarkHash } from '../../campaign/inputCheck';
-import { materializeCsv, unionColumns } from './materializeCsv';
+import { unionColumns } from './recipientColumns';
 import { blankCsvLines, blankRecipients, numberFinder } from './numberBlanking';
 
 /** What `contact forget` erased in the API campaigns not ended. */
@@ -16,8 +11,6 @@ export interface ApiForgetResult {
 	/** Other recipients whose values named the number: those values blanked, the recipients kept. */
 	mentions: number;
 	campaigns: string[];
-	/** Local CSVs a worker wrote from those pages, blanked in place. */
-	files: number;
 	/** Those whose import was under way or about to begin: what it reads next is blank, but a row it read before may still come. */
 	importing: string[];
 }
@@ -25,31 +18,21 @@ export interface ApiForgetResult {
 /** The states whose pages are kept (a campaign that ended has dropped them). */
 const KEEPING_PAGES = ['draft', 'started', 'paused'] as const;
 const PAGES_AT_ONCE = 4;
-const COMPARE_BYTES = 1024 * 1024;
 
 /**
  * Erases a number from the API campaigns that keep their pages, for `contact forget`
  * (the ledger's rows are erased by Ledger.forgetContact). Each recipient holding it is
  * blanked in place, all its values, so the line stays and its row is invalid (no number):
  * a run or a resume in progress sees the same lines, the later ones where they were. A
- * page keeps its hash: given again as first given, it is still `unchanged`. The CSV a
- * worker wrote from the pages is blanked in place too, byte for byte as the pages now make
- * it, and the import's mark of it is brought to the blanked bytes, so a resume does not
- * take the erasure for an edited file.
+ * page keeps its hash: given again as first given, it is still `unchanged`. The pages are
+ * the only copy: a run reads its rows from them (recipientRows.ts), never from a file.
  */
 export async function forgetInApiCampaigns(
 	store: ApiCampaignStore,
 	ledger: Ledger,
-	dir: string,
 	e164: string,
 ): Promise<ApiForgetResult> {
-	const result: ApiForgetResult = {
-		recipients: 0,
-		mentions: 0,
-		campaigns: [],
-		files: 0,
-		importing: [],
-	};
+	const result: ApiForgetResult = { recipients: 0, mentions: 0, campaigns: [], importing: [] };
 	for (const record of await store.campaignsIn(KEEPING_PAGES)) {
 		const holds = numberFinder(e164, record.settings.defaultCountry);
 		const { blanked, mentions } =
@@ -60,28 +43,12 @@ export async function forgetInApiCampaigns(
 		result.recipients += blanked;
 		result.mentions += mentions;
 		result.campaigns.push(record.name);
-		if (await blankLocalCsv(store, ledger, record, apiCampaignCsvPath(dir, record.name)))
-			result.files++;
-		// Importing, or about to (a worker may have written its CSV from the pages just before they were blanked).
+		// Importing, or about to (a worker may have read a page just before it was blanked).
 		const phase = (await ledger.campaign(record.name))?.phase;
 		if (phase === 'importing' || (phase === undefined && record.state === 'started'))
 			result.importing.push(record.name);
 	}
 	return result;
-}
-
-/** The local CSVs of these campaigns and their marks made again from their (blanked) pages: after an import that was reading meanwhile has ended. */
-export async function reblankLocalCsvs(
-	store: ApiCampaignStore,
-	ledger: Ledger,
-	dir: string,
-	names: readonly string[],
-): Promise<void> {
-	for (const name of names) {
-		const record = await store.campaign(name);
-		if (record && (KEEPING_PAGES as readonly string[]).includes(record.state))
-			await blankLocalCsv(store, ledger, record, apiCampaignCsvPath(dir, name));
-	}
 }
 
 async function blankPages(
@@ -160,81 +127,4 @@ async function blankCsvPieces(
 	}
 	if (held.length > 0) await scan(true);
 	return blanked;
-}
-
-/**
- * The CSV as the blanked pages make it now, written over the local one in place (only the
- * bytes that differ: an import reading it reads blanks from there on), and the ledger's
- * mark of what the import read moved to those bytes. True when a local CSV was blanked.
- */
-async function blankLocalCsv(
-	store: ApiCampaignStore,
-	ledger: Ledger,
-	record: ApiCampaignRecord,
-	path: string,
-): Promise<boolean> {
-	const stored = await ledger.campaign(record.name);
-	const present = existsSync(path);
-	if (!present && !stored?.input) return false;
-	const fresh = `${path}.forget-${randomUUID()}`;
-	try {
-		await materializeCsv(
-			store,
-			record.name,
-			record.source ?? 'pages',
-			fresh,
-			record.settings.requireConsent,
-		);
-		const changed = present && (await overwriteDifferences(path, fresh));
-		if (stored?.input) {
-			// The local CSV holds the fresh bytes now (moved there when its length differed).
-			const hash = await fileMarkHash(present ? path : fresh, stored.input.bytes);
-			// The ledger's own write of the mark (its byte count unchanged): a resume compares the blanked file with it.
-			if (hash !== undefined && hash !== stored.input.hash)
-				await ledger.importBatch(record.name, [], stored.importedThrough, {
-					...stored.input,
-					hash,
-				});
-		}
-		return changed;
-	} finally {
-		await rm(fresh, { force: true });
-	}
-}
-
-/** Writes into `path` the bytes of `fresh` that differ, in place; a file of another length is replaced whole. */
-async function overwriteDifferences(path: string, fresh: string): Promise<boolean> {
-	const target = await open(path, 'r+');
-	const source = await open(fresh, 'r');
-	let changed = false;
-	try {
-		const [a, b] = [await target.stat(), await source.stat()];
-		if (a.size !== b.size) {
-			await rename(fresh, path);
-			return true;
-		}
-		const left = Buffer.alloc(COMPARE_BYTES);
-		const right = Buffer.alloc(COMPARE_BYTES);
-		for (let at = 0; at < a.size; at += COMPARE_BYTES) {
-			const n = Math.min(COMPARE_BYTES, a.size - at);
-			await target.read(left, 0, n, at);
-			await source.read(right, 0, n, at);
-			for (let i = 0; i < n; ) {
-				if (left[i] === right[i]) {
-					i++;
-					continue;
-				}
-				let j = i;
-				while (j < n && left[j] !== right[j]) j++;
-				await target.write(right, i, j - i, at + i);
-				changed = true;
-				i = j;
-			}
-		}
-		if (changed) await target.sync();
-		return changed;
-	} finally {
-		await target.close();
-		await source.close();
-	}
 }

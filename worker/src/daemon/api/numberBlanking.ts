@@ -55,8 +55,8 @@ function blankValue(value: Recipient[string]): Recipient[string] {
 
 /**
  * A page's recipients with the number blanked: the recipients it is sent to (in `toKey`)
- * have every value of theirs turned to spaces, so the line stays (the number empty, the row
- * invalid) and the CSV made from the page keeps every byte where it was; a value naming it
+ * have every value of theirs turned to spaces, so the row stays where it was (the number
+ * empty, the row invalid); a value naming it
  * in another recipient's line is blanked alone, and that recipient is still sent to.
  * Without a column known for the numbers, any recipient naming it is blanked whole.
  * Undefined when none held it.

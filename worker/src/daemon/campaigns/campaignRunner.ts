@@ -1,4 +1,4 @@
-import { emptyCampaignCounts, isBlank, type CampaignCounts } from '../../../../api';
+import { emptyCampaignCounts, type CampaignCounts } from '../../../../api';
 import { FatalError, RUN_DEFAULTS } from '../../errors';
 import { runCampaign } from '../../campaign/runCampaign';
 import { backoffDelay } from '../../pacing/backoff';
@@ -11,13 +11,13 @@ import type { CampaignEvents, EventRun } from '../callbacks/5-events/campaignEve
 import { campaignCounts } from '../../campaign/campaignCounts';
 import type { StopReason } from '../../campaign/campaignSummary';
 import type { Reporter } from '../../campaign/reporter';
-import { callbackUrl } from '../callbacks/1-http/callbackUrls';
 import type { JsonLogger } from '../jsonLogger';
 import { configuredSpec } from './configuredSpec';
 import { checkCampaignCsv, configProblem } from './csvCheck';
 import { LogReporter } from './logReporter';
 import { PauseReporter } from './pauseReporter';
 import { dailyCap } from './dailyCap';
+import { runCallbacks } from './runCallbacks';
 import { daemonChunks, waitingForPostgres } from './runLedger';
 import { GatedChunks } from './sendingGate';
 import { isStoreFault, StoreFault } from '../../storage/storeFault';
@@ -90,7 +90,11 @@ export class CampaignRunner {
 					rate: campaign.rate ?? RUN_DEFAULTS.rate,
 					batchSize: campaign.batchSize ?? RUN_DEFAULTS.batchSize,
 					concurrency: RUN_DEFAULTS.concurrency,
-					callbacks: this.callbacks(campaign),
+					callbacks: runCallbacks(this.config.server, {
+						receipts: campaign.receipts === true,
+						replies: campaign.replies !== false,
+						from: campaign.from,
+					}),
 					...dailyCap(this.config),
 					pricePerSegment: campaign.pricePerSegment ?? this.config.limits?.pricePerSegment,
 					maxCost: campaign.maxCost,
@@ -234,19 +238,5 @@ export class CampaignRunner {
 		const at = record?.updatedAt ?? Date.now();
 		const figures = counts ?? (ledger ? await campaignCounts(ledger, run.run) : undefined);
 		return this.events?.pausedForwards(run, at, figures, at, record?.pausedBy) ?? [];
-	}
-
-	/** Receipts always; replies only to a leased sender, as the provider allows no other. */
-	private callbacks(campaign: CampaignConfig) {
-		const { publicUrl, secret } = this.config.server;
-		const leased = isBlank(campaign.from);
-		return {
-			...(campaign.receipts
-				? { DeliveryReceiptWebhookUri: callbackUrl(publicUrl, secret, 'receipts') }
-				: {}),
-			...(leased && campaign.replies !== false
-				? { WebhookUri: callbackUrl(publicUrl, secret, 'replies') }
-				: {}),
-		};
 	}
 }

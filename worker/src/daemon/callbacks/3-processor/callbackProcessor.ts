@@ -19,6 +19,7 @@ import { optOutMatcher, type OptOutIntent } from '../../../config/optOutKeywords
 import { replyContext } from '../4-replies/replyContext';
 import { readExternalId } from '../4-replies/runName';
 import { rowName } from '../4-replies/rowName';
+import type { CsvSource } from '../../../csv/openCsv';
 import { BackgroundLoop } from '../../../pacing/backgroundLoop';
 import { reasonableMeansPhrase } from '../../../config/reasonableMeans';
 
@@ -75,6 +76,9 @@ export class CallbackProcessor {
 	/** Receipts since the last summary, by campaign: one info line a minute, not one a receipt. */
 	private receiptCounts = new Map<string, { delivered: number; failed: number }>();
 	private summaryTimer: NodeJS.Timeout | undefined;
+	/** An API campaign's rows, which are no file: looked up where the campaign API is open. */
+	private rowsOf: (run: string) => Promise<(() => Promise<CsvSource>) | undefined> = () =>
+		Promise.resolve(undefined);
 
 	constructor(
 		private readonly store: EventStore,
@@ -109,6 +113,11 @@ export class CallbackProcessor {
 	 * callbacks (WorkerDaemon's standby) while the copy it replaces still processes them,
 	 * and two processors would race over one phone's STOP and START.
 	 */
+	/** Where a reply e-mail finds the name of an API campaign's recipient (its pages). */
+	lookUpRows(rowsOf: (run: string) => Promise<(() => Promise<CsvSource>) | undefined>): void {
+		this.rowsOf = rowsOf;
+	}
+
 	start(): void {
 		this.loop.start();
 		this.loop.kick();
@@ -314,7 +323,8 @@ export class CallbackProcessor {
 			context.run !== undefined && context.row !== undefined
 				? (await this.ledger.campaign(context.run))?.spec
 				: undefined;
-		const name = spec ? await rowName(spec, context.row!, context.reply.From) : undefined;
+		const rows = spec ? await this.rowsOf(context.run!).catch(() => undefined) : undefined;
+		const name = spec ? await rowName(spec, context.row!, context.reply.From, rows) : undefined;
 		const own = { ...context, ...(name ? { name } : {}), ...(optedOut ? { optedOut } : {}) };
 		for (const f of emails) (f.payload as { context: ReplyContext }).context = own;
 	}

@@ -1,5 +1,5 @@
 import { columnIndex, toColumnIndex } from '../../../../../api';
-import { openCsv } from '../../../csv/openCsv';
+import { openCsv, type CsvSource } from '../../../csv/openCsv';
 import { isCsvError } from '../../../csv/csvItem';
 import { PhoneNormalizer } from '../../../rows/phoneNormalizer';
 import type { CampaignSpec } from '../../../settings/campaignSpec';
@@ -30,18 +30,22 @@ export function nameColumn(header: readonly string[], text: string): number {
 
 /**
  * The name on the CSV row a reply answers, for the e-mail it is forwarded as. Read from the
- * campaign's CSV at that line, and only when that line still holds the replying number: a
- * list replaced since the run must not put another person's name on the reply. Undefined
- * when there is no name column, no readable file, or the line has moved.
+ * campaign's CSV at that line (or from `rows`, an API campaign's pages), and only when that
+ * line still holds the replying number: a list replaced since the run must not put another
+ * person's name on the reply. Undefined when there is no name column, no readable file,
+ * or the line has moved.
  */
 export async function rowName(
 	spec: CampaignSpec,
 	line: number,
 	from: string,
+	rows?: () => Promise<CsvSource>,
 ): Promise<string | undefined> {
 	let csv;
 	try {
-		csv = await openCsv(spec.csvPath, { delimiter: spec.delimiter, encoding: spec.encoding });
+		csv = rows
+			? await rows()
+			: await openCsv(spec.csvPath, { delimiter: spec.delimiter, encoding: spec.encoding });
 	} catch {
 		return undefined;
 	}
