@@ -269,13 +269,13 @@ describe('receipts resolve rows whose answer was cut off', () => {
 				env,
 			);
 			const ended = Date.now();
-			expect(run.code, run.stderr).toBe(3);
 			const cut = cutter.externalIds('answerCut').map((id) => Number(id.split(':')[1]));
 			expect(cut).toHaveLength(10);
-			// Those rows end uncertain, unless a receipt (100 ms after the send) settled one first,
-			// as it may on a busy machine: never a row whose answer came.
+			// Those rows end uncertain, unless a receipt (100 ms after the send) settled them first,
+			// as it may on a busy machine: never a row whose answer came. The exit says which.
 			const uncertain: number[] = summaryOf(run).uncertainLines;
 			expect(cut).toEqual(expect.arrayContaining(uncertain));
+			expect(run.code, run.stderr).toBe(uncertain.length > 0 ? 3 : 0);
 
 			await until(
 				async () =>
