@@ -230,10 +230,17 @@ describe('cloudtel worker, end to end', () => {
 		const ledger = new SqliteLedger(join(dir, 'worker.db'));
 		try {
 			expect(await ledger.isSuppressed(stopped)).toBe(true);
+			// A run begun before the STOP may have sent to them before it came, and end after it: the
+			// run that proves the skip is one begun after the opt-out.
 			const later = await until(
-				() => summaries().find((s) => s.time > optedOut.time && s.stop === 'finished'),
+				() => {
+					const begun = worker.logs.find(
+						(l) => l.msg === 'campaign start' && l.time > optedOut.time,
+					);
+					return begun && summaries().find((s) => s.run === begun.run && s.stop === 'finished');
+				},
 				15_000,
-				'a run after the STOP',
+				'a run begun after the STOP',
 			);
 			const run = later.run as string;
 			const sent = (await driver.messages())
