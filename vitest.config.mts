@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+import FileSequencer from './test/support/fileSequencer';
 
 const require = createRequire(import.meta.url);
 
@@ -21,6 +22,8 @@ export default defineConfig({
 		// (test/support/freePort.mjs); the run's temp folder goes with it (runTempDir.ts).
 		maxWorkers: Number(process.env.CLOUDTEL_TEST_FILES_AT_ONCE ?? 3),
 		minWorkers: 1,
+		// The slowest files first (test/support/fileSequencer.ts says why).
+		sequence: { sequencer: FileSequencer },
 		testTimeout: 60_000,
 		hookTimeout: 60_000,
 		reporters: ['default', './test/support/budgetReporter.ts'],

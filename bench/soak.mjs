@@ -7,7 +7,16 @@
 // `npm run soak -- --seconds 90 --seed 7741 [--rows 6000] [--db postgres|sqlite]`: Postgres
 // has two workers; a SQLite file has one (it is one machine's ledger).
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	closeSync,
+	existsSync,
+	mkdtempSync,
+	openSync,
+	readSync,
+	readdirSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -97,9 +106,10 @@ const workers = ports.map((port, i) => {
 			replies: [{ name: 'all', actions: [{ type: 'forwardEmail', to: 'team@example.com' }] }],
 		}),
 	);
+	// Its log is kept in the soak's folder, which a failed soak leaves behind.
 	const child = spawn(process.execPath, [CLI, 'worker', '--config', config], {
 		env,
-		stdio: ['ignore', 'ignore', 'inherit'],
+		stdio: ['ignore', openSync(join(dir, `worker${i}.log`), 'a'), 'inherit'],
 	});
 	children.push(child);
 	return { child, exited: false };
@@ -167,7 +177,9 @@ const runArgs = [
 	'--json',
 ];
 function startRun() {
-	run = spawn(process.execPath, [CLI, ...runArgs], { env, stdio: ['ignore', 'ignore', 'ignore'] });
+	const out = openSync(join(dir, 'run.log'), 'a');
+	run = spawn(process.execPath, [CLI, ...runArgs], { env, stdio: ['ignore', out, out] });
+	closeSync(out);
 	children.push(run);
 	run.on('exit', (code) => {
 		if (code === 0 || code === 3) runDone = true;
@@ -253,7 +265,22 @@ for (let t = 0; !runDone && t < 600; t++) await sleep(1000);
 log(runDone ? 'the run is done' : 'the run did not finish in 600 s');
 
 // Drained: the last receipts called back (200 ms after a send, retried within 1.5 s), and
-// nothing left to process or to mail, three looks in a row.
+// nothing left to process or to mail, three looks in a row. A callback answered 200 may
+// still be in a spool, a killed copy's among them (fed within 5 s, once the store answers):
+// a spool holds something while its first byte is not zero (spoolFile.ts writes from the
+// start and zeroes it once fed).
+const spooled = () =>
+	workers
+		.map((_, i) => join(dir, `spool${i}`))
+		.filter((d) => existsSync(d))
+		.flatMap((d) => readdirSync(d).map((name) => join(d, name)))
+		.filter((path) => {
+			const fd = openSync(path, 'r');
+			const first = Buffer.alloc(1);
+			const read = readSync(fd, first, 0, 1, 0);
+			closeSync(fd);
+			return read === 1 && first[0] !== 0;
+		}).length;
 await sleep(3000);
 for (let quiet = 0, t = 0; quiet < 3 && t < 120; t++, await sleep(1000)) {
 	const [{ n: events }] = await ledger(
@@ -262,7 +289,7 @@ for (let quiet = 0, t = 0; quiet < 3 && t < 120; t++, await sleep(1000)) {
 	const [{ n: forwards }] = await ledger(
 		`SELECT COUNT(*) AS n FROM forwards WHERE state IN ('pending', 'sending')`,
 	);
-	quiet = Number(events) + Number(forwards) === 0 ? quiet + 1 : 0;
+	quiet = Number(events) + Number(forwards) + spooled() === 0 ? quiet + 1 : 0;
 }
 log('drained');
 
@@ -309,6 +336,37 @@ log('soak result', {
 });
 for (const i of invariants) log(i.ok ? 'invariant held' : 'invariant BROKEN', i);
 const ok = invariants.every((i) => i.ok);
+// What the ledger and the sandbox hold for each unsettled receipt: where it stopped.
+const receipts = invariants.find((i) => i.invariant === 'every acknowledged receipt settled');
+for (const externalId of receipts.ok ? [] : receipts.unsettled.first) {
+	const line = Number(String(externalId).split(':')[1]);
+	const calls = outbox.Callbacks.filter(
+		(c) => c.Kind === 'DeliveryReceipt' && c.Payload.ExternalId === externalId,
+	);
+	const sids = [...new Set(calls.map((c) => c.MessageSid))];
+	log('unsettled receipt', {
+		externalId,
+		callbacks: calls.map((c) => ({
+			sid: c.MessageSid,
+			status: c.Payload.Status,
+			attempt: c.Attempt,
+			at: c.At,
+			code: c.StatusCode ?? c.Error,
+		})),
+		recipient: await ledger(`SELECT * FROM recipients WHERE campaign = 'soak' AND line = ${line}`),
+		delivery: await ledger(`SELECT * FROM deliveries WHERE campaign = 'soak' AND line = ${line}`),
+		indexed: await ledger(`SELECT * FROM message_sids WHERE campaign = 'soak' AND line = ${line}`),
+		events: (
+			await Promise.all(
+				sids.map((sid) =>
+					ledger(
+						`SELECT event_key, received_at, processed_at FROM callback_events WHERE payload LIKE '%${sid}%'`,
+					),
+				),
+			)
+		).flat(),
+	});
+}
 
 for (const w of workers) w.child.kill('SIGTERM');
 await Promise.all(
