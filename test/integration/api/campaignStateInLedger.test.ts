@@ -162,20 +162,29 @@ describe.each(storeBackends())(
 	},
 );
 
+/** A ledger and an API store on this backend, closed after the test, with these campaigns started (a page each). */
+async function startedCampaigns(
+	backend: ReturnType<typeof storeBackends>[number],
+	names: string[],
+) {
+	const location = backend.location();
+	const ledger = await openLedger(location);
+	const api = await openApiCampaignStore(location, ledger);
+	cleanup.push(
+		() => api.close(),
+		() => ledger.close(),
+	);
+	for (const name of names) {
+		await api.create(name, SETTINGS, 1000);
+		await api.putPage(name, PAGE, 1000);
+		await api.transition(name, ['draft'], 'started', 2000);
+	}
+	return { location, ledger, api };
+}
+
 describe.each(storeBackends())('a pause of an API campaign ($name)', (backend) => {
 	it('is one write: the ledger once its run made the campaign, else the record; its event once', async () => {
-		const location = backend.location();
-		const ledger = await openLedger(location);
-		const api = await openApiCampaignStore(location, ledger);
-		cleanup.push(
-			() => api.close(),
-			() => ledger.close(),
-		);
-		for (const name of ['running', 'early']) {
-			await api.create(name, SETTINGS, 1000);
-			await api.putPage(name, PAGE, 1000);
-			await api.transition(name, ['draft'], 'started', 2000);
-		}
+		const { location, ledger, api } = await startedCampaigns(backend, ['running', 'early']);
 		await ledger.createCampaign({
 			name: 'running',
 			csvPath: '/l.csv',
@@ -208,17 +217,8 @@ describe.each(storeBackends())('a pause of an API campaign ($name)', (backend) =
 
 describe.each(storeBackends())('a cancel left to a run ($name)', (backend) => {
 	it('of a paused API campaign is one the workers take up, to finish it', async () => {
-		const location = backend.location();
-		const ledger = await openLedger(location);
-		const api = await openApiCampaignStore(location, ledger);
-		cleanup.push(
-			() => api.close(),
-			() => ledger.close(),
-		);
+		const { ledger, api } = await startedCampaigns(backend, ['asked', 'quiet']);
 		for (const name of ['asked', 'quiet']) {
-			await api.create(name, SETTINGS, 1000);
-			await api.putPage(name, PAGE, 1000);
-			await api.transition(name, ['draft'], 'started', 2000);
 			await api.transition(name, ['started'], 'paused', 2000);
 			await ledger.createCampaign({ name, csvPath: '/l.csv', propertySid: 'PR1', text: 'Hi' });
 		}

@@ -113,6 +113,38 @@ function reply(
 	};
 }
 
+/**
+ * The forwards the callback processor makes of these events under one forwardEmail rule,
+ * with an API campaign's rows looked up through `rows` when given.
+ */
+async function forwardsOf(
+	pending: ReturnType<typeof reply>[],
+	rows?: Parameters<CallbackProcessor['lookUpRows']>[0],
+): Promise<ForwardPayload[]> {
+	const forwards: ForwardPayload[] = [];
+	const store = {
+		unprocessedEvents: async () => pending.splice(0),
+		completeEvents: async (done: CompletedEvent[]) => {
+			for (const d of done) for (const f of d.forwards) forwards.push(f.payload as ForwardPayload);
+		},
+		processingAlone: (pass: () => Promise<unknown>) => pass(),
+	} as unknown as EventStore;
+	const rules = [
+		{ name: 'mail', match: {}, actions: [{ type: 'forwardEmail', to: ['team@example.com'] }] },
+	] as unknown as ReplyRule[];
+	const processor = new CallbackProcessor(
+		store,
+		ledger,
+		rules,
+		{ kick: () => undefined } as unknown as ForwardOutbox,
+		new JsonLogger(() => undefined),
+	);
+	if (rows) processor.lookUpRows(rows);
+	processor.start();
+	await processor.idle();
+	return forwards;
+}
+
 describe('a reply forwarded by e-mail', () => {
 	it("carries the row's name and says plainly when the reply opted the person out", async () => {
 		const pending = [
@@ -121,27 +153,7 @@ describe('a reply forwarded by e-mail', () => {
 			// Another number answering line 3 (the list was replaced since): no name rather than Bob's.
 			reply('+61491570158', 3, 'Who is this?', 'SMr3b'),
 		];
-		const forwards: ForwardPayload[] = [];
-		const store = {
-			unprocessedEvents: async () => pending.splice(0),
-			completeEvents: async (done: CompletedEvent[]) => {
-				for (const d of done)
-					for (const f of d.forwards) forwards.push(f.payload as ForwardPayload);
-			},
-			processingAlone: (pass: () => Promise<unknown>) => pass(),
-		} as unknown as EventStore;
-		const rules = [
-			{ name: 'mail', match: {}, actions: [{ type: 'forwardEmail', to: ['team@example.com'] }] },
-		] as unknown as ReplyRule[];
-		const processor = new CallbackProcessor(
-			store,
-			ledger,
-			rules,
-			{ kick: () => undefined } as unknown as ForwardOutbox,
-			new JsonLogger(() => undefined),
-		);
-		processor.start();
-		await processor.idle();
+		const forwards = await forwardsOf(pending);
 		expect(forwards).toHaveLength(3);
 		const sender = new SmtpSender(
 			{ host: '127.0.0.1', port, allowInsecure: true, from: 'worker@example.com' } as never,
@@ -192,28 +204,7 @@ describe('a reply forwarded by e-mail', () => {
 		await ledger.markSubmitting('spring', [3], 1);
 		await ledger.settle('spring', 1, [{ line: 3, status: 'accepted', messageSid: 'SMs3' }]);
 		const pending = [reply(BOB, 3, 'Count me in', 'SMs3r', 'spring')];
-		const forwards: ForwardPayload[] = [];
-		const store = {
-			unprocessedEvents: async () => pending.splice(0),
-			completeEvents: async (done: CompletedEvent[]) => {
-				for (const d of done)
-					for (const f of d.forwards) forwards.push(f.payload as ForwardPayload);
-			},
-			processingAlone: (pass: () => Promise<unknown>) => pass(),
-		} as unknown as EventStore;
-		const rules = [
-			{ name: 'mail', match: {}, actions: [{ type: 'forwardEmail', to: ['team@example.com'] }] },
-		] as unknown as ReplyRule[];
-		const processor = new CallbackProcessor(
-			store,
-			ledger,
-			rules,
-			{ kick: () => undefined } as unknown as ForwardOutbox,
-			new JsonLogger(() => undefined),
-		);
-		processor.lookUpRows(campaignRows(api));
-		processor.start();
-		await processor.idle();
+		const forwards = await forwardsOf(pending, campaignRows(api));
 		expect(forwards.map((f) => (f as { context?: { name?: string } }).context?.name)).toEqual([
 			'Bobby',
 		]);
