@@ -275,7 +275,14 @@ const spooled = () =>
 		.filter((d) => existsSync(d))
 		.flatMap((d) => readdirSync(d).map((name) => join(d, name)))
 		.filter((path) => {
-			const fd = openSync(path, 'r');
+			// A spool fed meanwhile may be removed between the listing and the look.
+			let fd;
+			try {
+				fd = openSync(path, 'r');
+			} catch (error) {
+				if (error.code === 'ENOENT') return false;
+				throw error;
+			}
 			const first = Buffer.alloc(1);
 			const read = readSync(fd, first, 0, 1, 0);
 			closeSync(fd);
