@@ -18,6 +18,11 @@ import {
 } from './harness';
 
 const SECRET = 'paused-restart-secret-0123456789';
+/**
+ * At 2 a second the run lasts about 10 s: the pause, a CLI start on a loaded machine (seconds),
+ * must come before its end (with 10 rows an empty-cache CI run found it finished, exit 1).
+ */
+const ROWS = 20;
 
 const cleanup = cleanupAfterEach();
 
@@ -68,7 +73,7 @@ describe.each(storeBackends())('a paused cron run across a restart ($name)', (ba
 			],
 		});
 		let list = 'Phone,Name\n';
-		for (let i = 0; i < 10; i++) list += `+614915722${String(i).padStart(2, '0')},N${i}\n`;
+		for (let i = 0; i < ROWS; i++) list += `+614915722${String(i).padStart(2, '0')},N${i}\n`;
 		writeFileSync(join(dir, 'list.csv'), list);
 		writeFileSync(
 			join(dir, 'beat.csv'),
@@ -106,7 +111,7 @@ describe.each(storeBackends())('a paused cron run across a restart ($name)', (ba
 		);
 		expect(await worker.stop('SIGTERM')).toBe(0);
 		const before = (await sent()).length;
-		expect(before).toBeLessThan(10);
+		expect(before).toBeLessThan(ROWS);
 
 		worker = await start();
 		await worker.waitFor(
@@ -140,11 +145,11 @@ describe.each(storeBackends())('a paused cron run across a restart ($name)', (ba
 		expect(finished.body.data).toMatchObject({
 			state: 'finished',
 			run,
-			counts: { recipients: 10, accepted: 10, pending: 0 },
+			counts: { recipients: ROWS, accepted: ROWS, pending: 0 },
 		});
 		const all = await sent();
-		expect(all).toHaveLength(10);
-		expect(new Set(all.map((m) => m.To)).size).toBe(10);
+		expect(all).toHaveLength(ROWS);
+		expect(new Set(all.map((m) => m.To)).size).toBe(ROWS);
 		// The mark: a reply to the run, whose event the outbox sends after any older one.
 		const markSid = await driver.reply(all[0].To, all[0].From, 'mark');
 		await until(
