@@ -1,12 +1,12 @@
-// `npm test`: build and lint side by side, n8n's installs when not cached, then the vitest suite and the
-// e2e suite in real n8n side by side (each waits mostly on the processes it starts, so
-// together they fit two cores), and last each stage's time, so that a slow stage is seen where
-// it grows (the suite's budget is 15 minutes on a 2-core machine). Beside them the 90-second
-// soak (issue 33: two workers, a run, replies mailed and receipts under seeded faults; about
-// 2.5 min and 30 s of CPU). The e2e and soak output is kept in files and printed once vitest
-// has finished, so they do not interleave. CLOUDTEL_INSTALL_SECONDS, when .ci/run sets it,
-// adds the install's time to the table; CLOUDTEL_TEST_SERIAL=1 runs e2e and the soak after
-// vitest.
+// `npm test`: build and lint side by side, n8n's installs when not cached, then the vitest
+// suite and the e2e suite in real n8n side by side (each waits mostly on the processes it
+// starts, so together they fit two cores), and last each stage's time, so that a slow stage
+// is seen where it grows (the suite's budget is 15 minutes on a 2-core machine). Beside them
+// the 90-second soak (issue 33: two workers, a run, replies mailed and receipts under seeded
+// faults; about 2.5 min and 30 s of CPU). The e2e and soak output is kept in files and
+// printed once vitest has finished, so they do not interleave. CLOUDTEL_INSTALL_SECONDS, when
+// .ci/run sets it, adds the install's time to the table; CLOUDTEL_TEST_SERIAL=1 runs e2e and
+// the soak after vitest.
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import { DURATIONS_FILE } from './fileSequencer';
 
 /** The most one test file may take in CI: a longer one holds the run's tail. */
@@ -18,6 +18,12 @@ export function fileMs(module: TestModule): number {
  */
 export default class BudgetReporter implements Reporter {
 	private readonly endedAt = new Map<string, number>();
+	/** Files the run may run at once: vitest's maxWorkers, as vitest.config.mts set it. */
+	private atOnce = 1;
+
+	onInit(vitest: Vitest): void {
+		this.atOnce = vitest.config.maxWorkers;
+	}
 
 	onTestModuleEnd(module: TestModule): void {
 		this.endedAt.set(module.moduleId, performance.now());
@@ -56,7 +62,7 @@ export default class BudgetReporter implements Reporter {
 			});
 		if (spans.length === 0) return;
 		const last = Math.max(...spans.map((s) => s.end));
-		const atOnce = Number(process.env.CLOUDTEL_TEST_FILES_AT_ONCE ?? 3);
+		const atOnce = this.atOnce;
 		// Walk back from the end until as many files as may run at once were running.
 		let tailFrom = last;
 		for (let t = last; t > 0; t -= 1000) {
