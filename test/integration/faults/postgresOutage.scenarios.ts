@@ -210,6 +210,19 @@ export function scenarios(part: 'replies' | 'tick' | 'cli'): void {
 					30_000,
 					'a first run',
 				);
+				// Its record is closed after the summary line: a stop before that leaves the run to be
+				// resumed, and a tick meanwhile is one while the last run is still going (skipped).
+				await until(
+					async () =>
+						(
+							await sql<{ open: string }>(
+								db,
+								'SELECT COUNT(*) FILTER (WHERE finished_at IS NULL) AS open FROM campaign_runs',
+							)
+						)[0].open === '0',
+					30_000,
+					'the first run closed',
+				);
 				// The next tick falls while Postgres is down: the run cannot start, and says so.
 				await pg.stop();
 				const missed = new Date(Math.floor(Date.now() / 1000) * 1000 + 1000);

@@ -44,6 +44,44 @@ describe('the campaign scheduler', () => {
 	});
 });
 
+describe('a run the store stopped', () => {
+	afterEach(() => void vi.useRealTimers());
+
+	it('is resumed after a run of the campaign that began while it waited, never dropped', async () => {
+		vi.useFakeTimers({ toFake: ['setTimeout'] });
+		const calls: { run: string; end: (e: RunEnd) => void; fail: (e: Error) => void }[] = [];
+		const runner = {
+			run: (_c: CampaignConfig, run: string) =>
+				new Promise<RunEnd>((end, fail) => calls.push({ run, end, fail })),
+		} as unknown as CampaignRunner;
+		const lines: any[] = [];
+		const scheduler = new CampaignScheduler(
+			[campaign],
+			runner,
+			new JsonLogger((l) => lines.push(JSON.parse(l))),
+		);
+		const first = new Date('2030-01-07T09:00:00Z');
+		const next = new Date('2030-01-14T09:00:00Z');
+		scheduler.tick(campaign, first);
+		calls[0].fail(new Error('connect ECONNREFUSED'));
+		await vi.advanceTimersByTimeAsync(0);
+		// The next tick begins while the first waits for its resume, and is still going when it is due.
+		expect(scheduler.tick(campaign, next)).toBe(true);
+		await vi.advanceTimersByTimeAsync(60_000);
+		expect(calls.map((c) => c.run)).toEqual([runName('weekly', first), runName('weekly', next)]);
+		calls[1].end('finished');
+		await vi.advanceTimersByTimeAsync(0);
+		expect(calls.map((c) => c.run)).toEqual([
+			runName('weekly', first),
+			runName('weekly', next),
+			runName('weekly', first),
+		]);
+		expect(lines.filter((l) => l.msg === 'campaign run resumed')).toHaveLength(1);
+		calls[2].end('finished');
+		await scheduler.stop();
+	});
+});
+
 describe('missed cron ticks', () => {
 	const hourly = {
 		...campaign,

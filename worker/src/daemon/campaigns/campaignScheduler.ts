@@ -222,6 +222,18 @@ export class CampaignScheduler {
 		await Promise.allSettled([...this.running.values()]);
 	}
 
+	/** Resumes a run the store stopped; if another run of the campaign began meanwhile, after it ends (never dropped). */
+	private resumeWhenFree(campaign: CampaignConfig, run: string): void {
+		if (this.controller.signal.aborted) return;
+		const going = this.running.get(campaign.name);
+		if (going) {
+			void going.then(() => this.resumeWhenFree(campaign, run));
+			return;
+		}
+		this.log.info('campaign run resumed', { campaign: campaign.name, run });
+		this.launch(campaign, run);
+	}
+
 	private launch(campaign: CampaignConfig, run: string): void {
 		const job = this.runner
 			.run(campaign, run, this.controller.signal)
@@ -240,11 +252,7 @@ export class CampaignScheduler {
 						'campaign run stopped: the store failed; it is resumed when the store answers',
 						{ campaign: campaign.name, run, error, retryInMs: delay },
 					);
-					setTimeout(() => {
-						if (this.controller.signal.aborted || this.running.has(campaign.name)) return;
-						this.log.info('campaign run resumed', { campaign: campaign.name, run });
-						this.launch(campaign, run);
-					}, delay).unref();
+					setTimeout(() => this.resumeWhenFree(campaign, run), delay).unref();
 				},
 			)
 			.finally(() => this.running.delete(campaign.name));
