@@ -415,9 +415,7 @@ export async function run(ctx, test) {
 				const passed = all.filter(
 					(e) => e.data?.resultData?.runData?.['Handle once']?.[0]?.data?.main?.[0]?.length,
 				);
-				const sids = passed.map(
-					(e) => e.data.resultData.runData['CloudTel Trigger'][0].data.main[0][0].json.MessageSid,
-				);
+				const sids = passed.map(sidOf);
 				console.log(
 					`       ${all.length} executions (${runs.length} finished), ${passed.length} passed "First time?"`,
 				);
