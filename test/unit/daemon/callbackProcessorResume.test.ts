@@ -5,7 +5,10 @@ import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import type { EventStore } from '../../../worker/src/storage/daemonStore';
 import type { CallbackLedger } from '../../../worker/src/storage/ledger';
 
-afterEach(() => vi.useRealTimers());
+afterEach(() => {
+	vi.useRealTimers();
+	vi.restoreAllMocks();
+});
 
 /** An event store that is down until told otherwise, counting the processor's looks. */
 function downStore() {
@@ -28,6 +31,8 @@ describe('the callback processor after a store outage', () => {
 	// into the store, knows the store answers, and the backlog must not wait out the timer.
 	it('a kick from the intake (storeAnswers) ends the back-off at once; an ordinary kick waits for it', async () => {
 		vi.useFakeTimers();
+		// The back-off's jitter at its top: each wait is its whole ceiling, as the steps below count.
+		vi.spyOn(Math, 'random').mockReturnValue(1);
 		const { store, seen, up } = downStore();
 		const processor = new CallbackProcessor(
 			store,
