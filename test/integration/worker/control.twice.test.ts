@@ -1,0 +1,4 @@
+import { scenarios } from './control.scenarios';
+
+// One part per file: files run side by side, each well within 60 s.
+scenarios('twice');
