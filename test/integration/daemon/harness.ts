@@ -231,7 +231,15 @@ export class WorkerProcess {
 	static async started(child: ChildProcess): Promise<WorkerProcess> {
 		const worker = new WorkerProcess(child);
 		await Promise.race([
-			worker.waitFor((l) => l.msg === 'worker started', 15_000),
+			// A start on a loaded CI machine (three files at once beside n8n's e2e) has taken over 15 s.
+			worker
+				.waitFor((l) => l.msg === 'worker started', 40_000)
+				.catch((error: Error) => {
+					const last = worker.logs.slice(-5).map((l) => JSON.stringify(l));
+					throw new Error(
+						`the worker did not say it started: ${error.message}; its last lines: ${last.join(' ') || 'none'}; stderr: ${worker.stderr || 'none'}`,
+					);
+				}),
 			worker.exited.then((code) => {
 				throw new Error(`the worker exited ${code} before it started: ${worker.stderr}`);
 			}),
