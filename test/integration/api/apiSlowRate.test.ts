@@ -62,18 +62,19 @@ describe.each(sqlite)('a run waiting on a slow rate ($name)', (backend) => {
 		expect(overflow.status).toBe(400);
 		expect(JSON.stringify(overflow.body)).toMatch(/pricePerSegment/);
 
+		// "At once": far under the 100 s to the next message (20 s: a loaded CI machine's slack).
 		const cancelAt = Date.now();
 		expect((await call('POST', '/campaigns/waits/cancel')).status).toBe(200);
 		await until(
 			async () => storedState(db, 'waits') === 'cancelled',
-			2_000,
+			20_000,
 			'the cancel stored as cancelled',
 		);
-		expect(Date.now() - cancelAt).toBeLessThan(2_000);
+		expect(Date.now() - cancelAt).toBeLessThan(20_000);
 
 		const stopAt = Date.now();
 		expect(await worker.stop('SIGTERM')).toBe(0);
-		expect(Date.now() - stopAt).toBeLessThan(2_000);
+		expect(Date.now() - stopAt).toBeLessThan(20_000);
 		expect(storedState(db, 'stops')).toBe('started');
 	}, 60_000);
 });

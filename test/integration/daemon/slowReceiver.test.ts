@@ -97,7 +97,7 @@ describe.each(sqlite)('a slow receiver slows only itself ($name)', (backend) => 
 		outbox.kick();
 		await until(
 			() => hung.every((h) => h.requests() === 1),
-			5_000,
+			20_000,
 			'every events URL holding its POST',
 		);
 

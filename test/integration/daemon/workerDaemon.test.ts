@@ -332,7 +332,7 @@ describe('cloudtel worker, end to end', () => {
 		await worker.waitFor(
 			(l) =>
 				l.msg === 'delivery receipt for no campaign row' && l.messageSid === receipt.MessageSid,
-			5000,
+			20_000,
 			'the processed receipt',
 		);
 		// The duplicate's line is logged just after its answer, so it may follow the first one's
@@ -342,7 +342,7 @@ describe('cloudtel worker, end to end', () => {
 			(l) =>
 				l.msg === 'delivery receipt for no campaign row' &&
 				l.messageSid === '00000000-0000-4000-8000-00000000abce',
-			5000,
+			20_000,
 			'the form receipt processed',
 		);
 		expect(
