@@ -98,7 +98,9 @@ for (const [name, s] of [...times, ['total', total]])
 if (failed.length) console.log(`\nfailed: ${failed.join(', ')}`);
 process.exit(failed.length ? 1 : 0);
 
-function formatSeconds(s) {
+function formatSeconds(seconds) {
+	// Rounded first: 659.6 s is 11 min 0 s, not 10 min 60 s.
+	const s = Math.round(seconds);
 	const m = Math.floor(s / 60);
-	return `${m ? `${m} min ` : ''}${Math.round(s - m * 60)} s`;
+	return `${m ? `${m} min ` : ''}${s - m * 60} s`;
 }

@@ -13,11 +13,16 @@ export const DURATIONS_FILE = join(__dirname, 'fileDurations.json');
  * first, as vitest does: it may be slow.
  *
  * The soak runs beside vitest for its first two minutes, stopping its own Postgres and
- * killing its workers. Files that do the same against timed back-offs (LATE) doubled their
- * time when they started then (apiCancelCrash 58.5 s of its 60), so they start once about
- * that much of the other files' work is handed out, each beside other files.
+ * killing its workers, while e2e starts n8n. Files that do the same against timed back-offs
+ * doubled their time when they started then (apiCancelCrash 58.5 s of its 60), and so did
+ * installedCli's npm install (7 s on a quiet machine, 30 s then): these (LATE) start once
+ * about that much of the other files' work is handed out, each beside other files.
  */
-const LATE = [/^test\/integration\/faults\//, /^test\/integration\/api\/apiCancelCrash\./];
+const LATE = [
+	/^test\/integration\/faults\//,
+	/^test\/integration\/api\/apiCancelCrash\./,
+	/^test\/integration\/worker\/installedCli\./,
+];
 const SOAK_SECONDS = 120;
 
 export default class FileSequencer extends BaseSequencer {
