@@ -40,9 +40,8 @@ describe('campaign commands on Postgres', () => {
 			sandbox.demo.PropertySid,
 			'--name',
 			'pg1',
-			// 12 s of sending: the pause, a CLI start on a loaded machine, comes well before its end.
 			'--rate',
-			'25',
+			'50',
 		];
 		const run = startCli(args, env);
 		let sent = 0;
