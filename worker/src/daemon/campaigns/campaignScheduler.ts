@@ -230,8 +230,7 @@ export class CampaignScheduler {
 			void going.then(() => this.resumeWhenFree(campaign, run));
 			return;
 		}
-		this.log.info('campaign run resumed', { campaign: campaign.name, run });
-		this.launch(campaign, run);
+		this.resume(campaign, run);
 	}
 
 	private launch(campaign: CampaignConfig, run: string): void {
