@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../sandbox/src';
-import { workerConfigSchema } from '../../../worker/src/config/workerConfigSchema';
-import { CampaignEvents } from '../../../worker/src/daemon/callbacks/5-events/campaignEvents';
-import { EventForwarder } from '../../../worker/src/daemon/callbacks/6-forward/eventForwarder';
-import { ForwardOutbox } from '../../../worker/src/daemon/callbacks/6-forward/forwardOutbox';
-import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
-import { openDaemonStore } from '../../../worker/src/storage/openStores';
 import { key } from '../../support/callbackCatcher';
 import { cleanupAfterEach } from '../../support/cleanup';
 import { storeBackends } from '../../support/storeBackends';
 import { until } from '../daemon/harness';
-import { ApiUnderTest, recipients, startCatcher } from './apiHarness';
+import { ApiUnderTest, recipients } from './apiHarness';
 
 const cleanup = cleanupAfterEach();
 
@@ -23,37 +17,13 @@ describe.each(storeBackends())('campaign API events ($name)', (backend) => {
 	it('started once however often started, paused at each pause, finished once with the status counts', async () => {
 		const sandbox = await startSandbox({ port: 0, receiptDelayMs: 60_000 });
 		cleanup.push(() => sandbox.close());
-		const receiver = await startCatcher(cleanup);
 		// The receiver fails its first request: that event goes again under the same key.
-		receiver.statuses = [503, 200];
-		const location = backend.location();
-		// The worker's outbox, on the same database as the API's campaigns.
-		const store = await openDaemonStore(location);
-		const log = new JsonLogger(() => {});
-		const config = workerConfigSchema.parse({
-			provider: { baseUrl: sandbox.url, accountSid: 'AC', authToken: 't' },
-			server: { publicUrl: 'http://127.0.0.1:9', secret: 'callback-secret-0123456789' },
-		});
-		const outbox = new ForwardOutbox(
-			store,
-			{},
-			{ ...config.outbox, backoffMs: 50, maxBackoffMs: 200 },
-			log,
-			undefined,
-			new EventForwarder({
-				worker: () => undefined,
-				campaignUrl: () => undefined,
-				outboundAllow: () => ['127.0.0.1'],
-			}),
+		const { a, receiver, store } = await ApiUnderTest.startWithEvents(
+			sandbox,
+			backend.location(),
+			cleanup,
+			[503, 200],
 		);
-		const events = new CampaignEvents({ campaigns: [] }, store, () => outbox.kick());
-		const a = await ApiUnderTest.start(sandbox, location, { events });
-		outbox.start();
-		cleanup.push(async () => {
-			await a.close();
-			await outbox.stop();
-			await store.close();
-		});
 
 		const pausesSeen = () =>
 			new Set(receiver.requests.map(key).filter((k) => k.startsWith('campaign.paused:news:'))).size;

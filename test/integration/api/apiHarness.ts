@@ -1,15 +1,19 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { workerConfigSchema } from '../../../worker/src/config/workerConfigSchema';
+import { CampaignEvents } from '../../../worker/src/daemon/callbacks/5-events/campaignEvents';
+import { EventForwarder } from '../../../worker/src/daemon/callbacks/6-forward/eventForwarder';
+import { ForwardOutbox } from '../../../worker/src/daemon/callbacks/6-forward/forwardOutbox';
+import type { DaemonStore } from '../../../worker/src/storage/daemonStore';
+import { CampaignRunner } from '../../../worker/src/daemon/campaigns/campaignRunner';
 import { CampaignApi } from '../../../worker/src/daemon/api/campaignApi';
-import type { CampaignEvents } from '../../../worker/src/daemon/callbacks/5-events/campaignEvents';
 import { apiRoutes } from '../../../worker/src/daemon/http/apiRoutes';
 import { httpErrorHandler } from '../../../worker/src/daemon/http/httpErrorHandler';
 import { RefusalLog } from '../../../worker/src/daemon/http/refusalLog';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import type { Ledger } from '../../../worker/src/storage/ledger';
 import type { DbLocation } from '../../../worker/src/storage/dbLocation';
-import { openLedger } from '../../../worker/src/storage/openStores';
+import { openDaemonStore, openLedger } from '../../../worker/src/storage/openStores';
 import { CallbackCatcher } from '../../support/callbackCatcher';
 import type { Cleanup } from '../../support/cleanup';
 import type { StoreBackend } from '../../support/storeBackends';
@@ -77,6 +81,50 @@ export class ApiUnderTest {
 		return underTest;
 	}
 
+	/**
+	 * With the worker's outbox on the same database, sending campaign events: each caught by
+	 * `receiver`, which answers with `statuses` in turn (the last one from then on).
+	 */
+	static async startWithEvents(
+		sandbox: RunningSandbox,
+		location: DbLocation,
+		cleanup: Cleanup,
+		statuses: number[] = [200],
+	): Promise<{ a: ApiUnderTest; receiver: CallbackCatcher; store: DaemonStore }> {
+		const receiver = await startCatcher(cleanup);
+		receiver.statuses = statuses;
+		const store = await openDaemonStore(location);
+		const log = new JsonLogger(() => {});
+		const outbox = new ForwardOutbox(
+			store,
+			{},
+			{
+				...workerConfigSchema.parse({
+					provider: { baseUrl: sandbox.url, accountSid: 'AC', authToken: 't' },
+					server: { publicUrl: 'http://127.0.0.1:9', secret: 'callback-secret-0123456789' },
+				}).outbox,
+				backoffMs: 50,
+				maxBackoffMs: 200,
+			},
+			log,
+			undefined,
+			new EventForwarder({
+				worker: () => undefined,
+				campaignUrl: () => undefined,
+				outboundAllow: () => ['127.0.0.1'],
+			}),
+		);
+		const events = new CampaignEvents({ campaigns: [] }, store, () => outbox.kick());
+		const a = await ApiUnderTest.start(sandbox, location, { events });
+		outbox.start();
+		cleanup.push(async () => {
+			await a.close();
+			await outbox.stop();
+			await store.close();
+		});
+		return { a, receiver, store };
+	}
+
 	static async start(
 		sandbox: RunningSandbox,
 		location: DbLocation,
@@ -98,10 +146,13 @@ export class ApiUnderTest {
 		const ledger = await openLedger(location);
 		const lines: string[] = [];
 		const log = new JsonLogger((l) => lines.push(l));
-		const api = await CampaignApi.open(config, location, ledger, log, {
-			maxCsvBytes: options.maxCsvBytes,
-			events: options.events,
-		});
+		const api = await CampaignApi.open(
+			new CampaignRunner({ config, events: options.events }),
+			location,
+			ledger,
+			log,
+			{ maxCsvBytes: options.maxCsvBytes },
+		);
 		const app = Fastify({ logger: false });
 		// Mounted as the worker's server mounts it: the one error handler at the root, the API under /api behind the token.
 		app.setErrorHandler(

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workerConfigSchema } from '../../../worker/src/config/workerConfigSchema';
+import { CampaignRunner } from '../../../worker/src/daemon/campaigns/campaignRunner';
 import { CampaignApi } from '../../../worker/src/daemon/api/campaignApi';
 import type { ApiRoutes } from '../../../worker/src/daemon/http/apiRoutes';
 import { WebhookServer } from '../../../worker/src/daemon/http/webhookServer';
@@ -164,7 +165,7 @@ describe("the campaign API's own routes through the mount", () => {
 			{},
 			{ level: 'debug', phoneNumbers: 'masked' },
 		);
-		const api = await CampaignApi.open(config, location, ledger, log);
+		const api = await CampaignApi.open(new CampaignRunner({ config }), location, ledger, log);
 		const server = new WebhookServer({
 			host: '127.0.0.1',
 			port: 0,

@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CampaignRunner, RunEnd } from '../../../worker/src/daemon/campaigns/campaignRunner';
+import type {
+	ConfigCampaignRuns,
+	RunEnd,
+} from '../../../worker/src/daemon/campaigns/configCampaignRuns';
 import { CampaignScheduler } from '../../../worker/src/daemon/campaigns/campaignScheduler';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import type { CampaignConfig } from '../../../worker/src/config/workerConfigSchema';
@@ -21,7 +24,7 @@ describe('the campaign scheduler', () => {
 		const runner = {
 			run: (_c: CampaignConfig, run: string, signal: AbortSignal) =>
 				new Promise<RunEnd>((finish) => runs.push({ run, signal, finish })),
-		} as unknown as CampaignRunner;
+		} as unknown as ConfigCampaignRuns;
 		const scheduler = new CampaignScheduler(
 			[campaign],
 			runner,
@@ -53,7 +56,7 @@ describe('a run the store stopped', () => {
 		const runner = {
 			run: (_c: CampaignConfig, run: string) =>
 				new Promise<RunEnd>((end, fail) => calls.push({ run, end, fail })),
-		} as unknown as CampaignRunner;
+		} as unknown as ConfigCampaignRuns;
 		const lines: any[] = [];
 		const scheduler = new CampaignScheduler(
 			[campaign],
@@ -100,7 +103,7 @@ describe('missed cron ticks', () => {
 		const started: string[] = [];
 		const runner = {
 			run: async (_c: CampaignConfig, run: string) => (started.push(run), 'finished' as RunEnd),
-		} as unknown as CampaignRunner;
+		} as unknown as ConfigCampaignRuns;
 		let fail = false;
 		const store = {
 			runsSince: async () => {

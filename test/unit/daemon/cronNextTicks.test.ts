@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import type { CampaignRunner } from '../../../worker/src/daemon/campaigns/campaignRunner';
+import type { ConfigCampaignRuns } from '../../../worker/src/daemon/campaigns/configCampaignRuns';
 import { CampaignScheduler } from '../../../worker/src/daemon/campaigns/campaignScheduler';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import type { CampaignConfig } from '../../../worker/src/config/workerConfigSchema';
@@ -31,7 +31,7 @@ it("gives each cron campaign's next tick in its own time zone, none before the s
 			config('sydney-morning', '0 9 * * *', 'Australia/Sydney'),
 			config('every-quarter-hour', '*/15 * * * *', 'UTC'),
 		],
-		{ run: async () => 'finished' } as unknown as CampaignRunner,
+		{ run: async () => 'finished' } as unknown as ConfigCampaignRuns,
 		new JsonLogger(() => {}),
 	);
 	expect(scheduler.nextTicks()).toEqual([]);

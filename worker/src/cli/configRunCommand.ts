@@ -8,6 +8,7 @@ import { openDaemonStore, openLedger } from '../storage/openStores';
 import { runName } from '../daemon/callbacks/4-replies/runName';
 import { CampaignEvents } from '../daemon/callbacks/5-events/campaignEvents';
 import { CampaignRunner } from '../daemon/campaigns/campaignRunner';
+import { ConfigCampaignRuns } from '../daemon/campaigns/configCampaignRuns';
 import { checkCampaignCsv } from '../daemon/campaigns/csvCheck';
 import { JsonLogger } from '../daemon/jsonLogger';
 import { Redactor } from '../daemon/redactor';
@@ -65,13 +66,11 @@ export async function configRunCommand(argv: string[]): Promise<number> {
 		);
 		// A tick's own second, as the cron gives it.
 		const run = runName(campaign.name, new Date(Math.floor(Date.now() / 1000) * 1000));
-		const runner = new CampaignRunner(
-			config,
+		const runner = new ConfigCampaignRuns(
+			// Its events queue in the store; a running worker's outbox sends them.
+			new CampaignRunner({ config, events: new CampaignEvents(config, store) }),
 			store,
 			log.child({ part: 'campaigns' }),
-			undefined,
-			// Its events queue in the store; a running worker's outbox sends them.
-			new CampaignEvents(config, store),
 		);
 		process.on('SIGINT', stop);
 		process.on('SIGTERM', stop);

@@ -9,6 +9,7 @@ import { hostname } from 'node:os';
 import { BatchClient } from '../provider/batchClient';
 import { CallbackProcessor } from './callbacks/3-processor/callbackProcessor';
 import { CampaignRunner } from './campaigns/campaignRunner';
+import { ConfigCampaignRuns } from './campaigns/configCampaignRuns';
 import { CampaignScheduler } from './campaigns/campaignScheduler';
 import type { DaemonStore } from '../storage/daemonStore';
 import { EmailForwarder } from './callbacks/6-forward/emailForwarder';
@@ -209,25 +210,23 @@ export class WorkerDaemon {
 			},
 			config.suppressPermanentFailures,
 		);
+		// One runner sends every campaign, the config's and the API's alike.
+		const runner = new CampaignRunner({
+			config,
+			sendingMayGo: () => intake.sendingMayGo(),
+			events,
+		});
 		const scheduler = new CampaignScheduler(
 			config.campaigns,
-			new CampaignRunner(
-				config,
-				store,
-				log.child({ part: 'campaigns' }),
-				() => intake.sendingMayGo(),
-				events,
-			),
+			new ConfigCampaignRuns(runner, store, log.child({ part: 'campaigns' })),
 			log.child({ part: 'cron' }),
 			store,
 		);
 		// The campaign API: its routes only with the config's token (the server answers 404
 		// without); its runner always, started with the rest (begin), so campaigns started
 		// through it finish even if the token is taken out of the config.
-		const api = await CampaignApi.open(config, location, ledger, log.child({ part: 'api' }), {
-			sendingMayGo: () => intake.sendingMayGo(),
+		const api = await CampaignApi.open(runner, location, ledger, log.child({ part: 'api' }), {
 			maxCsvBytes: config.server.apiMaxCsvBytes,
-			events,
 		});
 		opened.push(() => api.close());
 		// A reply e-mail names an API campaign's recipient from its pages, as a config run's from its CSV.

@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { WorkerConfig } from '../../config/workerConfigSchema';
 import type { Ledger } from '../../storage/ledger';
 import type { ApiCampaignStore } from '../../storage/apiCampaignStore';
 import type { DbLocation } from '../../storage/dbLocation';
 import { openApiCampaignStore } from '../../storage/openApiCampaignStore';
-import type { CampaignEvents } from '../callbacks/5-events/campaignEvents';
+import type { CampaignRunner } from '../campaigns/campaignRunner';
 import type { JsonLogger } from '../jsonLogger';
 import { apiCampaignDir, removeRecipientCopies } from './apiCampaignFiles';
-import { ApiCampaignRunner } from './apiCampaignRunner';
+import { ApiCampaignLoop } from './apiCampaignLoop';
 import { ApiCampaigns } from './apiCampaigns';
 import { campaignRows } from './recipientRows';
 import type { CsvSource } from '../../csv/openCsv';
@@ -17,13 +16,14 @@ import { campaignApiRoutes } from './campaignApiRoutes';
 export const DEFAULT_MAX_CSV_BYTES = 64 * 1024 * 1024;
 
 /**
- * The campaign API of one worker: its store, the runner that sends started campaigns, and
+ * The campaign API of one worker: its store, the loop that sends started campaigns (through
+ * the worker's one CampaignRunner), and
  * the routes (a fastify plugin the server mounts under /api, behind `server.apiToken`).
  */
 export class CampaignApi {
 	private constructor(
 		readonly store: ApiCampaignStore,
-		readonly runner: ApiCampaignRunner,
+		readonly runner: ApiCampaignLoop,
 		readonly campaigns: ApiCampaigns,
 		/** Where an uploaded CSV waits while it is read (apiCampaignFiles.ts). */
 		readonly dir: string,
@@ -31,37 +31,29 @@ export class CampaignApi {
 	) {}
 
 	static async open(
-		config: WorkerConfig,
+		campaignRunner: CampaignRunner,
 		location: DbLocation,
 		ledger: Ledger,
 		log: JsonLogger,
-		options: { sendingMayGo?: () => boolean; maxCsvBytes?: number; events?: CampaignEvents } = {},
+		options: { maxCsvBytes?: number } = {},
 	): Promise<CampaignApi> {
+		const { config, events } = campaignRunner;
 		const store = await openApiCampaignStore(location, ledger);
 		const dir = apiCampaignDir(location);
 		await removeRecipientCopies(dir);
-		const runner = new ApiCampaignRunner(
-			config,
-			store,
-			dir,
-			log,
-			options.sendingMayGo,
-			options.events,
-		);
+		const runner = new ApiCampaignLoop(campaignRunner, store, dir, log);
 		// Replies and opt-outs to an API campaign's messages go to its own events URL.
 		// (Looked up only where the API is on: a worker without it answers replies as before.)
 		if (config.server.apiToken !== undefined) {
-			options.events?.lookUpCampaignUrls(
-				async (name) => (await store.campaign(name))?.settings.events,
-			);
-			options.events?.lookUpCampaignSecrets(
+			events?.lookUpCampaignUrls(async (name) => (await store.campaign(name))?.settings.events);
+			events?.lookUpCampaignSecrets(
 				async (name) => (await store.campaign(name))?.settings.signingSecret,
 			);
 		}
 		return new CampaignApi(
 			store,
 			runner,
-			new ApiCampaigns(store, ledger, runner, dir, options.events, {
+			new ApiCampaigns(store, ledger, runner, dir, events, {
 				outboundAllow: config.outbound.allow,
 				linkBase: config.links.baseUrl,
 				configCampaigns: config.campaigns.map((c) => c.name),

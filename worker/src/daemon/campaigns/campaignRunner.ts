@@ -1,215 +1,180 @@
 import { emptyCampaignCounts, type CampaignCounts } from '../../../../api';
-import { FatalError, RUN_DEFAULTS } from '../../errors';
-import { runCampaign } from '../../campaign/runCampaign';
-import { backoffDelay } from '../../pacing/backoff';
-import type { CampaignConfig, WorkerConfig } from '../../config/workerConfigSchema';
+import { RUN_DEFAULTS } from '../../errors';
+import {
+	runCampaign,
+	type RunCampaignDeps,
+	type RunCampaignOptions,
+} from '../../campaign/runCampaign';
+import type { CampaignSummary } from '../../campaign/campaignSummary';
+import type { Reporter } from '../../campaign/reporter';
+import { campaignCounts } from '../../campaign/campaignCounts';
+import type { WorkerConfig } from '../../config/workerConfigSchema';
 import { dbLocation } from '../../storage/dbLocation';
 import { openRunLedger } from '../../storage/openStores';
 import type { Ledger } from '../../storage/ledger';
-import type { KeyedForward, RunStore } from '../../storage/daemonStore';
-import type { CampaignEvents, EventRun } from '../callbacks/5-events/campaignEvents';
-import { campaignCounts } from '../../campaign/campaignCounts';
-import type { StopReason } from '../../campaign/campaignSummary';
-import type { Reporter } from '../../campaign/reporter';
+import type { KeyedForward } from '../../storage/daemonStore';
+import { StoreFault } from '../../storage/storeFault';
+import type { CampaignEvents, EventRun, FinishedState } from '../callbacks/5-events/campaignEvents';
+import { withVariantEvent } from '../callbacks/5-events/variantEventReporter';
 import type { JsonLogger } from '../jsonLogger';
-import { configuredSpec } from './configuredSpec';
-import { checkCampaignCsv, configProblem } from './csvCheck';
+import { daemonClock } from '../daemonClock';
+import { dailyCap } from './dailyCap';
 import { LogReporter } from './logReporter';
 import { PauseReporter } from './pauseReporter';
-import { dailyCap } from './dailyCap';
+import { backoffDelay } from '../../pacing/backoff';
 import { runCallbacks } from './runCallbacks';
 import { daemonChunks, waitingForPostgres } from './runLedger';
 import { GatedChunks } from './sendingGate';
-import { isStoreFault, StoreFault } from '../../storage/storeFault';
-import { daemonClock } from '../daemonClock';
-import { withVariantEvent } from '../callbacks/5-events/variantEventReporter';
 
 /** Attempts at queuing a campaign.paused (about a minute of back-off) before it is given up, logged. */
 const PAUSE_QUEUE_TRIES = 16;
 
-/** Whether the run may be taken up again at the next start: only one cut short by a stop. */
-export type RunEnd = 'finished' | 'interrupted' | 'failed' | 'skipped';
+/** A campaign's pace and guardrails, as its config or its API settings give them. */
+export type RunPace = Pick<
+	RunCampaignOptions,
+	'rate' | 'batchSize' | 'maxCost' | 'maxFailureRate' | 'frequencyCap' | 'pricePerSegment'
+>;
+
+/** One run of a campaign, whatever started it: a cron tick, `campaign run --config`, the API. */
+export interface RunPlan {
+	/** How its events name it; `run` is its campaign in the ledger. */
+	named: EventRun;
+	spec: RunCampaignOptions['spec'];
+	pace: RunPace;
+	wants: { receipts: boolean; replies: boolean; from?: string };
+	/** An API campaign's rows, from its stored pages; else the CSV at `spec.csvPath`. */
+	input?: RunCampaignDeps['input'];
+	controls?: RunCampaignDeps['controls'];
+	/** A run found paused waits for its resume (a cron run taken up after a restart). */
+	waitWhilePaused?: boolean;
+	/**
+	 * The pauses its run announces (campaign.paused) as soon as the engine sees them: every
+	 * one, or its guardrails' alone where a person's pause is announced by the write that
+	 * makes it (an API campaign's, CampaignControl).
+	 */
+	announcePauses: 'every' | 'guardrails';
+}
+
+/** How the engine left a run: its summary, or what it threw (a setting, the store, the ledger not opened). */
+export type RunOutcome = { summary: CampaignSummary } | { error: unknown };
+
+/** What the starter of a run does around the engine, with the run's ledger open. */
+export interface RunSteps<T> {
+	/** Before the engine: an end to take instead of running (an API campaign cancelled or paused meanwhile). */
+	before?: (ledger: Ledger) => Promise<{ instead: T } | undefined>;
+	/** The run's end; `ledger` undefined when it never opened. */
+	after: (outcome: RunOutcome, ledger: Ledger | undefined) => Promise<T>;
+}
+
+export interface CampaignRunnerParts {
+	config: WorkerConfig;
+	/** False while callbacks spooled in an outage wait to be processed: sending waits for them. */
+	sendingMayGo?: () => boolean;
+	events?: CampaignEvents;
+}
 
 /**
- * Runs one cron tick of a campaign with the campaign engine. The run gets a name of its
- * own (`<campaign>-<tick>`), is recorded before it starts, and closed when it ends, except
- * when a shutdown cuts it short: the next start resumes it where it stopped.
+ * The worker's one way to send a campaign with the engine, config and API campaigns
+ * alike: the run's own ledger connection, the worker's provider, pace defaults, daily
+ * cap, webhooks, chunk source and log lines, and its campaign.finished. What started the
+ * run (ConfigCampaignRuns, ApiCampaignLoop) decides what its end means for its records.
  */
 export class CampaignRunner {
-	constructor(
-		private readonly config: WorkerConfig,
-		private readonly store: RunStore,
-		private readonly log: JsonLogger,
-		/** False while callbacks spooled in an outage wait to be processed: sending waits for them. */
-		private readonly sendingMayGo: () => boolean = () => true,
-		/** campaign.started, .finished and .paused, queued with the run's record. */
-		private readonly events?: CampaignEvents,
-	) {}
+	constructor(private readonly parts: CampaignRunnerParts) {}
 
-	async run(campaign: CampaignConfig, run: string, signal: AbortSignal): Promise<RunEnd> {
-		const log = this.log.child({ campaign: campaign.name, run });
-		const index = this.config.campaigns.indexOf(campaign);
-		// The CSV may have changed since the start: a run that would fail is not begun.
-		const problems = await checkCampaignCsv(campaign, index);
-		if (problems.length > 0) {
-			for (const problem of problems)
-				log.error('campaign not run: its config does not fit its CSV', { problem });
-			return 'failed';
-		}
-		// One run of a campaign at a time, whoever began the other (a tick, `campaign run --config`,
-		// another worker's tick of another second): two would text the same people. Of runs left
-		// unfinished together, the oldest goes on, so they never wait for each other.
-		const runs = (await this.store.unfinishedRuns()).filter((r) => r.campaign === campaign.name);
-		const since = runs.find((r) => r.run === run)?.startedAt ?? Infinity;
-		const other = runs.find(
-			(r) => r.run !== run && (r.startedAt < since || (r.startedAt === since && r.run < run)),
-		);
-		if (other) {
-			log.warn('campaign run skipped: another run of it is not finished', { other: other.run });
-			return 'skipped';
-		}
-		const startedAt = Date.now();
-		const named: EventRun = { campaign: campaign.name, run };
-		await this.store.startRun(
-			{ run, campaign: campaign.name, startedAt },
-			this.events?.startedForwards(named, startedAt),
-		);
-		this.events?.wake();
-		// Its own connection: the engine holds cursors open while it writes reports.
-		let end: RunEnd;
+	get config(): WorkerConfig {
+		return this.parts.config;
+	}
+
+	get events(): CampaignEvents | undefined {
+		return this.parts.events;
+	}
+
+	async run<T>(
+		plan: RunPlan,
+		signal: AbortSignal,
+		log: JsonLogger,
+		steps: RunSteps<T>,
+	): Promise<T> {
 		let ledger: Ledger | undefined;
 		try {
-			const location = dbLocation(this.config.db, 'db');
-			// A Postgres restarting under the run: it waits, then goes on (or, past the limit, stops to be resumed).
-			ledger = await openRunLedger(location, waitingForPostgres(log));
-			const chunks = new GatedChunks(daemonChunks(ledger), this.sendingMayGo, log, signal);
-			const summary = await runCampaign(
-				{
-					spec: configuredSpec(campaign, run, this.config.links.baseUrl),
-					provider: this.config.provider,
-					rate: campaign.rate ?? RUN_DEFAULTS.rate,
-					batchSize: campaign.batchSize ?? RUN_DEFAULTS.batchSize,
-					concurrency: RUN_DEFAULTS.concurrency,
-					callbacks: runCallbacks(this.config.server, {
-						receipts: campaign.receipts === true,
-						replies: campaign.replies !== false,
-						from: campaign.from,
-					}),
-					...dailyCap(this.config),
-					pricePerSegment: campaign.pricePerSegment ?? this.config.limits?.pricePerSegment,
-					maxCost: campaign.maxCost,
-					maxFailureRate: campaign.maxFailureRate,
-					frequencyCap: campaign.frequencyCap,
-					// A run paused when the worker stopped is taken up paused: it waits for the resume and goes on to its end.
-					waitWhilePaused: true,
-					waitForVariantDecision: true,
-					waitForNextDay: true,
-					now: daemonClock.now,
-				},
-				{
-					ledger,
-					reporter: withVariantEvent(this.reporter(named, ledger, log), this.events, named, log),
-					signal,
-					chunks,
-				},
-			);
-			if (summary.storeFault)
-				throw new StoreFault(
-					`the database failed under the run: ${summary.message ?? 'no detail'}`,
-				);
-			end =
-				summary.stop === 'interrupted'
-					? 'interrupted'
-					: summary.stop === 'failed'
-						? 'failed'
-						: 'finished';
-			if (end !== 'interrupted') {
-				const at = Date.now();
-				await this.store.finishRun(
-					run,
-					summary.stop,
-					at,
-					await this.endForwards(
-						named,
-						summary.stop,
-						ledger,
-						at,
-						summary.stop === 'failed' ? summary.message : undefined,
-					),
-				);
-				this.events?.wake();
+			let outcome: RunOutcome;
+			try {
+				// Its own connection: the engine holds cursors open while it writes reports. A Postgres
+				// restarting under the run: it waits, then goes on (or, past the limit, stops to be resumed).
+				ledger = await openRunLedger(dbLocation(this.config.db, 'db'), waitingForPostgres(log));
+				const instead = await steps.before?.(ledger);
+				if (instead) return instead.instead;
+				outcome = { summary: await this.engine(plan, ledger, signal, log) };
+			} catch (error) {
+				outcome = { error };
 			}
-		} catch (error) {
-			// The store went away under the run: nothing is settled wrongly by calling it failed;
-			// the scheduler resumes it once the store answers.
-			if (isStoreFault(error)) throw error;
-			end = 'failed';
-			const message =
-				configProblem(error, index) ??
-				(error instanceof FatalError ? error.message : String((error as Error).stack ?? error));
-			log.error('campaign run failed', { reason: message });
-			const at = Date.now();
-			await this.store.finishRun(
-				run,
-				`failed: ${message}`,
-				at,
-				await this.endForwards(
-					named,
-					'failed',
-					ledger,
-					at,
-					configProblem(error, index) ?? (error as Error).message,
-				),
-			);
-			this.events?.wake();
+			return await steps.after(outcome, ledger);
 		} finally {
 			await ledger?.close();
 		}
-		return end;
 	}
 
 	/**
-	 * The event a run's end announces: campaign.finished with the run's figures (as
-	 * `campaign status` shows them), or campaign.paused; none for a stop that resumes it.
+	 * campaign.finished with the run's figures (as `campaign status` shows them), to queue
+	 * in the write that ends the run; none where no event goes (a campaign's own URL takes
+	 * its events whatever the config says).
 	 */
-	private async endForwards(
-		run: EventRun,
-		stop: StopReason,
+	async finishedForwards(
+		named: EventRun,
+		state: FinishedState,
 		ledger: Ledger | undefined,
 		at: number,
 		reason?: string,
 	): Promise<KeyedForward[]> {
-		if (
-			!this.events?.enabled ||
-			(stop !== 'finished' && stop !== 'cancelled' && stop !== 'failed' && stop !== 'paused')
-		)
-			return [];
+		const events = this.parts.events;
+		if (!events || (named.url === undefined && !events.enabled)) return [];
 		let counts: CampaignCounts | undefined;
 		try {
-			counts = ledger ? await campaignCounts(ledger, run.run) : undefined;
+			counts = ledger ? await campaignCounts(ledger, named.run) : undefined;
 		} catch (error) {
 			// Figures that cannot be read are not announced as zeros: the run stays open and is
-			// resumed once the store answers, and its end announced then. A failed run says why without them.
-			if (stop !== 'failed')
+			// resumed once the store answers, and its end announced then. A failure says why without them.
+			if (state !== 'failed')
 				throw new StoreFault(
-					`the run's figures could not be read for its ${stop} event: ${(error as Error).message}`,
+					`the run's figures could not be read for its ${state} event: ${(error as Error).message}`,
 				);
 		}
-		if (stop === 'paused') return this.pauseForwards(run, ledger, counts);
-		return this.events.finishedForwards(run, stop, counts ?? emptyCampaignCounts(), at, reason);
+		return events.finishedForwards(named, state, counts ?? emptyCampaignCounts(), at, reason);
 	}
 
-	/** The run's log lines; and its campaign.paused queued as soon as the engine sees the pause. */
-	private reporter(run: EventRun, ledger: Ledger, log: JsonLogger): Reporter {
-		const lines = new LogReporter(log, undefined, this.config.log.phoneNumbers);
-		const events = this.events;
-		if (!events?.enabled) return lines;
-		return new PauseReporter(lines, () => {
+	/**
+	 * campaign.paused, known by when the pause was made (the ledger campaign's last change,
+	 * the pause itself while the run waits), so each worker sending the run, and the run's
+	 * end, name the same pause alike and it is announced once.
+	 */
+	async pausedForwards(named: EventRun, ledger: Ledger | undefined): Promise<KeyedForward[]> {
+		const events = this.parts.events;
+		if (!events || (named.url === undefined && !events.enabled)) return [];
+		const record = await ledger?.campaign(named.run).catch(() => undefined);
+		const at = record?.updatedAt ?? Date.now();
+		let counts: CampaignCounts | undefined;
+		try {
+			counts = ledger ? await campaignCounts(ledger, named.run) : undefined;
+		} catch (error) {
+			throw new StoreFault(
+				`the run's figures could not be read for its paused event: ${(error as Error).message}`,
+			);
+		}
+		return events.pausedForwards(named, at, counts, at, record?.pausedBy);
+	}
+
+	/** The run's log lines, with its campaign.paused queued as soon as the engine sees the pause. */
+	private pauseReporter(lines: Reporter, plan: RunPlan, ledger: Ledger, log: JsonLogger): Reporter {
+		const events = this.parts.events;
+		if (!events || (plan.named.url === undefined && !events.enabled)) return lines;
+		return new PauseReporter(lines, (guardrail) => {
+			if (!guardrail && plan.announcePauses === 'guardrails') return;
 			void (async () => {
 				// The store may be away a moment: asked again with back-off, as the outbox does, while the run waits paused.
 				for (let failures = 0; ; failures++) {
 					try {
-						await events.queue(await this.pauseForwards(run, ledger));
+						await events.queue(await this.pausedForwards(plan.named, ledger));
 						return;
 					} catch (error) {
 						if (failures === PAUSE_QUEUE_TRIES - 1) throw error;
@@ -224,19 +189,42 @@ export class CampaignRunner {
 		});
 	}
 
-	/**
-	 * A pause is known by when it was made (the ledger campaign's last change, the pause
-	 * itself while the run waits), so each worker sending the run, and the run's end, name
-	 * the same pause alike and it is announced once.
-	 */
-	private async pauseForwards(
-		run: EventRun,
-		ledger: Ledger | undefined,
-		counts?: CampaignCounts,
-	): Promise<KeyedForward[]> {
-		const record = await ledger?.campaign(run.run).catch(() => undefined);
-		const at = record?.updatedAt ?? Date.now();
-		const figures = counts ?? (ledger ? await campaignCounts(ledger, run.run) : undefined);
-		return this.events?.pausedForwards(run, at, figures, at, record?.pausedBy) ?? [];
+	private engine(
+		plan: RunPlan,
+		ledger: Ledger,
+		signal: AbortSignal,
+		log: JsonLogger,
+	): Promise<CampaignSummary> {
+		const { config, sendingMayGo = () => true, events } = this.parts;
+		const lines = new LogReporter(log, undefined, config.log.phoneNumbers);
+		return runCampaign(
+			{
+				spec: plan.spec,
+				provider: config.provider,
+				...plan.pace,
+				pricePerSegment: plan.pace.pricePerSegment ?? config.limits?.pricePerSegment,
+				concurrency: RUN_DEFAULTS.concurrency,
+				callbacks: runCallbacks(config.server, plan.wants),
+				...dailyCap(config),
+				...(plan.waitWhilePaused ? { waitWhilePaused: true } : {}),
+				// The worker's runs wait for a variant decision and for the next day, and go on.
+				waitForVariantDecision: true,
+				waitForNextDay: true,
+				now: daemonClock.now,
+			},
+			{
+				ledger,
+				reporter: withVariantEvent(
+					this.pauseReporter(lines, plan, ledger, log),
+					events,
+					plan.named,
+					log,
+				),
+				signal,
+				chunks: new GatedChunks(daemonChunks(ledger), sendingMayGo, log, signal),
+				...(plan.controls ? { controls: plan.controls } : {}),
+				...(plan.input ? { input: plan.input } : {}),
+			},
+		);
 	}
 }

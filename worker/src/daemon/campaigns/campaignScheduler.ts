@@ -5,7 +5,7 @@ import { backoffDelay } from '../../pacing/backoff';
 import type { Logger } from '../jsonLogger';
 import { runName, tickOfRun } from '../callbacks/4-replies/runName';
 import type { DaemonStore } from '../../storage/daemonStore';
-import type { CampaignRunner } from './campaignRunner';
+import type { ConfigCampaignRuns } from './configCampaignRuns';
 import { durationMs } from '../../../../api';
 import { ticksBetween } from './missedTicks';
 
@@ -45,7 +45,7 @@ export class CampaignScheduler {
 
 	constructor(
 		private readonly campaigns: readonly CampaignConfig[],
-		private readonly runner: CampaignRunner,
+		private readonly runner: ConfigCampaignRuns,
 		private readonly log: Logger,
 		private readonly store?: Pick<DaemonStore, 'runsSince'>,
 	) {}

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CampaignRunner } from '../../../worker/src/daemon/campaigns/campaignRunner';
+import { ConfigCampaignRuns } from '../../../worker/src/daemon/campaigns/configCampaignRuns';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import { loadWorkerConfig } from '../../../worker/src/config/loadWorkerConfig';
 import type { CampaignRun, RunStore } from '../../../worker/src/storage/daemonStore';
@@ -33,7 +34,11 @@ describe('a config campaign run', () => {
 			unfinishedRuns: async () => [going],
 		} as unknown as RunStore;
 		const lines: string[] = [];
-		const runner = new CampaignRunner(config, store, new JsonLogger((l) => lines.push(l)));
+		const runner = new ConfigCampaignRuns(
+			new CampaignRunner({ config }),
+			store,
+			new JsonLogger((l) => lines.push(l)),
+		);
 		const end = await runner.run(
 			config.campaigns[0],
 			'weekly-20300114T090000Z',
@@ -46,8 +51,8 @@ describe('a config campaign run', () => {
 
 		// Of two runs left unfinished together (say, by a crash), the older is resumed, not skipped.
 		const newer: CampaignRun = { run: 'weekly-20300114T090000Z', campaign: 'weekly', startedAt: 2 };
-		const both = new CampaignRunner(
-			config,
+		const both = new ConfigCampaignRuns(
+			new CampaignRunner({ config }),
 			{ ...store, unfinishedRuns: async () => [newer, going] } as unknown as RunStore,
 			new JsonLogger(() => {}),
 		);
