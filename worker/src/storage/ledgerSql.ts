@@ -53,7 +53,7 @@ export function ledgerSql(d: Dialect) {
 		submissions: `SELECT chunk, first, last, at FROM submissions WHERE campaign = $1 ORDER BY first`,
 		addSubmission: `INSERT INTO submissions (campaign, chunk, first, last, at, worker) VALUES ($1, $2, $3, $4, $5, $6)`,
 		dropSubmission: `DELETE FROM submissions WHERE campaign = $1 AND chunk = $2 RETURNING at`,
-		overlapping: `SELECT first, last FROM submissions WHERE campaign = $1 AND first <= $2 AND last >= $3 LIMIT 1`,
+		overlapping: `SELECT chunk, first, last, worker FROM submissions WHERE campaign = $1 AND first <= $2 AND last >= $3 LIMIT 1`,
 		pendingIn: `SELECT line FROM recipients WHERE campaign = $1 AND line BETWEEN $2 AND $3 AND status = 'pending'`,
 		inFlight: `SELECT COUNT(*) AS n FROM submissions WHERE campaign = $1`,
 

@@ -435,7 +435,22 @@ export class SqlLedger implements Ledger {
 				if (q.lock) yield* run(q.lock, `campaign:${name}`);
 				// The submission stands for the pending rows of its range, so they must be exactly
 				// these lines, none of them already on its way in another chunk.
-				const other = yield* get<{ first: number; last: number }>(q.overlapping, name, last, first);
+				const other = yield* get<{
+					chunk: number | string;
+					first: number;
+					last: number;
+					worker: string | null;
+				}>(q.overlapping, name, last, first);
+				// This very mark, committed by an attempt whose answer was lost with its connection (a
+				// Postgres restarting; ridingOutRestarts makes the call again): it stands, and the chunk goes.
+				if (
+					other &&
+					Number(other.chunk) === chunk &&
+					other.first === first &&
+					other.last === last &&
+					other.worker === WORKER_ID
+				)
+					return;
 				if (other) {
 					const taken = lines.find((line) => line >= other.first && line <= other.last);
 					throw new Error(

@@ -10,7 +10,10 @@ import type { Reporter } from '../../campaign/reporter';
 import { campaignCounts } from '../../campaign/campaignCounts';
 import type { WorkerConfig } from '../../config/workerConfigSchema';
 import { dbLocation } from '../../storage/dbLocation';
-import { openRunLedger } from '../../storage/openStores';
+import { openRunLedger, sharedLedgerOf } from '../../storage/openStores';
+import { claimedChunks } from '../../campaign/claimedChunks';
+import type { ChunkSource } from '../../campaign/chunkSource';
+import { localChunks } from '../../campaign/localChunks';
 import type { Ledger } from '../../storage/ledger';
 import type { KeyedForward } from '../../storage/daemonStore';
 import { StoreFault } from '../../storage/storeFault';
@@ -23,7 +26,6 @@ import { LogReporter } from './logReporter';
 import { PauseReporter } from './pauseReporter';
 import { backoffDelay } from '../../pacing/backoff';
 import { runCallbacks } from './runCallbacks';
-import { daemonChunks, waitingForPostgres } from './runLedger';
 import { GatedChunks } from './sendingGate';
 
 /** Attempts at queuing a campaign.paused (about a minute of back-off) before it is given up, logged. */
@@ -227,4 +229,21 @@ export class CampaignRunner {
 			},
 		);
 	}
+}
+
+/**
+ * Where a run's chunks come from: where the ledger is shared (Postgres) every worker sends
+ * the run together, whichever of them started it, so each claims its chunks.
+ */
+function daemonChunks(ledger: Ledger): ChunkSource {
+	const shared = sharedLedgerOf(ledger);
+	return shared ? claimedChunks(shared) : localChunks;
+}
+
+/** Told of each wait for a Postgres restarting under a run: one line when the wait starts. */
+function waitingForPostgres(log: JsonLogger): (waitedMs: number, error: Error) => void {
+	return (waitedMs, error) => {
+		if (waitedMs === 0)
+			log.warn('the connection to Postgres was lost; the run waits for it', { error });
+	};
 }
