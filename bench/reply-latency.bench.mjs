@@ -93,6 +93,13 @@ const smtpPort = await freePort();
 await new Promise((r) => smtp.listen(smtpPort, '127.0.0.1', r));
 
 const sandbox = await startSandboxProcess(['--receipt-delay-ms', '600000']);
+
+// The provider and the mail server a worker meets have run for a long time; the sandbox and
+// the SMTP server here have just started, and their own JIT warm-up fell in the worker's
+// first burst (half its CPU). So both are warmed before the worker starts (BENCH_WARM=0 does
+// not): the sandbox calls back bursts of replies to a sink here, the SMTP server takes mail.
+const WARM = process.env.BENCH_WARM !== '0';
+if (WARM) await warmSandboxAndSmtp();
 const dir = mkdtempSync(join(tmpdir(), 'cloudtel-bench-'));
 const port = await freePort();
 const secret = 'bench-secret-0123456789';
@@ -223,6 +230,7 @@ try {
 		'reply -> webhook -> rule -> SMTP received, on loopback (sandbox and worker in their own processes)',
 	);
 	console.log(`  one at a time (${sequential.length} replies):  ${describe(sequential)}`);
+	let first;
 	let last;
 	for (let n = 1; n <= BURSTS; n++) {
 		const meter = cpuMeter({
@@ -245,12 +253,16 @@ try {
 				.join(', ')}`,
 		);
 		last = { burst, perSecond, n };
+		first ??= last;
 	}
-	const met =
-		BURST >= 1000 && last.perSecond >= TARGET.perSecond && p99(last.burst) <= TARGET.p99Ms;
-	console.log(
-		`  target (a burst of 1000 at >= ${TARGET.perSecond} replies/s, p99 <= ${TARGET.p99Ms} ms, burst ${last.n}): ${met ? 'met' : 'NOT met'} (${last.perSecond.toFixed(0)} replies/s, p99 ${p99(last.burst).toFixed(0)} ms; ${os.loadavg()[0].toFixed(1)} load average on ${os.availableParallelism()} cores while it ran)`,
-	);
+	// Issue 36: judged on the first burst after the worker's start, and on the last.
+	for (const judged of first === last ? [first] : [first, last]) {
+		const met =
+			BURST >= 1000 && judged.perSecond >= TARGET.perSecond && p99(judged.burst) <= TARGET.p99Ms;
+		console.log(
+			`  target (a burst of 1000 at >= ${TARGET.perSecond} replies/s, p99 <= ${TARGET.p99Ms} ms, ${judged.n === 1 ? 'first burst after start' : `burst ${judged.n}`}${WARM ? ', sandbox and SMTP server warmed' : ''}): ${met ? 'met' : 'NOT met'} (${judged.perSecond.toFixed(0)} replies/s, p99 ${p99(judged.burst).toFixed(0)} ms; ${os.loadavg()[0].toFixed(1)} load average on ${os.availableParallelism()} cores while it ran)`,
+		);
+	}
 	console.log(`  e-mails received ${arrived.size} of ${total}`);
 	if (arrived.size !== total) process.exitCode = 1;
 	if (OUTAGE_SECONDS > 0) await outage();
@@ -353,4 +365,70 @@ async function outage() {
 		await once(worker2, 'exit');
 		pg.close();
 	}
+}
+
+/** BENCH_WARM: two bursts of 1,000 replies through the sandbox to a sink, 2,000 mails to the SMTP server. */
+async function warmSandboxAndSmtp() {
+	const { createServer: createHttpServer } = await import('node:http');
+	const nodemailer = (await import('nodemailer')).default;
+	let calledBack = 0;
+	const sink = createHttpServer((req, res) => {
+		req.resume();
+		req.on('end', () => {
+			calledBack++;
+			res.end();
+		});
+	});
+	await new Promise((r) => sink.listen(0, '127.0.0.1', r));
+	const sinkUrl = `http://127.0.0.1:${sink.address().port}/replies`;
+	const call = async (path, body, auth) => {
+		const res = await fetch(sandbox.url + path, {
+			method: 'POST',
+			headers: {
+				'content-type': 'application/json',
+				...(auth ? { authorization: sandbox.auth } : {}),
+			},
+			body: JSON.stringify(body),
+		});
+		if (!res.ok) throw new Error(`warm-up ${path}: ${res.status}`);
+		return res.json();
+	};
+	for (let round = 0; round < 2; round++) {
+		const messages = Array.from({ length: 1000 }, (_, j) => ({
+			To: `+6148${String(1_000_000 + round * 1000 + j).padStart(7, '0')}`,
+			Text: 'warm-up',
+			WebhookUri: sinkUrl,
+		}));
+		const sent = await call(
+			`/v2/Properties/${sandbox.PropertySid}/BatchMessages`,
+			{ Messages: messages },
+			true,
+		);
+		const before = calledBack;
+		await call('/_sandbox/replies', {
+			Replies: sent.map((m) => ({ From: m.To, To: m.From, Text: 'warm-up' })),
+		});
+		while (calledBack < before + sent.length) await new Promise((r) => setTimeout(r, 20));
+	}
+	sink.close();
+	const mailer = nodemailer.createTransport({
+		host: '127.0.0.1',
+		port: smtpPort,
+		secure: false,
+		ignoreTLS: true,
+		pool: true,
+		maxConnections: 32,
+		maxMessages: Infinity,
+	});
+	await Promise.all(
+		Array.from({ length: 2000 }, (_, i) =>
+			mailer.sendMail({
+				from: 'warm@example.com',
+				to: 'team@example.com',
+				subject: `warm-up ${i}`,
+				text: 'warm-up',
+			}),
+		),
+	);
+	mailer.close();
 }
