@@ -381,31 +381,19 @@ async function warmSandboxAndSmtp() {
 	});
 	await new Promise((r) => sink.listen(0, '127.0.0.1', r));
 	const sinkUrl = `http://127.0.0.1:${sink.address().port}/replies`;
-	const call = async (path, body, auth) => {
-		const res = await fetch(sandbox.url + path, {
-			method: 'POST',
-			headers: {
-				'content-type': 'application/json',
-				...(auth ? { authorization: sandbox.auth } : {}),
-			},
-			body: JSON.stringify(body),
-		});
-		if (!res.ok) throw new Error(`warm-up ${path}: ${res.status}`);
-		return res.json();
-	};
 	for (let round = 0; round < 2; round++) {
 		const messages = Array.from({ length: 1000 }, (_, j) => ({
 			To: `+6148${String(1_000_000 + round * 1000 + j).padStart(7, '0')}`,
 			Text: 'warm-up',
 			WebhookUri: sinkUrl,
 		}));
-		const sent = await call(
+		const sent = await post(
 			`/v2/Properties/${sandbox.PropertySid}/BatchMessages`,
 			{ Messages: messages },
 			true,
 		);
 		const before = calledBack;
-		await call('/_sandbox/replies', {
+		await post('/_sandbox/replies', {
 			Replies: sent.map((m) => ({ From: m.To, To: m.From, Text: 'warm-up' })),
 		});
 		while (calledBack < before + sent.length) await new Promise((r) => setTimeout(r, 20));

@@ -6,10 +6,10 @@ import type { Ledger } from '../../storage/ledger';
 import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
 import { ownerIsAlive } from '../../storage/ownerIsAlive';
 import { isStoreFault } from '../../storage/storeFault';
-import type { CampaignRunner, RunPlan } from '../campaigns/campaignRunner';
+import { runPace, type CampaignRunner, type RunPlan } from '../campaigns/campaignRunner';
 import type { JsonLogger } from '../jsonLogger';
 import { eventRun, type CampaignKicker } from './campaignControl';
-import { API_SETTING, apiCampaignPace, apiCampaignSpec } from './apiCampaignSpec';
+import { API_SETTING, apiCampaignSpec } from './apiCampaignSpec';
 import { unionColumns } from './recipientColumns';
 import { recipientRows } from './recipientRows';
 
@@ -89,7 +89,7 @@ export class ApiCampaignLoop implements CampaignKicker {
 		const log = this.log.child({ campaign: name, api: true });
 		const signal = this.abort.signal;
 		const { config } = this.runner;
-		const pace = apiCampaignPace(record.settings);
+		const pace = runPace(record.settings);
 		const plan: RunPlan = {
 			named: eventRun(record),
 			spec: apiCampaignSpec(

@@ -1,5 +1,5 @@
 import { isBlank, type CampaignSettings } from '../../../../api';
-import { RUN_DEFAULTS, SettingError, type Setting } from '../../errors';
+import { SettingError, type Setting } from '../../errors';
 import type { CampaignSpec } from '../../settings/campaignSpec';
 import { variantSpec } from '../campaigns/variantSpec';
 import { CONSENT_AT_COLUMN, CONSENT_SOURCE_COLUMN, consentInCsv } from './recipientColumns';
@@ -47,24 +47,6 @@ export function apiCampaignSpec(
 		consentColumn: consent ? CONSENT_SOURCE_COLUMN : undefined,
 		consentAtColumn: consent ? CONSENT_AT_COLUMN : undefined,
 		requireConsent: settings.requireConsent || undefined,
-	};
-}
-
-export function apiCampaignPace(settings: CampaignSettings): {
-	rate: number;
-	batchSize: number;
-	maxCost?: number;
-	pricePerSegment?: number;
-	maxFailureRate?: number;
-	frequencyCap?: string;
-} {
-	return {
-		rate: settings.rate ?? RUN_DEFAULTS.rate,
-		batchSize: settings.batchSize ?? RUN_DEFAULTS.batchSize,
-		maxCost: settings.maxCost,
-		pricePerSegment: settings.pricePerSegment,
-		maxFailureRate: settings.maxFailureRate,
-		frequencyCap: settings.frequencyCap,
 	};
 }
 

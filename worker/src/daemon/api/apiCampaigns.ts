@@ -36,7 +36,8 @@ import type {
 	ApiCampaignStore,
 	PutPageOutcome,
 } from '../../storage/apiCampaignStore';
-import { API_SETTING, apiCampaignPace, apiCampaignSpec } from './apiCampaignSpec';
+import { runPace } from '../campaigns/campaignRunner';
+import { API_SETTING, apiCampaignSpec } from './apiCampaignSpec';
 import { ApiError, invalid, notFound } from './apiError';
 import type { CampaignEvents } from '../callbacks/5-events/campaignEvents';
 import { CampaignControl, eventRun, type CampaignKicker } from './campaignControl';
@@ -475,7 +476,7 @@ export class ApiCampaigns {
 			this.guard.linkBase,
 			unionColumns(await this.store.pageColumns(name)),
 		);
-		const pace = apiCampaignPace(record.settings);
+		const pace = runPace(record.settings);
 		let summary;
 		try {
 			summary = await runCampaign(

@@ -37,6 +37,18 @@ export type RunPace = Pick<
 	'rate' | 'batchSize' | 'maxCost' | 'maxFailureRate' | 'frequencyCap' | 'pricePerSegment'
 >;
 
+/** A campaign's pace and guardrails as its config or its API settings give them, with the run defaults. */
+export function runPace(given: Partial<RunPace>): RunPace {
+	return {
+		rate: given.rate ?? RUN_DEFAULTS.rate,
+		batchSize: given.batchSize ?? RUN_DEFAULTS.batchSize,
+		maxCost: given.maxCost,
+		pricePerSegment: given.pricePerSegment,
+		maxFailureRate: given.maxFailureRate,
+		frequencyCap: given.frequencyCap,
+	};
+}
+
 /** One run of a campaign, whatever started it: a cron tick, `campaign run --config`, the API. */
 export interface RunPlan {
 	/** How its events name it; `run` is its campaign in the ledger. */

@@ -1,4 +1,4 @@
-import { FatalError, RUN_DEFAULTS } from '../../errors';
+import { FatalError } from '../../errors';
 import type { CampaignConfig } from '../../config/workerConfigSchema';
 import type { Ledger } from '../../storage/ledger';
 import type { RunStore } from '../../storage/daemonStore';
@@ -7,7 +7,7 @@ import type { StopReason } from '../../campaign/campaignSummary';
 import type { JsonLogger } from '../jsonLogger';
 import { configuredSpec } from './configuredSpec';
 import { checkCampaignCsv, configProblem } from './csvCheck';
-import type { CampaignRunner, RunOutcome, RunPlan } from './campaignRunner';
+import { runPace, type CampaignRunner, type RunOutcome, type RunPlan } from './campaignRunner';
 import { isStoreFault, StoreFault } from '../../storage/storeFault';
 
 /** Whether the run may be taken up again at the next start: only one cut short by a stop. */
@@ -59,14 +59,7 @@ export class ConfigCampaignRuns {
 		const plan: RunPlan = {
 			named,
 			spec: configuredSpec(campaign, run, config.links.baseUrl),
-			pace: {
-				rate: campaign.rate ?? RUN_DEFAULTS.rate,
-				batchSize: campaign.batchSize ?? RUN_DEFAULTS.batchSize,
-				pricePerSegment: campaign.pricePerSegment,
-				maxCost: campaign.maxCost,
-				maxFailureRate: campaign.maxFailureRate,
-				frequencyCap: campaign.frequencyCap,
-			},
+			pace: runPace(campaign),
 			wants: {
 				receipts: campaign.receipts === true,
 				replies: campaign.replies !== false,
