@@ -8,7 +8,7 @@ import { apiWorkerRig } from './apiRig';
 
 const cleanup = cleanupAfterEach();
 // Postgres only: the promise is the events' routing, not the store (the outbox's retries are
-// test/unit/daemon/forwardOutbox.test.ts's, on both backends); apiRunHeld runs on SQLite.
+// test/unit/worker/daemon/forwardOutbox.test.ts's, on both backends); apiRunHeld runs on SQLite.
 const [, postgres] = storeBackends();
 
 /** The numbers of this test's recipients: +61491574000 on. */

@@ -1,6 +1,4 @@
-import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +10,7 @@ import { WebhookServer } from '../../../worker/src/daemon/http/webhookServer';
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import { dbLocation } from '../../../worker/src/storage/dbLocation';
 import { openLedger } from '../../../worker/src/storage/openStores';
+import { tempDir } from '../../support/tempDir';
 
 const TOKEN = 'api-token-0123456789abcdef';
 const lines: string[] = [];
@@ -146,7 +145,7 @@ describe('the campaign API mount (/api)', () => {
 
 describe("the campaign API's own routes through the mount", () => {
 	it('take settings and pages behind the token; an upload cut off midway is debug, never an error', async () => {
-		const dir = mkdtempSync(join(tmpdir(), 'cloudtel-mount-'));
+		const dir = tempDir('cloudtel-mount-');
 		const config = workerConfigSchema.parse({
 			provider: { baseUrl: 'http://127.0.0.1:9', accountSid: 'A', authToken: 't' },
 			db: join(dir, 'w.db'),

@@ -76,7 +76,7 @@ export function scenarios(part: 'sqlite' | 'postgres' | 'two-workers'): void {
 	 */
 	// Backends: the crash and restart scenarios (a worker killed before the send, an attempt a
 	// crash cut off) run on both; the others on one each, alternating (the event store's
-	// contract (runs, forwards) is proven on both in-process by test/unit/daemon/daemonStore.test.ts).
+	// contract (runs, forwards) is proven on both in-process by test/unit/worker/storage/daemonStore.test.ts).
 	describe.each(storeBackends().filter((b) => b.name === part))('events out ($name)', (backend) => {
 		it.runIf(backend.name === 'sqlite')(
 			'a config campaign run sends one started and one finished event with its true counts; replies and opt-outs too; a 500 is retried under the same key',

@@ -142,7 +142,7 @@ describe.each(backends)('forward.n8n ($name)', (backend) => {
 });
 
 // On Postgres only: a refusal is the forwarder's judgement, not the store's (marking a forward
-// failed is test/unit/daemon/forwardOutbox.test.ts's, on both backends).
+// failed is test/unit/worker/daemon/forwardOutbox.test.ts's, on both backends).
 describe('forward.n8n refused', () => {
 	it('gives up on a forward n8n refuses (401, a wrong secret), saying why', async () => {
 		const { driver, n8n, port, worker, idle } = await forwardingWorker(

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { beforeAll } from 'vitest';
@@ -11,32 +10,18 @@ import { BUILD_TIMEOUT_MS, ensureBuilt } from '../../support/freshBuild';
 import { freePort } from '../../support/freePort.mjs';
 import { runName } from '../../../worker/src/daemon/callbacks/4-replies/runName';
 import { allSandboxMessages } from '../../support/sandboxMessages';
+import { tempDir } from '../../support/tempDir';
+import { until } from '../../support/until';
 
 export const ROOT = resolve(__dirname, '../../..');
 export const CLI = join(ROOT, 'worker/bin/cloudtel.js');
 // Every test file that imports this harness runs the built CLI: it is built first when stale.
 beforeAll(ensureBuilt, BUILD_TIMEOUT_MS);
-export { ensureBuilt };
-
-export function tempDir(): string {
-	return mkdtempSync(join(tmpdir(), 'cloudtel-daemon-'));
-}
+export { ensureBuilt, tempDir };
 
 export { freePort };
 
-export async function until<T>(
-	check: () => Promise<T | undefined | false> | T | undefined | false,
-	timeoutMs = 15_000,
-	what = 'a condition',
-): Promise<T> {
-	const end = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await check();
-		if (value !== undefined && value !== false) return value as T;
-		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((r) => setTimeout(r, 50));
-	}
-}
+export { until };
 
 /**
  * A cron that does not fire while a test runs: its ticks come from the test (WorkerProcess.tick),

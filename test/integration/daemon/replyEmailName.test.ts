@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +17,7 @@ import type {
 } from '../../../worker/src/storage/daemonStore';
 import { SqliteLedger } from '../../../worker/src/storage/sqlite/sqliteLedger';
 import { freePort } from '../../support/freePort.mjs';
+import { tempDir } from '../../support/tempDir';
 
 const RUN = 'weekly-offer-20261127T220900Z';
 const ANN = '+61491570156';
@@ -31,7 +31,7 @@ let port: number;
 const mails: string[] = [];
 
 beforeAll(async () => {
-	const dir = mkdtempSync(join(tmpdir(), 'cloudtel-reply-name-'));
+	const dir = tempDir('cloudtel-reply-name-');
 	const csv = join(dir, 'list.csv');
 	writeFileSync(csv, `Mobile,first_name,city\n${ANN},Ann,Perth\n${BOB},Bob,Hobart\n`);
 	dbPath = join(dir, 'l.db');

@@ -4,8 +4,7 @@
 // blocks. The ports the READMEs name (4010 the sandbox, 8080 the worker, 2525 the mail relay)
 // become free ones, in the blocks and the examples alike.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { freePort } from '../../support/freePort.mjs';
 import { BUILD_TIMEOUT_MS, ensureBuilt } from '../../support/freshBuild';
 import { containsRun, shellBlocks, terminalLines, type ShellBlock } from './shellBlocks';
 import { checkReportScreenshot } from './reportScreenshot';
+import { tempDir } from '../../support/tempDir';
 
 const ROOT = resolve(__dirname, '../../..');
 const CLI = join(ROOT, 'worker/bin/cloudtel.js');
@@ -29,7 +29,7 @@ interface Reader {
 }
 
 async function newReader(): Promise<Reader> {
-	const dir = mkdtempSync(join(tmpdir(), 'cloudtel-readme-'));
+	const dir = tempDir('cloudtel-readme-');
 	const ports = { 4010: await freePort(), 8080: await freePort(), 2525: await freePort() };
 	const reader = { dir, ports, daemons: [] };
 	cpSync(join(ROOT, 'examples'), join(dir, 'examples'), { recursive: true });

@@ -1,7 +1,6 @@
 // The CloudTel Campaign node's Preview of a campaign with variants, against the worker's
 // real campaign API (in process, SQLite) and the sandbox: each text as the worker counts it.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INodeExecutionData } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { startSandbox, type RunningSandbox } from '../../../sandbox/src';
 import { CloudTelCampaign } from '../../../nodes/CloudTelCampaign/CloudTelCampaign.node';
 import { API_TOKEN, ApiUnderTest } from '../api/apiHarness';
 import { campaignContext } from './fakeN8nCampaign';
+import { tempDir } from '../../support/tempDir';
 
 let sandbox: RunningSandbox;
 let api: ApiUnderTest;
@@ -16,7 +16,7 @@ let dir: string;
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0 });
-	dir = mkdtempSync(join(tmpdir(), 'campaign-node-variants-'));
+	dir = tempDir('campaign-node-variants-');
 	api = await ApiUnderTest.start(sandbox, { kind: 'sqlite', path: join(dir, 'worker.db') });
 });
 afterAll(async () => {

@@ -1,8 +1,7 @@
 // The CloudTel Campaign node against the worker's real campaign API (its fastify plugin, as
 // the worker mounts it, on a SQLite database) sending through the sandbox: what the node
 // makes of the worker's own answers and refusals.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INodeExecutionData } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { API_TOKEN, ApiUnderTest } from '../api/apiHarness';
 import { until } from '../daemon/harness';
 import { campaignContext, testWorkerCredential } from './fakeN8nCampaign';
 import { control } from './sandboxControl';
+import { tempDir } from '../../support/tempDir';
 
 /** Every message the sandbox holds whose ExternalId starts with the campaign's name (1,000 a page). */
 async function sentFor(campaign: string): Promise<Array<{ To: string; ExternalId?: string }>> {
@@ -38,7 +38,7 @@ let dir: string;
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0 });
-	dir = mkdtempSync(join(tmpdir(), 'campaign-node-'));
+	dir = tempDir('campaign-node-');
 	api = await ApiUnderTest.start(sandbox, { kind: 'sqlite', path: join(dir, 'worker.db') });
 });
 afterAll(async () => {

@@ -9,13 +9,14 @@ import {
 	rmSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module of the test support, without types
 import { postgresNative, postgresUser } from '../../support/postgres/postgresBinaries.mjs';
 import { freePort } from '../../support/freePort.mjs';
+import { tempDir } from '../../support/tempDir';
 
 // Issue #18, item 8: `npm test` from a checkout whose parent only root may enter (a root
 // home folder, mode 0700). As root, Postgres runs as the `postgres` user, who cannot reach
@@ -30,7 +31,7 @@ if (!root && process.env.CI === 'true')
 	);
 if (!root) console.log('root-only checkout: skipped (not root)');
 
-const work = mkdtempSync(join(tmpdir(), 'cloudtel-rootonly-'));
+const work = tempDir('cloudtel-rootonly-');
 // mkdtemp makes it 0700: the copies and the data beside the root-only folder must be reachable.
 chmodSync(work, 0o755);
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { startSandbox } from '../../../sandbox/src';
 import type { RunningSandbox, SandboxOptions } from '../../../sandbox/src';
 import { BUILD_TIMEOUT_MS, ensureBuilt } from '../../support/freshBuild';
 import { allSandboxMessages } from '../../support/sandboxMessages';
+export { tempDir } from '../../support/tempDir';
 
 export const CLI = resolve(__dirname, '../../../worker/bin/cloudtel.js');
 
@@ -19,10 +19,6 @@ export interface CliResult {
 	stderr: string;
 	/** stdout parsed as JSON lines (the non-TTY log). */
 	events: Record<string, unknown>[];
-}
-
-export function tempDir(): string {
-	return mkdtempSync(join(tmpdir(), 'cloudtel-it-'));
 }
 
 export function writeCsv(dir: string, name: string, text: string): string {

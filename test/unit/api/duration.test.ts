@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkCampaignSettings, durationMs } from '../../../api';
 import { ConfigError } from '../../../worker/src/config/configError';
 import { loadWorkerConfig } from '../../../worker/src/config/loadWorkerConfig';
+import { tempDir } from '../../support/tempDir';
 
 const PROPERTY = '0b6f1c2e-3d4a-4b5c-8d9e-0f1a2b3c4d5e';
 
@@ -41,7 +41,7 @@ describe('durations: one grammar for every setting and flag', () => {
 	});
 
 	it('a config names the key whose duration it cannot read, each with the same examples', () => {
-		const dir = mkdtempSync(join(tmpdir(), 'cloudtel-duration-'));
+		const dir = tempDir('cloudtel-duration-');
 		const path = join(dir, 'worker.yaml');
 		const campaign = {
 			name: 'c',

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../support/tempDir';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -11,7 +11,7 @@ afterEach(() => {
 
 /** Runs scripts/import-boundaries.mjs over a tree of files laid out as the repository. */
 function check(files: Record<string, string>) {
-	const root = mkdtempSync(join(tmpdir(), 'cloudtel-boundaries-'));
+	const root = tempDir('cloudtel-boundaries-');
 	dirs.push(root);
 	for (const [path, text] of Object.entries(files)) {
 		mkdirSync(dirname(join(root, path)), { recursive: true });

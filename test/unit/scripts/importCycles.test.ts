@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../support/tempDir';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -11,7 +11,7 @@ afterEach(() => {
 
 /** Runs scripts/import-cycles.mjs over a tree of files laid out as worker/src. */
 function check(files: Record<string, string>) {
-	const src = mkdtempSync(join(tmpdir(), 'cloudtel-cycles-'));
+	const src = tempDir('cloudtel-cycles-');
 	dirs.push(src);
 	for (const [path, text] of Object.entries(files)) {
 		mkdirSync(dirname(join(src, path)), { recursive: true });
