@@ -17,6 +17,7 @@ import { openDaemonStore, openLedger } from '../../../worker/src/storage/openSto
 import { CallbackCatcher } from '../../support/callbackCatcher';
 import type { Cleanup } from '../../support/cleanup';
 import type { StoreBackend } from '../../support/storeBackends';
+import { API_TOKEN } from './apiToken';
 
 // Helpers for the API tests of either rig (ApiUnderTest below, or apiRig's worker). They live
 // here, not in apiRig.ts: that imports daemon/harness, which builds the worker before a test
@@ -40,7 +41,7 @@ export function recipients(from: number, n: number, prefix = '+614915') {
 	}));
 }
 
-export const API_TOKEN = 'api-token-0123456789abcdef';
+export { API_TOKEN };
 
 /** `outboundAllow`: config outbound.allow; by default 127.0.0.1, where the tests' receivers listen. */
 type ApiOptions = {

@@ -2,6 +2,7 @@ import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../..
 import type { DbLocation } from '../../../worker/src/storage/dbLocation';
 import type { Cleanup } from '../../support/cleanup';
 import { storeIdle } from '../../support/storeIdle';
+import { API_TOKEN } from './apiToken';
 import type { StoreBackend } from '../../support/storeBackends';
 import {
 	ensureBuilt,
@@ -12,7 +13,7 @@ import {
 	writeConfig,
 } from '../daemon/harness';
 
-export const API_TOKEN = 'worker-api-token-0123456789';
+export { API_TOKEN };
 export const API_SECRET = 'worker-api-callback-secret-01';
 
 export interface ApiAnswer {

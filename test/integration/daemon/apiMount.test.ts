@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workerConfigSchema } from '../../../worker/src/config/workerConfigSchema';
+import { API_TOKEN } from '../api/apiToken';
 import { CampaignRunner } from '../../../worker/src/daemon/campaigns/campaignRunner';
 import { CampaignApi } from '../../../worker/src/daemon/api/campaignApi';
 import type { ApiRoutes } from '../../../worker/src/daemon/http/apiRoutes';
@@ -12,7 +13,7 @@ import { dbLocation } from '../../../worker/src/storage/dbLocation';
 import { openLedger } from '../../../worker/src/storage/openStores';
 import { tempDir } from '../../support/tempDir';
 
-const TOKEN = 'api-token-0123456789abcdef';
+const TOKEN = API_TOKEN;
 const lines: string[] = [];
 
 /** A route plugin as the campaign API's are: its own body limit and content types, in its own context. */
