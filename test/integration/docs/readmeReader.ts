@@ -1,34 +1,29 @@
-// Every ```sh block of the READMEs runs, in order, as a reader would type it: from a fresh
-// folder holding a copy of examples/, `cloudtel` and `npx cloudtel` being the built CLI, on a
-// terminal (util-linux `script`), each README's own sandbox and worker started by its daemon
-// blocks. The ports the READMEs name (4010 the sandbox, 8080 the worker, 2525 the mail relay)
-// become free ones, in the blocks and the examples alike.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+// A reader of the READMEs: a fresh folder holding a copy of examples/, `cloudtel` and `npx
+// cloudtel` being the built CLI, on a terminal (util-linux `script`), each README's own sandbox
+// and worker started by its daemon blocks. The ports the READMEs name (4010 the sandbox, 8080
+// the worker, 2525 the mail relay) become free ones, in the blocks and the examples alike.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { freePort } from '../../support/freePort.mjs';
-import { BUILD_TIMEOUT_MS, ensureBuilt } from '../../support/freshBuild';
 import { containsRun, shellBlocks, terminalLines, type ShellBlock } from './shellBlocks';
-import { checkReportScreenshot } from './reportScreenshot';
 import { tempDir } from '../../support/tempDir';
 
-const ROOT = resolve(__dirname, '../../..');
+export const ROOT = resolve(__dirname, '../../..');
 const CLI = join(ROOT, 'worker/bin/cloudtel.js');
-
-beforeAll(ensureBuilt, BUILD_TIMEOUT_MS);
 
 /** Variables a shell keeps itself (PWD follows cd), and the ones the READMEs set. */
 const SHELL_OWN = new Set(['PWD', 'OLDPWD', 'SHLVL', '_', 'P', 'W', 'HOME']);
 
-interface Reader {
+export interface Reader {
 	dir: string;
 	ports: Record<string, number>;
 	daemons: ChildProcess[];
 }
 
-async function newReader(): Promise<Reader> {
+export async function newReader(): Promise<Reader> {
 	const dir = tempDir('cloudtel-readme-');
 	const ports = { 4010: await freePort(), 8080: await freePort(), 2525: await freePort() };
 	const reader = { dir, ports, daemons: [] };
@@ -144,7 +139,7 @@ async function startDaemon(reader: Reader, block: ShellBlock): Promise<void> {
 		writeFileSync(join(reader.dir, '.env.sh'), pasted.join('\n') + '\n', { flag: 'a' });
 }
 
-async function stopDaemons(reader: Reader): Promise<void> {
+export async function stopDaemons(reader: Reader): Promise<void> {
 	await Promise.all(
 		reader.daemons.map(
 			(child) =>
@@ -164,7 +159,7 @@ async function stopDaemons(reader: Reader): Promise<void> {
 }
 
 /** Runs every shell block of a README in order; fails naming the first that did not do what it says. */
-async function runReadme(
+export async function runReadme(
 	name: string,
 	reader: Reader,
 	beforeStop: () => Promise<void> = async () => {},
@@ -195,7 +190,7 @@ async function runReadme(
 	return blocks;
 }
 
-async function until(condition: () => boolean, ms = 20_000): Promise<void> {
+export async function until(condition: () => boolean, ms = 20_000): Promise<void> {
 	const end = Date.now() + ms;
 	while (!condition()) {
 		if (Date.now() > end) throw new Error('timed out waiting');
@@ -227,7 +222,9 @@ async function receiptsSettled(reader: Reader): Promise<void> {
 }
 
 /** A mail relay on the README's port 2525 that takes anything, as aiosmtpd -n would. */
-async function mailSink(port: number): Promise<{ mails: string[]; close: () => Promise<void> }> {
+export async function mailSink(
+	port: number,
+): Promise<{ mails: string[]; close: () => Promise<void> }> {
 	const mails: string[] = [];
 	const server = new SMTPServer({
 		authOptional: true,
@@ -248,64 +245,3 @@ async function mailSink(port: number): Promise<{ mails: string[]; close: () => P
 	});
 	return { mails, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
-
-describe('every shell block of the READMEs runs', () => {
-	let worker: Reader;
-
-	afterAll(async () => worker && stopDaemons(worker));
-
-	it('worker/README.md: the quick start sends with receipts, e-mails replies and honours STOP; then every task', async () => {
-		worker = await newReader();
-		const relay = await mailSink(worker.ports[2525]);
-		try {
-			// The quick start's replies reach the mail relay while its worker still runs.
-			const replied = () =>
-				relay.mails.some((m) => m.includes('YES please')) &&
-				relay.mails.some((m) => m.includes('+61491570004') && m.includes('STOP')) &&
-				relay.mails.some((m) => m.includes('YES, book me'));
-			const blocks = await runReadme('worker/README.md', worker, () => until(replied));
-			expect(blocks.filter((b) => b.noRun).length).toBeLessThanOrEqual(3);
-		} finally {
-			await relay.close();
-		}
-		// Each names the number that replied and the campaign it answered.
-		for (const [number, text] of [
-			['+61491570011', 'YES please'],
-			['+61491570004', 'STOP'],
-		]) {
-			const mail = relay.mails.find((m) => m.includes(number) && m.includes(text));
-			expect(mail, `the e-mail of ${number}'s ${text}`).toMatch(/^Subject: .*to spring/m);
-		}
-		// The cron campaign's run sent now: the reply to it names the run.
-		const cron = relay.mails.find((m) => m.includes('+61491570017') && m.includes('YES, book me'));
-		expect(cron, "the e-mail of Noah's reply to weekly-offer").toMatch(
-			/^Subject: .*to weekly-offer\r?$[\s\S]*^Run: weekly-offer-\d{8}T\d{6}Z\r?$/m,
-		);
-	}, 120_000);
-
-	it("worker/README.md's report screenshot shows the report today's code writes", async () => {
-		expect(worker, 'the quick start ran').toBeDefined();
-		await checkReportScreenshot(join(worker.dir, 'spring.html'));
-	}, 60_000);
-
-	it("leaves `git status` clean: what worker/README.md's commands write is in .gitignore", () => {
-		expect(worker, 'the quick start ran').toBeDefined();
-		// Dotfiles are this test's own (and HOME's); examples/ is the repository's.
-		const left = readdirSync(worker.dir, { withFileTypes: true })
-			.filter((e) => !e.name.startsWith('.') && e.name !== 'examples')
-			.map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
-		const ignored = spawnSync('git', ['check-ignore', '--no-index', '--stdin'], {
-			cwd: ROOT,
-			input: left.join('\n'),
-			encoding: 'utf8',
-		}).stdout.split('\n');
-		expect(left.filter((f) => !ignored.includes(f))).toEqual([]);
-	});
-
-	it('README.md and sandbox/README.md', async () => {
-		for (const name of ['README.md', 'sandbox/README.md']) {
-			const reader = await newReader();
-			await runReadme(name, reader);
-		}
-	}, 60_000);
-});
