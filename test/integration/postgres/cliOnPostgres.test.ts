@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../sandbox/src';
-import { newDatabase, sql } from '../../support/postgres/database';
-import { ensureBuilt } from '../daemon/harness';
+import { describe, expect, it } from 'vitest';
+import { sql } from '../../support/postgres/database';
+import { cliOnPostgres } from './cliOnPostgresRig';
 import {
 	cli,
 	envFor,
@@ -11,24 +10,16 @@ import {
 	summaryOf,
 	tempDir,
 	waitFor,
-	withSandbox,
 	writeCsv,
 } from '../worker/harness';
 
-let sandbox: RunningSandbox;
-let db: string;
-beforeAll(async () => {
-	await ensureBuilt();
-	sandbox = await withSandbox();
-	db = await newDatabase('cli');
-}, 120_000);
-afterAll(async () => sandbox?.close());
+const rig = cliOnPostgres();
 
 describe('campaign commands on Postgres', () => {
 	it('runs a campaign from CLOUDTEL_DB, and status, pause, resume and cancel act on it as on SQLite', async () => {
 		const dir = tempDir();
 		const csv = writeCsv(dir, 'list.csv', numbersCsv(300) + 'not-a-number,Bad\n');
-		const env = { ...envFor(sandbox), CLOUDTEL_DB: db };
+		const env = { ...envFor(rig.sandbox), CLOUDTEL_DB: rig.db };
 		const args = [
 			'campaign',
 			'run',
@@ -37,7 +28,7 @@ describe('campaign commands on Postgres', () => {
 			'--text',
 			'Hi {{Name}}',
 			'--property',
-			sandbox.demo.PropertySid,
+			rig.sandbox.demo.PropertySid,
 			'--name',
 			'pg1',
 			'--rate',
@@ -47,14 +38,15 @@ describe('campaign commands on Postgres', () => {
 		let sent = 0;
 		await waitFor(
 			async () =>
-				(sent = (await sandboxMessages(sandbox)).filter((m) =>
+				(sent = (await sandboxMessages(rig.sandbox)).filter((m) =>
 					m.ExternalId?.startsWith('pg1:'),
 				).length) >= 40,
 		);
-		const paused = await cli(['campaign', 'pause', '--db', db, '--name', 'pg1']);
+		const paused = await cli(['campaign', 'pause', '--db', rig.db, '--name', 'pg1']);
 		expect(paused.stdout, paused.stderr).toMatch(/paused campaign pg1: the run \(pid \d+\)/);
 		const status = JSON.parse(
-			(await cli(['campaign', 'status', '--name', 'pg1', '--json'], { CLOUDTEL_DB: db })).stdout,
+			(await cli(['campaign', 'status', '--name', 'pg1', '--json'], { CLOUDTEL_DB: rig.db }))
+				.stdout,
 		);
 		expect(status).toMatchObject({
 			name: 'pg1',
@@ -62,7 +54,7 @@ describe('campaign commands on Postgres', () => {
 			running: { pid: run.child.pid },
 			total: 301,
 		});
-		expect((await cli(['campaign', 'resume', '--db', db, '--name', 'pg1'])).code).toBe(0);
+		expect((await cli(['campaign', 'resume', '--db', rig.db, '--name', 'pg1'])).code).toBe(0);
 		const done = await run.done;
 		expect(done.code, done.stderr).toBe(0);
 		expect(summaryOf(done).rows).toMatchObject({
@@ -72,12 +64,12 @@ describe('campaign commands on Postgres', () => {
 			submitting: 0,
 		});
 		expect(sent).toBeLessThan(300);
-		const messages = (await sandboxMessages(sandbox)).filter((m) =>
+		const messages = (await sandboxMessages(rig.sandbox)).filter((m) =>
 			m.ExternalId?.startsWith('pg1:'),
 		);
 		expect(new Set(messages.map((m) => m.To)).size).toBe(300);
 		const after = JSON.parse(
-			(await cli(['campaign', 'status', '--db', db, '--name', 'pg1', '--json'])).stdout,
+			(await cli(['campaign', 'status', '--db', rig.db, '--name', 'pg1', '--json'])).stdout,
 		);
 		expect(after).toMatchObject({
 			phase: 'finished',
@@ -85,13 +77,13 @@ describe('campaign commands on Postgres', () => {
 			rows: { accepted: 300, invalid: 1 },
 			firstErrors: [{ line: 302 }],
 		});
-		const cancel = await cli(['campaign', 'cancel', '--db', db, '--name', 'pg1']);
+		const cancel = await cli(['campaign', 'cancel', '--db', rig.db, '--name', 'pg1']);
 		expect(cancel.code).toBe(1);
 		expect(cancel.stderr).toMatch(/campaign pg1 has finished: there is nothing to cancel/);
 		// The same rows, read by a person with psql.
 		expect(
 			await sql(
-				db,
+				rig.db,
 				`SELECT status, COUNT(*)::int AS n FROM recipients WHERE campaign = 'pg1' GROUP BY status ORDER BY status`,
 			),
 		).toEqual([
@@ -104,7 +96,7 @@ describe('campaign commands on Postgres', () => {
 		const dir = tempDir();
 		const list = numbersCsv(10, 700);
 		const csv = writeCsv(dir, 'edited.csv', list);
-		const env = { ...envFor(sandbox), CLOUDTEL_DB: db };
+		const env = { ...envFor(rig.sandbox), CLOUDTEL_DB: rig.db };
 		const args = [
 			'campaign',
 			'run',
@@ -113,14 +105,14 @@ describe('campaign commands on Postgres', () => {
 			'--text',
 			'Hi {{Name}}',
 			'--property',
-			sandbox.demo.PropertySid,
+			rig.sandbox.demo.PropertySid,
 			'--name',
 			'pgedit',
 		];
 		expect((await cli(args, env)).code).toBe(0);
 		expect(
 			await sql(
-				db,
+				rig.db,
 				`SELECT input_bytes::int AS bytes, input_size::int AS size FROM campaigns WHERE name = 'pgedit'`,
 			),
 		).toEqual([{ bytes: Buffer.byteLength(list), size: Buffer.byteLength(list) }]);

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../sandbox/src';
-import { newDatabase, sql } from '../../support/postgres/database';
-import { ensureBuilt } from '../daemon/harness';
+import { describe, expect, it } from 'vitest';
+import { sql } from '../../support/postgres/database';
+import { cliOnPostgres } from './cliOnPostgresRig';
 import {
 	cli,
 	envFor,
@@ -11,24 +10,16 @@ import {
 	summaryOf,
 	tempDir,
 	waitFor,
-	withSandbox,
 	writeCsv,
 } from '../worker/harness';
 
-let sandbox: RunningSandbox;
-let db: string;
-beforeAll(async () => {
-	await ensureBuilt();
-	sandbox = await withSandbox();
-	db = await newDatabase('cli');
-}, 120_000);
-afterAll(async () => sandbox?.close());
+const rig = cliOnPostgres();
 
 describe('campaign commands on Postgres: a run left behind, a typo, a delete', () => {
 	it('cancels a campaign a run left behind: its rows on their way become uncertain and are listed, every one', async () => {
 		const dir = tempDir();
 		const csv = writeCsv(dir, 'list.csv', numbersCsv(50));
-		const env = { ...envFor(sandbox), CLOUDTEL_DB: db };
+		const env = { ...envFor(rig.sandbox), CLOUDTEL_DB: rig.db };
 		const dry = await cli(
 			[
 				'campaign',
@@ -38,7 +29,7 @@ describe('campaign commands on Postgres: a run left behind, a typo, a delete', (
 				'--text',
 				'Hi',
 				'--property',
-				sandbox.demo.PropertySid,
+				rig.sandbox.demo.PropertySid,
 				'--name',
 				'pg2',
 				'--dry-run',
@@ -47,7 +38,7 @@ describe('campaign commands on Postgres: a run left behind, a typo, a delete', (
 		);
 		expect(dry.code, dry.stderr).toBe(0);
 		// A dry run writes nothing, even to Postgres.
-		expect(await sql(db, `SELECT name FROM campaigns WHERE name = 'pg2'`)).toEqual([]);
+		expect(await sql(rig.db, `SELECT name FROM campaigns WHERE name = 'pg2'`)).toEqual([]);
 		const run = startCli(
 			[
 				'campaign',
@@ -57,7 +48,7 @@ describe('campaign commands on Postgres: a run left behind, a typo, a delete', (
 				'--text',
 				'Hi',
 				'--property',
-				sandbox.demo.PropertySid,
+				rig.sandbox.demo.PropertySid,
 				'--name',
 				'pg2',
 				'--rate',
@@ -68,16 +59,16 @@ describe('campaign commands on Postgres: a run left behind, a typo, a delete', (
 			env,
 		);
 		await waitFor(async () =>
-			(await sandboxMessages(sandbox)).some((m) => m.ExternalId?.startsWith('pg2:')),
+			(await sandboxMessages(rig.sandbox)).some((m) => m.ExternalId?.startsWith('pg2:')),
 		);
 		run.child.kill('SIGKILL');
 		await run.done;
 		// As if the run had died with two rows on their way.
 		await sql(
-			db,
+			rig.db,
 			`INSERT INTO submissions (campaign, chunk, first, last, at) VALUES ('pg2', 1, 40, 41, 0)`,
 		);
-		const cancel = await cli(['campaign', 'cancel', '--db', db, '--name', 'pg2']);
+		const cancel = await cli(['campaign', 'cancel', '--db', rig.db, '--name', 'pg2']);
 		// The killed run may have had a chunk of its own on its way too.
 		const said =
 			/cancelled campaign pg2: (\d+) rows will not be sent; (\d+) rows a stopped run was submitting are uncertain/.exec(
@@ -85,7 +76,7 @@ describe('campaign commands on Postgres: a run left behind, a typo, a delete', (
 			);
 		expect(said, cancel.stdout + cancel.stderr).not.toBeNull();
 		const status = JSON.parse(
-			(await cli(['campaign', 'status', '--db', db, '--name', 'pg2', '--json'])).stdout,
+			(await cli(['campaign', 'status', '--db', rig.db, '--name', 'pg2', '--json'])).stdout,
 		);
 		expect(status.uncertainLines).toHaveLength(Number(said![2]));
 		expect(status.uncertainLines).toEqual(expect.arrayContaining([40, 41]));
@@ -101,14 +92,14 @@ describe('campaign commands on Postgres: a run left behind, a typo, a delete', (
 	it('a typo run again with the fix starts the campaign again, and delete frees a name, with --force once sent', async () => {
 		const dir = tempDir();
 		const csv = writeCsv(dir, 'list.csv', numbersCsv(10));
-		const env = { ...envFor(sandbox), CLOUDTEL_DB: db };
+		const env = { ...envFor(rig.sandbox), CLOUDTEL_DB: rig.db };
 		const args = [
 			'campaign',
 			'run',
 			'--csv',
 			csv,
 			'--property',
-			sandbox.demo.PropertySid,
+			rig.sandbox.demo.PropertySid,
 			'--name',
 			'pg3',
 			'--rate',
@@ -119,14 +110,14 @@ describe('campaign commands on Postgres: a run left behind, a typo, a delete', (
 		const fixed = await cli([...args, 'Hi {{Name}}'], env);
 		expect(fixed.code, fixed.stderr).toBe(0);
 		expect(summaryOf(fixed).rows).toMatchObject({ accepted: 10 });
-		expect((await cli(['campaign', 'delete', '--db', db, '--name', 'pg3'])).stderr).toMatch(
+		expect((await cli(['campaign', 'delete', '--db', rig.db, '--name', 'pg3'])).stderr).toMatch(
 			/has sent 10 messages .*--force/,
 		);
-		const forced = await cli(['campaign', 'delete', '--db', db, '--name', 'pg3', '--force']);
+		const forced = await cli(['campaign', 'delete', '--db', rig.db, '--name', 'pg3', '--force']);
 		expect(forced.code, forced.stderr).toBe(0);
 		expect(
 			await sql(
-				db,
+				rig.db,
 				`SELECT (SELECT COUNT(*) FROM campaigns WHERE name = 'pg3')::int AS c, (SELECT COUNT(*) FROM recipients WHERE campaign = 'pg3')::int AS r`,
 			),
 		).toEqual([{ c: 0, r: 0 }]);

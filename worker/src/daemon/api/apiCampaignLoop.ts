@@ -89,7 +89,6 @@ export class ApiCampaignLoop implements CampaignKicker {
 		const log = this.log.child({ campaign: name, api: true });
 		const signal = this.abort.signal;
 		const { config } = this.runner;
-		const pace = runPace(record.settings);
 		const plan: RunPlan = {
 			named: eventRun(record),
 			spec: apiCampaignSpec(
@@ -99,7 +98,7 @@ export class ApiCampaignLoop implements CampaignKicker {
 				config.links.baseUrl,
 				unionColumns(await this.store.pageColumns(name)),
 			),
-			pace,
+			pace: runPace(record.settings),
 			wants: {
 				receipts: record.settings.receipts !== false,
 				replies: record.settings.replies !== false,

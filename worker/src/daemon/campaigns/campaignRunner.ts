@@ -141,19 +141,10 @@ export class CampaignRunner {
 		at: number,
 		reason?: string,
 	): Promise<KeyedForward[]> {
-		const events = this.parts.events;
-		if (!events || (named.url === undefined && !events.enabled)) return [];
-		let counts: CampaignCounts | undefined;
-		try {
-			counts = ledger ? await campaignCounts(ledger, named.run) : undefined;
-		} catch (error) {
-			// Figures that cannot be read are not announced as zeros: the run stays open and is
-			// resumed once the store answers, and its end announced then. A failure says why without them.
-			if (state !== 'failed')
-				throw new StoreFault(
-					`the run's figures could not be read for its ${state} event: ${(error as Error).message}`,
-				);
-		}
+		const events = this.announcing(named);
+		if (!events) return [];
+		// A failure says why even without its figures.
+		const counts = await this.figures(named, ledger, state, state === 'failed');
 		return events.finishedForwards(named, state, counts ?? emptyCampaignCounts(), at, reason);
 	}
 
@@ -163,25 +154,44 @@ export class CampaignRunner {
 	 * end, name the same pause alike and it is announced once.
 	 */
 	async pausedForwards(named: EventRun, ledger: Ledger | undefined): Promise<KeyedForward[]> {
-		const events = this.parts.events;
-		if (!events || (named.url === undefined && !events.enabled)) return [];
+		const events = this.announcing(named);
+		if (!events) return [];
 		const record = await ledger?.campaign(named.run).catch(() => undefined);
 		const at = record?.updatedAt ?? Date.now();
-		let counts: CampaignCounts | undefined;
+		const counts = await this.figures(named, ledger, 'paused', false);
+		return events.pausedForwards(named, at, counts, at, record?.pausedBy);
+	}
+
+	/** The events, when any goes for this run: a campaign's own URL takes them whatever the config says. */
+	private announcing(named: EventRun): CampaignEvents | undefined {
+		const events = this.parts.events;
+		return events && (named.url !== undefined || events.enabled) ? events : undefined;
+	}
+
+	/**
+	 * The run's figures for its event. Figures that cannot be read are not announced as zeros:
+	 * the run stays open and is resumed once the store answers, and its event made then.
+	 */
+	private async figures(
+		named: EventRun,
+		ledger: Ledger | undefined,
+		event: string,
+		withoutIfUnread: boolean,
+	): Promise<CampaignCounts | undefined> {
 		try {
-			counts = ledger ? await campaignCounts(ledger, named.run) : undefined;
+			return ledger ? await campaignCounts(ledger, named.run) : undefined;
 		} catch (error) {
+			if (withoutIfUnread) return undefined;
 			throw new StoreFault(
-				`the run's figures could not be read for its paused event: ${(error as Error).message}`,
+				`the run's figures could not be read for its ${event} event: ${(error as Error).message}`,
 			);
 		}
-		return events.pausedForwards(named, at, counts, at, record?.pausedBy);
 	}
 
 	/** The run's log lines, with its campaign.paused queued as soon as the engine sees the pause. */
 	private pauseReporter(lines: Reporter, plan: RunPlan, ledger: Ledger, log: JsonLogger): Reporter {
-		const events = this.parts.events;
-		if (!events || (plan.named.url === undefined && !events.enabled)) return lines;
+		const events = this.announcing(plan.named);
+		if (!events) return lines;
 		return new PauseReporter(lines, (guardrail) => {
 			if (!guardrail && plan.announcePauses === 'guardrails') return;
 			void (async () => {

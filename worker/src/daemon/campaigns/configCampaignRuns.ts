@@ -101,13 +101,14 @@ export class ConfigCampaignRuns {
 			const { error } = outcome;
 			// Nothing is settled wrongly by calling it failed: the scheduler resumes it once the store answers.
 			if (isStoreFault(error)) throw error;
+			const problem = configProblem(error, index);
 			const message =
-				configProblem(error, index) ??
+				problem ??
 				(error instanceof FatalError ? error.message : String((error as Error).stack ?? error));
 			log.error('campaign run failed', { reason: message });
 			stop = 'failed';
 			reason = `failed: ${message}`;
-			detail = configProblem(error, index) ?? (error as Error).message;
+			detail = problem ?? (error as Error).message;
 		}
 		const at = Date.now();
 		const forwards =
