@@ -38,6 +38,7 @@ function start(token: string | undefined): Promise<{ server: WebhookServer; base
 		accountSid: 'a',
 		maxBodyBytes: 4096,
 		maxConnections: 1024,
+		maxConnectionsPerClient: 64,
 		store: async () => true,
 		stored: () => {},
 		health: async () => ({ canTakeCallbacks: true, degraded: [], details: {} }),
@@ -74,7 +75,7 @@ describe('the campaign API mount (/api)', () => {
 
 	it('with one: no token, another scheme or a wrong token is 401 with WWW-Authenticate: Bearer, on every path, before any body is read', async () => {
 		for (const headers of [
-			{},
+			{} as Record<string, string>,
 			{ authorization: `Basic ${TOKEN}` },
 			{ authorization: 'Bearer not-the-token-at-all' },
 			{ authorization: `Bearer ${TOKEN}x` },
@@ -173,6 +174,7 @@ describe("the campaign API's own routes through the mount", () => {
 			accountSid: 'A',
 			maxBodyBytes: 4096,
 			maxConnections: 100,
+			maxConnectionsPerClient: 64,
 			store: async () => true,
 			stored: () => {},
 			health: async () => ({ canTakeCallbacks: true, degraded: [], details: {} }),

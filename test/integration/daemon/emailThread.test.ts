@@ -69,7 +69,7 @@ describe('the e-mail thread', () => {
 		);
 		closing.push(() => forwarder.close());
 
-		const held = forwarder.send(payload('held-1'), { id: 1, key: 'held-1.0.0' });
+		const held = forwarder.send(payload('held-1'), { id: 1, key: 'held-1.0.0', actionKey: '0.0' });
 		await expect.poll(() => smtp.held(), { timeout: 10_000 }).toBe(1);
 		// The thread dies with the message on the wire (the server has it, unanswered).
 		await (forwarder as unknown as { thread: { terminate(): Promise<number> } }).thread.terminate();
@@ -79,7 +79,7 @@ describe('the e-mail thread', () => {
 
 		// The next attempt starts a new thread and goes, under the same Message-ID.
 		smtp.release();
-		const again = forwarder.send(payload('held-1'), { id: 1, key: 'held-1.0.0' });
+		const again = forwarder.send(payload('held-1'), { id: 1, key: 'held-1.0.0', actionKey: '0.0' });
 		await expect.poll(() => smtp.held(), { timeout: 10_000 }).toBe(1);
 		smtp.release();
 		expect(await again).toEqual({ kind: 'sent' });
@@ -98,7 +98,7 @@ describe('the e-mail thread', () => {
 		);
 		closing.push(() => forwarder.close());
 		const sends = Array.from({ length: 40 }, (_, i) =>
-			forwarder.send(payload(`m${i}`), { id: i, key: `m${i}.0.0` }),
+			forwarder.send(payload(`m${i}`), { id: i, key: `m${i}.0.0`, actionKey: '0.0' }),
 		);
 		const release = setInterval(smtp.release, 5);
 		try {

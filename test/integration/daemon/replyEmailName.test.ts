@@ -160,7 +160,9 @@ describe('a reply forwarded by e-mail', () => {
 			1,
 		);
 		for (const [i, f] of forwards.entries())
-			expect(await sender.send(f, { id: i, key: `k${i}` })).toEqual({ kind: 'sent' });
+			expect(await sender.send(f, { id: i, key: `k${i}`, actionKey: `${i}` })).toEqual({
+				kind: 'sent',
+			});
 		sender.close();
 		const ann = mails.find((m) => m.includes('Thanks, see you Friday'))!;
 		const bob = mails.find((m) => m.includes('STOP'))!;

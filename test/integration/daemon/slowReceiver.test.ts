@@ -116,12 +116,14 @@ describe.each(sqlite)('a slow receiver slows only itself ($name)', (backend) => 
 			},
 		} as CallbackEvent;
 		const queuedAt = Date.now();
+		// What the reply's n8n forward stores: its action, and the event it carries.
+		const payload = { action: { type: 'n8n' }, event: reply, receivedAt: queuedAt };
 		await store.queueForwards(
 			[
 				{
 					eventKey: 'reply:r-1',
 					actionKey: 'n8n',
-					payload: { action: { type: 'n8n' }, event: reply, receivedAt: queuedAt },
+					payload,
 				},
 			],
 			queuedAt,

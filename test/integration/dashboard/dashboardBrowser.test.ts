@@ -30,7 +30,7 @@ beforeAll(async () => {
 		['winter-sale', '+614915741'],
 	]);
 	base = rig.base;
-	evil = createServer((req, res) => {
+	evil = createServer((_req, res) => {
 		res.setHeader('content-type', 'text/html');
 		res.end(
 			`<!doctype html><form id="f" method="post" action="${base}/campaigns/spring-sale/pause"><input name="csrf" value="guess"><button>go</button></form>`,

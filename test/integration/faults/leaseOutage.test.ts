@@ -1,12 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbLocation } from '../../../worker/src/storage/dbLocation';
 import { openDaemonStore } from '../../../worker/src/storage/openStores';
 import { PgCluster } from '../../../worker/src/storage/postgres/pgCluster';
 import { openPostgres } from '../../../worker/src/storage/postgres/pgDatabase';
 import type { DaemonStore } from '../../../worker/src/storage/daemonStore';
 import { WORKER_ID } from '../../../worker/src/storage/workerId';
 import { StoppablePostgres } from '../../support/postgres/stoppablePostgres';
-import { sql } from '../../support/postgres/database';
+import { postgresAt, sql } from '../../support/postgres/database';
 import { until } from '../daemon/harness';
 
 // Issue 33: worker 2 e-mailed a forward but could not record it (57P01, Postgres
@@ -45,12 +45,12 @@ const beat = (c: PgCluster) =>
 describe("two workers' leases through a Postgres restart", () => {
 	it('a worker that sent a forward but could not record it is not reaped for the outage they shared; its outcome is recorded once, nothing is sent again; a worker gone for good still is', async () => {
 		const url = pg.url;
-		const location = dbLocation(url);
+		const location = postgresAt(url);
 		// Worker 2 (this process's id) sends; worker 1 judges leases.
 		const store2: DaemonStore = await openDaemonStore(location);
 		const store1: DaemonStore = await openDaemonStore(location);
 		const worker2 = new PgCluster(await openPostgres(location));
-		const worker1 = new PgCluster(await openPostgres(location), 'worker-1');
+		const worker1 = new PgCluster(await openPostgres(location), randomUUID());
 		closing.push(store2, store1, worker2, worker1);
 
 		await store2.queueForwards(

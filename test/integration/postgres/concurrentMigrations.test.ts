@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { dbLocation } from '../../../worker/src/storage/dbLocation';
 import { openPostgres } from '../../../worker/src/storage/postgres/pgDatabase';
-import { newDatabase, sql } from '../../support/postgres/database';
+import { newDatabase, postgresAt, sql } from '../../support/postgres/database';
 
 describe('workers started together on an empty Postgres', () => {
 	it('all come up, four at once, twenty times: the one that waited for the lock sees the schema the first made', async () => {
 		for (let round = 0; round < 20; round++) {
 			const url = await newDatabase('migrate');
 			const opened = await Promise.allSettled(
-				Array.from({ length: 4 }, () => openPostgres(dbLocation(url))),
+				Array.from({ length: 4 }, () => openPostgres(postgresAt(url))),
 			);
 			for (const o of opened) if (o.status === 'fulfilled') await o.value.end();
 			const failures = opened.flatMap((o) =>

@@ -4,7 +4,7 @@ import type { ForwardOutbox } from '../../../worker/src/daemon/callbacks/6-forwa
 import { JsonLogger } from '../../../worker/src/daemon/jsonLogger';
 import { dbLocation } from '../../../worker/src/storage/dbLocation';
 import type { DaemonStore } from '../../../worker/src/storage/daemonStore';
-import type { CallbackLedger } from '../../../worker/src/storage/ledger';
+import type { CallbackLedger, LedgerReader } from '../../../worker/src/storage/ledger';
 import { openDaemonStore } from '../../../worker/src/storage/openStores';
 import { newDatabase } from '../../support/postgres/database';
 import { until } from '../daemon/harness';
@@ -47,7 +47,7 @@ describe('callbacks stored by two workers sharing Postgres', () => {
 					await new Promise((done) => setImmediate(done));
 					return undefined;
 				},
-			} as unknown as CallbackLedger;
+			} as unknown as CallbackLedger & Pick<LedgerReader, 'campaign'>;
 			processors.push(
 				new CallbackProcessor(
 					store,

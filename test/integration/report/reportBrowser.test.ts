@@ -442,7 +442,7 @@ describe('campaign report', () => {
 					await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
 					const where = `${name} at ${width} px`;
 					const charts = await page.$$eval('figure[data-chart] svg', (svgs) =>
-						svgs.map((svg) => {
+						(svgs as SVGSVGElement[]).map((svg) => {
 							const box = svg.getBoundingClientRect();
 							const scale =
 								box.width / (svg.viewBox.baseVal?.width || Number(svg.getAttribute('width')));

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { dbLocation, type DbLocation } from '../../../worker/src/storage/dbLocation';
 
 /** The URL of a database of its own in the test run's Postgres, made empty for the caller. */
 export async function newDatabase(prefix = 'cloudtel'): Promise<string> {
@@ -31,4 +32,11 @@ export async function sql<T extends pg.QueryResultRow = pg.QueryResultRow>(
 	} finally {
 		await client.end();
 	}
+}
+
+/** The store location of a postgres:// URL, as the worker's Postgres openers take it. */
+export function postgresAt(url: string): Extract<DbLocation, { kind: 'postgres' }> {
+	const location = dbLocation(url);
+	if (location.kind !== 'postgres') throw new Error(`not a postgres:// URL: ${url}`);
+	return location;
 }

@@ -17,7 +17,7 @@ function subtitleOf(
 		type: name,
 		typeVersion: 1,
 		position: [0, 0] as [number, number],
-		parameters,
+		parameters: parameters as INodeParameters,
 	};
 	const workflow = new Workflow({
 		nodes: [node],
@@ -60,7 +60,7 @@ function switchInEditor(
 		parameters,
 	} as INode;
 	const values: INodeParameters = {
-		...NodeHelpers.getNodeParameters(properties, parameters, false, false, node)!,
+		...NodeHelpers.getNodeParameters(properties, parameters, false, false, node, null)!,
 		[name]: value,
 	};
 	for (const prop of properties) {
@@ -80,12 +80,9 @@ function switchInEditor(
 			prop.type === 'options' || prop.type === 'multiOptions'
 				? options.some((o) => o.value === values[prop.name])
 				: Object.keys(values).every((key) => options.some((o) => o.name === key));
-		if (!fits && NodeHelpers.displayParameter(values, prop, node)) delete values[prop.name];
+		if (!fits && NodeHelpers.displayParameter(values, prop, node, null)) delete values[prop.name];
 	}
-	return NodeHelpers.getNodeParameters(properties, values, true, false, {
-		...node,
-		parameters: values,
-	})!;
+	return NodeHelpers.getNodeParameters(properties, values, true, false, node, null)!;
 }
 
 describe('CloudTel Campaign in the editor', () => {

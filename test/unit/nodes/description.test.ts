@@ -1,4 +1,4 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 import {
@@ -285,7 +285,7 @@ describe('CloudTel Trigger in the editor', () => {
 			type: 'cloudTelTrigger',
 			typeVersion: 1,
 			position: [0, 0] as [number, number],
-			parameters: {} as Record<string, unknown>,
+			parameters: {} as INodeParameters,
 		};
 		const type = new CloudTelTrigger();
 		const workflow = new Workflow({

@@ -6,9 +6,8 @@ import { sendStage } from '../../../../worker/src/campaign/sendStage';
 import type { Ledger } from '../../../../worker/src/storage/ledger';
 import { PgLedger } from '../../../../worker/src/storage/postgres/pgLedger';
 import { SqliteLedger } from '../../../../worker/src/storage/sqlite/sqliteLedger';
-import { dbLocation } from '../../../../worker/src/storage/dbLocation';
 import { openPostgres } from '../../../../worker/src/storage/postgres/pgDatabase';
-import { newDatabase } from '../../../support/postgres/database';
+import { newDatabase, postgresAt } from '../../../support/postgres/database';
 import { TokenBucket } from '../../../../worker/src/pacing/tokenBucket';
 import type { BatchClient } from '../../../../worker/src/provider/batchClient';
 import { SilentReporter } from '../../../../worker/src/daemon/api/silentReporter';
@@ -95,7 +94,7 @@ describe('send stage counters: sent counts only rows the provider answered for, 
 	});
 
 	it('claimed chunks (several processes, Postgres)', async () => {
-		const ledger = new PgLedger(await openPostgres(dbLocation(await newDatabase('counters'))));
+		const ledger = new PgLedger(await openPostgres(postgresAt(await newDatabase('counters'))));
 		try {
 			await campaignWithLateStops(ledger);
 			const { client, sent } = acceptingClient();

@@ -3,7 +3,7 @@ import { CallbackProcessor } from '../../../../worker/src/daemon/callbacks/3-pro
 import type { ForwardOutbox } from '../../../../worker/src/daemon/callbacks/6-forward/forwardOutbox';
 import { JsonLogger } from '../../../../worker/src/daemon/jsonLogger';
 import type { EventStore } from '../../../../worker/src/storage/daemonStore';
-import type { CallbackLedger } from '../../../../worker/src/storage/ledger';
+import type { CallbackLedger, LedgerReader } from '../../../../worker/src/storage/ledger';
 
 afterEach(() => {
 	vi.useRealTimers();
@@ -36,7 +36,7 @@ describe('the callback processor after a store outage', () => {
 		const { store, seen, up } = downStore();
 		const processor = new CallbackProcessor(
 			store,
-			{} as CallbackLedger,
+			{} as CallbackLedger & Pick<LedgerReader, 'campaign'>,
 			[],
 			{ kick: () => undefined } as unknown as ForwardOutbox,
 			new JsonLogger(() => undefined),

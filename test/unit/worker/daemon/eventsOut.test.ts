@@ -32,7 +32,11 @@ const actions = (forwards: { payload: unknown }[]) =>
 describe('events out: where each event goes', () => {
 	it("a campaign's own URL takes all of its campaign's events; the worker-wide URL the types it names", async () => {
 		const events = new CampaignEvents({
-			events: { url: 'https://n8n.example.com/w', types: ['campaign.finished', 'optout'] },
+			events: {
+				url: 'https://n8n.example.com/w',
+				types: ['campaign.finished', 'optout'],
+				maxAge: '3d',
+			},
 			campaigns: [{ name: 'own', events: 'https://own.example.com/e' }, { name: 'spring' }],
 		});
 		const at = Date.parse('2026-11-25T01:00:00Z');

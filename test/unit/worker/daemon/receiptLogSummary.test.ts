@@ -3,7 +3,7 @@ import { CallbackProcessor } from '../../../../worker/src/daemon/callbacks/3-pro
 import type { ForwardOutbox } from '../../../../worker/src/daemon/callbacks/6-forward/forwardOutbox';
 import { JsonLogger } from '../../../../worker/src/daemon/jsonLogger';
 import type { EventStore, StoredEvent } from '../../../../worker/src/storage/daemonStore';
-import type { CallbackLedger } from '../../../../worker/src/storage/ledger';
+import type { CallbackLedger, LedgerReader } from '../../../../worker/src/storage/ledger';
 
 afterEach(() => vi.useRealTimers());
 
@@ -25,7 +25,7 @@ function fixtures(events: StoredEvent[]) {
 			line: d.line,
 			resolved: false,
 		}),
-	} as unknown as CallbackLedger;
+	} as unknown as CallbackLedger & Pick<LedgerReader, 'campaign'>;
 	return { store, ledger, add: (more: StoredEvent[]) => (pending = more) };
 }
 

@@ -4,9 +4,8 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PgLedger } from '../../../../worker/src/storage/postgres/pgLedger';
 import { SqliteLedger } from '../../../../worker/src/storage/sqlite/sqliteLedger';
-import { dbLocation } from '../../../../worker/src/storage/dbLocation';
 import { openPostgres } from '../../../../worker/src/storage/postgres/pgDatabase';
-import { newDatabase, sql } from '../../../support/postgres/database';
+import { newDatabase, postgresAt, sql } from '../../../support/postgres/database';
 import { readBack } from '../../../fixtures/ledgerRelease/readBack.mjs';
 import { tempDir } from '../../../support/tempDir';
 
@@ -58,7 +57,7 @@ describe('a ledger made by an earlier release', () => {
 	it('Postgres: opens in place with every campaign, row state, delivery and reply', async () => {
 		const url = await newDatabase('release');
 		await sql(url, readFileSync(join(fixtures, 'postgres.sql'), 'utf8'));
-		const ledger = new PgLedger(await openPostgres(dbLocation(url)));
+		const ledger = new PgLedger(await openPostgres(postgresAt(url)));
 		try {
 			expect(await readBack(ledger)).toEqual(expected.postgres);
 			expect(

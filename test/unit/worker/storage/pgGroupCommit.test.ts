@@ -1,8 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { dbLocation } from '../../../../worker/src/storage/dbLocation';
 import { openPostgres } from '../../../../worker/src/storage/postgres/pgDatabase';
 import { PgDb } from '../../../../worker/src/storage/postgres/pgDb';
-import { newDatabase, sql } from '../../../support/postgres/database';
+import { newDatabase, postgresAt, sql } from '../../../support/postgres/database';
 
 let url: string;
 let db: PgDb | undefined;
@@ -20,7 +19,7 @@ afterEach(async () => {
 });
 
 async function open(): Promise<PgDb> {
-	return (db = new PgDb(await openPostgres(dbLocation(url))));
+	return (db = new PgDb(await openPostgres(postgresAt(url))));
 }
 
 const insert = (id: number) => [['INSERT INTO written (id) VALUES ($1)', id] as const];

@@ -3,12 +3,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FatalError } from '../../../../worker/src/errors';
-import { dbLocation } from '../../../../worker/src/storage/dbLocation';
 import { openDaemonStore } from '../../../../worker/src/storage/openStores';
 import { openPostgres } from '../../../../worker/src/storage/postgres/pgDatabase';
 import { SCHEMA_VERSION } from '../../../../worker/src/storage/schema';
 import { SqliteLedger } from '../../../../worker/src/storage/sqlite/sqliteLedger';
-import { newDatabase, sql } from '../../../support/postgres/database';
+import { newDatabase, postgresAt, sql } from '../../../support/postgres/database';
 import { tempDir } from '../../../support/tempDir';
 
 /**
@@ -114,7 +113,7 @@ async function freshSqlite(): Promise<string> {
 
 async function freshPostgres(): Promise<string> {
 	const url = await newDatabase('fresh');
-	await (await openPostgres(dbLocation(url))).end();
+	await (await openPostgres(postgresAt(url))).end();
 	return url;
 }
 
@@ -186,7 +185,7 @@ describe('the schema, written once', () => {
 	it('upgrades a release Postgres database to what a new one holds', async () => {
 		const url = await newDatabase('release');
 		await sql(url, readFileSync(join(release, 'postgres.sql'), 'utf8'));
-		await (await openPostgres(dbLocation(url))).end();
+		await (await openPostgres(postgresAt(url))).end();
 		expect(await postgresTables(url)).toEqual(await postgresTables(await freshPostgres()));
 	});
 });
@@ -198,10 +197,7 @@ describe('a database holding tables of the same names, not made by cloudtel', ()
 			url,
 			`CREATE TABLE campaigns (id SERIAL PRIMARY KEY, title TEXT); INSERT INTO campaigns (title) VALUES ('theirs')`,
 		);
-		const location = dbLocation(url) as Extract<
-			ReturnType<typeof dbLocation>,
-			{ kind: 'postgres' }
-		>;
+		const location = postgresAt(url);
 		await expect(openPostgres(location)).rejects.toThrow(/campaigns.*already exists/);
 		expect(await sql(url, `SELECT tablename FROM pg_tables WHERE schemaname = 'public'`)).toEqual([
 			{ tablename: 'campaigns' },
@@ -246,10 +242,7 @@ describe('a file or database older than the release', () => {
 			'INSERT INTO cloudtel_schema (version, applied_at) SELECT v, 0 FROM generate_series(1, 4) v',
 		);
 		const before = await postgresTables(url);
-		const location = dbLocation(url) as Extract<
-			ReturnType<typeof dbLocation>,
-			{ kind: 'postgres' }
-		>;
+		const location = postgresAt(url);
 		for (const readonly of [false, true]) {
 			await expect(openPostgres(location, { readonly })).rejects.toThrow(
 				`Postgres ${location.shown} holds cloudtel schema 4, made by a development build before the first release (schema 5): this cloudtel cannot upgrade it and left it unchanged. Finish or export its campaigns with the build that made it, or start a new ledger elsewhere`,

@@ -1,10 +1,9 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PgCluster } from '../../../../worker/src/storage/postgres/pgCluster';
 import { PgLedger } from '../../../../worker/src/storage/postgres/pgLedger';
-import { dbLocation } from '../../../../worker/src/storage/dbLocation';
 import { openPostgres } from '../../../../worker/src/storage/postgres/pgDatabase';
 import { WORKER_ID } from '../../../../worker/src/storage/workerId';
-import { newDatabase, sql } from '../../../support/postgres/database';
+import { newDatabase, postgresAt, sql } from '../../../support/postgres/database';
 
 let url: string;
 const open: { close(): Promise<void> }[] = [];
@@ -16,7 +15,7 @@ afterEach(async () => {
 });
 
 async function ledger(): Promise<PgLedger> {
-	const l = new PgLedger(await openPostgres(dbLocation(url)));
+	const l = new PgLedger(await openPostgres(postgresAt(url)));
 	open.push(l);
 	return l;
 }
@@ -140,7 +139,7 @@ describe('the ledger shared by several workers (postgres)', () => {
 
 	it("settles a lost worker's chunks once its lease runs out: uncertain, or accepted where a receipt came; live workers' chunks untouched", async () => {
 		const l = await campaign('s3', 6);
-		const cluster = new PgCluster(await openPostgres(dbLocation(url)));
+		const cluster = new PgCluster(await openPostgres(postgresAt(url)));
 		open.push(cluster);
 		const mine = await l.claimChunk('s3', 2);
 		const lost = await l.claimChunk('s3', 3);
