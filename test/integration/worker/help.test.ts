@@ -68,4 +68,27 @@ describe('help everywhere', () => {
 		expect(r.stdout).not.toMatch(/^Usage:/);
 		expect(r.code).not.toBe(0);
 	});
+
+	const misspelt: string[][] = [
+		['campaign', 'run', '--csv', 'x.csv', '--txt', 'Hi'],
+		['campaign', 'run', '--config', 'x.yaml', '--nme', 'a'],
+		['campaign', 'retry-failed', '--nme', 'a'],
+		['campaign', 'status', '--nme', 'a'],
+		['campaign', 'report', '--nme', 'a'],
+		['campaign', 'evidence', '--nme', 'a'],
+		['campaign', 'pause', '--nme', 'a'],
+		['events', 'list', '--deed'],
+		['optouts', 'review', '--acept', '+61491570004'],
+		['demo', '--jsn'],
+		['worker', '--cofig', 'x.yaml'],
+	];
+	it.each(misspelt)(
+		'%j: a flag the command does not take is a usage error naming it (exit 2), before anything is read',
+		async (...args) => {
+			const r = await cli(args);
+			const flag = args.find((a) => /^--(txt|nme|deed|acept|jsn|cofig)$/.test(a));
+			expect(r.stderr).toContain(`Unknown option '${flag}'`);
+			expect(r.code).toBe(2);
+		},
+	);
 });

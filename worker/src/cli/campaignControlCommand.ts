@@ -1,5 +1,5 @@
+import { parseFlags } from '../settings/parseFlags';
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { FatalError, STALE_OWNER_MS, UsageError } from '../errors';
 import { sentRows } from '../storage/ledger';
 import { ownerIsAlive } from '../storage/ownerIsAlive';
@@ -34,22 +34,13 @@ function purgeNote(db: DbLocation, reclaimed: boolean | undefined): string {
  * process watches, and on an API campaign's record as the API does (campaignControl.ts).
  */
 export async function campaignControlCommand(action: Control, argv: string[]): Promise<number> {
-	let values;
-	try {
-		({ values } = parseArgs({
-			args: argv,
-			strict: true,
-			options: {
-				db: { type: 'string' },
-				name: { type: 'string' },
-				json: { type: 'boolean' },
-				force: { type: 'boolean' },
-				purge: { type: 'boolean' },
-			},
-		}));
-	} catch (error) {
-		throw new UsageError((error as Error).message);
-	}
+	const values = parseFlags(argv, {
+		db: { type: 'string' },
+		name: { type: 'string' },
+		json: { type: 'boolean' },
+		force: { type: 'boolean' },
+		purge: { type: 'boolean' },
+	});
 	if (!values.name)
 		throw new UsageError(`campaign ${action} needs --name (and --db, default ${DEFAULT_DB})`);
 	const db = dbLocation(dbSetting(values.db));

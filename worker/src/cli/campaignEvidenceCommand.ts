@@ -1,5 +1,5 @@
+import { parseFlags } from '../settings/parseFlags';
 import { existsSync, renameSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { EVIDENCE_COLUMNS, evidenceCsvLine } from '../campaign/evidenceCsv';
 import { FatalError, UsageError } from '../errors';
 import type { EvidenceRow } from '../storage/evidence';
@@ -14,21 +14,12 @@ import { DEFAULT_DB, dbSetting } from './campaignRunCommand';
  * the opt-out that followed and whether anything went after an opt-out.
  */
 export async function campaignEvidenceCommand(argv: string[]): Promise<number> {
-	let values;
-	try {
-		({ values } = parseArgs({
-			args: argv,
-			strict: true,
-			options: {
-				db: { type: 'string' },
-				name: { type: 'string' },
-				out: { type: 'string' },
-				json: { type: 'boolean' },
-			},
-		}));
-	} catch (error) {
-		throw new UsageError((error as Error).message);
-	}
+	const values = parseFlags(argv, {
+		db: { type: 'string' },
+		name: { type: 'string' },
+		out: { type: 'string' },
+		json: { type: 'boolean' },
+	});
 	if (!values.name)
 		throw new UsageError(`campaign evidence needs --name (and --db, default ${DEFAULT_DB})`);
 	if (!values.out?.trim()) throw new UsageError('campaign evidence needs --out FILE');

@@ -1,6 +1,6 @@
+import { parseFlags } from '../settings/parseFlags';
 import { accessSync, constants, existsSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { parseArgs } from 'node:util';
 import { FatalError, UsageError } from '../errors';
 import { readCampaignReport } from '../campaignReport/campaignReport';
 import { reportHtml } from '../campaignReport/reportHtml';
@@ -14,24 +14,14 @@ import { parseCurrency, parsePrice } from './parseNumberFlag';
 
 /** `cloudtel campaign report --db FILE --name NAME [--html FILE] [--json] [--price-per-segment N] [--currency C]` */
 export async function campaignReportCommand(argv: string[]): Promise<number> {
-	let values;
-	try {
-		({ values } = parseArgs({
-			args: argv,
-			strict: true,
-			allowPositionals: false,
-			options: {
-				db: { type: 'string' },
-				name: { type: 'string' },
-				html: { type: 'string' },
-				json: { type: 'boolean' },
-				'price-per-segment': { type: 'string' },
-				currency: { type: 'string' },
-			},
-		}));
-	} catch (error) {
-		throw new UsageError((error as Error).message);
-	}
+	const values = parseFlags(argv, {
+		db: { type: 'string' },
+		name: { type: 'string' },
+		html: { type: 'string' },
+		json: { type: 'boolean' },
+		'price-per-segment': { type: 'string' },
+		currency: { type: 'string' },
+	});
 	if (!values.name)
 		throw new UsageError(`campaign report needs --name (and --db, default ${DEFAULT_DB})`);
 	const price = values['price-per-segment'];

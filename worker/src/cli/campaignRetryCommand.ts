@@ -1,5 +1,5 @@
+import { parseFlags } from '../settings/parseFlags';
 import { dirname, join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { UsageError } from '../errors';
 import { RETRYABLE_ERROR_CODES } from '../settings/failureCodes';
 import type { CampaignSpec } from '../settings/campaignSpec';
@@ -34,7 +34,7 @@ const PASSED_ON = [
  * `campaign run` reads as any list: a retry is then paced, suppressed and resumable as a run.
  */
 export async function campaignRetryCommand(argv: string[]): Promise<number> {
-	const values = parseFlags(argv);
+	const values = retryFlags(argv);
 	const text = (key: string) => values[key] as string | undefined;
 	const name = text('name');
 	const as = text('as');
@@ -113,23 +113,14 @@ function errorCodes(flag: string | undefined): readonly string[] {
 	return codes;
 }
 
-function parseFlags(argv: string[]) {
-	try {
-		return parseArgs({
-			args: argv,
-			strict: true,
-			allowPositionals: false,
-			options: {
-				db: { type: 'string' },
-				name: { type: 'string' },
-				as: { type: 'string' },
-				'error-codes': { type: 'string' },
-				list: { type: 'string' },
-				json: { type: 'boolean' },
-				...Object.fromEntries(PASSED_ON.map((k) => [k, { type: 'string' as const }])),
-			},
-		}).values as Record<string, string | boolean | undefined>;
-	} catch (error) {
-		throw new UsageError((error as Error).message);
-	}
+function retryFlags(argv: string[]) {
+	return parseFlags(argv, {
+		db: { type: 'string' },
+		name: { type: 'string' },
+		as: { type: 'string' },
+		'error-codes': { type: 'string' },
+		list: { type: 'string' },
+		json: { type: 'boolean' },
+		...Object.fromEntries(PASSED_ON.map((k) => [k, { type: 'string' as const }])),
+	}) as Record<string, string | boolean | undefined>;
 }

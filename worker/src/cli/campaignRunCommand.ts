@@ -1,5 +1,5 @@
+import { parseFlags } from '../settings/parseFlags';
 import { basename, extname } from 'node:path';
-import { parseArgs } from 'node:util';
 import { DURATION_EXAMPLES, durationMs, isWebhookUri } from '../../../api';
 import type { CampaignSpec, WinnerBy } from '../settings/campaignSpec';
 import { RUN_DEFAULTS, UsageError } from '../errors';
@@ -32,7 +32,7 @@ export function dbSetting(flag: string | undefined): string {
 }
 
 export async function campaignRunCommand(argv: string[]): Promise<number> {
-	const { values } = parseFlags(argv);
+	const values = runFlags(argv);
 	const csv = values.csv;
 	if (csv === STDIN && !values.name)
 		throw new UsageError('--csv - reads standard input: give the campaign a --name');
@@ -156,65 +156,56 @@ function joinNegativeNumbers(argv: string[]): string[] {
 	return out;
 }
 
-function parseFlags(argv: string[]) {
-	try {
-		return parseArgs({
-			args: joinNegativeNumbers(argv),
-			strict: true,
-			allowPositionals: false,
-			options: {
-				csv: { type: 'string' },
-				property: { type: 'string' },
-				text: { type: 'string' },
-				from: { type: 'string' },
-				'to-column': { type: 'string' },
-				'default-country': { type: 'string' },
-				name: { type: 'string' },
-				db: { type: 'string' },
-				rate: { type: 'string' },
-				'batch-size': { type: 'string' },
-				concurrency: { type: 'string' },
-				schedule: { type: 'string' },
-				'send-window': { type: 'string' },
-				'time-zone': { type: 'string' },
-				'time-zone-column': { type: 'string' },
-				'consent-column': { type: 'string' },
-				'consent-at-column': { type: 'string' },
-				'require-consent': { type: 'boolean' },
-				delimiter: { type: 'string' },
-				encoding: { type: 'string' },
-				'smart-encoding': { type: 'boolean' },
-				'track-links': { type: 'boolean' },
-				'link-base': { type: 'string' },
-				'price-per-segment': { type: 'string' },
-				'max-cost': { type: 'string' },
-				'daily-max-cost': { type: 'string' },
-				'max-failure-rate': { type: 'string' },
-				'frequency-cap': { type: 'string' },
-				countries: { type: 'string' },
-				'allow-landlines': { type: 'boolean' },
-				'registered-sender-ids': { type: 'string' },
-				out: { type: 'string' },
-				'dry-run': { type: 'boolean' },
-				'resend-uncertain': { type: 'boolean' },
-				json: { type: 'boolean' },
-				threads: { type: 'string' },
-				retries: { type: 'string' },
-				'receipt-url': { type: 'string' },
-				'reply-url': { type: 'string' },
-				'base-url': { type: 'string' },
-				'account-sid': { type: 'string' },
-				'auth-token': { type: 'string' },
-				variant: { type: 'string', multiple: true },
-				'test-share': { type: 'string' },
-				'winner-by': { type: 'string' },
-				'decide-after': { type: 'string' },
-				winner: { type: 'string' },
-			},
-		});
-	} catch (error) {
-		throw new UsageError((error as Error).message);
-	}
+function runFlags(argv: string[]) {
+	return parseFlags(joinNegativeNumbers(argv), {
+		csv: { type: 'string' },
+		property: { type: 'string' },
+		text: { type: 'string' },
+		from: { type: 'string' },
+		'to-column': { type: 'string' },
+		'default-country': { type: 'string' },
+		name: { type: 'string' },
+		db: { type: 'string' },
+		rate: { type: 'string' },
+		'batch-size': { type: 'string' },
+		concurrency: { type: 'string' },
+		schedule: { type: 'string' },
+		'send-window': { type: 'string' },
+		'time-zone': { type: 'string' },
+		'time-zone-column': { type: 'string' },
+		'consent-column': { type: 'string' },
+		'consent-at-column': { type: 'string' },
+		'require-consent': { type: 'boolean' },
+		delimiter: { type: 'string' },
+		encoding: { type: 'string' },
+		'smart-encoding': { type: 'boolean' },
+		'track-links': { type: 'boolean' },
+		'link-base': { type: 'string' },
+		'price-per-segment': { type: 'string' },
+		'max-cost': { type: 'string' },
+		'daily-max-cost': { type: 'string' },
+		'max-failure-rate': { type: 'string' },
+		'frequency-cap': { type: 'string' },
+		countries: { type: 'string' },
+		'allow-landlines': { type: 'boolean' },
+		'registered-sender-ids': { type: 'string' },
+		out: { type: 'string' },
+		'dry-run': { type: 'boolean' },
+		'resend-uncertain': { type: 'boolean' },
+		json: { type: 'boolean' },
+		threads: { type: 'string' },
+		retries: { type: 'string' },
+		'receipt-url': { type: 'string' },
+		'reply-url': { type: 'string' },
+		'base-url': { type: 'string' },
+		'account-sid': { type: 'string' },
+		'auth-token': { type: 'string' },
+		variant: { type: 'string', multiple: true },
+		'test-share': { type: 'string' },
+		'winner-by': { type: 'string' },
+		'decide-after': { type: 'string' },
+		winner: { type: 'string' },
+	});
 }
 
 /**

@@ -1,8 +1,8 @@
+import { parseFlags } from '../settings/parseFlags';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { RUN_DEFAULTS, UsageError } from '../errors';
+import { RUN_DEFAULTS } from '../errors';
 import { runCampaign } from '../campaign/runCampaign';
 import { sleep } from '../campaign/sleep';
 import type { DeliveryCounts, Ledger } from '../storage/ledger';
@@ -43,16 +43,10 @@ account is needed; nothing leaves this machine.
  * receiver running in-process.
  */
 export async function demoCommand(argv: string[]): Promise<number> {
-	let values;
-	try {
-		({ values } = parseArgs({
-			args: argv,
-			strict: true,
-			options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-		}));
-	} catch (error) {
-		throw new UsageError((error as Error).message);
-	}
+	const values = parseFlags(argv, {
+		json: { type: 'boolean' },
+		help: { type: 'boolean', short: 'h' },
+	});
 	if (values.help) {
 		process.stdout.write(DEMO_USAGE);
 		return 0;

@@ -1,5 +1,5 @@
+import { parseFlags } from '../settings/parseFlags';
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { durationMs } from '../../../api';
 import { deliveryOf, type Delivery } from '../daemon/callbacks/6-forward/deliveryView';
 import { FatalError, UsageError } from '../errors';
@@ -31,25 +31,16 @@ export async function eventsCommand(action: string | undefined, argv: string[]):
 		throw new UsageError(
 			`unknown events command ${action === undefined ? '(none)' : JSON.stringify(action)}: use list or replay`,
 		);
-	let values;
-	try {
-		({ values } = parseArgs({
-			args: argv,
-			strict: true,
-			options: {
-				db: { type: 'string' },
-				failed: { type: 'boolean' },
-				dead: { type: 'boolean' },
-				'dead-only': { type: 'boolean' },
-				since: { type: 'string' },
-				type: { type: 'string' },
-				destination: { type: 'string' },
-				json: { type: 'boolean' },
-			},
-		}));
-	} catch (error) {
-		throw new UsageError((error as Error).message);
-	}
+	const values = parseFlags(argv, {
+		db: { type: 'string' },
+		failed: { type: 'boolean' },
+		dead: { type: 'boolean' },
+		'dead-only': { type: 'boolean' },
+		since: { type: 'string' },
+		type: { type: 'string' },
+		destination: { type: 'string' },
+		json: { type: 'boolean' },
+	});
 	const now = Date.now();
 	if (action === 'replay' && values.since === undefined)
 		throw new UsageError(

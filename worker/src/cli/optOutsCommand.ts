@@ -1,5 +1,5 @@
+import { parseFlags } from '../settings/parseFlags';
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { FatalError, UsageError } from '../errors';
 import { PhoneNormalizer } from '../rows/phoneNormalizer';
 import { localTime } from '../schedule/localTime';
@@ -17,22 +17,13 @@ export async function optOutsCommand(action: string | undefined, argv: string[])
 		throw new UsageError(
 			`unknown optouts command ${action === undefined ? '(none)' : JSON.stringify(action)}: use review`,
 		);
-	let values;
-	try {
-		({ values } = parseArgs({
-			args: argv,
-			strict: true,
-			options: {
-				db: { type: 'string' },
-				json: { type: 'boolean' },
-				accept: { type: 'string' },
-				reject: { type: 'string' },
-				'default-country': { type: 'string' },
-			},
-		}));
-	} catch (error) {
-		throw new UsageError((error as Error).message);
-	}
+	const values = parseFlags(argv, {
+		db: { type: 'string' },
+		json: { type: 'boolean' },
+		accept: { type: 'string' },
+		reject: { type: 'string' },
+		'default-country': { type: 'string' },
+	});
 	if (values.accept !== undefined && values.reject !== undefined)
 		throw new UsageError('give --accept or --reject, not both');
 	const given = values.accept ?? values.reject;

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseFlags } from '../settings/parseFlags';
 import { basicAuthorization } from '../../../api';
 import { ExitCodes } from '../campaign/exitCodes';
 import { FatalError, UsageError } from '../errors';
@@ -100,31 +100,14 @@ export async function workerCommand(argv: string[]): Promise<number> {
 }
 
 async function workerOrSupervisor(argv: string[]): Promise<number> {
-	let values: {
-		config?: string;
-		check?: boolean;
-		help?: boolean;
-		'report-link'?: boolean;
-		campaign?: string;
-		minutes?: string;
-	};
-	try {
-		({ values } = parseArgs({
-			args: argv,
-			strict: true,
-			allowPositionals: false,
-			options: {
-				config: { type: 'string' },
-				check: { type: 'boolean' },
-				help: { type: 'boolean', short: 'h' },
-				'report-link': { type: 'boolean' },
-				campaign: { type: 'string' },
-				minutes: { type: 'string' },
-			},
-		}));
-	} catch (error) {
-		throw new UsageError((error as Error).message);
-	}
+	const values = parseFlags(argv, {
+		config: { type: 'string' },
+		check: { type: 'boolean' },
+		help: { type: 'boolean', short: 'h' },
+		'report-link': { type: 'boolean' },
+		campaign: { type: 'string' },
+		minutes: { type: 'string' },
+	});
 	if (values.help) {
 		process.stdout.write(WORKER_USAGE);
 		return 0;
