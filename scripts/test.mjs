@@ -1,15 +1,14 @@
-// `npm test`: the build, n8n's installs when not cached, then the vitest suite and the e2e
-// suite in real n8n side by side (each waits mostly on the processes it starts, so together
-// they fit two cores), and last each stage's time, so that a slow stage is seen where it grows
-// (the suite's budget is 15 minutes on a 2-core machine). Beside them the 90-second soak
-// (issue 33: two workers, a run, replies mailed and receipts under seeded faults; about 2.5 min
-// and 30 s of CPU) and the lint (about 50 s, which the tests no longer wait for; vitest starts
-// with its shortest files, test/support/fileSequencer.ts). The lint, e2e and soak output is kept
-// in files and printed once vitest has finished, so they do not interleave.
-// CLOUDTEL_INSTALL_SECONDS, when .ci/run sets it, adds the install's time to the table;
-// CLOUDTEL_TEST_SERIAL=1 runs e2e and the soak after vitest.
+// `npm test`: build and lint side by side, n8n's installs when not cached, then the vitest
+// suite and the e2e suite in real n8n side by side (each waits mostly on the processes it
+// starts, so together they fit two cores), and last each stage's time, so that a slow stage
+// is seen where it grows (the suite's budget is 15 minutes on a 2-core machine). Beside them
+// the 90-second soak (issue 33: two workers, a run, replies mailed and receipts under seeded
+// faults; about 2.5 min and 30 s of CPU). The e2e and soak output is kept in files and
+// printed once vitest has finished, so they do not interleave. CLOUDTEL_INSTALL_SECONDS, when
+// .ci/run sets it, adds the install's time to the table; CLOUDTEL_TEST_SERIAL=1 runs e2e and
+// the soak after vitest.
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,12 +44,19 @@ function stage(name, script, logFile, env = {}, timed = true) {
 }
 
 const failed = [];
-// The build first: everything else runs what it built. The lint (the sources', then the packed
-// tarball's scan) needs nothing else, so it runs beside the tests, its output kept for the end.
-if ((await stage('build', 'build')) !== 0) failed.push('build');
-const logDir = mkdtempSync(join(tmpdir(), 'cloudtel-test-log-'));
-const lintLog = join(logDir, 'lint.log');
-const lint = failed.length === 0 ? stage('lint', 'lint', lintLog) : Promise.resolve(0);
+// The build and the source's lint each keep one core busy, so they run side by side; the
+// tarball's scan (lint:scan) packs the build, so it follows it, timed within the lint.
+{
+	const lintBegun = performance.now();
+	const [built, linted] = await Promise.all([
+		stage('build', 'build'),
+		stage('lint', 'lint:source', undefined, {}, false),
+	]);
+	if (built !== 0) failed.push('build');
+	else if (linted !== 0 || (await stage('lint', 'lint:scan', undefined, {}, false)) !== 0)
+		failed.push('lint');
+	times.push(['lint', (performance.now() - lintBegun) / 1000]);
+}
 // n8n's installs, when not cached, before vitest rather than under it (test/e2e/prepare.mjs).
 if (failed.length === 0 && (await stage('n8n', 'test:e2e:prepare')) !== 0) failed.push('n8n');
 if (failed.length === 0) {
@@ -62,8 +68,9 @@ if (failed.length === 0) {
 		])
 			if ((await stage(name, script)) !== 0) failed.push(name);
 	} else {
-		const e2eLog = join(logDir, 'e2e.log');
-		const soakLog = join(logDir, 'soak.log');
+		const dir = mkdtempSync(join(tmpdir(), 'cloudtel-e2e-log-'));
+		const e2eLog = join(dir, 'e2e.log');
+		const soakLog = join(dir, 'soak.log');
 		// Slices 7 and 6 of the test ports: vitest's pools take 1 to 3 (test/support/freePort.mjs).
 		const e2e = stage('e2e', 'test:e2e', e2eLog, { CLOUDTEL_PORT_SLICE: '7' });
 		const soak = stage('soak', 'test:soak', soakLog, { CLOUDTEL_PORT_SLICE: '6' });
@@ -74,20 +81,15 @@ if (failed.length === 0) {
 		const soakCode = await soak;
 		console.log('\n---- soak (npm run test:soak), run beside vitest ----');
 		process.stdout.write(readFileSync(soakLog));
+		rmSync(dir, { recursive: true, force: true });
 		if (vitest !== 0) failed.push('vitest');
 		if (e2eCode !== 0) failed.push('e2e');
 		if (soakCode !== 0) failed.push('soak');
 	}
 }
-if ((await lint) !== 0) failed.unshift('lint');
-if (existsSync(lintLog)) {
-	console.log('\n---- lint (npm run lint), run beside the tests ----');
-	process.stdout.write(readFileSync(lintLog));
-}
-rmSync(logDir, { recursive: true, force: true });
 
 console.log('\nStage times:');
-// The lint, vitest, e2e and the soak overlap: the total is the install and
+// build and lint overlap, and so do vitest, e2e and the soak: the total is the install and
 // this script's own wall time.
 const total =
 	Number(process.env.CLOUDTEL_INSTALL_SECONDS ?? 0) + (performance.now() - started) / 1000;
