@@ -20,44 +20,23 @@ describe('campaign commands on Postgres: a run left behind, a typo, a delete', (
 		const dir = tempDir();
 		const csv = writeCsv(dir, 'list.csv', numbersCsv(50));
 		const env = { ...envFor(rig.sandbox), CLOUDTEL_DB: rig.db };
-		const dry = await cli(
-			[
-				'campaign',
-				'run',
-				'--csv',
-				csv,
-				'--text',
-				'Hi',
-				'--property',
-				rig.sandbox.demo.PropertySid,
-				'--name',
-				'pg2',
-				'--dry-run',
-			],
-			env,
-		);
+		const args = [
+			'campaign',
+			'run',
+			'--csv',
+			csv,
+			'--text',
+			'Hi',
+			'--property',
+			rig.sandbox.demo.PropertySid,
+			'--name',
+			'pg2',
+		];
+		const dry = await cli([...args, '--dry-run'], env);
 		expect(dry.code, dry.stderr).toBe(0);
 		// A dry run writes nothing, even to Postgres.
 		expect(await sql(rig.db, `SELECT name FROM campaigns WHERE name = 'pg2'`)).toEqual([]);
-		const run = startCli(
-			[
-				'campaign',
-				'run',
-				'--csv',
-				csv,
-				'--text',
-				'Hi',
-				'--property',
-				rig.sandbox.demo.PropertySid,
-				'--name',
-				'pg2',
-				'--rate',
-				'5',
-				'--batch-size',
-				'1',
-			],
-			env,
-		);
+		const run = startCli([...args, '--rate', '5', '--batch-size', '1'], env);
 		await waitFor(async () =>
 			(await sandboxMessages(rig.sandbox)).some((m) => m.ExternalId?.startsWith('pg2:')),
 		);

@@ -1,4 +1,3 @@
-import { parseFlags } from '../settings/parseFlags';
 import { existsSync } from 'node:fs';
 import { FatalError, STALE_OWNER_MS, UsageError } from '../errors';
 import { sentRows } from '../storage/ledger';
@@ -11,6 +10,7 @@ import { CampaignControl } from '../daemon/api/campaignControl';
 import { runsOfCampaign } from '../daemon/callbacks/4-replies/runName';
 import { DEFAULT_DB, dbSetting } from './campaignRunCommand';
 import { formatStatus, readStatus } from './campaignStatus';
+import { parseFlags } from '../settings/parseFlags';
 
 type Control = 'status' | 'pause' | 'resume' | 'cancel' | 'delete';
 

@@ -1,4 +1,3 @@
-import { parseFlags } from '../settings/parseFlags';
 import { existsSync, renameSync } from 'node:fs';
 import { EVIDENCE_COLUMNS, evidenceCsvLine } from '../campaign/evidenceCsv';
 import { FatalError, UsageError } from '../errors';
@@ -7,6 +6,7 @@ import { dbLocation } from '../storage/dbLocation';
 import { openLedger } from '../storage/openStores';
 import { writePrivateFile } from '../storage/privateFile';
 import { DEFAULT_DB, dbSetting } from './campaignRunCommand';
+import { parseFlags } from '../settings/parseFlags';
 
 /**
  * `cloudtel campaign evidence --name NAME --out FILE [--json]`: one line per recipient with

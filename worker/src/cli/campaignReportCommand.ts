@@ -1,4 +1,3 @@
-import { parseFlags } from '../settings/parseFlags';
 import { accessSync, constants, existsSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { FatalError, UsageError } from '../errors';
@@ -11,6 +10,7 @@ import { writePrivateFile } from '../storage/privateFile';
 import { runsOfCampaign } from '../daemon/callbacks/4-replies/runName';
 import { DEFAULT_DB, dbSetting } from './campaignRunCommand';
 import { parseCurrency, parsePrice } from './parseNumberFlag';
+import { parseFlags } from '../settings/parseFlags';
 
 /** `cloudtel campaign report --db FILE --name NAME [--html FILE] [--json] [--price-per-segment N] [--currency C]` */
 export async function campaignReportCommand(argv: string[]): Promise<number> {

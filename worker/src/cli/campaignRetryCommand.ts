@@ -1,4 +1,3 @@
-import { parseFlags } from '../settings/parseFlags';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../errors';
 import { RETRYABLE_ERROR_CODES } from '../settings/failureCodes';
@@ -8,6 +7,7 @@ import type { RetryableRow } from '../storage/ledger';
 import { openLedger } from '../storage/openStores';
 import { writePrivateFile } from '../storage/privateFile';
 import { campaignRunCommand, dbSetting } from './campaignRunCommand';
+import { parseFlags } from '../settings/parseFlags';
 
 /** `campaign run` flags passed on as given: how to send, not what. */
 const PASSED_ON = [

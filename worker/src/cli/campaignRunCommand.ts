@@ -1,4 +1,3 @@
-import { parseFlags } from '../settings/parseFlags';
 import { basename, extname } from 'node:path';
 import { DURATION_EXAMPLES, durationMs, isWebhookUri } from '../../../api';
 import type { CampaignSpec, WinnerBy } from '../settings/campaignSpec';
@@ -23,6 +22,7 @@ import {
 	parsePrice,
 	parseRateFlag,
 } from './parseNumberFlag';
+import { parseFlags } from '../settings/parseFlags';
 
 export const DEFAULT_DB = 'cloudtel.db';
 

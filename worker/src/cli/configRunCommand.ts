@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { ExitCodes } from '../campaign/exitCodes';
 import { ConfigError } from '../config/configError';
 import { loadWorkerConfig } from '../config/loadWorkerConfig';
@@ -13,6 +12,7 @@ import { checkCampaignCsv } from '../daemon/campaigns/csvCheck';
 import { JsonLogger } from '../daemon/jsonLogger';
 import { Redactor } from '../daemon/redactor';
 import { configSecrets } from '../daemon/workerCommand';
+import { parseFlags } from '../settings/parseFlags';
 
 /**
  * `cloudtel campaign run --config FILE --name NAME`: one run of a config campaign now, by
@@ -20,14 +20,9 @@ import { configSecrets } from '../daemon/workerCommand';
  * callback URLs and ledger record, which a running worker then resumes, receives and forwards.
  */
 export async function configRunCommand(argv: string[]): Promise<number> {
-	let values: { config?: string; name?: string };
+	let values;
 	try {
-		({ values } = parseArgs({
-			args: argv,
-			strict: true,
-			allowPositionals: false,
-			options: { config: { type: 'string' }, name: { type: 'string' } },
-		}));
+		values = parseFlags(argv, { config: { type: 'string' }, name: { type: 'string' } });
 	} catch (error) {
 		throw new UsageError(
 			`${(error as Error).message} (with --config, campaign run takes only --config FILE --name NAME)`,

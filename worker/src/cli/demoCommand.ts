@@ -1,4 +1,3 @@
-import { parseFlags } from '../settings/parseFlags';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import { formatDelivery } from './campaignStatus';
 import { startDemoReceiver, type DemoReceiver } from './demoReceiver';
 import { interruptSignal } from './interruptSignal';
 import { loadSandbox } from './sandboxModule';
+import { parseFlags } from '../settings/parseFlags';
 
 /**
  * The build copies examples/ into worker/dist/examples, so the installed package has it:

@@ -1,4 +1,3 @@
-import { parseFlags } from '../settings/parseFlags';
 import { existsSync } from 'node:fs';
 import { durationMs } from '../../../api';
 import { deliveryOf, type Delivery } from '../daemon/callbacks/6-forward/deliveryView';
@@ -6,6 +5,7 @@ import { FatalError, UsageError } from '../errors';
 import { dbLocation } from '../storage/dbLocation';
 import { openDaemonStore } from '../storage/openStores';
 import { dbSetting } from './campaignRunCommand';
+import { parseFlags } from '../settings/parseFlags';
 
 /** `--since`: an ISO time, or a duration back from now (`2h`, `3d`). */
 function sinceMs(value: string | undefined, now: number): number | undefined {

@@ -1,4 +1,3 @@
-import { parseFlags } from '../settings/parseFlags';
 import { existsSync } from 'node:fs';
 import { FatalError, UsageError } from '../errors';
 import { PhoneNormalizer } from '../rows/phoneNormalizer';
@@ -6,6 +5,7 @@ import { localTime } from '../schedule/localTime';
 import { dbLocation } from '../storage/dbLocation';
 import { openLedger } from '../storage/openStores';
 import { dbSetting } from './campaignRunCommand';
+import { parseFlags } from '../settings/parseFlags';
 
 /**
  * `cloudtel optouts review`: the replies that asked to stop in words of their own, held

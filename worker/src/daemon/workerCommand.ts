@@ -1,4 +1,3 @@
-import { parseFlags } from '../settings/parseFlags';
 import { basicAuthorization } from '../../../api';
 import { ExitCodes } from '../campaign/exitCodes';
 import { FatalError, UsageError } from '../errors';
@@ -29,6 +28,7 @@ import {
 import { HANDED_PORT_ENV, takeHandedConnections } from './supervisor/connectionHandover';
 import { takeTestCommands } from './testControl';
 import { signingSecrets } from '../config/signingSecrets';
+import { parseFlags } from '../settings/parseFlags';
 
 export const WORKER_USAGE = `cloudtel worker --config FILE [--check]
 cloudtel worker --config FILE --report-link [--campaign NAME] [--minutes N]

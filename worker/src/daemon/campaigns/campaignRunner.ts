@@ -143,8 +143,7 @@ export class CampaignRunner {
 	): Promise<KeyedForward[]> {
 		const events = this.announcing(named);
 		if (!events) return [];
-		// A failure says why even without its figures.
-		const counts = await this.figures(named, ledger, state, state === 'failed');
+		const counts = await this.figures(named, ledger, state);
 		return events.finishedForwards(named, state, counts ?? emptyCampaignCounts(), at, reason);
 	}
 
@@ -158,7 +157,7 @@ export class CampaignRunner {
 		if (!events) return [];
 		const record = await ledger?.campaign(named.run).catch(() => undefined);
 		const at = record?.updatedAt ?? Date.now();
-		const counts = await this.figures(named, ledger, 'paused', false);
+		const counts = await this.figures(named, ledger, 'paused');
 		return events.pausedForwards(named, at, counts, at, record?.pausedBy);
 	}
 
@@ -170,18 +169,18 @@ export class CampaignRunner {
 
 	/**
 	 * The run's figures for its event. Figures that cannot be read are not announced as zeros:
-	 * the run stays open and is resumed once the store answers, and its event made then.
+	 * the run stays open and is resumed once the store answers, and its event made then. A
+	 * failure says why even without them.
 	 */
 	private async figures(
 		named: EventRun,
 		ledger: Ledger | undefined,
-		event: string,
-		withoutIfUnread: boolean,
+		event: FinishedState | 'paused',
 	): Promise<CampaignCounts | undefined> {
 		try {
 			return ledger ? await campaignCounts(ledger, named.run) : undefined;
 		} catch (error) {
-			if (withoutIfUnread) return undefined;
+			if (event === 'failed') return undefined;
 			throw new StoreFault(
 				`the run's figures could not be read for its ${event} event: ${(error as Error).message}`,
 			);
