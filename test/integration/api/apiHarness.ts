@@ -54,6 +54,8 @@ type ApiOptions = {
 	registeredSenderIds?: string[];
 	/** More of the worker's config (`currency`, `limits`, say). */
 	config?: Record<string, unknown>;
+	/** False: the API serves, its runner runs nothing until `api.start()` (a reload's new copy, before it takes over). */
+	run?: boolean;
 };
 
 /** The campaign API on a fastify of its own (the worker's server mounts the same plugin), over real HTTP. */
@@ -164,7 +166,7 @@ export class ApiUnderTest {
 		});
 		await app.listen({ port: 0, host: '127.0.0.1' });
 		const address = app.server.address() as { port: number };
-		api.start();
+		if (options.run !== false) api.start();
 		return new ApiUnderTest(lines, `http://127.0.0.1:${address.port}`, sandbox, api, ledger, app);
 	}
 

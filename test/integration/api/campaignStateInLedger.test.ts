@@ -64,29 +64,32 @@ const pausedEvent = (name: string, at: number): KeyedForward[] => [
 /**
  * Schema 11 kept a cancel an API campaign's run had yet to settle as its `cancelling`, and
  * a pause on its record beside the ledger's flag; from 12 and 13 the ledger alone holds
- * both once the run has made its campaign. A live database of 11 with campaigns in every
- * state opens with each shown as before, and the one a run was settling is left for the
- * next worker to finish.
+ * both once the run has made its campaign, and from 14 every started campaign is in the
+ * ledger. A live database of 11 with campaigns in every state opens with each shown as
+ * before, and the one a run was settling is left for the next worker to finish.
  */
 describe.each(storeBackends())(
 	'a schema 11 database with API campaigns in every state ($name)',
 	(backend) => {
-		it('opens with its cancels and pauses in the ledger, each campaign shown as before', async () => {
+		it('opens with every started campaign in the ledger, holding its pause and cancel, each shown as before', async () => {
 			const location = backend.location();
 			let ledger = await openLedger(location);
 			let api = await openApiCampaignStore(location, ledger);
 			const paths: Record<string, ApiCampaignState[]> = {
 				draft: [],
 				sending: ['started'],
-				resting: ['started', 'paused'],
-				held: ['started', 'paused'],
-				early: ['started', 'paused'],
+				resting: ['started'],
+				held: ['started'],
+				early: ['started'],
+				queued: ['started'],
 				winding: ['started'],
 				orphan: ['started'],
 				done: ['started', 'finished'],
 				stopped: ['started', 'cancelled'],
 				broken: ['started', 'failed'],
 			};
+			// Made by the run: not for those whose run had yet to begin.
+			const unrun = ['orphan', 'early', 'queued'];
 			for (const [name, path] of Object.entries(paths)) {
 				await api.create(name, SETTINGS, 1000);
 				await api.putPage(name, PAGE, 1000);
@@ -95,7 +98,7 @@ describe.each(storeBackends())(
 					expect(await api.transition(name, [from], to, 2000)).toBe(true);
 					from = to;
 				}
-				if (path.length > 0 && name !== 'orphan' && name !== 'early')
+				if (path.length > 0 && !unrun.includes(name))
 					await ledger.createCampaign({ name, csvPath: '/l.csv', propertySid: 'PR1', text: 'Hi' });
 			}
 			await ledger.setPhase('winding', 'cancelled');
@@ -103,7 +106,9 @@ describe.each(storeBackends())(
 			await ledger.setPaused('resting', true);
 			await api.close();
 			await ledger.close();
-			// As schema 11 left them: the cancel on the API's record, the version 11.
+			// As schema 11 left them: a pause and a cancel on the API's record, the version 11.
+			for (const name of ['resting', 'held', 'early'])
+				await exec(location, `UPDATE api_campaigns SET state = 'paused' WHERE name = $1`, [name]);
 			for (const name of ['winding', 'orphan'])
 				await exec(
 					location,
@@ -132,6 +137,7 @@ describe.each(storeBackends())(
 				resting: 'paused',
 				held: 'paused',
 				early: 'paused',
+				queued: 'sending',
 				winding: 'cancelled',
 				orphan: 'cancelled',
 				done: 'finished',
@@ -147,14 +153,22 @@ describe.each(storeBackends())(
 				phase: 'cancelled',
 				cancelledBy: { reason: 'cancelled through the API', at: 3000 },
 			});
-			// Paused in the ledger once it has the campaign; on the record only before.
-			for (const name of ['resting', 'held']) {
+			// Paused in the ledger alone, a campaign made there for the one whose run had not begun.
+			for (const name of ['resting', 'held', 'early']) {
 				expect((await api.campaign(name))?.state).toBe('started');
 				expect((await ledger.campaign(name))?.paused).toBe(true);
 			}
-			expect((await api.campaign('early'))?.state).toBe('paused');
+			expect(await ledger.campaign('queued')).toMatchObject({
+				phase: 'importing',
+				paused: false,
+				spec: { name: 'queued', propertySid: SETTINGS.property, text: SETTINGS.text },
+			});
 			// A worker takes it up to finish the cancel and announce it; the one no run had made ends now.
-			expect((await api.campaignsToRun()).map((c) => c.name)).toEqual(['sending', 'winding']);
+			expect((await api.campaignsToRun()).map((c) => c.name)).toEqual([
+				'queued',
+				'sending',
+				'winding',
+			]);
 			expect((await api.campaign('orphan'))?.state).toBe('cancelled');
 			expect((await api.pageTotals('orphan')).recipients).toBe(0);
 			expect((await api.pageTotals('winding')).recipients).toBe(1);
@@ -177,20 +191,43 @@ async function startedCampaigns(
 	for (const name of names) {
 		await api.create(name, SETTINGS, 1000);
 		await api.putPage(name, PAGE, 1000);
-		await api.transition(name, ['draft'], 'started', 2000);
+		expect(await api.start(name, specOf(name), 2000)).toBe(true);
 	}
 	return { location, ledger, api };
 }
 
-describe.each(storeBackends())('a pause of an API campaign ($name)', (backend) => {
-	it('is one write: the ledger once its run made the campaign, else the record; its event once', async () => {
-		const { location, ledger, api } = await startedCampaigns(backend, ['running', 'early']);
-		await ledger.createCampaign({
-			name: 'running',
-			csvPath: '/l.csv',
-			propertySid: 'PR1',
-			text: 'Hi',
+const specOf = (name: string) => ({
+	name,
+	csvPath: "the recipients' CSV",
+	propertySid: SETTINGS.property,
+	text: SETTINGS.text,
+});
+
+describe.each(storeBackends())('the start of an API campaign ($name)', (backend) => {
+	it('makes its ledger campaign in the same write, once, with the start event', async () => {
+		const { location, ledger, api } = await startedCampaigns(backend, []);
+		await api.create('spring', SETTINGS, 1000);
+		await api.putPage('spring', PAGE, 1000);
+		const started = [
+			{ ...pausedEvent('spring', 2000)[0], eventKey: 'campaign.started:spring' },
+		] satisfies KeyedForward[];
+		expect(await api.start('spring', specOf('spring'), 2000, started)).toBe(true);
+		expect(await api.start('spring', { ...specOf('spring'), text: 'Other' }, 2001, started)).toBe(
+			false,
+		);
+		expect(await ledger.campaign('spring')).toMatchObject({
+			phase: 'importing',
+			paused: false,
+			spec: specOf('spring'),
 		});
+		expect((await api.campaign('spring'))?.state).toBe('started');
+		expect(await queued(location)).toEqual(['campaign.started:spring']);
+	});
+});
+
+describe.each(storeBackends())('a pause of an API campaign ($name)', (backend) => {
+	it('is one write, in the ledger from its start; its event once', async () => {
+		const { location, ledger, api } = await startedCampaigns(backend, ['running', 'early']);
 		expect(await api.pause('running', 3000, pausedEvent('running', 3000))).toBe(true);
 		expect(await api.pause('running', 3001, pausedEvent('running', 3001))).toBe(false);
 		expect(await api.pause('early', 3000, pausedEvent('early', 3000))).toBe(true);
@@ -198,9 +235,10 @@ describe.each(storeBackends())('a pause of an API campaign ($name)', (backend) =
 			'campaign.paused:running:3000',
 			'campaign.paused:early:3000',
 		]);
-		expect((await api.campaign('running'))?.state).toBe('started');
-		expect((await ledger.campaign('running'))?.paused).toBe(true);
-		expect((await api.campaign('early'))?.state).toBe('paused');
+		for (const name of ['running', 'early']) {
+			expect((await api.campaign(name))?.state).toBe('started');
+			expect((await ledger.campaign(name))?.paused).toBe(true);
+		}
 		// Neither is run while paused; each takes a new maxCost.
 		expect(await api.campaignsToRun()).toEqual([]);
 		for (const name of ['running', 'early'])
@@ -210,7 +248,6 @@ describe.each(storeBackends())('a pause of an API campaign ($name)', (backend) =
 		expect(await api.resume('early', 5000)).toBe(true);
 		expect(await api.resume('early', 5001)).toBe(false);
 		expect((await ledger.campaign('running'))?.paused).toBe(false);
-		expect((await api.campaign('early'))?.state).toBe('started');
 		expect((await api.campaignsToRun()).map((c) => c.name)).toEqual(['early', 'running']);
 	});
 });
@@ -218,10 +255,7 @@ describe.each(storeBackends())('a pause of an API campaign ($name)', (backend) =
 describe.each(storeBackends())('a cancel left to a run ($name)', (backend) => {
 	it('of a paused API campaign is one the workers take up, to finish it', async () => {
 		const { ledger, api } = await startedCampaigns(backend, ['asked', 'quiet']);
-		for (const name of ['asked', 'quiet']) {
-			await api.transition(name, ['started'], 'paused', 2000);
-			await ledger.createCampaign({ name, csvPath: '/l.csv', propertySid: 'PR1', text: 'Hi' });
-		}
+		for (const name of ['asked', 'quiet']) expect(await api.pause(name, 2000)).toBe(true);
 		await ledger.setPhase('asked', 'cancelled', { reason: 'by the test', at: 3000 });
 		expect((await api.campaignsToRun()).map((c) => c.name)).toEqual(['asked']);
 		// Its settings no longer change: it is cancelled to its callers.

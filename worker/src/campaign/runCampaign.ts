@@ -60,7 +60,7 @@ import { consentColumns, LedgerSink } from './ledgerSink';
 import { localChunks } from './localChunks';
 import { readStage, type RowSink } from './readStage';
 import { refusal, unreachable } from './sendChunk';
-import { sendStage, type RunControls } from './sendStage';
+import { sendStage } from './sendStage';
 import { sleep } from './sleep';
 import { frequencyCapCheck, frequencyCapOf } from './frequencyCap';
 import { checkSpendCap, dayKey, SpendCap, SpendFit } from './spendCap';
@@ -128,8 +128,6 @@ export interface RunCampaignDeps {
 	 * sending it together; then one of them imports the CSV while the others wait.
 	 */
 	chunks?: ChunkSource;
-	/** Pause and cancel as another place holds them besides the ledger (the campaign API's record). */
-	controls?: () => Promise<RunControls>;
 	/**
 	 * The rows, when they are no file (an API campaign's pages): `spec.csvPath` is then their
 	 * label, never opened, and is no setting of the campaign.
@@ -861,7 +859,6 @@ async function sendRound(
 		signal,
 		callbacks: options.callbacks,
 		chunks,
-		controls: deps.controls,
 		rate: options.rate,
 		spendCaps: spendCapsOf(options, ledger, name, timing.timeZone),
 		brake: new FailureRateBrake(ledger, name, options.maxFailureRate ?? DEFAULT_MAX_FAILURE_RATE),

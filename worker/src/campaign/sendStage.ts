@@ -23,8 +23,6 @@ export interface SendStageInput extends ChunkRequest {
 	total: number;
 	/** How often a run looks for pause and cancel from another process. */
 	controlPollMs?: number;
-	/** Pause and cancel as another place holds them besides the ledger (the campaign API's record). */
-	controls?: () => Promise<RunControls>;
 	/** Where the chunks come from; local chunks (one process sends the run) by default. */
 	chunks?: ChunkSource;
 	/** The run's messages per second across every process sending it; 0 for no limit. */
@@ -40,11 +38,6 @@ export interface SendStageInput extends ChunkRequest {
 		SendMessageRequest,
 		'DeliveryReceiptWebhookUri' | 'DeliveryReceiptWebhookMethod' | 'WebhookUri' | 'WebhookMethod'
 	>;
-}
-
-export interface RunControls {
-	paused: boolean;
-	cancelled: boolean;
 }
 
 export interface SendStageResult {
@@ -126,11 +119,10 @@ export async function sendStage(input: SendStageInput): Promise<SendStageResult>
 			}
 		}
 		const c = await ledger.campaign(campaign);
-		const other = await input.controls?.();
 		control = {
 			at: now,
-			paused: (c?.paused ?? false) || other?.paused === true,
-			cancelled: c?.phase === 'cancelled' || other?.cancelled === true,
+			paused: c?.paused ?? false,
+			cancelled: c?.phase === 'cancelled',
 			guarded: c?.pausedBy !== undefined,
 		};
 		return control;

@@ -1,5 +1,8 @@
 import { SETTING_FLAG } from '../errors';
 
+/** What the engine's messages and log call an API campaign's recipients (its spec's csvPath): never a file. */
+export const RECIPIENTS = "the recipients' CSV";
+
 /**
  * What makes a campaign what it is. Stored with it: a resumed run must send exactly what
  * the first run would have, so these cannot change under the same name.

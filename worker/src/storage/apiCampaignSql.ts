@@ -1,3 +1,5 @@
+import { INSERT_CAMPAIGN } from './ledgerSql';
+
 /**
  * The statements of the API campaigns' tables (schema.ts), written once in Postgres's
  * dialect for both backends (SqlDb).
@@ -9,9 +11,9 @@ const IN_STATES = (param: string) => `(',' || ${param} || ',' LIKE '%,' || state
 /** No cancel is left for a run to settle (the ledger's, guardSql.ts): it lives in the same database. */
 const NO_CANCEL = `NOT EXISTS (SELECT 1 FROM meta WHERE meta.key = 'cancelled-by:' || api_campaigns.name)`;
 /**
- * Paused in its ledger campaign (where a pause is written once the run has made it), by a
- * person or a guardrail that stopped the run; one the daily spend cap paused is not: its
- * run waits for the next day, and goes on at the worker's next start.
+ * Paused in its ledger campaign (where every pause is written), by a person or a guardrail
+ * that stopped the run; one the daily spend cap paused is not: its run waits for the next
+ * day, and goes on at the worker's next start.
  */
 const LEDGER_PAUSED = `EXISTS (SELECT 1 FROM campaigns c WHERE c.name = api_campaigns.name AND c.paused = true
 	AND NOT EXISTS (SELECT 1 FROM meta m WHERE m.key = 'paused-by:' || c.name AND m.value LIKE '%"by":"daily-spend-cap"%'))`;
@@ -51,27 +53,25 @@ export const API_CAMPAIGN_SQL = {
 		WHERE name = $4 AND ${IN_STATES('$5')}`,
 	/** Settings changed after the create (a raised maxCost): only while it is a draft or paused, not under a run nor its cancel. */
 	changeSettings: `UPDATE api_campaigns SET settings = $2, updated_at = $3 WHERE name = $1
-		AND (state IN ('draft', 'paused') OR (state = 'started' AND ${LEDGER_PAUSED})) AND ${NO_CANCEL}`,
+		AND (state = 'draft' OR (state = 'started' AND ${LEDGER_PAUSED})) AND ${NO_CANCEL}`,
 	endedBefore: `SELECT name FROM api_campaigns WHERE state IN ('finished', 'cancelled', 'failed') AND finished_at < $1 ORDER BY finished_at, name`,
 	removeEnded: `DELETE FROM api_campaigns WHERE name = $1 AND state IN ('finished', 'cancelled', 'failed')`,
 	/** A draft only: a start (an update of the same row) comes wholly before or after. */
 	removeDraft: `DELETE FROM api_campaigns WHERE name = $1 AND state = 'draft'`,
 	inStates: `SELECT ${COLUMNS} FROM api_campaigns WHERE ${IN_STATES('$1')} ORDER BY created_at, name`,
 	toRun: `SELECT ${COLUMNS} FROM api_campaigns
-		WHERE (state = 'started' AND NOT ${LEDGER_PAUSED}) OR (state IN ('started', 'paused') AND NOT ${NO_CANCEL}) ORDER BY created_at, name`,
+		WHERE state = 'started' AND (NOT ${LEDGER_PAUSED} OR NOT ${NO_CANCEL}) ORDER BY created_at, name`,
 	/**
-	 * A person's pause of a started campaign: in its ledger campaign once the run made it,
-	 * else on the record (which the run reads too). The guardrail's note goes: it is a
-	 * person's pause now, as ledger.setPaused has it.
+	 * A start's ledger campaign, made in the write that starts it: from then on the ledger
+	 * alone holds its pause, cancel and phase, whoever asks (the API, the CLI, the dashboard).
 	 */
-	pauseLedger: `UPDATE campaigns SET paused = true, updated_at = $2 WHERE name = $1 AND paused = false
+	insertLedgerCampaign: INSERT_CAMPAIGN,
+	/** A person's pause of a started campaign. The guardrail's note goes: it is a person's pause now, as ledger.setPaused has it. */
+	pause: `UPDATE campaigns SET paused = true, updated_at = $2 WHERE name = $1 AND paused = false
 		AND EXISTS (SELECT 1 FROM api_campaigns a WHERE a.name = $1 AND a.state = 'started')`,
-	pauseRecord: `UPDATE api_campaigns SET state = 'paused', updated_at = $2 WHERE name = $1 AND state = 'started'
-		AND NOT EXISTS (SELECT 1 FROM campaigns c WHERE c.name = $1)`,
-	forgetPausedBy: `DELETE FROM meta WHERE key = 'paused-by:' || $1 AND EXISTS (SELECT 1 FROM api_campaigns a WHERE a.name = $1 AND a.state IN ('started', 'paused'))`,
-	/** A resume, wherever the pause was written; going again, a passing fault's reason is not kept. */
-	resumeLedger: `UPDATE campaigns SET paused = false, updated_at = $2 WHERE name = $1 AND paused = true`,
-	resumeRecord: `UPDATE api_campaigns SET state = 'started', updated_at = $2, reason = NULL WHERE name = $1 AND state = 'paused'`,
+	forgetPausedBy: `DELETE FROM meta WHERE key = 'paused-by:' || $1 AND EXISTS (SELECT 1 FROM api_campaigns a WHERE a.name = $1 AND a.state = 'started')`,
+	resume: `UPDATE campaigns SET paused = false, updated_at = $2 WHERE name = $1 AND paused = true`,
+	/** Going again, a passing fault's reason is not kept. */
 	clearReason: `UPDATE api_campaigns SET reason = NULL, updated_at = $2 WHERE name = $1 AND state = 'started'`,
 } as const;
 

@@ -1,16 +1,16 @@
 import type { CampaignSettings } from '../../../api';
+import type { CampaignSpec } from '../settings/campaignSpec';
 import type { KeyedForward } from './daemonStore';
 
 /**
- * An API campaign's own state, beside its ledger campaign (which exists once it is
- * started and its recipients imported): `draft` takes settings and pages; `started` is
- * run by the workers (and resumed at their start); `paused` waits for resume. A cancel a
- * run held when it was asked is the ledger's alone (CampaignRecord.cancelledBy): shown as
- * cancelled, it becomes `cancelled` here in the write that queues its campaign.finished,
- * made by that run once its batches in flight settle, or by whichever worker takes it up
- * after a crash.
+ * Where an API campaign is in its life: `draft` takes settings and pages; `started` is in
+ * the ledger (the start made its campaign there), whose phase, pause and cancel are the
+ * campaign's, whoever asks; the workers run it. It ends `finished`, `cancelled` or `failed`
+ * in the write that queues its campaign.finished: a cancel a run held is the ledger's
+ * (CampaignRecord.cancelledBy) until that run, or the worker taking it up after a crash,
+ * settles it.
  */
-export type ApiCampaignState = 'draft' | 'started' | 'paused' | 'finished' | 'cancelled' | 'failed';
+export type ApiCampaignState = 'draft' | 'started' | 'finished' | 'cancelled' | 'failed';
 
 export interface ApiCampaignRecord {
 	name: string;
@@ -92,12 +92,22 @@ export interface ApiCampaignStore {
 		events?: readonly KeyedForward[],
 	): Promise<boolean>;
 	/**
-	 * Pauses a started campaign in one write: its ledger campaign's flag once its run has made
-	 * it, else the record's state; `events` (campaign.paused) queued only by the write that
-	 * paused it. False when it was not started or is paused already.
+	 * Starts a draft and makes its ledger campaign with `spec`, in one write; `events`
+	 * (campaign.started) queued only by the write that started it. False when it was no draft.
+	 */
+	start(
+		name: string,
+		spec: CampaignSpec,
+		at: number,
+		events?: readonly KeyedForward[],
+	): Promise<boolean>;
+	/**
+	 * Pauses a started campaign in one write, its ledger campaign's flag; `events`
+	 * (campaign.paused) queued only by the write that paused it. False when it was not
+	 * started or is paused already.
 	 */
 	pause(name: string, at: number, events?: readonly KeyedForward[]): Promise<boolean>;
-	/** Resumes a campaign wherever its pause was written, in one write; false when it was not paused. */
+	/** Resumes a paused campaign in one write; false when it was not paused. */
 	resume(name: string, at: number): Promise<boolean>;
 	/** Replaces the settings of a draft or a paused campaign not being cancelled; false otherwise. */
 	changeSettings(name: string, settings: CampaignSettings, at: number): Promise<boolean>;

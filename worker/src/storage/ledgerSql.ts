@@ -7,6 +7,9 @@ export const SUPPRESSED = 'the number is on the suppression list';
 export const CALLBACKS_IN = 'callbacks-in:';
 export const CANCELLED = 'the campaign was cancelled before this row was sent';
 
+/** A new campaign, importing; one of the name already there is kept (a run of it, or an API start, came first). */
+export const INSERT_CAMPAIGN = `INSERT INTO campaigns (name, spec, phase, created_at, updated_at) VALUES ($1, $2, 'importing', $3, $3) ON CONFLICT (name) DO NOTHING`;
+
 const RECIPIENT = 'line, to_number, text, segments, status, error_code, message, message_sid';
 /** A row and whether its number is on the suppression list, for the send path (raw). */
 const SENDABLE = 'r.line, r.to_number, r.text, r.segments, r.time_zone';
@@ -32,7 +35,7 @@ export function ledgerSql(d: Dialect) {
 		// With the guardrail that paused it, and the cancel its run had to settle, if any (guardSql.ts).
 		campaign: `SELECT c.*, m.value AS paused_by, x.value AS cancelled_by FROM campaigns c
 			LEFT JOIN meta m ON m.key = 'paused-by:' || c.name LEFT JOIN meta x ON x.key = 'cancelled-by:' || c.name WHERE c.name = $1`,
-		insertCampaign: `INSERT INTO campaigns (name, spec, phase, created_at, updated_at) VALUES ($1, $2, 'importing', $3, $3) ON CONFLICT (name) DO NOTHING`,
+		insertCampaign: INSERT_CAMPAIGN,
 		setOwner: `UPDATE campaigns SET owner_pid = $1, owner_host = $2, owner_token = $3, heartbeat_at = $4 WHERE name = $5`,
 		heartbeat: `UPDATE campaigns SET heartbeat_at = $1 WHERE name = $2 AND owner_token = $3`,
 		release: `UPDATE campaigns SET owner_pid = NULL, owner_host = NULL, owner_token = NULL, heartbeat_at = NULL WHERE name = $1 AND owner_token = $2`,

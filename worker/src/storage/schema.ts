@@ -5,7 +5,7 @@ import type { Dialect } from './work';
  * The version the tables below stand for, on both backends: a new SQLite file or Postgres
  * database is made at it directly; one a release made is moved to it by schemaUpgrades.ts.
  */
-export const SCHEMA_VERSION = 13;
+export const SCHEMA_VERSION = 14;
 
 /**
  * Every table of the worker (ledger, daemon, API campaigns), written once and rendered per

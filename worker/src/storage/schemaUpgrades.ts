@@ -1,4 +1,6 @@
+import { RECIPIENTS, type CampaignSpec } from '../settings/campaignSpec';
 import { CANCELLED_BY_KEY } from './guardSql';
+import { INSERT_CAMPAIGN } from './ledgerSql';
 import { linkTablesSql } from './linkSchema';
 import { recipientsByNumberSql, schemaSql, variantDecisionsSql } from './schema';
 
@@ -59,6 +61,42 @@ function* pausesToLedger(): Work<void> {
 }
 
 /**
+ * Schema 14, both backends: every started API campaign is in the ledger (a start makes its
+ * campaign there), which alone holds its pause. One whose run had not made it yet gets it
+ * now, paused if its record was: a spec of its settings' essentials, which its first run
+ * replaces with the whole one (nothing was sent from it).
+ */
+function* startedToLedger(): Work<void> {
+	const waiting = yield* all<{
+		name: string;
+		settings: string;
+		state: string;
+		at: number | string;
+	}>(
+		`SELECT name, settings, state, COALESCE(started_at, created_at) AS at FROM api_campaigns a
+		WHERE state IN ('started', 'paused') AND NOT EXISTS (SELECT 1 FROM campaigns c WHERE c.name = a.name)`,
+	);
+	for (const a of waiting) {
+		const settings = JSON.parse(a.settings) as {
+			property: string;
+			text: string;
+			receipts?: boolean;
+		};
+		const spec: CampaignSpec = {
+			name: a.name,
+			csvPath: RECIPIENTS,
+			propertySid: settings.property,
+			text: settings.text,
+			...(settings.receipts !== false ? { receipts: true } : {}),
+		};
+		yield* run(INSERT_CAMPAIGN, a.name, JSON.stringify(spec), Number(a.at));
+		if (a.state === 'paused')
+			yield* run('UPDATE campaigns SET paused = true WHERE name = $1', a.name);
+	}
+	yield* run(`UPDATE api_campaigns SET state = 'started' WHERE state = 'paused'`);
+}
+
+/**
  * The steps from the schema each backend's release left (the first published: SQLite
  * files at 7, Postgres databases at 5) to schema.ts's. Anything older was a development
  * build's and is refused (migrateSchema.ts), so no step starts below the release. Append;
@@ -100,6 +138,7 @@ export const UPGRADES: Record<Dialect['name'], { release: number; steps: readonl
 				{ version: 11, work: () => run(recipientsByNumberSql('IF NOT EXISTS ')) },
 				{ version: 12, work: cancelsToLedger },
 				{ version: 13, work: pausesToLedger },
+				{ version: 14, work: startedToLedger },
 			],
 		},
 		postgres: {
@@ -212,6 +251,7 @@ ALTER TABLE submissions ALTER COLUMN at DROP NOT NULL;
 				{ version: 11, work: () => run(recipientsByNumberSql('')) },
 				{ version: 12, work: cancelsToLedger },
 				{ version: 13, work: pausesToLedger },
+				{ version: 14, work: startedToLedger },
 			],
 		},
 	};

@@ -1,4 +1,5 @@
 import type { CampaignSettings } from '../../../api';
+import type { CampaignSpec } from '../settings/campaignSpec';
 import { API_CAMPAIGN_SQL as SQL } from './apiCampaignSql';
 import {
 	apiCampaignRecord,
@@ -164,28 +165,45 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 		return changed === 1;
 	}
 
-	async pause(name: string, at: number, events: readonly KeyedForward[] = []): Promise<boolean> {
-		const [inLedger, onRecord] = await this.db.write([
-			[SQL.pauseLedger, name, at],
-			[SQL.pauseRecord, name, at],
-			[SQL.forgetPausedBy, name],
-			// Each pause is its own event, queued only by the write that made it.
-			([a, b]) =>
-				a + b === 1 && events.length > 0
+	async start(
+		name: string,
+		spec: CampaignSpec,
+		at: number,
+		events: readonly KeyedForward[] = [],
+	): Promise<boolean> {
+		const [started] = await this.db.write([
+			[SQL.transition, 'started', at, null, name, 'draft'],
+			([moved]) =>
+				moved === 1 ? [SQL.insertLedgerCampaign, name, JSON.stringify(spec), at] : undefined,
+			// Its campaign.started, queued only by the write that started it.
+			([moved]) =>
+				moved === 1 && events.length > 0
 					? queueForwardsWrite(this.db.dialect, events, at)
 					: undefined,
 		]);
-		return inLedger + onRecord === 1;
+		return started === 1;
+	}
+
+	async pause(name: string, at: number, events: readonly KeyedForward[] = []): Promise<boolean> {
+		const [paused] = await this.db.write([
+			[SQL.pause, name, at],
+			[SQL.forgetPausedBy, name],
+			// Each pause is its own event, queued only by the write that made it.
+			([moved]) =>
+				moved === 1 && events.length > 0
+					? queueForwardsWrite(this.db.dialect, events, at)
+					: undefined,
+		]);
+		return paused === 1;
 	}
 
 	async resume(name: string, at: number): Promise<boolean> {
-		const [inLedger, onRecord] = await this.db.write([
-			[SQL.resumeLedger, name, at],
-			[SQL.resumeRecord, name, at],
-			([a]) => (a === 1 ? [SQL.clearReason, name, at] : undefined),
+		const [resumed] = await this.db.write([
+			[SQL.resume, name, at],
+			([moved]) => (moved === 1 ? [SQL.clearReason, name, at] : undefined),
 			[SQL.forgetPausedBy, name],
 		]);
-		return inLedger + onRecord > 0;
+		return resumed === 1;
 	}
 
 	async endedBefore(before: number): Promise<string[]> {

@@ -50,7 +50,7 @@ describe('a ledger made by an earlier release', () => {
 		const db = new Database(path);
 		expect(
 			db.prepare('SELECT version FROM cloudtel_schema ORDER BY version').pluck().all(),
-		).toEqual([7, 8, 9, 10, 11, 12, 13]);
+		).toEqual([7, 8, 9, 10, 11, 12, 13, 14]);
 		db.close();
 	});
 
@@ -71,6 +71,7 @@ describe('a ledger made by an earlier release', () => {
 				{ version: 11 },
 				{ version: 12 },
 				{ version: 13 },
+				{ version: 14 },
 			]);
 		} finally {
 			await ledger.close();

@@ -1,5 +1,4 @@
 import { withoutServerPaths } from './serverPaths';
-import type { RunControls } from '../../campaign/sendStage';
 import type { CampaignSummary } from '../../campaign/campaignSummary';
 import { FatalError, RunHeldError, SettingError, STALE_OWNER_MS, UsageError } from '../../errors';
 import type { Ledger } from '../../storage/ledger';
@@ -85,7 +84,7 @@ export class ApiCampaignLoop implements CampaignKicker {
 
 	private async run(name: string): Promise<void> {
 		const record = await this.store.campaign(name);
-		if (!record || (record.state !== 'started' && record.state !== 'paused')) return;
+		if (record?.state !== 'started') return;
 		const log = this.log.child({ campaign: name, api: true });
 		const signal = this.abort.signal;
 		const { config } = this.runner;
@@ -106,7 +105,6 @@ export class ApiCampaignLoop implements CampaignKicker {
 			},
 			// A person's pause is announced by the write that makes it; the run announces its guardrails'.
 			announcePauses: 'guardrails',
-			controls: () => this.controls(name),
 			// Every worker reads the same rows from the same pages: a resume skips those imported.
 			input: recipientRows(this.store, record),
 		};
@@ -114,15 +112,13 @@ export class ApiCampaignLoop implements CampaignKicker {
 			before: async (ledger) => {
 				const stored = await ledger.campaign(name);
 				// Cancelled while a run held it, and that run stopped before it could say so (the worker was killed).
-				if (stored?.phase === 'cancelled' && (record.state === 'started' || stored.cancelledBy)) {
+				if (stored?.phase === 'cancelled') {
 					await this.finishCancel(record, ledger, log);
 					return { instead: undefined };
 				}
-				// Paused (in the ledger, or on the record before the run made it): a resume goes on. The
-				// daily spend cap's run waits for the next day, and is taken up again after a restart.
-				const paused =
-					record.state === 'paused' ||
-					(stored?.paused === true && stored.pausedBy?.by !== 'daily-spend-cap');
+				// Paused: a resume goes on. The daily spend cap's run waits for the next day, and is
+				// taken up again after a restart.
+				const paused = stored?.paused === true && stored.pausedBy?.by !== 'daily-spend-cap';
 				return paused ? { instead: undefined } : undefined;
 			},
 			after: (outcome, ledger) =>
@@ -235,14 +231,7 @@ export class ApiCampaignLoop implements CampaignKicker {
 			reason,
 		);
 		if (
-			await this.store.transition(
-				record.name,
-				['started', 'paused'],
-				'cancelled',
-				now,
-				reason,
-				announcement,
-			)
+			await this.store.transition(record.name, ['started'], 'cancelled', now, reason, announcement)
 		)
 			this.runner.events?.wake();
 	}
@@ -284,22 +273,12 @@ export class ApiCampaignLoop implements CampaignKicker {
 		const reason = withoutServerPaths(fullReason, this.dir);
 		await this.store.transition(
 			record.name,
-			['started', 'paused'],
+			['started'],
 			'failed',
 			at,
 			reason,
 			await this.runner.finishedForwards(eventRun(record), 'failed', ledger, at, reason),
 		);
 		this.runner.events?.wake();
-	}
-
-	/**
-	 * Pause and cancel as the API's record holds them, which the engine reads beside the
-	 * ledger's: one made before the run created its ledger campaign (and so before it could
-	 * be written there) counts too.
-	 */
-	private async controls(name: string): Promise<RunControls> {
-		const state = (await this.store.campaign(name))?.state;
-		return { paused: state === 'paused', cancelled: state === 'cancelled' };
 	}
 }

@@ -1,9 +1,8 @@
 import { isBlank, type CampaignSettings } from '../../../../api';
 import { SettingError, type Setting } from '../../errors';
-import type { CampaignSpec } from '../../settings/campaignSpec';
+import { RECIPIENTS, type CampaignSpec } from '../../settings/campaignSpec';
 import { variantSpec } from '../campaigns/variantSpec';
 import { CONSENT_AT_COLUMN, CONSENT_SOURCE_COLUMN, consentInCsv } from './recipientColumns';
-import { RECIPIENTS } from './recipientRows';
 
 /**
  * The engine's spec of an API campaign: the ledger campaign has the API campaign's name;
@@ -47,6 +46,8 @@ export function apiCampaignSpec(
 		consentColumn: consent ? CONSENT_SOURCE_COLUMN : undefined,
 		consentAtColumn: consent ? CONSENT_AT_COLUMN : undefined,
 		requireConsent: settings.requireConsent || undefined,
+		// As the run asks for them (runCallbacks.ts): stored from the start, so its report awaits them.
+		receipts: settings.receipts !== false || undefined,
 	};
 }
 

@@ -119,7 +119,6 @@ export class ApiCampaigns {
 		const all = await this.store.campaignsIn([
 			'draft',
 			'started',
-			'paused',
 			'finished',
 			'cancelled',
 			'failed',
@@ -318,12 +317,10 @@ export class ApiCampaigns {
 		if (problems.length > 0) throw invalid(problems);
 		const at = this.now();
 		// Its campaign.started is queued by the move itself: a start answered twice is announced once.
-		const started = await this.store.transition(
+		const started = await this.store.start(
 			name,
-			['draft'],
-			'started',
+			spec,
 			at,
-			undefined,
 			this.events?.startedForwards(eventRun(record), at),
 		);
 		const now = (await this.store.campaign(name))!;

@@ -27,9 +27,9 @@ export type CancelOutcome = { live: true } | { live: false; cancelled: number; u
 
 /**
  * Pause, resume, cancel and delete, whichever interface asks (`cloudtel campaign`, the
- * campaign API, the Campaign node through it): each writes every place the campaign's
- * run and its API record read, so what one interface did the other sees and can undo.
- * The callers check what may be asked and say it in their own words; this does it.
+ * campaign API, the Campaign node through it, the dashboard): each acts on the ledger's
+ * campaign, which an API campaign has from its start, so what one interface did the others
+ * see and can undo. The callers check what may be asked and say it in their own words.
  */
 export class CampaignControl {
 	constructor(private readonly parts: CampaignControlParts) {}
@@ -38,10 +38,7 @@ export class CampaignControl {
 		return (this.parts.now ?? Date.now)();
 	}
 
-	/**
-	 * One write: paused in the ledger, which a run watches; an API campaign whose run has not
-	 * made its ledger campaign yet, on its record, which that run reads too.
-	 */
+	/** One write: paused in the ledger, which a run watches (an API campaign's, with its campaign.paused). */
 	async pause(name: string): Promise<void> {
 		const { store, ledger, events } = this.parts;
 		const api = await store.campaign(name);
@@ -57,7 +54,7 @@ export class CampaignControl {
 			events?.wake();
 	}
 
-	/** One write, wherever the pause was; an API campaign goes on in this worker at once. */
+	/** One write in the ledger; an API campaign goes on in this worker at once. */
 	async resume(name: string): Promise<void> {
 		const { store, ledger, runner } = this.parts;
 		if (!(await store.campaign(name))) {
@@ -89,7 +86,7 @@ export class CampaignControl {
 			return { live: true };
 		}
 		if (open) await ledger.setPhase(name, 'cancelled');
-		const movable = ['draft', 'started', 'paused'] as const;
+		const movable = ['draft', 'started'] as const;
 		const uncertain = open ? await ledger.recoverSubmitting(name) : 0;
 		const cancelled = open ? await ledger.cancelPending(name) : 0;
 		if (api && (movable as readonly string[]).includes(api.state)) {

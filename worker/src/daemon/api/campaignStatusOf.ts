@@ -38,8 +38,7 @@ export async function campaignStatusOf(
 	} else if (record.state !== 'draft') counts.pending = totals.recipients;
 	const variants = stored ? await variantsStatus(ledger, stored.spec) : undefined;
 	// A cancel its run is still settling is the ledger's: shown as the end it will be.
-	const cancel =
-		record.state === 'started' || record.state === 'paused' ? stored?.cancelledBy : undefined;
+	const cancel = record.state === 'started' ? stored?.cancelledBy : undefined;
 	const finishedAt = cancel?.at ?? record.finishedAt;
 	const reason = cancel?.reason ?? record.reason;
 	return {
@@ -77,7 +76,7 @@ export async function campaignStatusOf(
 /**
  * The state a caller sees: a started campaign is sending, scheduled (its schedule ahead
  * and nothing sent yet) or paused (the ledger's flag, where a pause from any interface is
- * written once its run has made the campaign).
+ * written).
  */
 function shownState(
 	record: ApiCampaignRecord,

@@ -16,7 +16,7 @@ export interface ApiForgetResult {
 }
 
 /** The states whose pages are kept (a campaign that ended has dropped them). */
-const KEEPING_PAGES = ['draft', 'started', 'paused'] as const;
+const KEEPING_PAGES = ['draft', 'started'] as const;
 const PAGES_AT_ONCE = 4;
 
 /**

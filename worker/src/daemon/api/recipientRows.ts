@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { recipientCell, recipientConsent, type Recipient } from '../../../../api';
 import { openCsvStream, type CsvSource } from '../../csv/openCsv';
 import { rowSource, type RowChunk } from '../../csv/rowSource';
+import { RECIPIENTS } from '../../settings/campaignSpec';
 import type { ApiCampaignRecord, ApiCampaignStore } from '../../storage/apiCampaignStore';
 import { CSV_PIECE_BYTES } from './csvUpload';
 import {
@@ -12,8 +13,6 @@ import {
 	unionColumns,
 } from './recipientColumns';
 
-/** What the engine's messages and log call an API campaign's recipients (its spec's csvPath): never a file. */
-export const RECIPIENTS = "the recipients' CSV";
 /** Pages read from the database at a time: up to 10,000 recipients each, or 1 MB of an uploaded CSV. */
 const PAGES_AT_ONCE = 4;
 

@@ -58,7 +58,6 @@ export interface RunPlan {
 	wants: { receipts: boolean; replies: boolean; from?: string };
 	/** An API campaign's rows, from its stored pages; else the CSV at `spec.csvPath`. */
 	input?: RunCampaignDeps['input'];
-	controls?: RunCampaignDeps['controls'];
 	/** A run found paused waits for its resume (a cron run taken up after a restart). */
 	waitWhilePaused?: boolean;
 	/**
@@ -245,7 +244,6 @@ export class CampaignRunner {
 				),
 				signal,
 				chunks: new GatedChunks(daemonChunks(ledger), sendingMayGo, log, signal),
-				...(plan.controls ? { controls: plan.controls } : {}),
 				...(plan.input ? { input: plan.input } : {}),
 			},
 		);

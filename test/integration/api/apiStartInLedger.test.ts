@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../support/cleanup';
+import { storeBackends } from '../../support/storeBackends';
+import { SandboxDriver, until } from '../daemon/harness';
+import { cli } from '../worker/harness';
+import { ApiUnderTest, recipients } from './apiHarness';
+
+const cleanup = cleanupAfterEach();
+
+const [sqlite] = storeBackends();
+
+// One state for a campaign: the start puts an API campaign in the ledger, where every
+// interface pauses and resumes it, before any worker has run it.
+describe('an API campaign started while no worker runs it', () => {
+	it('is in the ledger at once: paused from the CLI, resumed, then sent by the run as started', async () => {
+		const a = await ApiUnderTest.startWithSandbox(sqlite, cleanup, { run: false });
+		const location = sqlite.location();
+		const db = location.kind === 'sqlite' ? location.path : location.url;
+		const state = async () => (await a.call('GET', '/api/campaigns/dawn')).body.campaign.state;
+		await a.call('PUT', '/api/campaigns/dawn', {
+			property: a.sandbox.demo.PropertySid,
+			text: 'Hi {{first_name}}',
+		});
+		await a.call('PUT', '/api/campaigns/dawn/pages/1', { recipients: recipients(0, 5) });
+		expect((await a.call('POST', '/api/campaigns/dawn/start')).status).toBe(202);
+		expect(await a.ledger.campaign('dawn')).toMatchObject({
+			phase: 'importing',
+			paused: false,
+			spec: { text: 'Hi {{first_name}}', propertySid: a.sandbox.demo.PropertySid },
+		});
+
+		const paused = await cli(['campaign', 'pause', '--db', db, '--name', 'dawn']);
+		expect(paused.code, paused.stderr).toBe(0);
+		expect((await a.ledger.campaign('dawn'))?.paused).toBe(true);
+		expect(await state()).toBe('paused');
+		expect((await a.api.store.campaign('dawn'))?.state).toBe('started');
+		expect((await a.call('POST', '/api/campaigns/dawn/resume')).body.campaign.state).toBe(
+			'sending',
+		);
+
+		a.api.start();
+		await until(async () => (await state()) === 'finished', 30_000, 'the run to finish');
+		const sent = await new SandboxDriver(a.sandbox).messages();
+		expect(sent.map((m) => String(m.Text)).sort()).toEqual([
+			'Hi N0',
+			'Hi N1',
+			'Hi N2',
+			'Hi N3',
+			'Hi N4',
+		]);
+		// The run took up the campaign the start made, not one of its own.
+		const events = a.lines.map((l) => JSON.parse(l) as { msg: string; resumed?: boolean });
+		expect(events.some((l) => /replaced|had sent nothing/.test(l.msg))).toBe(false);
+	}, 45_000);
+});
