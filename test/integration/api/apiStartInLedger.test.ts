@@ -52,4 +52,22 @@ describe('an API campaign started while no worker runs it', () => {
 		const events = a.lines.map((l) => JSON.parse(l) as { msg: string; resumed?: boolean });
 		expect(events.some((l) => /replaced|had sent nothing/.test(l.msg))).toBe(false);
 	}, 45_000);
+
+	it('that fails before its import (a property the provider does not know) leaves the ledger as it was', async () => {
+		const a = await ApiUnderTest.startWithSandbox(sqlite, cleanup);
+		const status = async () => (await a.call('GET', '/api/campaigns/dusk')).body.campaign;
+		await a.call('PUT', '/api/campaigns/dusk', {
+			property: '0b6f1c2e-3d4a-4b5c-8d9e-0f1a2b3c4d5e',
+			text: 'Hi {{first_name}}',
+		});
+		await a.call('PUT', '/api/campaigns/dusk/pages/1', { recipients: recipients(0, 2) });
+		expect((await a.call('POST', '/api/campaigns/dusk/start')).status).toBe(202);
+		await until(async () => (await status()).state === 'failed', 30_000, 'the run to fail');
+		expect((await status()).reason).toMatch(/^property: /);
+		expect(await a.ledger.campaign('dusk')).toBeUndefined();
+		expect((await a.call('GET', '/api/campaigns')).body.campaigns).toEqual([
+			{ name: 'dusk', state: 'failed' },
+		]);
+		expect((await a.call('DELETE', '/api/campaigns/dusk')).status).toBe(200);
+	}, 45_000);
 });

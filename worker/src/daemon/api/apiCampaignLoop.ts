@@ -280,5 +280,10 @@ export class ApiCampaignLoop implements CampaignKicker {
 			await this.runner.finishedForwards(eventRun(record), 'failed', ledger, at, reason),
 		);
 		this.runner.events?.wake();
+		// Failed before its import (the provider refused its property, say): the ledger campaign
+		// its start made holds nothing, and would be listed as waiting for a worker.
+		const stored = await ledger?.campaign(record.name);
+		if (ledger && stored?.phase === 'importing' && stored.importedThrough === 0)
+			await ledger.deleteCampaign(record.name);
 	}
 }
