@@ -51,6 +51,8 @@ describe('an API campaign started while no worker runs it', () => {
 		// The run took up the campaign the start made, not one of its own.
 		const events = a.lines.map((l) => JSON.parse(l) as { msg: string; resumed?: boolean });
 		expect(events.some((l) => /replaced|had sent nothing/.test(l.msg))).toBe(false);
+		// Its first run, which its log says so.
+		expect(events.filter((l) => l.msg === 'campaign start').map((l) => l.resumed)).toEqual([false]);
 	}, 45_000);
 
 	it('that fails before its import (a property the provider does not know) leaves the ledger as it was', async () => {

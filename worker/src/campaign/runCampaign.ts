@@ -200,8 +200,10 @@ export async function runCampaign(
 				`${restart}; campaign ${name} had sent nothing: its import starts again from the first line`,
 			);
 		}
-		const resumed = stored !== undefined && !replaces && !restart;
-		let record = resumed
+		const kept = stored !== undefined && !replaces && !restart;
+		// An API campaign's start made it, its import not begun: this run is its first.
+		const resumed = kept && (stored.phase !== 'importing' || stored.importedThrough > 0);
+		let record = kept
 			? stored
 			: await ledger.createCampaign(
 					options.callbacks?.DeliveryReceiptWebhookUri !== undefined
