@@ -87,18 +87,17 @@ describe.each(storeBackends())('API campaign store ($name)', (backend) => {
 		const s = await store();
 		await s.create('spring', SETTINGS, 1000);
 		await s.putPage('spring', page(1, [{ phone: '+61491570101' }]), 1);
-		expect(await s.transition('spring', ['draft'], 'started', 5000)).toBe(true);
-		expect(await s.transition('spring', ['draft'], 'started', 6000)).toBe(false);
+		const spec = { name: 'spring', csvPath: 'r', propertySid: SETTINGS.property, text: 'Hi' };
+		expect(await s.start('spring', spec, 5000)).toBe(true);
+		expect(await s.start('spring', spec, 6000)).toBe(false);
 		expect(await s.putPage('spring', page(2, [{ phone: '+61491570102' }]), 7)).toEqual({
 			outcome: 'started',
 		});
 		expect(await s.pageTotals('spring')).toEqual({ pages: [1], recipients: 1 });
 		expect((await s.campaignsIn(['draft'])).map((c) => c.name)).toEqual([]);
 		expect((await s.campaignsIn(['draft', 'started'])).map((c) => c.name)).toEqual(['spring']);
-		expect(await s.transition('spring', ['finished'], 'failed', 8000)).toBe(false);
-		expect(await s.transition('spring', ['started'], 'failed', 9000, 'the property is gone')).toBe(
-			true,
-		);
+		expect(await s.end('spring', ['finished'], 'failed', 8000)).toBe(false);
+		expect(await s.end('spring', ['started'], 'failed', 9000, 'the property is gone')).toBe(true);
 		expect(await s.campaign('spring')).toMatchObject({
 			state: 'failed',
 			startedAt: 5000,

@@ -48,7 +48,8 @@ describe.each(storeBackends())('contact forget during an import ($name)', (backe
 			{ page: 1, hash, recipients: 8, columns: ['phone', 'first_name'], body },
 			1,
 		);
-		expect(await store.transition('mid', ['draft'], 'started', 2)).toBe(true);
+		const spec = { name: 'mid', csvPath: 'r', propertySid: 'PR1', text: 'Hi {{first_name}}' };
+		expect(await store.start('mid', spec, 2)).toBe(true);
 		const record = (await store.campaign('mid'))!;
 		const rows = async () => {
 			const csv = await recipientRows(store, record)();

@@ -191,13 +191,13 @@ describe('a reply forwarded by e-mail', () => {
 			{ page: 1, hash: 'h', recipients: 2, columns: ['phone', 'first_name'], body },
 			1,
 		);
-		expect(await api.transition('spring', ['draft'], 'started', 2)).toBe(true);
-		await ledger.createCampaign({
+		const spec = {
 			name: 'spring',
 			csvPath: "the recipients' CSV",
 			propertySid: 'PR1',
 			text: 'Hi {{first_name}}',
-		});
+		};
+		expect(await api.start('spring', spec, 2)).toBe(true);
 		await ledger.importBatch(
 			'spring',
 			[{ line: 3, to: BOB, text: 'Hi', segments: 1, status: 'pending' as const }],

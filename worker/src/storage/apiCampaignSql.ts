@@ -44,12 +44,10 @@ export const API_CAMPAIGN_SQL = {
 	rewritePage: 'UPDATE api_pages SET body = $3 WHERE campaign = $1 AND page = $2',
 	pagesAfter:
 		'SELECT page, body FROM api_pages WHERE campaign = $1 AND page > $2 ORDER BY page LIMIT $3',
-	// The start time is the first start's; the finish time each final state's. Going (again) or
-	// finished, the reason is the one given or none: a passing fault's is not kept.
-	transition: `UPDATE api_campaigns SET state = $1, updated_at = $2,
-		started_at = CASE WHEN $1 = 'started' AND started_at IS NULL THEN $2 ELSE started_at END,
-		finished_at = CASE WHEN $1 IN ('finished', 'cancelled', 'failed') THEN $2 ELSE finished_at END,
-		reason = CASE WHEN $1 IN ('started', 'finished') THEN $3 ELSE COALESCE($3, reason) END
+	start: `UPDATE api_campaigns SET state = 'started', started_at = $2, updated_at = $2 WHERE name = $1 AND state = 'draft'`,
+	// Finished, the reason is the one given or none: a passing fault's is not kept.
+	end: `UPDATE api_campaigns SET state = $1, updated_at = $2, finished_at = $2,
+		reason = CASE WHEN $1 = 'finished' THEN $3 ELSE COALESCE($3, reason) END
 		WHERE name = $4 AND ${IN_STATES('$5')}`,
 	/** Settings changed after the create (a raised maxCost): only while it is a draft or paused, not under a run nor its cancel. */
 	changeSettings: `UPDATE api_campaigns SET settings = $2, updated_at = $3 WHERE name = $1
@@ -71,8 +69,8 @@ export const API_CAMPAIGN_SQL = {
 		AND EXISTS (SELECT 1 FROM api_campaigns a WHERE a.name = $1 AND a.state = 'started')`,
 	forgetPausedBy: `DELETE FROM meta WHERE key = 'paused-by:' || $1 AND EXISTS (SELECT 1 FROM api_campaigns a WHERE a.name = $1 AND a.state = 'started')`,
 	resume: `UPDATE campaigns SET paused = false, updated_at = $2 WHERE name = $1 AND paused = true`,
-	/** Going again, a passing fault's reason is not kept. */
-	clearReason: `UPDATE api_campaigns SET reason = NULL, updated_at = $2 WHERE name = $1 AND state = 'started'`,
+	/** A started campaign's passing fault, said while it waits to go again; NULL once it goes. */
+	setReason: `UPDATE api_campaigns SET reason = $3, updated_at = $2 WHERE name = $1 AND state = 'started'`,
 } as const;
 
 export type ApiCampaignStatement = keyof typeof API_CAMPAIGN_SQL;

@@ -10,7 +10,8 @@ import type { KeyedForward } from './daemonStore';
  * (CampaignRecord.cancelledBy) until that run, or the worker taking it up after a crash,
  * settles it.
  */
-export type ApiCampaignState = 'draft' | 'started' | 'finished' | 'cancelled' | 'failed';
+export type ApiCampaignState = 'draft' | 'started' | EndState;
+export type EndState = 'finished' | 'cancelled' | 'failed';
 
 export interface ApiCampaignRecord {
 	name: string;
@@ -78,19 +79,21 @@ export interface ApiCampaignStore {
 		limit: number,
 	): Promise<{ page: number; body: string }[]>;
 	/**
-	 * Moves a campaign from one of `from` to `to` in one conditional statement; false when
-	 * it was in no state of `from` (another call or worker moved it first). `events` (the
-	 * campaign event announcing the move) are queued in the same transaction when it moved.
-	 * A move to a final state drops the campaign's pages (the ledger has its recipients).
+	 * Ends a campaign from one of `from` in one conditional statement, dropping its pages (the
+	 * ledger has its recipients); false when it was in no state of `from` (another call or
+	 * worker moved it first). `events` (its campaign.finished) are queued in the same
+	 * transaction when it moved. A start is start()'s, which makes its ledger campaign.
 	 */
-	transition(
+	end(
 		name: string,
 		from: readonly ApiCampaignState[],
-		to: ApiCampaignState,
+		to: EndState,
 		at: number,
 		reason?: string,
 		events?: readonly KeyedForward[],
 	): Promise<boolean>;
+	/** What its status says of a started campaign's run (stopped, going again); undefined clears it. */
+	setReason(name: string, at: number, reason?: string): Promise<void>;
 	/**
 	 * Starts a draft and makes its ledger campaign with `spec`, in one write; `events`
 	 * (campaign.started) queued only by the write that started it. False when it was no draft.

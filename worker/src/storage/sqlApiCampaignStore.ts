@@ -6,6 +6,7 @@ import {
 	type ApiCampaignRecord,
 	type ApiCampaignRow,
 	type ApiCampaignState,
+	type EndState,
 	type ApiCampaignStore,
 	type PutPageOutcome,
 	type StoredPage,
@@ -13,8 +14,6 @@ import {
 import { queueForwardsWrite } from './daemonSql';
 import type { KeyedForward } from './daemonStore';
 import { all, type SqlDb, type Write } from './work';
-
-const FINAL = new Set<ApiCampaignState>(['finished', 'cancelled', 'failed']);
 
 /**
  * The API campaigns on either backend. A page (or a CSV) is stored in one write whose
@@ -143,16 +142,16 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 		return changed === 1;
 	}
 
-	async transition(
+	async end(
 		name: string,
 		from: readonly ApiCampaignState[],
-		to: ApiCampaignState,
+		to: EndState,
 		at: number,
 		reason?: string,
 		events: readonly KeyedForward[] = [],
 	): Promise<boolean> {
 		const [changed] = await this.db.write([
-			[SQL.transition, to, at, reason ?? null, name, from.join(',')],
+			[SQL.end, to, at, reason ?? null, name, from.join(',')],
 			// The event announcing the change, queued only by the write that made it.
 			([moved]) =>
 				moved === 1 && events.length > 0
@@ -160,7 +159,7 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 					: undefined,
 			// At its end the pages go: the ledger holds the recipients from the import on, and
 			// `contact forget` erases a number there; the pages would keep it.
-			([moved]) => (moved === 1 && FINAL.has(to) ? [SQL.dropPages, name] : undefined),
+			([moved]) => (moved === 1 ? [SQL.dropPages, name] : undefined),
 		]);
 		return changed === 1;
 	}
@@ -172,7 +171,7 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 		events: readonly KeyedForward[] = [],
 	): Promise<boolean> {
 		const [started] = await this.db.write([
-			[SQL.transition, 'started', at, null, name, 'draft'],
+			[SQL.start, name, at],
 			([moved]) =>
 				moved === 1 ? [SQL.insertLedgerCampaign, name, JSON.stringify(spec), at] : undefined,
 			// Its campaign.started, queued only by the write that started it.
@@ -200,10 +199,14 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 	async resume(name: string, at: number): Promise<boolean> {
 		const [resumed] = await this.db.write([
 			[SQL.resume, name, at],
-			([moved]) => (moved === 1 ? [SQL.clearReason, name, at] : undefined),
+			([moved]) => (moved === 1 ? [SQL.setReason, name, at, null] : undefined),
 			[SQL.forgetPausedBy, name],
 		]);
 		return resumed === 1;
+	}
+
+	async setReason(name: string, at: number, reason?: string): Promise<void> {
+		await this.db.write([[SQL.setReason, name, at, reason ?? null]]);
 	}
 
 	async endedBefore(before: number): Promise<string[]> {

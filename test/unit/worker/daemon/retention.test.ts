@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallbackEvent, CampaignSettings } from '../../../../api';
-import type { ApiCampaignState } from '../../../../worker/src/storage/apiCampaignStore';
+import type { EndState } from '../../../../worker/src/storage/apiCampaignStore';
 import { openApiCampaignStore } from '../../../../worker/src/storage/openApiCampaignStore';
 import type { DaemonStore } from '../../../../worker/src/storage/daemonStore';
 import { JsonLogger } from '../../../../worker/src/daemon/jsonLogger';
@@ -181,7 +181,12 @@ describe.each(backends)('retention ($name)', (backend) => {
 		const old = NOW - 100 * DAY;
 		const recent = NOW - 10 * DAY;
 		/** An API campaign moved through `path` at `at`, its ledger campaign sent (and `paused`), a page stored. */
-		const campaign = async (name: string, path: ApiCampaignState[], at: number, paused = false) => {
+		const campaign = async (
+			name: string,
+			path: ('started' | EndState)[],
+			at: number,
+			paused = false,
+		) => {
 			await api.create(name, settings, old - DAY);
 			await api.putPage(
 				name,
@@ -194,11 +199,13 @@ describe.each(backends)('retention ($name)', (backend) => {
 				},
 				old - DAY,
 			);
-			let from: ApiCampaignState = 'draft';
-			for (const to of path) {
-				expect(await api.transition(name, [from], to, at)).toBe(true);
-				from = to;
-			}
+			const spec = { name, csvPath: '/list.csv', propertySid: 'PR1', text: 'Hi' };
+			for (const to of path)
+				expect(
+					to === 'started'
+						? await api.start(name, spec, at)
+						: await api.end(name, ['started'], to, at),
+				).toBe(true);
 			if (path.length > 0) await sentRun(ledger, name);
 			if (paused) await api.pause(name, at);
 		};

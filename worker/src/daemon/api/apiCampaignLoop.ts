@@ -148,7 +148,7 @@ export class ApiCampaignLoop implements CampaignKicker {
 			await this.cancelled(record, ledger, now);
 		else if (summary.stop === 'finished') {
 			// Its campaign.finished is queued by the move itself: of several workers, the one that makes it.
-			await this.store.transition(
+			await this.store.end(
 				name,
 				['started'],
 				'finished',
@@ -230,9 +230,7 @@ export class ApiCampaignLoop implements CampaignKicker {
 			now,
 			reason,
 		);
-		if (
-			await this.store.transition(record.name, ['started'], 'cancelled', now, reason, announcement)
-		)
+		if (await this.store.end(record.name, ['started'], 'cancelled', now, reason, announcement))
 			this.runner.events?.wake();
 	}
 
@@ -250,10 +248,8 @@ export class ApiCampaignLoop implements CampaignKicker {
 			nextMs: Math.min(RETRY_MOST_MS, wait * 2),
 		});
 		log.warn('API campaign stopped; it goes again', { reason: fullReason, inSeconds: wait / 1000 });
-		await this.store.transition(
+		await this.store.setReason(
 			record.name,
-			['started'],
-			'started',
 			Date.now(),
 			`stopped, going again in ${Math.round(wait / 1000)} s: ${reason}`,
 		);
@@ -271,7 +267,7 @@ export class ApiCampaignLoop implements CampaignKicker {
 		if (ledger && (await ledger.campaign(record.name))?.cancelledBy)
 			return this.cancelled(record, ledger, at);
 		const reason = withoutServerPaths(fullReason, this.dir);
-		await this.store.transition(
+		await this.store.end(
 			record.name,
 			['started'],
 			'failed',

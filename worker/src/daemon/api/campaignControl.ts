@@ -102,10 +102,7 @@ export class CampaignControl {
 							at,
 							reason,
 						);
-			if (
-				(await store.transition(name, movable, 'cancelled', at, reason, forwards)) &&
-				forwards?.length
-			)
+			if ((await store.end(name, movable, 'cancelled', at, reason, forwards)) && forwards?.length)
 				events?.wake();
 		}
 		return { live: false, cancelled, uncertain };
