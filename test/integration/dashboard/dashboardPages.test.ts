@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import axe from 'axe-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ROOT } from '../daemon/harness';
+import { ROOT, until } from '../daemon/harness';
 import {
 	API_TOKEN,
 	card,
@@ -85,6 +85,27 @@ describeInChromium("the dashboard's pages", () => {
 		await page.waitForURL(`${base}/campaigns/autumn-draft`);
 		expect(await page.locator('h1').first().textContent()).toBe('Campaign autumn-draft');
 		expect(await card(page, 'autumn-draft').getAttribute('data-phase')).toBe('draft');
+		await context.close();
+	});
+
+	it('lists an API campaign that failed (a property the provider does not know) as failed, with why, and opens its page', async () => {
+		await rig.api('PUT', '/campaigns/winter-refused', {
+			property: '0b6f7a52-3c1d-4e8f-9a2b-5c6d7e8f9a0b',
+			text: 'Hello',
+		});
+		await rig.api('PUT', '/campaigns/winter-refused/pages/1', {
+			recipients: [{ phone: '+61491570156' }],
+		});
+		await rig.api('POST', '/campaigns/winter-refused/start');
+		await until(async () => (await rig.stateOf('winter-refused')) === 'failed', 20_000, 'failed');
+		const { context, page } = await signIn(REPORT_TOKEN);
+		await page.goto(`${base}/campaigns?phase=failed`);
+		expect(await page.locator('article.campaign').count()).toBe(1);
+		const why = await card(page, 'winter-refused').locator('[data-f="why"]').textContent();
+		expect(why).toMatch(/^failed: property: /);
+		await page.click('a[href="/campaigns/winter-refused"]');
+		await page.waitForURL(`${base}/campaigns/winter-refused`);
+		expect(await card(page, 'winter-refused').getAttribute('data-phase')).toBe('failed');
 		await context.close();
 	});
 

@@ -268,7 +268,7 @@ export class WorkerDaemon {
 				dashboard: new Dashboard({
 					ledger,
 					pricePerSegment: config.limits?.pricePerSegment,
-					drafts: () => api.store.campaignsIn(['draft']),
+					apiCampaigns: () => api.store.campaignsIn(['draft', 'failed']),
 					cron: () => scheduler.nextTicks(),
 				}),
 			},

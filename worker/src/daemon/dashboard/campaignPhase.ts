@@ -5,7 +5,15 @@ import { insideWindow, nextWindowOpening, parseSendWindow } from '../../schedule
 import { localSecondOfDay, resolveTimeZone } from '../../schedule/timeZone';
 
 /** Where a campaign stands, as the dashboard sorts and filters it. */
-export const PHASES = ['sending', 'paused', 'waiting', 'draft', 'finished', 'cancelled'] as const;
+export const PHASES = [
+	'sending',
+	'paused',
+	'waiting',
+	'draft',
+	'finished',
+	'cancelled',
+	'failed',
+] as const;
 export type DashboardPhase = (typeof PHASES)[number];
 
 const GUARDRAILS: Record<string, string> = {
@@ -13,6 +21,9 @@ const GUARDRAILS: Record<string, string> = {
 	'daily-spend-cap': 'the daily spend cap',
 	'failure-rate': 'the failure-rate brake',
 };
+
+/** An API campaign's failure, as its status gives it (a setting that cannot work, its run stopped). */
+export const failedWhy = (e: { reason?: string }) => `failed: ${e.reason ?? 'its run stopped'}`;
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -24,7 +35,10 @@ export function campaignPhase(
 	c: DashboardCampaign,
 	f: DashboardFigures,
 	now: number,
+	/** Its API record says it failed: the ledger keeps the rows its run left, in no end of its own. */
+	failed?: { reason?: string },
 ): { phase: DashboardPhase; why: string } {
+	if (failed) return { phase: 'failed', why: failedWhy(failed) };
 	const { record } = c;
 	const sent = f.rows.accepted + f.rows.rejected + f.rows.uncertain;
 	if (record.phase === 'finished')

@@ -3,8 +3,7 @@ import { PHASES, type DashboardPhase } from './campaignPhase';
 import { byPhase, dashboardRow, type DashboardRow } from './dashboardRow';
 import { FiguresCache } from './figuresCache';
 import { emptyFigures } from '../../storage/dashboardFigures';
-import type { ApiCampaignRecord } from '../../storage/apiCampaignStore';
-import { draftRow } from './draftRow';
+import { apiOnlyRow, type ApiCampaignEntry } from './apiOnlyRow';
 
 export interface DashboardFilter {
 	phase?: string;
@@ -16,8 +15,11 @@ export interface DashboardOptions {
 	ledger: Pick<LedgerReader, 'dashboardCampaigns' | 'dashboardFigures'>;
 	/** `limits.pricePerSegment`: a cost for campaigns no spend cap reserved money for. */
 	pricePerSegment?: number;
-	/** The API's drafts (settings put, not started): not in the ledger until they start. */
-	drafts?: () => Promise<Pick<ApiCampaignRecord, 'name' | 'createdAt'>[]>;
+	/**
+	 * The API's drafts (not in the ledger until they start) and failed campaigns (the ledger
+	 * has no such end: their record says it, as the API's status does).
+	 */
+	apiCampaigns?: () => Promise<ApiCampaignEntry[]>;
 	/** The config's cron campaigns and their next tick (ISO 8601). */
 	cron?: () => { campaign: string; next?: string }[];
 	now?: () => number;
@@ -36,18 +38,25 @@ export class Dashboard {
 		const campaigns = await this.options.ledger.dashboardCampaigns();
 		const figures = await this.cache.figures(campaigns);
 		const inLedger = new Set(campaigns.map((c) => c.name));
-		const drafts = (await (this.options.drafts?.() ?? [])).filter((d) => !inLedger.has(d.name));
+		const api = await (this.options.apiCampaigns?.() ?? []);
+		const failed = new Map(api.filter((a) => a.state === 'failed').map((a) => [a.name, a]));
 		const q = filter.q?.trim().toLowerCase();
 		const phase = PHASES.includes(filter.phase as DashboardPhase) ? filter.phase : undefined;
 		return campaigns
 			.map((c): DashboardRow => {
 				const f = figures.get(c.name);
-				const row = dashboardRow(c, f ?? emptyFigures(), now, this.options.pricePerSegment);
+				const row = dashboardRow(
+					c,
+					f ?? emptyFigures(),
+					now,
+					this.options.pricePerSegment,
+					failed.get(c.name),
+				);
 				return f
 					? row
 					: { ...row, counting: true as const, why: `${row.why} (counting its figures)` };
 			})
-			.concat(drafts.map(draftRow))
+			.concat(api.filter((a) => !inLedger.has(a.name)).map(apiOnlyRow))
 			.filter((r) => !q || r.name.toLowerCase().includes(q))
 			.filter((r) => phase === undefined || r.phase === phase)
 			.sort(byPhase);

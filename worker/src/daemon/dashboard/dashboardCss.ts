@@ -25,7 +25,7 @@ ul.campaigns{list-style:none;margin:0;padding:0;display:grid;gap:12px}
 article.campaign{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:12px 14px}
 article.campaign h2{font-size:1.1rem;margin:0 0 4px}
 .phase{display:inline-block;font-size:.875rem;font-weight:600;padding:1px 8px;border-radius:999px;border:1px solid currentColor;margin-right:6px}
-.phase-sending{color:var(--good)}.phase-paused{color:var(--warn)}.phase-waiting{color:var(--muted)}.phase-draft{color:var(--muted)}.phase-finished{color:var(--ink)}.phase-cancelled{color:var(--bad)}
+.phase-sending{color:var(--good)}.phase-paused{color:var(--warn)}.phase-waiting{color:var(--muted)}.phase-draft{color:var(--muted)}.phase-finished{color:var(--ink)}.phase-cancelled{color:var(--bad)}.phase-failed{color:var(--bad)}
 .why{color:var(--muted);font-size:.875rem}
 progress{width:100%;height:14px;margin:8px 0 2px;accent-color:var(--accent)}
 dl.figures{display:grid;grid-template-columns:repeat(auto-fill,minmax(120px,1fr));gap:6px 12px;margin:8px 0}

@@ -1,4 +1,5 @@
 import type { DashboardCampaign, DashboardFigures } from '../../storage/ledger';
+import type { ApiCampaignRecord } from '../../storage/apiCampaignStore';
 import { type DashboardPhase, campaignPhase } from './campaignPhase';
 
 /** One campaign as the dashboard shows it, and as /campaigns.json gives it. */
@@ -41,8 +42,10 @@ export function dashboardRow(
 	f: DashboardFigures,
 	now: number,
 	pricePerSegment: number | undefined,
+	/** Its API record, where that says it failed. */
+	failed?: Pick<ApiCampaignRecord, 'reason' | 'finishedAt'>,
 ): DashboardRow {
-	const { phase, why } = campaignPhase(c, f, now);
+	const { phase, why } = campaignPhase(c, f, now, failed);
 	const r = f.rows;
 	const sent = r.accepted + r.rejected + r.uncertain;
 	const pending = r.pending + r.submitting + r.held;
@@ -52,7 +55,7 @@ export function dashboardRow(
 			: pricePerSegment !== undefined
 				? f.acceptedSegments * pricePerSegment
 				: undefined;
-	const over = phase === 'finished' || phase === 'cancelled';
+	const over = phase === 'finished' || phase === 'cancelled' || phase === 'failed';
 	return {
 		name: c.name,
 		report: `/campaigns/${encodeURIComponent(c.name)}`,
@@ -70,7 +73,9 @@ export function dashboardRow(
 		...(c.record.spec.linkBase !== undefined ? { clicked: f.clicked } : {}),
 		...(spent !== undefined ? { cost: Math.round(spent * 1e4) / 1e4 } : {}),
 		startedAt: iso(f.firstSentAt ?? c.record.createdAt),
-		...(over ? { endedAt: iso(Math.max(f.lastSentAt ?? 0, c.record.updatedAt)) } : {}),
+		...(over
+			? { endedAt: iso(failed?.finishedAt ?? Math.max(f.lastSentAt ?? 0, c.record.updatedAt)) }
+			: {}),
 		failedByCode: f.failedByCode,
 		open: !over,
 		paused: c.record.paused,
@@ -84,6 +89,7 @@ const ORDER: Record<DashboardPhase, number> = {
 	draft: 3,
 	finished: 4,
 	cancelled: 4,
+	failed: 4,
 };
 
 /** Running ones first, then paused, then waiting, then drafts; the rest latest first. */

@@ -161,15 +161,16 @@ export async function reportRoute(
 	// A config campaign's name stands for its latest cron run, as in `campaign status`.
 	if (!names.includes(name)) name = runsOfCampaign(name, names)[0] ?? name;
 	if (!names.includes(name)) {
-		// An API draft has its card before the ledger has it (a start puts it there), no report yet.
-		const draft = wantsJson ? undefined : await dashboard.row(name);
-		if (draft?.phase === 'draft')
+		// An API draft has its card before the ledger has it (a start puts it there), and one that
+		// failed before its import after: no report.
+		const apiOnly = wantsJson ? undefined : await dashboard.row(name);
+		if (apiOnly?.phase === 'draft' || apiOnly?.phase === 'failed')
 			return {
 				status: 200,
 				type: 'text/html; charset=utf-8',
 				body: campaignPage({
 					reportHtml: '',
-					row: draft,
+					row: apiOnly,
 					...(session ? { account: accountForm(session.role, session.csrf) } : {}),
 					downloads: false,
 				}),
