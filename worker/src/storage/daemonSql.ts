@@ -1,5 +1,5 @@
 import type { KeyedForward } from './daemonStore';
-import type { Dialect, Write } from './work';
+import type { Dialect, Step, Write } from './work';
 
 /**
  * The daemon's statements, written once in Postgres's dialect and rendered per backend.
@@ -72,4 +72,17 @@ export function queueForwardsWrite(
 		JSON.stringify(f.payload),
 	]);
 	return [daemonSql(dialect).insertForwards, JSON.stringify(rows), at];
+}
+
+/**
+ * The step that queues `forwards` only when the write's first statement changed its row:
+ * an event announcing a move, queued by the one write (of several workers') that made it.
+ */
+export function queuedIfMoved(
+	dialect: Dialect,
+	forwards: readonly KeyedForward[],
+	at: number,
+): Step {
+	return ([moved]) =>
+		moved === 1 && forwards.length > 0 ? queueForwardsWrite(dialect, forwards, at) : undefined;
 }

@@ -11,7 +11,7 @@ import {
 	type PutPageOutcome,
 	type StoredPage,
 } from './apiCampaignStore';
-import { queueForwardsWrite } from './daemonSql';
+import { queuedIfMoved } from './daemonSql';
 import type { KeyedForward } from './daemonStore';
 import { all, type SqlDb, type Write } from './work';
 
@@ -152,11 +152,7 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 	): Promise<boolean> {
 		const [changed] = await this.db.write([
 			[SQL.end, to, at, reason ?? null, name, from.join(',')],
-			// The event announcing the change, queued only by the write that made it.
-			([moved]) =>
-				moved === 1 && events.length > 0
-					? queueForwardsWrite(this.db.dialect, events, at)
-					: undefined,
+			queuedIfMoved(this.db.dialect, events, at),
 			// At its end the pages go: the ledger holds the recipients from the import on, and
 			// `contact forget` erases a number there; the pages would keep it.
 			([moved]) => (moved === 1 ? [SQL.dropPages, name] : undefined),
@@ -174,11 +170,7 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 			[SQL.start, name, at],
 			([moved]) =>
 				moved === 1 ? [SQL.insertLedgerCampaign, name, JSON.stringify(spec), at] : undefined,
-			// Its campaign.started, queued only by the write that started it.
-			([moved]) =>
-				moved === 1 && events.length > 0
-					? queueForwardsWrite(this.db.dialect, events, at)
-					: undefined,
+			queuedIfMoved(this.db.dialect, events, at),
 		]);
 		return started === 1;
 	}
@@ -187,11 +179,8 @@ export class SqlApiCampaignStore implements ApiCampaignStore {
 		const [paused] = await this.db.write([
 			[SQL.pause, name, at],
 			[SQL.forgetPausedBy, name],
-			// Each pause is its own event, queued only by the write that made it.
-			([moved]) =>
-				moved === 1 && events.length > 0
-					? queueForwardsWrite(this.db.dialect, events, at)
-					: undefined,
+			// Each pause is its own event (its time tells them apart).
+			queuedIfMoved(this.db.dialect, events, at),
 		]);
 		return paused === 1;
 	}

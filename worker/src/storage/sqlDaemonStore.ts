@@ -10,7 +10,7 @@ import {
 	type StoredPayload,
 	type IntakeEvent,
 } from './daemonStore';
-import { daemonSql, queueForwardsWrite } from './daemonSql';
+import { daemonSql, queuedIfMoved, queueForwardsWrite } from './daemonSql';
 import { all, type SqlDb } from './work';
 import { WORKER_ID } from './workerId';
 
@@ -173,10 +173,7 @@ export class SqlDaemonStore implements DaemonStore {
 		// Several workers join one run: the one whose insert makes it queues its events.
 		await this.db.write([
 			[this.sql.startRun, run.run, run.campaign, run.startedAt],
-			([made]) =>
-				made === 1 && events.length > 0
-					? queueForwardsWrite(this.db.dialect, events, run.startedAt)
-					: undefined,
+			queuedIfMoved(this.db.dialect, events, run.startedAt),
 		]);
 	}
 
